@@ -1,0 +1,224 @@
+/*
+ * input.c - byte sources: a file or standard input ("-"), gzip or plain,
+ * told apart by the magic bytes, not the name.  Concatenated gzip members
+ * are read one after the other, as gzip -d does.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "mct.h"
+
+#define ZBUF	(256 * 1024)
+
+struct mct_src {
+	char		*name;
+	int		 fd;
+	long long	 size;		/* of a regular file, else -1 */
+	long long	 pos;		/* bytes delivered */
+	int		 gz;
+	int		 zend;		/* inflate saw the end of a member */
+	int		 eof;
+	int		 bad;		/* a damaged gzip stream was reported */
+	z_stream	 z;
+	unsigned char	*zbuf;
+	size_t		 zlen;		/* plain bytes read ahead of the caller */
+};
+
+/*
+ * Open a source; "-" is standard input.  On failure, say why and return
+ * NULL (the caller's status is then MCT_EXIT_USAGE).
+ */
+struct mct_src *
+mct_src_open(const char *name)
+{
+	struct mct_src *s;
+	struct stat st;
+	ssize_t n;
+
+	s = mct_xmalloc(sizeof(*s));
+	memset(s, 0, sizeof(*s));
+	s->name = mct_xstrdup(strcmp(name, "-") == 0 ? "(stdin)" : name);
+	if (strcmp(name, "-") == 0)
+		s->fd = STDIN_FILENO;
+	else if ((s->fd = open(name, O_RDONLY)) == -1) {
+		warn("%s", name);
+		goto fail;
+	}
+	if (fstat(s->fd, &st) == -1) {
+		warn("%s", s->name);
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		warnx("%s: is a directory", s->name);
+		goto fail;
+	}
+	s->size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+	/* Read the first bytes to see whether it is gzip. */
+	s->zbuf = mct_xmalloc(ZBUF);
+	while (s->zlen < 2) {
+		n = read(s->fd, s->zbuf + s->zlen, ZBUF - s->zlen);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			warn("%s", s->name);
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		s->zlen += (size_t)n;
+	}
+	if (s->zlen >= 2 && s->zbuf[0] == 0x1f && s->zbuf[1] == 0x8b) {
+		s->gz = 1;
+		if (inflateInit2(&s->z, 15 + 32) != Z_OK)
+			errx(MCT_EXIT_USAGE, "%s: inflateInit failed", s->name);
+		s->z.next_in = s->zbuf;
+		s->z.avail_in = (uInt)s->zlen;
+	}
+	return s;
+fail:
+	if (s->fd > STDIN_FILENO)
+		close(s->fd);
+	free(s->zbuf);
+	free(s->name);
+	free(s);
+	return NULL;
+}
+
+const char *
+mct_src_name(const struct mct_src *s)
+{
+	return s->name;
+}
+
+long long
+mct_src_size(const struct mct_src *s)
+{
+	return s->gz ? -1 : s->size;
+}
+
+/* How far into the file we are: compressed bytes for gzip (for progress). */
+long long
+mct_src_pos(const struct mct_src *s)
+{
+	return s->gz ? (long long)s->z.total_in : s->pos;
+}
+
+static ssize_t
+raw_read(struct mct_src *s, void *buf, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = read(s->fd, buf, n);
+	while (r == -1 && errno == EINTR);
+	if (r == -1)
+		warn("%s", s->name);
+	return r;
+}
+
+/*
+ * Read up to n bytes.  Returns the count, 0 at the end, -1 on a read
+ * error or a damaged gzip stream (reported here).
+ */
+ssize_t
+mct_src_read(struct mct_src *s, char *buf, size_t n)
+{
+	ssize_t r;
+	int zr;
+
+	if (s->eof)
+		return 0;
+	if (!s->gz) {
+		if (s->zlen > 0) {
+			/* Hand out what we read to look for the magic. */
+			r = (ssize_t)(s->zlen < n ? s->zlen : n);
+			memcpy(buf, s->zbuf, (size_t)r);
+			memmove(s->zbuf, s->zbuf + r, s->zlen - (size_t)r);
+			s->zlen -= (size_t)r;
+		} else if ((r = raw_read(s, buf, n)) <= 0) {
+			s->eof = 1;
+			return r;
+		}
+		s->pos += r;
+		return r;
+	}
+	s->z.next_out = (unsigned char *)buf;
+	s->z.avail_out = (uInt)n;
+	while (s->z.avail_out == n) {
+		if (s->z.avail_in == 0) {
+			r = raw_read(s, s->zbuf, ZBUF);
+			if (r < 0) {
+				s->eof = 1;
+				return -1;
+			}
+			if (r == 0) {
+				s->eof = 1;
+				if (!s->zend) {
+					s->bad = 1;
+					warnx("%s:%lld: gzip stream cut off",
+					    s->name, s->pos);
+					return -1;
+				}
+				return 0;
+			}
+			s->z.next_in = s->zbuf;
+			s->z.avail_in = (uInt)r;
+		}
+		if (s->zend) {
+			/* Another member follows the one that ended. */
+			if (s->z.next_in[0] != 0x1f) {
+				s->eof = 1;
+				s->bad = 1;
+				warnx("%s:%lld: garbage after the gzip data",
+				    s->name, s->pos);
+				return -1;
+			}
+			inflateReset(&s->z);
+			s->zend = 0;
+		}
+		zr = inflate(&s->z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END)
+			s->zend = 1;
+		else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			s->eof = 1;
+			s->bad = 1;
+			warnx("%s:%lld: damaged gzip data: %s", s->name,
+			    s->pos + (long long)(n - s->z.avail_out),
+			    s->z.msg ? s->z.msg : "inflate failed");
+			r = (ssize_t)(n - s->z.avail_out);
+			s->pos += r;
+			return r > 0 ? r : -1;
+		}
+	}
+	r = (ssize_t)(n - s->z.avail_out);
+	s->pos += r;
+	return r;
+}
+
+/* Close; returns MCT_EXIT_DAMAGED if the gzip data was damaged. */
+int
+mct_src_close(struct mct_src *s)
+{
+	int rv;
+
+	if (s == NULL)
+		return 0;
+	rv = s->bad ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
+	if (s->gz)
+		inflateEnd(&s->z);
+	if (s->fd > STDIN_FILENO)
+		close(s->fd);
+	free(s->zbuf);
+	free(s->name);
+	free(s);
+	return rv;
+}

@@ -1,0 +1,264 @@
+/*
+ * mct.h - the whole interface of libmct, the library under every mct tool.
+ *
+ * Data flow.  A tool opens its operands with mct_open().  Trace files
+ * (Object or Array form, NDJSON without a header, gzip or not) are read
+ * once by the framer in reader.c, which compacts every event to one line
+ * and writes it to an unlinked spool file while it learns what the header
+ * needs (unit, origin, top-level keys).  Inputs that already are an mct
+ * stream (first line is the header) are read directly.  mct_next() then
+ * hands out one event at a time, with ts/dur in integer nanoseconds.
+ *
+ * Ownership, one rule: the reader owns every event.  A tool borrows the
+ * event it is given until its next call to mct_next(); whatever it keeps
+ * it copies into its own small structs.  Strings returned by field access
+ * point into the event and live as long as it does.
+ *
+ * Every exported name starts with mct_ and is declared here, under the
+ * heading of the file that defines it.  Library functions report problems
+ * on stderr (warnx) and return a status; only tools exit.
+ */
+#ifndef MCT_H
+#define MCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* Exact wide integers for decimal arithmetic (GCC and Clang). */
+__extension__ typedef __int128 mct_i128;
+
+/* Exit statuses shared by every tool (SPEC §5). */
+#define MCT_EXIT_OK	0	/* success */
+#define MCT_EXIT_DAMAGED 1	/* damaged input; every intact event was processed */
+#define MCT_EXIT_USAGE	2	/* usage error, or a file that cannot be read */
+
+/*
+ * util.c - memory, growable buffers, statuses, the end of main().
+ */
+struct mct_buf {
+	char	*p;
+	size_t	 len;
+	size_t	 cap;
+};
+
+void	*mct_xmalloc(size_t);
+void	*mct_xrealloc(void *, size_t);
+char	*mct_xstrdup(const char *);
+void	 mct_buf_grow(struct mct_buf *, size_t);
+void	 mct_buf_add(struct mct_buf *, const void *, size_t);
+void	 mct_buf_adds(struct mct_buf *, const char *);
+void	 mct_buf_addc(struct mct_buf *, int);
+void	 mct_buf_addi(struct mct_buf *, int64_t);
+void	 mct_buf_addjstr(struct mct_buf *, const char *, size_t);
+void	 mct_buf_free(struct mct_buf *);
+int	 mct_status(int, int);
+void	 mct_usage_hint(void);
+void	 mct_version(void);
+int	 mct_finish(int);
+
+/*
+ * json.c - scanning JSON text: the validating compactor used by the
+ * framer, and field access on one compact event.
+ */
+enum mct_jtype {
+	MCT_J_NONE = 0,		/* missing */
+	MCT_J_NULL,
+	MCT_J_BOOL,
+	MCT_J_NUMBER,
+	MCT_J_STRING,		/* span includes the quotes */
+	MCT_J_ARRAY,
+	MCT_J_OBJECT
+};
+
+struct mct_val {
+	enum mct_jtype	 type;
+	const char	*p;	/* the value's JSON text */
+	size_t		 len;
+};
+
+/* One key of an event, as offsets into the event's text. */
+struct mct_kv {
+	uint32_t	koff, klen;	/* key without its quotes, raw */
+	uint32_t	voff, vlen;	/* value text */
+};
+
+/* Result of mct_scan(). */
+enum {
+	MCT_SCAN_OK = 0,
+	MCT_SCAN_MORE,		/* the text ended inside the value */
+	MCT_SCAN_ERROR,		/* syntax error at errpos: errmsg */
+	MCT_SCAN_TRACE		/* a top-level "traceEvents": [ was found */
+};
+
+/* What mct_scan() repaired; each bit names one kind. */
+#define MCT_FIX_ESCAPE	0x01	/* invalid escape \q kept as \\q */
+#define MCT_FIX_CTRL	0x02	/* raw control character escaped */
+#define MCT_FIX_UTF8	0x04	/* invalid UTF-8 replaced by U+FFFD */
+#define MCT_FIX_COMMA	0x08	/* trailing comma in an object or array dropped */
+#define MCT_FIX_NAN	0x10	/* NaN or Infinity written as null */
+#define MCT_NFIX	5
+
+#define MCT_TS_NONE	0
+#define MCT_TS_INT	1
+#define MCT_TS_FRAC	2
+
+struct mct_scan {
+	/* in */
+	const char	*p, *end;	/* the text; p is left after the value */
+	struct mct_buf	*out;		/* compacted copy, or NULL to only check */
+	int		 toplevel;	/* stop at a top-level "traceEvents": [ */
+	int		 event;		/* note ts, dur, ph, args.co_id (framer) */
+	/* out */
+	const char	*errpos;
+	const char	*errmsg;
+	unsigned	 fixes;		/* MCT_FIX_* bits seen */
+	const char	*fixpos;	/* where the first fix was needed */
+	struct mct_kv	*kv;		/* first-level keys, offsets into out or p */
+	int		 nkv, kvcap;
+	/* with .event set: what the framer learns of the event */
+	int		 has_co_id;
+	int		 is_meta;
+	int		 ts_kind, dur_kind;	/* MCT_TS_* */
+	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
+};
+
+int	 mct_scan(struct mct_scan *);
+int	 mct_skip(const char *, const char *, const char **);
+int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_jstr(const struct mct_val *, struct mct_buf *);
+int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
+
+/*
+ * time.c - int64 nanoseconds, exactly from decimal text.
+ */
+enum mct_unit { MCT_UNIT_AUTO = 0, MCT_UNIT_NS, MCT_UNIT_US, MCT_UNIT_MS, MCT_UNIT_S };
+
+int	 mct_dec_e6(const char *, size_t, mct_i128 *);
+int	 mct_dec_ns(const char *, size_t, enum mct_unit, int64_t *);
+int	 mct_e6_ns(mct_i128, enum mct_unit, int64_t *);
+int	 mct_int(const char *, size_t, int64_t *);
+int	 mct_parse_unit(const char *, enum mct_unit *);
+const char *mct_unit_name(enum mct_unit);
+int64_t	 mct_unit_ns(enum mct_unit);
+int	 mct_parse_time(const char *, int64_t *, int *);
+int	 mct_parse_dur(const char *, int64_t *);
+int	 mct_opt_time(const char *, const char *, int64_t *, int *);
+size_t	 mct_fmt_dec(char *, int64_t, int64_t);
+size_t	 mct_fmt_human(char *, double);
+size_t	 mct_fmt_count(char *, int64_t);
+size_t	 mct_fmt_double(char *, double);
+
+/*
+ * input.c - byte sources: a file or standard input, gzip or plain.
+ */
+struct mct_src;
+
+struct mct_src	*mct_src_open(const char *);
+const char	*mct_src_name(const struct mct_src *);
+long long	 mct_src_size(const struct mct_src *);
+long long	 mct_src_pos(const struct mct_src *);
+ssize_t		 mct_src_read(struct mct_src *, char *, size_t);
+int		 mct_src_close(struct mct_src *);
+
+/*
+ * reader.c - operands in, events out (see the top of this file).
+ */
+#define MCT_HEADER_NAME	"mct_header"
+
+struct mct_header {
+	enum mct_unit	 unit;		/* the source's unit */
+	const char	*why;		/* how the unit was chosen */
+	int		 has_origin;
+	int64_t		 origin;	/* smallest ts (ns), M events aside */
+	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
+	char		*top;		/* other top-level keys: "k":v,... or NULL */
+	int		 ntop_before;	/* how many of them came before traceEvents */
+	char		*line;		/* the header line itself, no newline */
+	size_t		 linelen;
+};
+
+struct mct_event {
+	const char	*json;		/* one compact JSON object */
+	size_t		 len;
+	const char	*file;		/* for messages */
+	unsigned long long where;	/* line number (stream) or byte offset */
+	int		 byline;	/* where is a line number */
+	/* private to json.c/reader.c: first-level keys, built on demand */
+	int		 indexed, nkv;
+	struct mct_kv	*kv;		/* kept across events: reset nothing below */
+	int		 kvcap;
+};
+
+struct mct_opts {
+	enum mct_unit	 unit;		/* --unit; AUTO detects */
+	int		 progress;	/* show progress on a terminal */
+};
+
+struct mct_reader;
+
+struct mct_reader *mct_open(int, char **, const struct mct_opts *);
+const struct mct_header *mct_header(const struct mct_reader *);
+int	 mct_next(struct mct_reader *, struct mct_event **);
+int	 mct_close(struct mct_reader *);
+void	 mct_damage(const struct mct_event *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * field.c - field paths (`args.grid`, `args."a b"`) and their values.
+ */
+enum mct_fkind {
+	MCT_F_PATH = 0,		/* a path into the event */
+	MCT_F_REL,		/* ts - origin */
+	MCT_F_END,		/* ts + dur */
+	MCT_F_CATEGORY		/* label from the rules */
+};
+
+struct mct_field {
+	char		*text;		/* as the user wrote it */
+	enum mct_fkind	 kind;
+	int		 nseg;
+	char		**seg;		/* unescaped path segments */
+	size_t		*seglen;
+	int		 time;		/* a time in ns: ts, dur, rel, end */
+};
+
+int	 mct_field_parse(const char *, struct mct_field *);
+int	 mct_fields_parse(const char *, struct mct_field **, int *);
+void	 mct_field_free(struct mct_field *);
+int	 mct_get(struct mct_event *, const struct mct_field *, struct mct_val *);
+int	 mct_get_key(struct mct_event *, const char *, struct mct_val *);
+int	 mct_get_ns(struct mct_event *, const char *, int64_t *);
+int	 mct_field_ns(struct mct_event *, const struct mct_field *,
+	    const struct mct_header *, int64_t *);
+int	 mct_is_header(struct mct_event *);
+
+/*
+ * output.c - writing events: ndjson, tsv, csv, table, trace.
+ */
+enum mct_ofmt { MCT_O_NDJSON = 0, MCT_O_TSV, MCT_O_CSV, MCT_O_TABLE, MCT_O_TRACE };
+
+struct mct_out {
+	enum mct_ofmt	 fmt;
+	struct mct_field *fields;	/* -F, for tsv/csv/table */
+	int		 nfields;
+	int		 header;	/* write the TSV/CSV header line */
+	enum mct_unit	 tunit;		/* --time-unit for tsv/csv/table */
+	const struct mct_header *hdr;
+	/* private */
+	long long	 n;
+	struct mct_buf	 line;
+	struct mct_buf	 cell;
+	struct mct_buf	 rows;		/* table rows held to size columns */
+	int		 nrows;
+	size_t		*width;
+};
+
+int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
+void	 mct_out_begin(struct mct_out *, const struct mct_header *);
+void	 mct_out_event(struct mct_out *, struct mct_event *);
+void	 mct_out_end(struct mct_out *);
+void	 mct_write(const void *, size_t);
+
+#endif /* MCT_H */

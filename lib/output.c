@@ -1,0 +1,343 @@
+/*
+ * output.c - writing events in the formats every tool offers.
+ *
+ *   ndjson  the header line, then each event as it came (the stream)
+ *   tsv     a header line of field names, then one row per event; strings
+ *           unescaped with \t \n \r \\ escaped; times raw ns unless
+ *           --time-unit; arrays and objects as compact JSON; null and
+ *           missing values empty
+ *   csv     the same, quoted as RFC 4180 says
+ *   table   aligned columns for people; widths from the first rows
+ *   trace   a Chrome trace JSON: the source's top-level keys around
+ *           "traceEvents", ts/dur back in the source's unit
+ */
+#include "config.h"
+
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+#define TABLE_ROWS	1000	/* rows read before the column widths are fixed */
+
+int
+mct_parse_ofmt(const char *s, enum mct_ofmt *f)
+{
+	static const char *names[] = { "ndjson", "tsv", "csv", "table", "trace" };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum mct_ofmt)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* The top-level keys of the source: those before traceEvents, or after. */
+static void
+top_keys(const struct mct_header *h, int before, struct mct_buf *b)
+{
+	struct mct_buf obj = { 0 };
+	struct mct_kv *kv = NULL;
+	int nkv = 0, cap = 0, i;
+
+	if (h->top == NULL)
+		return;
+	mct_buf_addc(&obj, '{');
+	mct_buf_adds(&obj, h->top);
+	mct_buf_addc(&obj, '}');
+	mct_index(obj.p, obj.len, &kv, &nkv, &cap);
+	for (i = 0; i < nkv; i++) {
+		if ((i < h->ntop_before) != before)
+			continue;
+		if (!before)
+			mct_buf_addc(b, ',');
+		mct_buf_add(b, obj.p + kv[i].koff - 1,
+		    kv[i].voff + kv[i].vlen - kv[i].koff + 1);
+		if (before)
+			mct_buf_addc(b, ',');
+	}
+	free(kv);
+	mct_buf_free(&obj);
+}
+
+static void
+put_cell(struct mct_out *o, const char *s, size_t n)
+{
+	struct mct_buf *b = &o->line;
+	size_t i;
+
+	if (o->fmt == MCT_O_CSV) {
+		int quote = 0;
+
+		for (i = 0; i < n; i++)
+			if (s[i] == ',' || s[i] == '"' || s[i] == '\n' ||
+			    s[i] == '\r')
+				quote = 1;
+		if (!quote) {
+			mct_buf_add(b, s, n);
+			return;
+		}
+		mct_buf_addc(b, '"');
+		for (i = 0; i < n; i++) {
+			if (s[i] == '"')
+				mct_buf_addc(b, '"');
+			mct_buf_addc(b, s[i]);
+		}
+		mct_buf_addc(b, '"');
+		return;
+	}
+	for (i = 0; i < n; i++)
+		switch (s[i]) {
+		case '\t': mct_buf_add(b, "\\t", 2); break;
+		case '\n': mct_buf_add(b, "\\n", 2); break;
+		case '\r': mct_buf_add(b, "\\r", 2); break;
+		case '\\': mct_buf_add(b, "\\\\", 2); break;
+		default: mct_buf_addc(b, s[i]);
+		}
+}
+
+/* One field of an event as text for a cell. */
+static void
+cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
+    struct mct_buf *tmp)
+{
+	struct mct_val v;
+	char num[64];
+	int64_t ns;
+	size_t n;
+
+	tmp->len = 0;
+	if (f->time && mct_field_ns(ev, f, o->hdr, &ns) == 0) {
+		n = mct_fmt_dec(num, ns, mct_unit_ns(o->tunit));
+		put_cell(o, num, n);
+		return;
+	}
+	if (mct_get(ev, f, &v) != 0 || v.type == MCT_J_NULL)
+		return;
+	mct_jstr(&v, tmp);
+	put_cell(o, tmp->p, tmp->len);
+}
+
+static void
+table_flush(struct mct_out *o)
+{
+	const char *p = o->rows.p, *end = o->rows.p + o->rows.len;
+
+	/* cells are separated by \037, rows by \n */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		int col = 0;
+
+		while (p < nl) {
+			const char *c = memchr(p, '\037', (size_t)(nl - p));
+			size_t n, w;
+
+			if (c == NULL)
+				c = nl;
+			n = (size_t)(c - p);
+			mct_write(p, n);
+			if (c < nl) {
+				for (w = n; w < o->width[col] + 2; w++)
+					mct_write(" ", 1);
+				c++;
+			}
+			col++;
+			p = c;
+		}
+		mct_write("\n", 1);
+		p = nl + 1;
+	}
+	o->rows.len = 0;
+}
+
+/* Add a row (cells separated by \037) to a table: held, or printed. */
+static void
+table_row(struct mct_out *o, const char *row, size_t n)
+{
+	const char *p = row, *end = row + n;
+	int col = 0;
+
+	if (o->width == NULL) {
+		o->width = mct_xmalloc((size_t)(o->nfields + 1) * sizeof(size_t));
+		memset(o->width, 0, (size_t)(o->nfields + 1) * sizeof(size_t));
+	}
+	if (o->nrows < TABLE_ROWS)
+		for (; p <= end && col <= o->nfields; col++) {
+			const char *c = memchr(p, '\037', (size_t)(end - p));
+			size_t w = (size_t)((c ? c : end) - p), i, chars = 0;
+
+			for (i = 0; i < w; i++)	/* count UTF-8 characters */
+				chars += ((unsigned char)p[i] & 0xc0) != 0x80;
+			if (chars > o->width[col])
+				o->width[col] = chars;
+			if (c == NULL)
+				break;
+			p = c + 1;
+		}
+	mct_buf_add(&o->rows, row, n);
+	mct_buf_addc(&o->rows, '\n');
+	if (++o->nrows >= TABLE_ROWS)
+		table_flush(o);
+}
+
+static void
+row_end(struct mct_out *o)
+{
+	if (o->fmt == MCT_O_TABLE)
+		table_row(o, o->line.p, o->line.len);
+	else {
+		mct_buf_addc(&o->line, '\n');
+		mct_write(o->line.p, o->line.len);
+	}
+	o->line.len = 0;
+}
+
+static char
+sep(const struct mct_out *o)
+{
+	return o->fmt == MCT_O_CSV ? ',' : o->fmt == MCT_O_TSV ? '\t' : '\037';
+}
+
+/* Start the output: the header line of a stream, of a TSV, of a trace. */
+void
+mct_out_begin(struct mct_out *o, const struct mct_header *h)
+{
+	int i;
+
+	o->hdr = h;
+	o->n = 0;
+	if (o->tunit == MCT_UNIT_AUTO)
+		o->tunit = MCT_UNIT_NS;
+	switch (o->fmt) {
+	case MCT_O_NDJSON:
+		mct_write(h->line, h->linelen);
+		mct_write("\n", 1);
+		break;
+	case MCT_O_TRACE:
+		break;		/* written with the first event or at the end */
+	default:
+		if (!o->header && o->fmt != MCT_O_TABLE)
+			break;
+		for (i = 0; i < o->nfields; i++) {
+			if (i)
+				mct_buf_addc(&o->line, sep(o));
+			put_cell(o, o->fields[i].text, strlen(o->fields[i].text));
+		}
+		row_end(o);
+	}
+}
+
+static void
+trace_open(struct mct_out *o)
+{
+	struct mct_buf b = { 0 };
+
+	if (o->hdr->form == 'a')
+		mct_buf_adds(&b, "[\n");
+	else {
+		mct_buf_addc(&b, '{');
+		top_keys(o->hdr, 1, &b);
+		mct_buf_adds(&b, "\"traceEvents\":[\n");
+	}
+	mct_write(b.p, b.len);
+	mct_buf_free(&b);
+}
+
+/* An event, in the source's unit, for a trace. */
+static void
+trace_event(struct mct_out *o, struct mct_event *ev)
+{
+	int64_t unit = mct_unit_ns(o->hdr->unit);
+	struct mct_buf *b = &o->line;
+	size_t last = 0;
+	char num[64];
+	int i;
+
+	if (o->n++ > 0)
+		mct_write(",\n", 2);
+	if (unit == 1) {
+		mct_write(ev->json, ev->len);
+		return;
+	}
+	if (!ev->indexed) {
+		mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap);
+		ev->indexed = 1;
+	}
+	b->len = 0;
+	for (i = 0; i < ev->nkv; i++) {
+		struct mct_kv *kv = &ev->kv[i];
+		const char *k = ev->json + kv->koff;
+		int64_t ns;
+
+		if (!((kv->klen == 2 && memcmp(k, "ts", 2) == 0) ||
+		    (kv->klen == 3 && memcmp(k, "dur", 3) == 0)))
+			continue;
+		if (mct_int(ev->json + kv->voff, kv->vlen, &ns) != 0)
+			continue;
+		mct_buf_add(b, ev->json + last, kv->voff - last);
+		mct_buf_add(b, num, mct_fmt_dec(num, ns, unit));
+		last = kv->voff + kv->vlen;
+	}
+	mct_buf_add(b, ev->json + last, ev->len - last);
+	mct_write(b->p, b->len);
+}
+
+void
+mct_out_event(struct mct_out *o, struct mct_event *ev)
+{
+	int i;
+
+	switch (o->fmt) {
+	case MCT_O_NDJSON:
+		mct_write(ev->json, ev->len);
+		mct_write("\n", 1);
+		return;
+	case MCT_O_TRACE:
+		if (o->n == 0)
+			trace_open(o);
+		trace_event(o, ev);
+		return;
+	default:
+		for (i = 0; i < o->nfields; i++) {
+			if (i)
+				mct_buf_addc(&o->line, sep(o));
+			cell(o, ev, &o->fields[i], &o->cell);
+		}
+		row_end(o);
+	}
+}
+
+void
+mct_out_end(struct mct_out *o)
+{
+	struct mct_buf b = { 0 };
+
+	switch (o->fmt) {
+	case MCT_O_TRACE:
+		if (o->n == 0)
+			trace_open(o);
+		if (o->hdr->form == 'a')
+			mct_buf_adds(&b, "\n]\n");
+		else {
+			mct_buf_adds(&b, "\n]");
+			top_keys(o->hdr, 0, &b);
+			mct_buf_adds(&b, "}\n");
+		}
+		mct_write(b.p, b.len);
+		break;
+	case MCT_O_TABLE:
+		table_flush(o);
+		break;
+	default:
+		break;
+	}
+	mct_buf_free(&b);
+	mct_buf_free(&o->line);
+	mct_buf_free(&o->rows);
+	mct_buf_free(&o->cell);
+	free(o->width);
+	o->width = NULL;
+}

@@ -1,0 +1,985 @@
+/*
+ * reader.c - operands in, events out.
+ *
+ * Pass 1 (the framer) reads every operand that is not already an mct
+ * stream: trace JSON in Object or Array form, complete or cut off, or
+ * NDJSON.  It frames each event, checks and compacts it with mct_scan(),
+ * and appends it as one line to an unlinked spool file in $TMPDIR.  While
+ * doing so it learns what the header line must say and cannot know before
+ * the end: the unit, the smallest ts, the top-level keys after
+ * traceEvents.  Memory holds one event at a time.
+ *
+ * Pass 2 (mct_next) reads the spool, or a stream operand directly, line
+ * by line, converting ts/dur to integer ns where the source was not ns.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mct.h"
+
+typedef mct_i128 i128;
+
+#define RBUF	(1024 * 1024)
+
+/* A buffer of input bytes, and where it stands in the source. */
+struct rbuf {
+	char		*p;
+	size_t		 cap, pos, end;
+	unsigned long long base;	/* source offset of p[0] */
+	int		 eof;
+};
+
+struct input {
+	const char	*name;		/* as given; "-" is stdin */
+	struct mct_src	*src;		/* a stream operand, kept open */
+	struct rbuf	 rb;
+	int		 stream;	/* an mct stream: read directly */
+	unsigned long long line;
+	/* a trace operand, as framed into the spool */
+	long long	 spool_from, spool_to;
+	enum mct_unit	 unit;
+	const char	*why;
+	int		 convert;	/* rewrite ts/dur to ns in pass 2 */
+	int		 has_origin;
+	i128		 min_e6;
+	int64_t		 origin;
+	int		 anyfrac, anycoid;
+	int		 form;
+	struct mct_buf	 top;
+	int		 ntop_before;
+	unsigned long long nevents;
+	/* the header line of a stream operand */
+	struct mct_buf	 hline;
+};
+
+struct mct_reader {
+	struct mct_opts	 opts;
+	struct input	*in;
+	int		 nin, cur;
+	int		 spool;
+	char		*spoolname;
+	struct rbuf	 srb;		/* reading the spool back */
+	long long	 spool_pos;
+	struct mct_header hdr;
+	struct mct_event ev;
+	struct mct_buf	 conv;
+	int		 status;
+	/* pass 1 */
+	struct mct_scan	 sc;
+	struct mct_buf	 out;
+	FILE		*spoolf;
+	double		 last_progress;
+};
+
+/* Report damage at a source offset: "prog: file:offset: msg". */
+static void
+damage_at(struct mct_reader *r, struct input *in, unsigned long long off,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+damage_at(struct mct_reader *r, struct input *in, unsigned long long off,
+    const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warnx("%s:%llu: %s", in->name, off, msg);
+	r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
+}
+
+/* Report damage in an event a tool was given. */
+void
+mct_damage(const struct mct_event *ev, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (ev->byline)
+		warnx("%s:%llu: %s", ev->file, ev->where, msg);
+	else
+		warnx("%s: event %llu: %s", ev->file, ev->where, msg);
+}
+
+/*
+ * Make room and read more.  Keeps p[pos..end); returns the number of new
+ * bytes, 0 at the end, -1 on a read error.
+ */
+static ssize_t
+refill(struct rbuf *b, ssize_t (*rd)(void *, char *, size_t), void *arg)
+{
+	ssize_t n;
+
+	if (b->eof)
+		return 0;
+	if (b->pos > 0) {
+		memmove(b->p, b->p + b->pos, b->end - b->pos);
+		b->base += b->pos;
+		b->end -= b->pos;
+		b->pos = 0;
+	}
+	if (b->end == b->cap || b->cap - b->end < RBUF / 4) {
+		b->cap = b->cap ? b->cap * 2 : RBUF;
+		b->p = mct_xrealloc(b->p, b->cap + 1);
+	}
+	n = rd(arg, b->p + b->end, b->cap - b->end);
+	if (n <= 0) {
+		b->eof = 1;
+		return n;
+	}
+	b->end += (size_t)n;
+	return n;
+}
+
+static ssize_t
+src_rd(void *arg, char *buf, size_t n)
+{
+	return mct_src_read(arg, buf, n);
+}
+
+static ssize_t
+spool_rd(void *arg, char *buf, size_t n)
+{
+	struct mct_reader *r = arg;
+	long long left = r->in[r->cur].spool_to - r->spool_pos;
+	ssize_t got;
+
+	if ((long long)n > left)
+		n = (size_t)left;
+	if (n == 0)
+		return 0;
+	do
+		got = pread(r->spool, buf, n, r->spool_pos);
+	while (got == -1 && errno == EINTR);
+	if (got == -1)
+		err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
+	r->spool_pos += got;
+	return got;
+}
+
+static void
+progress(struct mct_reader *r, struct input *in, struct mct_src *src, int done)
+{
+	struct timeval tv;
+	double now;
+	long long pos = mct_src_pos(src), size = mct_src_size(src);
+
+	if (!r->opts.progress)
+		return;
+	gettimeofday(&tv, NULL);
+	now = (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+	if (done) {
+		if (r->last_progress > 0)
+			fprintf(stderr, "\r\033[K");
+		return;
+	}
+	if (r->last_progress == 0) {
+		r->last_progress = now;	/* show nothing for the first second */
+		return;
+	}
+	if (now - r->last_progress < 1.0)
+		return;
+	r->last_progress = now;
+	if (size > 0)
+		fprintf(stderr, "\r%s: %s: %lld MB of %lld MB (%d%%), %llu events",
+		    program_invocation_short_name, in->name, pos >> 20,
+		    size >> 20, (int)(100 * pos / size), in->nevents);
+	else
+		fprintf(stderr, "\r%s: %s: %lld MB, %llu events",
+		    program_invocation_short_name, in->name, pos >> 20,
+		    in->nevents);
+}
+
+/* One compact event to the spool; note what the header needs. */
+static void
+emit(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
+{
+	r->out.p[r->out.len] = '\n';
+	if (fwrite(r->out.p, 1, r->out.len + 1, r->spoolf) != r->out.len + 1)
+		err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
+	in->nevents++;
+	if (sc->ts_kind == MCT_TS_FRAC || sc->dur_kind == MCT_TS_FRAC)
+		in->anyfrac = 1;
+	if (sc->has_co_id)
+		in->anycoid = 1;
+	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta &&
+	    (!in->has_origin || sc->ts_e6 < in->min_e6)) {
+		in->min_e6 = sc->ts_e6;
+		in->has_origin = 1;
+	}
+}
+
+static void
+report_fixes(struct mct_reader *r, struct input *in, const struct mct_scan *sc,
+    const struct rbuf *b)
+{
+	static const char *what[MCT_NFIX] = {
+		"invalid escape kept as a backslash",
+		"raw control character escaped",
+		"invalid UTF-8 replaced by U+FFFD",
+		"trailing comma dropped",
+		"NaN or Infinity written as null",
+	};
+	int i;
+
+	for (i = 0; i < MCT_NFIX; i++)
+		if (sc->fixes & (1u << i))
+			damage_at(r, in, b->base + (size_t)(sc->fixpos - b->p),
+			    "%s", what[i]);
+}
+
+/*
+ * Where to start again after damage: the next '{' that opens a line, or
+ * follows "}," or "[" (the places events start in every writer's
+ * layout).  Returns its index, or (size_t)-1 if none is in the buffer.
+ */
+static size_t
+resync(const struct rbuf *b, size_t from, int *inarray)
+{
+	const char *p = b->p;
+	size_t i, j;
+
+	for (i = from; i < b->end; i++) {
+		if (p[i] != '{')
+			continue;
+		j = i;
+		while (j > 0 && (p[j - 1] == ' ' || p[j - 1] == '\t' ||
+		    p[j - 1] == '\r'))
+			j--;
+		if ((j == 0 && b->base == 0) || (j > 0 && p[j - 1] == '\n')) {
+			/* a line start: an NDJSON or one-per-line event */
+			size_t k = j > 0 ? j - 1 : 0;
+
+			while (k > 0 && (p[k - 1] == ' ' || p[k - 1] == '\n' ||
+			    p[k - 1] == '\t' || p[k - 1] == '\r'))
+				k--;
+			*inarray = k > 0 && (p[k - 1] == ',' || p[k - 1] == '[');
+			return i;
+		}
+		while (j > 0 && (p[j - 1] == '\n' || p[j - 1] == ' '))
+			j--;
+		if (j > 0 && p[j - 1] == '[') {
+			*inarray = 1;
+			return i;
+		}
+		if (j > 1 && p[j - 1] == ',') {
+			j--;
+			while (j > 0 && (p[j - 1] == ' ' || p[j - 1] == '\n' ||
+			    p[j - 1] == '\t' || p[j - 1] == '\r'))
+				j--;
+			if (j > 0 && p[j - 1] == '}') {
+				*inarray = 1;
+				return i;
+			}
+		}
+	}
+	return (size_t)-1;
+}
+
+/*
+ * A top-level "key": value after the traceEvents array; the key is in
+ * r->out.  Returns 0, or -1 on a syntax error.  Needing more input, it
+ * rewinds to the key so that the caller reads the pair again.
+ */
+static int
+after_key(struct mct_reader *r, struct input *in, struct rbuf *b,
+    struct mct_src *src, unsigned long long keyoff)
+{
+	struct mct_scan *sc = &r->sc;
+	size_t top0 = in->top.len;
+	int rc;
+
+	while (b->pos < b->end && strchr(" \t\r\n", b->p[b->pos]))
+		b->pos++;
+	if (b->pos < b->end && b->p[b->pos] != ':')
+		return -1;
+	if (b->pos < b->end) {
+		b->pos++;
+		if (in->top.len)
+			mct_buf_addc(&in->top, ',');
+		mct_buf_add(&in->top, r->out.p, r->out.len);
+		mct_buf_addc(&in->top, ':');
+		r->out.len = 0;
+		sc->out = &r->out;
+		sc->toplevel = sc->event = 0;
+		sc->p = b->p + b->pos;
+		sc->end = b->p + b->end;
+		rc = mct_scan(sc);
+		if (rc == MCT_SCAN_OK) {
+			mct_buf_add(&in->top, r->out.p, r->out.len);
+			b->pos = (size_t)(sc->p - b->p);
+			return 0;
+		}
+		if (rc != MCT_SCAN_MORE || b->eof)
+			return -1;
+	} else if (b->eof)
+		return -1;
+	/* The pair runs past the buffer: read it again with more input. */
+	in->top.len = top0;
+	if (in->top.p)
+		in->top.p[top0] = '\0';
+	b->pos = (size_t)(keyoff - b->base);
+	refill(b, src_rd, src);
+	return 0;
+}
+
+enum { S_TOP, S_ARRAY, S_AFTER };
+
+/* Pass 1 over one trace operand. */
+static void
+frame(struct mct_reader *r, struct input *in, struct mct_src *src)
+{
+	struct rbuf *b = &in->rb;
+	struct mct_scan *sc = &r->sc;
+	unsigned long long evoff;
+	int state = S_TOP, rc, inarray, first = 1;
+	size_t at;
+	char c;
+
+	for (;;) {
+		/* Skip whitespace and separators; get more input if needed. */
+		while (b->pos < b->end) {
+			c = b->p[b->pos];
+			if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+				b->pos++;
+			else if (c == ',' && state != S_TOP)
+				b->pos++;
+			else
+				break;
+		}
+		if (b->pos == b->end) {
+			if (refill(b, src_rd, src) <= 0)
+				break;
+			progress(r, in, src, 0);
+			continue;
+		}
+		if (first && b->end - b->pos >= 3 &&
+		    memcmp(b->p + b->pos, "\xef\xbb\xbf", 3) == 0) {
+			b->pos += 3;	/* a byte order mark */
+			continue;
+		}
+		first = 0;
+		c = b->p[b->pos];
+		evoff = b->base + b->pos;
+		if (state == S_ARRAY && c == ']') {
+			b->pos++;
+			state = in->form == 'o' ? S_AFTER : S_TOP;
+			continue;
+		}
+		if (state == S_AFTER) {
+			if (c == '}') {
+				b->pos++;
+				state = S_TOP;
+				continue;
+			}
+			if (c != '"')
+				goto bad;
+		} else if (state == S_TOP && c == '[') {
+			b->pos++;
+			if (in->form == 0)
+				in->form = 'a';
+			state = S_ARRAY;
+			continue;
+		} else if (c != '{') {
+			if (state == S_TOP)
+				goto bad;
+			/* An array element that is not an object. */
+			memset(sc, 0, offsetof(struct mct_scan, kv));
+			sc->p = b->p + b->pos;
+			sc->end = b->p + b->end;
+			rc = mct_scan(sc);
+			if (rc == MCT_SCAN_MORE && !b->eof) {
+				if (refill(b, src_rd, src) < 0)
+					break;
+				continue;
+			}
+			if (rc == MCT_SCAN_OK) {
+				damage_at(r, in, evoff,
+				    "not an event (not a JSON object); skipped");
+				b->pos = (size_t)(sc->p - b->p);
+				continue;
+			}
+			goto bad;
+		}
+		/* An event, the top-level object, or a key after traceEvents. */
+		r->out.len = 0;
+		sc->p = b->p + b->pos;
+		sc->end = b->p + b->end;
+		sc->out = &r->out;
+		sc->toplevel = state == S_TOP;
+		sc->event = state != S_AFTER;
+		rc = mct_scan(sc);
+		if (rc == MCT_SCAN_MORE && !b->eof) {
+			if (refill(b, src_rd, src) < 0)
+				break;
+			progress(r, in, src, 0);
+			continue;
+		}
+		if (sc->fixes && rc != MCT_SCAN_ERROR)
+			report_fixes(r, in, sc, b);
+		switch (rc) {
+		case MCT_SCAN_OK:
+			b->pos = (size_t)(sc->p - b->p);
+			if (state != S_AFTER) {
+				if (in->form == 0)
+					in->form = 'n';
+				emit(r, in, sc);
+				continue;
+			}
+			/* "key": value after the traceEvents array */
+			if (after_key(r, in, b, src, evoff) < 0)
+				goto bad;
+			continue;
+		case MCT_SCAN_TRACE: {
+			/* {"k":v,...,"traceEvents":[ : the keys so far are top-level */
+			int i;
+
+			in->form = 'o';
+			for (i = 0; i < sc->nkv; i++) {
+				if (in->top.len)
+					mct_buf_addc(&in->top, ',');
+				mct_buf_add(&in->top, r->out.p + sc->kv[i].koff - 1,
+				    sc->kv[i].voff + sc->kv[i].vlen -
+				    sc->kv[i].koff + 1);
+				in->ntop_before++;
+			}
+			b->pos = (size_t)(sc->p - b->p);
+			state = S_ARRAY;
+			continue;
+		}
+		case MCT_SCAN_MORE:
+			/* the input ended inside this event */
+			damage_at(r, in, evoff, "cut off inside an event "
+			    "at the end of the input; %llu bytes dropped",
+			    (unsigned long long)(b->end - b->pos));
+			b->pos = b->end;
+			continue;
+		default:
+			damage_at(r, in, b->base + (size_t)(sc->errpos - b->p),
+			    "%s; the event at offset %llu is dropped",
+			    sc->errmsg, evoff);
+			goto resync;
+		}
+bad:
+		if (state == S_TOP && in->nevents == 0 && in->form == 0)
+			damage_at(r, in, evoff, "not a trace: expected '{' or "
+			    "'[', found '%c'", c >= ' ' && c < 127 ? c : '?');
+		else
+			damage_at(r, in, evoff, "unexpected '%c' between events",
+			    c >= ' ' && c < 127 ? c : '?');
+resync:
+		for (;;) {
+			at = resync(b, b->pos + 1, &inarray);
+			if (at != (size_t)-1) {
+				b->pos = at;
+				state = inarray ? S_ARRAY : S_TOP;
+				break;
+			}
+			/* keep some bytes before the next search as context */
+			if (b->end > 256 && b->end - 256 > b->pos)
+				b->pos = b->end - 256;
+			if (refill(b, src_rd, src) <= 0) {
+				b->pos = b->end;
+				break;
+			}
+		}
+	}
+	progress(r, in, src, 1);
+}
+
+static void
+decide_unit(struct mct_reader *r, struct input *in)
+{
+	if (r->opts.unit != MCT_UNIT_AUTO) {
+		in->unit = r->opts.unit;
+		in->why = "given by --unit";
+	} else if (in->anyfrac) {
+		in->unit = MCT_UNIT_US;
+		in->why = "a ts or dur has a fraction";
+	} else if (in->anycoid) {
+		in->unit = MCT_UNIT_NS;
+		in->why = "events carry args.co_id (mcTracer)";
+	} else {
+		in->unit = MCT_UNIT_US;
+		in->why = "Chrome trace format default";
+	}
+	in->convert = in->unit != MCT_UNIT_NS || in->anyfrac;
+	if (in->has_origin && mct_e6_ns(in->min_e6, in->unit, &in->origin) != 0)
+		in->has_origin = 0;
+}
+
+static int
+is_header_line(const char *p, size_t n)
+{
+	static const char pre[] = "{\"name\":\"" MCT_HEADER_NAME "\"";
+
+	return n >= sizeof(pre) - 1 && memcmp(p, pre, sizeof(pre) - 1) == 0;
+}
+
+/* Is this operand an mct stream?  Reads its first line if so. */
+static int
+probe_stream(struct input *in)
+{
+	struct rbuf *b = &in->rb;
+	char *nl;
+
+	for (;;) {
+		nl = memchr(b->p + b->pos, '\n', b->end - b->pos);
+		if (b->end - b->pos >= 64 || nl != NULL || b->eof)
+			break;
+		if (refill(b, src_rd, in->src) < 0)
+			break;
+	}
+	if (!is_header_line(b->p + b->pos, b->end - b->pos))
+		return 0;
+	while ((nl = memchr(b->p + b->pos, '\n', b->end - b->pos)) == NULL &&
+	    !b->eof)
+		if (refill(b, src_rd, in->src) < 0)
+			break;
+	if (nl == NULL)
+		nl = b->p + b->end;
+	mct_buf_add(&in->hline, b->p + b->pos, (size_t)(nl - (b->p + b->pos)));
+	b->pos = (size_t)(nl - b->p) + (nl < b->p + b->end);
+	in->line = 1;
+	return 1;
+}
+
+/* Read what a stream operand's header says. */
+static void
+read_header(struct mct_reader *r, struct input *in)
+{
+	struct mct_event ev = { 0 };
+	struct mct_val v;
+	int64_t n;
+
+	ev.json = in->hline.p;
+	ev.len = in->hline.len;
+	in->unit = MCT_UNIT_NS;
+	in->why = "from the header";
+	if (mct_get_key(&ev, "args", &v) == 0 && v.type == MCT_J_OBJECT) {
+		struct mct_event a = { 0 };
+		struct mct_val f;
+
+		a.json = v.p;
+		a.len = v.len;
+		if (mct_get_key(&a, "unit", &f) == 0 && f.type == MCT_J_STRING) {
+			struct mct_buf s = { 0 };
+
+			mct_jstr(&f, &s);
+			if (s.p && mct_parse_unit(s.p, &in->unit) != 0)
+				in->unit = MCT_UNIT_NS;
+			mct_buf_free(&s);
+		}
+		if (mct_get_key(&a, "unit_from", &f) == 0 && f.type == MCT_J_STRING) {
+			struct mct_buf s = { 0 };
+
+			mct_jstr(&f, &s);
+			in->why = s.p ? s.p : "";	/* kept until exit */
+		}
+		if (mct_get_key(&a, "origin", &f) == 0 && f.type == MCT_J_NUMBER &&
+		    mct_int(f.p, f.len, &n) == 0) {
+			in->origin = n;
+			in->has_origin = 1;
+		}
+		if (mct_get_key(&a, "form", &f) == 0 && f.type == MCT_J_STRING &&
+		    f.len > 2)
+			in->form = f.p[1];
+		if (mct_get_key(&a, "top_before", &f) == 0 &&
+		    f.type == MCT_J_NUMBER && mct_int(f.p, f.len, &n) == 0)
+			in->ntop_before = (int)n;
+		if (mct_get_key(&a, "top", &f) == 0 && f.type == MCT_J_OBJECT &&
+		    f.len > 2)
+			mct_buf_add(&in->top, f.p + 1, f.len - 2);
+	}
+	free(ev.kv);
+	(void)r;
+}
+
+/* Build the header of the whole run from the operands. */
+static void
+make_header(struct mct_reader *r)
+{
+	struct mct_header *h = &r->hdr;
+	struct mct_buf b = { 0 };
+	struct input *first = NULL;
+	int i;
+
+	for (i = 0; i < r->nin; i++) {
+		struct input *in = &r->in[i];
+
+		if (in->src == NULL && !in->stream && in->nevents == 0 &&
+		    in->form == 0 && in->top.len == 0)
+			continue;	/* unreadable, or empty */
+		if (first == NULL)
+			first = in;
+		if (in->has_origin && (!h->has_origin || in->origin < h->origin)) {
+			h->origin = in->origin;
+			h->has_origin = 1;
+		}
+	}
+	if (first == NULL)
+		first = &r->in[0];
+	h->unit = first->unit ? first->unit : MCT_UNIT_NS;
+	h->why = first->why ? first->why : "no events";
+	h->form = first->form ? first->form : 'n';
+	h->top = first->top.len ? mct_xstrdup(first->top.p) : NULL;
+	h->ntop_before = first->ntop_before;
+	if (r->nin == 1 && first->stream) {
+		h->line = mct_xstrdup(first->hline.p);
+		h->linelen = first->hline.len;
+		return;
+	}
+	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
+	    "\"args\":{\"version\":1,\"unit\":\"");
+	mct_buf_adds(&b, mct_unit_name(h->unit));
+	mct_buf_adds(&b, "\",\"unit_from\":");
+	mct_buf_addjstr(&b, h->why, strlen(h->why));
+	mct_buf_adds(&b, ",\"origin\":");
+	if (h->has_origin)
+		mct_buf_addi(&b, h->origin);
+	else
+		mct_buf_adds(&b, "null");
+	mct_buf_adds(&b, ",\"form\":\"");
+	mct_buf_adds(&b, h->form == 'o' ? "object" : h->form == 'a' ? "array" :
+	    "ndjson");
+	mct_buf_adds(&b, "\",\"top_before\":");
+	mct_buf_addi(&b, h->ntop_before);
+	mct_buf_adds(&b, ",\"top\":{");
+	if (h->top)
+		mct_buf_adds(&b, h->top);
+	mct_buf_adds(&b, "},\"sources\":[");
+	for (i = 0; i < r->nin; i++) {
+		const char *n = strcmp(r->in[i].name, "-") ? r->in[i].name : "-";
+
+		if (i)
+			mct_buf_addc(&b, ',');
+		mct_buf_addjstr(&b, n, strlen(n));
+	}
+	mct_buf_adds(&b, "]}}");
+	h->line = b.p;
+	h->linelen = b.len;
+}
+
+static int
+make_spool(struct mct_reader *r)
+{
+	const char *dir = getenv("TMPDIR");
+	struct mct_buf b = { 0 };
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	mct_buf_adds(&b, dir);
+	mct_buf_adds(&b, "/mct-spool.XXXXXX");
+	if ((r->spool = mkstemp(b.p)) == -1) {
+		warn("cannot make a spool file in %s (set TMPDIR)", dir);
+		mct_buf_free(&b);
+		return -1;
+	}
+	unlink(b.p);
+	r->spoolname = b.p;
+	if ((r->spoolf = fdopen(dup(r->spool), "w")) == NULL)
+		err(MCT_EXIT_USAGE, "fdopen");
+	setvbuf(r->spoolf, NULL, _IOFBF, 1 << 20);
+	return 0;
+}
+
+/*
+ * Open the operands (none means standard input) and read every trace
+ * operand through pass 1.  Unreadable operands are reported and skipped
+ * (status MCT_EXIT_USAGE at the end); the others are still read.
+ */
+struct mct_reader *
+mct_open(int argc, char **argv, const struct mct_opts *opts)
+{
+	static char *dash[] = { (char *)"-", NULL };
+	struct mct_reader *r;
+	int i, stdin_used = 0;
+
+	if (argc == 0) {
+		argc = 1;
+		argv = dash;
+	}
+	r = mct_xmalloc(sizeof(*r));
+	memset(r, 0, sizeof(*r));
+	if (opts)
+		r->opts = *opts;
+	r->spool = -1;
+	r->nin = argc;
+	r->in = mct_xmalloc((size_t)argc * sizeof(*r->in));
+	memset(r->in, 0, (size_t)argc * sizeof(*r->in));
+	for (i = 0; i < argc; i++) {
+		struct input *in = &r->in[i];
+
+		in->name = strcmp(argv[i], "-") == 0 ? "(stdin)" : argv[i];
+		if (strcmp(argv[i], "-") == 0 && stdin_used++) {
+			warnx("standard input given twice; read once");
+			continue;
+		}
+		if ((in->src = mct_src_open(argv[i])) == NULL) {
+			r->status = mct_status(r->status, MCT_EXIT_USAGE);
+			continue;
+		}
+		if (probe_stream(in)) {
+			in->stream = 1;
+			read_header(r, in);
+			continue;
+		}
+		if (r->spool == -1 && make_spool(r) == -1) {
+			r->status = MCT_EXIT_USAGE;
+			mct_src_close(in->src);
+			in->src = NULL;
+			continue;
+		}
+		fflush(r->spoolf);
+		in->spool_from = ftello(r->spoolf);
+		frame(r, in, in->src);
+		if (fflush(r->spoolf) != 0)
+			err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
+		in->spool_to = ftello(r->spoolf);
+		decide_unit(r, in);
+		r->status = mct_status(r->status, mct_src_close(in->src));
+		in->src = NULL;
+		free(in->rb.p);
+		memset(&in->rb, 0, sizeof(in->rb));
+	}
+	free(r->out.p);
+	memset(&r->out, 0, sizeof(r->out));
+	free(r->sc.kv);
+	r->sc.kv = NULL;
+	r->sc.kvcap = 0;
+	make_header(r);
+	r->cur = 0;
+	r->spool_pos = r->nin > 0 ? r->in[0].spool_from : 0;
+	return r;
+}
+
+const struct mct_header *
+mct_header(const struct mct_reader *r)
+{
+	return &r->hdr;
+}
+
+/* Rewrite ts and dur of a line from the source's unit to integer ns. */
+static void
+convert(struct mct_reader *r, struct input *in)
+{
+	struct mct_event *ev = &r->ev;
+	struct mct_buf *c = &r->conv;
+	size_t last = 0;
+	int i;
+
+	if (!ev->indexed) {
+		mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap);
+		ev->indexed = 1;
+	}
+	c->len = 0;
+	for (i = 0; i < ev->nkv; i++) {
+		struct mct_kv *kv = &ev->kv[i];
+		const char *k = ev->json + kv->koff, *v = ev->json + kv->voff;
+		int64_t ns;
+
+		if (!((kv->klen == 2 && memcmp(k, "ts", 2) == 0) ||
+		    (kv->klen == 3 && memcmp(k, "dur", 3) == 0)))
+			continue;
+		if (kv->vlen == 0 || !(*v == '-' || (*v >= '0' && *v <= '9')))
+			continue;
+		if (mct_dec_ns(v, kv->vlen, in->unit, &ns) != 0)
+			continue;
+		mct_buf_add(c, ev->json + last, kv->voff - last);
+		mct_buf_addi(c, ns);
+		last = kv->voff + kv->vlen;
+	}
+	if (last == 0)
+		return;
+	mct_buf_add(c, ev->json + last, ev->len - last);
+	ev->json = c->p;
+	ev->len = c->len;
+	ev->indexed = 0;
+}
+
+/*
+ * Check a line of a stream operand and index its keys.  A damaged line is
+ * reported and skipped (0); a line that needed repairs is repaired.
+ */
+static int
+stream_line(struct mct_reader *r, struct mct_event *ev)
+{
+	struct mct_scan *sc = &r->sc;
+	const char *p;
+
+	sc->p = ev->json;
+	sc->end = ev->json + ev->len + 1;	/* the newline ends numbers */
+	sc->out = NULL;
+	sc->toplevel = sc->event = 0;
+	sc->kv = ev->kv;
+	sc->kvcap = r->ev.kvcap;
+	if (ev->len == 0 || *ev->json != '{')
+		sc->errmsg = "not a JSON object", sc->errpos = ev->json;
+	else if (mct_scan(sc) == MCT_SCAN_OK) {
+		for (p = sc->p; p < ev->json + ev->len && strchr(" \t", *p); p++)
+			;
+		if (p < ev->json + ev->len)
+			sc->errmsg = "text after the event", sc->errpos = p;
+	} else if (sc->errmsg == NULL)
+		sc->errmsg = "the line ends inside the event";
+	ev->kv = sc->kv;
+	r->ev.kvcap = sc->kvcap;
+	if (sc->errmsg != NULL) {
+		warnx("%s:%llu: %s; line skipped", ev->file, ev->where,
+		    sc->errmsg);
+		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
+		return 0;
+	}
+	ev->nkv = sc->nkv;
+	ev->indexed = 1;
+	if (sc->fixes) {
+		static const char *what[MCT_NFIX] = {
+			"invalid escape", "raw control character",
+			"invalid UTF-8", "trailing comma", "NaN or Infinity",
+		};
+		int i;
+
+		for (i = 0; i < MCT_NFIX; i++)
+			if (sc->fixes & (1u << i))
+				warnx("%s:%llu: %s repaired", ev->file,
+				    ev->where, what[i]);
+		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
+		r->conv.len = 0;
+		sc->p = ev->json;
+		sc->end = ev->json + ev->len + 1;
+		sc->out = &r->conv;
+		mct_scan(sc);
+		ev->json = r->conv.p;
+		ev->len = r->conv.len;
+		ev->kv = sc->kv;
+		r->ev.kvcap = sc->kvcap;
+		ev->nkv = sc->nkv;
+	}
+	return 1;
+}
+
+/*
+ * The next event, or 0 at the end.  The event is the reader's, valid
+ * until the next call.
+ */
+int
+mct_next(struct mct_reader *r, struct mct_event **evp)
+{
+	struct mct_event *ev = &r->ev;
+	struct input *in;
+	struct rbuf *b;
+	char *nl;
+
+	for (; r->cur < r->nin; r->cur++) {
+		in = &r->in[r->cur];
+		if (in->stream) {
+			if (in->src == NULL)
+				continue;
+			b = &in->rb;
+		} else {
+			if (in->spool_to <= in->spool_from)
+				continue;
+			b = &r->srb;
+		}
+		for (;;) {
+			nl = memchr(b->p + b->pos, '\n', b->end - b->pos);
+			if (nl == NULL) {
+				if (!b->eof) {
+					ssize_t n = in->stream ?
+					    refill(b, src_rd, in->src) :
+					    refill(b, spool_rd, r);
+
+					if (n < 0)
+						r->status = mct_status(r->status,
+						    MCT_EXIT_DAMAGED);
+					continue;
+				}
+				if (b->pos == b->end)
+					break;
+				nl = b->p + b->end;	/* last line, no newline */
+				b->p[b->end] = '\n';
+			}
+			memset(ev, 0, offsetof(struct mct_event, kv));
+			ev->json = b->p + b->pos;
+			ev->len = (size_t)(nl - ev->json);
+			ev->file = in->name;
+			b->pos = (size_t)(nl - b->p) + 1;
+			if (b->pos > b->end)
+				b->pos = b->end;
+			if (in->stream) {
+				ev->byline = 1;
+				ev->where = ++in->line;
+				while (ev->len > 0 && ev->json[ev->len - 1] == '\r')
+					ev->len--;
+				if (ev->len == 0)
+					continue;
+				if (!stream_line(r, ev))
+					continue;
+				if (is_header_line(ev->json, ev->len))
+					continue;	/* another stream's header */
+			} else {
+				ev->where = ++in->line;
+				if (in->convert)
+					convert(r, in);
+			}
+			*evp = ev;
+			return 1;
+		}
+		/* done with this operand */
+		if (in->stream) {
+			r->status = mct_status(r->status, mct_src_close(in->src));
+			in->src = NULL;
+			free(in->rb.p);
+			memset(&in->rb, 0, sizeof(in->rb));
+		} else {
+			r->srb.pos = r->srb.end = 0;
+			r->srb.eof = 0;
+			if (r->cur + 1 < r->nin)
+				r->spool_pos = r->in[r->cur + 1].spool_from;
+		}
+	}
+	return 0;
+}
+
+int
+mct_close(struct mct_reader *r)
+{
+	int i, status = r->status;
+
+	for (i = 0; i < r->nin; i++) {
+		struct input *in = &r->in[i];
+
+		if (in->src)
+			mct_src_close(in->src);
+		free(in->rb.p);
+		mct_buf_free(&in->top);
+		mct_buf_free(&in->hline);
+	}
+	if (r->spoolf)
+		fclose(r->spoolf);
+	if (r->spool != -1)
+		close(r->spool);
+	free(r->spoolname);
+	free(r->srb.p);
+	free(r->in);
+	free(r->ev.kv);
+	free(r->conv.p);
+	free(r->hdr.top);
+	free(r->hdr.line);
+	free(r);
+	return status;
+}

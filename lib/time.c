@@ -1,0 +1,357 @@
+/*
+ * time.c - int64 nanoseconds, exactly, from decimal text; the time syntax
+ * of the command line; numbers for people.
+ *
+ * Nothing here goes through a double on the way in: absolute timestamps
+ * in ns exceed 2^53, and a µs text like 1712195495519689.047 must become
+ * 1712195495519689047 exactly.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+typedef mct_i128 i128;
+
+#define E6	1000000
+
+/*
+ * The JSON number s[0..n) times 10^6, exactly, rounded half away from
+ * zero beyond the sixth decimal.  Returns 0, or -1 if s is not a number
+ * or too large.
+ */
+int
+mct_dec_e6(const char *s, size_t n, i128 *out)
+{
+	const char *p = s, *end = s + n;
+	i128 v = 0, lim = (i128)1 << 120;
+	int neg = 0, digits = 0, frac = -1, exp = 0, eneg = 0, roundup = 0;
+	int shift, i;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	for (; p < end; p++) {
+		if (*p >= '0' && *p <= '9') {
+			if (frac >= 0)
+				frac++;
+			if (v > lim / 10) {
+				if (frac < 0)
+					return -1;
+				frac--;	/* drop digits far beyond precision */
+				continue;
+			}
+			v = v * 10 + (*p - '0');
+			digits++;
+		} else if (*p == '.' && frac < 0)
+			frac = 0;
+		else
+			break;
+	}
+	if (digits == 0)
+		return -1;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '-' || *p == '+'))
+			eneg = *p++ == '-';
+		if (p >= end)
+			return -1;
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			if (exp < 1000)
+				exp = exp * 10 + (*p - '0');
+		if (eneg)
+			exp = -exp;
+	}
+	if (p != end)
+		return -1;
+	/* value = v * 10^(exp - frac) ; we want value * 10^6 */
+	shift = 6 + exp - (frac < 0 ? 0 : frac);
+	if (shift > 0) {
+		for (i = 0; i < shift; i++) {
+			if (v > lim / 10)
+				return -1;
+			v *= 10;
+		}
+	} else {
+		for (i = 0; i < -shift; i++) {
+			if (v == 0) {
+				roundup = 0;
+				break;
+			}
+			roundup = (int)(v % 10) >= 5;
+			v /= 10;
+		}
+		v += roundup;
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+/* A value in the source's unit, times 10^6, to ns (rounded half away from zero). */
+int
+mct_e6_ns(i128 e6, enum mct_unit u, int64_t *ns)
+{
+	i128 v, q;
+	int neg = e6 < 0;
+
+	v = neg ? -e6 : e6;
+	switch (u) {
+	case MCT_UNIT_S:
+		if (v > (i128)INT64_MAX * 1000)
+			return -1;
+		q = v * 1000;
+		break;
+	case MCT_UNIT_MS:
+		q = v;
+		break;
+	case MCT_UNIT_US:
+		q = (v + 500) / 1000;
+		break;
+	default:
+		q = (v + E6 / 2) / E6;
+		break;
+	}
+	if (q > INT64_MAX)
+		return -1;
+	*ns = neg ? -(int64_t)q : (int64_t)q;
+	return 0;
+}
+
+/* The JSON number s[0..n), in unit u, as integer ns. */
+int
+mct_dec_ns(const char *s, size_t n, enum mct_unit u, int64_t *ns)
+{
+	i128 e6;
+
+	if (n > 0 && u == MCT_UNIT_NS && n < 19) {
+		/* The common case: a plain integer of ns. */
+		const char *p = s, *end = s + n;
+		int64_t v = 0;
+		int neg = *p == '-';
+
+		if (neg)
+			p++;
+		while (p < end && *p >= '0' && *p <= '9')
+			v = v * 10 + (*p++ - '0');
+		if (p == end && p > s + neg) {
+			*ns = neg ? -v : v;
+			return 0;
+		}
+	}
+	if (mct_dec_e6(s, n, &e6) != 0)
+		return -1;
+	return mct_e6_ns(e6, u, ns);
+}
+
+/* A strict decimal integer s[0..n). */
+int
+mct_int(const char *s, size_t n, int64_t *v)
+{
+	const char *p = s, *end = s + n;
+	uint64_t u = 0;
+	int neg = 0;
+
+	if (p < end && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (p >= end)
+		return -1;
+	for (; p < end; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		if (u > (UINT64_MAX - 9) / 10)
+			return -1;
+		u = u * 10 + (uint64_t)(*p - '0');
+	}
+	if (u > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return -1;
+	*v = neg ? (int64_t)(0 - u) : (int64_t)u;
+	return 0;
+}
+
+static const struct {
+	const char	*name;
+	enum mct_unit	 unit;
+	int64_t		 ns;
+} units[] = {
+	{ "auto", MCT_UNIT_AUTO, 0 },
+	{ "ns", MCT_UNIT_NS, 1 },
+	{ "us", MCT_UNIT_US, 1000 },
+	{ "ms", MCT_UNIT_MS, 1000000 },
+	{ "s", MCT_UNIT_S, 1000000000 },
+};
+
+int
+mct_parse_unit(const char *s, enum mct_unit *u)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(s, units[i].name) == 0) {
+			*u = units[i].unit;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+mct_unit_name(enum mct_unit u)
+{
+	return units[u].name;
+}
+
+int64_t
+mct_unit_ns(enum mct_unit u)
+{
+	return u == MCT_UNIT_AUTO ? 1 : units[u].ns;
+}
+
+/*
+ * A duration on the command line: a decimal number with an optional unit
+ * ns, us, ms, s or m; a bare number is ns.  Exact, rounded to the ns.
+ */
+int
+mct_parse_dur(const char *s, int64_t *ns)
+{
+	static const struct { const char *u; int exp; } suf[] = {
+		{ "ns", 0 }, { "us", 3 }, { "ms", 6 }, { "s", 9 }, { "m", 0 },
+	};
+	const char *p = s;
+	i128 e6;
+	size_t n, i;
+	int exp = 0, min = 0;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	while ((*p >= '0' && *p <= '9') || *p == '.')
+		p++;
+	n = (size_t)(p - s);
+	if (*p != '\0') {
+		for (i = 0; i < sizeof(suf) / sizeof(suf[0]); i++)
+			if (strcmp(p, suf[i].u) == 0)
+				break;
+		if (i == sizeof(suf) / sizeof(suf[0]))
+			return -1;
+		exp = suf[i].exp;
+		min = strcmp(p, "m") == 0;
+	}
+	if (n == 0 || mct_dec_e6(s, n, &e6) != 0)
+		return -1;
+	if (e6 > (i128)1 << 100 || e6 < -((i128)1 << 100))
+		return -1;
+	if (min)
+		e6 *= 60, exp = 9;
+	for (i = 0; i < (size_t)exp; i++)
+		e6 *= 10;
+	if (e6 > (i128)INT64_MAX * E6 || e6 < -(i128)INT64_MAX * E6)
+		return -1;
+	return mct_e6_ns(e6, MCT_UNIT_NS, ns);
+}
+
+/* A time: a duration relative to the origin, or @N absolute. */
+int
+mct_parse_time(const char *s, int64_t *ns, int *absolute)
+{
+	*absolute = *s == '@';
+	return mct_parse_dur(s + *absolute, ns);
+}
+
+/* Parse a time option's argument, or exit with a message naming it. */
+int
+mct_opt_time(const char *opt, const char *arg, int64_t *ns, int *absolute)
+{
+	int abs0 = 0;
+
+	if ((absolute ? mct_parse_time(arg, ns, absolute) :
+	    mct_parse_time(arg, ns, &abs0)) != 0 || (!absolute && abs0)) {
+		warnx("%s: invalid time '%s' (want e.g. 26.5s, 300us, 1.5ms%s)",
+		    opt, arg, absolute ? ", @123" : "");
+		mct_usage_hint();
+	}
+	return 0;
+}
+
+/*
+ * v/div as exact decimal text, trailing zeros dropped: 1234567/1000 is
+ * "1234.567".  Returns the length written to buf (at least 48 bytes).
+ */
+size_t
+mct_fmt_dec(char *buf, int64_t v, int64_t div)
+{
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	uint64_t ip = u / (uint64_t)div, fp = u % (uint64_t)div;
+	int n, w = 0;
+	int64_t d;
+
+	for (d = div; d > 1; d /= 10)
+		w++;
+	n = sprintf(buf, "%s%" PRIu64, v < 0 ? "-" : "", ip);
+	if (fp) {
+		int i;
+
+		buf[n++] = '.';
+		for (i = w - 1; i >= 0; i--, fp /= 10)
+			buf[n + i] = (char)('0' + fp % 10);
+		n += w;
+		while (buf[n - 1] == '0')
+			n--;
+		buf[n] = '\0';
+	}
+	return (size_t)n;
+}
+
+/* A duration for people, like the seed prints them: 2.59 us, 253.99 ms, 27.94 s. */
+size_t
+mct_fmt_human(char *buf, double ns)
+{
+	double a = fabs(ns);
+
+	if (a < 1e6)
+		return (size_t)sprintf(buf, "%.2f us", ns / 1e3);
+	if (a < 1e9)
+		return (size_t)sprintf(buf, "%.2f ms", ns / 1e6);
+	return (size_t)sprintf(buf, "%.2f s", ns / 1e9);
+}
+
+/* A count with thousands separators: 225,852. */
+size_t
+mct_fmt_count(char *buf, int64_t v)
+{
+	char tmp[32];
+	int n, i, j = 0, lead;
+
+	n = sprintf(tmp, "%" PRId64, v < 0 ? -v : v);
+	if (v < 0)
+		buf[j++] = '-';
+	lead = n % 3 ? n % 3 : 3;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && (i - lead) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return (size_t)j;
+}
+
+/* The shortest text that reads back as the same double. */
+size_t
+mct_fmt_double(char *buf, double d)
+{
+	int prec, n = 0;
+
+	if (isnan(d) || isinf(d))
+		return (size_t)sprintf(buf, "null");
+	if (d == (double)(int64_t)d && fabs(d) < 1e15)
+		return (size_t)sprintf(buf, "%" PRId64, (int64_t)d);
+	for (prec = 1; prec <= 17; prec++) {
+		n = sprintf(buf, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return (size_t)n;
+}

@@ -1,0 +1,169 @@
+/*
+ * util.c - memory, growable buffers, exit statuses, the end of main().
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+void *
+mct_xmalloc(size_t n)
+{
+	void *p;
+
+	if ((p = malloc(n ? n : 1)) == NULL)
+		err(MCT_EXIT_USAGE, "malloc");
+	return p;
+}
+
+void *
+mct_xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n ? n : 1)) == NULL)
+		err(MCT_EXIT_USAGE, "realloc");
+	return p;
+}
+
+char *
+mct_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(mct_xmalloc(n), s, n);
+}
+
+/* Make room for n more bytes (and a NUL). */
+void
+mct_buf_grow(struct mct_buf *b, size_t n)
+{
+	size_t cap;
+
+	if (b->len + n + 1 <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	b->p = mct_xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+void
+mct_buf_add(struct mct_buf *b, const void *s, size_t n)
+{
+	mct_buf_grow(b, n);
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void
+mct_buf_adds(struct mct_buf *b, const char *s)
+{
+	mct_buf_add(b, s, strlen(s));
+}
+
+void
+mct_buf_addc(struct mct_buf *b, int c)
+{
+	mct_buf_grow(b, 1);
+	b->p[b->len++] = (char)c;
+	b->p[b->len] = '\0';
+}
+
+void
+mct_buf_addi(struct mct_buf *b, int64_t v)
+{
+	char tmp[24];
+	int n;
+
+	n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+	mct_buf_add(b, tmp, (size_t)n);
+}
+
+/* Append s as a JSON string, quotes included. */
+void
+mct_buf_addjstr(struct mct_buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	mct_buf_grow(b, n + 2);
+	b->p[b->len++] = '"';
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			mct_buf_addc(b, '\\');
+			mct_buf_addc(b, c);
+		} else if (c < 0x20) {
+			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			mct_buf_add(b, e, 6);
+		} else
+			mct_buf_addc(b, c);
+	}
+	mct_buf_addc(b, '"');
+}
+
+void
+mct_buf_free(struct mct_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* Combine two exit statuses: the worse one wins. */
+int
+mct_status(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+void
+mct_usage_hint(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n",
+	    program_invocation_short_name);
+	exit(MCT_EXIT_USAGE);
+}
+
+void
+mct_version(void)
+{
+	printf("%s (%s) %s\n", program_invocation_short_name, PACKAGE_NAME,
+	    PACKAGE_VERSION);
+	exit(mct_finish(MCT_EXIT_OK));
+}
+
+/*
+ * Write n bytes to stdout.  A closed pipe ends the program quietly at
+ * once; any other failure is an error.
+ */
+void
+mct_write(const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, stdout) != n) {
+		if (errno == EPIPE)
+			exit(MCT_EXIT_OK);
+		err(MCT_EXIT_USAGE, "write error");
+	}
+}
+
+/* The last thing main() does: make sure everything reached stdout. */
+int
+mct_finish(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			return status;
+		warn("write error");
+		return MCT_EXIT_USAGE;
+	}
+	return status;
+}

@@ -1,0 +1,140 @@
+/*
+ * mct-cat - trace in, stream out; and, with --wrap, back.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mct.h"
+
+#define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
+
+enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
+    OPT_TIME_UNIT };
+
+static const struct option longopts[] = {
+	{ "fields",	required_argument,	NULL, 'F' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
+	{ "no-progress", no_argument,		NULL, OPT_NO_PROGRESS },
+	{ "output",	required_argument,	NULL, 'o' },
+	{ "progress",	no_argument,		NULL, OPT_PROGRESS },
+	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	{ "unit",	required_argument,	NULL, 'u' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ "wrap",	no_argument,		NULL, 'w' },
+	{ NULL,		0,			NULL, 0 }
+};
+
+static void
+usage(int status)
+{
+	if (status != 0) {
+		fprintf(stderr, "usage: mct-cat [-hVw] [-F fields] [-o format] "
+		    "[-u unit] [file ...]\n");
+		mct_usage_hint();
+	}
+	printf("usage: mct-cat [-hVw] [-F fields] [-o format] [-u unit] "
+	    "[file ...]\n"
+	    "Read traces (Chrome trace JSON in Object or Array form, NDJSON, "
+	    "gzip) and\nwrite the mct stream: a header line, then one event "
+	    "per line, ts/dur in ns.\n\n"
+	    "  -F, --fields LIST     columns for tsv, csv, table (default "
+	    DEFAULT_FIELDS ")\n"
+	    "  -h, --help            show this help and exit\n"
+	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --no-progress     never show progress on stderr\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, trace\n"
+	    "      --progress        show progress even if stderr is no terminal\n"
+	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
+	    "ms, s\n"
+	    "  -u, --unit UNIT       the source's unit: auto (default), ns, "
+	    "us, ms, s\n"
+	    "  -V, --version         show the version and exit\n"
+	    "  -w, --wrap            the same as -o trace: a trace JSON the "
+	    "viewer opens\n\n"
+	    "With no file, or when file is -, read standard input.\n"
+	    "Exit status: 0 success, 1 damaged input (intact events written), "
+	    "2 usage or\nunreadable file.  See mct-cat(1) and mct(7).\n");
+	exit(mct_finish(MCT_EXIT_OK));
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
+	struct mct_out o = { .fmt = MCT_O_NDJSON, .header = 1 };
+	const char *fields = DEFAULT_FIELDS;
+	struct mct_reader *r;
+	struct mct_event *ev;
+	int ch, progress = -1;
+
+	while ((ch = getopt_long(argc, argv, "F:ho:u:Vw", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'F':
+			fields = optarg;
+			break;
+		case 'h':
+			usage(0);
+			break;
+		case 'o':
+			if (mct_parse_ofmt(optarg, &o.fmt) != 0) {
+				warnx("-o: unknown format '%s' (want ndjson, "
+				    "tsv, csv, table or trace)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case 'u':
+			if (mct_parse_unit(optarg, &mo.unit) != 0) {
+				warnx("--unit: unknown unit '%s' (want auto, ns, "
+				    "us, ms or s)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case 'V':
+			mct_version();
+			break;
+		case 'w':
+			o.fmt = MCT_O_TRACE;
+			break;
+		case OPT_NO_HEADER:
+			o.header = 0;
+			break;
+		case OPT_NO_PROGRESS:
+			progress = 0;
+			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
+		case OPT_TIME_UNIT:
+			if (mct_parse_unit(optarg, &o.tunit) != 0 ||
+			    o.tunit == MCT_UNIT_AUTO) {
+				warnx("--time-unit: unknown unit '%s' (want ns, "
+				    "us, ms or s)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		default:
+			usage(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (mct_fields_parse(fields, &o.fields, &o.nfields) != 0) {
+		warnx("-F: invalid field list '%s'", fields);
+		mct_usage_hint();
+	}
+	mo.progress = progress == -1 ? isatty(STDERR_FILENO) : progress;
+
+	r = mct_open(argc, argv, &mo);
+	mct_out_begin(&o, mct_header(r));
+	while (mct_next(r, &ev))
+		mct_out_event(&o, ev);
+	mct_out_end(&o);
+	return mct_finish(mct_close(r));
+}
