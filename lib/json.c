@@ -40,6 +40,37 @@ tables(void)
 	done = 1;
 }
 
+/*
+ * Skip whitespace.  Indentation is taken eight bytes at a time: the
+ * number of leading spaces in a word is its count of trailing zero bits
+ * (little endian) after xor with eight spaces.
+ */
+static inline const unsigned char *
+skipws(const unsigned char *p, const unsigned char *end)
+{
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+
+	if (p < end && *p > ' ')
+		return p;	/* the common case: no whitespace at all */
+	while (end - p >= 8) {
+		memcpy(&w, p, 8);
+		w ^= 0x2020202020202020ULL;
+		if (w == 0) {
+			p += 8;
+			continue;
+		}
+		p += __builtin_ctzll(w) >> 3;
+		if (*p != '\n' && *p != '\r' && *p != '\t')
+			return p;
+		p++;
+	}
+#endif
+	while (p < end && wsp[*p])
+		p++;
+	return p;
+}
+
 static void
 kv_add(struct mct_scan *s, size_t koff, size_t klen)
 {
@@ -93,8 +124,30 @@ utf8len(const unsigned char *p, const unsigned char *end)
 	return n;
 }
 
-#define EMIT(s, q, n)	do { if ((s)->out) mct_buf_add((s)->out, (q), (n)); } while (0)
-#define OUTPOS(s, q)	((s)->out ? (s)->out->len : (size_t)((const char *)(q) - base))
+/*
+ * The compacted copy is written through a cursor o kept in a local
+ * variable (a char store may alias anything, so nothing the loop reads
+ * lives behind a pointer).  mct_scan() makes room for as many bytes as
+ * the input has left, which the copy never exceeds except by repairs;
+ * every repair calls room() first.
+ */
+#define EMIT(q, n)	do { if (out) { memcpy(o, (q), (n)); o += (n); } } while (0)
+#define EMIT1(c)	do { if (out) *o++ = (char)(c); } while (0)
+#define OUTPOS(q)	(out ? (size_t)(o - out->p) : (size_t)((const char *)(q) - base))
+
+static char *
+room(struct mct_buf *out, char *o, const unsigned char *p,
+    const unsigned char *end, size_t extra)
+{
+	size_t used;
+
+	if (out == NULL)
+		return o;
+	used = (size_t)(o - out->p);
+	out->len = used;
+	mct_buf_grow(out, (size_t)(end - p) + extra + 64);
+	return out->p + used;
+}
 
 static int
 is_hex(int c)
@@ -104,86 +157,124 @@ is_hex(int c)
 }
 
 /*
- * Scan a string at p (on its opening quote).  Returns the position after
- * the closing quote, or NULL with *rc set.
+ * The rare bytes of a string at p: an escape, a control character or
+ * UTF-8.  Copies or repairs one of them; returns the position after it,
+ * or NULL if the text ends first.
  */
 static const unsigned char *
-scan_string(struct mct_scan *s, const unsigned char *p, const unsigned char *end,
-    int *rc)
+string_special(struct mct_scan *s, struct mct_buf *out, char **op,
+    const unsigned char *p, const unsigned char *end)
 {
-	const unsigned char *q;
+	static const char hex[] = "0123456789abcdef";
+	char *o = *op;
 	int n;
 
-	EMIT(s, "\"", 1);
+	if (*p == '\\') {
+		if (p + 1 >= end)
+			return NULL;
+		switch (p[1]) {
+		case '"': case '\\': case '/': case 'b':
+		case 'f': case 'n': case 'r': case 't':
+			EMIT(p, 2);
+			*op = o;
+			return p + 2;
+		case 'u':
+			if (p + 6 > end)
+				return NULL;
+			if (is_hex(p[2]) && is_hex(p[3]) && is_hex(p[4]) &&
+			    is_hex(p[5])) {
+				EMIT(p, 6);
+				*op = o;
+				return p + 6;
+			}
+			break;
+		}
+		/* An invalid escape: keep the backslash as a character. */
+		fix(s, MCT_FIX_ESCAPE, p);
+		o = room(out, o, p, end, 2);
+		EMIT("\\\\", 2);
+		*op = o;
+		return p + 1;
+	}
+	if (*p < 0x20) {
+		char e[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
+
+		fix(s, MCT_FIX_CTRL, p);
+		o = room(out, o, p, end, 6);
+		EMIT(e, 6);
+		*op = o;
+		return p + 1;
+	}
+	n = utf8len(p, end);
+	if (n < 0)
+		return NULL;
+	if (n == 0) {
+		fix(s, MCT_FIX_UTF8, p);
+		o = room(out, o, p, end, 3);
+		EMIT("\xef\xbf\xbd", 3);
+		n = 1;
+	} else
+		EMIT(p, (size_t)n);
+	*op = o;
+	return p + n;
+}
+
+/*
+ * Scan a string at p (on its opening quote), copying it to *op.  Returns
+ * the position after the closing quote, or NULL if the text ends first.
+ */
+static inline __attribute__((always_inline)) const unsigned char *
+scan_string(struct mct_scan *s, struct mct_buf *out, char **op,
+    const unsigned char *p, const unsigned char *end)
+{
+	char *o = *op;
+
+	EMIT1('"');
 	p++;
 	for (;;) {
-		for (q = p; q < end && !strstop[*q]; q++)
-			;
-		EMIT(s, p, (size_t)(q - p));
-		p = q;
-		if (p >= end) {
-			*rc = MCT_SCAN_MORE;
-			return NULL;
-		}
-		switch (*p) {
-		case '"':
-			EMIT(s, "\"", 1);
-			return p + 1;
-		case '\\':
-			if (p + 1 >= end) {
-				*rc = MCT_SCAN_MORE;
-				return NULL;
-			}
-			switch (p[1]) {
-			case '"': case '\\': case '/': case 'b':
-			case 'f': case 'n': case 'r': case 't':
-				EMIT(s, p, 2);
-				p += 2;
-				continue;
-			case 'u':
-				if (p + 6 > end) {
-					*rc = MCT_SCAN_MORE;
-					return NULL;
-				}
-				if (is_hex(p[2]) && is_hex(p[3]) && is_hex(p[4]) &&
-				    is_hex(p[5])) {
-					EMIT(s, p, 6);
-					p += 6;
-					continue;
-				}
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* eight plain bytes at a time: no '"', '\\', < 0x20, >= 0x80 */
+		while (end - p >= 8) {
+			const uint64_t one = 0x0101010101010101ULL;
+			uint64_t w, a, b, m;
+
+			memcpy(&w, p, 8);
+			a = w ^ (one * '"');
+			b = w ^ (one * '\\');
+			m = ((w - one * 0x20) & ~w) | ((a - one) & ~a) |
+			    ((b - one) & ~b) | w;
+			m &= one * 0x80;
+			if (out)
+				memcpy(o, p, 8);
+			if (m) {
+				size_t k = (size_t)__builtin_ctzll(m) >> 3;
+
+				p += k;
+				if (out)
+					o += k;
 				break;
 			}
-			/* An invalid escape: keep the backslash as a character. */
-			fix(s, MCT_FIX_ESCAPE, p);
-			EMIT(s, "\\\\", 2);
-			p++;
-			continue;
-		default:
-			if (*p < 0x20) {
-				static const char hex[] = "0123456789abcdef";
-				char e[6] = { '\\', 'u', '0', '0', hex[*p >> 4],
-				    hex[*p & 15] };
-
-				fix(s, MCT_FIX_CTRL, p);
-				EMIT(s, e, 6);
-				p++;
-				continue;
-			}
-			n = utf8len(p, end);
-			if (n < 0) {
-				*rc = MCT_SCAN_MORE;
-				return NULL;
-			}
-			if (n == 0) {
-				fix(s, MCT_FIX_UTF8, p);
-				EMIT(s, "\xef\xbf\xbd", 3);
-				p++;
-			} else {
-				EMIT(s, p, (size_t)n);
-				p += n;
-			}
+			p += 8;
+			if (out)
+				o += 8;
 		}
+#endif
+		while (p < end && !strstop[*p]) {
+			EMIT1(*p);
+			p++;
+		}
+		if (p >= end)
+			break;
+		if (*p == '"') {
+			EMIT1('"');
+			*op = o;
+			return p + 1;
+		}
+		if ((p = string_special(s, out, &o, p, end)) == NULL)
+			break;
 	}
+	*op = o;
+	return NULL;
 }
 
 /* The end of a number's text at p, checked against JSON's grammar. */
@@ -234,22 +325,57 @@ bad:
 	return NULL;
 }
 
-static int
-keyis(const unsigned char *k, size_t n, const char *want)
+/* The first-level keys the framer cares about. */
+enum { K_OTHER, K_TS, K_DUR, K_PH, K_ARGS };
+
+static inline int
+key_kind(const unsigned char *k, size_t n)
 {
-	return strlen(want) == n && memcmp(k, want, n) == 0;
+	switch (n) {
+	case 2:
+		if (k[0] == 't' && k[1] == 's')
+			return K_TS;
+		if (k[0] == 'p' && k[1] == 'h')
+			return K_PH;
+		break;
+	case 3:
+		if (memcmp(k, "dur", 3) == 0)
+			return K_DUR;
+		break;
+	case 4:
+		if (memcmp(k, "args", 4) == 0)
+			return K_ARGS;
+		break;
+	}
+	return K_OTHER;
 }
 
-/* A ts or dur value: note it for the framer, and unquote a string number. */
-static void
-note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n,
-    int quoted)
+/* A ts or dur value: note it for the framer.  Returns 0 if it is a number. */
+static int
+note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n)
 {
 	mct_i128 e6;
 	int kind;
 
+	if (n <= 19 && n > 0 && *v != '-' && *v != '0') {
+		/* the common case: a plain integer */
+		uint64_t u = 0;
+		size_t i;
+
+		for (i = 0; i < n && v[i] >= '0' && v[i] <= '9'; i++)
+			u = u * 10 + (uint64_t)(v[i] - '0');
+		if (i == n) {
+			if (isdur)
+				s->dur_kind = MCT_TS_INT;
+			else {
+				s->ts_kind = MCT_TS_INT;
+				s->ts_e6 = (mct_i128)u * 1000000;
+			}
+			return 0;
+		}
+	}
 	if (mct_dec_e6((const char *)v, n, &e6) != 0)
-		return;
+		return -1;
 	kind = memchr(v, '.', n) ? MCT_TS_FRAC : MCT_TS_INT;
 	if (isdur)
 		s->dur_kind = kind;
@@ -257,11 +383,7 @@ note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n,
 		s->ts_kind = kind;
 		s->ts_e6 = e6;
 	}
-	if (quoted && s->out) {
-		/* "ts":"123" becomes "ts":123: drop the quotes we copied. */
-		s->out->len -= n + 2;
-		mct_buf_add(s->out, v, n);
-	}
+	return 0;
 }
 
 int
@@ -270,10 +392,13 @@ mct_scan(struct mct_scan *s)
 	const unsigned char *p = (const unsigned char *)s->p;
 	const unsigned char *end = (const unsigned char *)s->end;
 	const char *base = s->p;
+	struct mct_buf *const out = s->out;
+	const int event = s->event, index = s->index, toplevel = s->toplevel;
 	unsigned char stack[MAXDEPTH];
 	const unsigned char *q, *kp = NULL;
 	size_t klen = 0, keyout = 0;
-	int depth = 0, rc = MCT_SCAN_OK, key1 = 0, inargs = 0;
+	int depth = 0, rc = MCT_SCAN_OK, key1 = K_OTHER, inargs = 0;
+	char *o = NULL;
 
 	tables();
 	s->nkv = 0;
@@ -282,27 +407,28 @@ mct_scan(struct mct_scan *s)
 	s->errmsg = NULL;
 	s->has_co_id = s->is_meta = 0;
 	s->ts_kind = s->dur_kind = MCT_TS_NONE;
+	if (out) {
+		mct_buf_grow(out, (size_t)(end - p) + 64);
+		o = out->p + out->len;
+	}
 
 value:
-	while (p < end && wsp[*p])
-		p++;
+	p = skipws(p, end);
 	if (p >= end)
 		goto more;
-	if (depth == 1 && stack[0] == '{')
-		s->kv[s->nkv - 1].voff = (uint32_t)OUTPOS(s, p);
+	if (depth == 1 && index && stack[0] == '{')
+		s->kv[s->nkv - 1].voff = (uint32_t)OUTPOS(p);
 	switch (*p) {
 	case '{':
 		if (depth == MAXDEPTH)
 			goto toodeep;
 		stack[depth++] = '{';
-		EMIT(s, p, 1);
-		p++;
-		while (p < end && wsp[*p])
-			p++;
+		EMIT1('{');
+		p = skipws(p + 1, end);
 		if (p >= end)
 			goto more;
 		if (*p == '}') {
-			EMIT(s, p, 1);
+			EMIT1('}');
 			p++;
 			depth--;
 			goto after;
@@ -312,14 +438,12 @@ value:
 		if (depth == MAXDEPTH)
 			goto toodeep;
 		stack[depth++] = '[';
-		EMIT(s, p, 1);
-		p++;
-		while (p < end && wsp[*p])
-			p++;
+		EMIT1('[');
+		p = skipws(p + 1, end);
 		if (p >= end)
 			goto more;
 		if (*p == ']') {
-			EMIT(s, p, 1);
+			EMIT1(']');
 			p++;
 			depth--;
 			goto after;
@@ -327,30 +451,64 @@ value:
 		goto value;
 	case '"':
 		q = p;
-		if ((p = scan_string(s, p, end, &rc)) == NULL)
-			goto stop;
-		if (s->event && depth == 1 && key1 > 0) {
+		if ((p = scan_string(s, out, &o, p, end)) == NULL)
+			goto more;
+		if (event && depth == 1 && key1 != K_OTHER) {
 			size_t n = (size_t)(p - q) - 2;
 
-			if (key1 == 3 && n == 1 && q[1] == 'M')
+			if (key1 == K_PH && n == 1 && q[1] == 'M')
 				s->is_meta = 1;
-			else if (key1 <= 2 && n > 0 && n < 64 &&
-			    memchr(q + 1, '\\', n) == NULL)
-				note_time(s, key1 == 2, q + 1, n, 1);
+			else if ((key1 == K_TS || key1 == K_DUR) && n > 0 &&
+			    n < 64 && memchr(q + 1, '\\', n) == NULL &&
+			    note_time(s, key1 == K_DUR, q + 1, n) == 0 &&
+			    out && (size_t)(o - out->p) >= n + 2 &&
+			    memcmp(o - n - 1, q + 1, n) == 0) {
+				/* "ts":"123" becomes "ts":123 */
+				o -= n + 2;
+				EMIT(q + 1, n);
+			}
 		}
 		goto after;
-	case '-': case '0': case '1': case '2': case '3': case '4':
+	case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
+		if (event && depth == 1 && (key1 == K_TS || key1 == K_DUR)) {
+			/* the common ts or dur: a plain integer, in one pass */
+			uint64_t u = 0;
+
+			for (q = p; q < end && q - p < 19 &&
+			    (unsigned)(*q - '0') < 10; q++)
+				u = u * 10 + (uint64_t)(*q - '0');
+			if (q < end && !((unsigned)(*q - '0') < 10 || *q == '.' ||
+			    *q == 'e' || *q == 'E')) {
+				if (key1 == K_DUR)
+					s->dur_kind = MCT_TS_INT;
+				else {
+					s->ts_kind = MCT_TS_INT;
+					s->ts_e6 = (mct_i128)u * 1000000;
+				}
+				EMIT(p, (size_t)(q - p));
+				p = q;
+				goto after;
+			}
+		}
+		/* FALLTHROUGH */
+	case '-': case '0':
 		q = p;
 		if ((p = scan_number(p, end, &rc)) == NULL) {
 			if (rc == MCT_SCAN_MORE)
 				goto more;
 			p = q;
-			goto badnum;
+			s->errmsg = "invalid number";
+			goto error;
 		}
-		EMIT(s, q, (size_t)(p - q));
-		if (s->event && depth == 1 && (key1 == 1 || key1 == 2))
-			note_time(s, key1 == 2, q, (size_t)(p - q), 0);
+		if (out) {
+			const unsigned char *r;
+
+			for (r = q; r < p; r++)
+				*o++ = (char)*r;
+		}
+		if (event && depth == 1 && (key1 == K_TS || key1 == K_DUR))
+			note_time(s, key1 == K_DUR, q, (size_t)(p - q));
 		goto after;
 	case 't':
 		kp = (const unsigned char *)"true";
@@ -390,24 +548,22 @@ literal:
 	}
 	if (*p == 'N' || *p == 'I') {
 		fix(s, MCT_FIX_NAN, p);
-		EMIT(s, "null", 4);
+		o = room(out, o, p, end, 4);
+		EMIT("null", 4);
 	} else
-		EMIT(s, p, klen);
+		EMIT(p, klen);
 	p += klen;
 	goto after;
 
 key:
-	while (p < end && wsp[*p])
-		p++;
+	p = skipws(p, end);
 	if (p >= end)
 		goto more;
 	if (*p != '"') {
-		if (*p == '}' && s->out && s->out->len > 0 &&
-		    s->out->p[s->out->len - 1] == ',') {
+		if (*p == '}' && out && o > out->p && o[-1] == ',') {
 			/* {"a":1,} */
 			fix(s, MCT_FIX_COMMA, p);
-			s->out->len--;
-			EMIT(s, p, 1);
+			o[-1] = '}';
 			p++;
 			depth--;
 			goto after;
@@ -415,82 +571,77 @@ key:
 		s->errmsg = "expected a string key";
 		goto error;
 	}
-	keyout = OUTPOS(s, p);
+	keyout = OUTPOS(p);
 	q = p;
-	if ((p = scan_string(s, p, end, &rc)) == NULL)
-		goto stop;
+	if ((p = scan_string(s, out, &o, p, end)) == NULL)
+		goto more;
 	kp = q + 1;
 	klen = (size_t)(p - q) - 2;
 	if (depth == 1) {
-		kv_add(s, keyout + 1, s->out ? s->out->len - keyout - 2 : klen);
-		key1 = 0;
+		if (index)
+			kv_add(s, keyout + 1, out ? OUTPOS(p) - keyout - 2 : klen);
+		key1 = K_OTHER;
 		inargs = 0;
-		if (s->event) {
-			if (keyis(kp, klen, "ts"))
-				key1 = 1;
-			else if (keyis(kp, klen, "dur"))
-				key1 = 2;
-			else if (keyis(kp, klen, "ph"))
-				key1 = 3;
-			else if (keyis(kp, klen, "args"))
-				inargs = 1;
+		if (event) {
+			key1 = key_kind(kp, klen);
+			inargs = key1 == K_ARGS;
 		}
-	} else if (depth == 2 && inargs && s->event && keyis(kp, klen, "co_id"))
+	} else if (depth == 2 && inargs && klen == 5 &&
+	    memcmp(kp, "co_id", 5) == 0)
 		s->has_co_id = 1;
-	while (p < end && wsp[*p])
-		p++;
+	p = skipws(p, end);
 	if (p >= end)
 		goto more;
 	if (*p != ':') {
 		s->errmsg = "expected ':' after a key";
 		goto error;
 	}
-	if (s->toplevel && depth == 1 && keyis(kp, klen, "traceEvents")) {
-		q = p + 1;
-		while (q < end && wsp[*q])
-			q++;
+	if (toplevel && depth == 1 && klen == 11 &&
+	    memcmp(kp, "traceEvents", 11) == 0) {
+		q = skipws(p + 1, end);
 		if (q >= end)
 			goto more;
 		if (*q == '[') {
 			/* The caller takes the keys so far as top-level keys. */
-			s->nkv--;
-			if (s->out)
-				s->out->len = keyout;
+			if (index)
+				s->nkv--;
+			if (out)
+				out->len = keyout;
 			s->p = (const char *)q + 1;
 			return MCT_SCAN_TRACE;
 		}
 	}
-	EMIT(s, ":", 1);
+	EMIT1(':');
 	p++;
 	goto value;
 
 after:
 	if (depth == 0) {
 		s->p = (const char *)p;
+		if (out)
+			out->len = (size_t)(o - out->p);
 		return MCT_SCAN_OK;
 	}
-	if (depth == 1 && stack[0] == '{') {
+	if (depth == 1 && index && stack[0] == '{') {
 		struct mct_kv *kv = &s->kv[s->nkv - 1];
 
-		kv->vlen = (uint32_t)(OUTPOS(s, p) - kv->voff);
-		key1 = 0;
+		kv->vlen = (uint32_t)(OUTPOS(p) - kv->voff);
 	}
-	while (p < end && wsp[*p])
-		p++;
+	if (depth == 1)
+		key1 = K_OTHER;
+	p = skipws(p, end);
 	if (p >= end)
 		goto more;
 	if (*p == ',') {
-		EMIT(s, p, 1);
+		EMIT1(',');
 		p++;
 		if (stack[depth - 1] == '{')
 			goto key;
-		while (p < end && wsp[*p])
-			p++;
-		if (p < end && *p == ']' && s->out && s->out->len > 0) {
+		p = skipws(p, end);
+		if (p < end && *p == ']' && out) {
 			/* [1,2,] */
 			fix(s, MCT_FIX_COMMA, p);
-			s->out->len--;
-			EMIT(s, p, 1);
+			o[-1] = ']';
 			p++;
 			depth--;
 			goto after;
@@ -498,7 +649,7 @@ after:
 		goto value;
 	}
 	if (*p == (stack[depth - 1] == '{' ? '}' : ']')) {
-		EMIT(s, p, 1);
+		EMIT1(*p);
 		p++;
 		depth--;
 		goto after;
@@ -509,19 +660,15 @@ after:
 
 toodeep:
 	s->errmsg = "nested too deeply";
-	goto error;
-badnum:
-	s->errmsg = "invalid number";
-	goto error;
 error:
-	s->errpos = (const char *)p;
-	return MCT_SCAN_ERROR;
+	rc = MCT_SCAN_ERROR;
+	goto stop;
 more:
 	rc = MCT_SCAN_MORE;
 stop:
-	if (rc == MCT_SCAN_ERROR && s->errmsg == NULL)
-		s->errmsg = "invalid number";
 	s->errpos = (const char *)p;
+	if (out)
+		out->len = (size_t)(o - out->p);
 	return rc;
 }
 

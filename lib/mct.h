@@ -110,6 +110,7 @@ struct mct_scan {
 	struct mct_buf	*out;		/* compacted copy, or NULL to only check */
 	int		 toplevel;	/* stop at a top-level "traceEvents": [ */
 	int		 event;		/* note ts, dur, ph, args.co_id (framer) */
+	int		 index;		/* record first-level keys in .kv */
 	/* out */
 	const char	*errpos;
 	const char	*errmsg;

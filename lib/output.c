@@ -292,8 +292,12 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 
 	switch (o->fmt) {
 	case MCT_O_NDJSON:
-		mct_write(ev->json, ev->len);
-		mct_write("\n", 1);
+		if (ev->json[ev->len] == '\n')	/* as lines come from the spool */
+			mct_write(ev->json, ev->len + 1);
+		else {
+			mct_write(ev->json, ev->len);
+			mct_write("\n", 1);
+		}
 		return;
 	case MCT_O_TRACE:
 		if (o->n == 0)

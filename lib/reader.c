@@ -315,7 +315,7 @@ after_key(struct mct_reader *r, struct input *in, struct rbuf *b,
 		mct_buf_addc(&in->top, ':');
 		r->out.len = 0;
 		sc->out = &r->out;
-		sc->toplevel = sc->event = 0;
+		sc->toplevel = sc->event = sc->index = 0;
 		sc->p = b->p + b->pos;
 		sc->end = b->p + b->end;
 		rc = mct_scan(sc);
@@ -420,7 +420,7 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 		sc->p = b->p + b->pos;
 		sc->end = b->p + b->end;
 		sc->out = &r->out;
-		sc->toplevel = state == S_TOP;
+		sc->toplevel = sc->index = state == S_TOP;
 		sc->event = state != S_AFTER;
 		rc = mct_scan(sc);
 		if (rc == MCT_SCAN_MORE && !b->eof) {
@@ -825,6 +825,7 @@ stream_line(struct mct_reader *r, struct mct_event *ev)
 	sc->end = ev->json + ev->len + 1;	/* the newline ends numbers */
 	sc->out = NULL;
 	sc->toplevel = sc->event = 0;
+	sc->index = 1;
 	sc->kv = ev->kv;
 	sc->kvcap = r->ev.kvcap;
 	if (ev->len == 0 || *ev->json != '{')
