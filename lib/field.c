@@ -4,7 +4,7 @@
  * A field is a dotted path into the event (name, args.grid, launch.name),
  * where a segment with spaces or dots is quoted (args."registers per
  * thread"), or one of the virtual fields rel (ts - origin) and end
- * (ts + dur).
+ * (ts + dur), and category (the label the rules give the event).
  */
 #include "config.h"
 
@@ -40,6 +40,10 @@ mct_field_parse(const char *text, struct mct_field *f)
 		f->kind = MCT_F_REL;
 	else if (strcmp(text, "end") == 0)
 		f->kind = MCT_F_END;
+	else if (strcmp(text, "category") == 0) {
+		f->kind = MCT_F_CATEGORY;
+		return 0;
+	}
 	if (f->kind != MCT_F_PATH) {
 		f->time = 1;
 		return 0;
@@ -132,8 +136,10 @@ keyeq(const char *k, size_t klen, const char *want, size_t n)
 {
 	struct mct_val v;
 
-	if (memchr(k, '\\', klen) == NULL)
-		return klen == n && memcmp(k, want, n) == 0;
+	if (klen == n && memcmp(k, want, n) == 0)
+		return 1;
+	if (klen <= n || memchr(k, '\\', klen) == NULL)
+		return 0;
 	v.type = MCT_J_STRING;
 	v.p = k - 1;
 	v.len = klen + 2;
@@ -183,18 +189,72 @@ obj_get(const char *p, size_t n, const char *key, size_t klen,
 	return -1;
 }
 
+/* Index the event's first-level keys, unless done since it last changed. */
+void
+mct_event_index(struct mct_event *ev)
+{
+	if (ev->indexed)
+		return;
+	mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap);
+	ev->indexed = 1;
+	ev->wkdone = 0;
+}
+
+/* The well-known keys, which get a slot each. */
+static int
+wk_slot(const char *k, size_t n)
+{
+	switch (n) {
+	case 2:
+		if (k[0] == 'p' && k[1] == 'h')
+			return 0;
+		if (k[0] == 't' && k[1] == 's')
+			return 1;
+		break;
+	case 3:
+		if (memcmp(k, "dur", 3) == 0)
+			return 2;
+		if (memcmp(k, "pid", 3) == 0)
+			return 3;
+		if (memcmp(k, "tid", 3) == 0)
+			return 4;
+		if (memcmp(k, "cat", 3) == 0)
+			return 5;
+		break;
+	case 4:
+		if (memcmp(k, "name", 4) == 0)
+			return 6;
+		if (memcmp(k, "args", 4) == 0)
+			return 7;
+		break;
+	}
+	return -1;
+}
+
 /* A first-level key of the event.  Returns 0, or -1 if it is missing. */
 int
 mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
 {
 	size_t n = strlen(key);
-	int i;
+	int i, w;
 
-	if (!ev->indexed) {
-		mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap);
-		ev->indexed = 1;
+	mct_event_index(ev);
+	if (!ev->wkdone) {
+		/* one pass to place the well-known keys; the last one wins */
+		memset(ev->wk, -1, sizeof(ev->wk));
+		for (i = 0; i < ev->nkv; i++)
+			if ((w = wk_slot(ev->json + ev->kv[i].koff,
+			    ev->kv[i].klen)) >= 0)
+				ev->wk[w] = (int8_t)(i < 127 ? i : -1);
+		ev->wkdone = 1;
 	}
-	for (i = 0; i < ev->nkv; i++) {
+	if ((w = wk_slot(key, n)) >= 0 && ev->wk[w] >= 0) {
+		struct mct_kv *kv = &ev->kv[ev->wk[w]];
+
+		setval(v, ev->json + kv->voff, kv->vlen);
+		return 0;
+	}
+	for (i = ev->nkv - 1; i >= 0; i--) {
 		struct mct_kv *kv = &ev->kv[i];
 
 		if (keyeq(ev->json + kv->koff, kv->klen, key, n)) {
@@ -212,8 +272,15 @@ mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
 int
 mct_get(struct mct_event *ev, const struct mct_field *f, struct mct_val *v)
 {
+	const char *label;
 	int i;
 
+	if (f->kind == MCT_F_CATEGORY) {
+		if ((label = mct_category(ev, ev->hdr)) == NULL)
+			goto missing;
+		setval(v, label, strlen(label));
+		return 0;
+	}
 	if (f->kind != MCT_F_PATH || mct_get_key(ev, f->seg[0], v) != 0)
 		goto missing;
 	for (i = 1; i < f->nseg; i++)

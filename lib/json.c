@@ -672,9 +672,28 @@ stop:
 	return rc;
 }
 
+/* The end of a string at p (on its opening quote), or end. */
+static const char *
+skip_string(const char *p, const char *end)
+{
+	const char *q;
+
+	for (p++; p < end; p = q + 1) {
+		const char *b;
+
+		if ((q = memchr(p, '"', (size_t)(end - p))) == NULL)
+			return end;
+		for (b = q; b > p && b[-1] == '\\'; b--)
+			;
+		if ((q - b) % 2 == 0)
+			return q + 1;
+	}
+	return end;
+}
+
 /*
- * Skip one value of valid compact JSON at p; *next is set after it.
- * Returns its type.
+ * Skip one value of compact JSON at p; *next is set after it (or to end
+ * if the value does not close).  Returns its type.
  */
 int
 mct_skip(const char *p, const char *end, const char **next)
@@ -687,88 +706,171 @@ mct_skip(const char *p, const char *end, const char **next)
 	}
 	switch (*p) {
 	case '"':
-		t = MCT_J_STRING;
-		break;
+		*next = skip_string(p, end);
+		return MCT_J_STRING;
 	case '{':
 		t = MCT_J_OBJECT;
 		break;
 	case '[':
 		t = MCT_J_ARRAY;
 		break;
-	case 't':
-	case 'f':
-		t = MCT_J_BOOL;
-		break;
-	case 'n':
-		t = MCT_J_NULL;
-		break;
 	default:
-		t = MCT_J_NUMBER;
+		t = *p == 't' || *p == 'f' ? MCT_J_BOOL : *p == 'n' ?
+		    MCT_J_NULL : MCT_J_NUMBER;
+		while (p < end && *p != ',' && *p != '}' && *p != ']' &&
+		    *p != ':')
+			p++;
+		*next = p;
+		return t;
 	}
-	do {
+	while (p < end) {
 		switch (*p) {
 		case '"':
-			for (p++; p < end && *p != '"'; p++)
-				if (*p == '\\')
-					p++;
-			p++;
-			break;
+			p = skip_string(p, end);
+			continue;
 		case '{':
 		case '[':
 			depth++;
-			p++;
 			break;
 		case '}':
 		case ']':
-			depth--;
-			p++;
+			if (--depth == 0) {
+				*next = p + 1;
+				return t;
+			}
 			break;
-		default:
-			if (depth == 0) {
-				while (p < end && *p != ',' && *p != '}' &&
-				    *p != ']' && *p != ':')
-					p++;
-			} else
-				p++;
 		}
-	} while (depth > 0 && p < end);
-	*next = p > end ? end : p;
+		p++;
+	}
+	*next = end;
 	return t;
 }
 
+/* After the string at p (on its opening quote), or NULL if it does not end. */
+static const unsigned char *
+string_end(const unsigned char *p, const unsigned char *end)
+{
+	p++;
+	for (;;) {
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		while (end - p >= 8) {
+			const uint64_t one = 0x0101010101010101ULL;
+			uint64_t w, a, b, m;
+
+			memcpy(&w, p, 8);
+			a = w ^ (one * '"');
+			b = w ^ (one * '\\');
+			m = (((a - one) & ~a) | ((b - one) & ~b)) & (one * 0x80);
+			if (m) {
+				p += __builtin_ctzll(m) >> 3;
+				break;
+			}
+			p += 8;
+		}
+#endif
+		while (p < end && *p != '"' && *p != '\\')
+			p++;
+		if (p >= end)
+			return NULL;
+		if (*p == '"')
+			return p + 1;
+		p += 2;
+	}
+}
+
 /*
- * Index the first-level keys of the compact object text[0..n).
- * Returns the number of keys, or -1 if the text is not an object.
+ * Index the first-level keys of the compact object text[0..n): a check
+ * of its structure (one complete object, "key":value pairs at the first
+ * level), not of every token as mct_scan does.  Returns the number of
+ * keys, or -1 if the text is not one complete object.
  */
 int
 mct_index(const char *text, size_t n, struct mct_kv **kv, int *nkv, int *cap)
 {
-	const char *p = text, *end = text + n, *k;
+	static unsigned char cls[256];
+	const unsigned char *s = (const unsigned char *)text, *p, *q;
+	const unsigned char *end = s + n;
+	uint32_t koff = 0, klen = 0, voff = 0;
+	int depth = 1, want_key = 1, open = 0;
 
-	*nkv = 0;
-	if (n < 2 || *p != '{')
-		return -1;
-	p++;
-	while (p < end && *p == '"') {
-		k = p + 1;
-		mct_skip(p, end, &p);
-		if (p >= end || *p != ':')
-			return -1;
-		if (*nkv == *cap) {
-			*cap = *cap ? *cap * 2 : 16;
-			*kv = mct_xrealloc(*kv, (size_t)*cap * sizeof(**kv));
-		}
-		(*kv)[*nkv].koff = (uint32_t)(k - text);
-		(*kv)[*nkv].klen = (uint32_t)(p - 1 - k);
-		p++;
-		(*kv)[*nkv].voff = (uint32_t)(p - text);
-		mct_skip(p, end, &p);
-		(*kv)[*nkv].vlen = (uint32_t)(p - text) - (*kv)[*nkv].voff;
-		(*nkv)++;
-		if (p < end && *p == ',')
-			p++;
+	if (cls['"'] == 0) {
+		cls['"'] = 1;
+		cls['{'] = cls['['] = 2;
+		cls['}'] = cls[']'] = 3;
+		cls[':'] = 4;
+		cls[','] = 5;
 	}
-	return *nkv;
+	*nkv = 0;
+	if (n < 2 || *s != '{')
+		return -1;
+	for (p = s + 1; p < end; p++) {
+		switch (cls[*p]) {
+		case 0:
+			if (depth == 1 && want_key) {
+				if (*p != ' ')
+					return -1;
+				continue;
+			}
+			while (p + 1 < end && cls[p[1]] == 0)
+				p++;	/* numbers, literals */
+			continue;
+		case 1:
+			if ((q = string_end(p, end)) == NULL)
+				return -1;
+			if (depth == 1 && want_key) {
+				koff = (uint32_t)(p + 1 - s);
+				klen = (uint32_t)(q - p - 2);
+				want_key = 0;
+			}
+			p = q - 1;
+			continue;
+		case 2:
+			if (depth == 1 && !open)
+				return -1;
+			depth++;
+			continue;
+		case 3:
+			if (--depth > 0)
+				continue;
+			if (p + 1 != end || (want_key && *nkv > 0) ||
+			    (!open && !want_key))
+				return -1;
+			break;
+		case 4:
+			if (depth > 1)
+				continue;
+			if (want_key || open)
+				return -1;
+			voff = (uint32_t)(p + 1 - s);
+			open = 1;
+			continue;
+		case 5:
+			if (depth > 1)
+				continue;
+			if (!open)
+				return -1;
+			break;
+		}
+		/* a first-level ',' or the final '}': the value ends here */
+		if (open) {
+			if ((uint32_t)(p - s) == voff)
+				return -1;
+			if (*nkv == *cap) {
+				*cap = *cap ? *cap * 2 : 16;
+				*kv = mct_xrealloc(*kv, (size_t)*cap * sizeof(**kv));
+			}
+			(*kv)[*nkv].koff = koff;
+			(*kv)[*nkv].klen = klen;
+			(*kv)[*nkv].voff = voff;
+			(*kv)[*nkv].vlen = (uint32_t)(p - s) - voff;
+			(*nkv)++;
+			open = 0;
+		}
+		if (depth == 0)
+			return *nkv;
+		want_key = 1;
+	}
+	return -1;
 }
 
 static int

@@ -184,10 +184,13 @@ struct mct_event {
 	const char	*json;		/* one compact JSON object */
 	size_t		 len;
 	const char	*file;		/* for messages */
+	const struct mct_header *hdr;	/* of the stream it came in */
 	unsigned long long where;	/* line number (stream) or byte offset */
 	int		 byline;	/* where is a line number */
 	/* private to json.c/reader.c: first-level keys, built on demand */
 	int		 indexed, nkv;
+	int		 wkdone;
+	int8_t		 wk[8];		/* where the well-known keys are */
 	struct mct_kv	*kv;		/* kept across events: reset nothing below */
 	int		 kvcap;
 };
@@ -225,6 +228,7 @@ struct mct_field {
 	int		 time;		/* a time in ns: ts, dur, rel, end */
 };
 
+void	 mct_event_index(struct mct_event *);
 int	 mct_field_parse(const char *, struct mct_field *);
 int	 mct_fields_parse(const char *, struct mct_field **, int *);
 void	 mct_field_free(struct mct_field *);
@@ -234,6 +238,27 @@ int	 mct_get_ns(struct mct_event *, const char *, int64_t *);
 int	 mct_field_ns(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, int64_t *);
 int	 mct_is_header(struct mct_event *);
+
+/*
+ * expr.c - the --where language: FIELD OP VALUE joined by && and ||.
+ */
+struct mct_expr;
+
+struct mct_expr *mct_expr_parse(const char *, int, char *, size_t);
+void	 mct_expr_free(struct mct_expr *);
+int	 mct_expr_eval(const struct mct_expr *, struct mct_event *,
+	    const struct mct_header *);
+void	 mct_expr_fields(const struct mct_expr *,
+	    void (*)(const struct mct_field *, void *), void *);
+
+/*
+ * rules.c - LABEL<TAB>PREDICATE rules and the virtual field category.
+ * One rule set per process, loaded on first use.
+ */
+void	 mct_rules_path(const char *);
+int	 mct_rules_load(const char *);
+void	 mct_rules_need(void);
+const char *mct_category(struct mct_event *, const struct mct_header *);
 
 /*
  * output.c - writing events: ndjson, tsv, csv, table, trace.

@@ -262,10 +262,7 @@ trace_event(struct mct_out *o, struct mct_event *ev)
 		mct_write(ev->json, ev->len);
 		return;
 	}
-	if (!ev->indexed) {
-		mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap);
-		ev->indexed = 1;
-	}
+	mct_event_index(ev);
 	b->len = 0;
 	for (i = 0; i < ev->nkv; i++) {
 		struct mct_kv *kv = &ev->kv[i];

@@ -782,10 +782,7 @@ convert(struct mct_reader *r, struct input *in)
 	size_t last = 0;
 	int i;
 
-	if (!ev->indexed) {
-		mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap);
-		ev->indexed = 1;
-	}
+	mct_event_index(ev);
 	c->len = 0;
 	for (i = 0; i < ev->nkv; i++) {
 		struct mct_kv *kv = &ev->kv[i];
@@ -812,64 +809,22 @@ convert(struct mct_reader *r, struct input *in)
 }
 
 /*
- * Check a line of a stream operand and index its keys.  A damaged line is
- * reported and skipped (0); a line that needed repairs is repaired.
+ * Check a line of a stream operand and index its keys.  Stream lines are
+ * JSON as mct-cat wrote it; the check is of structure (one complete
+ * object, keys and values in place), which is cheap.  A damaged line is
+ * reported and skipped (0).
  */
 static int
 stream_line(struct mct_reader *r, struct mct_event *ev)
 {
-	struct mct_scan *sc = &r->sc;
-	const char *p;
-
-	sc->p = ev->json;
-	sc->end = ev->json + ev->len + 1;	/* the newline ends numbers */
-	sc->out = NULL;
-	sc->toplevel = sc->event = 0;
-	sc->index = 1;
-	sc->kv = ev->kv;
-	sc->kvcap = r->ev.kvcap;
-	if (ev->len == 0 || *ev->json != '{')
-		sc->errmsg = "not a JSON object", sc->errpos = ev->json;
-	else if (mct_scan(sc) == MCT_SCAN_OK) {
-		for (p = sc->p; p < ev->json + ev->len && strchr(" \t", *p); p++)
-			;
-		if (p < ev->json + ev->len)
-			sc->errmsg = "text after the event", sc->errpos = p;
-	} else if (sc->errmsg == NULL)
-		sc->errmsg = "the line ends inside the event";
-	ev->kv = sc->kv;
-	r->ev.kvcap = sc->kvcap;
-	if (sc->errmsg != NULL) {
-		warnx("%s:%llu: %s; line skipped", ev->file, ev->where,
-		    sc->errmsg);
+	if (mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap) < 0) {
+		warnx("%s:%llu: not a complete JSON object; line skipped",
+		    ev->file, ev->where);
 		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 		return 0;
 	}
-	ev->nkv = sc->nkv;
 	ev->indexed = 1;
-	if (sc->fixes) {
-		static const char *what[MCT_NFIX] = {
-			"invalid escape", "raw control character",
-			"invalid UTF-8", "trailing comma", "NaN or Infinity",
-		};
-		int i;
-
-		for (i = 0; i < MCT_NFIX; i++)
-			if (sc->fixes & (1u << i))
-				warnx("%s:%llu: %s repaired", ev->file,
-				    ev->where, what[i]);
-		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
-		r->conv.len = 0;
-		sc->p = ev->json;
-		sc->end = ev->json + ev->len + 1;
-		sc->out = &r->conv;
-		mct_scan(sc);
-		ev->json = r->conv.p;
-		ev->len = r->conv.len;
-		ev->kv = sc->kv;
-		r->ev.kvcap = sc->kvcap;
-		ev->nkv = sc->nkv;
-	}
+	ev->wkdone = 0;
 	return 1;
 }
 
@@ -918,6 +873,7 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 			ev->json = b->p + b->pos;
 			ev->len = (size_t)(nl - ev->json);
 			ev->file = in->name;
+			ev->hdr = &r->hdr;
 			b->pos = (size_t)(nl - b->p) + 1;
 			if (b->pos > b->end)
 				b->pos = b->end;

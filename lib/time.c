@@ -161,6 +161,16 @@ mct_int(const char *s, size_t n, int64_t *v)
 	}
 	if (p >= end)
 		return -1;
+	if (end - p <= 18) {
+		/* cannot overflow */
+		for (; p < end; p++) {
+			if (*p < '0' || *p > '9')
+				return -1;
+			u = u * 10 + (uint64_t)(*p - '0');
+		}
+		*v = neg ? -(int64_t)u : (int64_t)u;
+		return 0;
+	}
 	for (; p < end; p++) {
 		if (*p < '0' || *p > '9')
 			return -1;

@@ -1,0 +1,386 @@
+/*
+ * expr.c - the --where language, shared by mct-filter's options and the
+ * rules file.
+ *
+ *   expr  := and ( "||" and )*
+ *   and   := cond ( "&&" cond )*
+ *   cond  := FIELD | FIELD OP VALUE        OP: == != < <= > >= ~ !~
+ *
+ * VALUE is a number, a time with a unit for time fields (dur>=1ms,
+ * rel<26.57s, ts>=@1712195480123456789), a JSON string or array, or bare
+ * text up to the next && or ||.  Numbers compare as numbers, also with a
+ * string field that holds one ("pid":"2"); an array also matches a string
+ * listing the same items in parentheses ("(2056, 32, 1)"), as tracers
+ * write dim3 values; ~ and !~ match a POSIX extended regular expression
+ * against the field's text.  A missing field makes every comparison
+ * false except !=, and !~.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <err.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+enum { OP_EXISTS, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_RE, OP_NRE };
+
+struct mct_cond {
+	struct mct_field f;
+	int		 op;
+	char		*text;		/* the value, unquoted */
+	size_t		 len;
+	int		 isnum;		/* the value is a number */
+	mct_i128	 num;		/* ... times 10^6 */
+	int		 istime;	/* the field is a time; value in ns */
+	int64_t		 ns;
+	int		 abs;		/* @: an absolute time */
+	char		*tuple;		/* an array value, as "a,b,c" */
+	regex_t		 re;
+	int		 hasre;
+};
+
+struct mct_and {
+	struct mct_cond	*c;
+	int		 n;
+};
+
+struct mct_expr {
+	struct mct_and	*a;
+	int		 n;
+	char		*text;
+};
+
+/* "[2056, 32, 1]" or "(2056, 32, 1)" as "2056,32,1"; NULL if not a tuple. */
+static char *
+tuple(const char *s, size_t n)
+{
+	char *t, *w;
+	size_t i;
+
+	if (n < 2 || !((s[0] == '[' && s[n - 1] == ']') ||
+	    (s[0] == '(' && s[n - 1] == ')')))
+		return NULL;
+	t = w = mct_xmalloc(n + 1);
+	for (i = 1; i + 1 < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			*w++ = s[i];
+	*w = '\0';
+	return t;
+}
+
+static const char *
+skipsp(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* Parse one condition at *pp; on error return -1 with a message in err. */
+static int
+parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
+    int cflags)
+{
+	static const struct { const char *s; int op; } ops[] = {
+		{ "==", OP_EQ }, { "!=", OP_NE }, { "<=", OP_LE }, { ">=", OP_GE },
+		{ "!~", OP_NRE }, { "<", OP_LT }, { ">", OP_GT }, { "~", OP_RE },
+		{ "=", OP_EQ },
+	};
+	const char *p = skipsp(*pp), *q;
+	struct mct_buf b = { 0 };
+	size_t i;
+	int rc, inq = 0;
+
+	memset(c, 0, sizeof(*c));
+	/* the field: up to an operator, && or || (quotes may hold anything) */
+	for (q = p; *q; q++) {
+		if (*q == '"')
+			inq = !inq;
+		if (!inq && (strchr("=!<>~ \t", *q) || strncmp(q, "&&", 2) == 0 ||
+		    strncmp(q, "||", 2) == 0))
+			break;
+	}
+	mct_buf_add(&b, p, (size_t)(q - p));
+	if (b.len == 0) {
+		snprintf(err, errlen, "a field is missing");
+		goto bad;
+	}
+	if (mct_field_parse(b.p, &c->f) != 0) {
+		snprintf(err, errlen, "invalid field '%s'", b.p);
+		goto bad;
+	}
+	p = skipsp(q);
+	c->op = OP_EXISTS;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (strncmp(p, ops[i].s, strlen(ops[i].s)) == 0) {
+			c->op = ops[i].op;
+			p += strlen(ops[i].s);
+			break;
+		}
+	if (c->op == OP_EXISTS) {
+		if (*p && strncmp(p, "&&", 2) != 0 && strncmp(p, "||", 2) != 0) {
+			snprintf(err, errlen, "unknown operator at '%s' (want "
+			    "== != < <= > >= ~ !~)", p);
+			goto bad;
+		}
+		*pp = p;
+		mct_buf_free(&b);
+		return 0;
+	}
+	/* the value */
+	p = skipsp(p);
+	b.len = 0;
+	if (*p == '"') {
+		struct mct_val v = { MCT_J_STRING, p, 0 };
+
+		for (q = p + 1; *q && *q != '"'; q++)
+			if (*q == '\\' && q[1])
+				q++;
+		if (*q != '"') {
+			snprintf(err, errlen, "unterminated string");
+			goto bad;
+		}
+		v.len = (size_t)(q + 1 - p);
+		mct_jstr(&v, &b);
+		q++;
+	} else {
+		for (q = p; *q && strncmp(q, "&&", 2) != 0 &&
+		    strncmp(q, "||", 2) != 0; q++)
+			;
+		while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+		mct_buf_add(&b, p, (size_t)(q - p));
+		if (b.len == 0) {
+			snprintf(err, errlen, "a value is missing after the "
+			    "operator");
+			goto bad;
+		}
+		if (*p == '>' || *p == '<' || *p == '=' || *p == '~') {
+			snprintf(err, errlen, "invalid operator before '%s'", p);
+			goto bad;
+		}
+		c->isnum = mct_dec_e6(b.p, b.len, &c->num) == 0;
+		c->tuple = tuple(b.p, b.len);
+		if (c->f.time) {
+			int abs = 0;
+
+			if (mct_parse_time(b.p, &c->ns, &abs) != 0 ||
+			    (abs && (c->f.kind != MCT_F_PATH ||
+			    strcmp(c->f.seg[0], "dur") == 0))) {
+				snprintf(err, errlen, "invalid time '%s' for %s "
+				    "(want e.g. 26.5s, 300us, 1.5ms%s)", b.p,
+				    c->f.text, c->f.kind == MCT_F_PATH &&
+				    strcmp(c->f.seg[0], "ts") == 0 ? ", @123" :
+				    "");
+				goto bad;
+			}
+			c->istime = 1;
+			c->abs = abs;
+		}
+	}
+	if (c->op == OP_RE || c->op == OP_NRE) {
+		if ((rc = regcomp(&c->re, b.p ? b.p : "",
+		    REG_EXTENDED | REG_NOSUB | cflags)) != 0) {
+			char msg[256];
+
+			regerror(rc, &c->re, msg, sizeof(msg));
+			snprintf(err, errlen, "invalid regular expression '%s': %s",
+			    b.p ? b.p : "", msg);
+			goto bad;
+		}
+		c->hasre = 1;
+	} else if (c->op >= OP_LT && c->op <= OP_GE && !c->isnum && !c->istime) {
+		/* strings compare by bytes; allowed, but say nothing */
+	}
+	c->text = b.p ? b.p : mct_xstrdup("");
+	c->len = b.len;
+	*pp = q;
+	return 0;
+bad:
+	mct_buf_free(&b);
+	return -1;
+}
+
+static void
+free_cond(struct mct_cond *c)
+{
+	mct_field_free(&c->f);
+	free(c->text);
+	free(c->tuple);
+	if (c->hasre)
+		regfree(&c->re);
+}
+
+/*
+ * Parse an expression.  Returns it, or NULL with a message in err.
+ * cflags are extra regcomp(3) flags (REG_ICASE).
+ */
+struct mct_expr *
+mct_expr_parse(const char *s, int cflags, char *err, size_t errlen)
+{
+	struct mct_expr *e;
+	const char *p = s;
+	struct mct_and *a;
+
+	e = mct_xmalloc(sizeof(*e));
+	memset(e, 0, sizeof(*e));
+	e->text = mct_xstrdup(s);
+	for (;;) {
+		e->a = mct_xrealloc(e->a, (size_t)(e->n + 1) * sizeof(*e->a));
+		a = &e->a[e->n++];
+		memset(a, 0, sizeof(*a));
+		for (;;) {
+			a->c = mct_xrealloc(a->c, (size_t)(a->n + 1) * sizeof(*a->c));
+			if (parse_cond(&p, &a->c[a->n], err, errlen, cflags) != 0)
+				goto bad;
+			a->n++;
+			p = skipsp(p);
+			if (strncmp(p, "&&", 2) != 0)
+				break;
+			p += 2;
+		}
+		if (strncmp(p, "||", 2) != 0)
+			break;
+		p += 2;
+	}
+	if (*skipsp(p) != '\0') {
+		snprintf(err, errlen, "unexpected text '%s'", p);
+		goto bad;
+	}
+	return e;
+bad:
+	mct_expr_free(e);
+	return NULL;
+}
+
+void
+mct_expr_free(struct mct_expr *e)
+{
+	int i, j;
+
+	if (e == NULL)
+		return;
+	for (i = 0; i < e->n; i++) {
+		for (j = 0; j < e->a[i].n; j++)
+			free_cond(&e->a[i].c[j]);
+		free(e->a[i].c);
+	}
+	free(e->a);
+	free(e->text);
+	free(e);
+}
+
+/* Visit every field an expression reads (for the rules' cache). */
+void
+mct_expr_fields(const struct mct_expr *e,
+    void (*fn)(const struct mct_field *, void *), void *arg)
+{
+	int i, j;
+
+	for (i = 0; i < e->n; i++)
+		for (j = 0; j < e->a[i].n; j++)
+			fn(&e->a[i].c[j].f, arg);
+}
+
+static int
+cmp_i128(mct_i128 a, mct_i128 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int
+cmp_bytes(const char *a, size_t an, const char *b, size_t bn)
+{
+	int r = memcmp(a, b, an < bn ? an : bn);
+
+	if (r)
+		return r < 0 ? -1 : 1;
+	return an < bn ? -1 : an > bn;
+}
+
+static int
+test_cmp(int op, int r)
+{
+	switch (op) {
+	case OP_EQ: return r == 0;
+	case OP_NE: return r != 0;
+	case OP_LT: return r < 0;
+	case OP_LE: return r <= 0;
+	case OP_GT: return r > 0;
+	default: return r >= 0;
+	}
+}
+
+static int
+eval_cond(const struct mct_cond *c, struct mct_event *ev,
+    const struct mct_header *h, struct mct_buf *tmp)
+{
+	struct mct_val v;
+	mct_i128 num;
+	int64_t ns, want;
+	char *t;
+	int r;
+
+	if (c->istime) {
+		if (mct_field_ns(ev, &c->f, h, &ns) != 0)
+			return c->op == OP_NE;
+		want = c->ns;
+		if (c->f.kind == MCT_F_PATH && !c->abs &&
+		    strcmp(c->f.seg[0], "ts") == 0)
+			want += h->has_origin ? h->origin : 0;
+		if (c->f.kind == MCT_F_END && !c->abs)
+			want += h->has_origin ? h->origin : 0;
+		if (c->op == OP_RE || c->op == OP_NRE) {
+			char buf[32];
+			int n = snprintf(buf, sizeof(buf), "%lld", (long long)ns);
+
+			(void)n;
+			r = regexec(&c->re, buf, 0, NULL, 0) == 0;
+			return c->op == OP_RE ? r : !r;
+		}
+		return test_cmp(c->op, ns < want ? -1 : ns > want);
+	}
+	if (mct_get(ev, &c->f, &v) != 0)
+		return c->op == OP_NE || c->op == OP_NRE;
+	if (c->op == OP_EXISTS)
+		return 1;
+	tmp->len = 0;
+	mct_jstr(&v, tmp);
+	if (tmp->p == NULL)
+		mct_buf_addc(tmp, '\0'), tmp->len = 0;
+	if (c->hasre) {
+		r = regexec(&c->re, tmp->p, 0, NULL, 0) == 0;
+		return c->op == OP_RE ? r : !r;
+	}
+	if (c->isnum && (v.type == MCT_J_NUMBER || v.type == MCT_J_STRING) &&
+	    mct_dec_e6(tmp->p, tmp->len, &num) == 0)
+		return test_cmp(c->op, cmp_i128(num, c->num));
+	if (c->tuple && (v.type == MCT_J_ARRAY || v.type == MCT_J_STRING) &&
+	    (t = tuple(tmp->p, tmp->len)) != NULL) {
+		r = strcmp(t, c->tuple);
+		free(t);
+		return test_cmp(c->op, r < 0 ? -1 : r > 0);
+	}
+	return test_cmp(c->op, cmp_bytes(tmp->p, tmp->len, c->text, c->len));
+}
+
+/* Does the event satisfy the expression? */
+int
+mct_expr_eval(const struct mct_expr *e, struct mct_event *ev,
+    const struct mct_header *h)
+{
+	static struct mct_buf tmp;
+	int i, j;
+
+	for (i = 0; i < e->n; i++) {
+		for (j = 0; j < e->a[i].n; j++)
+			if (!eval_cond(&e->a[i].c[j], ev, h, &tmp))
+				break;
+		if (j == e->a[i].n)
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,242 @@
+/*
+ * rules.c - the rules file: LABEL<TAB>PREDICATE, one rule a line, first
+ * match wins, # comments.  It gives every event the virtual field
+ * `category`.
+ *
+ * The rules are loaded once, on first use, from --rules FILE, else
+ * $MCT_RULES, else $(pkgdatadir)/default.rules, else data/default.rules
+ * beside the tools of a build tree.  An event's label depends only on the
+ * fields the rules read, so labels are cached under the text of those
+ * fields: classifying 225,852 events costs a few hundred regexec() calls.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mct.h"
+
+#ifndef MCT_PKGDATADIR
+#define MCT_PKGDATADIR "/usr/local/share/mct"
+#endif
+
+#define CACHE_MAX	(1 << 16)	/* distinct keys remembered */
+
+struct rule {
+	char		*label;		/* as a JSON string, quotes included */
+	struct mct_expr	*e;
+};
+
+struct centry {
+	char		*key;
+	size_t		 klen;
+	int		 rule;		/* index, or -1: no rule matched */
+	struct centry	*next;
+};
+
+static struct {
+	const char	*path;		/* --rules */
+	int		 loaded;
+	char		*from;		/* the file in use */
+	struct rule	*r;
+	int		 n;
+	struct mct_field *keys;		/* fields the rules read */
+	int		 nkeys;
+	struct centry	*tab[4096];
+	int		 ncache;
+	struct mct_buf	 kbuf;
+} rules;
+
+void
+mct_rules_path(const char *path)
+{
+	rules.path = path;
+}
+
+static void
+add_key(const struct mct_field *f, void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < rules.nkeys; i++)
+		if (strcmp(rules.keys[i].text, f->text) == 0)
+			return;
+	rules.keys = mct_xrealloc(rules.keys,
+	    (size_t)(rules.nkeys + 1) * sizeof(*rules.keys));
+	if (mct_field_parse(f->text, &rules.keys[rules.nkeys]) == 0)
+		rules.nkeys++;
+}
+
+/*
+ * Load a rules file.  Returns 0, or -1 after a message naming the file
+ * and line (the caller exits with MCT_EXIT_USAGE).
+ */
+int
+mct_rules_load(const char *path)
+{
+	struct mct_buf lbl = { 0 };
+	char *line = NULL, err[512], *tab;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int lineno = 0, rv = 0;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		warn("rules file %s", path);
+		return -1;
+	}
+	while ((n = getline(&line, &cap, f)) != -1) {
+		lineno++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (n == 0 || line[strspn(line, " \t")] == '#' ||
+		    line[strspn(line, " \t")] == '\0')
+			continue;
+		if ((tab = strchr(line, '\t')) == NULL || tab == line) {
+			warnx("%s:%d: want LABEL<TAB>PREDICATE", path, lineno);
+			rv = -1;
+			break;
+		}
+		*tab++ = '\0';
+		rules.r = mct_xrealloc(rules.r,
+		    (size_t)(rules.n + 1) * sizeof(*rules.r));
+		if ((rules.r[rules.n].e = mct_expr_parse(tab + strspn(tab, "\t"),
+		    0, err, sizeof(err))) == NULL) {
+			warnx("%s:%d: %s", path, lineno, err);
+			rv = -1;
+			break;
+		}
+		lbl.len = 0;
+		mct_buf_addjstr(&lbl, line, strlen(line));
+		rules.r[rules.n].label = mct_xstrdup(lbl.p);
+		mct_expr_fields(rules.r[rules.n].e, add_key, NULL);
+		rules.n++;
+	}
+	if (ferror(f)) {
+		warn("rules file %s", path);
+		rv = -1;
+	}
+	for (lineno = 0; lineno < rules.nkeys; lineno++)
+		if (rules.keys[lineno].kind == MCT_F_CATEGORY) {
+			warnx("%s: a rule cannot use the field category", path);
+			rv = -1;
+		}
+	fclose(f);
+	free(line);
+	mct_buf_free(&lbl);
+	rules.from = mct_xstrdup(path);
+	rules.loaded = 1;
+	return rv;
+}
+
+/* Find and load the rules in use; exits with a message if there are none. */
+static void
+load(void)
+{
+	char exe[PATH_MAX], *slash;
+	const char *env = getenv("MCT_RULES");
+	struct mct_buf b = { 0 };
+	ssize_t n;
+
+	if (rules.loaded)
+		return;
+	if (rules.path == NULL && env != NULL && *env != '\0')
+		rules.path = env;
+	if (rules.path == NULL) {
+		mct_buf_adds(&b, MCT_PKGDATADIR "/default.rules");
+		if (access(b.p, R_OK) != 0 &&
+		    (n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0) {
+			exe[n] = '\0';
+			if ((slash = strrchr(exe, '/')) != NULL)
+				*slash = '\0';
+			b.len = 0;
+			mct_buf_adds(&b, exe);
+			mct_buf_adds(&b, "/../data/default.rules");
+			if (access(b.p, R_OK) != 0) {
+				warnx("no rules file: not in " MCT_PKGDATADIR
+				    " nor beside %s (use --rules FILE)", exe);
+				exit(MCT_EXIT_USAGE);
+			}
+		}
+		rules.path = b.p;
+	}
+	if (mct_rules_load(rules.path) != 0)
+		exit(MCT_EXIT_USAGE);
+}
+
+/* Make sure the rules can be loaded (a tool calls this early). */
+void
+mct_rules_need(void)
+{
+	load();
+}
+
+static unsigned
+hash(const char *s, size_t n)
+{
+	unsigned h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static int
+classify(struct mct_event *ev, const struct mct_header *h)
+{
+	int i;
+
+	for (i = 0; i < rules.n; i++)
+		if (mct_expr_eval(rules.r[i].e, ev, h))
+			return i;
+	return -1;
+}
+
+/*
+ * The category of an event, as a JSON string with its quotes, or NULL if
+ * no rule matches.
+ */
+const char *
+mct_category(struct mct_event *ev, const struct mct_header *h)
+{
+	struct mct_buf *k = &rules.kbuf;
+	struct centry *c;
+	struct mct_val v;
+	unsigned slot;
+	int i, r;
+
+	load();
+	k->len = 0;
+	for (i = 0; i < rules.nkeys; i++) {
+		if (rules.keys[i].kind == MCT_F_PATH &&
+		    mct_get(ev, &rules.keys[i], &v) == 0)
+			mct_buf_add(k, v.p, v.len);
+		else if (rules.keys[i].kind != MCT_F_PATH) {
+			int64_t ns;
+
+			if (mct_field_ns(ev, &rules.keys[i], h, &ns) == 0)
+				mct_buf_addi(k, ns);
+		}
+		mct_buf_addc(k, '\037');
+	}
+	slot = hash(k->p, k->len) % (sizeof(rules.tab) / sizeof(rules.tab[0]));
+	for (c = rules.tab[slot]; c; c = c->next)
+		if (c->klen == k->len && memcmp(c->key, k->p, k->len) == 0)
+			return c->rule < 0 ? NULL : rules.r[c->rule].label;
+	r = classify(ev, h);
+	if (rules.ncache < CACHE_MAX) {
+		c = mct_xmalloc(sizeof(*c));
+		c->key = mct_xmalloc(k->len + 1);
+		memcpy(c->key, k->p, k->len);
+		c->klen = k->len;
+		c->rule = r;
+		c->next = rules.tab[slot];
+		rules.tab[slot] = c;
+		rules.ncache++;
+	}
+	return r < 0 ? NULL : rules.r[r].label;
+}

@@ -1,0 +1,509 @@
+/*
+ * mct-filter - keep the events you want.
+ *
+ * Different options AND; the same option given again ORs its values.
+ * Metadata (ph M, and the stream's header line) passes unless --no-meta.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+#define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
+
+/* A repeated option: its values, any of which may match. */
+struct list {
+	char		**v;
+	int		 n;
+};
+
+struct opts {
+	struct list	 ph, pid, tid, cat, name, category;
+	regex_t		*re;
+	int		 nre;
+	struct mct_expr	**where;
+	int		 nwhere;
+	int		 icase;
+	int		 has_from, has_to, from_abs, to_abs;
+	int64_t		 from, to;	/* as given */
+	int64_t		 lo, hi;	/* the window in absolute ns */
+	int		 within, clip;
+	int		 has_min, has_max;
+	int64_t		 min_dur, max_dur;
+	int		 invert, count, no_meta;
+	long long	 kept;
+	struct mct_buf	 clipped;
+	char		**match;	/* --match, compiled after -i is known */
+	int		 nmatch;
+};
+
+enum { OPT_CAT = CHAR_MAX + 1, OPT_CATEGORY, OPT_CLIP, OPT_FROM, OPT_MATCH,
+    OPT_MAX_DUR, OPT_MIN_DUR, OPT_NAME, OPT_NO_HEADER, OPT_NO_META, OPT_PH,
+    OPT_PID, OPT_RULES, OPT_TID, OPT_TIME_UNIT, OPT_TO, OPT_WHERE,
+    OPT_WITHIN };
+
+static const struct option longopts[] = {
+	{ "cat",	required_argument,	NULL, OPT_CAT },
+	{ "category",	required_argument,	NULL, OPT_CATEGORY },
+	{ "clip",	no_argument,		NULL, OPT_CLIP },
+	{ "count",	no_argument,		NULL, 'c' },
+	{ "fields",	required_argument,	NULL, 'F' },
+	{ "from",	required_argument,	NULL, OPT_FROM },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "ignore-case", no_argument,		NULL, 'i' },
+	{ "invert",	no_argument,		NULL, 'v' },
+	{ "match",	required_argument,	NULL, OPT_MATCH },
+	{ "max-dur",	required_argument,	NULL, OPT_MAX_DUR },
+	{ "min-dur",	required_argument,	NULL, OPT_MIN_DUR },
+	{ "name",	required_argument,	NULL, OPT_NAME },
+	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
+	{ "no-meta",	no_argument,		NULL, OPT_NO_META },
+	{ "output",	required_argument,	NULL, 'o' },
+	{ "ph",		required_argument,	NULL, OPT_PH },
+	{ "pid",	required_argument,	NULL, OPT_PID },
+	{ "rules",	required_argument,	NULL, OPT_RULES },
+	{ "tid",	required_argument,	NULL, OPT_TID },
+	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	{ "to",		required_argument,	NULL, OPT_TO },
+	{ "unit",	required_argument,	NULL, 'u' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ "where",	required_argument,	NULL, OPT_WHERE },
+	{ "within",	no_argument,		NULL, OPT_WITHIN },
+	{ NULL,		0,			NULL, 0 }
+};
+
+static void
+usage(int status)
+{
+	if (status != 0) {
+		fprintf(stderr, "usage: mct-filter [-chiVv] [-F fields] "
+		    "[-o format] [-u unit] [predicate ...] [file ...]\n");
+		mct_usage_hint();
+	}
+	printf("usage: mct-filter [-chiVv] [-F fields] [-o format] [-u unit] "
+	    "[predicate ...] [file ...]\n"
+	    "Keep the events that match every predicate; a predicate given "
+	    "again ORs.\n\n"
+	    "Predicates:\n"
+	    "      --ph PH           event type (X, i, s, f, M, ...)\n"
+	    "      --pid PID         process (lane), as written\n"
+	    "      --tid TID         thread (lane), as written\n"
+	    "      --cat CAT         category; matches one of cat's "
+	    "comma-separated parts\n"
+	    "      --name GLOB       name matches the shell pattern\n"
+	    "      --match ERE       name matches the extended regular "
+	    "expression\n"
+	    "  -i, --ignore-case     --match and --name ignore case\n"
+	    "      --from T          keep events that end after T\n"
+	    "      --to T            keep events that start before T\n"
+	    "      --within          only events wholly inside [from, to)\n"
+	    "      --clip            cut X events straddling the window to it\n"
+	    "      --min-dur D       dur >= D (no dur counts as 0)\n"
+	    "      --max-dur D       dur <= D\n"
+	    "      --where EXPR      FIELD OP VALUE, OP one of == != < <= > "
+	    ">= ~ !~,\n"
+	    "                        or a bare FIELD (exists); && and || join\n"
+	    "      --category NAME   the rules give the event this label\n"
+	    "      --rules FILE      the rules file for category\n"
+	    "  -v, --invert          keep the events that do not match\n"
+	    "      --no-meta         drop metadata (ph M) and the header line\n\n"
+	    "Output:\n"
+	    "  -c, --count           print the number of events kept\n"
+	    "  -F, --fields LIST     columns for tsv, csv, table (default "
+	    DEFAULT_FIELDS ")\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, trace\n"
+	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
+	    "ms, s\n"
+	    "  -u, --unit UNIT       unit of a trace read directly: auto "
+	    "(default), ns, us,\n"
+	    "                        ms, s\n"
+	    "  -h, --help            show this help and exit\n"
+	    "  -V, --version         show the version and exit\n\n"
+	    "Times T are relative to the trace origin (26.57s, 500us, 1.5ms, "
+	    "bare ns)\nor absolute with @.  Exit status: 0 success, 1 damaged "
+	    "input, 2 usage or\nunreadable file.  See mct-filter(1) and "
+	    "mct(7).\n");
+	exit(mct_finish(MCT_EXIT_OK));
+}
+
+static void
+add(struct list *l, const char *s)
+{
+	l->v = mct_xrealloc(l->v, (size_t)(l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = (char *)s;
+}
+
+/* Does the value's text equal one of the list's values? */
+static int
+in_list(struct mct_event *ev, const char *key, const struct list *l,
+    int commas)
+{
+	static struct mct_buf t;
+	struct mct_val v;
+	int i;
+
+	if (l->n == 0)
+		return 1;
+	if (mct_get_key(ev, key, &v) != 0)
+		return 0;
+	t.len = 0;
+	mct_jstr(&v, &t);
+	if (t.p == NULL)
+		mct_buf_addc(&t, '\0'), t.len = 0;
+	for (i = 0; i < l->n; i++) {
+		size_t n = strlen(l->v[i]);
+		const char *p = t.p;
+
+		if (t.len == n && memcmp(t.p, l->v[i], n) == 0)
+			return 1;
+		if (!commas)
+			continue;
+		while ((p = strstr(p, l->v[i])) != NULL) {
+			if ((p == t.p || p[-1] == ',') &&
+			    (p[n] == ',' || p[n] == '\0'))
+				return 1;
+			p += n;
+		}
+	}
+	return 0;
+}
+
+static int
+name_ok(struct opts *o, struct mct_event *ev)
+{
+	static struct mct_buf t;
+	struct mct_val v;
+	int i, ok;
+
+	if (o->name.n == 0 && o->nre == 0)
+		return 1;
+	if (mct_get_key(ev, "name", &v) != 0)
+		return 0;
+	t.len = 0;
+	mct_jstr(&v, &t);
+	if (t.p == NULL)
+		mct_buf_addc(&t, '\0'), t.len = 0;
+	for (ok = o->name.n == 0, i = 0; i < o->name.n && !ok; i++)
+		ok = fnmatch(o->name.v[i], t.p, o->icase ? FNM_CASEFOLD : 0) == 0;
+	if (!ok)
+		return 0;
+	for (ok = o->nre == 0, i = 0; i < o->nre && !ok; i++)
+		ok = regexec(&o->re[i], t.p, 0, NULL, 0) == 0;
+	return ok;
+}
+
+/* The window test of SPEC §4: overlap, or --within. */
+static int
+window_ok(struct opts *o, struct mct_event *ev)
+{
+	int64_t ts, dur, end;
+	struct mct_val ph;
+	int isx;
+
+	if (!o->has_from && !o->has_to)
+		return 1;
+	if (mct_get_ns(ev, "ts", &ts) != 0)
+		return 0;
+	isx = mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "X", 1);
+	if (!isx || mct_get_ns(ev, "dur", &dur) != 0)
+		dur = 0;
+	end = ts + dur;
+	if (!isx)
+		return (!o->has_from || ts >= o->lo) && (!o->has_to || ts < o->hi);
+	if (o->within)
+		return (!o->has_from || ts >= o->lo) && (!o->has_to || end <= o->hi);
+	/* an X event overlaps [from, to): starts before to, ends after from */
+	if (o->has_to && ts >= o->hi)
+		return 0;
+	if (o->has_from && !(end > o->lo || (dur == 0 && ts >= o->lo)))
+		return 0;
+	return 1;
+}
+
+static int
+keep(struct opts *o, struct mct_event *ev)
+{
+	int64_t dur;
+	int i, ok;
+
+	if (!in_list(ev, "ph", &o->ph, 0) || !in_list(ev, "pid", &o->pid, 0) ||
+	    !in_list(ev, "tid", &o->tid, 0) || !in_list(ev, "cat", &o->cat, 1) ||
+	    !name_ok(o, ev) || !window_ok(o, ev))
+		return 0;
+	if (o->has_min || o->has_max) {
+		if (mct_get_ns(ev, "dur", &dur) != 0)
+			dur = 0;
+		if ((o->has_min && dur < o->min_dur) ||
+		    (o->has_max && dur > o->max_dur))
+			return 0;
+	}
+	for (ok = o->nwhere == 0, i = 0; i < o->nwhere && !ok; i++)
+		ok = mct_expr_eval(o->where[i], ev, ev->hdr);
+	if (!ok)
+		return 0;
+	if (o->category.n) {
+		const char *c = mct_category(ev, ev->hdr);
+
+		for (ok = 0, i = 0; c && i < o->category.n && !ok; i++)
+			ok = strlen(c) == strlen(o->category.v[i]) + 2 &&
+			    memcmp(c + 1, o->category.v[i],
+			    strlen(o->category.v[i])) == 0;
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* Cut an X event that straddles the window to it (--clip). */
+static void
+clip(struct opts *o, struct mct_event *ev)
+{
+	struct mct_buf *b = &o->clipped;
+	int64_t ts, dur, nts, nend;
+	struct mct_val vts, vdur, ph;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
+	    mct_get_ns(ev, "ts", &ts) != 0 || mct_get_ns(ev, "dur", &dur) != 0)
+		return;
+	nts = o->has_from && ts < o->lo ? o->lo : ts;
+	nend = o->has_to && ts + dur > o->hi ? o->hi : ts + dur;
+	if (nts == ts && nend == ts + dur)
+		return;
+	mct_get_key(ev, "ts", &vts);
+	mct_get_key(ev, "dur", &vdur);
+	b->len = 0;
+	if (vts.p < vdur.p) {
+		mct_buf_add(b, ev->json, (size_t)(vts.p - ev->json));
+		mct_buf_addi(b, nts);
+		mct_buf_add(b, vts.p + vts.len, (size_t)(vdur.p - vts.p - vts.len));
+		mct_buf_addi(b, nend - nts);
+		mct_buf_add(b, vdur.p + vdur.len,
+		    ev->len - (size_t)(vdur.p + vdur.len - ev->json));
+	} else {
+		mct_buf_add(b, ev->json, (size_t)(vdur.p - ev->json));
+		mct_buf_addi(b, nend - nts);
+		mct_buf_add(b, vdur.p + vdur.len, (size_t)(vts.p - vdur.p - vdur.len));
+		mct_buf_addi(b, nts);
+		mct_buf_add(b, vts.p + vts.len,
+		    ev->len - (size_t)(vts.p + vts.len - ev->json));
+	}
+	ev->json = b->p;
+	ev->len = b->len;
+	ev->indexed = 0;
+}
+
+static int
+is_meta(struct mct_event *ev)
+{
+	struct mct_val ph;
+
+	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
+}
+
+/* The window in absolute ns, once the origin is known. */
+static void
+window(struct opts *o, const struct mct_header *h)
+{
+	int64_t origin = h->has_origin ? h->origin : 0;
+
+	o->lo = o->from + (o->from_abs ? 0 : origin);
+	o->hi = o->to + (o->to_abs ? 0 : origin);
+}
+
+/* --match regexes, once -i is known. */
+static void
+compile(struct opts *o)
+{
+	int i, rc;
+
+	o->re = mct_xmalloc((size_t)(o->nmatch + 1) * sizeof(*o->re));
+	for (i = 0; i < o->nmatch; i++) {
+		if ((rc = regcomp(&o->re[i], o->match[i], REG_EXTENDED |
+		    REG_NOSUB | (o->icase ? REG_ICASE : 0))) != 0) {
+			char msg[256];
+
+			regerror(rc, &o->re[i], msg, sizeof(msg));
+			warnx("--match: invalid regular expression '%s': %s",
+			    o->match[i], msg);
+			mct_usage_hint();
+		}
+		o->nre++;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
+	struct mct_out out = { .fmt = MCT_O_NDJSON, .header = 1 };
+	struct opts o = { 0 };
+	const char *fields = DEFAULT_FIELDS;
+	struct mct_reader *r;
+	struct mct_event *ev;
+	char err[512];
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "cF:hio:u:Vv", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			o.count = 1;
+			break;
+		case 'F':
+			fields = optarg;
+			break;
+		case 'h':
+			usage(0);
+			break;
+		case 'i':
+			o.icase = 1;
+			break;
+		case 'o':
+			if (mct_parse_ofmt(optarg, &out.fmt) != 0) {
+				warnx("-o: unknown format '%s' (want ndjson, "
+				    "tsv, csv, table or trace)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case 'u':
+			if (mct_parse_unit(optarg, &mo.unit) != 0) {
+				warnx("--unit: unknown unit '%s' (want auto, ns, "
+				    "us, ms or s)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case 'V':
+			mct_version();
+			break;
+		case 'v':
+			o.invert = 1;
+			break;
+		case OPT_CAT:
+			add(&o.cat, optarg);
+			break;
+		case OPT_CATEGORY:
+			add(&o.category, optarg);
+			break;
+		case OPT_CLIP:
+			o.clip = 1;
+			break;
+		case OPT_FROM:
+			mct_opt_time("--from", optarg, &o.from, &o.from_abs);
+			o.has_from = 1;
+			break;
+		case OPT_MATCH:
+			o.match = mct_xrealloc(o.match,
+			    (size_t)(o.nmatch + 1) * sizeof(*o.match));
+			o.match[o.nmatch++] = optarg;
+			break;
+		case OPT_MAX_DUR:
+			if (mct_parse_dur(optarg, &o.max_dur) != 0) {
+				warnx("--max-dur: invalid duration '%s' (want "
+				    "e.g. 1.5ms, 300us, 2s)", optarg);
+				mct_usage_hint();
+			}
+			o.has_max = 1;
+			break;
+		case OPT_MIN_DUR:
+			if (mct_parse_dur(optarg, &o.min_dur) != 0) {
+				warnx("--min-dur: invalid duration '%s' (want "
+				    "e.g. 1.5ms, 300us, 2s)", optarg);
+				mct_usage_hint();
+			}
+			o.has_min = 1;
+			break;
+		case OPT_NAME:
+			add(&o.name, optarg);
+			break;
+		case OPT_NO_HEADER:
+			out.header = 0;
+			break;
+		case OPT_NO_META:
+			o.no_meta = 1;
+			break;
+		case OPT_PH:
+			add(&o.ph, optarg);
+			break;
+		case OPT_PID:
+			add(&o.pid, optarg);
+			break;
+		case OPT_RULES:
+			mct_rules_path(optarg);
+			break;
+		case OPT_TID:
+			add(&o.tid, optarg);
+			break;
+		case OPT_TIME_UNIT:
+			if (mct_parse_unit(optarg, &out.tunit) != 0 ||
+			    out.tunit == MCT_UNIT_AUTO) {
+				warnx("--time-unit: unknown unit '%s' (want ns, "
+				    "us, ms or s)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case OPT_TO:
+			mct_opt_time("--to", optarg, &o.to, &o.to_abs);
+			o.has_to = 1;
+			break;
+		case OPT_WHERE:
+			o.where = mct_xrealloc(o.where,
+			    (size_t)(o.nwhere + 1) * sizeof(*o.where));
+			if ((o.where[o.nwhere] = mct_expr_parse(optarg, 0, err,
+			    sizeof(err))) == NULL) {
+				warnx("--where: %s in '%s'", err, optarg);
+				mct_usage_hint();
+			}
+			o.nwhere++;
+			break;
+		case OPT_WITHIN:
+			o.within = 1;
+			break;
+		default:
+			usage(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (mct_fields_parse(fields, &out.fields, &out.nfields) != 0) {
+		warnx("-F: invalid field list '%s'", fields);
+		mct_usage_hint();
+	}
+	compile(&o);
+	if (o.category.n)
+		mct_rules_need();
+
+	r = mct_open(argc, argv, &mo);
+	window(&o, mct_header(r));
+	if (o.count || (o.no_meta && out.fmt == MCT_O_NDJSON))
+		out.hdr = mct_header(r);	/* no header line */
+	else
+		mct_out_begin(&out, mct_header(r));
+	while (mct_next(r, &ev)) {
+		if (is_meta(ev)) {
+			if (!o.no_meta && !o.count)
+				mct_out_event(&out, ev);
+			continue;
+		}
+		if (keep(&o, ev) == o.invert)
+			continue;
+		o.kept++;
+		if (o.count)
+			continue;
+		if (o.clip && (o.has_from || o.has_to))
+			clip(&o, ev);
+		mct_out_event(&out, ev);
+	}
+	if (o.count)
+		printf("%lld\n", o.kept);
+	else
+		mct_out_end(&out);
+	return mct_finish(mct_close(r));
+}
