@@ -3,6 +3,8 @@
  * match wins, # comments.  It gives every event the virtual field
  * `category`.
  *
+ * A rule whose label is - gives the events it matches no category.
+ *
  * The rules are loaded once, on first use, from --rules FILE, else
  * $MCT_RULES, else $(pkgdatadir)/default.rules, else data/default.rules
  * beside the tools of a build tree.  An event's label depends only on the
@@ -112,7 +114,8 @@ mct_rules_load(const char *path)
 		}
 		lbl.len = 0;
 		mct_buf_addjstr(&lbl, line, strlen(line));
-		rules.r[rules.n].label = mct_xstrdup(lbl.p);
+		rules.r[rules.n].label = strcmp(line, "-") == 0 ? NULL :
+		    mct_xstrdup(lbl.p);
 		mct_expr_fields(rules.r[rules.n].e, add_key, NULL);
 		rules.n++;
 	}
@@ -227,6 +230,7 @@ mct_category(struct mct_event *ev, const struct mct_header *h)
 	for (c = rules.tab[slot]; c; c = c->next)
 		if (c->klen == k->len && memcmp(c->key, k->p, k->len) == 0)
 			return c->rule < 0 ? NULL : rules.r[c->rule].label;
+	/* not seen: classify, and remember */
 	r = classify(ev, h);
 	if (rules.ncache < CACHE_MAX) {
 		c = mct_xmalloc(sizeof(*c));
