@@ -87,6 +87,11 @@ kv_add(struct mct_scan *s, size_t koff, size_t klen)
 static void
 fix(struct mct_scan *s, unsigned what, const unsigned char *where)
 {
+	int i;
+
+	for (i = 0; i < MCT_NFIX; i++)
+		if (what == 1u << i && !(s->fixes & what))
+			s->fixat[i] = (const char *)where;
 	if (s->fixes == 0)
 		s->fixpos = (const char *)where;
 	s->fixes |= what;
@@ -370,6 +375,8 @@ note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n)
 			else {
 				s->ts_kind = MCT_TS_INT;
 				s->ts_e6 = (mct_i128)u * 1000000;
+				s->ts_text = (const char *)v;
+				s->ts_len = n;
 			}
 			return 0;
 		}
@@ -382,6 +389,8 @@ note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n)
 	else {
 		s->ts_kind = kind;
 		s->ts_e6 = e6;
+		s->ts_text = (const char *)v;
+		s->ts_len = n;
 	}
 	return 0;
 }
@@ -485,6 +494,8 @@ value:
 				else {
 					s->ts_kind = MCT_TS_INT;
 					s->ts_e6 = (mct_i128)u * 1000000;
+					s->ts_text = (const char *)p;
+					s->ts_len = (size_t)(q - p);
 				}
 				EMIT(p, (size_t)(q - p));
 				p = q;

@@ -116,6 +116,7 @@ struct mct_scan {
 	const char	*errmsg;
 	unsigned	 fixes;		/* MCT_FIX_* bits seen */
 	const char	*fixpos;	/* where the first fix was needed */
+	const char	*fixat[MCT_NFIX];	/* where the first fix of each kind was */
 	struct mct_kv	*kv;		/* first-level keys, offsets into out or p */
 	int		 nkv, kvcap;
 	/* with .event set: what the framer learns of the event */
@@ -123,6 +124,8 @@ struct mct_scan {
 	int		 is_meta;
 	int		 ts_kind, dur_kind;	/* MCT_TS_* */
 	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
+	const char	*ts_text;	/* its text (in the input) */
+	size_t		 ts_len;
 };
 
 int	 mct_scan(struct mct_scan *);
@@ -177,6 +180,7 @@ struct mct_header {
 	char		*top;		/* other top-level keys: "k":v,... or NULL */
 	int		 ntop_before;	/* how many of them came before traceEvents */
 	char		*line;		/* the header line itself, no newline */
+	int		 nread;		/* operands that could be read */
 	size_t		 linelen;
 };
 
@@ -273,6 +277,7 @@ struct mct_out {
 	enum mct_unit	 tunit;		/* --time-unit for tsv/csv/table */
 	const struct mct_header *hdr;
 	/* private */
+	int		 quiet;		/* nothing could be read: write nothing */
 	long long	 n;
 	struct mct_buf	 line;
 	struct mct_buf	 cell;

@@ -209,6 +209,8 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 
 	o->hdr = h;
 	o->n = 0;
+	if ((o->quiet = h->nread == 0))
+		return;
 	if (o->tunit == MCT_UNIT_AUTO)
 		o->tunit = MCT_UNIT_NS;
 	switch (o->fmt) {
@@ -287,6 +289,8 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 {
 	int i;
 
+	if (o->quiet)
+		return;
 	switch (o->fmt) {
 	case MCT_O_NDJSON:
 		if (ev->json[ev->len] == '\n')	/* as lines come from the spool */
@@ -316,7 +320,7 @@ mct_out_end(struct mct_out *o)
 {
 	struct mct_buf b = { 0 };
 
-	switch (o->fmt) {
+	switch (o->quiet ? MCT_O_NDJSON : o->fmt) {
 	case MCT_O_TRACE:
 		if (o->n == 0)
 			trace_open(o);

@@ -39,7 +39,9 @@ struct rbuf {
 };
 
 struct input {
-	const char	*name;		/* as given; "-" is stdin */
+	const char	*name;		/* for messages; stdin is "(stdin)" */
+	const char	*arg;		/* as given; "-" is stdin */
+	int		 ok;		/* it could be opened */
 	struct mct_src	*src;		/* a stream operand, kept open */
 	struct rbuf	 rb;
 	int		 stream;	/* an mct stream: read directly */
@@ -51,9 +53,11 @@ struct input {
 	int		 convert;	/* rewrite ts/dur to ns in pass 2 */
 	int		 has_origin;
 	i128		 min_e6;
+	char		 min_text[64];	/* the smallest ts, as written */
 	int64_t		 origin;
 	int		 anyfrac, anycoid;
 	int		 form;
+	int		 toobig;	/* a ts/dur beyond int64 ns was reported */
 	struct mct_buf	 top;
 	int		 ntop_before;
 	unsigned long long nevents;
@@ -217,8 +221,11 @@ emit(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 	if (sc->has_co_id)
 		in->anycoid = 1;
 	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta &&
+	    sc->ts_len < sizeof(in->min_text) &&
 	    (!in->has_origin || sc->ts_e6 < in->min_e6)) {
 		in->min_e6 = sc->ts_e6;
+		memcpy(in->min_text, sc->ts_text, sc->ts_len);
+		in->min_text[sc->ts_len] = '\0';
 		in->has_origin = 1;
 	}
 }
@@ -238,7 +245,7 @@ report_fixes(struct mct_reader *r, struct input *in, const struct mct_scan *sc,
 
 	for (i = 0; i < MCT_NFIX; i++)
 		if (sc->fixes & (1u << i))
-			damage_at(r, in, b->base + (size_t)(sc->fixpos - b->p),
+			damage_at(r, in, b->base + (size_t)(sc->fixat[i] - b->p),
 			    "%s", what[i]);
 }
 
@@ -324,10 +331,14 @@ after_key(struct mct_reader *r, struct input *in, struct rbuf *b,
 			b->pos = (size_t)(sc->p - b->p);
 			return 0;
 		}
-		if (rc != MCT_SCAN_MORE || b->eof)
-			return -1;
+		if (rc != MCT_SCAN_MORE || b->eof) {
+			in->top.len = top0;	/* drop the key without a value */
+			if (in->top.p)
+				in->top.p[top0] = '\0';
+			return rc == MCT_SCAN_MORE ? -2 : -1;
+		}
 	} else if (b->eof)
-		return -1;
+		return -2;
 	/* The pair runs past the buffer: read it again with more input. */
 	in->top.len = top0;
 	if (in->top.p)
@@ -346,7 +357,7 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 	struct rbuf *b = &in->rb;
 	struct mct_scan *sc = &r->sc;
 	unsigned long long evoff;
-	int state = S_TOP, rc, inarray, first = 1;
+	int state = S_TOP, rc, inarray, first = 1, sep = 1;
 	size_t at;
 	char c;
 
@@ -356,8 +367,10 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 			c = b->p[b->pos];
 			if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
 				b->pos++;
-			else if (c == ',' && state != S_TOP)
+			else if (c == ',' && state != S_TOP) {
 				b->pos++;
+				sep = 1;
+			}
 			else
 				break;
 		}
@@ -393,6 +406,7 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 			if (in->form == 0)
 				in->form = 'a';
 			state = S_ARRAY;
+			sep = 1;
 			continue;
 		} else if (c != '{') {
 			if (state == S_TOP)
@@ -437,12 +451,23 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 			if (state != S_AFTER) {
 				if (in->form == 0)
 					in->form = 'n';
+				if (state == S_ARRAY && !sep)
+					damage_at(r, in, evoff,
+					    "missing ',' between events");
+				sep = 0;
 				emit(r, in, sc);
 				continue;
 			}
 			/* "key": value after the traceEvents array */
-			if (after_key(r, in, b, src, evoff) < 0)
+			switch (after_key(r, in, b, src, evoff)) {
+			case -1:
 				goto bad;
+			case -2:
+				damage_at(r, in, evoff, "cut off inside a top-level "
+				    "key at the end of the input; key dropped");
+				b->pos = b->end;
+				break;
+			}
 			continue;
 		case MCT_SCAN_TRACE: {
 			/* {"k":v,...,"traceEvents":[ : the keys so far are top-level */
@@ -459,6 +484,7 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 			}
 			b->pos = (size_t)(sc->p - b->p);
 			state = S_ARRAY;
+			sep = 1;
 			continue;
 		}
 		case MCT_SCAN_MORE:
@@ -513,13 +539,20 @@ decide_unit(struct mct_reader *r, struct input *in)
 	} else if (in->anycoid) {
 		in->unit = MCT_UNIT_NS;
 		in->why = "events carry args.co_id (mcTracer)";
+	} else if (in->nevents == 0) {
+		in->unit = MCT_UNIT_US;
+		in->why = "no events";
 	} else {
 		in->unit = MCT_UNIT_US;
 		in->why = "Chrome trace format default";
 	}
 	in->convert = in->unit != MCT_UNIT_NS || in->anyfrac;
-	if (in->has_origin && mct_e6_ns(in->min_e6, in->unit, &in->origin) != 0)
+	if (in->has_origin && mct_dec_ns(in->min_text, strlen(in->min_text),
+	    in->unit, &in->origin) != 0) {
+		warnx("%s: the smallest ts, %s %s, is beyond int64 ns; no origin",
+		    in->name, in->min_text, mct_unit_name(in->unit));
 		in->has_origin = 0;
+	}
 }
 
 static int
@@ -621,11 +654,11 @@ make_header(struct mct_reader *r)
 	for (i = 0; i < r->nin; i++) {
 		struct input *in = &r->in[i];
 
-		if (in->src == NULL && !in->stream && in->nevents == 0 &&
-		    in->form == 0 && in->top.len == 0)
-			continue;	/* unreadable, or empty */
+		if (!in->ok)
+			continue;	/* unreadable */
 		if (first == NULL)
 			first = in;
+		h->nread++;
 		if (in->has_origin && (!h->has_origin || in->origin < h->origin)) {
 			h->origin = in->origin;
 			h->has_origin = 1;
@@ -663,7 +696,7 @@ make_header(struct mct_reader *r)
 		mct_buf_adds(&b, h->top);
 	mct_buf_adds(&b, "},\"sources\":[");
 	for (i = 0; i < r->nin; i++) {
-		const char *n = strcmp(r->in[i].name, "-") ? r->in[i].name : "-";
+		const char *n = r->in[i].arg;
 
 		if (i)
 			mct_buf_addc(&b, ',');
@@ -724,6 +757,7 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 	for (i = 0; i < argc; i++) {
 		struct input *in = &r->in[i];
 
+		in->arg = argv[i];
 		in->name = strcmp(argv[i], "-") == 0 ? "(stdin)" : argv[i];
 		if (strcmp(argv[i], "-") == 0 && stdin_used++) {
 			warnx("standard input given twice; read once");
@@ -733,6 +767,7 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 			r->status = mct_status(r->status, MCT_EXIT_USAGE);
 			continue;
 		}
+		in->ok = 1;
 		if (probe_stream(in)) {
 			in->stream = 1;
 			read_header(r, in);
@@ -794,8 +829,14 @@ convert(struct mct_reader *r, struct input *in)
 			continue;
 		if (kv->vlen == 0 || !(*v == '-' || (*v >= '0' && *v <= '9')))
 			continue;
-		if (mct_dec_ns(v, kv->vlen, in->unit, &ns) != 0)
+		if (mct_dec_ns(v, kv->vlen, in->unit, &ns) != 0) {
+			if (!in->toobig++)
+				warnx("%s: event %llu: %.*s %s is beyond int64 ns; "
+				    "left as written", in->name, in->line,
+				    (int)kv->vlen, v, mct_unit_name(in->unit));
+			r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 			continue;
+		}
 		mct_buf_add(c, ev->json + last, kv->voff - last);
 		mct_buf_addi(c, ns);
 		last = kv->voff + kv->vlen;

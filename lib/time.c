@@ -21,12 +21,11 @@ typedef mct_i128 i128;
 #define E6	1000000
 
 /*
- * The JSON number s[0..n) times 10^6, exactly, rounded half away from
- * zero beyond the sixth decimal.  Returns 0, or -1 if s is not a number
- * or too large.
+ * The JSON number s[0..n) times 10^scale, exactly, rounded once, half
+ * away from zero.  Returns 0, or -1 if s is not a number or too large.
  */
-int
-mct_dec_e6(const char *s, size_t n, i128 *out)
+static int
+dec_scaled(const char *s, size_t n, int scale, i128 *out)
 {
 	const char *p = s, *end = s + n;
 	i128 v = 0, lim = (i128)1 << 120;
@@ -68,8 +67,8 @@ mct_dec_e6(const char *s, size_t n, i128 *out)
 	}
 	if (p != end)
 		return -1;
-	/* value = v * 10^(exp - frac) ; we want value * 10^6 */
-	shift = 6 + exp - (frac < 0 ? 0 : frac);
+	/* value = v * 10^(exp - frac) ; we want value * 10^scale */
+	shift = scale + exp - (frac < 0 ? 0 : frac);
 	if (shift > 0) {
 		for (i = 0; i < shift; i++) {
 			if (v > lim / 10)
@@ -89,6 +88,13 @@ mct_dec_e6(const char *s, size_t n, i128 *out)
 	}
 	*out = neg ? -v : v;
 	return 0;
+}
+
+/* The JSON number s[0..n) times 10^6, rounded half away from zero. */
+int
+mct_dec_e6(const char *s, size_t n, i128 *out)
+{
+	return dec_scaled(s, n, 6, out);
 }
 
 /* A value in the source's unit, times 10^6, to ns (rounded half away from zero). */
@@ -142,9 +148,12 @@ mct_dec_ns(const char *s, size_t n, enum mct_unit u, int64_t *ns)
 			return 0;
 		}
 	}
-	if (mct_dec_e6(s, n, &e6) != 0)
+	if (dec_scaled(s, n, u == MCT_UNIT_S ? 9 : u == MCT_UNIT_MS ? 6 :
+	    u == MCT_UNIT_US ? 3 : 0, &e6) != 0 || e6 > INT64_MAX ||
+	    e6 < -INT64_MAX)
 		return -1;
-	return mct_e6_ns(e6, u, ns);
+	*ns = (int64_t)e6;
+	return 0;
 }
 
 /* A strict decimal integer s[0..n). */
@@ -229,10 +238,10 @@ int
 mct_parse_dur(const char *s, int64_t *ns)
 {
 	static const struct { const char *u; int exp; } suf[] = {
-		{ "ns", 0 }, { "us", 3 }, { "ms", 6 }, { "s", 9 }, { "m", 0 },
+		{ "ns", 0 }, { "us", 3 }, { "ms", 6 }, { "s", 9 }, { "m", 9 },
 	};
 	const char *p = s;
-	i128 e6;
+	i128 v;
 	size_t n, i;
 	int exp = 0, min = 0;
 
@@ -250,17 +259,19 @@ mct_parse_dur(const char *s, int64_t *ns)
 		exp = suf[i].exp;
 		min = strcmp(p, "m") == 0;
 	}
-	if (n == 0 || mct_dec_e6(s, n, &e6) != 0)
+	if (n == 0 || dec_scaled(s, n, exp, &v) != 0)
 		return -1;
-	if (e6 > (i128)1 << 100 || e6 < -((i128)1 << 100))
+	if (min) {
+		/* minutes: scale at 0.01 ns, times 60, round once */
+		if (dec_scaled(s, n, exp + 2, &v) != 0)
+			return -1;
+		v *= 60;
+		v = (v + (v < 0 ? -50 : 50)) / 100;
+	}
+	if (v > INT64_MAX || v < -INT64_MAX)
 		return -1;
-	if (min)
-		e6 *= 60, exp = 9;
-	for (i = 0; i < (size_t)exp; i++)
-		e6 *= 10;
-	if (e6 > (i128)INT64_MAX * E6 || e6 < -(i128)INT64_MAX * E6)
-		return -1;
-	return mct_e6_ns(e6, MCT_UNIT_NS, ns);
+	*ns = (int64_t)v;
+	return 0;
 }
 
 /* A time: a duration relative to the origin, or @N absolute. */
