@@ -265,6 +265,35 @@ void	 mct_rules_need(void);
 const char *mct_category(struct mct_event *, const struct mct_header *);
 
 /*
+ * stats.c - exact statistics of a set of numbers (every value is kept).
+ */
+union mct_num {
+	int64_t		 i;
+	double		 d;
+};
+
+struct mct_stats {
+	union mct_num	*v;
+	size_t		 n, cap;
+	int		 isfloat;	/* some value had a fraction: doubles */
+	int		 sorted;
+	mct_i128	 isum;
+	int64_t		 imin, imax;
+};
+
+void	 mct_stats_add(struct mct_stats *, int64_t);
+void	 mct_stats_addf(struct mct_stats *, double);
+void	 mct_stats_add_text(struct mct_stats *, const char *, size_t);
+void	 mct_stats_merge(struct mct_stats *, const struct mct_stats *);
+double	 mct_stats_sum(const struct mct_stats *);
+double	 mct_stats_min(struct mct_stats *);
+double	 mct_stats_max(struct mct_stats *);
+double	 mct_stats_mean(const struct mct_stats *);
+double	 mct_stats_stddev(const struct mct_stats *);
+double	 mct_stats_quantile(struct mct_stats *, double);
+void	 mct_stats_free(struct mct_stats *);
+
+/*
  * output.c - writing events: ndjson, tsv, csv, table, trace.
  */
 enum mct_ofmt { MCT_O_NDJSON = 0, MCT_O_TSV, MCT_O_CSV, MCT_O_TABLE, MCT_O_TRACE };
@@ -284,11 +313,13 @@ struct mct_out {
 	struct mct_buf	 rows;		/* table rows held to size columns */
 	int		 nrows;
 	size_t		*width;
+	int		 ncols;
 };
 
 int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
 void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
+void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);
 

@@ -63,6 +63,12 @@ top_keys(const struct mct_header *h, int before, struct mct_buf *b)
 	mct_buf_free(&obj);
 }
 
+static char
+sep(const struct mct_out *o)
+{
+	return o->fmt == MCT_O_CSV ? ',' : o->fmt == MCT_O_TSV ? '\t' : '\037';
+}
+
 static void
 put_cell(struct mct_out *o, const char *s, size_t n)
 {
@@ -140,7 +146,12 @@ table_flush(struct mct_out *o)
 			n = (size_t)(c - p);
 			mct_write(p, n);
 			if (c < nl) {
-				for (w = n; w < o->width[col] + 2; w++)
+				size_t chars = 0, i;
+
+				for (i = 0; i < n; i++)
+					chars += ((unsigned char)p[i] & 0xc0) != 0x80;
+				for (w = chars; col < o->ncols &&
+				    w < o->width[col] + 2; w++)
 					mct_write(" ", 1);
 				c++;
 			}
@@ -160,15 +171,17 @@ table_row(struct mct_out *o, const char *row, size_t n)
 	const char *p = row, *end = row + n;
 	int col = 0;
 
-	if (o->width == NULL) {
-		o->width = mct_xmalloc((size_t)(o->nfields + 1) * sizeof(size_t));
-		memset(o->width, 0, (size_t)(o->nfields + 1) * sizeof(size_t));
-	}
 	if (o->nrows < TABLE_ROWS)
-		for (; p <= end && col <= o->nfields; col++) {
+		for (;; col++) {
 			const char *c = memchr(p, '\037', (size_t)(end - p));
 			size_t w = (size_t)((c ? c : end) - p), i, chars = 0;
 
+			if (col >= o->ncols) {
+				o->width = mct_xrealloc(o->width,
+				    (size_t)(col + 1) * sizeof(*o->width));
+				o->width[col] = 0;
+				o->ncols = col + 1;
+			}
 			for (i = 0; i < w; i++)	/* count UTF-8 characters */
 				chars += ((unsigned char)p[i] & 0xc0) != 0x80;
 			if (chars > o->width[col])
@@ -183,6 +196,34 @@ table_row(struct mct_out *o, const char *row, size_t n)
 		table_flush(o);
 }
 
+/*
+ * A row of ready-made cells separated by \037 (tools that compute their
+ * own records, like mct-group): escaped or quoted for tsv and csv.
+ */
+void
+mct_out_row(struct mct_out *o, const char *cells, size_t n)
+{
+	const char *p = cells, *end = cells + n, *c;
+
+	if (o->quiet)
+		return;
+	if (o->fmt == MCT_O_TABLE) {
+		table_row(o, cells, n);
+		return;
+	}
+	for (;;) {
+		c = memchr(p, '\037', (size_t)(end - p));
+		put_cell(o, p, (size_t)((c ? c : end) - p));
+		if (c == NULL)
+			break;
+		mct_buf_addc(&o->line, sep(o));
+		p = c + 1;
+	}
+	mct_buf_addc(&o->line, '\n');
+	mct_write(o->line.p, o->line.len);
+	o->line.len = 0;
+}
+
 static void
 row_end(struct mct_out *o)
 {
@@ -193,12 +234,6 @@ row_end(struct mct_out *o)
 		mct_write(o->line.p, o->line.len);
 	}
 	o->line.len = 0;
-}
-
-static char
-sep(const struct mct_out *o)
-{
-	return o->fmt == MCT_O_CSV ? ',' : o->fmt == MCT_O_TSV ? '\t' : '\037';
 }
 
 /* Start the output: the header line of a stream, of a TSV, of a trace. */
@@ -221,7 +256,7 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 	case MCT_O_TRACE:
 		break;		/* written with the first event or at the end */
 	default:
-		if (!o->header && o->fmt != MCT_O_TABLE)
+		if ((!o->header && o->fmt != MCT_O_TABLE) || o->nfields == 0)
 			break;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)
@@ -345,4 +380,5 @@ mct_out_end(struct mct_out *o)
 	mct_buf_free(&o->cell);
 	free(o->width);
 	o->width = NULL;
+	o->ncols = 0;
 }

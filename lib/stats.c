@@ -1,0 +1,213 @@
+/*
+ * stats.c - exact statistics of a set of numbers: count, sum, min, max,
+ * mean, sample standard deviation, and quantiles.
+ *
+ * Integers (ns) are kept as int64 and summed in 128 bits, so totals are
+ * exact to the ns; the first value with a fraction turns the set into
+ * doubles.  Every value is kept (8 bytes) for exact medians.  Quantiles
+ * interpolate linearly between the closest ranks, so the median of an
+ * even count is the mean of the two middle values.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+void
+mct_stats_add_text(struct mct_stats *s, const char *p, size_t n)
+{
+	char buf[64];
+	int64_t v;
+
+	if (!s->isfloat && mct_int(p, n, &v) == 0) {
+		mct_stats_add(s, v);
+		return;
+	}
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	mct_stats_addf(s, strtod(buf, NULL));
+}
+
+static void
+grow(struct mct_stats *s)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 4;
+		s->v = mct_xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+}
+
+void
+mct_stats_add(struct mct_stats *s, int64_t v)
+{
+	if (s->isfloat) {
+		mct_stats_addf(s, (double)v);
+		return;
+	}
+	grow(s);
+	s->v[s->n].i = v;
+	s->n++;
+	s->isum += v;
+	if (s->n == 1 || v < s->imin)
+		s->imin = v;
+	if (s->n == 1 || v > s->imax)
+		s->imax = v;
+	s->sorted = 0;
+}
+
+void
+mct_stats_addf(struct mct_stats *s, double d)
+{
+	size_t i;
+
+	if (!s->isfloat) {
+		/* from now on, doubles */
+		for (i = 0; i < s->n; i++)
+			s->v[i].d = (double)s->v[i].i;
+		s->isfloat = 1;
+	}
+	grow(s);
+	s->v[s->n].d = d;
+	s->n++;
+	s->sorted = 0;
+}
+
+/* Add every value of b to a. */
+void
+mct_stats_merge(struct mct_stats *a, const struct mct_stats *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		if (b->isfloat)
+			mct_stats_addf(a, b->v[i].d);
+		else
+			mct_stats_add(a, b->v[i].i);
+	}
+}
+
+static int
+cmp_i(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+sort(struct mct_stats *s)
+{
+	if (s->sorted)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), s->isfloat ? cmp_d : cmp_i);
+	s->sorted = 1;
+}
+
+static double
+at(const struct mct_stats *s, size_t i)
+{
+	return s->isfloat ? s->v[i].d : (double)s->v[i].i;
+}
+
+double
+mct_stats_sum(const struct mct_stats *s)
+{
+	double d = 0;
+	size_t i;
+
+	if (!s->isfloat)
+		return (double)s->isum;
+	for (i = 0; i < s->n; i++)
+		d += s->v[i].d;
+	return d;
+}
+
+double
+mct_stats_min(struct mct_stats *s)
+{
+	if (!s->isfloat)
+		return (double)s->imin;
+	sort(s);
+	return s->n ? s->v[0].d : NAN;
+}
+
+double
+mct_stats_max(struct mct_stats *s)
+{
+	if (!s->isfloat)
+		return (double)s->imax;
+	sort(s);
+	return s->n ? s->v[s->n - 1].d : NAN;
+}
+
+double
+mct_stats_mean(const struct mct_stats *s)
+{
+	if (s->n == 0)
+		return NAN;
+	if (!s->isfloat)
+		return (double)s->isum / (double)s->n;
+	return mct_stats_sum(s) / (double)s->n;
+}
+
+/* Sample standard deviation (n - 1); 0 for one value. */
+double
+mct_stats_stddev(const struct mct_stats *s)
+{
+	double m = mct_stats_mean(s), acc = 0, d;
+	size_t i;
+
+	if (s->n == 0)
+		return NAN;
+	if (s->n == 1)
+		return 0;
+	for (i = 0; i < s->n; i++) {
+		d = at(s, i) - m;
+		acc += d * d;
+	}
+	return sqrt(acc / (double)(s->n - 1));
+}
+
+/* The q-quantile (0 <= q <= 1), linear between the closest ranks. */
+double
+mct_stats_quantile(struct mct_stats *s, double q)
+{
+	double pos, lo, hi;
+	size_t i;
+
+	if (s->n == 0)
+		return NAN;
+	sort(s);
+	pos = q * (double)(s->n - 1);
+	i = (size_t)pos;
+	if (i + 1 >= s->n)
+		return at(s, s->n - 1);
+	lo = at(s, i);
+	hi = at(s, i + 1);
+	if (!s->isfloat && pos == (double)i)
+		return lo;
+	if (!s->isfloat && q == 0.5 && (s->n % 2) == 0)
+		/* exact: the mean of the two middle integers */
+		return (double)((mct_i128)s->v[i].i + s->v[i + 1].i) / 2.0;
+	return lo + (hi - lo) * (pos - (double)i);
+}
+
+void
+mct_stats_free(struct mct_stats *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
