@@ -1,0 +1,828 @@
+/*
+ * mct-flow - join host calls to the device work they caused.
+ *
+ * Key mode (args.co_id, args.correlation, or --key FIELD): a host call
+ * and its device events share a correlation id.  The host call is
+ * remembered as a small struct; a device event whose host call has been
+ * seen is written at once, one that comes first waits (its line is kept)
+ * until the host call arrives.  Flow events (s/f) are only checked for
+ * dangling ends.
+ *
+ * Flow mode (no correlation ids anywhere, but s/f flow events): each flow
+ * end is bound to the X slice that encloses it on its lane (an f with no
+ * enclosing slice binds to the next slice), which needs the slices again:
+ * they are spooled to a temporary file until a correlation id shows that
+ * key mode applies.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mct.h"
+
+#define DEFAULT_FIELDS	"launch.name,name,latency,queue"
+
+/* A correlation id's state (key mode). */
+struct corr {
+	struct corr	*next;
+	int64_t		 ts, dur;
+	char		**wait;		/* device lines that came first */
+	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
+	uint32_t	 ndev;		/* device events paired with it */
+	uint16_t	 nwait;
+	uint8_t		 has_host;
+	uint8_t		 klen;		/* ids over 255 bytes are not ids */
+	char		 key[];
+};
+
+/* Correlation records come from an arena: no per-record malloc overhead. */
+static void *
+arena(size_t n)
+{
+	static char *p, *end;
+
+	n = (n + 7) & ~(size_t)7;
+	if (p == NULL || (size_t)(end - p) < n) {
+		size_t sz = n > (1 << 20) ? n : (1 << 20);
+
+		p = mct_xmalloc(sz);
+		end = p + sz;
+	}
+	p += n;
+	return p - n;
+}
+
+/* A flow end (s or f), and the slice it binds to (flow mode). */
+struct fend {
+	char		*id;
+	int32_t		 lane;		/* interned pid + tid */
+	int		 start;		/* s, else f */
+	int		 bpe;		/* f with "bp":"e": enclosing only */
+	int64_t		 ts;
+	long long	 slice;		/* spool offset of the bound slice, -1 */
+	int64_t		 sts, sdur;	/* the bound slice's start and length */
+};
+
+struct opts {
+	struct mct_field key;
+	int		 haskey;
+	struct mct_expr	*host;
+	int		 orphans, quiet;
+	struct mct_out	 out;
+	const struct mct_header *hdr;
+	/* key mode */
+	struct corr	**tab;
+	size_t		 tabsize, ncorr;
+	int		 keyed;		/* some event had a correlation id */
+	long long	 pairs, dev_orphans;
+	/* interned strings */
+	char		**str;
+	int32_t		 nstr, strcap;
+	/* flow ends, for dangling counts and flow mode */
+	struct fend	*fe;
+	size_t		 nfe, fecap;
+	FILE		*spool;
+	long long	 spooled;
+	struct mct_buf	 tmp, line;
+};
+
+enum { OPT_HOST = CHAR_MAX + 1, OPT_KEY, OPT_NO_HEADER, OPT_ORPHANS,
+    OPT_TIME_UNIT };
+
+static const struct option longopts[] = {
+	{ "fields",	required_argument,	NULL, 'F' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "host",	required_argument,	NULL, OPT_HOST },
+	{ "key",	required_argument,	NULL, OPT_KEY },
+	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
+	{ "orphans",	no_argument,		NULL, OPT_ORPHANS },
+	{ "output",	required_argument,	NULL, 'o' },
+	{ "quiet",	no_argument,		NULL, 'q' },
+	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	{ "unit",	required_argument,	NULL, 'u' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 }
+};
+
+static void
+usage(int status)
+{
+	if (status != 0) {
+		fprintf(stderr, "usage: mct-flow [-hqV] [-F fields] [-o format] "
+		    "[-u unit] [--key field] [file ...]\n");
+		mct_usage_hint();
+	}
+	printf("usage: mct-flow [-hqV] [-F fields] [-o format] [-u unit] "
+	    "[--key field] [file ...]\n"
+	    "Pair each host call with the device events it caused.  Writes "
+	    "the device\nevent with launch (the host call's name, ts, dur, "
+	    "pid, tid), latency\n(device start - launch start) and queue "
+	    "(device start - launch end).\n\n"
+	    "      --key FIELD       the correlation id (default: args.co_id, "
+	    "else\n"
+	    "                        args.correlation, else flow event ids)\n"
+	    "      --host EXPR       which events are host calls (default: cat "
+	    "ending in\n"
+	    "                        runtime or driver, or pid 1 without cat)\n"
+	    "      --orphans         also write unpaired events, with \"orphan\"\n"
+	    "  -q, --quiet           no summary on stderr\n"
+	    "  -F, --fields LIST     columns for tsv, csv, table (default "
+	    DEFAULT_FIELDS ")\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, trace\n"
+	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
+	    "ms, s\n"
+	    "  -u, --unit UNIT       unit of a trace read directly: auto "
+	    "(default), ns, us,\n"
+	    "                        ms, s\n"
+	    "  -h, --help            show this help and exit\n"
+	    "  -V, --version         show the version and exit\n\n"
+	    "Exit status: 0 success, 1 damaged input, 2 usage or unreadable "
+	    "file.\nSee mct-flow(1) and mct(7).\n");
+	exit(mct_finish(MCT_EXIT_OK));
+}
+
+static unsigned long
+hash(const char *s, size_t n)
+{
+	unsigned long h = 1469598103934665603UL;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
+	return h;
+}
+
+/* Intern a short JSON text (names, pids and tids repeat). */
+static int32_t
+intern(struct opts *o, const char *s, size_t n)
+{
+	static int32_t *slot;
+	static size_t nslot;
+	size_t i, h;
+
+	if (nslot == 0 || (size_t)o->nstr * 2 >= nslot) {
+		size_t ns = nslot ? nslot * 2 : 4096;
+		int32_t *t = mct_xmalloc(ns * sizeof(*t));
+
+		for (i = 0; i < ns; i++)
+			t[i] = -1;
+		for (i = 0; i < (size_t)o->nstr; i++) {
+			h = hash(o->str[i], strlen(o->str[i])) & (ns - 1);
+			while (t[h] >= 0)
+				h = (h + 1) & (ns - 1);
+			t[h] = (int32_t)i;
+		}
+		free(slot);
+		slot = t;
+		nslot = ns;
+	}
+	h = hash(s, n) & (nslot - 1);
+	while (slot[h] >= 0) {
+		const char *t = o->str[slot[h]];
+
+		if (strlen(t) == n && memcmp(t, s, n) == 0)
+			return slot[h];
+		h = (h + 1) & (nslot - 1);
+	}
+	if (o->nstr == o->strcap) {
+		o->strcap = o->strcap ? o->strcap * 2 : 256;
+		o->str = mct_xrealloc(o->str, (size_t)o->strcap * sizeof(*o->str));
+	}
+	o->str[o->nstr] = mct_xmalloc(n + 1);
+	memcpy(o->str[o->nstr], s, n);
+	o->str[o->nstr][n] = '\0';
+	slot[h] = o->nstr;
+	return o->nstr++;
+}
+
+static int32_t
+intern_key(struct opts *o, struct mct_event *ev, const char *key)
+{
+	struct mct_val v;
+
+	if (mct_get_key(ev, key, &v) != 0)
+		return intern(o, "null", 4);
+	return intern(o, v.p, v.len);
+}
+
+static struct corr *
+lookup(struct opts *o, const char *k, size_t n)
+{
+	struct corr *c, **tab;
+	size_t i, slot;
+
+	if (o->tabsize == 0) {
+		o->tabsize = 4096;
+		o->tab = mct_xmalloc(o->tabsize * sizeof(*o->tab));
+		memset(o->tab, 0, o->tabsize * sizeof(*o->tab));
+	}
+	slot = hash(k, n) & (o->tabsize - 1);
+	for (c = o->tab[slot]; c; c = c->next)
+		if (c->klen == n && memcmp(c->key, k, n) == 0)
+			return c;
+	c = arena(sizeof(*c) + n + 1);
+	memset(c, 0, sizeof(*c));
+	memcpy(c->key, k, n);
+	c->key[n] = '\0';
+	c->klen = (uint8_t)n;
+	c->next = o->tab[slot];
+	o->tab[slot] = c;
+	if (++o->ncorr > o->tabsize) {
+		tab = mct_xmalloc(o->tabsize * 2 * sizeof(*tab));
+		memset(tab, 0, o->tabsize * 2 * sizeof(*tab));
+		for (i = 0; i < o->tabsize; i++)
+			while (o->tab[i]) {
+				struct corr *x = o->tab[i];
+
+				o->tab[i] = x->next;
+				slot = hash(x->key, x->klen) & (o->tabsize * 2 - 1);
+				x->next = tab[slot];
+				tab[slot] = x;
+			}
+		free(o->tab);
+		o->tab = tab;
+		o->tabsize *= 2;
+	}
+	return c;
+}
+
+/* The event's correlation id as text (strings unquoted), or -1. */
+static int
+corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
+{
+	static struct mct_field co, corr;
+	struct mct_val a, v;
+
+	k->len = 0;
+	if (o->haskey) {
+		if (mct_get(ev, &o->key, &v) != 0 || v.type == MCT_J_NULL)
+			return -1;
+	} else {
+		if (co.nseg == 0) {
+			mct_field_parse("args.co_id", &co);
+			mct_field_parse("args.correlation", &corr);
+		}
+		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT)
+			return -1;
+		if (mct_get(ev, &co, &v) != 0 && mct_get(ev, &corr, &v) != 0)
+			return -1;
+		if (v.type == MCT_J_NULL)
+			return -1;
+	}
+	mct_jstr(&v, k);
+	if (k->p == NULL)
+		mct_buf_addc(k, '\0'), k->len = 0;
+	return 0;
+}
+
+/* Is the event a host call? */
+static int
+is_host(struct opts *o, struct mct_event *ev)
+{
+	struct mct_val cat, pid;
+	size_t n;
+	const char *p;
+
+	if (o->host)
+		return mct_expr_eval(o->host, ev, o->hdr);
+	if (mct_get_key(ev, "cat", &cat) == 0 && cat.type == MCT_J_STRING) {
+		p = cat.p + 1;
+		n = cat.len - 2;
+		return (n >= 7 && strncasecmp(p + n - 7, "runtime", 7) == 0) ||
+		    (n >= 6 && strncasecmp(p + n - 6, "driver", 6) == 0);
+	}
+	return mct_get_key(ev, "pid", &pid) == 0 &&
+	    ((pid.len == 1 && pid.p[0] == '1') ||
+	    (pid.len == 3 && memcmp(pid.p, "\"1\"", 3) == 0));
+}
+
+/* Write a device event with its launch (key mode). */
+static void
+pair(struct opts *o, const char *json, size_t len, const struct corr *c,
+    int64_t dts)
+{
+	struct mct_buf *b = &o->line;
+	struct mct_event ev = { 0 };
+
+	b->len = 0;
+	mct_buf_add(b, json, len - 1);	/* without the closing brace */
+	if (len > 2)
+		mct_buf_addc(b, ',');
+	mct_buf_adds(b, "\"launch\":{\"name\":");
+	mct_buf_adds(b, o->str[c->name]);
+	mct_buf_adds(b, ",\"ts\":");
+	mct_buf_addi(b, c->ts);
+	mct_buf_adds(b, ",\"dur\":");
+	mct_buf_addi(b, c->dur);
+	mct_buf_adds(b, ",\"pid\":");
+	mct_buf_adds(b, o->str[c->pid]);
+	mct_buf_adds(b, ",\"tid\":");
+	mct_buf_adds(b, o->str[c->tid]);
+	mct_buf_adds(b, "},\"latency\":");
+	mct_buf_addi(b, dts - c->ts);
+	mct_buf_adds(b, ",\"queue\":");
+	mct_buf_addi(b, dts - c->ts - c->dur);
+	mct_buf_addc(b, '}');
+	ev.json = b->p;
+	ev.len = b->len;
+	ev.hdr = o->hdr;
+	mct_out_event(&o->out, &ev);
+	free(ev.kv);
+	o->pairs++;
+}
+
+static void
+orphan(struct opts *o, const char *json, size_t len, const char *why)
+{
+	struct mct_buf *b = &o->line;
+	struct mct_event ev = { 0 };
+
+	if (!o->orphans)
+		return;
+	b->len = 0;
+	mct_buf_add(b, json, len - 1);
+	if (len > 2)
+		mct_buf_addc(b, ',');
+	mct_buf_adds(b, "\"orphan\":");
+	mct_buf_addjstr(b, why, strlen(why));
+	mct_buf_addc(b, '}');
+	ev.json = b->p;
+	ev.len = b->len;
+	ev.hdr = o->hdr;
+	mct_out_event(&o->out, &ev);
+	free(ev.kv);
+}
+
+static void
+add_fend(struct opts *o, struct mct_event *ev, int start)
+{
+	struct mct_val id, bp, pid, tid, cat;
+	struct fend *f;
+	int64_t ts;
+
+	if (mct_get_key(ev, "id", &id) != 0 || mct_get_ns(ev, "ts", &ts) != 0)
+		return;
+	if (o->nfe == o->fecap) {
+		o->fecap = o->fecap ? o->fecap * 2 : 1024;
+		o->fe = mct_xrealloc(o->fe, o->fecap * sizeof(*o->fe));
+	}
+	f = &o->fe[o->nfe++];
+	memset(f, 0, sizeof(*f));
+	/* a flow is its cat and id: Kineto's ac2g and fwdbwd share ids */
+	o->tmp.len = 0;
+	if (mct_get_key(ev, "cat", &cat) == 0)
+		mct_jstr(&cat, &o->tmp);
+	mct_buf_addc(&o->tmp, '\037');
+	mct_jstr(&id, &o->tmp);
+	f->id = mct_xstrdup(o->tmp.p);
+	mct_get_key(ev, "pid", &pid);
+	mct_get_key(ev, "tid", &tid);
+	o->tmp.len = 0;
+	mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
+	mct_buf_addc(&o->tmp, '\037');
+	mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
+	f->lane = intern(o, o->tmp.p, o->tmp.len);
+	f->start = start;
+	f->bpe = !start && mct_get_key(ev, "bp", &bp) == 0 &&
+	    mct_jstr_eq(&bp, "e", 1);
+	f->ts = ts;
+	f->slice = -1;
+}
+
+/* One event (key mode, and what flow mode needs). */
+static void
+add(struct opts *o, struct mct_event *ev)
+{
+	struct mct_val ph;
+	struct corr *c;
+	int64_t ts, dur;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || ph.type != MCT_J_STRING)
+		return;
+	if (mct_jstr_eq(&ph, "s", 1) || mct_jstr_eq(&ph, "f", 1)) {
+		if (!o->haskey)
+			add_fend(o, ev, mct_jstr_eq(&ph, "s", 1));
+		return;
+	}
+	if (!mct_jstr_eq(&ph, "X", 1) || mct_get_ns(ev, "ts", &ts) != 0)
+		return;
+	if (mct_get_ns(ev, "dur", &dur) != 0)
+		dur = 0;
+	if (corr_key(o, ev, &o->tmp) != 0 || o->tmp.len > 255) {
+		if (o->spool && !o->keyed) {
+			/* flow mode may need this slice again */
+			if (fwrite(ev->json, 1, ev->len, o->spool) != ev->len ||
+			    putc('\n', o->spool) == EOF)
+				err(MCT_EXIT_USAGE, "flow spool");
+		}
+		return;
+	}
+	if (!o->keyed) {
+		o->keyed = 1;	/* key mode: the spool is not needed */
+		if (o->spool)
+			fclose(o->spool);
+		o->spool = NULL;
+	}
+	c = lookup(o, o->tmp.p, o->tmp.len);
+	if (is_host(o, ev)) {
+		int i;
+
+		if (c->has_host)
+			return;	/* a second host call with the same id */
+		c->has_host = 1;
+		c->name = intern_key(o, ev, "name");
+		c->pid = intern_key(o, ev, "pid");
+		c->tid = intern_key(o, ev, "tid");
+		c->ts = ts;
+		c->dur = dur;
+		for (i = 0; i < c->nwait; i++) {
+			struct mct_event w = { 0 };
+			int64_t wts;
+
+			w.json = c->wait[i];
+			w.len = strlen(c->wait[i]);
+			if (mct_get_ns(&w, "ts", &wts) == 0)
+				pair(o, w.json, w.len, c, wts);
+			c->ndev++;
+			free(w.kv);
+			free(c->wait[i]);
+		}
+		free(c->wait);
+		c->wait = NULL;
+		c->nwait = 0;
+		return;
+	}
+	if (c->has_host) {
+		pair(o, ev->json, ev->len, c, ts);
+		c->ndev++;
+		return;
+	}
+	if (c->nwait == UINT16_MAX) {
+		mct_damage(ev, "more than %d device events wait for id %s; "
+		    "this one is dropped", UINT16_MAX, c->key);
+		return;
+	}
+	c->wait = mct_xrealloc(c->wait, (size_t)(c->nwait + 1) * sizeof(*c->wait));
+	c->wait[c->nwait] = mct_xmalloc(ev->len + 1);
+	memcpy(c->wait[c->nwait], ev->json, ev->len);
+	c->wait[c->nwait][ev->len] = '\0';
+	c->nwait++;
+}
+
+static int
+cmp_fend(const void *a, const void *b)
+{
+	const struct fend *x = a, *y = b;
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int
+cmp_fid(const void *a, const void *b)
+{
+	const struct fend *x = *(struct fend *const *)a,
+	    *y = *(struct fend *const *)b;
+	int r = strcmp(x->id, y->id);
+
+	return r ? r : y->start - x->start;	/* s before f */
+}
+
+/* Read back the slice at a spool offset. */
+static int
+slice_at(struct opts *o, FILE *f, long long off, struct mct_buf *b)
+{
+	int c;
+
+	b->len = 0;
+	if (fseeko(f, off, SEEK_SET) != 0)
+		return -1;
+	while ((c = getc(f)) != EOF && c != '\n')
+		mct_buf_addc(b, c);
+	(void)o;
+	return b->len > 0 ? 0 : -1;
+}
+
+/*
+ * Flow mode: bind flow ends to slices, then pair s and f of each id.
+ * Returns the counts of orphans through the pointers.
+ */
+static void
+flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
+    long long *dangling)
+{
+	struct mct_buf line = { 0 }, hl = { 0 };
+	struct fend **byid;
+	long long off = 0;
+	size_t i, j, lo, hi;
+	int c;
+
+	qsort(o->fe, o->nfe, sizeof(*o->fe), cmp_fend);
+	rewind(sp);
+	for (;;) {
+		struct mct_event ev = { 0 };
+		struct mct_val pid, tid;
+		int64_t ts, dur;
+		int32_t lane;
+
+		line.len = 0;
+		while ((c = getc(sp)) != EOF && c != '\n')
+			mct_buf_addc(&line, c);
+		if (c == EOF && line.len == 0)
+			break;
+		ev.json = line.p;
+		ev.len = line.len;
+		if (mct_get_ns(&ev, "ts", &ts) != 0) {
+			off += (long long)line.len + 1;
+			free(ev.kv);
+			continue;
+		}
+		if (mct_get_ns(&ev, "dur", &dur) != 0)
+			dur = 0;
+		mct_get_key(&ev, "pid", &pid);
+		mct_get_key(&ev, "tid", &tid);
+		o->tmp.len = 0;
+		mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
+		mct_buf_addc(&o->tmp, '\037');
+		mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
+		lane = intern(o, o->tmp.p, o->tmp.len);
+		/* the ends on this lane from ts on: enclosed, or just after */
+		lo = 0;
+		hi = o->nfe;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (o->fe[mid].lane < lane || (o->fe[mid].lane == lane &&
+			    o->fe[mid].ts < ts))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (j = lo; j < o->nfe && o->fe[j].lane == lane; j++) {
+			struct fend *f = &o->fe[j];
+			int encloses = f->ts <= ts + dur;
+
+			if (!encloses && (f->start || f->bpe))
+				break;
+			if (encloses) {
+				/* the innermost enclosing slice wins */
+				if (f->slice < 0 || ts > f->sts ||
+				    (ts == f->sts && dur < f->sdur) ||
+				    f->sts + f->sdur < f->ts) {
+					f->slice = off;
+					f->sts = ts;
+					f->sdur = dur;
+				}
+			} else if (f->slice < 0 || (f->sts + f->sdur < f->ts &&
+			    ts < f->sts)) {
+				/* an f not enclosed: the next slice */
+				f->slice = off;
+				f->sts = ts;
+				f->sdur = dur;
+			}
+		}
+		off += (long long)line.len + 1;
+		free(ev.kv);
+	}
+	/* pair the ends of each id */
+	byid = mct_xmalloc((o->nfe + 1) * sizeof(*byid));
+	for (i = 0; i < o->nfe; i++)
+		byid[i] = &o->fe[i];
+	qsort(byid, o->nfe, sizeof(*byid), cmp_fid);
+	for (i = 0; i < o->nfe; i = j) {
+		struct fend *s = NULL;
+		size_t ns = 0, nf = 0;
+
+		for (j = i; j < o->nfe && strcmp(byid[j]->id, byid[i]->id) == 0;
+		    j++) {
+			if (!byid[j]->start)
+				nf++;
+			else if (ns++ == 0)
+				s = byid[j];
+		}
+		if (ns == 0 || nf == 0)
+			*dangling += (long long)(ns + nf);
+		if (s != NULL && s->slice >= 0 && nf == 0 &&
+		    slice_at(o, sp, s->slice, &hl) == 0) {
+			(*no_dev)++;
+			orphan(o, hl.p, hl.len, "launch without device event");
+		}
+		for (lo = i; lo < j; lo++) {
+			struct fend *f = byid[lo];
+			struct corr cr = { 0 };
+			struct mct_event h = { 0 };
+
+			if (f->start || f->slice < 0 ||
+			    slice_at(o, sp, f->slice, &line) != 0)
+				continue;
+			if (s == NULL || s->slice < 0 ||
+			    slice_at(o, sp, s->slice, &hl) != 0) {
+				(*no_host)++;
+				orphan(o, line.p, line.len,
+				    "device event without launch");
+				continue;
+			}
+			h.json = hl.p;
+			h.len = hl.len;
+			cr.name = intern_key(o, &h, "name");
+			cr.pid = intern_key(o, &h, "pid");
+			cr.tid = intern_key(o, &h, "tid");
+			cr.ts = s->sts;
+			cr.dur = s->sdur;
+			free(h.kv);
+			pair(o, line.p, line.len, &cr, f->sts);
+		}
+	}
+	free(byid);
+	mct_buf_free(&line);
+	mct_buf_free(&hl);
+}
+
+/* Dangling flow ends in key mode: ids with only an s or only an f. */
+static long long
+dangling_flows(struct opts *o)
+{
+	struct fend **byid;
+	long long n = 0;
+	size_t i, j, ns, nf;
+
+	byid = mct_xmalloc((o->nfe + 1) * sizeof(*byid));
+	for (i = 0; i < o->nfe; i++)
+		byid[i] = &o->fe[i];
+	qsort(byid, o->nfe, sizeof(*byid), cmp_fid);
+	for (i = 0; i < o->nfe; i = j) {
+		for (ns = nf = 0, j = i; j < o->nfe &&
+		    strcmp(byid[j]->id, byid[i]->id) == 0; j++)
+			byid[j]->start ? ns++ : nf++;
+		if (ns == 0 || nf == 0)
+			n += (long long)(ns + nf);
+	}
+	free(byid);
+	return n;
+}
+
+static void
+report(struct opts *o)
+{
+	long long no_dev = 0, no_host = 0, dangling = 0;
+	size_t i;
+	int k;
+
+	if (!o->keyed && o->spool && o->nfe > 0)
+		flow_mode(o, o->spool, &no_dev, &no_host, &dangling);
+	else {
+		for (i = 0; i < o->tabsize; i++) {
+			struct corr *c;
+
+			for (c = o->tab[i]; c; c = c->next) {
+				if (c->has_host && c->ndev == 0) {
+					no_dev++;
+					if (o->orphans) {
+						struct mct_buf b = { 0 };
+
+						mct_buf_adds(&b, "{\"name\":");
+						mct_buf_adds(&b, o->str[c->name]);
+						mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
+						mct_buf_addi(&b, c->ts);
+						mct_buf_adds(&b, ",\"dur\":");
+						mct_buf_addi(&b, c->dur);
+						mct_buf_adds(&b, ",\"pid\":");
+						mct_buf_adds(&b, o->str[c->pid]);
+						mct_buf_adds(&b, ",\"tid\":");
+						mct_buf_adds(&b, o->str[c->tid]);
+						mct_buf_adds(&b, ",\"key\":");
+						mct_buf_addjstr(&b, c->key, c->klen);
+						mct_buf_addc(&b, '}');
+						orphan(o, b.p, b.len,
+						    "launch without device event");
+						mct_buf_free(&b);
+					}
+				}
+				for (k = 0; k < c->nwait; k++) {
+					no_host++;
+					orphan(o, c->wait[k], strlen(c->wait[k]),
+					    "device event without launch");
+				}
+			}
+		}
+		dangling = o->haskey ? 0 : dangling_flows(o);
+	}
+	if (!o->quiet)
+		fprintf(stderr, "%s: %lld pairs; %lld host calls without "
+		    "device event, %lld device events without launch, %lld "
+		    "dangling flow ends\n", program_invocation_short_name,
+		    o->pairs, no_dev, no_host, dangling);
+}
+
+static int
+options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
+    const char **fields)
+{
+	char err[512];
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "F:ho:qu:V", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'F':
+			*fields = optarg;
+			break;
+		case 'h':
+			usage(0);
+			break;
+		case 'o':
+			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0) {
+				warnx("-o: unknown format '%s' (want ndjson, "
+				    "tsv, csv, table or trace)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'u':
+			if (mct_parse_unit(optarg, &mo->unit) != 0) {
+				warnx("--unit: unknown unit '%s' (want auto, ns, "
+				    "us, ms or s)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case 'V':
+			mct_version();
+			break;
+		case OPT_HOST:
+			if ((o->host = mct_expr_parse(optarg, 0, err,
+			    sizeof(err))) == NULL) {
+				warnx("--host: %s in '%s'", err, optarg);
+				mct_usage_hint();
+			}
+			break;
+		case OPT_KEY:
+			if (mct_field_parse(optarg, &o->key) != 0) {
+				warnx("--key: invalid field '%s'", optarg);
+				mct_usage_hint();
+			}
+			o->haskey = 1;
+			break;
+		case OPT_NO_HEADER:
+			o->out.header = 0;
+			break;
+		case OPT_ORPHANS:
+			o->orphans = 1;
+			break;
+		case OPT_TIME_UNIT:
+			if (mct_parse_unit(optarg, &o->out.tunit) != 0 ||
+			    o->out.tunit == MCT_UNIT_AUTO) {
+				warnx("--time-unit: unknown unit '%s' (want ns, "
+				    "us, ms or s)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		default:
+			usage(2);
+		}
+	}
+	return optind;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o = { .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
+	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
+	const char *fields = DEFAULT_FIELDS;
+	struct mct_reader *r;
+	struct mct_event *ev;
+	struct mct_val ph;
+	int n;
+
+	n = options(argc, argv, &o, &mo, &fields);
+	argc -= n;
+	argv += n;
+	if (mct_fields_parse(fields, &o.out.fields, &o.out.nfields) != 0) {
+		warnx("-F: invalid field list '%s'", fields);
+		mct_usage_hint();
+	}
+	if (!o.haskey && (o.spool = tmpfile()) == NULL)
+		err(MCT_EXIT_USAGE, "tmpfile");
+
+	r = mct_open(argc, argv, &mo);
+	o.hdr = mct_header(r);
+	mct_out_begin(&o.out, o.hdr);
+	while (mct_next(r, &ev)) {
+		if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1))
+			mct_out_event(&o.out, ev);	/* names for the viewer */
+		else
+			add(&o, ev);
+	}
+	report(&o);
+	mct_out_end(&o.out);
+	return mct_finish(mct_close(r));
+}
