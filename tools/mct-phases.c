@@ -1,0 +1,1164 @@
+/*
+ * mct-phases - where the time went, in order: the timeline in phases, and
+ * what the host did in every idle gap of the device.
+ *
+ * The method, in plain words (mct-phases(1) says it for users):
+ *
+ * 1. Every device event (--device; by default the X events on device
+ *    lanes) is kept as a small struct (start, length, signature); X
+ *    events on host lanes go to a spool file as (start, length, name).
+ * 2. For each signature, its calls in time order are split into runs
+ *    wherever the pause between two calls is more than --split times the
+ *    signature's median pause.  A run of at least --min-rounds calls that
+ *    holds at least --min-share of all device time is a candidate for a
+ *    steady phase: a stretch of repeated rounds.
+ * 3. Candidates are taken heaviest first.  One that covers (both ways, by
+ *    --overlap) an accepted phase joins it as another anchor; one that
+ *    overlaps it only in part is dropped; one that overlaps none becomes a
+ *    phase.  A phase runs from the first start to the last end of its
+ *    anchors' runs; its rounds are its heaviest anchor's calls.
+ * 4. Calls of the anchors' names outside every steady phase are one-off
+ *    cases (warmup, functional checks): calls less than --join apart form
+ *    one warmup phase.
+ * 5. What lies before the first phase is init, between two phases a
+ *    switch, after the last one the tail.
+ * 6. Gaps are the stretches longer than --gap T in which no device event
+ *    runs (busy time is the union of the device intervals); for each, the
+ *    host events that overlap it most, by overlapped time.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mct.h"
+
+#define DEFAULT_KEY	"name,args.grid,args.block"
+#define TRACK_PID	1000000		/* the phases' own track */
+#define NTOP		3
+
+struct dev {
+	int64_t		 ts, dur;
+	int32_t		 sig;
+};
+
+struct hostrec {
+	int64_t		 ts, dur;
+	int32_t		 name;
+	int32_t		 pad;
+};
+
+struct anchor {
+	int32_t		 sig;
+	long		 calls;
+	int64_t		 total;
+};
+
+enum pkind { P_INIT, P_WARMUP, P_STEADY, P_SWITCH, P_TAIL };
+
+struct phase {
+	enum pkind	 kind;
+	int64_t		 start, end;	/* absolute ns */
+	struct anchor	*anc;
+	int		 nanc;
+	int64_t		 weight;	/* the heaviest anchor run's time */
+	long		 rounds;
+};
+
+struct gap {
+	int64_t		 start, end;
+	int32_t		 top[NTOP];
+	int64_t		 over[NTOP];
+};
+
+struct opts {
+	struct mct_field *key;
+	int		 nkey;
+	struct mct_expr	*device;
+	int		 gaps, only_gaps;
+	int64_t		 gapmin;	/* --gap; 0: automatic */
+	int		 min_rounds;
+	double		 min_share, split, overlap;
+	int64_t		 join;
+	struct mct_out	 out;
+	int		 track;		/* -o trace: a stream of track events */
+	const struct mct_header *hdr;
+	/* what was read */
+	struct dev	*dev;
+	size_t		 ndev, devcap;
+	FILE		*host;
+	long long	 nhost;
+	int64_t		 tend;		/* the last end of any event */
+	int		 hasend;
+	/* interned strings: signatures and host names */
+	char		**str;
+	int32_t		 nstr, strcap;
+	int32_t		*slot;
+	size_t		 nslot;
+	/* results */
+	struct phase	*ph;
+	int		 nph;
+	struct gap	*gap;
+	size_t		 ngap;
+	struct mct_buf	 tmp;
+};
+
+enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
+    OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
+    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT };
+
+static const struct option longopts[] = {
+	{ "device",	required_argument,	NULL, OPT_DEVICE },
+	{ "gap",	required_argument,	NULL, OPT_GAP },
+	{ "gaps",	no_argument,		NULL, OPT_GAPS },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "join",	required_argument,	NULL, OPT_JOIN },
+	{ "key",	required_argument,	NULL, 'k' },
+	{ "min-rounds",	required_argument,	NULL, OPT_MIN_ROUNDS },
+	{ "min-share",	required_argument,	NULL, OPT_MIN_SHARE },
+	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
+	{ "only-gaps",	no_argument,		NULL, OPT_ONLY_GAPS },
+	{ "output",	required_argument,	NULL, 'o' },
+	{ "overlap",	required_argument,	NULL, OPT_OVERLAP },
+	{ "rules",	required_argument,	NULL, OPT_RULES },
+	{ "split",	required_argument,	NULL, OPT_SPLIT },
+	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	{ "unit",	required_argument,	NULL, 'u' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 }
+};
+
+static void
+usage(int status)
+{
+	if (status != 0) {
+		fprintf(stderr, "usage: mct-phases [-hV] [-k key] [-o format] "
+		    "[-u unit] [--gaps] [--gap T] [file ...]\n");
+		mct_usage_hint();
+	}
+	printf("usage: mct-phases [-hV] [-k key] [-o format] [-u unit] "
+	    "[--gaps] [--gap T] [file ...]\n"
+	    "Cut the device timeline into phases (init, warmup, steady rounds, "
+	    "switch,\ntail) and find the idle gaps, with what the host did "
+	    "in each.\n\n"
+	    "  -k, --key FIELDS      a call's signature (default " DEFAULT_KEY
+	    ")\n"
+	    "      --device EXPR     which events are device work (default: "
+	    "X events of\n"
+	    "                        cat kernel, gpu_memcpy, gpu_memset, or "
+	    "pid 2 and 3\n"
+	    "                        without cat)\n"
+	    "      --gaps            also list the idle gaps of the device\n"
+	    "      --only-gaps       list the gaps only\n"
+	    "      --gap T           a gap is longer than T (default: 1%% of the "
+	    "device\n"
+	    "                        span, at least 1ms)\n"
+	    "      --min-rounds N    a steady phase repeats at least N times "
+	    "(default 3)\n"
+	    "      --min-share P     its calls hold P%% of device time (default "
+	    "1)\n"
+	    "      --split X         a pause over X times the median ends a run "
+	    "(default 5)\n"
+	    "      --overlap P       runs covering each other by P%% share a "
+	    "phase\n"
+	    "                        (default 80)\n"
+	    "      --join T          one-off calls closer than T form one warmup "
+	    "(default 1s)\n"
+	    "      --rules FILE      the rules file, for category in --key or "
+	    "--device\n"
+	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
+	    "(default\n"
+	    "                        otherwise), tsv, csv, trace (events for a "
+	    "track)\n"
+	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), us, "
+	    "ms, s\n"
+	    "  -u, --unit UNIT       unit of a trace read directly: auto "
+	    "(default), ns, us,\n"
+	    "                        ms, s\n"
+	    "  -h, --help            show this help and exit\n"
+	    "  -V, --version         show the version and exit\n\n"
+	    "Exit status: 0 success, 1 damaged input, 2 usage or unreadable "
+	    "file.\nSee mct-phases(1) and mct(7).\n");
+	exit(mct_finish(MCT_EXIT_OK));
+}
+
+static unsigned long
+hash(const char *s, size_t n)
+{
+	unsigned long h = 1469598103934665603UL;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
+	return h;
+}
+
+static int32_t
+intern(struct opts *o, const char *s, size_t n)
+{
+	size_t i, h;
+
+	if (o->nslot == 0 || (size_t)o->nstr * 2 >= o->nslot) {
+		size_t ns = o->nslot ? o->nslot * 2 : 1024;
+		int32_t *t = mct_xmalloc(ns * sizeof(*t));
+
+		for (i = 0; i < ns; i++)
+			t[i] = -1;
+		for (i = 0; i < (size_t)o->nstr; i++) {
+			h = hash(o->str[i], strlen(o->str[i])) & (ns - 1);
+			while (t[h] >= 0)
+				h = (h + 1) & (ns - 1);
+			t[h] = (int32_t)i;
+		}
+		free(o->slot);
+		o->slot = t;
+		o->nslot = ns;
+	}
+	h = hash(s, n) & (o->nslot - 1);
+	while (o->slot[h] >= 0) {
+		const char *t = o->str[o->slot[h]];
+
+		if (strlen(t) == n && memcmp(t, s, n) == 0)
+			return o->slot[h];
+		h = (h + 1) & (o->nslot - 1);
+	}
+	if (o->nstr == o->strcap) {
+		o->strcap = o->strcap ? o->strcap * 2 : 256;
+		o->str = mct_xrealloc(o->str, (size_t)o->strcap * sizeof(*o->str));
+	}
+	o->str[o->nstr] = mct_xmalloc(n + 1);
+	memcpy(o->str[o->nstr], s, n);
+	o->str[o->nstr][n] = '\0';
+	o->slot[h] = o->nstr;
+	return o->nstr++;
+}
+
+/* Is this X event on a device lane (whatever --device says)? */
+static int
+on_device_lane(struct mct_event *ev)
+{
+	static const char *cats[] = { "kernel", "Kernel", "gpu_memcpy",
+	    "gpu_memset", "Memcpy", "Memset", NULL };
+	struct mct_val cat, pid;
+	int i;
+
+	if (mct_get_key(ev, "cat", &cat) == 0) {
+		for (i = 0; cats[i]; i++)
+			if (mct_jstr_eq(&cat, cats[i], strlen(cats[i])))
+				return 1;
+		return 0;
+	}
+	if (mct_get_key(ev, "pid", &pid) != 0)
+		return 0;
+	return (pid.len == 1 && (pid.p[0] == '2' || pid.p[0] == '3')) ||
+	    (pid.len == 3 && pid.p[0] == '"' && (pid.p[1] == '2' ||
+	    pid.p[1] == '3') && pid.p[2] == '"');
+}
+
+/* A signature: the --key fields' texts, space apart ("kernel_kernel [2056,32,1]"). */
+static int32_t
+signature(struct opts *o, struct mct_event *ev)
+{
+	struct mct_buf *b = &o->tmp;
+	struct mct_val v;
+	int i;
+
+	b->len = 0;
+	for (i = 0; i < o->nkey; i++) {
+		if (mct_get(ev, &o->key[i], &v) != 0)
+			continue;
+		if (b->len)
+			mct_buf_addc(b, ' ');
+		mct_jstr(&v, b);
+	}
+	return intern(o, b->p ? b->p : "", b->len);
+}
+
+static void
+add(struct opts *o, struct mct_event *ev)
+{
+	struct mct_val ph, name;
+	int64_t ts, dur;
+	int lane;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
+	    mct_get_ns(ev, "ts", &ts) != 0)
+		return;
+	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0)
+		dur = 0;
+	if (!o->hasend || ts + dur > o->tend)
+		o->tend = ts + dur;
+	o->hasend = 1;
+	lane = on_device_lane(ev);
+	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane) {
+		if (o->ndev == o->devcap) {
+			o->devcap = o->devcap ? o->devcap * 2 : 4096;
+			o->dev = mct_xrealloc(o->dev, o->devcap * sizeof(*o->dev));
+		}
+		o->dev[o->ndev].ts = ts;
+		o->dev[o->ndev].dur = dur;
+		o->dev[o->ndev].sig = signature(o, ev);
+		o->ndev++;
+	} else if (o->host && !lane) {
+		/* host lanes only, also when --device narrows the device */
+		struct hostrec h = { ts, dur, 0, 0 };
+
+		o->tmp.len = 0;
+		if (mct_get_key(ev, "name", &name) == 0)
+			mct_jstr(&name, &o->tmp);
+		h.name = intern(o, o->tmp.p ? o->tmp.p : "", o->tmp.len);
+		if (fwrite(&h, sizeof(h), 1, o->host) != 1)
+			err(MCT_EXIT_USAGE, "host spool");
+		o->nhost++;
+	}
+}
+
+static int
+cmp_dev(const void *a, const void *b)
+{
+	const struct dev *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A candidate steady phase: one run of one signature. */
+struct cand {
+	int32_t		 sig;
+	int64_t		 start, end, total;
+	long		 calls;
+};
+
+static int
+cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return x->total > y->total ? -1 : x->total < y->total;
+}
+
+static int
+cmp_phase(const void *a, const void *b)
+{
+	const struct phase *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int64_t
+overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+{
+	int64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+static struct phase *
+new_phase(struct opts *o, enum pkind k, int64_t start, int64_t end)
+{
+	struct phase *p;
+
+	o->ph = mct_xrealloc(o->ph, (size_t)(o->nph + 1) * sizeof(*o->ph));
+	p = &o->ph[o->nph++];
+	memset(p, 0, sizeof(*p));
+	p->kind = k;
+	p->start = start;
+	p->end = end;
+	return p;
+}
+
+static void
+add_anchor(struct phase *p, int32_t sig, long calls, int64_t total)
+{
+	int i;
+
+	for (i = 0; i < p->nanc; i++)
+		if (p->anc[i].sig == sig) {
+			p->anc[i].calls += calls;
+			p->anc[i].total += total;
+			return;
+		}
+	p->anc = mct_xrealloc(p->anc, (size_t)(p->nanc + 1) * sizeof(*p->anc));
+	p->anc[p->nanc].sig = sig;
+	p->anc[p->nanc].calls = calls;
+	p->anc[p->nanc].total = total;
+	p->nanc++;
+}
+
+/* The name part of a signature: up to the first space after the name. */
+static int
+same_name(struct opts *o, int32_t sig, const char *name)
+{
+	const char *s = o->str[sig];
+	size_t n = strlen(name);
+
+	return strncmp(s, name, n) == 0 && (s[n] == '\0' || s[n] == ' ');
+}
+
+/* Steps 2 to 5 of the method. */
+static void
+find_phases(struct opts *o)
+{
+	struct cand *cand = NULL;
+	size_t ncand = 0, i, j, k, n;
+	int64_t alltotal = 0, *deltas;
+	size_t *order, *first;
+	char **names = NULL;
+	int nnames = 0, p, q, nsteady;
+
+	for (i = 0; i < o->ndev; i++)
+		alltotal += o->dev[i].dur;
+	/* the calls of each signature, in time order (dev is sorted) */
+	order = mct_xmalloc((o->ndev + 1) * sizeof(*order));
+	first = mct_xmalloc(((size_t)o->nstr + 1) * sizeof(*first));
+	memset(first, 0, ((size_t)o->nstr + 1) * sizeof(*first));
+	for (i = 0; i < o->ndev; i++)
+		first[o->dev[i].sig + 1]++;
+	for (i = 1; i <= (size_t)o->nstr; i++)
+		first[i] += first[i - 1];
+	{
+		size_t *fill = mct_xmalloc(((size_t)o->nstr + 1) * sizeof(*fill));
+
+		memcpy(fill, first, ((size_t)o->nstr + 1) * sizeof(*fill));
+		for (i = 0; i < o->ndev; i++)
+			order[fill[o->dev[i].sig]++] = i;
+		free(fill);
+	}
+	deltas = mct_xmalloc((o->ndev + 1) * sizeof(*deltas));
+	for (k = 0; k < (size_t)o->nstr; k++) {
+		size_t lo = first[k], hi = first[k + 1];
+		int64_t med, limit;
+
+		if (hi - lo < (size_t)o->min_rounds)
+			continue;
+		for (n = 0, i = lo + 1; i < hi; i++)
+			deltas[n++] = o->dev[order[i]].ts - o->dev[order[i - 1]].ts;
+		qsort(deltas, n, sizeof(*deltas), cmp_int64);
+		med = deltas[n / 2];
+		limit = (int64_t)((double)med * o->split);
+		for (i = lo; i < hi; i = j) {
+			struct cand c = { (int32_t)k, o->dev[order[i]].ts, 0, 0, 0 };
+
+			for (j = i; j < hi; j++) {
+				struct dev *d = &o->dev[order[j]];
+
+				if (j > i && d->ts - o->dev[order[j - 1]].ts > limit)
+					break;
+				c.total += d->dur;
+				if (d->ts + d->dur > c.end)
+					c.end = d->ts + d->dur;
+				c.calls++;
+			}
+			if (c.calls >= o->min_rounds &&
+			    (double)c.total >= o->min_share / 100 * (double)alltotal) {
+				cand = mct_xrealloc(cand, (ncand + 1) * sizeof(*cand));
+				cand[ncand++] = c;
+			}
+		}
+	}
+	free(deltas);
+	/* step 3: heaviest first */
+	qsort(cand, ncand, sizeof(*cand), cmp_cand);
+	for (i = 0; i < ncand; i++) {
+		struct cand *c = &cand[i];
+		int joined = 0, clash = 0;
+
+		for (p = 0; p < o->nph; p++) {
+			struct phase *ph = &o->ph[p];
+			int64_t ov = overlap(c->start, c->end, ph->start, ph->end);
+
+			if (ov == 0)
+				continue;
+			if ((double)ov >= o->overlap / 100 * (double)(c->end - c->start) &&
+			    (double)ov >= o->overlap / 100 * (double)(ph->end - ph->start)) {
+				add_anchor(ph, c->sig, c->calls, c->total);
+				if (c->start < ph->start)
+					ph->start = c->start;
+				if (c->end > ph->end)
+					ph->end = c->end;
+				joined = 1;
+			} else
+				clash = 1;
+			break;
+		}
+		if (!joined && !clash) {
+			struct phase *ph = new_phase(o, P_STEADY, c->start, c->end);
+
+			add_anchor(ph, c->sig, c->calls, c->total);
+			ph->weight = c->total;
+			ph->rounds = c->calls;
+		}
+	}
+	free(cand);
+	nsteady = o->nph;
+	/* step 4: the anchors' names outside the steady phases */
+	for (p = 0; p < nsteady; p++)
+		for (q = 0; q < o->ph[p].nanc; q++) {
+			const char *s = o->str[o->ph[p].anc[q].sig];
+			const char *sp = strchr(s, ' ');
+			size_t len = sp ? (size_t)(sp - s) : strlen(s);
+			int dup = 0, m;
+
+			for (m = 0; m < nnames; m++)
+				if (strlen(names[m]) == len &&
+				    strncmp(names[m], s, len) == 0)
+					dup = 1;
+			if (dup)
+				continue;
+			names = mct_xrealloc(names, (size_t)(nnames + 1) *
+			    sizeof(*names));
+			names[nnames] = mct_xmalloc(len + 1);
+			memcpy(names[nnames], s, len);
+			names[nnames++][len] = '\0';
+		}
+	{
+		struct phase *w = NULL;
+
+		for (i = 0; i < o->ndev; i++) {
+			struct dev *d = &o->dev[i];
+			int named = 0, inside = 0, m;
+
+			for (m = 0; m < nnames && !named; m++)
+				named = same_name(o, d->sig, names[m]);
+			if (!named)
+				continue;
+			for (p = 0; p < nsteady && !inside; p++)
+				inside = d->ts >= o->ph[p].start &&
+				    d->ts < o->ph[p].end;
+			if (inside)
+				continue;
+			if (w == NULL || d->ts - w->end > o->join)
+				w = new_phase(o, P_WARMUP, d->ts, d->ts + d->dur);
+			if (d->ts + d->dur > w->end)
+				w->end = d->ts + d->dur;
+			add_anchor(w, d->sig, 1, d->dur);
+		}
+	}
+	for (p = 0; p < nnames; p++)
+		free(names[p]);
+	free(names);
+	free(order);
+	free(first);
+	/* rounds of a warmup: its most frequent signature's calls */
+	for (p = 0; p < o->nph; p++)
+		if (o->ph[p].kind == P_WARMUP)
+			for (q = 0; q < o->ph[p].nanc; q++)
+				if (o->ph[p].anc[q].calls > o->ph[p].rounds)
+					o->ph[p].rounds = o->ph[p].anc[q].calls;
+	/* step 5: init, switches, tail */
+	qsort(o->ph, (size_t)o->nph, sizeof(*o->ph), cmp_phase);
+	{
+		int64_t origin = o->hdr->has_origin ? o->hdr->origin :
+		    (o->ndev ? o->dev[0].ts : 0);
+		int64_t at = origin;
+		int nold = o->nph;
+
+		for (p = 0; p < nold; p++) {
+			if (o->ph[p].start > at)
+				new_phase(o, p == 0 ? P_INIT : P_SWITCH, at,
+				    o->ph[p].start);
+			if (o->ph[p].end > at)
+				at = o->ph[p].end;
+		}
+		if (nold == 0 && o->hasend && o->tend > at)
+			new_phase(o, P_INIT, at, o->tend);
+		else if (o->hasend && o->tend > at)
+			new_phase(o, P_TAIL, at, o->tend);
+		qsort(o->ph, (size_t)o->nph, sizeof(*o->ph), cmp_phase);
+	}
+}
+
+/* Busy time (the union of device intervals) and events within [a, b). */
+static void
+busy_in(struct opts *o, int64_t a, int64_t b, int64_t *busy, long *events)
+{
+	int64_t cur0 = 0, cur1 = 0;
+	size_t i;
+	int open = 0;
+
+	*busy = 0;
+	*events = 0;
+	for (i = 0; i < o->ndev; i++) {
+		struct dev *d = &o->dev[i];
+		int64_t s = d->ts, e = d->ts + d->dur;
+
+		if (d->ts >= a && d->ts < b)
+			(*events)++;
+		if (e <= a || s >= b)
+			continue;
+		if (s < a)
+			s = a;
+		if (e > b)
+			e = b;
+		if (open && s <= cur1) {
+			if (e > cur1)
+				cur1 = e;
+			continue;
+		}
+		if (open)
+			*busy += cur1 - cur0;
+		cur0 = s;
+		cur1 = e;
+		open = 1;
+	}
+	if (open)
+		*busy += cur1 - cur0;
+}
+
+/* Step 6: idle gaps of the device, and the host events in them. */
+static void
+find_gaps(struct opts *o)
+{
+	struct hostrec h;
+	int64_t cur1 = 0, span, min;
+	size_t i, g;
+	int open = 0, t;
+	size_t *nacc = NULL;
+	int32_t **accn = NULL;
+	int64_t **acct = NULL;
+
+	if (o->ndev == 0)
+		return;
+	span = o->dev[o->ndev - 1].ts - o->dev[0].ts;
+	min = o->gapmin > 0 ? o->gapmin : (span / 100 > 1000000 ? span / 100 :
+	    1000000);
+	for (i = 0; i < o->ndev; i++) {
+		struct dev *d = &o->dev[i];
+
+		if (open && d->ts - cur1 > min) {
+			o->gap = mct_xrealloc(o->gap, (o->ngap + 1) * sizeof(*o->gap));
+			memset(&o->gap[o->ngap], 0, sizeof(*o->gap));
+			o->gap[o->ngap].start = cur1;
+			o->gap[o->ngap].end = d->ts;
+			for (t = 0; t < NTOP; t++)
+				o->gap[o->ngap].top[t] = -1;
+			o->ngap++;
+		}
+		if (!open || d->ts + d->dur > cur1)
+			cur1 = d->ts + d->dur;
+		open = 1;
+	}
+	if (o->ngap == 0 || o->host == NULL)
+		return;
+	/* overlapped host time per gap and name */
+	nacc = mct_xmalloc(o->ngap * sizeof(*nacc));
+	accn = mct_xmalloc(o->ngap * sizeof(*accn));
+	acct = mct_xmalloc(o->ngap * sizeof(*acct));
+	memset(nacc, 0, o->ngap * sizeof(*nacc));
+	memset(accn, 0, o->ngap * sizeof(*accn));
+	memset(acct, 0, o->ngap * sizeof(*acct));
+	rewind(o->host);
+	while (fread(&h, sizeof(h), 1, o->host) == 1) {
+		size_t lo = 0, hi = o->ngap;
+
+		/* the first gap that ends after h starts */
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (o->gap[mid].end <= h.ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (g = lo; g < o->ngap && o->gap[g].start < h.ts + h.dur; g++) {
+			int64_t ov = overlap(h.ts, h.ts + h.dur, o->gap[g].start,
+			    o->gap[g].end);
+			size_t m;
+
+			if (ov <= 0)
+				continue;
+			for (m = 0; m < nacc[g] && accn[g][m] != h.name; m++)
+				;
+			if (m == nacc[g]) {
+				accn[g] = mct_xrealloc(accn[g], (m + 1) *
+				    sizeof(**accn));
+				acct[g] = mct_xrealloc(acct[g], (m + 1) *
+				    sizeof(**acct));
+				accn[g][m] = h.name;
+				acct[g][m] = 0;
+				nacc[g]++;
+			}
+			acct[g][m] += ov;
+		}
+	}
+	for (g = 0; g < o->ngap; g++) {
+		for (t = 0; t < NTOP; t++) {
+			size_t m, best = (size_t)-1;
+
+			for (m = 0; m < nacc[g]; m++)
+				if (acct[g][m] > 0 && (best == (size_t)-1 ||
+				    acct[g][m] > acct[g][best] ||
+				    (acct[g][m] == acct[g][best] &&
+				    strcmp(o->str[accn[g][m]],
+				    o->str[accn[g][best]]) < 0)))
+					best = m;
+			if (best == (size_t)-1)
+				break;
+			o->gap[g].top[t] = accn[g][best];
+			o->gap[g].over[t] = acct[g][best];
+			acct[g][best] = -1;
+		}
+		free(accn[g]);
+		free(acct[g]);
+	}
+	free(nacc);
+	free(accn);
+	free(acct);
+}
+
+static const char *
+kind_name(enum pkind k)
+{
+	static const char *n[] = { "init", "warmup", "steady", "switch", "tail" };
+
+	return n[k];
+}
+
+/* A time for a cell: ns, or scaled by --time-unit. */
+static void
+put_time(struct opts *o, struct mct_buf *b, int64_t ns, int rel)
+{
+	char num[64];
+
+	if (rel)
+		ns -= o->hdr->has_origin ? o->hdr->origin : 0;
+	if (o->out.fmt == MCT_O_TABLE) {
+		if (rel)
+			snprintf(num, sizeof(num), "%.3f s", (double)ns / 1e9);
+		else
+			mct_fmt_human(num, (double)ns);
+	} else
+		mct_fmt_dec(num, ns, mct_unit_ns(o->out.tunit));
+	mct_buf_adds(b, num);
+}
+
+static int
+cmp_anc(const void *a, const void *b)
+{
+	const struct anchor *x = a, *y = b;
+
+	return x->total > y->total ? -1 : x->total < y->total;
+}
+
+/* The signatures that dominate [a, b), by device time in it. */
+static void
+dominant(struct opts *o, int64_t a, int64_t b, struct anchor *top, int *ntop)
+{
+	struct anchor *all;
+	size_t i;
+	int n = 0, k;
+
+	all = mct_xmalloc(((size_t)o->nstr + 1) * sizeof(*all));
+	memset(all, 0, ((size_t)o->nstr + 1) * sizeof(*all));
+	for (i = 0; i < o->ndev; i++) {
+		struct dev *d = &o->dev[i];
+
+		if (d->ts < a || d->ts >= b)
+			continue;
+		all[d->sig].sig = d->sig;
+		all[d->sig].calls++;
+		all[d->sig].total += d->dur;
+	}
+	qsort(all, (size_t)o->nstr, sizeof(*all), cmp_anc);
+	for (k = 0; k < NTOP && k < o->nstr && all[k].calls > 0; k++)
+		top[n++] = all[k];
+	*ntop = n;
+	free(all);
+}
+
+static void
+emit(struct opts *o, struct mct_buf *line)
+{
+	struct mct_event ev = { 0 };
+
+	ev.json = line->p;
+	ev.len = line->len;
+	ev.hdr = o->hdr;
+	mct_out_event(&o->out, &ev);
+	free(ev.kv);
+}
+
+static void
+phase_record(struct opts *o, int i)
+{
+	struct phase *p = &o->ph[i];
+	struct mct_buf line = { 0 }, lbl = { 0 };
+	struct anchor top[NTOP];
+	int64_t busy;
+	long events;
+	int ntop, k, trace = o->track;
+	char num[64];
+
+	busy_in(o, p->start, p->end, &busy, &events);
+	dominant(o, p->start, p->end, top, &ntop);
+	mct_buf_adds(&lbl, kind_name(p->kind));
+	if ((p->kind == P_STEADY || p->kind == P_WARMUP) && p->nanc > 0) {
+		qsort(p->anc, (size_t)p->nanc, sizeof(*p->anc), cmp_anc);
+		mct_buf_adds(&lbl, ": ");
+		mct_buf_adds(&lbl, o->str[p->anc[0].sig]);
+		if (p->nanc > 1)
+			mct_buf_adds(&lbl, " +");
+	}
+	if (o->out.fmt == MCT_O_NDJSON || trace) {
+		mct_buf_adds(&line, "{\"name\":");
+		mct_buf_addjstr(&line, lbl.p, lbl.len);
+		mct_buf_adds(&line, ",\"ph\":\"X\",\"ts\":");
+		mct_buf_addi(&line, p->start);
+		mct_buf_adds(&line, ",\"dur\":");
+		mct_buf_addi(&line, p->end - p->start);
+		mct_buf_adds(&line, ",\"pid\":");
+		mct_buf_addi(&line, TRACK_PID);
+		mct_buf_adds(&line, ",\"tid\":1,");
+		if (trace)
+			mct_buf_adds(&line, "\"args\":{");
+		mct_buf_adds(&line, "\"phase\":\"");
+		mct_buf_adds(&line, kind_name(p->kind));
+		mct_buf_adds(&line, "\",\"start\":");
+		put_time(o, &line, p->start, 1);
+		mct_buf_adds(&line, ",\"end\":");
+		put_time(o, &line, p->end, 1);
+		mct_buf_adds(&line, ",\"span\":");
+		put_time(o, &line, p->end - p->start, 0);
+		mct_buf_adds(&line, ",\"events\":");
+		mct_buf_addi(&line, events);
+		mct_buf_adds(&line, ",\"busy\":");
+		put_time(o, &line, busy, 0);
+		mct_buf_adds(&line, ",\"busy_pct\":");
+		mct_fmt_double(num, p->end > p->start ? 100.0 * (double)busy /
+		    (double)(p->end - p->start) : 0);
+		mct_buf_adds(&line, num);
+		mct_buf_adds(&line, ",\"rounds\":");
+		mct_buf_addi(&line, p->rounds);
+		mct_buf_adds(&line, ",\"round\":");
+		if (p->rounds > 0)
+			put_time(o, &line, (p->end - p->start) / p->rounds, 0);
+		else
+			mct_buf_adds(&line, "null");
+		mct_buf_adds(&line, ",\"anchors\":[");
+		for (k = 0; k < p->nanc; k++) {
+			if (k)
+				mct_buf_addc(&line, ',');
+			mct_buf_adds(&line, "{\"key\":");
+			mct_buf_addjstr(&line, o->str[p->anc[k].sig],
+			    strlen(o->str[p->anc[k].sig]));
+			mct_buf_adds(&line, ",\"calls\":");
+			mct_buf_addi(&line, p->anc[k].calls);
+			mct_buf_adds(&line, ",\"mean\":");
+			put_time(o, &line, p->anc[k].total / p->anc[k].calls, 0);
+			mct_buf_addc(&line, '}');
+		}
+		mct_buf_adds(&line, "],\"top\":[");
+		for (k = 0; k < ntop; k++) {
+			if (k)
+				mct_buf_addc(&line, ',');
+			mct_buf_adds(&line, "{\"key\":");
+			mct_buf_addjstr(&line, o->str[top[k].sig],
+			    strlen(o->str[top[k].sig]));
+			mct_buf_adds(&line, ",\"calls\":");
+			mct_buf_addi(&line, top[k].calls);
+			mct_buf_adds(&line, ",\"total\":");
+			put_time(o, &line, top[k].total, 0);
+			mct_buf_addc(&line, '}');
+		}
+		mct_buf_adds(&line, trace ? "]}}" : "]}");
+		emit(o, &line);
+	} else {
+		mct_buf_adds(&line, kind_name(p->kind));
+		mct_buf_addc(&line, '\037');
+		put_time(o, &line, p->start, 1);
+		mct_buf_addc(&line, '\037');
+		put_time(o, &line, p->end, 1);
+		mct_buf_addc(&line, '\037');
+		put_time(o, &line, p->end - p->start, 0);
+		mct_buf_addc(&line, '\037');
+		mct_fmt_count(num, events);
+		mct_buf_adds(&line, o->out.fmt == MCT_O_TABLE ? num :
+		    (snprintf(num, sizeof(num), "%ld", events), num));
+		mct_buf_addc(&line, '\037');
+		snprintf(num, sizeof(num), o->out.fmt == MCT_O_TABLE ? "%.1f%%" :
+		    "%.2f", p->end > p->start ? 100.0 * (double)busy /
+		    (double)(p->end - p->start) : 0);
+		mct_buf_adds(&line, num);
+		mct_buf_addc(&line, '\037');
+		if (p->rounds > 0) {
+			mct_buf_addi(&line, p->rounds);
+			mct_buf_addc(&line, '\037');
+			put_time(o, &line, (p->end - p->start) / p->rounds, 0);
+		} else
+			mct_buf_addc(&line, '\037');
+		mct_buf_addc(&line, '\037');
+		for (k = 0; k < ntop; k++) {
+			if (k)
+				mct_buf_adds(&line, "; ");
+			mct_buf_adds(&line, o->str[top[k].sig]);
+			if (o->out.fmt == MCT_O_TABLE && strlen(o->str[top[k].sig]) > 48) {
+				/* keep the table readable: cut long names */
+				line.len -= strlen(o->str[top[k].sig]) - 45;
+				mct_buf_adds(&line, "...");
+			}
+			snprintf(num, sizeof(num), " x%ld", top[k].calls);
+			mct_buf_adds(&line, num);
+		}
+		mct_out_row(&o->out, line.p, line.len);
+	}
+	mct_buf_free(&line);
+	mct_buf_free(&lbl);
+}
+
+static void
+gap_record(struct opts *o, size_t i)
+{
+	struct gap *g = &o->gap[i];
+	struct mct_buf line = { 0 };
+	int k, trace = o->track;
+
+	if (o->out.fmt == MCT_O_NDJSON || trace) {
+		mct_buf_adds(&line, "{\"name\":\"gap\",\"ph\":\"X\",\"ts\":");
+		mct_buf_addi(&line, g->start);
+		mct_buf_adds(&line, ",\"dur\":");
+		mct_buf_addi(&line, g->end - g->start);
+		mct_buf_adds(&line, ",\"pid\":");
+		mct_buf_addi(&line, TRACK_PID);
+		mct_buf_adds(&line, ",\"tid\":2,");
+		if (trace)
+			mct_buf_adds(&line, "\"args\":{");
+		mct_buf_adds(&line, "\"phase\":\"gap\",\"start\":");
+		put_time(o, &line, g->start, 1);
+		mct_buf_adds(&line, ",\"end\":");
+		put_time(o, &line, g->end, 1);
+		mct_buf_adds(&line, ",\"span\":");
+		put_time(o, &line, g->end - g->start, 0);
+		mct_buf_adds(&line, ",\"host\":[");
+		for (k = 0; k < NTOP && g->top[k] >= 0; k++) {
+			if (k)
+				mct_buf_addc(&line, ',');
+			mct_buf_adds(&line, "{\"name\":");
+			mct_buf_addjstr(&line, o->str[g->top[k]],
+			    strlen(o->str[g->top[k]]));
+			mct_buf_adds(&line, ",\"overlap\":");
+			put_time(o, &line, g->over[k], 0);
+			mct_buf_addc(&line, '}');
+		}
+		mct_buf_adds(&line, trace ? "]}}" : "]}");
+		emit(o, &line);
+	} else {
+		mct_buf_adds(&line, "gap\037");
+		put_time(o, &line, g->start, 1);
+		mct_buf_addc(&line, '\037');
+		put_time(o, &line, g->end, 1);
+		mct_buf_addc(&line, '\037');
+		put_time(o, &line, g->end - g->start, 0);
+		mct_buf_adds(&line, "\037\037\037\037\037");
+		if (g->top[0] < 0)
+			mct_buf_adds(&line, "host: nothing");
+		for (k = 0; k < NTOP && g->top[k] >= 0; k++) {
+			mct_buf_adds(&line, k ? "; " : "host: ");
+			mct_buf_adds(&line, o->str[g->top[k]]);
+			mct_buf_addc(&line, ' ');
+			put_time(o, &line, g->over[k], 0);
+		}
+		mct_out_row(&o->out, line.p, line.len);
+	}
+	mct_buf_free(&line);
+}
+
+static void
+report(struct opts *o)
+{
+	size_t i;
+	int p;
+
+	if (o->track) {
+		struct mct_buf m = { 0 };
+
+		mct_buf_adds(&m, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
+		mct_buf_addi(&m, TRACK_PID);
+		mct_buf_adds(&m, ",\"tid\":0,\"args\":{\"name\":\"mct phases\"}}");
+		emit(o, &m);
+		m.len = 0;
+		mct_buf_adds(&m, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
+		mct_buf_addi(&m, TRACK_PID);
+		mct_buf_adds(&m, ",\"tid\":1,\"args\":{\"name\":\"phases\"}}");
+		emit(o, &m);
+		m.len = 0;
+		mct_buf_adds(&m, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
+		mct_buf_addi(&m, TRACK_PID);
+		mct_buf_adds(&m, ",\"tid\":2,\"args\":{\"name\":\"idle gaps\"}}");
+		emit(o, &m);
+		mct_buf_free(&m);
+	} else if (o->out.fmt != MCT_O_NDJSON &&
+	    (o->out.header || o->out.fmt == MCT_O_TABLE)) {
+		static const char h[] = "phase\037start\037end\037span\037events"
+		    "\037busy\037rounds\037round\037top";
+
+		mct_out_row(&o->out, h, sizeof(h) - 1);
+	}
+	if (!o->only_gaps)
+		for (p = 0; p < o->nph; p++)
+			phase_record(o, p);
+	if (o->gaps)
+		for (i = 0; i < o->ngap; i++)
+			gap_record(o, i);
+}
+
+static double
+opt_num(const char *opt, const char *arg, double lo, double hi)
+{
+	char *end;
+	double d = strtod(arg, &end);
+
+	if (*arg == '\0' || *end != '\0' || !(d >= lo && d <= hi)) {
+		warnx("%s: invalid number '%s' (want %g to %g)", opt, arg, lo, hi);
+		mct_usage_hint();
+	}
+	return d;
+}
+
+static int
+options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
+{
+	const char *key = DEFAULT_KEY;
+	char err[512];
+	int ch, fmt = 0;
+
+	while ((ch = getopt_long(argc, argv, "hk:o:u:V", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(0);
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case 'o':
+			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0) {
+				warnx("-o: unknown format '%s' (want table, "
+				    "ndjson, tsv, csv or trace)", optarg);
+				mct_usage_hint();
+			}
+			fmt = 1;
+			break;
+		case 'u':
+			if (mct_parse_unit(optarg, &mo->unit) != 0) {
+				warnx("--unit: unknown unit '%s' (want auto, ns, "
+				    "us, ms or s)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case 'V':
+			mct_version();
+			break;
+		case OPT_DEVICE:
+			if ((o->device = mct_expr_parse(optarg, 0, err,
+			    sizeof(err))) == NULL) {
+				warnx("--device: %s in '%s'", err, optarg);
+				mct_usage_hint();
+			}
+			break;
+		case OPT_GAP:
+			if (mct_parse_dur(optarg, &o->gapmin) != 0 ||
+			    o->gapmin <= 0) {
+				warnx("--gap: invalid duration '%s' (want e.g. "
+				    "100ms, 1s)", optarg);
+				mct_usage_hint();
+			}
+			o->gaps = 1;
+			break;
+		case OPT_GAPS:
+			o->gaps = 1;
+			break;
+		case OPT_JOIN:
+			if (mct_parse_dur(optarg, &o->join) != 0 || o->join < 0) {
+				warnx("--join: invalid duration '%s' (want e.g. "
+				    "1s, 500ms)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case OPT_MIN_ROUNDS:
+			o->min_rounds = (int)opt_num("--min-rounds", optarg, 2,
+			    1e9);
+			break;
+		case OPT_MIN_SHARE:
+			o->min_share = opt_num("--min-share", optarg, 0, 100);
+			break;
+		case OPT_NO_HEADER:
+			o->out.header = 0;
+			break;
+		case OPT_ONLY_GAPS:
+			o->gaps = o->only_gaps = 1;
+			break;
+		case OPT_OVERLAP:
+			o->overlap = opt_num("--overlap", optarg, 1, 100);
+			break;
+		case OPT_RULES:
+			mct_rules_path(optarg);
+			break;
+		case OPT_SPLIT:
+			o->split = opt_num("--split", optarg, 1.01, 1e9);
+			break;
+		case OPT_TIME_UNIT:
+			if (mct_parse_unit(optarg, &o->out.tunit) != 0 ||
+			    o->out.tunit == MCT_UNIT_AUTO) {
+				warnx("--time-unit: unknown unit '%s' (want ns, "
+				    "us, ms or s)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		default:
+			usage(2);
+		}
+	}
+	if (mct_fields_parse(key, &o->key, &o->nkey) != 0) {
+		warnx("--key: invalid field list '%s'", key);
+		mct_usage_hint();
+	}
+	if (!fmt)
+		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
+	if (o->out.fmt == MCT_O_TRACE) {
+		/* events for a track of their own, to wrap beside the trace */
+		o->track = 1;
+		o->out.fmt = MCT_O_NDJSON;
+	}
+	return optind;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o = { .min_rounds = 3, .min_share = 1, .split = 5,
+	    .overlap = 80, .join = 1000000000, .out = { .header = 1 } };
+	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
+	struct mct_reader *r;
+	struct mct_event *ev;
+	int n;
+
+	n = options(argc, argv, &o, &mo);
+	argc -= n;
+	argv += n;
+	if (o.gaps && (o.host = tmpfile()) == NULL)
+		err(MCT_EXIT_USAGE, "tmpfile");
+
+	r = mct_open(argc, argv, &mo);
+	o.hdr = mct_header(r);
+	while (mct_next(r, &ev))
+		add(&o, ev);
+	qsort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
+	find_phases(&o);
+	if (o.gaps)
+		find_gaps(&o);
+	mct_out_begin(&o.out, o.hdr);
+	report(&o);
+	mct_out_end(&o.out);
+	return mct_finish(mct_close(r));
+}
