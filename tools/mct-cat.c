@@ -64,33 +64,29 @@ usage(int status)
 	exit(mct_finish(MCT_EXIT_OK));
 }
 
-int
-main(int argc, char *argv[])
+static int
+options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
+    const char **fields)
 {
-	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
-	struct mct_out o = { .fmt = MCT_O_NDJSON, .header = 1 };
-	const char *fields = DEFAULT_FIELDS;
-	struct mct_reader *r;
-	struct mct_event *ev;
 	int ch, progress = -1;
 
 	while ((ch = getopt_long(argc, argv, "F:ho:u:Vw", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'F':
-			fields = optarg;
+			*fields = optarg;
 			break;
 		case 'h':
 			usage(0);
 			break;
 		case 'o':
-			if (mct_parse_ofmt(optarg, &o.fmt) != 0) {
+			if (mct_parse_ofmt(optarg, &o->fmt) != 0) {
 				warnx("-o: unknown format '%s' (want ndjson, "
 				    "tsv, csv, table or trace)", optarg);
 				mct_usage_hint();
 			}
 			break;
 		case 'u':
-			if (mct_parse_unit(optarg, &mo.unit) != 0) {
+			if (mct_parse_unit(optarg, &mo->unit) != 0) {
 				warnx("--unit: unknown unit '%s' (want auto, ns, "
 				    "us, ms or s)", optarg);
 				mct_usage_hint();
@@ -100,10 +96,10 @@ main(int argc, char *argv[])
 			mct_version();
 			break;
 		case 'w':
-			o.fmt = MCT_O_TRACE;
+			o->fmt = MCT_O_TRACE;
 			break;
 		case OPT_NO_HEADER:
-			o.header = 0;
+			o->header = 0;
 			break;
 		case OPT_NO_PROGRESS:
 			progress = 0;
@@ -112,8 +108,8 @@ main(int argc, char *argv[])
 			progress = 1;
 			break;
 		case OPT_TIME_UNIT:
-			if (mct_parse_unit(optarg, &o.tunit) != 0 ||
-			    o.tunit == MCT_UNIT_AUTO) {
+			if (mct_parse_unit(optarg, &o->tunit) != 0 ||
+			    o->tunit == MCT_UNIT_AUTO) {
 				warnx("--time-unit: unknown unit '%s' (want ns, "
 				    "us, ms or s)", optarg);
 				mct_usage_hint();
@@ -123,13 +119,27 @@ main(int argc, char *argv[])
 			usage(2);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (mct_fields_parse(fields, &o.fields, &o.nfields) != 0) {
-		warnx("-F: invalid field list '%s'", fields);
+	if (mct_fields_parse(*fields, &o->fields, &o->nfields) != 0) {
+		warnx("-F: invalid field list '%s'", *fields);
 		mct_usage_hint();
 	}
-	mo.progress = progress == -1 ? isatty(STDERR_FILENO) : progress;
+	mo->progress = progress == -1 ? isatty(STDERR_FILENO) : progress;
+	return optind;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
+	struct mct_out o = { .fmt = MCT_O_NDJSON, .header = 1 };
+	const char *fields = DEFAULT_FIELDS;
+	struct mct_reader *r;
+	struct mct_event *ev;
+	int n;
+
+	n = options(argc, argv, &o, &mo, &fields);
+	argc -= n;
+	argv += n;
 
 	r = mct_open(argc, argv, &mo);
 	mct_out_begin(&o, mct_header(r));

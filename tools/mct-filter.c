@@ -339,15 +339,11 @@ compile(struct opts *o)
 	}
 }
 
-int
-main(int argc, char *argv[])
+static int
+options(int argc, char *argv[], struct opts *o, struct mct_out *out,
+    struct mct_opts *mo)
 {
-	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
-	struct mct_out out = { .fmt = MCT_O_NDJSON, .header = 1 };
-	struct opts o = { 0 };
 	const char *fields = DEFAULT_FIELDS;
-	struct mct_reader *r;
-	struct mct_event *ev;
 	char err[512];
 	int ch;
 
@@ -355,7 +351,7 @@ main(int argc, char *argv[])
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			o.count = 1;
+			o->count = 1;
 			break;
 		case 'F':
 			fields = optarg;
@@ -364,17 +360,17 @@ main(int argc, char *argv[])
 			usage(0);
 			break;
 		case 'i':
-			o.icase = 1;
+			o->icase = 1;
 			break;
 		case 'o':
-			if (mct_parse_ofmt(optarg, &out.fmt) != 0) {
+			if (mct_parse_ofmt(optarg, &out->fmt) != 0) {
 				warnx("-o: unknown format '%s' (want ndjson, "
 				    "tsv, csv, table or trace)", optarg);
 				mct_usage_hint();
 			}
 			break;
 		case 'u':
-			if (mct_parse_unit(optarg, &mo.unit) != 0) {
+			if (mct_parse_unit(optarg, &mo->unit) != 0) {
 				warnx("--unit: unknown unit '%s' (want auto, ns, "
 				    "us, ms or s)", optarg);
 				mct_usage_hint();
@@ -384,99 +380,113 @@ main(int argc, char *argv[])
 			mct_version();
 			break;
 		case 'v':
-			o.invert = 1;
+			o->invert = 1;
 			break;
 		case OPT_CAT:
-			add(&o.cat, optarg);
+			add(&o->cat, optarg);
 			break;
 		case OPT_CATEGORY:
-			add(&o.category, optarg);
+			add(&o->category, optarg);
 			break;
 		case OPT_CLIP:
-			o.clip = 1;
+			o->clip = 1;
 			break;
 		case OPT_FROM:
-			mct_opt_time("--from", optarg, &o.from, &o.from_abs);
-			o.has_from = 1;
+			mct_opt_time("--from", optarg, &o->from, &o->from_abs);
+			o->has_from = 1;
 			break;
 		case OPT_MATCH:
-			o.match = mct_xrealloc(o.match,
-			    (size_t)(o.nmatch + 1) * sizeof(*o.match));
-			o.match[o.nmatch++] = optarg;
+			o->match = mct_xrealloc(o->match,
+			    (size_t)(o->nmatch + 1) * sizeof(*o->match));
+			o->match[o->nmatch++] = optarg;
 			break;
 		case OPT_MAX_DUR:
-			if (mct_parse_dur(optarg, &o.max_dur) != 0) {
+			if (mct_parse_dur(optarg, &o->max_dur) != 0) {
 				warnx("--max-dur: invalid duration '%s' (want "
 				    "e.g. 1.5ms, 300us, 2s)", optarg);
 				mct_usage_hint();
 			}
-			o.has_max = 1;
+			o->has_max = 1;
 			break;
 		case OPT_MIN_DUR:
-			if (mct_parse_dur(optarg, &o.min_dur) != 0) {
+			if (mct_parse_dur(optarg, &o->min_dur) != 0) {
 				warnx("--min-dur: invalid duration '%s' (want "
 				    "e.g. 1.5ms, 300us, 2s)", optarg);
 				mct_usage_hint();
 			}
-			o.has_min = 1;
+			o->has_min = 1;
 			break;
 		case OPT_NAME:
-			add(&o.name, optarg);
+			add(&o->name, optarg);
 			break;
 		case OPT_NO_HEADER:
-			out.header = 0;
+			out->header = 0;
 			break;
 		case OPT_NO_META:
-			o.no_meta = 1;
+			o->no_meta = 1;
 			break;
 		case OPT_PH:
-			add(&o.ph, optarg);
+			add(&o->ph, optarg);
 			break;
 		case OPT_PID:
-			add(&o.pid, optarg);
+			add(&o->pid, optarg);
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
 			break;
 		case OPT_TID:
-			add(&o.tid, optarg);
+			add(&o->tid, optarg);
 			break;
 		case OPT_TIME_UNIT:
-			if (mct_parse_unit(optarg, &out.tunit) != 0 ||
-			    out.tunit == MCT_UNIT_AUTO) {
+			if (mct_parse_unit(optarg, &out->tunit) != 0 ||
+			    out->tunit == MCT_UNIT_AUTO) {
 				warnx("--time-unit: unknown unit '%s' (want ns, "
 				    "us, ms or s)", optarg);
 				mct_usage_hint();
 			}
 			break;
 		case OPT_TO:
-			mct_opt_time("--to", optarg, &o.to, &o.to_abs);
-			o.has_to = 1;
+			mct_opt_time("--to", optarg, &o->to, &o->to_abs);
+			o->has_to = 1;
 			break;
 		case OPT_WHERE:
-			o.where = mct_xrealloc(o.where,
-			    (size_t)(o.nwhere + 1) * sizeof(*o.where));
-			if ((o.where[o.nwhere] = mct_expr_parse(optarg, 0, err,
+			o->where = mct_xrealloc(o->where,
+			    (size_t)(o->nwhere + 1) * sizeof(*o->where));
+			if ((o->where[o->nwhere] = mct_expr_parse(optarg, 0, err,
 			    sizeof(err))) == NULL) {
 				warnx("--where: %s in '%s'", err, optarg);
 				mct_usage_hint();
 			}
-			o.nwhere++;
+			o->nwhere++;
 			break;
 		case OPT_WITHIN:
-			o.within = 1;
+			o->within = 1;
 			break;
 		default:
 			usage(2);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (mct_fields_parse(fields, &out.fields, &out.nfields) != 0) {
+	if (mct_fields_parse(fields, &out->fields, &out->nfields) != 0) {
 		warnx("-F: invalid field list '%s'", fields);
 		mct_usage_hint();
 	}
-	compile(&o);
+	compile(o);
+	return optind;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
+	struct mct_out out = { .fmt = MCT_O_NDJSON, .header = 1 };
+	struct opts o = { 0 };
+	struct mct_reader *r;
+	struct mct_event *ev;
+	int n;
+
+	n = options(argc, argv, &o, &out, &mo);
+	argc -= n;
+	argv += n;
 	if (o.category.n)
 		mct_rules_need();
 
