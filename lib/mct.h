@@ -296,7 +296,8 @@ void	 mct_stats_free(struct mct_stats *);
 /*
  * output.c - writing events: ndjson, tsv, csv, table, trace.
  */
-enum mct_ofmt { MCT_O_NDJSON = 0, MCT_O_TSV, MCT_O_CSV, MCT_O_TABLE, MCT_O_TRACE };
+enum mct_ofmt { MCT_O_NDJSON = 0, MCT_O_TSV, MCT_O_CSV, MCT_O_TABLE, MCT_O_TRACE,
+    MCT_O_MD };
 
 struct mct_out {
 	enum mct_ofmt	 fmt;
@@ -317,6 +318,7 @@ struct mct_out {
 };
 
 int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
+int	 mct_out_human(const struct mct_out *);
 void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
 void	 mct_out_row(struct mct_out *, const char *, size_t);

@@ -8,6 +8,7 @@
  *           missing values empty
  *   csv     the same, quoted as RFC 4180 says
  *   table   aligned columns for people; widths from the first rows
+ *   md      a Markdown table, for reports
  *   trace   a Chrome trace JSON: the source's top-level keys around
  *           "traceEvents", ts/dur back in the source's unit
  */
@@ -24,15 +25,23 @@
 int
 mct_parse_ofmt(const char *s, enum mct_ofmt *f)
 {
-	static const char *names[] = { "ndjson", "tsv", "csv", "table", "trace" };
+	static const char *names[] = { "ndjson", "tsv", "csv", "table", "trace",
+	    "md" };
 	int i;
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		if (strcmp(s, names[i]) == 0) {
 			*f = (enum mct_ofmt)i;
 			return 0;
 		}
 	return -1;
+}
+
+/* Is the output for people (numbers with units and separators)? */
+int
+mct_out_human(const struct mct_out *o)
+{
+	return o->fmt == MCT_O_TABLE || o->fmt == MCT_O_MD;
 }
 
 /* The top-level keys of the source: those before traceEvents, or after. */
@@ -93,6 +102,16 @@ put_cell(struct mct_out *o, const char *s, size_t n)
 			mct_buf_addc(b, s[i]);
 		}
 		mct_buf_addc(b, '"');
+		return;
+	}
+	if (o->fmt == MCT_O_MD) {
+		for (i = 0; i < n; i++)
+			if (s[i] == '|')
+				mct_buf_add(b, "\\|", 2);
+			else if (s[i] == '\n' || s[i] == '\r' || s[i] == '\t')
+				mct_buf_addc(b, ' ');
+			else
+				mct_buf_addc(b, s[i]);
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -164,6 +183,33 @@ table_flush(struct mct_out *o)
 	o->rows.len = 0;
 }
 
+/* A Markdown row from cells separated by \037; a rule under the first. */
+static void
+md_row(struct mct_out *o, const char *row, size_t n)
+{
+	const char *p = row, *end = row + n, *c;
+	int cols = 0;
+
+	mct_write("|", 1);
+	for (;;) {
+		c = memchr(p, '\037', (size_t)(end - p));
+		mct_write(" ", 1);
+		mct_write(p, (size_t)((c ? c : end) - p));
+		mct_write(" |", 2);
+		cols++;
+		if (c == NULL)
+			break;
+		p = c + 1;
+	}
+	mct_write("\n", 1);
+	if (o->nrows++ == 0) {
+		mct_write("|", 1);
+		while (cols-- > 0)
+			mct_write("---|", 4);
+		mct_write("\n", 1);
+	}
+}
+
 /* Add a row (cells separated by \037) to a table: held, or printed. */
 static void
 table_row(struct mct_out *o, const char *row, size_t n)
@@ -211,6 +257,23 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 		table_row(o, cells, n);
 		return;
 	}
+	if (o->fmt == MCT_O_MD) {
+		/* cells are already text: escape each, then write the row */
+		const char *q = cells;
+
+		o->line.len = 0;
+		for (;;) {
+			c = memchr(q, '\037', (size_t)(end - q));
+			put_cell(o, q, (size_t)((c ? c : end) - q));
+			if (c == NULL)
+				break;
+			mct_buf_addc(&o->line, '\037');
+			q = c + 1;
+		}
+		md_row(o, o->line.p, o->line.len);
+		o->line.len = 0;
+		return;
+	}
 	for (;;) {
 		c = memchr(p, '\037', (size_t)(end - p));
 		put_cell(o, p, (size_t)((c ? c : end) - p));
@@ -227,7 +290,9 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 static void
 row_end(struct mct_out *o)
 {
-	if (o->fmt == MCT_O_TABLE)
+	if (o->fmt == MCT_O_MD)
+		md_row(o, o->line.p, o->line.len);
+	else if (o->fmt == MCT_O_TABLE)
 		table_row(o, o->line.p, o->line.len);
 	else {
 		mct_buf_addc(&o->line, '\n');
@@ -256,7 +321,7 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 	case MCT_O_TRACE:
 		break;		/* written with the first event or at the end */
 	default:
-		if ((!o->header && o->fmt != MCT_O_TABLE) || o->nfields == 0)
+		if ((!o->header && !mct_out_human(o)) || o->nfields == 0)
 			break;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)

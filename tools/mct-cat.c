@@ -49,7 +49,7 @@ usage(int status)
 	    "  -h, --help            show this help and exit\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --no-progress     never show progress on stderr\n"
-	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, trace\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
 	    "      --progress        show progress even if stderr is no terminal\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
@@ -81,7 +81,7 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 		case 'o':
 			if (mct_parse_ofmt(optarg, &o->fmt) != 0) {
 				warnx("-o: unknown format '%s' (want ndjson, "
-				    "tsv, csv, table or trace)", optarg);
+				    "tsv, csv, table, md or trace)", optarg);
 				mct_usage_hint();
 			}
 			break;

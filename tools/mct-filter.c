@@ -118,7 +118,7 @@ usage(int status)
 	    "  -c, --count           print the number of events kept\n"
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ")\n"
-	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, trace\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
@@ -365,7 +365,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case 'o':
 			if (mct_parse_ofmt(optarg, &out->fmt) != 0) {
 				warnx("-o: unknown format '%s' (want ndjson, "
-				    "tsv, csv, table or trace)", optarg);
+				    "tsv, csv, table, md or trace)", optarg);
 				mct_usage_hint();
 			}
 			break;

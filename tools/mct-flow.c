@@ -134,7 +134,7 @@ usage(int status)
 	    "  -q, --quiet           no summary on stderr\n"
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ")\n"
-	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, trace\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
@@ -740,7 +740,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 		case 'o':
 			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0) {
 				warnx("-o: unknown format '%s' (want ndjson, "
-				    "tsv, csv, table or trace)", optarg);
+				    "tsv, csv, table, md or trace)", optarg);
 				mct_usage_hint();
 			}
 			break;

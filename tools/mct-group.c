@@ -126,7 +126,7 @@ usage(int status)
 	    "      --rules FILE      the rules file for the field category\n"
 	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
 	    "(default\n"
-	    "                        otherwise), tsv, csv\n"
+	    "                        otherwise), tsv, csv, md (Markdown)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), "
 	    "us, ms, s\n"
@@ -507,7 +507,7 @@ cell(struct opts *o, struct group *g, const struct agg *a, struct mct_buf *b)
 	int64_t iv = 0;
 	int nan_, isint;
 	double d = value_of(o, g, a, &nan_, &iv, &isint);
-	int human = o->out.fmt == MCT_O_TABLE;
+	int human = mct_out_human(&o->out);
 	int64_t unit = mct_unit_ns(o->out.tunit);
 
 	if (nan_) {
@@ -830,7 +830,7 @@ report(struct opts *o)
 			mct_buf_addc(&h, '\037');
 			mct_buf_adds(&h, o->agg[j].text);
 		}
-		if (o->out.header || o->out.fmt == MCT_O_TABLE)
+		if (o->out.header || mct_out_human(&o->out))
 			mct_out_row(&o->out, h.p, h.len);
 		mct_buf_free(&h);
 	}
@@ -844,7 +844,7 @@ report(struct opts *o)
 	}
 	if (shown < n)
 		row(o, &others, "(others)");
-	if (o->total_row || o->out.fmt == MCT_O_TABLE)
+	if (o->total_row || mct_out_human(&o->out))
 		row(o, &total, "(total)");
 	mct_stats_free(&others.val);
 	mct_stats_free(&total.val);
@@ -891,7 +891,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0 ||
 			    o->out.fmt == MCT_O_TRACE) {
 				warnx("-o: unknown format '%s' (want table, "
-				    "ndjson, tsv or csv)", optarg);
+				    "md, ndjson, tsv or csv)", optarg);
 				mct_usage_hint();
 			}
 			fmt = 1;

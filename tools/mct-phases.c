@@ -18,8 +18,8 @@
  *    phase.  A phase runs from the first start to the last end of its
  *    anchors' runs; its rounds are its heaviest anchor's calls.
  * 4. Calls of the anchors' names outside every steady phase are one-off
- *    cases (warmup, functional checks): calls less than --join apart form
- *    one warmup phase.
+ *    cases (warmup, functional checks): calls less than --join apart (by
+ *    default 1% of the device span) form one warmup phase.
  * 5. What lies before the first phase is init, between two phases a
  *    switch, after the last one the tail.
  * 6. Gaps are the stretches longer than --gap T in which no device event
@@ -167,14 +167,14 @@ usage(int status)
 	    "      --overlap P       runs covering each other by P%% share a "
 	    "phase\n"
 	    "                        (default 80)\n"
-	    "      --join T          one-off calls closer than T form one warmup "
-	    "(default 1s)\n"
+	    "      --join T          one-off calls closer than T form one warmup\n"
+	    "                        (default: 1%% of the device span)\n"
 	    "      --rules FILE      the rules file, for category in --key or "
 	    "--device\n"
 	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
 	    "(default\n"
-	    "                        otherwise), tsv, csv, trace (events for a "
-	    "track)\n"
+	    "                        otherwise), tsv, csv, md (Markdown), trace\n"
+	    "                        (events for a track)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), us, "
 	    "ms, s\n"
@@ -523,6 +523,8 @@ find_phases(struct opts *o)
 			memcpy(names[nnames], s, len);
 			names[nnames++][len] = '\0';
 		}
+	if (o->join < 0 && o->ndev > 0)
+		o->join = (o->dev[o->ndev - 1].ts - o->dev[0].ts) / 100;
 	{
 		struct phase *w = NULL;
 
@@ -734,7 +736,7 @@ put_time(struct opts *o, struct mct_buf *b, int64_t ns, int rel)
 
 	if (rel)
 		ns -= o->hdr->has_origin ? o->hdr->origin : 0;
-	if (o->out.fmt == MCT_O_TABLE) {
+	if (mct_out_human(&o->out)) {
 		if (rel)
 			snprintf(num, sizeof(num), "%.3f s", (double)ns / 1e9);
 		else
@@ -884,10 +886,10 @@ phase_record(struct opts *o, int i)
 		put_time(o, &line, p->end - p->start, 0);
 		mct_buf_addc(&line, '\037');
 		mct_fmt_count(num, events);
-		mct_buf_adds(&line, o->out.fmt == MCT_O_TABLE ? num :
+		mct_buf_adds(&line, mct_out_human(&o->out) ? num :
 		    (snprintf(num, sizeof(num), "%ld", events), num));
 		mct_buf_addc(&line, '\037');
-		snprintf(num, sizeof(num), o->out.fmt == MCT_O_TABLE ? "%.1f%%" :
+		snprintf(num, sizeof(num), mct_out_human(&o->out) ? "%.1f%%" :
 		    "%.2f", p->end > p->start ? 100.0 * (double)busy /
 		    (double)(p->end - p->start) : 0);
 		mct_buf_adds(&line, num);
@@ -903,7 +905,7 @@ phase_record(struct opts *o, int i)
 			if (k)
 				mct_buf_adds(&line, "; ");
 			mct_buf_adds(&line, o->str[top[k].sig]);
-			if (o->out.fmt == MCT_O_TABLE && strlen(o->str[top[k].sig]) > 48) {
+			if (mct_out_human(&o->out) && strlen(o->str[top[k].sig]) > 48) {
 				/* keep the table readable: cut long names */
 				line.len -= strlen(o->str[top[k].sig]) - 45;
 				mct_buf_adds(&line, "...");
@@ -999,7 +1001,7 @@ report(struct opts *o)
 		emit(o, &m);
 		mct_buf_free(&m);
 	} else if (o->out.fmt != MCT_O_NDJSON &&
-	    (o->out.header || o->out.fmt == MCT_O_TABLE)) {
+	    (o->out.header || mct_out_human(&o->out))) {
 		static const char h[] = "phase\037start\037end\037span\037events"
 		    "\037busy\037rounds\037round\037top";
 
@@ -1044,7 +1046,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case 'o':
 			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0) {
 				warnx("-o: unknown format '%s' (want table, "
-				    "ndjson, tsv, csv or trace)", optarg);
+				    "md, ndjson, tsv, csv or trace)", optarg);
 				mct_usage_hint();
 			}
 			fmt = 1;
@@ -1137,7 +1139,7 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .min_rounds = 3, .min_share = 1, .split = 5,
-	    .overlap = 80, .join = 1000000000, .out = { .header = 1 } };
+	    .overlap = 80, .join = -1, .out = { .header = 1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
