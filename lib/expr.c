@@ -4,12 +4,13 @@
  *
  *   expr  := and ( "||" and )*
  *   and   := cond ( "&&" cond )*
- *   cond  := FIELD | FIELD OP VALUE        OP: == != < <= > >= ~ !~
+ *   cond  := FIELD | !FIELD | FIELD OP VALUE    OP: == != < <= > >= ~ !~
  *
  * VALUE is a number, a time with a unit for time fields (dur>=1ms,
  * rel<26.57s, ts>=@1712195480123456789), a JSON string or array, or bare
  * text up to the next && or ||.  Numbers compare as numbers, also with a
- * string field that holds one ("pid":"2"); an array also matches a string
+ * string field that holds one ("pid":"2"); a bare FIELD holds when the
+ * event has it, !FIELD when it has not; an array also matches a string
  * listing the same items in parentheses ("(2056, 32, 1)"), as tracers
  * write dim3 values; ~ and !~ match a POSIX extended regular expression
  * against the field's text.  A missing field makes every comparison
@@ -25,7 +26,8 @@
 
 #include "mct.h"
 
-enum { OP_EXISTS, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_RE, OP_NRE };
+enum { OP_EXISTS, OP_MISSING, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+    OP_RE, OP_NRE };
 
 struct mct_cond {
 	struct mct_field f;
@@ -92,9 +94,13 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 	const char *p = skipsp(*pp), *q;
 	struct mct_buf b = { 0 };
 	size_t i;
-	int rc, inq = 0;
+	int rc, inq = 0, not = 0;
 
 	memset(c, 0, sizeof(*c));
+	if (*p == '!') {
+		not = 1;	/* !FIELD: the event lacks it */
+		p = skipsp(p + 1);
+	}
 	/* the field: up to an operator, && or || (quotes may hold anything) */
 	for (q = p; *q; q++) {
 		if (*q == '"')
@@ -120,12 +126,18 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 			p += strlen(ops[i].s);
 			break;
 		}
+	if (not && c->op != OP_EXISTS) {
+		snprintf(err, errlen, "! goes only before a bare field");
+		goto bad;
+	}
 	if (c->op == OP_EXISTS) {
 		if (*p && strncmp(p, "&&", 2) != 0 && strncmp(p, "||", 2) != 0) {
 			snprintf(err, errlen, "unknown operator at '%s' (want "
 			    "== != < <= > >= ~ !~)", p);
 			goto bad;
 		}
+		if (not)
+			c->op = OP_MISSING;
 		*pp = p;
 		mct_buf_free(&b);
 		return 0;
@@ -324,6 +336,12 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 	char *t;
 	int r;
 
+	if (c->op == OP_EXISTS || c->op == OP_MISSING) {
+		int has = c->f.time ? mct_field_ns(ev, &c->f, h, &ns) == 0 :
+		    mct_get(ev, &c->f, &v) == 0;
+
+		return c->op == OP_EXISTS ? has : !has;
+	}
 	if (c->istime) {
 		if (mct_field_ns(ev, &c->f, h, &ns) != 0)
 			return c->op == OP_NE;

@@ -62,6 +62,10 @@ mct_src_open(const char *name)
 		goto fail;
 	}
 	s->size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+#ifdef F_SETPIPE_SZ
+	if (S_ISFIFO(st.st_mode))
+		(void)fcntl(s->fd, F_SETPIPE_SZ, 1 << 20);	/* fewer reads */
+#endif
 	/* Read the first bytes to see whether it is gzip. */
 	s->zbuf = mct_xmalloc(ZBUF);
 	while (s->zlen < 2) {

@@ -7,7 +7,8 @@
  *
  * The rules are loaded once, on first use, from --rules FILE, else
  * $MCT_RULES, else $(pkgdatadir)/default.rules, else data/default.rules
- * beside the tools of a build tree.  An event's label depends only on the
+ * beside the tools of a build tree, else in the source tree they were
+ * built from.  An event's label depends only on the
  * fields the rules read, so labels are cached under the text of those
  * fields: classifying 225,852 events costs a few hundred regexec() calls.
  */
@@ -159,6 +160,12 @@ load(void)
 			b.len = 0;
 			mct_buf_adds(&b, exe);
 			mct_buf_adds(&b, "/../data/default.rules");
+#ifdef MCT_SRCDATADIR
+			if (access(b.p, R_OK) != 0) {
+				b.len = 0;
+				mct_buf_adds(&b, MCT_SRCDATADIR "/default.rules");
+			}
+#endif
 			if (access(b.p, R_OK) != 0) {
 				warnx("no rules file: not in " MCT_PKGDATADIR
 				    " nor beside %s (use --rules FILE)", exe);
