@@ -347,8 +347,8 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 			return c->op == OP_NE;
 		want = c->ns;
 		if (c->f.kind == MCT_F_PATH && !c->abs &&
-		    strcmp(c->f.seg[0], "ts") == 0)
-			want += h->has_origin ? h->origin : 0;
+		    strcmp(c->f.seg[c->f.nseg - 1], "ts") == 0)
+			want += h->has_origin ? h->origin : 0;	/* ts, launch.ts */
 		if (c->f.kind == MCT_F_END && !c->abs)
 			want += h->has_origin ? h->origin : 0;
 		if (c->op == OP_RE || c->op == OP_NRE) {

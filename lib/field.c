@@ -75,8 +75,12 @@ mct_field_parse(const char *text, struct mct_field *f)
 	mct_buf_free(&b);
 	if (f->nseg == 0)
 		goto bad2;
-	f->time = f->nseg == 1 && (strcmp(f->seg[0], "ts") == 0 ||
-	    strcmp(f->seg[0], "dur") == 0);
+	/* times in ns: the event's own, and those mct-flow computes */
+	f->time = (f->nseg == 1 && (strcmp(f->seg[0], "ts") == 0 ||
+	    strcmp(f->seg[0], "dur") == 0 || strcmp(f->seg[0], "latency") == 0 ||
+	    strcmp(f->seg[0], "queue") == 0)) || (f->nseg == 2 &&
+	    strcmp(f->seg[0], "launch") == 0 && (strcmp(f->seg[1], "ts") == 0 ||
+	    strcmp(f->seg[1], "dur") == 0));
 	return 0;
 bad:
 	mct_buf_free(&b);

@@ -143,8 +143,7 @@ usage(int status)
 static int
 is_time_field(const struct mct_field *f)
 {
-	static const char *names[] = { "latency", "queue", "launch.dur",
-	    "launch.ts", "span", "busy", "tdur", NULL };
+	static const char *names[] = { "span", "busy", "round", "tdur", NULL };
 	int i;
 
 	if (f->time)
