@@ -344,11 +344,11 @@ key_kind(const unsigned char *k, size_t n)
 			return K_PH;
 		break;
 	case 3:
-		if (memcmp(k, "dur", 3) == 0)
+		if (k[0] == 'd' && k[1] == 'u' && k[2] == 'r')
 			return K_DUR;
 		break;
 	case 4:
-		if (memcmp(k, "args", 4) == 0)
+		if (k[0] == 'a' && k[1] == 'r' && k[2] == 'g' && k[3] == 's')
 			return K_ARGS;
 		break;
 	}
@@ -484,7 +484,27 @@ value:
 			/* the common ts or dur: a plain integer, in one pass */
 			uint64_t u = 0;
 
-			for (q = p; q < end && q - p < 19 &&
+			q = p;
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* eight digits at a time while they last */
+			while (end - q >= 8 && q - p <= 11) {
+				uint64_t w;
+
+				memcpy(&w, q, 8);
+				if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
+				    ((w + 0x0606060606060606ULL) &
+				    0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL)
+					break;
+				w -= 0x3030303030303030ULL;
+				/* pairs, quads, then all eight (first digit highest) */
+				w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+				w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+				w = (w * 10000 + (w >> 32)) & 0xffffffffULL;
+				u = u * 100000000 + w;
+				q += 8;
+			}
+#endif
+			for (; q < end && q - p < 19 &&
 			    (unsigned)(*q - '0') < 10; q++)
 				u = u * 10 + (uint64_t)(*q - '0');
 			if (q < end && !((unsigned)(*q - '0') < 10 || *q == '.' ||
