@@ -330,6 +330,22 @@ bad:
 	return NULL;
 }
 
+/* Is s[0..n) exactly one JSON number? */
+static int
+is_number(const unsigned char *s, size_t n)
+{
+	unsigned char buf[72];
+	const unsigned char *e;
+	int rc;
+
+	if (n + 1 > sizeof(buf))
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = ' ';	/* ends the number */
+	e = scan_number(buf, buf + n + 1, &rc);
+	return e == buf + n;
+}
+
 /* The first-level keys the framer cares about. */
 enum { K_OTHER, K_TS, K_DUR, K_PH, K_ARGS };
 
@@ -384,6 +400,8 @@ note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n)
 	if (mct_dec_e6((const char *)v, n, &e6) != 0)
 		return -1;
 	kind = memchr(v, '.', n) ? MCT_TS_FRAC : MCT_TS_INT;
+	if (memchr(v, 'e', n) || memchr(v, 'E', n))
+		s->odd = 1;	/* an exponent: the text must be rewritten */
 	if (isdur)
 		s->dur_kind = kind;
 	else {
@@ -414,7 +432,7 @@ mct_scan(struct mct_scan *s)
 	s->fixes = 0;
 	s->errpos = NULL;
 	s->errmsg = NULL;
-	s->has_co_id = s->is_meta = 0;
+	s->has_co_id = s->is_meta = s->odd = 0;
 	s->ts_kind = s->dur_kind = MCT_TS_NONE;
 	if (out) {
 		mct_buf_grow(out, (size_t)(end - p) + 64);
@@ -468,7 +486,7 @@ value:
 			if (key1 == K_PH && n == 1 && q[1] == 'M')
 				s->is_meta = 1;
 			else if ((key1 == K_TS || key1 == K_DUR) && n > 0 &&
-			    n < 64 && memchr(q + 1, '\\', n) == NULL &&
+			    n < 64 && is_number(q + 1, n) &&
 			    note_time(s, key1 == K_DUR, q + 1, n) == 0 &&
 			    out && (size_t)(o - out->p) >= n + 2 &&
 			    memcmp(o - n - 1, q + 1, n) == 0) {
@@ -524,6 +542,11 @@ value:
 		}
 		/* FALLTHROUGH */
 	case '-': case '0':
+		if (*p == '-' && p + 1 < end && p[1] == 'I') {
+			kp = (const unsigned char *)"-Infinity";
+			klen = 9;
+			goto literal;
+		}
 		q = p;
 		if ((p = scan_number(p, end, &rc)) == NULL) {
 			if (rc == MCT_SCAN_MORE)
@@ -577,7 +600,7 @@ literal:
 		s->errmsg = "invalid literal";
 		goto error;
 	}
-	if (*p == 'N' || *p == 'I') {
+	if (*p == 'N' || *p == 'I' || *p == '-') {
 		fix(s, MCT_FIX_NAN, p);
 		o = room(out, o, p, end, 4);
 		EMIT("null", 4);

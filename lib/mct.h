@@ -123,6 +123,7 @@ struct mct_scan {
 	int		 has_co_id;
 	int		 is_meta;
 	int		 ts_kind, dur_kind;	/* MCT_TS_* */
+	int		 odd;		/* ts or dur with an exponent */
 	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
 	const char	*ts_text;	/* its text (in the input) */
 	size_t		 ts_len;

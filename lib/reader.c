@@ -55,7 +55,7 @@ struct input {
 	i128		 min_e6;
 	char		 min_text[64];	/* the smallest ts, as written */
 	int64_t		 origin;
-	int		 anyfrac, anycoid;
+	int		 anyfrac, anycoid, anyodd;
 	int		 form;
 	int		 toobig;	/* a ts/dur beyond int64 ns was reported */
 	struct mct_buf	 top;
@@ -220,6 +220,8 @@ emit(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 		in->anyfrac = 1;
 	if (sc->has_co_id)
 		in->anycoid = 1;
+	if (sc->odd)
+		in->anyodd = 1;
 	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta &&
 	    sc->ts_len < sizeof(in->min_text) &&
 	    (!in->has_origin || sc->ts_e6 < in->min_e6)) {
@@ -546,7 +548,7 @@ decide_unit(struct mct_reader *r, struct input *in)
 		in->unit = MCT_UNIT_US;
 		in->why = "Chrome trace format default";
 	}
-	in->convert = in->unit != MCT_UNIT_NS || in->anyfrac;
+	in->convert = in->unit != MCT_UNIT_NS || in->anyfrac || in->anyodd;
 	if (in->has_origin && mct_dec_ns(in->min_text, strlen(in->min_text),
 	    in->unit, &in->origin) != 0) {
 		warnx("%s: the smallest ts, %s %s, is beyond int64 ns; no origin",
