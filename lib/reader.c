@@ -149,6 +149,14 @@ refill(struct rbuf *b, ssize_t (*rd)(void *, char *, size_t), void *arg)
 	return n;
 }
 
+/* The next newline in the buffer, or NULL. */
+static char *
+find_nl(const struct rbuf *b)
+{
+	return b->end > b->pos ? memchr(b->p + b->pos, '\n', b->end - b->pos) :
+	    NULL;
+}
+
 static ssize_t
 src_rd(void *arg, char *buf, size_t n)
 {
@@ -573,7 +581,7 @@ probe_stream(struct input *in)
 	char *nl;
 
 	for (;;) {
-		nl = memchr(b->p + b->pos, '\n', b->end - b->pos);
+		nl = find_nl(b);
 		if (b->end - b->pos >= 64 || nl != NULL || b->eof)
 			break;
 		if (refill(b, src_rd, in->src) < 0)
@@ -581,7 +589,7 @@ probe_stream(struct input *in)
 	}
 	if (!is_header_line(b->p + b->pos, b->end - b->pos))
 		return 0;
-	while ((nl = memchr(b->p + b->pos, '\n', b->end - b->pos)) == NULL &&
+	while ((nl = find_nl(b)) == NULL &&
 	    !b->eof)
 		if (refill(b, src_rd, in->src) < 0)
 			break;
@@ -895,7 +903,7 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 			b = &r->srb;
 		}
 		for (;;) {
-			nl = memchr(b->p + b->pos, '\n', b->end - b->pos);
+			nl = find_nl(b);
 			if (nl == NULL) {
 				if (!b->eof) {
 					ssize_t n = in->stream ?

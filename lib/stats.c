@@ -112,7 +112,7 @@ sort(struct mct_stats *s)
 {
 	if (s->sorted)
 		return;
-	qsort(s->v, s->n, sizeof(*s->v), s->isfloat ? cmp_d : cmp_i);
+	mct_sort(s->v, s->n, sizeof(*s->v), s->isfloat ? cmp_d : cmp_i);
 	s->sorted = 1;
 }
 

@@ -118,6 +118,15 @@ mct_buf_free(struct mct_buf *b)
 	b->len = b->cap = 0;
 }
 
+/* qsort(3), also for no elements (where qsort may not get a NULL base). */
+void
+mct_sort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 /* Combine two exit statuses: the worse one wins. */
 int
 mct_status(int a, int b)

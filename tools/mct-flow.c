@@ -524,7 +524,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 	size_t i, j, lo, hi;
 	int c;
 
-	qsort(o->fe, o->nfe, sizeof(*o->fe), cmp_fend);
+	mct_sort(o->fe, o->nfe, sizeof(*o->fe), cmp_fend);
 	rewind(sp);
 	for (;;) {
 		struct mct_event ev = { 0 };
@@ -595,7 +595,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 	byid = mct_xmalloc((o->nfe + 1) * sizeof(*byid));
 	for (i = 0; i < o->nfe; i++)
 		byid[i] = &o->fe[i];
-	qsort(byid, o->nfe, sizeof(*byid), cmp_fid);
+	mct_sort(byid, o->nfe, sizeof(*byid), cmp_fid);
 	for (i = 0; i < o->nfe; i = j) {
 		struct fend *s = NULL;
 		size_t ns = 0, nf = 0;
@@ -656,7 +656,7 @@ dangling_flows(struct opts *o)
 	byid = mct_xmalloc((o->nfe + 1) * sizeof(*byid));
 	for (i = 0; i < o->nfe; i++)
 		byid[i] = &o->fe[i];
-	qsort(byid, o->nfe, sizeof(*byid), cmp_fid);
+	mct_sort(byid, o->nfe, sizeof(*byid), cmp_fid);
 	for (i = 0; i < o->nfe; i = j) {
 		for (ns = nf = 0, j = i; j < o->nfe &&
 		    strcmp(byid[j]->id, byid[i]->id) == 0; j++)

@@ -810,7 +810,7 @@ report(struct opts *o)
 			v[n++] = g;
 	}
 	sorting = o;
-	qsort(v, n, sizeof(*v), qcmp);
+	mct_sort(v, n, sizeof(*v), qcmp);
 	if (o->nx) {
 		others.x = mct_xmalloc((size_t)o->nx * sizeof(*others.x));
 		total.x = mct_xmalloc((size_t)o->nx * sizeof(*total.x));

@@ -445,7 +445,7 @@ find_phases(struct opts *o)
 			continue;
 		for (n = 0, i = lo + 1; i < hi; i++)
 			deltas[n++] = o->dev[order[i]].ts - o->dev[order[i - 1]].ts;
-		qsort(deltas, n, sizeof(*deltas), cmp_int64);
+		mct_sort(deltas, n, sizeof(*deltas), cmp_int64);
 		med = deltas[n / 2];
 		limit = (int64_t)((double)med * o->split);
 		for (i = lo; i < hi; i = j) {
@@ -470,7 +470,7 @@ find_phases(struct opts *o)
 	}
 	free(deltas);
 	/* step 3: heaviest first */
-	qsort(cand, ncand, sizeof(*cand), cmp_cand);
+	mct_sort(cand, ncand, sizeof(*cand), cmp_cand);
 	for (i = 0; i < ncand; i++) {
 		struct cand *c = &cand[i];
 		int joined = 0, clash = 0;
@@ -560,7 +560,7 @@ find_phases(struct opts *o)
 				if (o->ph[p].anc[q].calls > o->ph[p].rounds)
 					o->ph[p].rounds = o->ph[p].anc[q].calls;
 	/* step 5: init, switches, tail */
-	qsort(o->ph, (size_t)o->nph, sizeof(*o->ph), cmp_phase);
+	mct_sort(o->ph, (size_t)o->nph, sizeof(*o->ph), cmp_phase);
 	{
 		int64_t origin = o->hdr->has_origin ? o->hdr->origin :
 		    (o->ndev ? o->dev[0].ts : 0);
@@ -578,7 +578,7 @@ find_phases(struct opts *o)
 			new_phase(o, P_INIT, at, o->tend);
 		else if (o->hasend && o->tend > at)
 			new_phase(o, P_TAIL, at, o->tend);
-		qsort(o->ph, (size_t)o->nph, sizeof(*o->ph), cmp_phase);
+		mct_sort(o->ph, (size_t)o->nph, sizeof(*o->ph), cmp_phase);
 	}
 }
 
@@ -773,7 +773,7 @@ dominant(struct opts *o, int64_t a, int64_t b, struct anchor *top, int *ntop)
 		all[d->sig].calls++;
 		all[d->sig].total += d->dur;
 	}
-	qsort(all, (size_t)o->nstr, sizeof(*all), cmp_anc);
+	mct_sort(all, (size_t)o->nstr, sizeof(*all), cmp_anc);
 	for (k = 0; k < NTOP && k < o->nstr && all[k].calls > 0; k++)
 		top[n++] = all[k];
 	*ntop = n;
@@ -807,7 +807,7 @@ phase_record(struct opts *o, int i)
 	dominant(o, p->start, p->end, top, &ntop);
 	mct_buf_adds(&lbl, kind_name(p->kind));
 	if ((p->kind == P_STEADY || p->kind == P_WARMUP) && p->nanc > 0) {
-		qsort(p->anc, (size_t)p->nanc, sizeof(*p->anc), cmp_anc);
+		mct_sort(p->anc, (size_t)p->nanc, sizeof(*p->anc), cmp_anc);
 		mct_buf_adds(&lbl, ": ");
 		mct_buf_adds(&lbl, o->str[p->anc[0].sig]);
 		if (p->nanc > 1)
@@ -1155,7 +1155,7 @@ main(int argc, char *argv[])
 	o.hdr = mct_header(r);
 	while (mct_next(r, &ev))
 		add(&o, ev);
-	qsort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
+	mct_sort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
 	find_phases(&o);
 	if (o.gaps)
 		find_gaps(&o);
