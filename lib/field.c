@@ -102,6 +102,11 @@ mct_fields_parse(const char *list, struct mct_field **fp, int *np)
 	for (;;) {
 		if (*p == '"')
 			q = !q;
+		else if (*p == '\\' && q && p[1] != '\0') {
+			mct_buf_addc(&one, *p++);	/* an escaped character */
+			mct_buf_addc(&one, *p++);
+			continue;
+		}
 		if ((*p == ',' && !q) || *p == '\0') {
 			*fp = mct_xrealloc(*fp, (size_t)(*np + 1) * sizeof(**fp));
 			if (mct_field_parse(one.p ? one.p : "", &(*fp)[*np]) != 0) {

@@ -183,16 +183,21 @@ string_special(struct mct_scan *s, struct mct_buf *out, char **op,
 			EMIT(p, 2);
 			*op = o;
 			return p + 2;
-		case 'u':
-			if (p + 6 > end)
-				return NULL;
-			if (is_hex(p[2]) && is_hex(p[3]) && is_hex(p[4]) &&
-			    is_hex(p[5])) {
+		case 'u': {
+			int k;
+
+			/* four hex digits; a non-digit before them is damage now */
+			for (k = 2; k < 6 && p + k < end && is_hex(p[k]); k++)
+				;
+			if (k == 6) {
 				EMIT(p, 6);
 				*op = o;
 				return p + 6;
 			}
+			if (p + k >= end)
+				return NULL;
 			break;
+		}
 		}
 		/* An invalid escape: keep the backslash as a character. */
 		fix(s, MCT_FIX_ESCAPE, p);
@@ -614,10 +619,11 @@ key:
 	if (p >= end)
 		goto more;
 	if (*p != '"') {
-		if (*p == '}' && out && o > out->p && o[-1] == ',') {
-			/* {"a":1,} */
+		if (*p == '}') {
+			/* {"a":1,} (a key follows '{' or ','; '{' '}' is done) */
 			fix(s, MCT_FIX_COMMA, p);
-			o[-1] = '}';
+			if (out)
+				o[-1] = '}';
 			p++;
 			depth--;
 			goto after;
@@ -692,10 +698,11 @@ after:
 		if (stack[depth - 1] == '{')
 			goto key;
 		p = skipws(p, end);
-		if (p < end && *p == ']' && out) {
+		if (p < end && *p == ']') {
 			/* [1,2,] */
 			fix(s, MCT_FIX_COMMA, p);
-			o[-1] = ']';
+			if (out)
+				o[-1] = ']';
 			p++;
 			depth--;
 			goto after;
@@ -995,15 +1002,18 @@ mct_jstr(const struct mct_val *v, struct mct_buf *b)
 		case 'r': mct_buf_addc(b, '\r'); p++; break;
 		case 't': mct_buf_addc(b, '\t'); p++; break;
 		case 'u':
-			if (end - p < 5) {
-				p = end;
+			if (end - p < 5 || !is_hex(p[1]) || !is_hex(p[2]) ||
+			    !is_hex(p[3]) || !is_hex(p[4])) {
+				mct_buf_add(b, "\\u", 2);	/* not an escape */
+				p++;
 				break;
 			}
 			cp = (unsigned)(hexval(p[1]) << 12 | hexval(p[2]) << 8 |
 			    hexval(p[3]) << 4 | hexval(p[4]));
 			p += 5;
 			if (cp >= 0xd800 && cp < 0xdc00 && end - p >= 6 &&
-			    p[0] == '\\' && p[1] == 'u') {
+			    p[0] == '\\' && p[1] == 'u' && is_hex(p[2]) &&
+			    is_hex(p[3]) && is_hex(p[4]) && is_hex(p[5])) {
 				lo = (unsigned)(hexval(p[2]) << 12 |
 				    hexval(p[3]) << 8 | hexval(p[4]) << 4 |
 				    hexval(p[5]));

@@ -61,8 +61,8 @@ struct input {
 	struct mct_buf	 top;
 	int		 ntop_before;
 	unsigned long long nevents;
-	/* the header line of a stream operand */
-	struct mct_buf	 hline;
+	/* the header line of a stream operand, and its unit_from */
+	struct mct_buf	 hline, whybuf;
 };
 
 struct mct_reader {
@@ -628,10 +628,8 @@ read_header(struct mct_reader *r, struct input *in)
 			mct_buf_free(&s);
 		}
 		if (mct_get_key(&a, "unit_from", &f) == 0 && f.type == MCT_J_STRING) {
-			struct mct_buf s = { 0 };
-
-			mct_jstr(&f, &s);
-			in->why = s.p ? s.p : "";	/* kept until exit */
+			mct_jstr(&f, &in->whybuf);
+			in->why = in->whybuf.p ? in->whybuf.p : "";
 		}
 		if (mct_get_key(&a, "origin", &f) == 0 && f.type == MCT_J_NUMBER &&
 		    mct_int(f.p, f.len, &n) == 0) {
@@ -647,6 +645,7 @@ read_header(struct mct_reader *r, struct input *in)
 		if (mct_get_key(&a, "top", &f) == 0 && f.type == MCT_J_OBJECT &&
 		    f.len > 2)
 			mct_buf_add(&in->top, f.p + 1, f.len - 2);
+		free(a.kv);
 	}
 	free(ev.kv);
 	(void)r;
@@ -976,6 +975,7 @@ mct_close(struct mct_reader *r)
 		free(in->rb.p);
 		mct_buf_free(&in->top);
 		mct_buf_free(&in->hline);
+		mct_buf_free(&in->whybuf);
 	}
 	if (r->spoolf)
 		fclose(r->spoolf);

@@ -262,11 +262,13 @@ mct_parse_dur(const char *s, int64_t *ns)
 	if (n == 0 || dec_scaled(s, n, exp, &v) != 0)
 		return -1;
 	if (min) {
-		/* minutes: scale at 0.01 ns, times 60, round once */
-		if (dec_scaled(s, n, exp + 2, &v) != 0)
+		/* minutes: scale at 1e-9 ns, times 60, round once */
+		static const i128 e9 = 1000000000;
+
+		if (dec_scaled(s, n, exp + 9, &v) != 0)
 			return -1;
 		v *= 60;
-		v = (v + (v < 0 ? -50 : 50)) / 100;
+		v = (v + (v < 0 ? -e9 / 2 : e9 / 2)) / e9;
 	}
 	if (v > INT64_MAX || v < -INT64_MAX)
 		return -1;
@@ -346,7 +348,7 @@ mct_fmt_count(char *buf, int64_t v)
 	char tmp[32];
 	int n, i, j = 0, lead;
 
-	n = sprintf(tmp, "%" PRId64, v < 0 ? -v : v);
+	n = sprintf(tmp, "%" PRIu64, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 	if (v < 0)
 		buf[j++] = '-';
 	lead = n % 3 ? n % 3 : 3;
@@ -367,7 +369,7 @@ mct_fmt_double(char *buf, double d)
 
 	if (isnan(d) || isinf(d))
 		return (size_t)sprintf(buf, "null");
-	if (d == (double)(int64_t)d && fabs(d) < 1e15)
+	if (fabs(d) < 1e15 && d == (double)(int64_t)d)
 		return (size_t)sprintf(buf, "%" PRId64, (int64_t)d);
 	for (prec = 1; prec <= 17; prec++) {
 		n = sprintf(buf, "%.*g", prec, d);

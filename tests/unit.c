@@ -1,0 +1,3101 @@
+/*
+ * unit.c - unit tests for libmct, in TAP (run by automake as tests/unit).
+ *
+ * The sections follow lib/mct.h: time.c (exact decimals, the time syntax,
+ * numbers for people), json.c (the scanner and field access on compact
+ * text), field.c, and reader.c end to end on small temporary files.
+ *
+ * The scanner is also checked against json-c by a differential test:
+ * random events (nested values, strings with escapes and UTF-8, numbers
+ * of every shape, random whitespace) and mangled copies of them (bytes
+ * flipped, deleted, duplicated, inserted; texts cut off) are given to
+ * both, and mct_scan() must accept exactly what json-c accepts in strict
+ * mode, apart from json-c's known leniencies and mct's documented
+ * repairs, and its compacted copy must parse to the same value.
+ *
+ * A test of a known bug in lib/ is reported as "not ok ... # TODO" (an
+ * expected failure); when the bug is fixed the test passes and the TAP
+ * driver reports XPASS: then drop the TODO.
+ *
+ * MCT_UNIT_SEED=N runs the differential test with another seed;
+ * MCT_UNIT_VERBOSE=1 prints every disagreement, not the first 20;
+ * MCT_UNIT_STDERR=1 leaves the reader's stderr alone (its messages are
+ * then not checked, but a sanitizer's report is seen).
+ */
+#include "config.h"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <zlib.h>
+
+#include "mct.h"
+
+typedef mct_i128 i128;
+
+/*
+ * Built with the sanitizers (configure --enable-sanitizers turns on ASan
+ * and UBSan together), the tests of known undefined behaviour in lib/ are
+ * skipped: UBSan would end the program there.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+/* ------------------------------------------------------------------ */
+/* TAP */
+
+/* In shared memory: the reader tests run in a child process (see main). */
+static struct counts {
+	int	ntests, nfailed;
+} counts0, *C = &counts0;
+
+static void tap(int, const char *, const char *, va_list)
+    __attribute__((format(printf, 3, 0)));
+static int ok(int, const char *, ...) __attribute__((format(printf, 2, 3)));
+static void skip(const char *, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+static int todo(int, const char *, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+static void diag(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+tap(int pass, const char *why, const char *fmt, va_list ap)
+{
+	char name[512];
+	char *p;
+
+	vsnprintf(name, sizeof(name), fmt, ap);
+	for (p = name; *p; p++)
+		if (*p == '#' || *p == '\n')
+			*p = '_';	/* '#' starts a TAP directive */
+	C->ntests++;
+	printf("%sok %d - %s", pass ? "" : "not ", C->ntests, name);
+	if (why)
+		printf(" # TODO %s", why);
+	printf("\n");
+	if (!pass && !why)
+		C->nfailed++;
+}
+
+static int
+ok(int pass, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tap(pass, NULL, fmt, ap);
+	va_end(ap);
+	return pass;
+}
+
+/* A test of a known bug: an expected failure until it is fixed. */
+static int
+todo(int pass, const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tap(pass, why, fmt, ap);
+	va_end(ap);
+	return pass;
+}
+
+/* A test not run here: "ok N - name # SKIP why". */
+static void
+skip(const char *why, const char *fmt, ...)
+{
+	char name[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	printf("ok %d - %s # SKIP %s\n", ++C->ntests, name, why);
+}
+
+static void
+diag(const char *fmt, ...)
+{
+	char msg[8192];
+	va_list ap;
+	char *p, *nl;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (p = msg; p; p = nl) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		printf("# %s\n", p);
+	}
+	fflush(stdout);
+}
+
+/* Text as a C string literal's inside, for messages (a ring of 8). */
+static const char *
+esc(const char *s, size_t n)
+{
+	static char *ring[8];
+	static int next;
+	struct mct_buf b = { 0 };
+	size_t i;
+
+	if (s == NULL)
+		return "(null)";
+	mct_buf_grow(&b, n * 2 + 8);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char tmp[8];
+
+		if (c == '\\' || c == '"') {
+			mct_buf_addc(&b, '\\');
+			mct_buf_addc(&b, c);
+		} else if (c == '\n')
+			mct_buf_adds(&b, "\\n");
+		else if (c == '\t')
+			mct_buf_adds(&b, "\\t");
+		else if (c < 0x20 || c >= 0x7f) {
+			snprintf(tmp, sizeof(tmp), "\\x%02x", c);
+			mct_buf_adds(&b, tmp);
+		} else
+			mct_buf_addc(&b, c);
+	}
+	mct_buf_addc(&b, '\0');
+	free(ring[next]);
+	ring[next] = b.p;
+	next = (next + 1) % 8;
+	return b.p;
+}
+
+#define ESC(s)	esc((s), strlen(s))
+
+static const char *
+i128s(i128 v)
+{
+	static char ring[4][48];
+	static int next;
+	char tmp[48], *b = ring[next++ % 4];
+	unsigned __int128 u = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+	int n = 0, i = 0;
+
+	do {
+		tmp[n++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		b[i++] = '-';
+	while (n)
+		b[i++] = tmp[--n];
+	b[i] = '\0';
+	return b;
+}
+
+/* ------------------------------------------------------------------ */
+/* time.c */
+
+static void
+t_dec_e6(const char *s, int want_rc, const char *want)
+{
+	i128 v = 0;
+	int rc = mct_dec_e6(s, strlen(s), &v);
+
+	if (want_rc == 0)
+		ok(rc == 0 && strcmp(i128s(v), want) == 0,
+		    "mct_dec_e6(\"%s\") = %s (got rc %d, %s)", s, want, rc, i128s(v));
+	else
+		ok(rc == -1, "mct_dec_e6(\"%s\") is -1 (got rc %d)", ESC(s), rc);
+}
+
+static void
+t_dec_ns(const char *s, enum mct_unit u, int want_rc, int64_t want)
+{
+	int64_t v = 0;
+	int rc = mct_dec_ns(s, strlen(s), u, &v);
+
+	if (want_rc == 0)
+		ok(rc == 0 && v == want, "mct_dec_ns(\"%s\", %s) = %" PRId64
+		    " (got rc %d, %" PRId64 ")", s, mct_unit_name(u), want, rc, v);
+	else
+		ok(rc == -1, "mct_dec_ns(\"%s\", %s) is -1 (got rc %d, %" PRId64 ")",
+		    ESC(s), mct_unit_name(u), rc, v);
+}
+
+static void
+t_int(const char *s, int want_rc, int64_t want)
+{
+	int64_t v = 0;
+	int rc = mct_int(s, strlen(s), &v);
+
+	if (want_rc == 0)
+		ok(rc == 0 && v == want, "mct_int(\"%s\") = %" PRId64 " (got rc %d, %"
+		    PRId64 ")", s, want, rc, v);
+	else
+		ok(rc == -1, "mct_int(\"%s\") is -1 (got rc %d)", ESC(s), rc);
+}
+
+static void
+t_dur(const char *s, int want_rc, int64_t want)
+{
+	int64_t v = 0;
+	int rc = mct_parse_dur(s, &v);
+
+	if (want_rc == 0)
+		ok(rc == 0 && v == want, "mct_parse_dur(\"%s\") = %" PRId64
+		    " ns (got rc %d, %" PRId64 ")", s, want, rc, v);
+	else
+		ok(rc == -1, "mct_parse_dur(\"%s\") is -1 (got rc %d, %" PRId64 ")",
+		    ESC(s), rc, v);
+}
+
+static void
+t_time(const char *s, int want_rc, int64_t want, int want_abs)
+{
+	int64_t v = 0;
+	int a = -1, rc = mct_parse_time(s, &v, &a);
+
+	if (want_rc == 0)
+		ok(rc == 0 && v == want && a == want_abs, "mct_parse_time(\"%s\") = %"
+		    PRId64 " ns, absolute %d (got rc %d, %" PRId64 ", %d)", s,
+		    want, want_abs, rc, v, a);
+	else
+		ok(rc == -1, "mct_parse_time(\"%s\") is -1 (got rc %d)", ESC(s), rc);
+}
+
+static void
+t_fmt_dec(int64_t v, int64_t div, const char *want)
+{
+	char buf[64];
+	size_t n = mct_fmt_dec(buf, v, div);
+
+	ok(n == strlen(want) && strcmp(buf, want) == 0,
+	    "mct_fmt_dec(%" PRId64 ", %" PRId64 ") = \"%s\" (got \"%s\", %zu)",
+	    v, div, want, buf, n);
+}
+
+static void
+t_fmt_human(double ns, const char *want)
+{
+	char buf[64];
+	size_t n = mct_fmt_human(buf, ns);
+
+	ok(n == strlen(want) && strcmp(buf, want) == 0,
+	    "mct_fmt_human(%.17g) = \"%s\" (got \"%s\")", ns, want, buf);
+}
+
+static void
+t_fmt_count(int64_t v, const char *want, const char *why)
+{
+	char buf[64];
+	size_t n;
+	int pass;
+
+	if (why && SANITIZED) {
+		skip("undefined behaviour under the sanitizers", "mct_fmt_count(%"
+		    PRId64 ") = \"%s\"", v, want);
+		return;
+	}
+	n = mct_fmt_count(buf, v);
+	pass = n == strlen(want) && strcmp(buf, want) == 0;
+	if (why)
+		todo(pass, why, "mct_fmt_count(%" PRId64 ") = \"%s\" (got \"%s\")",
+		    v, want, buf);
+	else
+		ok(pass, "mct_fmt_count(%" PRId64 ") = \"%s\" (got \"%s\")", v,
+		    want, buf);
+}
+
+/*
+ * mct_fmt_double() converts d to int64_t before it checks the range: for
+ * |d| >= 2^63 that is undefined behaviour (UBSan: float-cast-overflow).
+ */
+static int
+fmt_double_ub(double d)
+{
+	return SANITIZED && !(fabs(d) < 9.2e18) && !isnan(d) && !isinf(d);
+}
+
+static void
+t_fmt_double(double d, const char *want)
+{
+	char buf[64];
+	size_t n;
+
+	if (fmt_double_ub(d)) {
+		skip("undefined behaviour under the sanitizers", "mct_fmt_double("
+		    "%.17g) = \"%s\"", d, want);
+		return;
+	}
+	n = mct_fmt_double(buf, d);
+
+	ok(n == strlen(want) && strcmp(buf, want) == 0,
+	    "mct_fmt_double(%.17g) = \"%s\" (got \"%s\")", d, want, buf);
+}
+
+static uint64_t rng_state;
+
+static uint64_t
+rnd(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned
+rn(unsigned n)
+{
+	return n ? (unsigned)(rnd() % n) : 0;
+}
+
+static void
+test_time(void)
+{
+	static const char *bad[] = {
+		"", "-", "+", ".", "-.", "abc", "1x", "1e", "1e+", "1E-", "--1",
+		" 1", "1 ", "0x10", "1.2.3", "1..2", "e5", "1e5.5", "NaN",
+		"Infinity", "1,5",
+	};
+	char buf[64];
+	size_t i;
+	int64_t v;
+	enum mct_unit u;
+	int nbad, a;
+
+	/* mct_dec_e6: the number times 10^6, exactly */
+	t_dec_e6("1712195495519689.047", 0, "1712195495519689047000");
+	t_dec_e6("0", 0, "0");
+	t_dec_e6("-0", 0, "0");
+	t_dec_e6("1", 0, "1000000");
+	t_dec_e6("-2.5", 0, "-2500000");
+	t_dec_e6("1.5e3", 0, "1500000000");
+	t_dec_e6("1.5E+3", 0, "1500000000");
+	t_dec_e6("15e-1", 0, "1500000");
+	t_dec_e6("1e0000000000000000006", 0, "1000000000000");
+	t_dec_e6("0.0000005", 0, "1");	/* half rounds away from zero */
+	t_dec_e6("0.00000049999999", 0, "0");
+	t_dec_e6("-0.0000005", 0, "-1");
+	t_dec_e6("-0.00000049", 0, "0");
+	t_dec_e6("0.0000015", 0, "2");
+	t_dec_e6("2.0000025", 0, "2000003");
+	t_dec_e6("1e-7", 0, "0");
+	t_dec_e6("5e-7", 0, "1");
+	t_dec_e6("1e-999999", 0, "0");
+	t_dec_e6("0.1234567890123456789012345678901234567890123456789", 0,
+	    "123457");
+	t_dec_e6("123456789012345678901234567890", 0,
+	    "123456789012345678901234567890000000");
+	t_dec_e6("1e30", 0, "1000000000000000000000000000000000000");
+	t_dec_e6("1e400", -1, NULL);	/* too large */
+	t_dec_e6("1234567890123456789012345678901234567890", -1, NULL);
+	for (i = 0, nbad = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		i128 e6;
+
+		if (mct_dec_e6(bad[i], strlen(bad[i]), &e6) != -1) {
+			diag("mct_dec_e6(\"%s\") accepted it", ESC(bad[i]));
+			nbad++;
+		}
+	}
+	ok(nbad == 0, "mct_dec_e6 rejects %zu texts that are not numbers",
+	    sizeof(bad) / sizeof(bad[0]));
+	ok(mct_dec_e6("12345", 3, &(i128){ 0 }) == 0, "mct_dec_e6 reads only n bytes");
+
+	/* mct_dec_ns: a number in a unit, as integer ns */
+	t_dec_ns("1712195495519689.047", MCT_UNIT_US, 0, 1712195495519689047LL);
+	t_dec_ns("1712195495519689047", MCT_UNIT_NS, 0, 1712195495519689047LL);
+	t_dec_ns("1712195495519689", MCT_UNIT_US, 0, 1712195495519689000LL);
+	t_dec_ns("0.0005", MCT_UNIT_US, 0, 1);
+	t_dec_ns("0.0004999", MCT_UNIT_US, 0, 0);
+	t_dec_ns("-0.0005", MCT_UNIT_US, 0, -1);
+	t_dec_ns("0.0015", MCT_UNIT_US, 0, 2);
+	t_dec_ns("-0.0015", MCT_UNIT_US, 0, -2);
+	t_dec_ns("-2.5", MCT_UNIT_US, 0, -2500);
+	t_dec_ns("1.5e3", MCT_UNIT_US, 0, 1500000);
+	t_dec_ns("1.5e3", MCT_UNIT_NS, 0, 1500);
+	t_dec_ns("1e-3", MCT_UNIT_US, 0, 1);
+	t_dec_ns("123456789e-3", MCT_UNIT_US, 0, 123456789);
+	t_dec_ns("1.0000005", MCT_UNIT_MS, 0, 1000001);
+	t_dec_ns("26.57", MCT_UNIT_S, 0, 26570000000LL);
+	t_dec_ns("12", MCT_UNIT_NS, 0, 12);
+	t_dec_ns("-12", MCT_UNIT_NS, 0, -12);
+	t_dec_ns("12.5", MCT_UNIT_NS, 0, 13);
+	t_dec_ns("-12.5", MCT_UNIT_NS, 0, -13);
+	t_dec_ns("9223372036854775807", MCT_UNIT_NS, 0, INT64_MAX);
+	t_dec_ns("-9223372036854775807", MCT_UNIT_NS, 0, -INT64_MAX);
+	t_dec_ns("9223372036854775.807", MCT_UNIT_US, 0, INT64_MAX);
+	t_dec_ns("9223372036854775808", MCT_UNIT_NS, -1, 0);
+	t_dec_ns("9223372036854775.808", MCT_UNIT_US, -1, 0);
+	t_dec_ns("1e10", MCT_UNIT_S, -1, 0);
+	t_dec_ns("1e400", MCT_UNIT_NS, -1, 0);
+	t_dec_ns("-", MCT_UNIT_NS, -1, 0);
+	t_dec_ns("", MCT_UNIT_NS, -1, 0);
+	t_dec_ns("12a", MCT_UNIT_NS, -1, 0);
+	t_dec_ns("1.2.3", MCT_UNIT_US, -1, 0);
+	t_dec_ns("abc", MCT_UNIT_US, -1, 0);
+	t_dec_ns("\"5\"", MCT_UNIT_US, -1, 0);
+
+	/* mct_int: strict */
+	t_int("0", 0, 0);
+	t_int("42", 0, 42);
+	t_int("-42", 0, -42);
+	t_int("9223372036854775807", 0, INT64_MAX);
+	t_int("-9223372036854775808", 0, INT64_MIN);
+	t_int("9223372036854775808", -1, 0);
+	t_int("-9223372036854775809", -1, 0);
+	t_int("18446744073709551616", -1, 0);
+	t_int("99999999999999999999999", -1, 0);
+	t_int("", -1, 0);
+	t_int("-", -1, 0);
+	t_int("+5", -1, 0);
+	t_int(" 5", -1, 0);
+	t_int("5 ", -1, 0);
+	t_int("5x", -1, 0);
+	t_int("1.0", -1, 0);
+	t_int("1e3", -1, 0);
+	t_int("0x10", -1, 0);
+	t_int("--5", -1, 0);
+	ok(mct_int("123", 2, &v) == 0 && v == 12, "mct_int reads only n bytes");
+
+	/* units */
+	ok(mct_parse_unit("us", &u) == 0 && u == MCT_UNIT_US &&
+	    mct_parse_unit("ns", &u) == 0 && u == MCT_UNIT_NS &&
+	    mct_parse_unit("ms", &u) == 0 && u == MCT_UNIT_MS &&
+	    mct_parse_unit("s", &u) == 0 && u == MCT_UNIT_S &&
+	    mct_parse_unit("auto", &u) == 0 && u == MCT_UNIT_AUTO,
+	    "mct_parse_unit knows auto ns us ms s");
+	ok(mct_parse_unit("US", &u) == -1 && mct_parse_unit("", &u) == -1 &&
+	    mct_parse_unit("sec", &u) == -1, "mct_parse_unit rejects US, empty, sec");
+	ok(strcmp(mct_unit_name(MCT_UNIT_US), "us") == 0 &&
+	    strcmp(mct_unit_name(MCT_UNIT_S), "s") == 0 &&
+	    mct_unit_ns(MCT_UNIT_MS) == 1000000 && mct_unit_ns(MCT_UNIT_S) ==
+	    1000000000 && mct_unit_ns(MCT_UNIT_NS) == 1,
+	    "mct_unit_name and mct_unit_ns");
+	ok(mct_e6_ns((i128)1500, MCT_UNIT_US, &v) == 0 && v == 2 &&
+	    mct_e6_ns((i128)-1500, MCT_UNIT_US, &v) == 0 && v == -2 &&
+	    mct_e6_ns((i128)1000000, MCT_UNIT_S, &v) == 0 && v == 1000000000,
+	    "mct_e6_ns rounds half away from zero and scales");
+
+	/* the time syntax of the command line */
+	t_dur("26.57s", 0, 26570000000LL);
+	t_dur("500us", 0, 500000);
+	t_dur("1.5ms", 0, 1500000);
+	t_dur("2m", 0, 120000000000LL);
+	t_dur("1.5m", 0, 90000000000LL);
+	t_dur("250", 0, 250);
+	t_dur("250ns", 0, 250);
+	t_dur("0", 0, 0);
+	t_dur("0.5", 0, 1);
+	t_dur("-0.5", 0, -1);
+	t_dur("0.0000000005s", 0, 1);
+	t_dur("-3s", 0, -3000000000LL);
+	t_dur("+3s", 0, 3000000000LL);
+	t_dur(".5s", 0, 500000000);
+	t_dur("9223372036s", 0, 9223372036000000000LL);
+	t_dur("9223372037s", -1, 0);
+	t_dur("99999999999999999999999999s", -1, 0);
+	t_dur("12x", -1, 0);
+	t_dur("", -1, 0);
+	t_dur("s", -1, 0);
+	t_dur("ms", -1, 0);
+	t_dur("1.2.3", -1, 0);
+	t_dur("1.2.3s", -1, 0);
+	t_dur(".", -1, 0);
+	t_dur("-", -1, 0);
+	t_dur("1 s", -1, 0);
+	t_dur(" 1s", -1, 0);
+	t_dur("1S", -1, 0);
+	t_dur("1sec", -1, 0);
+	t_dur("1e3s", -1, 0);
+	t_dur("1s2", -1, 0);
+	t_dur("@1s", -1, 0);
+	t_time("26.5s", 0, 26500000000LL, 0);
+	t_time("@123", 0, 123, 1);
+	t_time("@1.5s", 0, 1500000000, 1);
+	t_time("@1712195495519689047", 0, 1712195495519689047LL, 1);
+	t_time("@", -1, 0, 0);
+	t_time("@@1", -1, 0, 0);
+	t_time("@12x", -1, 0, 0);
+	ok(mct_opt_time("--from", "1.5ms", &v, &a) == 0 && v == 1500000 && a == 0,
+	    "mct_opt_time parses a valid time");
+
+	/* numbers for people */
+	t_fmt_dec(1234567, 1000, "1234.567");
+	t_fmt_dec(1234000, 1000, "1234");
+	t_fmt_dec(1230000, 1000000, "1.23");
+	t_fmt_dec(1000, 1000, "1");
+	t_fmt_dec(-1500, 1000, "-1.5");
+	t_fmt_dec(-5, 1000, "-0.005");
+	t_fmt_dec(0, 1000, "0");
+	t_fmt_dec(5, 1, "5");
+	t_fmt_dec(1712195495519689047LL, 1000, "1712195495519689.047");
+	t_fmt_dec(INT64_MIN, 1, "-9223372036854775808");
+	t_fmt_dec(INT64_MIN, 1000000000, "-9223372036.854775808");
+	t_fmt_dec(INT64_MAX, 1000, "9223372036854775.807");
+	t_fmt_human(2590, "2.59 us");
+	t_fmt_human(253990000, "253.99 ms");
+	t_fmt_human(27940000000.0, "27.94 s");
+	t_fmt_human(0, "0.00 us");
+	t_fmt_human(80980000000.0, "80.98 s");
+	t_fmt_human(-2590, "-2.59 us");
+	t_fmt_count(225852, "225,852", NULL);
+	t_fmt_count(0, "0", NULL);
+	t_fmt_count(999, "999", NULL);
+	t_fmt_count(1000, "1,000", NULL);
+	t_fmt_count(189069, "189,069", NULL);
+	t_fmt_count(-1234567, "-1,234,567", NULL);
+	t_fmt_count(INT64_MAX, "9,223,372,036,854,775,807", NULL);
+	t_fmt_count(INT64_MIN, "-9,223,372,036,854,775,808", NULL);
+	t_fmt_double(0.1, "0.1");
+	t_fmt_double(0.3, "0.3");
+	t_fmt_double(2.5, "2.5");
+	t_fmt_double(1.0 / 3, "0.3333333333333333");
+	t_fmt_double(100, "100");
+	t_fmt_double(-42, "-42");
+	t_fmt_double(1e21, "1e+21");
+	t_fmt_double(1e-7, "1e-07");
+	t_fmt_double(5e-324, "5e-324");
+	t_fmt_double(1.7976931348623157e308, "1.7976931348623157e+308");
+	t_fmt_double(NAN, "null");
+	t_fmt_double(INFINITY, "null");
+	{
+		int nwrong = 0, k;
+
+		rng_state = 42;
+		for (k = 0; k < 20000; k++) {
+			uint64_t bits = rnd();
+			double d, back;
+			json_object *o;
+
+			if (k % 2)
+				memcpy(&d, &bits, sizeof(d));
+			else
+				d = (double)(int64_t)(bits >> 20) / (double)(1 + rn(100000));
+			if (isnan(d) || isinf(d) || fmt_double_ub(d))
+				continue;
+			mct_fmt_double(buf, d);
+			back = strtod(buf, NULL);
+			o = json_tokener_parse(buf);
+			if (back != d || o == NULL) {
+				if (nwrong++ < 5)
+					diag("mct_fmt_double(%a) = \"%s\" reads back as %a%s",
+					    d, buf, back, o ? "" : " (not JSON)");
+			}
+			/* shortest: one digit less does not read back */
+			if (strchr(buf, 'e') == NULL && strchr(buf, '.') != NULL) {
+				char shorter[400];
+				int digits = 0;
+				char *q;
+
+				for (q = buf; *q == '-' || *q == '0' || *q == '.'; q++)
+					;	/* leading zeros are not significant */
+				for (; *q && *q != 'e'; q++)
+					digits += *q >= '0' && *q <= '9';
+				if (digits > 1) {
+					snprintf(shorter, sizeof(shorter), "%.*g",
+					    digits - 1, d);
+					if (strtod(shorter, NULL) == d && nwrong++ < 5)
+						diag("mct_fmt_double(%a) = \"%s\" but \"%s\" "
+						    "is shorter", d, buf, shorter);
+				}
+			}
+			json_object_put(o);
+		}
+		ok(nwrong == 0, "mct_fmt_double: 20000 random doubles read back "
+		    "exactly, as JSON, shortest");
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* json.c: the scanner */
+
+/* Scan text[0..n) into a fresh out buffer (if out), NUL-terminated. */
+static int
+scan(const char *text, size_t n, int event, int index, struct mct_buf *out,
+    struct mct_scan *s)
+{
+	struct mct_kv *kv = s->kv;
+	int kvcap = s->kvcap, rc;
+
+	memset(s, 0, sizeof(*s));
+	s->kv = kv;
+	s->kvcap = kvcap;
+	s->p = text;
+	s->end = text + n;
+	s->out = out;
+	s->event = event;
+	s->index = index;
+	if (out)
+		out->len = 0;
+	rc = mct_scan(s);
+	if (out) {
+		mct_buf_grow(out, 0);
+		out->p[out->len] = '\0';
+	}
+	return rc;
+}
+
+static const char *
+rcname(int rc)
+{
+	switch (rc) {
+	case MCT_SCAN_OK: return "OK";
+	case MCT_SCAN_MORE: return "MORE";
+	case MCT_SCAN_ERROR: return "ERROR";
+	case MCT_SCAN_TRACE: return "TRACE";
+	}
+	return "?";
+}
+
+/* Scan text; expect rc, the output (if OK), fixes, errmsg (if ERROR). */
+static void
+t_scan(const char *text, size_t n, int want_rc, const char *want_out,
+    unsigned want_fixes, const char *want_msg)
+{
+	struct mct_buf out = { 0 };
+	struct mct_scan s = { 0 };
+	int rc = scan(text, n, 0, 0, &out, &s), pass;
+	const char *got = out.p ? out.p : "";
+
+	pass = rc == want_rc && s.fixes == want_fixes;
+	if (want_out)
+		pass = pass && out.len == strlen(want_out) &&
+		    memcmp(got, want_out, out.len) == 0;
+	if (want_msg)
+		pass = pass && s.errmsg && strcmp(s.errmsg, want_msg) == 0;
+	if (want_rc == MCT_SCAN_OK && want_out)
+		pass = pass && s.p == text + n;
+	ok(pass, "mct_scan \"%s\" -> %s%s%s%s", esc(text, n), rcname(want_rc),
+	    want_out ? " \"" : "", want_out ? esc(want_out, strlen(want_out)) :
+	    "", want_out ? "\"" : "");
+	if (!pass)
+		diag("got %s, fixes %#x, errmsg %s, out \"%s\", p at %td",
+		    rcname(rc), s.fixes, s.errmsg ? s.errmsg : "-",
+		    esc(got, out.len), s.p - text);
+	/* Without .out the result is the same (trailing commas aside). */
+	if (!(want_fixes & MCT_FIX_COMMA)) {
+		int rc0 = scan(text, n, 0, 0, NULL, &s);
+
+		if (rc0 != rc)
+			ok(0, "mct_scan without .out agrees on \"%s\" (%s vs %s)",
+			    esc(text, n), rcname(rc0), rcname(rc));
+	}
+	free(s.kv);
+	mct_buf_free(&out);
+}
+
+#define TS(text, rc, out, fixes, msg) \
+	t_scan((text), sizeof(text) - 1, (rc), (out), (fixes), (msg))
+
+/* Is t[0..n) a JSON number (RFC 8259)?  Independent of lib/. */
+static int
+json_number(const char *t, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && t[i] == '-')
+		i++;
+	if (i < n && t[i] == '0')
+		i++;
+	else if (i < n && t[i] >= '1' && t[i] <= '9')
+		while (i < n && t[i] >= '0' && t[i] <= '9')
+			i++;
+	else
+		return 0;
+	if (i < n && t[i] == '.') {
+		i++;
+		if (i >= n || t[i] < '0' || t[i] > '9')
+			return 0;
+		while (i < n && t[i] >= '0' && t[i] <= '9')
+			i++;
+	}
+	if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+		i++;
+		if (i < n && (t[i] == '+' || t[i] == '-'))
+			i++;
+		if (i >= n || t[i] < '0' || t[i] > '9')
+			return 0;
+		while (i < n && t[i] >= '0' && t[i] <= '9')
+			i++;
+	}
+	return i == n;
+}
+
+/*
+ * json-c in strict mode, as the oracle.  json-c 0.16 leaves a pending high
+ * surrogate in the tokener after an error (a following parse of "\u0041"
+ * gives U+FFFD A even after json_tokener_reset()), so a parse that fails
+ * gets a new tokener.
+ */
+static struct json_tokener *jtok;
+
+static int
+jws(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static int
+only_ws(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (!jws((unsigned char)*p))
+			return 0;
+	return 1;
+}
+
+/* Parse t[0..n) with json-c (t[n] is NUL).  Returns accepted or not. */
+static int
+jc_parse(const char *t, size_t n, json_object **op)
+{
+	json_object *o;
+	int good;
+
+	if (jtok == NULL) {
+		jtok = json_tokener_new_ex(600);
+		json_tokener_set_flags(jtok, JSON_TOKENER_STRICT);
+	} else
+		json_tokener_reset(jtok);
+	o = json_tokener_parse_ex(jtok, t, (int)n + 1);
+	good = json_tokener_get_error(jtok) == json_tokener_success &&
+	    only_ws(t + json_tokener_get_parse_end(jtok), t + n);
+	if (!good) {
+		json_object_put(o);
+		o = NULL;
+		json_tokener_free(jtok);
+		jtok = NULL;
+	}
+	if (op)
+		*op = o;
+	else
+		json_object_put(o);
+	return good;
+}
+
+/* Does json-c accept the compact text, and does mct rescan it unchanged? */
+static int
+valid_compact(const char *t, size_t n)
+{
+	struct mct_buf out = { 0 }, copy = { 0 };
+	struct mct_scan s = { 0 };
+	int good;
+
+	mct_buf_add(&copy, t, n);
+	good = jc_parse(copy.p, n, NULL);
+	/* the NUL after the text ends a bare number, as a newline would */
+	good = good && scan(copy.p, n + 1, 0, 0, &out, &s) == MCT_SCAN_OK &&
+	    s.fixes == 0 && s.p == copy.p + n && out.len == n &&
+	    memcmp(out.p, t, n) == 0;
+	free(s.kv);
+	mct_buf_free(&out);
+	mct_buf_free(&copy);
+	return good;
+}
+
+static void
+test_scan(void)
+{
+	struct mct_buf out = { 0 };
+	struct mct_scan s = { 0 };
+	struct mct_buf deep = { 0 };
+	const char *t;
+	int rc, i;
+
+	/* valid values: compacted, texts kept */
+	TS("{ \"a\" : 1 , \"b\" : [ 1 , 2 ] }", MCT_SCAN_OK,
+	    "{\"a\":1,\"b\":[1,2]}", 0, NULL);
+	TS("{\n\t\"a\":\r\n  {  }  ,\"b\":[ ]}", MCT_SCAN_OK, "{\"a\":{},\"b\":[]}",
+	    0, NULL);
+	TS("{\"n\":[1.10,-0.0e+5,12345678901234567890123,0,-0,1E-7,3e0010]}",
+	    MCT_SCAN_OK,
+	    "{\"n\":[1.10,-0.0e+5,12345678901234567890123,0,-0,1E-7,3e0010]}",
+	    0, NULL);
+	TS("{\"s\":\"\\u00e9\\n\\\"x\\\\\\/\\b\\f\\r\\t\\uD83D\\uDE00\"}", MCT_SCAN_OK,
+	    "{\"s\":\"\\u00e9\\n\\\"x\\\\\\/\\b\\f\\r\\t\\uD83D\\uDE00\"}", 0, NULL);
+	TS("{\"u\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"}",
+	    MCT_SCAN_OK, "{\"u\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+	    "\xf4\x8f\xbf\xbf\"}", 0, NULL);
+	TS("{\"t\":true,\"f\":false,\"z\":null}", MCT_SCAN_OK,
+	    "{\"t\":true,\"f\":false,\"z\":null}", 0, NULL);
+	TS("[ 1 , \"x\" , [ ] , { } ]", MCT_SCAN_OK, "[1,\"x\",[],{}]", 0, NULL);
+	TS("\"a b\"", MCT_SCAN_OK, "\"a b\"", 0, NULL);
+	TS("true", MCT_SCAN_OK, "true", 0, NULL);
+	TS("{\"long\":\"abcdefghijklmnopqrstuvwxyz0123456789 abcdefghij\"}",
+	    MCT_SCAN_OK, "{\"long\":\"abcdefghijklmnopqrstuvwxyz0123456789 "
+	    "abcdefghij\"}", 0, NULL);
+	TS("{\"a\":                                        1}", MCT_SCAN_OK,
+	    "{\"a\":1}", 0, NULL);
+	TS("{\"a\":\"\x7f\"}", MCT_SCAN_OK, "{\"a\":\"\x7f\"}", 0, NULL);
+
+	/* syntax errors */
+	TS("{\"a\":1 \"b\":2}", MCT_SCAN_ERROR, NULL, 0, "expected ',' or '}'");
+	TS("[1 2]", MCT_SCAN_ERROR, NULL, 0, "expected ',' or ']'");
+	TS("{\"a\" 1}", MCT_SCAN_ERROR, NULL, 0, "expected ':' after a key");
+	TS("{1:2}", MCT_SCAN_ERROR, NULL, 0, "expected a string key");
+	TS("{'a':1}", MCT_SCAN_ERROR, NULL, 0, "expected a string key");
+	TS("{\"a\":x}", MCT_SCAN_ERROR, NULL, 0, "unexpected character");
+	TS("{\"a\":'x'}", MCT_SCAN_ERROR, NULL, 0, "unexpected character");
+	TS("{\"a\":tru}", MCT_SCAN_ERROR, NULL, 0, "invalid literal");
+	TS("{\"a\":nul,\"b\":1}", MCT_SCAN_ERROR, NULL, 0, "invalid literal");
+	TS("{\"a\":True}", MCT_SCAN_ERROR, NULL, 0, "unexpected character");
+	TS("{\"a\":01}", MCT_SCAN_ERROR, NULL, 0, "expected ',' or '}'");
+	TS("{\"a\":-01}", MCT_SCAN_ERROR, NULL, 0, "expected ',' or '}'");
+	TS("{\"a\":-}", MCT_SCAN_ERROR, NULL, 0, "invalid number");
+	TS("{\"a\":1.}", MCT_SCAN_ERROR, NULL, 0, "invalid number");
+	TS("{\"a\":.5}", MCT_SCAN_ERROR, NULL, 0, "unexpected character");
+	TS("{\"a\":+1}", MCT_SCAN_ERROR, NULL, 0, "unexpected character");
+	TS("{\"a\":1e}", MCT_SCAN_ERROR, NULL, 0, "invalid number");
+	TS("{\"a\":1e+}", MCT_SCAN_ERROR, NULL, 0, "invalid number");
+	TS("{\"a\":-Inf}", MCT_SCAN_ERROR, NULL, 0, "invalid literal");
+	TS("{\"a\":1,,\"b\":2}", MCT_SCAN_ERROR, NULL, 0, "expected a string key");
+	TS("[1,,2]", MCT_SCAN_ERROR, NULL, 0, "unexpected character");
+	TS("{,}", MCT_SCAN_ERROR, NULL, 0, "expected a string key");
+	TS("[,]", MCT_SCAN_ERROR, NULL, 0, "unexpected character");
+	TS("{\"a\":1]", MCT_SCAN_ERROR, NULL, 0, "expected ',' or '}'");
+	TS("{\"a\"\v:1}", MCT_SCAN_ERROR, NULL, 0, "expected ':' after a key");
+	TS("{/*c*/\"a\":1}", MCT_SCAN_ERROR, NULL, 0, "expected a string key");
+
+	/* errpos points at the offending byte */
+	t = "{\"a\":1 \"b\":2}";
+	rc = scan(t, strlen(t), 0, 0, &out, &s);
+	ok(rc == MCT_SCAN_ERROR && s.errpos == t + 7,
+	    "mct_scan: errpos is the offset of the unexpected byte (7, got %td)",
+	    s.errpos - t);
+
+	/* the text ends inside the value */
+	TS("{\"a\":", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\"", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{ ", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("  ", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":\"xy", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":\"abcdefghijklmnopq", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":1", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":1.5e", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":-", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":tr", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":\"\\", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":\"\\u12", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":\"\xe2\x82", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("{\"a\":[1,{\"b\":", MCT_SCAN_MORE, NULL, 0, NULL);
+	TS("12", MCT_SCAN_MORE, NULL, 0, NULL);	/* a number needs its end */
+	TS("12 ", MCT_SCAN_OK, NULL, 0, NULL);
+	/* A complete object ending in a bad \u escape is not "cut off". */
+	{
+		const char *u = "{\"a\":\"\\u1\"}";
+
+		rc = scan(u, strlen(u), 0, 0, &out, &s);
+		ok(rc == MCT_SCAN_OK && s.fixes == MCT_FIX_ESCAPE,
+		    "mct_scan \"%s\" at the very end of the "
+		    "text -> OK with MCT_FIX_ESCAPE (got %s)", ESC(u), rcname(rc));
+		rc = scan("{\"a\":\"\\u1\"} ", strlen(u) + 1, 0, 0, &out, &s);
+		ok(rc == MCT_SCAN_OK && s.fixes == MCT_FIX_ESCAPE,
+		    "mct_scan \"%s \" -> OK with MCT_FIX_ESCAPE", ESC(u));
+	}
+
+	/* repairs */
+	TS("{\"a\":\"x\\qy\"}", MCT_SCAN_OK, "{\"a\":\"x\\\\qy\"}", MCT_FIX_ESCAPE,
+	    NULL);
+	TS("{\"a\":\"\\u12zz\"}", MCT_SCAN_OK, "{\"a\":\"\\\\u12zz\"}",
+	    MCT_FIX_ESCAPE, NULL);
+	TS("{\"a\":\"x\ty\"}", MCT_SCAN_OK, "{\"a\":\"x\\u0009y\"}", MCT_FIX_CTRL,
+	    NULL);
+	TS("{\"a\":\"\x01\x1f\"}", MCT_SCAN_OK, "{\"a\":\"\\u0001\\u001f\"}",
+	    MCT_FIX_CTRL, NULL);
+	TS("{\"a\":\"x\0y\"}", MCT_SCAN_OK, "{\"a\":\"x\\u0000y\"}", MCT_FIX_CTRL,
+	    NULL);
+	TS("{\"a\":\"\xff\"}", MCT_SCAN_OK, "{\"a\":\"\xef\xbf\xbd\"}",
+	    MCT_FIX_UTF8, NULL);
+	TS("{\"a\":\"\xc0\x80\"}", MCT_SCAN_OK,
+	    "{\"a\":\"\xef\xbf\xbd\xef\xbf\xbd\"}", MCT_FIX_UTF8, NULL);
+	TS("{\"a\":\"\xed\xa0\x80\"}", MCT_SCAN_OK,
+	    "{\"a\":\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"}", MCT_FIX_UTF8, NULL);
+	TS("{\"a\":\"\xe2\x82x\"}", MCT_SCAN_OK,
+	    "{\"a\":\"\xef\xbf\xbd\xef\xbf\xbdx\"}", MCT_FIX_UTF8, NULL);
+	TS("{\"a\":\"\xf4\x90\x80\x80\"}", MCT_SCAN_OK, NULL, MCT_FIX_UTF8, NULL);
+	TS("{\"a\":1,}", MCT_SCAN_OK, "{\"a\":1}", MCT_FIX_COMMA, NULL);
+	TS("{\"a\":1 , }", MCT_SCAN_OK, "{\"a\":1}", MCT_FIX_COMMA, NULL);
+	TS("[1,2,]", MCT_SCAN_OK, "[1,2]", MCT_FIX_COMMA, NULL);
+	TS("{\"a\":[1, ],\"b\":{\"c\":[],},}", MCT_SCAN_OK,
+	    "{\"a\":[1],\"b\":{\"c\":[]}}", MCT_FIX_COMMA, NULL);
+	TS("{\"a\":NaN,\"b\":Infinity,\"c\":-Infinity}", MCT_SCAN_OK,
+	    "{\"a\":null,\"b\":null,\"c\":null}",
+	    MCT_FIX_NAN, NULL);
+	TS("{\"a\":\"\\q\x01\xff\",\"b\":[NaN,],}", MCT_SCAN_OK,
+	    "{\"a\":\"\\\\q\\u0001\xef\xbf\xbd\",\"b\":[null]}",
+	    MCT_FIX_ESCAPE | MCT_FIX_CTRL | MCT_FIX_UTF8 | MCT_FIX_COMMA |
+	    MCT_FIX_NAN, NULL);
+	TS("{\"\\q\x01\":1}", MCT_SCAN_OK, "{\"\\\\q\\u0001\":1}",
+	    MCT_FIX_ESCAPE | MCT_FIX_CTRL, NULL);
+	t = "{\"a\":\"ok\",\"b\":\"x\\q\x01\"}";
+	rc = scan(t, strlen(t), 0, 0, &out, &s);
+	ok(rc == MCT_SCAN_OK && s.fixpos == t + 16,
+	    "mct_scan: fixpos is where the first repair was needed (16, got %td)",
+	    s.fixpos ? s.fixpos - t : -1);
+	/* A repaired output needs no more repairs and is valid JSON. */
+	t = "{\"a\":\"\\q\x01\xff\xc0\",\"b\":[NaN,Infinity,],}";
+	rc = scan(t, strlen(t), 0, 0, &out, &s);
+	ok(rc == MCT_SCAN_OK && valid_compact(out.p, out.len),
+	    "mct_scan: a repaired copy is valid JSON that needs no repair");
+	/* Repairs that grow the text a lot still fit (the buffer grows). */
+	{
+		struct mct_buf big = { 0 };
+
+		mct_buf_adds(&big, "{\"a\":\"");
+		for (i = 0; i < 5000; i++)
+			mct_buf_addc(&big, i % 2 ? 0x01 : 0xff);
+		mct_buf_adds(&big, "\"}");
+		rc = scan(big.p, big.len, 0, 0, &out, &s);
+		ok(rc == MCT_SCAN_OK && out.len == 6 + 2500 * 6 + 2500 * 3 + 2 &&
+		    valid_compact(out.p, out.len),
+		    "mct_scan: 5000 repaired bytes make a %d-byte copy (got %zu)",
+		    6 + 2500 * 9 + 2, out.len);
+		mct_buf_free(&big);
+	}
+
+	/* The output is appended to what the buffer holds. */
+	free(s.kv);
+	out.len = 0;
+	mct_buf_adds(&out, "X");
+	memset(&s, 0, sizeof(s));
+	s.p = "{ \"a\" : 1 }";
+	s.end = s.p + strlen(s.p);
+	s.out = &out;
+	s.index = 1;
+	rc = mct_scan(&s);
+	ok(rc == MCT_SCAN_OK && out.len == 8 && memcmp(out.p, "X{\"a\":1}", 8) == 0 &&
+	    s.nkv == 1 && s.kv[0].koff == 3 && s.kv[0].klen == 1 &&
+	    s.kv[0].voff == 6 && s.kv[0].vlen == 1,
+	    "mct_scan appends to .out; .kv offsets count from out->p");
+
+	/* p is left after the value */
+	t = "{\"a\":1} {\"b\":2}";
+	rc = scan(t, strlen(t), 0, 0, &out, &s);
+	ok(rc == MCT_SCAN_OK && s.p == t + 7 && out.len == 7,
+	    "mct_scan stops after the first value (p at 7, got %td)", s.p - t);
+
+	/* nesting: 512 levels, not 513 */
+	for (i = 0; i < 512; i++)
+		mct_buf_addc(&deep, '[');
+	for (i = 0; i < 512; i++)
+		mct_buf_addc(&deep, ']');
+	rc = scan(deep.p, deep.len, 0, 0, &out, &s);
+	ok(rc == MCT_SCAN_OK && out.len == 1024, "mct_scan: 512 nested arrays");
+	deep.len = 0;
+	for (i = 0; i < 513; i++)
+		mct_buf_addc(&deep, i % 2 ? '[' : '{');
+	rc = scan(deep.p, deep.len, 0, 0, &out, &s);
+	ok(rc == MCT_SCAN_ERROR, "mct_scan: 513 nested levels are an error (%s)",
+	    s.errmsg ? s.errmsg : "-");
+	deep.len = 0;
+	for (i = 0; i < 600; i++)
+		mct_buf_adds(&deep, "{\"a\":");
+	rc = scan(deep.p, deep.len, 0, 0, &out, &s);
+	ok(rc == MCT_SCAN_ERROR && s.errmsg &&
+	    strcmp(s.errmsg, "nested too deeply") == 0,
+	    "mct_scan: 600 nested objects: \"nested too deeply\"");
+	mct_buf_free(&deep);
+
+	/* the index of first-level keys, with and without .out */
+	t = "{ \"ts\" : 1 , \"name\" : \"x\" , \"args\" : { \"a\" : [ 1 ] } , "
+	    "\"k\\\"q\" : null }";
+	rc = scan(t, strlen(t), 0, 1, &out, &s);
+	ok(rc == MCT_SCAN_OK && s.nkv == 4 &&
+	    s.kv[0].klen == 2 && memcmp(out.p + s.kv[0].koff, "ts", 2) == 0 &&
+	    s.kv[0].vlen == 1 && memcmp(out.p + s.kv[0].voff, "1", 1) == 0 &&
+	    s.kv[1].klen == 4 && memcmp(out.p + s.kv[1].koff, "name", 4) == 0 &&
+	    s.kv[1].vlen == 3 && memcmp(out.p + s.kv[1].voff, "\"x\"", 3) == 0 &&
+	    s.kv[2].vlen == 9 &&
+	    memcmp(out.p + s.kv[2].voff, "{\"a\":[1]}", 9) == 0 &&
+	    s.kv[3].klen == 4 && memcmp(out.p + s.kv[3].koff, "k\\\"q", 4) == 0 &&
+	    s.kv[3].vlen == 4 && memcmp(out.p + s.kv[3].voff, "null", 4) == 0,
+	    "mct_scan .index with .out: keys and values in the compact copy");
+	rc = scan(t, strlen(t), 0, 1, NULL, &s);
+	ok(rc == MCT_SCAN_OK && s.nkv == 4 &&
+	    s.kv[0].klen == 2 && memcmp(t + s.kv[0].koff, "ts", 2) == 0 &&
+	    s.kv[1].klen == 4 && memcmp(t + s.kv[1].koff, "name", 4) == 0 &&
+	    memcmp(t + s.kv[1].voff, "\"x\"", 3) == 0 && s.kv[1].vlen == 3 &&
+	    s.kv[2].vlen == 15 &&
+	    memcmp(t + s.kv[2].voff, "{ \"a\" : [ 1 ] }", 15) == 0 &&
+	    s.kv[3].klen == 4 && memcmp(t + s.kv[3].koff, "k\\\"q", 4) == 0,
+	    "mct_scan .index without .out: offsets into the input text");
+	rc = scan("[{\"a\":1}]", 9, 0, 1, &out, &s);
+	ok(rc == MCT_SCAN_OK && s.nkv == 0, "mct_scan .index: keys of nested "
+	    "objects are not first-level keys");
+	rc = scan("{\"a\":{\"b\":1},\"c\":[{\"d\":2}]}", 27, 0, 1, &out, &s);
+	ok(rc == MCT_SCAN_OK && s.nkv == 2 && s.kv[1].klen == 1 &&
+	    out.p[s.kv[1].koff] == 'c' && s.kv[0].vlen == 7 && s.kv[1].vlen == 9,
+	    "mct_scan .index: values that are containers span them whole");
+
+	/* the top-level "traceEvents": [ */
+	free(s.kv);
+	memset(&s, 0, sizeof(s));
+	t = "{\"otherData\" : {\"v\":1} , \"traceEvents\" : [ {\"ts\":1} ] }";
+	s.p = t;
+	s.end = t + strlen(t);
+	out.len = 0;
+	s.out = &out;
+	s.toplevel = s.index = 1;
+	rc = mct_scan(&s);
+	ok(rc == MCT_SCAN_TRACE && s.p == strchr(t, '[') + 1 && s.nkv == 1 &&
+	    out.len == 21 && memcmp(out.p, "{\"otherData\":{\"v\":1},", 21) == 0 &&
+	    s.kv[0].klen == 9 && s.kv[0].vlen == 7,
+	    "mct_scan .toplevel: TRACE after \"traceEvents\": [, with the keys "
+	    "before it (got %s, out \"%s\")", rcname(rc), esc(out.p, out.len));
+	t = "{\"traceEvents\":{\"a\":1}}";
+	s.p = t;
+	s.end = t + strlen(t);
+	out.len = 0;
+	rc = mct_scan(&s);
+	ok(rc == MCT_SCAN_OK, "mct_scan .toplevel: \"traceEvents\" not an array "
+	    "is a plain key");
+	t = "{\"a\":{\"traceEvents\":[1]}}";
+	s.p = t;
+	s.end = t + strlen(t);
+	out.len = 0;
+	rc = mct_scan(&s);
+	ok(rc == MCT_SCAN_OK, "mct_scan .toplevel: a nested \"traceEvents\" is "
+	    "a plain key");
+	t = "{\"traceEvents\"  ";
+	s.p = t;
+	s.end = t + strlen(t);
+	out.len = 0;
+	rc = mct_scan(&s);
+	ok(rc == MCT_SCAN_MORE, "mct_scan .toplevel: MORE before the ':'");
+	t = "{\"traceEvents\":[{\"ts\":1}]}";
+	rc = scan(t, strlen(t), 0, 0, &out, &s);
+	ok(rc == MCT_SCAN_OK && out.len == strlen(t), "mct_scan without "
+	    ".toplevel reads the whole trace");
+
+	free(s.kv);
+	mct_buf_free(&out);
+}
+
+/* Event mode: what the framer learns. */
+static void
+t_event(const char *t, const char *want_out, int ts_kind, const char *ts_e6,
+    int dur_kind, int meta, int coid)
+{
+	struct mct_buf out = { 0 };
+	struct mct_scan s = { 0 };
+	int rc = scan(t, strlen(t), 1, 1, &out, &s), pass;
+
+	pass = rc == MCT_SCAN_OK && out.len == strlen(want_out) &&
+	    memcmp(out.p, want_out, out.len) == 0 && s.ts_kind == ts_kind &&
+	    (ts_kind == MCT_TS_NONE || strcmp(i128s(s.ts_e6), ts_e6) == 0) &&
+	    s.dur_kind == dur_kind && s.is_meta == meta && s.has_co_id == coid;
+	ok(pass, "mct_scan .event \"%s\" -> \"%s\", ts %d %s, dur %d, meta %d, "
+	    "co_id %d", ESC(t), ESC(want_out), ts_kind, ts_e6 ? ts_e6 : "-",
+	    dur_kind, meta, coid);
+	if (!pass)
+		diag("got %s \"%s\", ts %d %s, dur %d, meta %d, co_id %d", rcname(rc),
+		    esc(out.p, out.len), s.ts_kind, i128s(s.ts_e6), s.dur_kind,
+		    s.is_meta, s.has_co_id);
+	free(s.kv);
+	mct_buf_free(&out);
+}
+
+static void
+test_event(void)
+{
+	static const char *bad_ts[] = { "+5", ".5", "5.", "007", "-.5", "1.e3" };
+	struct mct_buf out = { 0 };
+	struct mct_scan s = { 0 };
+	size_t i;
+	int nbad = 0;
+
+	t_event("{\"ph\":\"X\",\"ts\":1712195495519689.047,\"dur\":2.5,"
+	    "\"args\":{\"co_id\":7}}", "{\"ph\":\"X\",\"ts\":1712195495519689.047,"
+	    "\"dur\":2.5,\"args\":{\"co_id\":7}}", MCT_TS_FRAC,
+	    "1712195495519689047000", MCT_TS_FRAC, 0, 1);
+	t_event("{\"ph\":\"M\",\"ts\":5}", "{\"ph\":\"M\",\"ts\":5}", MCT_TS_INT,
+	    "5000000", MCT_TS_NONE, 1, 0);
+	t_event("{ \"ts\" : 123 , \"dur\" : 4 }", "{\"ts\":123,\"dur\":4}",
+	    MCT_TS_INT, "123000000", MCT_TS_INT, 0, 0);
+	t_event("{\"ts\":-5}", "{\"ts\":-5}", MCT_TS_INT, "-5000000", MCT_TS_NONE,
+	    0, 0);
+	t_event("{\"ts\":0}", "{\"ts\":0}", MCT_TS_INT, "0", MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":1.5e3}", "{\"ts\":1.5e3}", MCT_TS_FRAC, "1500000000",
+	    MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":15e2}", "{\"ts\":15e2}", MCT_TS_INT, "1500000000",
+	    MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":9999999999999999999}", "{\"ts\":9999999999999999999}",
+	    MCT_TS_INT, "9999999999999999999000000", MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":12345678901234567890123}",
+	    "{\"ts\":12345678901234567890123}", MCT_TS_INT,
+	    "12345678901234567890123000000", MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":\"123\",\"dur\":\"4.5\",\"ph\":\"X\"}",
+	    "{\"ts\":123,\"dur\":4.5,\"ph\":\"X\"}", MCT_TS_INT, "123000000",
+	    MCT_TS_FRAC, 0, 0);
+	t_event("{\"ts\":\"-7\"}", "{\"ts\":-7}", MCT_TS_INT, "-7000000",
+	    MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":\"1e3\"}", "{\"ts\":1e3}", MCT_TS_INT, "1000000000",
+	    MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":\"1\\u0032\"}", "{\"ts\":\"1\\u0032\"}", MCT_TS_NONE,
+	    NULL, MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":\"abc\",\"dur\":\"\"}", "{\"ts\":\"abc\",\"dur\":\"\"}",
+	    MCT_TS_NONE, NULL, MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":\" 1\"}", "{\"ts\":\" 1\"}", MCT_TS_NONE, NULL,
+	    MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":{\"a\":\"1\"},\"dur\":[2]}", "{\"ts\":{\"a\":\"1\"},"
+	    "\"dur\":[2]}", MCT_TS_NONE, NULL, MCT_TS_NONE, 0, 0);
+	t_event("{\"args\":{\"ts\":\"5\",\"dur\":6}}", "{\"args\":{\"ts\":\"5\","
+	    "\"dur\":6}}", MCT_TS_NONE, NULL, MCT_TS_NONE, 0, 0);
+	t_event("{\"co_id\":1,\"args\":{\"x\":{\"co_id\":2}},\"a\":{\"args\":"
+	    "{\"co_id\":3}}}", "{\"co_id\":1,\"args\":{\"x\":{\"co_id\":2}},"
+	    "\"a\":{\"args\":{\"co_id\":3}}}", MCT_TS_NONE, NULL, MCT_TS_NONE, 0, 0);
+	t_event("{\"args\":1,\"x\":{\"co_id\":2}}", "{\"args\":1,\"x\":{\"co_id\""
+	    ":2}}", MCT_TS_NONE, NULL, MCT_TS_NONE, 0, 0);
+	t_event("{\"ph\":\"MM\",\"x\":\"M\",\"args\":{\"ph\":\"M\"}}",
+	    "{\"ph\":\"MM\",\"x\":\"M\",\"args\":{\"ph\":\"M\"}}", MCT_TS_NONE,
+	    NULL, MCT_TS_NONE, 0, 0);
+	t_event("{\"ts\":5,\"ts\":7}", "{\"ts\":5,\"ts\":7}", MCT_TS_INT,
+	    "7000000", MCT_TS_NONE, 0, 0);
+
+	/* A string ts that is not a JSON number stays a string. */
+	for (i = 0; i < sizeof(bad_ts) / sizeof(bad_ts[0]); i++) {
+		char t[64];
+		int rc;
+
+		snprintf(t, sizeof(t), "{\"ts\":\"%s\",\"ph\":\"X\"}", bad_ts[i]);
+		rc = scan(t, strlen(t), 1, 1, &out, &s);
+		if (rc != MCT_SCAN_OK || out.len != strlen(t) ||
+		    memcmp(out.p, t, out.len) != 0 || s.ts_kind != MCT_TS_NONE) {
+			diag("mct_scan .event \"%s\" -> \"%s\", ts kind %d",
+			    ESC(t), esc(out.p, out.len), s.ts_kind);
+			nbad++;
+		}
+	}
+	ok(nbad == 0, "mct_scan .event: \"ts\":\"+5\", \".5\", \"5.\", \"007\", "
+	    "\"-.5\", \"1.e3\" stay strings (%d of %zu do not)", nbad,
+	    sizeof(bad_ts) / sizeof(bad_ts[0]));
+	/* An exponent in ts or dur: the text must be rewritten (.odd) */
+	{
+		int odd1, odd2, odd3;
+
+		scan("{\"ts\":15e2}", 11, 1, 1, &out, &s);
+		odd1 = s.odd;
+		scan("{\"dur\":\"1E3\"}", 14, 1, 1, &out, &s);
+		odd2 = s.odd;
+		scan("{\"ts\":1500,\"args\":{\"ts\":1e3}}", 31, 1, 1, &out, &s);
+		odd3 = s.odd;
+		ok(odd1 && odd2 && !odd3, "mct_scan .event: .odd for an exponent in "
+		    "ts or dur (%d %d %d)", odd1, odd2, odd3);
+	}
+	free(s.kv);
+	mct_buf_free(&out);
+}
+
+/* Is p[0..n) valid UTF-8 (no overlongs, surrogates, beyond U+10FFFF)? */
+static int
+utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		unsigned c = *p, cp, k, i;
+
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+		if (k == 0 || c > 0xf4 || (size_t)(end - p) <= k)
+			return 0;
+		cp = c & (0x3f >> k);
+		for (i = 1; i <= k; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800) ||
+		    (k == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp < 0xe000))
+			return 0;
+		p += k + 1;
+	}
+	return 1;
+}
+
+/* mct_skip, mct_index, mct_jstr on compact text */
+static void
+test_compact(void)
+{
+	struct mct_buf b = { 0 };
+	struct mct_kv *kv = NULL;
+	int nkv = 0, cap = 0, n;
+	const char *t, *next;
+	struct mct_val v;
+
+#define SKIP(text, type, rest) do {					\
+	t = (text);							\
+	n = mct_skip(t, t + strlen(t), &next);				\
+	ok(n == (type) && strcmp(next, (rest)) == 0,			\
+	    "mct_skip \"%s\" -> type %d, rest \"%s\" (got %d, \"%s\")",	\
+	    ESC(t), (type), ESC(rest), n, ESC(next));			\
+} while (0)
+	SKIP("\"a\\\"b\",1", MCT_J_STRING, ",1");
+	SKIP("\"a\\\\\",1", MCT_J_STRING, ",1");
+	SKIP("{\"a\":[1,{\"b\":\"}]\"}]},2", MCT_J_OBJECT, ",2");
+	SKIP("[[],[[]],\"]\"]]", MCT_J_ARRAY, "]");
+	SKIP("123]", MCT_J_NUMBER, "]");
+	SKIP("-1.5e3}", MCT_J_NUMBER, "}");
+	SKIP("1.5", MCT_J_NUMBER, "");
+	SKIP("true,", MCT_J_BOOL, ",");
+	SKIP("false", MCT_J_BOOL, "");
+	SKIP("null}", MCT_J_NULL, "}");
+	SKIP("\"k\":1", MCT_J_STRING, ":1");
+	SKIP("", MCT_J_NONE, "");
+	t = "\"abc";
+	n = mct_skip(t, t + 4, &next);
+	ok(n == MCT_J_STRING && next == t + 4, "mct_skip: an unterminated string "
+	    "ends at the end");
+	t = "\"ab\\";
+	n = mct_skip(t, t + 4, &next);
+	ok(next == t + 4, "mct_skip: a backslash at the end stays within the text");
+#undef SKIP
+
+	t = "{\"a\":1,\"b\":[1,2],\"c\":{\"d\":\"x,y\"},\"e\\\"f\":\"\"}";
+	n = mct_index(t, strlen(t), &kv, &nkv, &cap);
+	ok(n == 4 && nkv == 4 &&
+	    kv[0].koff == 2 && kv[0].klen == 1 && kv[0].voff == 5 && kv[0].vlen == 1 &&
+	    kv[1].koff == 8 && kv[1].klen == 1 && kv[1].vlen == 5 &&
+	    memcmp(t + kv[2].voff, "{\"d\":\"x,y\"}", kv[2].vlen) == 0 &&
+	    kv[2].vlen == 11 && kv[3].klen == 4 &&
+	    memcmp(t + kv[3].koff, "e\\\"f", 4) == 0 && kv[3].vlen == 2,
+	    "mct_index: four keys with their values");
+	ok(mct_index("{}", 2, &kv, &nkv, &cap) == 0 && nkv == 0,
+	    "mct_index \"{}\": no keys");
+	ok(mct_index("[1]", 3, &kv, &nkv, &cap) == -1 &&
+	    mct_index("", 0, &kv, &nkv, &cap) == -1 &&
+	    mct_index("\"a\"", 3, &kv, &nkv, &cap) == -1,
+	    "mct_index: not an object is -1");
+	ok(mct_index("{\"a\"1}", 6, &kv, &nkv, &cap) == -1,
+	    "mct_index: a key without ':' is -1");
+	free(kv);
+
+#define JSTR(text, want, wantlen) do {					\
+	v.type = MCT_J_STRING;						\
+	v.p = (text);							\
+	v.len = sizeof(text) - 1;					\
+	b.len = 0;							\
+	mct_jstr(&v, &b);						\
+	ok(b.len == (wantlen) && memcmp(b.p, (want), (wantlen)) == 0,	\
+	    "mct_jstr \"%s\" -> \"%s\" (got \"%s\")", ESC(text),	\
+	    esc((want), (wantlen)), esc(b.p, b.len));			\
+} while (0)
+	JSTR("\"plain\"", "plain", 5);
+	JSTR("\"\"", "", 0);
+	JSTR("\"a\\nb\\tc\\rd\\be\\ff\"", "a\nb\tc\rd\be\ff", 11);
+	JSTR("\"\\\"\\\\\\/\"", "\"\\/", 3);
+	JSTR("\"\\u0041\\u00e9\\u20AC\"", "A\xc3\xa9\xe2\x82\xac", 6);
+	JSTR("\"\\ud83d\\ude00\"", "\xf0\x9f\x98\x80", 4);
+	JSTR("\"\\uDBFF\\uDFFF\"", "\xf4\x8f\xbf\xbf", 4);
+	JSTR("\"\\ud800\"", "\xef\xbf\xbd", 3);
+	JSTR("\"\\udc00x\"", "\xef\xbf\xbdx", 4);
+	JSTR("\"\\ud800\\u0041\"", "\xef\xbf\xbd" "A", 4);
+	JSTR("\"\\ud800\\ud800\\udc00\"", "\xef\xbf\xbd\xf0\x90\x80\x80", 7);
+	JSTR("\"\\ud800\\n\"", "\xef\xbf\xbd\n", 4);
+	JSTR("\"\\u0000a\"", "\0a", 2);
+	JSTR("\"\xc3\xa9 raw\"", "\xc3\xa9 raw", 6);
+	JSTR("\"\\\\q\"", "\\q", 2);
+	/* An invalid \u escape (stream lines are not checked token by token) */
+	v.type = MCT_J_STRING;
+	v.p = "\"a\\u-,.!b\"";
+	v.len = strlen(v.p);
+	b.len = 0;
+	if (SANITIZED)
+		skip("undefined behaviour under the sanitizers", "mct_jstr \"%s\" "
+		    "gives valid UTF-8", ESC(v.p));
+	else {
+		mct_jstr(&v, &b);
+		ok(utf8_valid(b.p, b.len), "mct_jstr \"%s\" gives valid UTF-8 (got "
+		    "\"%s\")", ESC(v.p), esc(b.p, b.len));
+	}
+	v.type = MCT_J_NUMBER;
+	v.p = "1.50";
+	v.len = 4;
+	b.len = 0;
+	mct_jstr(&v, &b);
+	ok(b.len == 4 && memcmp(b.p, "1.50", 4) == 0, "mct_jstr on a number: "
+	    "its text");
+	v.type = MCT_J_ARRAY;
+	v.p = "[1,\"a\"]";
+	v.len = 7;
+	b.len = 0;
+	mct_jstr(&v, &b);
+	ok(b.len == 7 && memcmp(b.p, "[1,\"a\"]", 7) == 0, "mct_jstr on an array: "
+	    "its text");
+	b.len = 0;
+	mct_buf_adds(&b, "x");
+	v.type = MCT_J_STRING;
+	v.p = "\"y\"";
+	v.len = 3;
+	mct_jstr(&v, &b);
+	ok(b.len == 2 && strcmp(b.p, "xy") == 0, "mct_jstr appends");
+#undef JSTR
+
+	v.type = MCT_J_STRING;
+	v.p = "\"abc\"";
+	v.len = 5;
+	ok(mct_jstr_eq(&v, "abc", 3) && !mct_jstr_eq(&v, "ab", 2) &&
+	    !mct_jstr_eq(&v, "abcd", 4), "mct_jstr_eq on a plain string");
+	v.p = "\"a\\u0062c\"";
+	v.len = 10;
+	ok(mct_jstr_eq(&v, "abc", 3) && !mct_jstr_eq(&v, "a\\u0062c", 8),
+	    "mct_jstr_eq compares the unescaped text");
+	v.type = MCT_J_NUMBER;
+	v.p = "1";
+	v.len = 1;
+	ok(!mct_jstr_eq(&v, "1", 1), "mct_jstr_eq: a number is not a string");
+
+	/* mct_buf_addjstr round trip through json-c */
+	{
+		static const char raw[] = "q\"b\\s\x01\n\x1f\xc3\xa9 end";
+		json_object *o;
+
+		b.len = 0;
+		mct_buf_addjstr(&b, raw, sizeof(raw) - 1);
+		o = json_tokener_parse(b.p);
+		ok(o && json_object_get_type(o) == json_type_string &&
+		    json_object_get_string_len(o) == (int)sizeof(raw) - 1 &&
+		    memcmp(json_object_get_string(o), raw, sizeof(raw) - 1) == 0,
+		    "mct_buf_addjstr writes a JSON string json-c reads back (\"%s\")",
+		    esc(b.p, b.len));
+		json_object_put(o);
+	}
+	mct_buf_free(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* field.c */
+
+static void
+t_field(const char *text, int want_rc, int kind, int time, int nseg,
+    const char *seg0, const char *seg1)
+{
+	struct mct_field f;
+	int rc = mct_field_parse(text, &f), pass;
+
+	if (want_rc != 0) {
+		ok(rc == -1 && f.nseg == 0 && f.text == NULL,
+		    "mct_field_parse(\"%s\") is -1, the field cleared", ESC(text));
+		if (rc == 0)
+			mct_field_free(&f);
+		return;
+	}
+	pass = rc == 0 && (int)f.kind == kind && f.time == time && f.nseg == nseg &&
+	    f.text && strcmp(f.text, text) == 0;
+	if (pass && nseg > 0)
+		pass = strcmp(f.seg[0], seg0) == 0 && f.seglen[0] == strlen(seg0);
+	if (pass && nseg > 1)
+		pass = strcmp(f.seg[1], seg1) == 0 && f.seglen[1] == strlen(seg1);
+	ok(pass, "mct_field_parse(\"%s\"): kind %d, time %d, %d segments %s%s%s",
+	    ESC(text), kind, time, nseg, seg0 ? ESC(seg0) : "", seg1 ? " " : "",
+	    seg1 ? ESC(seg1) : "");
+	if (!pass && rc == 0)
+		diag("got kind %d, time %d, %d segments, first \"%s\"", f.kind,
+		    f.time, f.nseg, f.nseg ? ESC(f.seg[0]) : "");
+	if (rc == 0)
+		mct_field_free(&f);
+}
+
+static void
+t_get(struct mct_event *ev, const char *field, int want_rc, int type,
+    const char *text)
+{
+	struct mct_field f;
+	struct mct_val v;
+	int rc;
+
+	if (mct_field_parse(field, &f) != 0) {
+		ok(0, "mct_get %s: the field parses", ESC(field));
+		return;
+	}
+	rc = mct_get(ev, &f, &v);
+	if (want_rc == 0)
+		ok(rc == 0 && (int)v.type == type && v.len == strlen(text) &&
+		    memcmp(v.p, text, v.len) == 0,
+		    "mct_get %s -> type %d \"%s\" (got rc %d, type %d, \"%s\")",
+		    ESC(field), type, ESC(text), rc, v.type,
+		    rc == 0 ? esc(v.p, v.len) : "");
+	else
+		ok(rc == -1 && v.type == MCT_J_NONE && v.p == NULL,
+		    "mct_get %s is missing (got rc %d)", ESC(field), rc);
+	mct_field_free(&f);
+}
+
+static void
+t_field_ns(struct mct_event *ev, const char *field,
+    const struct mct_header *h, int want_rc, int64_t want)
+{
+	struct mct_field f;
+	int64_t ns = 0;
+	int rc;
+
+	mct_field_parse(field, &f);
+	rc = mct_field_ns(ev, &f, h, &ns);
+	ok(rc == want_rc && (rc != 0 || ns == want), "mct_field_ns %s -> %d %"
+	    PRId64 " (got %d %" PRId64 ")", field, want_rc, want, rc, ns);
+	mct_field_free(&f);
+}
+
+static void
+test_field(void)
+{
+	static const char json[] = "{\"name\":\"k\\u0031\",\"ph\":\"X\",\"ts\":100,"
+	    "\"dur\":50,\"args\":{\"grid\":[2056,32,1],\"registers per thread\":64,"
+	    "\"a.b\":\"dot\",\"nested\":{\"deep\":true,\"n\":null},"
+	    "\"esc\\\"key\":1,\"sp\\u0020ace\":2,\"ts\":\"x\"},\"big\":"
+	    "12345678901234567890,\"neg\":-5,\"f\":1.5}";
+	struct mct_event ev = { 0 }, ev2 = { 0 };
+	struct mct_header h = { 0 };
+	struct mct_field *fs = NULL;
+	struct mct_val v;
+	int nf = 0, i, rc;
+	int64_t ns;
+
+	t_field("name", 0, MCT_F_PATH, 0, 1, "name", NULL);
+	t_field("ts", 0, MCT_F_PATH, 1, 1, "ts", NULL);
+	t_field("dur", 0, MCT_F_PATH, 1, 1, "dur", NULL);
+	t_field("\"ts\"", 0, MCT_F_PATH, 1, 1, "ts", NULL);
+	t_field("rel", 0, MCT_F_REL, 1, 0, NULL, NULL);
+	t_field("end", 0, MCT_F_END, 1, 0, NULL, NULL);
+	t_field("args.ts", 0, MCT_F_PATH, 0, 2, "args", "ts");
+	t_field("args.grid", 0, MCT_F_PATH, 0, 2, "args", "grid");
+	t_field("args.\"registers per thread\"", 0, MCT_F_PATH, 0, 2, "args",
+	    "registers per thread");
+	t_field("args.\"a.b\"", 0, MCT_F_PATH, 0, 2, "args", "a.b");
+	t_field("args.\"esc\\\"key\"", 0, MCT_F_PATH, 0, 2, "args", "esc\"key");
+	t_field("\"a b\".c", 0, MCT_F_PATH, 0, 2, "a b", "c");
+	t_field("a.b.c.d", 0, MCT_F_PATH, 0, 4, "a", "b");
+	t_field("", -1, 0, 0, 0, NULL, NULL);
+	t_field(".", -1, 0, 0, 0, NULL, NULL);
+	t_field("a.", -1, 0, 0, 0, NULL, NULL);
+	t_field(".a", -1, 0, 0, 0, NULL, NULL);
+	t_field("a..b", -1, 0, 0, 0, NULL, NULL);
+	t_field("\"a", -1, 0, 0, 0, NULL, NULL);
+	t_field("\"a\"b", -1, 0, 0, 0, NULL, NULL);
+	t_field("\"\"", -1, 0, 0, 0, NULL, NULL);
+	t_field("a.\"\"", -1, 0, 0, 0, NULL, NULL);
+	t_field("args.\"x", -1, 0, 0, 0, NULL, NULL);
+
+	rc = mct_fields_parse("ts,dur,ph,pid,tid,name", &fs, &nf);
+	ok(rc == 0 && nf == 6 && strcmp(fs[5].seg[0], "name") == 0 && fs[0].time &&
+	    fs[1].time && !fs[2].time, "mct_fields_parse: the default columns");
+	for (i = 0; i < nf; i++)
+		mct_field_free(&fs[i]);
+	free(fs);
+	rc = mct_fields_parse("name,args.\"a,b\",rel", &fs, &nf);
+	ok(rc == 0 && nf == 3 && fs[1].nseg == 2 && strcmp(fs[1].seg[1], "a,b") == 0 &&
+	    fs[2].kind == MCT_F_REL, "mct_fields_parse: a comma inside quotes "
+	    "does not split");
+	for (i = 0; i < nf; i++)
+		mct_field_free(&fs[i]);
+	free(fs);
+	rc = mct_fields_parse("name,args.\"a\\\"b\",ph", &fs, &nf);
+	ok(rc == 0 && nf == 3 && fs[1].nseg == 2 &&
+	    strcmp(fs[1].seg[1], "a\"b") == 0, "mct_fields_parse: an escaped "
+	    "quote inside quotes (name,args.\"a\\\"b\",ph)");
+	for (i = 0; i < nf; i++)
+		mct_field_free(&fs[i]);
+	free(fs);
+	ok(mct_fields_parse("a,,b", &fs, &nf) == -1, "mct_fields_parse "
+	    "\"a,,b\" is -1");
+	for (i = 0; i < nf; i++)
+		mct_field_free(&fs[i]);
+	free(fs);
+	ok(mct_fields_parse("", &fs, &nf) == -1, "mct_fields_parse \"\" is -1");
+	for (i = 0; i < nf; i++)
+		mct_field_free(&fs[i]);
+	free(fs);
+	ok(mct_fields_parse("a,", &fs, &nf) == -1, "mct_fields_parse \"a,\" is -1");
+	for (i = 0; i < nf; i++)
+		mct_field_free(&fs[i]);
+	free(fs);
+
+	ev.json = json;
+	ev.len = sizeof(json) - 1;
+	t_get(&ev, "name", 0, MCT_J_STRING, "\"k\\u0031\"");
+	t_get(&ev, "ph", 0, MCT_J_STRING, "\"X\"");
+	t_get(&ev, "ts", 0, MCT_J_NUMBER, "100");
+	t_get(&ev, "args.grid", 0, MCT_J_ARRAY, "[2056,32,1]");
+	t_get(&ev, "args.\"registers per thread\"", 0, MCT_J_NUMBER, "64");
+	t_get(&ev, "args.\"a.b\"", 0, MCT_J_STRING, "\"dot\"");
+	t_get(&ev, "args.nested", 0, MCT_J_OBJECT, "{\"deep\":true,\"n\":null}");
+	t_get(&ev, "args.nested.deep", 0, MCT_J_BOOL, "true");
+	t_get(&ev, "args.nested.n", 0, MCT_J_NULL, "null");
+	t_get(&ev, "args.\"esc\\\"key\"", 0, MCT_J_NUMBER, "1");
+	t_get(&ev, "args.\"sp ace\"", 0, MCT_J_NUMBER, "2");
+	t_get(&ev, "args.ts", 0, MCT_J_STRING, "\"x\"");
+	t_get(&ev, "big", 0, MCT_J_NUMBER, "12345678901234567890");
+	t_get(&ev, "args.missing", -1, 0, NULL);
+	t_get(&ev, "args.nested.deep.x", -1, 0, NULL);
+	t_get(&ev, "name.x", -1, 0, NULL);
+	t_get(&ev, "args.grid.0", -1, 0, NULL);
+	t_get(&ev, "missing", -1, 0, NULL);
+	t_get(&ev, "args.\"registers\"", -1, 0, NULL);
+	ok(mct_get_key(&ev, "dur", &v) == 0 && v.type == MCT_J_NUMBER &&
+	    v.len == 2 && memcmp(v.p, "50", 2) == 0 && ev.indexed && ev.nkv == 8,
+	    "mct_get_key indexes the event once (%d keys)", ev.nkv);
+	ok(mct_get_key(&ev, "nope", &v) == -1 && v.type == MCT_J_NONE &&
+	    v.p == NULL && v.len == 0, "mct_get_key: a missing key");
+	ok(mct_get_key(&ev, "registers per thread", &v) == -1,
+	    "mct_get_key looks at first-level keys only");
+	{
+		struct mct_field rel, end;
+
+		mct_field_parse("rel", &rel);
+		mct_field_parse("end", &end);
+		ok(mct_get(&ev, &rel, &v) == -1 && mct_get(&ev, &end, &v) == -1,
+		    "mct_get on a virtual field is missing (use mct_field_ns)");
+		mct_field_free(&rel);
+		mct_field_free(&end);
+	}
+	ok(mct_get_ns(&ev, "ts", &ns) == 0 && ns == 100, "mct_get_ns ts");
+	ok(mct_get_ns(&ev, "f", &ns) == -1 && mct_get_ns(&ev, "name", &ns) == -1 &&
+	    mct_get_ns(&ev, "big", &ns) == -1 && mct_get_ns(&ev, "x", &ns) == -1,
+	    "mct_get_ns: a fraction, a string, beyond int64, missing are -1");
+	h.has_origin = 1;
+	h.origin = 40;
+	t_field_ns(&ev, "ts", &h, 0, 100);
+	t_field_ns(&ev, "dur", &h, 0, 50);
+	t_field_ns(&ev, "rel", &h, 0, 60);
+	t_field_ns(&ev, "end", &h, 0, 150);
+	t_field_ns(&ev, "neg", &h, 0, -5);
+	t_field_ns(&ev, "args.\"registers per thread\"", &h, 0, 64);
+	t_field_ns(&ev, "name", &h, -1, 0);
+	t_field_ns(&ev, "f", &h, -1, 0);
+	t_field_ns(&ev, "missing", &h, -1, 0);
+	h.has_origin = 0;
+	t_field_ns(&ev, "rel", &h, -1, 0);
+	ok(!mct_is_header(&ev), "mct_is_header: an event is not the header");
+	free(ev.kv);
+
+	ev2.json = "{\"ts\":7,\"name\":\"n\"}";
+	ev2.len = strlen(ev2.json);
+	t_field_ns(&ev2, "end", &h, 0, 7);
+	t_field_ns(&ev2, "dur", &h, -1, 0);
+	free(ev2.kv);
+	memset(&ev2, 0, sizeof(ev2));
+	ev2.json = "{\"name\":\"mct_header\",\"ph\":\"M\",\"args\":{}}";
+	ev2.len = strlen(ev2.json);
+	ok(mct_is_header(&ev2), "mct_is_header: the header line");
+	free(ev2.kv);
+	memset(&ev2, 0, sizeof(ev2));
+	ev2.json = "{\"name\":\"mct\\u005fheader\"}";
+	ev2.len = strlen(ev2.json);
+	ok(mct_is_header(&ev2), "mct_is_header: an escaped name");
+	free(ev2.kv);
+	/* an event whose key index is reused for another event */
+	memset(&ev2, 0, sizeof(ev2));
+	ev2.json = "{\"a\":1,\"b\":2,\"c\":3}";
+	ev2.len = strlen(ev2.json);
+	mct_get_key(&ev2, "c", &v);
+	ev2.json = "{\"x\":\"y\"}";
+	ev2.len = strlen(ev2.json);
+	ev2.indexed = 0;
+	ok(mct_get_key(&ev2, "c", &v) == -1 && mct_get_key(&ev2, "x", &v) == 0 &&
+	    v.len == 3 && ev2.nkv == 1, "mct_get_key: a reset event is indexed "
+	    "again (kv kept)");
+	free(ev2.kv);
+}
+
+/* ------------------------------------------------------------------ */
+/* The scanner against json-c */
+
+static struct mct_buf G;	/* the text being generated */
+static int maxprint = 20;	/* diagnostics of disagreements */
+
+static const char *const keypool[] = {
+	"name", "ph", "ts", "dur", "pid", "tid", "cat", "id", "args", "co_id",
+	"grid", "block", "registers per thread", "bytes", "s", "", "a b",
+	"traceEvents", "ts ", "TS", "\\u0074s", "k\\\"q", "\xc3\xa9t\xc3\xa9",
+};
+
+static void
+g_ws(int style, int depth)
+{
+	static const char wsc[] = " \t\n\r";
+	unsigned i, n;
+
+	switch (style) {
+	case 0:
+		break;
+	case 1:
+		if (rn(3) == 0)
+			mct_buf_addc(&G, ' ');
+		break;
+	case 2:
+		for (i = 0, n = rn(4); i < n; i++)
+			mct_buf_addc(&G, wsc[rn(4)]);
+		break;
+	case 3:
+		mct_buf_addc(&G, '\n');
+		for (i = 0; i < (unsigned)depth * 2; i++)
+			mct_buf_addc(&G, ' ');
+		break;
+	default:
+		for (i = 0, n = rn(40); i < n; i++)
+			mct_buf_addc(&G, rn(10) ? ' ' : wsc[rn(4)]);
+		break;
+	}
+}
+
+static void
+g_utf8(unsigned cp)
+{
+	if (cp < 0x80)
+		mct_buf_addc(&G, (int)cp);
+	else if (cp < 0x800) {
+		mct_buf_addc(&G, (int)(0xc0 | (cp >> 6)));
+		mct_buf_addc(&G, (int)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		mct_buf_addc(&G, (int)(0xe0 | (cp >> 12)));
+		mct_buf_addc(&G, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		mct_buf_addc(&G, (int)(0x80 | (cp & 0x3f)));
+	} else {
+		mct_buf_addc(&G, (int)(0xf0 | (cp >> 18)));
+		mct_buf_addc(&G, (int)(0x80 | ((cp >> 12) & 0x3f)));
+		mct_buf_addc(&G, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		mct_buf_addc(&G, (int)(0x80 | (cp & 0x3f)));
+	}
+}
+
+static void
+g_u(unsigned cp)
+{
+	char tmp[8];
+
+	snprintf(tmp, sizeof(tmp), rn(2) ? "\\u%04x" : "\\u%04X", cp);
+	mct_buf_adds(&G, tmp);
+}
+
+static void
+g_string(void)
+{
+	static const char escs[] = "\"\\/bfnrt";
+	unsigned i, n, cp, r;
+
+	mct_buf_addc(&G, '"');
+	n = rn(8) == 0 ? rn(60) : rn(12);
+	for (i = 0; i < n; i++) {
+		r = rn(100);
+		if (r < 70) {
+			int c;
+
+			do
+				c = 0x20 + (int)rn(0x5f);
+			while (c == '"' || c == '\\');
+			mct_buf_addc(&G, c);
+		} else if (r < 78) {
+			mct_buf_addc(&G, '\\');
+			mct_buf_addc(&G, escs[rn(8)]);
+		} else if (r < 84) {
+			do
+				cp = rn(0x10000);
+			while (cp >= 0xd800 && cp < 0xe000);
+			g_u(rn(4) ? cp : rn(0x20));
+		} else if (r < 87) {
+			cp = 0x10000 + rn(0x100000);
+			g_u(0xd800 + ((cp - 0x10000) >> 10));
+			g_u(0xdc00 + ((cp - 0x10000) & 0x3ff));
+		} else if (r < 88) {
+			g_u(0xd800 + rn(0x800));	/* a lone surrogate */
+		} else if (r < 92) {
+			g_utf8(0x80 + rn(0x800 - 0x80));
+		} else if (r < 97) {
+			do
+				cp = 0x800 + rn(0x10000 - 0x800);
+			while (cp >= 0xd800 && cp < 0xe000);
+			g_utf8(cp);
+		} else
+			g_utf8(0x10000 + rn(0x100000));
+	}
+	mct_buf_addc(&G, '"');
+}
+
+static void
+g_digits(unsigned n, int lead)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		mct_buf_addc(&G, '0' + (int)(i == 0 && lead ? 1 + rn(9) : rn(10)));
+}
+
+static void
+g_number(void)
+{
+	static const char *const special[] = {
+		"0", "-0", "0.0", "-0.0", "9223372036854775807",
+		"-9223372036854775808", "18446744073709551615", "18446744073709551616",
+		"1712195495519689.047", "1e308", "1e309", "-1e-400", "2.5E+00",
+		"0.1", "1E400", "123456789012345678901234567890",
+	};
+	unsigned r = rn(10);
+
+	if (r == 0) {
+		mct_buf_adds(&G, special[rn(sizeof(special) / sizeof(special[0]))]);
+		return;
+	}
+	if (rn(3) == 0)
+		mct_buf_addc(&G, '-');
+	if (rn(6) == 0)
+		mct_buf_addc(&G, '0');
+	else
+		g_digits(rn(8) == 0 ? 15 + rn(16) : 1 + rn(6), 1);
+	if (r >= 5) {
+		mct_buf_addc(&G, '.');
+		g_digits(1 + rn(rn(4) ? 4 : 20), 0);
+	}
+	if (r >= 8) {
+		mct_buf_addc(&G, rn(2) ? 'e' : 'E');
+		if (rn(2))
+			mct_buf_addc(&G, rn(2) ? '+' : '-');
+		g_digits(1 + rn(3), 0);
+	}
+}
+
+static void g_value(int, int, int);
+
+static void
+g_key(void)
+{
+	if (rn(3)) {
+		mct_buf_addc(&G, '"');
+		mct_buf_adds(&G, keypool[rn(sizeof(keypool) / sizeof(keypool[0]))]);
+		mct_buf_addc(&G, '"');
+	} else
+		g_string();
+}
+
+static void
+g_object(int depth, int maxdepth, int style)
+{
+	unsigned i, n = rn(7);
+
+	mct_buf_addc(&G, '{');
+	for (i = 0; i < n; i++) {
+		if (i)
+			mct_buf_addc(&G, ',');
+		g_ws(style, depth + 1);
+		g_key();
+		g_ws(style == 3 ? 1 : style, depth + 1);
+		mct_buf_addc(&G, ':');
+		g_ws(style == 3 ? 1 : style, depth + 1);
+		g_value(depth + 1, maxdepth, style);
+	}
+	if (n)
+		g_ws(style, depth);
+	mct_buf_addc(&G, '}');
+}
+
+static void
+g_array(int depth, int maxdepth, int style)
+{
+	unsigned i, n = rn(6);
+
+	mct_buf_addc(&G, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			mct_buf_addc(&G, ',');
+		g_ws(style, depth + 1);
+		g_value(depth + 1, maxdepth, style);
+	}
+	if (n)
+		g_ws(style, depth);
+	mct_buf_addc(&G, ']');
+}
+
+static void
+g_value(int depth, int maxdepth, int style)
+{
+	unsigned r = rn(100);
+
+	if (depth >= maxdepth && r < 35)
+		r += 35;
+	if (r < 20)
+		g_object(depth, maxdepth, style);
+	else if (r < 35)
+		g_array(depth, maxdepth, style);
+	else if (r < 60)
+		g_string();
+	else if (r < 88)
+		g_number();
+	else
+		mct_buf_adds(&G, (const char *[]){ "true", "false", "null" }[rn(3)]);
+}
+
+/* A ts or dur value: numbers of every shape, or a string. */
+static void
+g_time(void)
+{
+	static const char *const strs[] = {
+		"\"123\"", "\"1.5\"", "\"-7\"", "\"1e3\"", "\"1712195495519689.047\"",
+		"\"abc\"", "\"\"", "\" 1\"", "\"1\\u0032\"", "\"+5\"", "\".5\"",
+		"\"5.\"", "\"007\"",
+	};
+	unsigned r = rn(20);
+
+	if (r < 15)
+		g_number();
+	else if (r < 19)
+		mct_buf_adds(&G, strs[rn(sizeof(strs) / sizeof(strs[0]))]);
+	else
+		g_value(2, 3, 0);
+}
+
+/* An event: the usual keys in random order, random extras. */
+static void
+g_event(void)
+{
+	int style = (int)rn(5), maxdepth = 1 + (int)rn(4);
+	unsigned i, n = 2 + rn(8);
+
+	mct_buf_addc(&G, '{');
+	for (i = 0; i < n; i++) {
+		unsigned k = rn(12);
+
+		if (i)
+			mct_buf_addc(&G, ',');
+		g_ws(style, 1);
+		switch (k) {
+		case 0:
+		case 1:
+			mct_buf_adds(&G, rn(2) ? "\"ts\"" : "\"dur\"");
+			g_ws(style == 3 ? 1 : style, 1);
+			mct_buf_addc(&G, ':');
+			g_ws(style == 3 ? 1 : style, 1);
+			g_time();
+			break;
+		case 2:
+			mct_buf_adds(&G, "\"ph\":");
+			mct_buf_adds(&G, (const char *[]){ "\"X\"", "\"M\"", "\"B\"",
+			    "\"E\"", "\"s\"", "\"MM\"" }[rn(6)]);
+			break;
+		case 3:
+			mct_buf_adds(&G, "\"args\"");
+			g_ws(style == 3 ? 1 : style, 1);
+			mct_buf_addc(&G, ':');
+			g_ws(style == 3 ? 1 : style, 1);
+			mct_buf_addc(&G, '{');
+			if (rn(2))
+				mct_buf_adds(&G, "\"co_id\":93,");
+			mct_buf_adds(&G, "\"x\":");
+			g_value(2, maxdepth + 1, style);
+			mct_buf_addc(&G, '}');
+			break;
+		default:
+			g_key();
+			g_ws(style == 3 ? 1 : style, 1);
+			mct_buf_addc(&G, ':');
+			g_ws(style == 3 ? 1 : style, 1);
+			g_value(1, maxdepth, style);
+		}
+	}
+	g_ws(style, 0);
+	mct_buf_addc(&G, '}');
+}
+
+/* One generated document: mostly an event, sometimes any value. */
+static void
+g_doc(void)
+{
+	unsigned r = rn(20);
+
+	G.len = 0;
+	if (rn(10) == 0)
+		g_ws(2, 0);
+	if (r < 17)
+		g_event();
+	else
+		g_value(0, 3, (int)rn(5));
+	if (rn(10) == 0)
+		g_ws(2, 0);
+}
+
+/* Mangle the text in G: flip, delete, duplicate, insert, cut. */
+static void
+mangle(void)
+{
+	static const char interesting[] = "{}[],:\"\\ \t\n0123456789-+.eEtfnNI'/xu"
+	    "\x80\xc3\xff\x01\x7f";
+	unsigned k, times = 1 + (rn(4) == 0) + (rn(8) == 0);
+	size_t at;
+
+	for (k = 0; k < times && G.len > 0; k++) {
+		at = rn((unsigned)G.len);
+		switch (rn(6)) {
+		case 0:	/* flip to an interesting byte */
+			G.p[at] = interesting[rn(sizeof(interesting) - 1)];
+			break;
+		case 1:	/* flip to any byte */
+			G.p[at] = (char)rn(256);
+			break;
+		case 2:	/* delete */
+			memmove(G.p + at, G.p + at + 1, G.len - at - 1);
+			G.len--;
+			break;
+		case 3:	/* duplicate */
+			mct_buf_grow(&G, 1);
+			memmove(G.p + at + 1, G.p + at, G.len - at);
+			G.len++;
+			break;
+		case 4:	/* insert an interesting byte */
+			mct_buf_grow(&G, 1);
+			memmove(G.p + at + 1, G.p + at, G.len - at);
+			G.p[at] = interesting[rn(sizeof(interesting) - 1)];
+			G.len++;
+			break;
+		default:	/* cut */
+			G.len = at;
+			break;
+		}
+	}
+}
+
+struct dstats {
+	long cases;
+	long agree_ok;		/* both accept, same value */
+	long agree_reject;	/* both reject */
+	long repaired_jc_rejects;
+	long repaired_jc_accepts;
+	long jc_quirk;		/* json-c accepts what JSON does not */
+	long toplevel_number;	/* a bare number needed the end marked */
+	long disagree;
+	long check_only_comma;	/* known: without .out a trailing comma is an error */
+	long u_escape_at_end;	/* known: \u near the end is taken for MORE */
+	long event_checked;
+	long event_unquoted;
+	long event_fail;
+	long index_checked;
+	long jc_pair_bug;	/* json-c 0.16 gets a surrogate pair wrong */
+	long index_fail;
+	long consistency_fail;
+	int printed;
+};
+
+/*
+ * Does the text use something json-c accepts in strict mode that JSON
+ * does not allow: single quotes, NaN, Infinity, -01, 00, 1., -.5?
+ */
+static int
+jsonc_quirk(const char *t, size_t n)
+{
+	size_t i, j;
+	int instr = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+
+		if (instr) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				instr = 0;
+			continue;
+		}
+		if (c == '"')
+			instr = 1;
+		else if (c == '\'' || c == 'N' || c == 'I')
+			return 1;
+		else if ((c == '-' || (c >= '0' && c <= '9')) && (i == 0 ||
+		    !((t[i - 1] >= '0' && t[i - 1] <= '9') || t[i - 1] == '.' ||
+		    t[i - 1] == 'e' || t[i - 1] == 'E' || t[i - 1] == '-' ||
+		    t[i - 1] == '+'))) {
+			j = i + (c == '-');
+			if (j < n && t[j] == '.')
+				return 1;	/* -.5 */
+			if (j + 1 < n && t[j] == '0' && t[j + 1] >= '0' &&
+			    t[j + 1] <= '9')
+				return 1;
+			while (j < n && t[j] >= '0' && t[j] <= '9')
+				j++;
+			if (j < n && t[j] == '.' && (j + 1 >= n || t[j + 1] < '0' ||
+			    t[j + 1] > '9'))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static void
+disagree(struct dstats *st, const char *what, const char *t, size_t n,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void
+disagree(struct dstats *st, const char *what, const char *t, size_t n,
+    const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	st->disagree++;
+	if (st->printed++ >= maxprint)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag("DISAGREE (%s): input \"%s\"\n  %s", what, esc(t, n), msg);
+}
+
+/* The key of a kv as text; raw (escapes kept). */
+static int
+kv_is(const char *base, const struct mct_kv *kv, const char *k)
+{
+	return kv->klen == strlen(k) && memcmp(base + kv->koff, k, kv->klen) == 0;
+}
+
+/*
+ * Event mode on an accepted text: same result as compact mode but for
+ * string ts/dur holding a number; the notes match the keys.
+ */
+static void
+check_event(struct dstats *st, const char *t, size_t n, int rc1,
+    const struct mct_buf *out1, const struct mct_scan *s1,
+    struct mct_scan *se, struct mct_buf *oute)
+{
+	struct mct_kv *kv1;
+	int rc, i, unq = 0, ts_kind = MCT_TS_NONE;
+	int dur_kind = MCT_TS_NONE, meta = 0, coid = 0;
+	i128 ts_e6 = 0;
+	const char *why = NULL;
+
+	st->event_checked++;
+	rc = scan(t, n, 1, 1, oute, se);
+	if (rc != rc1 || (rc == MCT_SCAN_OK && se->fixes != s1->fixes)) {
+		why = "result differs from compact mode";
+		goto fail;
+	}
+	if (rc != MCT_SCAN_OK)
+		return;
+	if (se->nkv != s1->nkv) {
+		why = "key count differs";
+		goto fail;
+	}
+	kv1 = s1->kv;
+	for (i = 0; i < se->nkv; i++) {
+		const struct mct_kv *a = &kv1[i], *b = &se->kv[i];
+		const char *va = out1->p + a->voff, *vb = oute->p + b->voff;
+
+		if (a->klen != b->klen || memcmp(out1->p + a->koff,
+		    oute->p + b->koff, a->klen) != 0) {
+			why = "keys differ";
+			goto fail;
+		}
+		if (a->vlen == b->vlen && memcmp(va, vb, a->vlen) == 0)
+			continue;
+		if ((kv_is(out1->p, a, "ts") || kv_is(out1->p, a, "dur")) &&
+		    a->vlen == b->vlen + 2 && va[0] == '"' &&
+		    memcmp(va + 1, vb, b->vlen) == 0) {
+			unq++;
+			if (!json_number(vb, b->vlen)) {
+				why = "a string ts/dur became a number that is "
+				    "not JSON";
+				goto fail;
+			}
+			continue;
+		}
+		why = "values differ";
+		goto fail;
+	}
+	if (unq)
+		st->event_unquoted++;
+	if (!valid_compact(oute->p, oute->len)) {
+		why = "event-mode output is not valid JSON";
+		goto fail;
+	}
+	if (s1->fixes)
+		return;
+	/* what the notes should say, from the compact keys */
+	for (i = 0; i < s1->nkv; i++) {
+		const struct mct_kv *a = &kv1[i];
+		const char *v = out1->p + a->voff;
+		size_t vn = a->vlen;
+		int isdur = kv_is(out1->p, a, "dur");
+		i128 e6;
+
+		if (kv_is(out1->p, a, "ph") && vn == 3 && memcmp(v, "\"M\"", 3) == 0)
+			meta = 1;
+		if (kv_is(out1->p, a, "args") && v[0] == '{') {
+			struct mct_kv *akv = NULL;
+			int an = 0, acap = 0, j;
+
+			mct_index(v, vn, &akv, &an, &acap);
+			for (j = 0; j < an; j++)
+				if (kv_is(v, &akv[j], "co_id"))
+					coid = 1;
+			free(akv);
+		}
+		if (!isdur && !kv_is(out1->p, a, "ts"))
+			continue;
+		if (v[0] == '"') {
+			/* a string that is a JSON number */
+			if (vn < 3 || vn - 2 >= 64 || !json_number(v + 1, vn - 2))
+				continue;
+			v++;
+			vn -= 2;
+		} else if (!(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')))
+			continue;
+		if (mct_dec_e6(v, vn, &e6) != 0)
+			continue;
+		if (isdur)
+			dur_kind = memchr(v, '.', vn) ? MCT_TS_FRAC : MCT_TS_INT;
+		else {
+			ts_kind = memchr(v, '.', vn) ? MCT_TS_FRAC : MCT_TS_INT;
+			ts_e6 = e6;
+		}
+	}
+	if (ts_kind != se->ts_kind || (ts_kind && ts_e6 != se->ts_e6) ||
+	    dur_kind != se->dur_kind || meta != se->is_meta ||
+	    coid != se->has_co_id) {
+		st->event_fail++;
+		if (st->printed++ < maxprint)
+			diag("event notes of \"%s\": want ts %d %s dur %d meta %d "
+			    "co_id %d, got ts %d %s dur %d meta %d co_id %d",
+			    esc(t, n), ts_kind, i128s(ts_e6), dur_kind, meta, coid,
+			    se->ts_kind, i128s(se->ts_e6), se->dur_kind, se->is_meta,
+			    se->has_co_id);
+	}
+	return;
+fail:
+	st->event_fail++;
+	if (st->printed++ < maxprint)
+		diag("event mode on \"%s\": %s\n  compact %s \"%s\"\n  event   %s "
+		    "\"%s\"", esc(t, n), why, rcname(rc1),
+		    esc(out1->p, out1->len), rcname(rc), esc(oute->p, oute->len));
+}
+
+static int
+hex4(const char *p, unsigned *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < 4; i++) {
+		int c = p[i];
+
+		*v <<= 4;
+		if (c >= '0' && c <= '9')
+			*v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			*v |= (unsigned)(c - 'A' + 10);
+		else
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * json-c 0.16 decodes a surrogate pair to U+FFFD when the code point's
+ * low 16 bits look like a surrogate (\ud976\udf80 is U+6DB80; json-c
+ * gives U+FFFD): does the JSON string p[0..n) have such a pair?
+ */
+static int
+jsonc_pair_bug(const char *p, size_t n)
+{
+	unsigned hi, lo, cp;
+	size_t i;
+
+	for (i = 0; i + 12 <= n; i++) {
+		if (p[i] != '\\')
+			continue;
+		if (p[i + 1] == 'u' && hex4(p + i + 2, &hi) && hi >= 0xd800 &&
+		    hi < 0xdc00 && p[i + 6] == '\\' && p[i + 7] == 'u' &&
+		    hex4(p + i + 8, &lo) && lo >= 0xdc00 && lo < 0xe000) {
+			cp = 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+			if ((cp & 0xf800) == 0xd800)
+				return 1;
+		}
+		i++;	/* the escaped character */
+	}
+	return 0;
+}
+
+/*
+ * The first-level index against json-c: every key's last value parses to
+ * json-c's member, and strings unescape (mct_jstr) to json-c's bytes.
+ */
+static void
+check_index(struct dstats *st, const char *t, size_t n,
+    const struct mct_buf *out, const struct mct_scan *s, json_object *jo)
+{
+	struct mct_buf key = { 0 }, str = { 0 };
+	int i, j;
+
+	if (json_object_get_type(jo) != json_type_object)
+		return;
+	for (i = 0; i < s->nkv; i++) {
+		struct mct_val kv = { MCT_J_STRING, out->p + s->kv[i].koff - 1,
+		    s->kv[i].klen + 2 };
+
+		key.len = 0;
+		mct_jstr(&kv, &key);
+		if (key.len && memchr(key.p, '\0', key.len)) {
+			/* json-c cuts keys at a NUL: "\u0000x" would be "" */
+			mct_buf_free(&key);
+			return;
+		}
+	}
+	st->index_checked++;
+	if (s->nkv == 0 && json_object_object_length(jo) != 0)
+		goto fail;
+	for (i = s->nkv - 1; i >= 0; i--) {
+		const struct mct_kv *kv = &s->kv[i];
+		struct mct_val kval, vval;
+		json_object *member, *mine;
+		int later = 0, eq;
+
+		kval.type = MCT_J_STRING;
+		kval.p = out->p + kv->koff - 1;
+		kval.len = kv->klen + 2;
+		key.len = 0;
+		mct_jstr(&kval, &key);
+		mct_buf_addc(&key, '\0');
+		key.len--;
+		if (jsonc_pair_bug(kval.p, kval.len)) {
+			st->jc_pair_bug++;
+			continue;
+		}
+		for (j = i + 1; j < s->nkv && !later; j++) {
+			struct mct_val kj = { MCT_J_STRING, out->p + s->kv[j].koff - 1,
+			    s->kv[j].klen + 2 };
+
+			later = mct_jstr_eq(&kj, key.p, key.len);
+		}
+		if (later)
+			continue;	/* json-c keeps the last of duplicates */
+		if (!json_object_object_get_ex(jo, key.p, &member))
+			goto fail;
+		/* (the value is followed by ',' or '}', not NUL: copy it) */
+		str.len = 0;
+		mct_buf_add(&str, out->p + kv->voff, kv->vlen);
+		eq = jc_parse(str.p, str.len, &mine) &&
+		    json_object_equal(mine, member);
+		json_object_put(mine);
+		if (!eq)
+			goto fail;
+		if (out->p[kv->voff] == '"' &&
+		    jsonc_pair_bug(out->p + kv->voff, kv->vlen))
+			st->jc_pair_bug++;
+		else if (out->p[kv->voff] == '"') {
+			vval.type = MCT_J_STRING;
+			vval.p = out->p + kv->voff;
+			vval.len = kv->vlen;
+			str.len = 0;
+			mct_jstr(&vval, &str);
+			if (json_object_get_type(member) != json_type_string ||
+			    (size_t)json_object_get_string_len(member) != str.len ||
+			    (str.len && memcmp(json_object_get_string(member), str.p,
+			    str.len) != 0)) {
+				if (st->printed++ < maxprint)
+					diag("mct_jstr \"%s\" -> \"%s\", json-c \"%s\"",
+					    esc(vval.p, vval.len), esc(str.p, str.len),
+					    ESC(json_object_get_string(member)));
+				goto fail;
+			}
+		}
+	}
+	mct_buf_free(&key);
+	mct_buf_free(&str);
+	return;
+fail:
+	st->index_fail++;
+	if (st->printed++ < maxprint)
+		diag("index of \"%s\" (compact \"%s\") does not match json-c",
+		    esc(t, n), esc(out->p, out->len));
+	mct_buf_free(&key);
+	mct_buf_free(&str);
+}
+
+/* One differential case: the text in G. */
+static void
+dcase(struct dstats *st)
+{
+	static struct mct_buf out1, oute, vbuf;
+	static struct mct_scan s1, s0, se, sv;
+	const char *t;
+	size_t n = G.len;
+	json_object *jo = NULL, *jout = NULL;
+	int rc1, rc0, mct_ok, jc_ok, i;
+
+	mct_buf_grow(&G, 2);
+	G.p[n] = '\0';
+	t = G.p;
+	st->cases++;
+
+	rc1 = scan(t, n, 0, 1, &out1, &s1);
+	if ((rc1 == MCT_SCAN_ERROR && (s1.errmsg == NULL || s1.errpos < t ||
+	    s1.errpos > t + n)) || (rc1 == MCT_SCAN_OK && (s1.p <= t ||
+	    s1.p > t + n))) {
+		st->consistency_fail++;
+		if (st->printed++ < maxprint)
+			diag("mct_scan \"%s\": %s with errpos/p out of range",
+			    esc(t, n), rcname(rc1));
+	}
+	mct_ok = rc1 == MCT_SCAN_OK && only_ws(s1.p, t + n);
+	if (rc1 == MCT_SCAN_MORE) {
+		/* Mark the end: a bare number completes; nothing else may. */
+		struct mct_scan sx = { 0 };
+		struct mct_buf ox = { 0 };
+		int rcx;
+
+		G.p[n] = ' ';
+		rcx = scan(t, n + 1, 0, 0, &ox, &sx);
+		G.p[n] = '\0';
+		if (rcx == MCT_SCAN_OK) {
+			const char *q = t;
+
+			while (q < t + n && jws((unsigned char)*q))
+				q++;
+			if (*q != '{' && *q != '[') {
+				st->toplevel_number++;
+				mct_ok = 1;
+				rc1 = MCT_SCAN_OK;
+				mct_buf_free(&out1);
+				out1 = ox;
+				memset(&ox, 0, sizeof(ox));
+				s1.fixes = sx.fixes;
+				s1.nkv = 0;
+			} else if (sx.fixes & MCT_FIX_ESCAPE)
+				st->u_escape_at_end++;	/* known bug */
+			else {
+				st->consistency_fail++;
+				if (st->printed++ < maxprint)
+					diag("mct_scan \"%s\": MORE, but OK when a space "
+					    "follows", esc(t, n));
+			}
+		}
+		free(sx.kv);
+		mct_buf_free(&ox);
+	}
+
+	/* Without .out: the same, except that trailing commas are errors. */
+	rc0 = scan(t, n, 0, 1, NULL, &s0);
+	if ((s1.fixes & MCT_FIX_COMMA) && rc0 == MCT_SCAN_ERROR &&
+	    (rc0 != rc1 || s0.errpos != s1.errpos))
+		st->check_only_comma++;	/* known bug */
+	else if (rc0 != rc1 && !(rc1 == MCT_SCAN_OK && rc0 == MCT_SCAN_MORE)) {
+		st->consistency_fail++;
+		if (st->printed++ < maxprint)
+			diag("mct_scan \"%s\": %s with .out, %s without", esc(t, n),
+			    rcname(rc1), rcname(rc0));
+	} else if (rc0 == MCT_SCAN_OK && (s0.fixes != s1.fixes ||
+	    s0.nkv != s1.nkv || s0.p != s1.p)) {
+		st->consistency_fail++;
+		if (st->printed++ < maxprint)
+			diag("mct_scan \"%s\": fixes/keys/end differ without .out",
+			    esc(t, n));
+	} else if (rc0 == MCT_SCAN_ERROR && (s0.errpos != s1.errpos ||
+	    strcmp(s0.errmsg, s1.errmsg) != 0)) {
+		st->consistency_fail++;
+		if (st->printed++ < maxprint)
+			diag("mct_scan \"%s\": error \"%s\" at %td with .out, \"%s\" at "
+			    "%td without", esc(t, n), s1.errmsg, s1.errpos - t,
+			    s0.errmsg, s0.errpos - t);
+	} else if (rc0 == MCT_SCAN_OK && s0.fixes == 0) {
+		/* Each raw value compacts to the value in the copy. */
+		for (i = 0; i < s0.nkv; i++) {
+			const struct mct_kv *a = &s0.kv[i], *b = &s1.kv[i];
+
+			if (a->klen != b->klen || memcmp(t + a->koff,
+			    out1.p + b->koff, a->klen) != 0 ||
+			    scan(t + a->voff, a->vlen + 1, 0, 0, &vbuf, &sv) !=
+			    MCT_SCAN_OK || vbuf.len != b->vlen ||
+			    memcmp(vbuf.p, out1.p + b->voff, b->vlen) != 0) {
+				st->consistency_fail++;
+				if (st->printed++ < maxprint)
+					diag("mct_scan \"%s\": key %d differs between the "
+					    "raw and the compact index", esc(t, n), i);
+				break;
+			}
+		}
+	}
+
+	jc_ok = jc_parse(t, n, &jo);
+	if (mct_ok && s1.fixes == 0) {
+		if (!jc_ok) {
+			disagree(st, "mct accepts, json-c rejects", t, n, "mct \"%s\"",
+			    esc(out1.p, out1.len));
+		} else if (!jc_parse(out1.p, out1.len, &jout) ||
+		    !json_object_equal(jo, jout)) {
+			disagree(st, "different values", t, n, "mct copy \"%s\"\n  "
+			    "json-c \"%s\"", esc(out1.p, out1.len),
+			    ESC(json_object_to_json_string_ext(jo,
+			    JSON_C_TO_STRING_PLAIN)));
+		} else {
+			st->agree_ok++;
+			if (s1.nkv)
+				check_index(st, t, n, &out1, &s1, jo);
+		}
+	} else if (mct_ok) {
+		/* repaired: the copy is valid and needs no more repairs */
+		if (!valid_compact(out1.p, out1.len))
+			disagree(st, "repaired copy is not valid JSON", t, n,
+			    "mct copy \"%s\" (fixes %#x)", esc(out1.p, out1.len),
+			    s1.fixes);
+		else if (!jc_ok) {
+			if (s1.fixes == MCT_FIX_CTRL && !memchr(t, '\0', n) &&
+			    !jsonc_quirk(t, n))
+				disagree(st, "json-c rejects raw control characters?",
+				    t, n, "mct copy \"%s\"", esc(out1.p, out1.len));
+			else
+				st->repaired_jc_rejects++;
+		} else if (s1.fixes & (MCT_FIX_ESCAPE | MCT_FIX_COMMA))
+			disagree(st, "json-c accepts what mct repaired", t, n,
+			    "fixes %#x, mct copy \"%s\"", s1.fixes,
+			    esc(out1.p, out1.len));
+		else if (s1.fixes == MCT_FIX_CTRL &&
+		    (!jc_parse(out1.p, out1.len, &jout) ||
+		    !json_object_equal(jo, jout)))
+			disagree(st, "an escaped control character changed the "
+			    "value", t, n, "mct copy \"%s\"", esc(out1.p, out1.len));
+		else
+			st->repaired_jc_accepts++;
+	} else if (jc_ok) {
+		if (jsonc_quirk(t, n))
+			st->jc_quirk++;
+		else
+			disagree(st, "json-c accepts, mct rejects", t, n,
+			    "mct %s: %s at %td", rcname(rc1),
+			    s1.errmsg ? s1.errmsg : "-",
+			    s1.errpos ? s1.errpos - t : -1);
+	} else
+		st->agree_reject++;
+	json_object_put(jo);
+	json_object_put(jout);
+
+	if (rc1 == MCT_SCAN_OK || rn(4) == 0)
+		check_event(st, t, n, scan(t, n, 0, 1, &out1, &s1), &out1, &s1,
+		    &se, &oute);
+}
+
+static void
+test_differential(void)
+{
+	struct dstats st = { 0 };
+	struct mct_buf orig = { 0 };
+	const char *env = getenv("MCT_UNIT_SEED");
+	uint64_t seed = env ? strtoull(env, NULL, 0) : 20240404;
+	int d, k;
+	size_t cut;
+	struct timeval t0, t1;
+	clock_t c0 = clock(), c1;
+
+	if (getenv("MCT_UNIT_VERBOSE"))
+		maxprint = 100000;
+	gettimeofday(&t0, NULL);
+	rng_state = seed;
+	for (d = 0; d < 13000; d++) {
+		g_doc();
+		orig.len = 0;
+		mct_buf_add(&orig, G.p, G.len);
+		dcase(&st);
+		for (k = 0; k < 7; k++) {
+			G.len = 0;
+			mct_buf_add(&G, orig.p, orig.len);
+			mangle();
+			dcase(&st);
+		}
+		if (d % 300 == 0) {
+			/* cut at every position */
+			for (cut = 0; cut < orig.len; cut++) {
+				G.len = 0;
+				mct_buf_add(&G, orig.p, cut);
+				dcase(&st);
+			}
+		}
+	}
+	gettimeofday(&t1, NULL);
+	c1 = clock();
+	if (jtok)
+		json_tokener_free(jtok);
+	jtok = NULL;
+	mct_buf_free(&orig);
+
+	diag("differential, seed %" PRIu64 ", %.2f s (%.2f s CPU): %ld cases: "
+	    "%ld both accept "
+	    "(same value), %ld both reject, %ld repaired by mct (json-c rejects "
+	    "%ld, accepts %ld), %ld json-c leniencies, %ld bare numbers, %ld "
+	    "disagreements", seed, (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_usec - t0.tv_usec) / 1e6,
+	    (double)(c1 - c0) / CLOCKS_PER_SEC, st.cases, st.agree_ok, st.agree_reject,
+	    st.repaired_jc_rejects + st.repaired_jc_accepts,
+	    st.repaired_jc_rejects, st.repaired_jc_accepts, st.jc_quirk,
+	    st.toplevel_number, st.disagree);
+	diag("  event mode: %ld checked, %ld with a string ts/dur unquoted, "
+	    "%ld failures; index vs json-c: %ld "
+	    "checked, %ld failures, %ld strings skipped for json-c's surrogate "
+	    "pair bug; consistency failures %ld; known: %ld "
+	    "trailing commas rejected without .out, %ld \\u at the end",
+	    st.event_checked, st.event_unquoted,
+	    st.event_fail, st.index_checked, st.index_fail, st.jc_pair_bug,
+	    st.consistency_fail, st.check_only_comma, st.u_escape_at_end);
+	ok(st.cases >= 100000, "differential: at least 100000 cases (%ld)",
+	    st.cases);
+	ok(st.agree_ok > 10000 && st.agree_reject > 10000 &&
+	    st.repaired_jc_rejects > 100, "differential: the cases cover accept, "
+	    "reject and repair");
+	ok(st.disagree == 0, "differential: mct_scan and json-c agree on %ld "
+	    "cases (%ld disagreements)", st.cases, st.disagree);
+	ok(st.consistency_fail == 0, "differential: mct_scan with and without "
+	    ".out, and at the end of the text, is consistent");
+	ok(st.index_fail == 0, "differential: the first-level index and "
+	    "mct_jstr match json-c (%ld objects)", st.index_checked);
+	ok(st.event_fail == 0, "differential: event mode matches compact mode "
+	    "and its notes match the keys (%ld cases)", st.event_checked);
+	ok(st.check_only_comma == 0, "differential: mct_scan without .out accepts what it "
+	    "repairs with .out (%ld trailing commas rejected)",
+	    st.check_only_comma);
+	mct_buf_free(&G);
+}
+
+/* ------------------------------------------------------------------ */
+/* reader.c end to end */
+
+static char tmpdir[256];
+
+static const char *
+tfile(const char *name, const void *data, size_t n)
+{
+	static char path[4][512];
+	static int next;
+	char *p = path[next++ % 4];
+	FILE *f;
+
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	if ((f = fopen(p, "wb")) == NULL || fwrite(data, 1, n, f) != n ||
+	    fclose(f) != 0) {
+		diag("cannot write %s: %s", p, strerror(errno));
+		exit(99);
+	}
+	return p;
+}
+
+#define TFILE(name, s)	tfile((name), (s), sizeof(s) - 1)
+
+struct rd {
+	struct mct_buf events;	/* one line per event */
+	struct mct_buf err;	/* what the reader said on stderr */
+	int nev, status, badjson, badkey;
+	struct mct_header h;	/* scalars; strings below */
+	char *top, *line, *why;
+};
+
+static void
+rd_free(struct rd *r)
+{
+	mct_buf_free(&r->events);
+	mct_buf_free(&r->err);
+	free(r->top);
+	free(r->line);
+	free(r->why);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Read operands with the reader, collecting events and stderr. */
+static void
+readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
+{
+	struct mct_opts o = { unit, 0 };
+	struct mct_reader *rr;
+	struct mct_event *ev;
+	const struct mct_header *h;
+	FILE *ef = tmpfile();
+	int saved;
+	char buf[4096];
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	fflush(stderr);
+	saved = dup(2);
+	if (getenv("MCT_UNIT_STDERR") == NULL)	/* to see a sanitizer's report */
+		dup2(fileno(ef), 2);
+	rr = mct_open(argc, (char **)argv, &o);
+	h = mct_header(rr);
+	r->h = *h;
+	r->top = h->top ? mct_xstrdup(h->top) : NULL;
+	r->line = h->line ? mct_xstrdup(h->line) : NULL;
+	r->h.top = r->h.line = NULL;
+	/* the header's strings are the reader's: keep copies past mct_close() */
+	r->why = h->why ? strdup(h->why) : NULL;
+	r->h.why = r->why;
+	while (mct_next(rr, &ev)) {
+		struct mct_val v;
+		json_object *jo;
+
+		mct_buf_add(&r->events, ev->json, ev->len);
+		mct_buf_addc(&r->events, '\n');
+		r->nev++;
+		/* every event is one valid JSON object */
+		mct_buf_grow(&r->err, ev->len + 1);
+		memcpy(r->err.p, ev->json, ev->len);
+		r->err.p[ev->len] = '\0';
+		jo = json_tokener_parse(r->err.p);
+		if (jo == NULL || json_object_get_type(jo) != json_type_object)
+			r->badjson++;
+		json_object_put(jo);
+		if (mct_get_key(ev, "ts", &v) == 0 && v.type == MCT_J_NONE)
+			r->badkey++;
+	}
+	r->status = mct_close(rr);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	r->err.len = 0;
+	if (r->err.p)
+		r->err.p[0] = '\0';
+	rewind(ef);
+	while ((n = fread(buf, 1, sizeof(buf), ef)) > 0)
+		mct_buf_add(&r->err, buf, n);
+	if (r->err.p == NULL)
+		mct_buf_adds(&r->err, "");
+	fclose(ef);
+}
+
+static void
+readf(const char *path, enum mct_unit unit, struct rd *r)
+{
+	const char *argv[] = { path, NULL };
+
+	readv(1, argv, unit, r);
+}
+
+static int
+events_are(const struct rd *r, const char *want)
+{
+	return r->events.len == strlen(want) && (r->events.len == 0 ||
+	    memcmp(r->events.p, want, r->events.len) == 0);
+}
+
+static void
+t_read(const char *what, const struct rd *r, const char *events, int status,
+    const char *errsub)
+{
+	int pass = events_are(r, events) && r->status == status &&
+	    r->badjson == 0 && r->badkey == 0 &&
+	    (errsub ? strstr(r->err.p, errsub) != NULL : r->err.len == 0);
+
+	ok(pass, "reader: %s", what);
+	if (!pass)
+		diag("want status %d, events:\n%s  got status %d, events:\n%s"
+		    "  stderr: %s", status, events, r->status,
+		    r->events.p ? r->events.p : "", r->err.p);
+}
+
+static void
+write_gz(const char *path, const char *mode, const char *data)
+{
+	gzFile z = gzopen(path, mode);
+
+	if (z == NULL || gzwrite(z, data, (unsigned)strlen(data)) <= 0 ||
+	    gzclose(z) != Z_OK) {
+		diag("cannot write %s", path);
+		exit(99);
+	}
+}
+
+static void
+test_reader(void)
+{
+	struct rd r;
+	const char *p, *q;
+	char want[1024], path[512];
+
+	/* Object form */
+	p = TFILE("obj.json", "{\"otherData\":{\"v\":1},\"traceEvents\":[\n"
+	    "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1.5,\"dur\":2,\"pid\":1},\n"
+	    "{\"name\":\"b\",\"ph\":\"M\",\"ts\":0,\"args\":{\"name\":\"x\"}}\n"
+	    "],\"displayTimeUnit\":\"ns\"}\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("object form: ts/dur from us to ns", &r,
+	    "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1500,\"dur\":2000,\"pid\":1}\n"
+	    "{\"name\":\"b\",\"ph\":\"M\",\"ts\":0,\"args\":{\"name\":\"x\"}}\n",
+	    0, NULL);
+	ok(r.h.unit == MCT_UNIT_US && strcmp(r.h.why, "a ts or dur has a "
+	    "fraction") == 0 && r.h.has_origin && r.h.origin == 1500 &&
+	    r.h.form == 'o' && r.top && strcmp(r.top, "\"otherData\":{\"v\":1},"
+	    "\"displayTimeUnit\":\"ns\"") == 0 && r.h.ntop_before == 1,
+	    "reader: object form header: unit, why, origin (M aside), form, top");
+	snprintf(want, sizeof(want), "{\"name\":\"mct_header\",\"ph\":\"M\","
+	    "\"args\":{\"version\":1,\"unit\":\"us\",\"unit_from\":\"a ts or dur "
+	    "has a fraction\",\"origin\":1500,\"form\":\"object\",\"top_before\""
+	    ":1,\"top\":{\"otherData\":{\"v\":1},\"displayTimeUnit\":\"ns\"},"
+	    "\"sources\":[\"%s\"]}}", p);
+	ok(r.line && strcmp(r.line, want) == 0 && r.h.linelen == strlen(want),
+	    "reader: the header line");
+	if (r.line && strcmp(r.line, want) != 0)
+		diag("got %s", r.line);
+	rd_free(&r);
+
+	/* Array form, indented, integer ts: the Chrome default unit */
+	p = TFILE("arr.json", "[\n  {\"ts\": 10, \"dur\": 5, \"ph\": \"X\"},\n"
+	    "  {\"ts\": 3, \"ph\": \"B\"}\n]\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("array form, indented", &r, "{\"ts\":10000,\"dur\":5000,\"ph\":\"X\"}\n"
+	    "{\"ts\":3000,\"ph\":\"B\"}\n", 0, NULL);
+	ok(r.h.unit == MCT_UNIT_US && strcmp(r.h.why, "Chrome trace format "
+	    "default") == 0 && r.h.origin == 3000 && r.h.form == 'a' &&
+	    r.top == NULL && r.h.ntop_before == 0,
+	    "reader: array form header");
+	rd_free(&r);
+	readf(p, MCT_UNIT_NS, &r);
+	t_read("--unit ns keeps ts", &r, "{\"ts\":10,\"dur\":5,\"ph\":\"X\"}\n"
+	    "{\"ts\":3,\"ph\":\"B\"}\n", 0, NULL);
+	ok(r.h.unit == MCT_UNIT_NS && strcmp(r.h.why, "given by --unit") == 0 &&
+	    r.h.origin == 3, "reader: --unit ns header");
+	rd_free(&r);
+	readf(p, MCT_UNIT_MS, &r);
+	t_read("--unit ms", &r, "{\"ts\":10000000,\"dur\":5000000,\"ph\":\"X\"}\n"
+	    "{\"ts\":3000000,\"ph\":\"B\"}\n", 0, NULL);
+	rd_free(&r);
+
+	/* NDJSON with args.co_id: ns */
+	p = TFILE("nd.json", "{\"ts\":100,\"dur\":7,\"args\":{\"co_id\":1}}\n"
+	    "{\"ts\":50,\"ph\":\"X\"}\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("NDJSON with args.co_id is ns", &r,
+	    "{\"ts\":100,\"dur\":7,\"args\":{\"co_id\":1}}\n"
+	    "{\"ts\":50,\"ph\":\"X\"}\n", 0, NULL);
+	ok(r.h.unit == MCT_UNIT_NS && strcmp(r.h.why, "events carry args.co_id "
+	    "(mcTracer)") == 0 && r.h.origin == 50 && r.h.form == 'n',
+	    "reader: NDJSON header");
+	rd_free(&r);
+
+	/* Cut off inside an event */
+	p = TFILE("cut.json", "{\"traceEvents\":[{\"ts\":1},{\"ts\":2},{\"ts\":3");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("cut off inside an event: the events before it", &r,
+	    "{\"ts\":1000}\n{\"ts\":2000}\n", 1,
+	    ":34: cut off inside an event at the end of the input");
+	rd_free(&r);
+	/* Cut after a complete event: not damage */
+	p = TFILE("cut2.json", "[{\"ts\":1},\n{\"ts\":2},\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("no closing ] after a trailing comma is fine", &r,
+	    "{\"ts\":1000}\n{\"ts\":2000}\n", 0, NULL);
+	rd_free(&r);
+	p = TFILE("cut3.json", "{\"a\":1,\"traceEvents\":[{\"ts\":1}");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("no closing ]} is fine", &r, "{\"ts\":1000}\n", 0, NULL);
+	ok(r.h.form == 'o' && r.top && strcmp(r.top, "\"a\":1") == 0,
+	    "reader: the keys before traceEvents of a cut trace");
+	rd_free(&r);
+
+	/* gzip, two members */
+	snprintf(path, sizeof(path), "%s/t.json.gz", tmpdir);
+	write_gz(path, "wb", "[{\"ts\":1,\"ph\":\"X\"},\n");
+	write_gz(path, "ab", "{\"ts\":2.5,\"ph\":\"X\"}]\n");
+	readf(path, MCT_UNIT_AUTO, &r);
+	t_read("gzip with two members", &r, "{\"ts\":1000,\"ph\":\"X\"}\n"
+	    "{\"ts\":2500,\"ph\":\"X\"}\n", 0, NULL);
+	rd_free(&r);
+	/* gzip cut off: the events before it, then the message */
+	{
+		FILE *f;
+		char gz[4096];
+		size_t n;
+
+		write_gz(path, "wb", "[{\"ts\":1},{\"ts\":2},{\"ts\":3}]");
+		f = fopen(path, "rb");
+		n = fread(gz, 1, sizeof(gz), f);
+		fclose(f);
+		p = tfile("cutgz.json.gz", gz, n - 8);
+		readf(p, MCT_UNIT_AUTO, &r);
+		t_read("gzip cut off", &r, "{\"ts\":1000}\n{\"ts\":2000}\n"
+		    "{\"ts\":3000}\n", 1, "gzip stream cut off");
+		rd_free(&r);
+	}
+
+	/* string ts and dur (rocmProfileData) */
+	p = TFILE("str.json", "{\"traceEvents\":[{},{\"ts\":\"123\",\"dur\":\"4\","
+	    "\"ph\":\"X\"},{\"ts\":\"5.5\",\"ph\":\"X\"}]}");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("string ts and dur become numbers", &r, "{}\n{\"ts\":123000,"
+	    "\"dur\":4000,\"ph\":\"X\"}\n{\"ts\":5500,\"ph\":\"X\"}\n", 0, NULL);
+	ok(r.h.origin == 5500, "reader: the origin from string ts");
+	rd_free(&r);
+
+	/* exact decimal conversion of big µs values */
+	p = TFILE("big.json", "[{\"ts\":1712195495519689.047,\"dur\":0.0005},"
+	    "{\"ts\":1712195495519689.0475,\"dur\":-0.0015}]");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("big µs values to exact ns, rounded half away from zero", &r,
+	    "{\"ts\":1712195495519689047,\"dur\":1}\n"
+	    "{\"ts\":1712195495519689048,\"dur\":-2}\n", 0, NULL);
+	ok(r.h.origin == 1712195495519689047LL, "reader: an origin beyond 2^53 "
+	    "is exact");
+	rd_free(&r);
+
+	/* a syntax error: the event is dropped, reading resumes */
+	p = TFILE("err.json", "[{\"ts\":1},\n{\"ts\":2 x},\n{\"ts\":3}]\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("a syntax error drops one event", &r, "{\"ts\":1000}\n"
+	    "{\"ts\":3000}\n", 1, ":19: expected ',' or '}'; the event at "
+	    "offset 11 is dropped");
+	rd_free(&r);
+	p = TFILE("err2.json", "[{\"ts\":1},{\"ts\":2,\"a\":[1 2]},{\"ts\":3},"
+	    "{\"ts\":4}]");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("resync after \"},\" on one line", &r, "{\"ts\":1000}\n"
+	    "{\"ts\":3000}\n{\"ts\":4000}\n", 1, "expected ',' or ']'");
+	rd_free(&r);
+
+	/* repairs keep the event */
+	p = TFILE("fix.json", "[{\"name\":\"a\\qb\",\"ts\":1},{\"n\":NaN,\"ts\":2,}]");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("repairs keep the event", &r, "{\"name\":\"a\\\\qb\",\"ts\":1000}\n"
+	    "{\"n\":null,\"ts\":2000}\n", 1, "invalid escape kept as a backslash");
+	ok(strstr(r.err.p, "NaN or Infinity written as null") &&
+	    strstr(r.err.p, "trailing comma dropped"), "reader: every kind of "
+	    "repair is reported");
+	rd_free(&r);
+
+	/* A non-object element is skipped even with a trailing comma inside. */
+	p = TFILE("nonobj2.json", "[[1,],{\"ts\":1}]");
+	readf(p, MCT_UNIT_AUTO, &r);
+	ok(events_are(&r, "{\"ts\":1000}\n") && r.status == 1 &&
+	    strstr(r.err.p, "not an event"), "reader: [[1,],{\"ts\":1}] keeps the event (got %d "
+	    "events)", r.nev);
+	rd_free(&r);
+
+	/* not events */
+	p = TFILE("nonobj.json", "[1,{\"ts\":1},\"x\"]");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("array elements that are not objects are skipped", &r,
+	    "{\"ts\":1000}\n", 1, ":1: not an event (not a JSON object); skipped");
+	rd_free(&r);
+	p = TFILE("nottrace.json", "hello\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("not a trace", &r, "", 1, ":0: not a trace: expected '{' or '[', "
+	    "found 'h'");
+	rd_free(&r);
+	p = TFILE("empty.json", "");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("an empty file", &r, "", 0, NULL);
+	ok(!r.h.has_origin && strcmp(r.h.why, "no events") == 0,
+	    "reader: an empty file has no origin, \"no events\"");
+	rd_free(&r);
+	p = TFILE("bom.json", "\xef\xbb\xbf[{\"ts\":1}]");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("a UTF-8 BOM is skipped", &r, "{\"ts\":1000}\n", 0, NULL);
+	rd_free(&r);
+	p = TFILE("crlf.json", "{\"ts\":1}\r\n{\"ts\":2}\r\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("NDJSON with CRLF", &r, "{\"ts\":1000}\n{\"ts\":2000}\n", 0, NULL);
+	rd_free(&r);
+
+	/* unreadable operands */
+	snprintf(path, sizeof(path), "%s/nope.json", tmpdir);
+	readf(path, MCT_UNIT_AUTO, &r);
+	t_read("a missing file", &r, "", 2, "nope.json: No such file or directory");
+	rd_free(&r);
+	readf(tmpdir, MCT_UNIT_AUTO, &r);
+	t_read("a directory", &r, "", 2, ": is a directory");
+	rd_free(&r);
+
+	/* an mct stream is read directly */
+	p = TFILE("stream.ndjson", "{\"name\":\"mct_header\",\"ph\":\"M\",\"args\":"
+	    "{\"version\":1,\"unit\":\"us\",\"unit_from\":\"given by --unit\","
+	    "\"origin\":5,\"form\":\"array\",\"top_before\":0,\"top\":{},"
+	    "\"sources\":[\"x\"]}}\n{\"ts\":5,\"ph\":\"X\"}\n\n{\"ts\":7,\"ph\":"
+	    "\"X\"}\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("a stream: events as they are", &r, "{\"ts\":5,\"ph\":\"X\"}\n"
+	    "{\"ts\":7,\"ph\":\"X\"}\n", 0, NULL);
+	ok(r.h.unit == MCT_UNIT_US && r.h.has_origin && r.h.origin == 5 &&
+	    r.h.form == 'a' && strcmp(r.h.why, "given by --unit") == 0 &&
+	    r.line && strncmp(r.line, "{\"name\":\"mct_header\"", 20) == 0 &&
+	    strchr(r.line, '\n') == NULL, "reader: a stream's own header");
+	rd_free(&r);
+	/* (stream lines are checked for structure only, and not repaired) */
+	p = TFILE("stream2.ndjson", "{\"name\":\"mct_header\",\"ph\":\"M\",\"args\":"
+	    "{\"version\":1,\"unit\":\"ns\",\"origin\":1}}\n{\"ts\":1,\n"
+	    "{\"ts\":2}\n{\"ts\":3} x\n[1]\n{\"ts\":5,\"ph\":\"X\",}\n{\"ts\":6}");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("a stream's damaged lines are skipped", &r,
+	    "{\"ts\":2}\n{\"ts\":6}\n", 1,
+	    ":2: not a complete JSON object; line skipped");
+	ok(strstr(r.err.p, ":4: not a complete JSON object; line skipped") &&
+	    strstr(r.err.p, ":5: not a complete JSON object; line skipped") &&
+	    strstr(r.err.p, ":6: not a complete JSON object; line skipped"),
+	    "reader: stream messages name the line");
+	rd_free(&r);
+
+	/* two operands: one header, the smallest origin */
+	{
+		const char *argv[3];
+
+		argv[0] = TFILE("two1.json", "[{\"ts\":5.5}]");
+		argv[1] = TFILE("two2.json", "[{\"ts\":2}]");
+		argv[2] = NULL;
+		readv(2, argv, MCT_UNIT_AUTO, &r);
+		t_read("two operands, in order", &r, "{\"ts\":5500}\n{\"ts\":2000}\n",
+		    0, NULL);
+		ok(r.h.origin == 2000 && r.line && strstr(r.line, "\"sources\":["),
+		    "reader: two operands: the smallest origin (got %" PRId64 ")",
+		    r.h.origin);
+		rd_free(&r);
+	}
+
+	/* big input: events across the 1 MB read buffer */
+	{
+		struct mct_buf big = { 0 };
+		int i, nbad = 0;
+		char line[128];
+
+		mct_buf_adds(&big, "{\"traceEvents\":[\n");
+		for (i = 0; i < 30000; i++) {
+			snprintf(line, sizeof(line), "%s{\"name\":\"kernel %d\",\"ph\":"
+			    "\"X\",\"ts\":%d.%03d,\"dur\":1}", i ? ",\n" : "", i, i, i % 1000);
+			mct_buf_adds(&big, line);
+		}
+		mct_buf_adds(&big, "\n]}\n");
+		p = tfile("big2.json", big.p, big.len);
+		readf(p, MCT_UNIT_AUTO, &r);
+		for (q = r.events.p, i = 0; q && i < r.nev; i++) {
+			const char *tsp = strstr(q, "\"ts\":");
+			long long ts = tsp ? strtoll(tsp + 5, NULL, 10) : -1;
+
+			snprintf(line, sizeof(line), "{\"name\":\"kernel %d\",", i);
+			if (strncmp(q, line, strlen(line)) != 0 ||
+			    ts != (long long)i * 1000 + i % 1000)
+				nbad++;
+			q = strchr(q, '\n');
+			q = q ? q + 1 : NULL;
+		}
+		ok(r.nev == 30000 && nbad == 0 && r.status == 0 && r.err.len == 0,
+		    "reader: 30000 events (%zu bytes) across buffer refills (%d "
+		    "events, %d wrong)", big.len, r.nev, nbad);
+		rd_free(&r);
+		mct_buf_free(&big);
+	}
+
+	/* A string ts that is not a JSON number does not become one. */
+	p = TFILE("badts.json", "[{\"ts\":\"+5\",\"ph\":\"X\"},{\"ts\":\".5\"},"
+	    "{\"ts\":1}]");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("\"ts\":\"+5\" and \"ts\":\".5\" stay strings", &r,
+	    "{\"ts\":\"+5\",\"ph\":\"X\"}\n{\"ts\":\".5\"}\n{\"ts\":1000}\n", 0,
+	    NULL);
+	ok(r.h.origin == 1000, "reader: strings that are not numbers give no "
+	    "origin (got %" PRId64 ")", r.h.origin);
+	rd_free(&r);
+	/* An exponent in an ns source is rewritten as an integer. */
+	p = TFILE("expts.json", "{\"ts\":1e3,\"dur\":\"25E0\",\"args\":"
+	    "{\"co_id\":1}}\n{\"ts\":1500}\n");
+	readf(p, MCT_UNIT_AUTO, &r);
+	t_read("an exponent in an ns source becomes an integer", &r,
+	    "{\"ts\":1000,\"dur\":25,\"args\":{\"co_id\":1}}\n{\"ts\":1500}\n",
+	    0, NULL);
+	rd_free(&r);
+
+}
+
+/* Remove the temporary directory and what is in it. */
+static void
+rm_tmpdir(void)
+{
+	char path[600];
+	struct dirent *d;
+	DIR *dp;
+
+	if ((dp = opendir(tmpdir)) != NULL) {
+		while ((d = readdir(dp)) != NULL) {
+			if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", tmpdir, d->d_name);
+			unlink(path);
+		}
+		closedir(dp);
+	}
+	if (rmdir(tmpdir) != 0)
+		diag("could not remove %s: %s", tmpdir, strerror(errno));
+}
+
+/*
+ * The reader tests, in a child process: a crash in lib/ (or a sanitizer
+ * stopping it) is then one failed test, not the end of the TAP stream.
+ */
+static void
+run_reader_tests(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	int status;
+	pid_t pid;
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/mct-unit.XXXXXX",
+	    tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(tmpdir) == NULL) {
+		diag("mkdtemp %s: %s", tmpdir, strerror(errno));
+		exit(99);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1) {
+		test_reader();
+		rm_tmpdir();
+		return;
+	}
+	if (pid == 0) {
+		test_reader();
+		fflush(stdout);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		ok(0, "reader: the tests ran to the end (%s %d; MCT_UNIT_STDERR=1 "
+		    "shows the reader's stderr)", WIFSIGNALED(status) ? "signal" :
+		    "exit status", WIFSIGNALED(status) ? WTERMSIG(status) :
+		    WEXITSTATUS(status));
+	rm_tmpdir();
+}
+
+int
+main(void)
+{
+	void *shared = mmap(NULL, sizeof(*C), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (shared != MAP_FAILED)
+		C = shared;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_time();
+	test_scan();
+	test_event();
+	test_compact();
+	test_field();
+	test_differential();
+	run_reader_tests();
+	printf("1..%d\n", C->ntests);
+	if (C->nfailed)
+		diag("%d of %d tests failed", C->nfailed, C->ntests);
+	return C->nfailed ? 1 : 0;
+}
