@@ -25,8 +25,8 @@
  *     valid compact JSON objects.
  *
  * A failed invariant prints what failed and abort()s, so that libFuzzer
- * keeps the input.  Known bugs of lib/ are let through so that fuzzing
- * are fixed; every finding stops the run.
+ * keeps the input.  Every finding stops the run: the bugs the first runs
+ * found are fixed, and their inputs are tests in tests/unit.c.
  */
 #include "config.h"
 
