@@ -54,6 +54,7 @@ void	 mct_buf_addi(struct mct_buf *, int64_t);
 void	 mct_buf_addjstr(struct mct_buf *, const char *, size_t);
 void	 mct_buf_free(struct mct_buf *);
 void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));
+FILE	*mct_tmpfile(char **);
 int	 mct_status(int, int);
 void	 mct_usage_hint(void);
 void	 mct_version(void);

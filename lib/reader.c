@@ -719,23 +719,9 @@ make_header(struct mct_reader *r)
 static int
 make_spool(struct mct_reader *r)
 {
-	const char *dir = getenv("TMPDIR");
-	struct mct_buf b = { 0 };
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	mct_buf_adds(&b, dir);
-	mct_buf_adds(&b, "/mct-spool.XXXXXX");
-	if ((r->spool = mkstemp(b.p)) == -1) {
-		warn("cannot make a spool file in %s (set TMPDIR)", dir);
-		mct_buf_free(&b);
+	if ((r->spoolf = mct_tmpfile(&r->spoolname)) == NULL)
 		return -1;
-	}
-	unlink(b.p);
-	r->spoolname = b.p;
-	if ((r->spoolf = fdopen(dup(r->spool), "w")) == NULL)
-		err(MCT_EXIT_USAGE, "fdopen");
-	setvbuf(r->spoolf, NULL, _IOFBF, 1 << 20);
+	r->spool = fileno(r->spoolf);
 	return 0;
 }
 
@@ -978,9 +964,7 @@ mct_close(struct mct_reader *r)
 		mct_buf_free(&in->whybuf);
 	}
 	if (r->spoolf)
-		fclose(r->spoolf);
-	if (r->spool != -1)
-		close(r->spool);
+		fclose(r->spoolf);	/* and r->spool, its descriptor */
 	free(r->spoolname);
 	free(r->srb.p);
 	free(r->in);

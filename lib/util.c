@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mct.h"
 
@@ -116,6 +117,39 @@ mct_buf_free(struct mct_buf *b)
 	free(b->p);
 	b->p = NULL;
 	b->len = b->cap = 0;
+}
+
+/*
+ * A temporary file in $TMPDIR (default /tmp), unlinked at once, open for
+ * reading and writing; its name (gone) in *name if asked, for messages.
+ * NULL after a message if it cannot be made.
+ */
+FILE *
+mct_tmpfile(char **name)
+{
+	const char *dir = getenv("TMPDIR");
+	struct mct_buf b = { 0 };
+	FILE *f;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	mct_buf_adds(&b, dir);
+	mct_buf_adds(&b, "/mct.XXXXXX");
+	if ((fd = mkstemp(b.p)) == -1) {
+		warn("cannot make a temporary file in %s (set TMPDIR)", dir);
+		mct_buf_free(&b);
+		return NULL;
+	}
+	unlink(b.p);
+	if ((f = fdopen(fd, "w+")) == NULL)
+		err(MCT_EXIT_USAGE, "fdopen");
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	if (name)
+		*name = b.p;
+	else
+		mct_buf_free(&b);
+	return f;
 }
 
 /* qsort(3), also for no elements (where qsort may not get a NULL base). */

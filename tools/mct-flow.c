@@ -5,8 +5,9 @@
  * and its device events share a correlation id.  The host call is
  * remembered as a small struct; a device event whose host call has been
  * seen is written at once, one that comes first waits (its line is kept)
- * until the host call arrives.  Flow events (s/f) are only checked for
- * dangling ends.
+ * until the host call arrives.  On a time-sorted input a host call is
+ * forgotten --window after it ended, so memory stays bounded.  Flow
+ * events (s/f) are only checked for dangling ends.
  *
  * Flow mode (no correlation ids anywhere, but s/f flow events): each flow
  * end is bound to the X slice that encloses it on its lane (an f with no
@@ -41,13 +42,23 @@ struct corr {
 	char		 key[];
 };
 
-/* Correlation records come from an arena: no per-record malloc overhead. */
+/*
+ * Correlation records come from an arena, no per-record malloc overhead;
+ * forgotten ones go to a free list by size and are used again.
+ */
+static struct corr *freelist[64];
+
 static void *
 arena(size_t n)
 {
 	static char *p, *end;
+	struct corr *c;
 
 	n = (n + 7) & ~(size_t)7;
+	if (n / 8 < 64 && (c = freelist[n / 8]) != NULL) {
+		freelist[n / 8] = c->next;
+		return c;
+	}
 	if (p == NULL || (size_t)(end - p) < n) {
 		size_t sz = n > (1 << 20) ? n : (1 << 20);
 
@@ -56,6 +67,17 @@ arena(size_t n)
 	}
 	p += n;
 	return p - n;
+}
+
+static void
+arena_free(struct corr *c)
+{
+	size_t n = (sizeof(*c) + c->klen + 1 + 7) & ~(size_t)7;
+
+	if (n / 8 < 64) {
+		c->next = freelist[n / 8];
+		freelist[n / 8] = c;
+	}
 }
 
 /* A flow end (s or f), and the slice it binds to (flow mode). */
@@ -80,7 +102,11 @@ struct opts {
 	struct corr	**tab;
 	size_t		 tabsize, ncorr;
 	int		 keyed;		/* some event had a correlation id */
-	long long	 pairs, dev_orphans;
+	long long	 pairs, no_dev;
+	/* forgetting host calls on a time-sorted input */
+	int		 unsorted;
+	int64_t		 last_ts, window;
+	long long	 nadd;
 	/* interned strings */
 	char		**str;
 	int32_t		 nstr, strcap;
@@ -93,7 +119,7 @@ struct opts {
 };
 
 enum { OPT_HOST = CHAR_MAX + 1, OPT_KEY, OPT_NO_HEADER, OPT_ORPHANS,
-    OPT_TIME_UNIT };
+    OPT_TIME_UNIT, OPT_WINDOW };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -107,6 +133,7 @@ static const struct option longopts[] = {
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
+	{ "window",	required_argument,	NULL, OPT_WINDOW },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -132,6 +159,9 @@ usage(int status)
 	    "                        runtime or driver, or pid 1 without cat)\n"
 	    "      --orphans         also write unpaired events, with \"orphan\"\n"
 	    "  -q, --quiet           no summary on stderr\n"
+	    "      --window T        on a time-sorted input, forget a host call "
+	    "T after\n"
+	    "                        it ended (default 60s; 0: never)\n"
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ")\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
@@ -359,6 +389,57 @@ orphan(struct opts *o, const char *json, size_t len, const char *why)
 	free(ev.kv);
 }
 
+/* A host call that caused no device work: counted, written with --orphans. */
+static void
+no_device(struct opts *o, const struct corr *c)
+{
+	struct mct_buf b = { 0 };
+
+	o->no_dev++;
+	if (!o->orphans)
+		return;
+	mct_buf_adds(&b, "{\"name\":");
+	mct_buf_adds(&b, o->str[c->name]);
+	mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
+	mct_buf_addi(&b, c->ts);
+	mct_buf_adds(&b, ",\"dur\":");
+	mct_buf_addi(&b, c->dur);
+	mct_buf_adds(&b, ",\"pid\":");
+	mct_buf_adds(&b, o->str[c->pid]);
+	mct_buf_adds(&b, ",\"tid\":");
+	mct_buf_adds(&b, o->str[c->tid]);
+	mct_buf_adds(&b, ",\"key\":");
+	mct_buf_addjstr(&b, c->key, c->klen);
+	mct_buf_addc(&b, '}');
+	orphan(o, b.p, b.len, "launch without device event");
+	mct_buf_free(&b);
+}
+
+/*
+ * On a time-sorted input, forget the host calls that ended more than
+ * --window before the latest start seen: memory stays bounded.
+ */
+static void
+forget(struct opts *o)
+{
+	struct corr **pp, *c;
+	size_t i;
+
+	for (i = 0; i < o->tabsize; i++)
+		for (pp = &o->tab[i]; (c = *pp) != NULL;) {
+			if (!c->has_host || c->nwait > 0 ||
+			    c->ts + c->dur + o->window >= o->last_ts) {
+				pp = &c->next;
+				continue;
+			}
+			if (c->ndev == 0)
+				no_device(o, c);
+			*pp = c->next;
+			o->ncorr--;
+			arena_free(c);
+		}
+}
+
 static void
 add_fend(struct opts *o, struct mct_event *ev, int start)
 {
@@ -414,6 +495,12 @@ add(struct opts *o, struct mct_event *ev)
 		return;
 	if (mct_get_ns(ev, "dur", &dur) != 0)
 		dur = 0;
+	if (ts < o->last_ts)
+		o->unsorted = 1;
+	else
+		o->last_ts = ts;
+	if (++o->nadd % 65536 == 0 && !o->unsorted && o->window > 0)
+		forget(o);
 	if (corr_key(o, ev, &o->tmp) != 0 || o->tmp.len > 255) {
 		if (o->spool && !o->keyed) {
 			/* flow mode may need this slice again */
@@ -475,14 +562,24 @@ add(struct opts *o, struct mct_event *ev)
 	c->nwait++;
 }
 
+/* A slice of flow mode: where it is, and where its line is in the spool. */
+struct slice {
+	int32_t		 lane;
+	int64_t		 ts, dur;
+	long long	 off;
+};
+
+/* By lane, start, then longest first (so the shortest of equal starts is last). */
 static int
-cmp_fend(const void *a, const void *b)
+cmp_slice(const void *a, const void *b)
 {
-	const struct fend *x = a, *y = b;
+	const struct slice *x = a, *y = b;
 
 	if (x->lane != y->lane)
 		return x->lane < y->lane ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->dur > y->dur ? -1 : x->dur < y->dur;
 }
 
 static int
@@ -519,18 +616,20 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
     long long *dangling)
 {
 	struct mct_buf line = { 0 }, hl = { 0 };
+	struct slice *sls = NULL;
+	size_t nsl = 0, slcap = 0;
 	struct fend **byid;
 	long long off = 0;
 	size_t i, j, lo, hi;
 	int c;
 
-	mct_sort(o->fe, o->nfe, sizeof(*o->fe), cmp_fend);
+	/* the slices, by lane and start: a few words each */
 	rewind(sp);
 	for (;;) {
 		struct mct_event ev = { 0 };
 		struct mct_val pid, tid;
+		struct slice *sl;
 		int64_t ts, dur;
-		int32_t lane;
 
 		line.len = 0;
 		while ((c = getc(sp)) != EOF && c != '\n')
@@ -539,58 +638,64 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			break;
 		ev.json = line.p;
 		ev.len = line.len;
-		if (mct_get_ns(&ev, "ts", &ts) != 0) {
-			off += (long long)line.len + 1;
-			free(ev.kv);
-			continue;
-		}
-		if (mct_get_ns(&ev, "dur", &dur) != 0)
-			dur = 0;
-		mct_get_key(&ev, "pid", &pid);
-		mct_get_key(&ev, "tid", &tid);
-		o->tmp.len = 0;
-		mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
-		mct_buf_addc(&o->tmp, '\037');
-		mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
-		lane = intern(o, o->tmp.p, o->tmp.len);
-		/* the ends on this lane from ts on: enclosed, or just after */
-		lo = 0;
-		hi = o->nfe;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (o->fe[mid].lane < lane || (o->fe[mid].lane == lane &&
-			    o->fe[mid].ts < ts))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (j = lo; j < o->nfe && o->fe[j].lane == lane; j++) {
-			struct fend *f = &o->fe[j];
-			int encloses = f->ts <= ts + dur;
-
-			if (!encloses && (f->start || f->bpe))
-				break;
-			if (encloses) {
-				/* the innermost enclosing slice wins */
-				if (f->slice < 0 || ts > f->sts ||
-				    (ts == f->sts && dur < f->sdur) ||
-				    f->sts + f->sdur < f->ts) {
-					f->slice = off;
-					f->sts = ts;
-					f->sdur = dur;
-				}
-			} else if (f->slice < 0 || (f->sts + f->sdur < f->ts &&
-			    ts < f->sts)) {
-				/* an f not enclosed: the next slice */
-				f->slice = off;
-				f->sts = ts;
-				f->sdur = dur;
+		if (mct_get_ns(&ev, "ts", &ts) == 0) {
+			if (mct_get_ns(&ev, "dur", &dur) != 0 || dur < 0)
+				dur = 0;
+			mct_get_key(&ev, "pid", &pid);
+			mct_get_key(&ev, "tid", &tid);
+			o->tmp.len = 0;
+			mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
+			mct_buf_addc(&o->tmp, '\037');
+			mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
+			if (nsl == slcap) {
+				slcap = slcap ? slcap * 2 : 1024;
+				sls = mct_xrealloc(sls, slcap * sizeof(*sls));
 			}
+			sl = &sls[nsl++];
+			sl->lane = intern(o, o->tmp.p, o->tmp.len);
+			sl->ts = ts;
+			sl->dur = dur;
+			sl->off = off;
 		}
 		off += (long long)line.len + 1;
 		free(ev.kv);
 	}
+	mct_sort(sls, nsl, sizeof(*sls), cmp_slice);
+	/* bind each end: the innermost slice that encloses it, else (an f
+	 * without "bp":"e") the first slice that starts after it */
+	for (i = 0; i < o->nfe; i++) {
+		struct fend *f = &o->fe[i];
+		struct slice *best = NULL;
+
+		lo = 0;
+		hi = nsl;
+		while (lo < hi) {	/* the first slice after f on its lane */
+			size_t mid = (lo + hi) / 2;
+
+			if (sls[mid].lane < f->lane || (sls[mid].lane == f->lane &&
+			    sls[mid].ts <= f->ts))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* back over the slices that start at or before f: the first
+		 * that encloses it starts latest, and of equal starts it is
+		 * the shortest (equal starts sort longest first) */
+		for (j = lo; j > 0 && sls[j - 1].lane == f->lane; j--)
+			if (sls[j - 1].ts + sls[j - 1].dur >= f->ts) {
+				best = &sls[j - 1];
+				break;
+			}
+		if (best == NULL && !f->start && !f->bpe && lo < nsl &&
+		    sls[lo].lane == f->lane)
+			best = &sls[lo];
+		if (best != NULL) {
+			f->slice = best->off;
+			f->sts = best->ts;
+			f->sdur = best->dur;
+		}
+	}
+	free(sls);
 	/* pair the ends of each id */
 	byid = mct_xmalloc((o->nfe + 1) * sizeof(*byid));
 	for (i = 0; i < o->nfe; i++)
@@ -671,40 +776,19 @@ dangling_flows(struct opts *o)
 static void
 report(struct opts *o)
 {
-	long long no_dev = 0, no_host = 0, dangling = 0;
+	long long no_host = 0, dangling = 0;
 	size_t i;
 	int k;
 
 	if (!o->keyed && o->spool && o->nfe > 0)
-		flow_mode(o, o->spool, &no_dev, &no_host, &dangling);
+		flow_mode(o, o->spool, &o->no_dev, &no_host, &dangling);
 	else {
 		for (i = 0; i < o->tabsize; i++) {
 			struct corr *c;
 
 			for (c = o->tab[i]; c; c = c->next) {
-				if (c->has_host && c->ndev == 0) {
-					no_dev++;
-					if (o->orphans) {
-						struct mct_buf b = { 0 };
-
-						mct_buf_adds(&b, "{\"name\":");
-						mct_buf_adds(&b, o->str[c->name]);
-						mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
-						mct_buf_addi(&b, c->ts);
-						mct_buf_adds(&b, ",\"dur\":");
-						mct_buf_addi(&b, c->dur);
-						mct_buf_adds(&b, ",\"pid\":");
-						mct_buf_adds(&b, o->str[c->pid]);
-						mct_buf_adds(&b, ",\"tid\":");
-						mct_buf_adds(&b, o->str[c->tid]);
-						mct_buf_adds(&b, ",\"key\":");
-						mct_buf_addjstr(&b, c->key, c->klen);
-						mct_buf_addc(&b, '}');
-						orphan(o, b.p, b.len,
-						    "launch without device event");
-						mct_buf_free(&b);
-					}
-				}
+				if (c->has_host && c->ndev == 0)
+					no_device(o, c);
 				for (k = 0; k < c->nwait; k++) {
 					no_host++;
 					orphan(o, c->wait[k], strlen(c->wait[k]),
@@ -718,7 +802,7 @@ report(struct opts *o)
 		fprintf(stderr, "%s: %lld pairs; %lld host calls without "
 		    "device event, %lld device events without launch, %lld "
 		    "dangling flow ends\n", program_invocation_short_name,
-		    o->pairs, no_dev, no_host, dangling);
+		    o->pairs, o->no_dev, no_host, dangling);
 }
 
 static int
@@ -777,6 +861,14 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 		case OPT_ORPHANS:
 			o->orphans = 1;
 			break;
+		case OPT_WINDOW:
+			if (mct_parse_dur(optarg, &o->window) != 0 ||
+			    o->window < 0) {
+				warnx("--window: invalid duration '%s' (want e.g. "
+				    "60s, 0)", optarg);
+				mct_usage_hint();
+			}
+			break;
 		case OPT_TIME_UNIT:
 			if (mct_parse_unit(optarg, &o->out.tunit) != 0 ||
 			    o->out.tunit == MCT_UNIT_AUTO) {
@@ -795,7 +887,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
+	struct opts o = { .window = 60000000000LL,
+	    .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
@@ -810,16 +903,18 @@ main(int argc, char *argv[])
 		warnx("-F: invalid field list '%s'", fields);
 		mct_usage_hint();
 	}
-	if (!o.haskey && (o.spool = tmpfile()) == NULL)
-		err(MCT_EXIT_USAGE, "tmpfile");
+	if (!o.haskey && (o.spool = mct_tmpfile(NULL)) == NULL)
+		exit(MCT_EXIT_USAGE);
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	mct_out_begin(&o.out, o.hdr);
 	while (mct_next(r, &ev)) {
-		if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1))
-			mct_out_event(&o.out, ev);	/* names for the viewer */
-		else
+		if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1)) {
+			/* names for the viewer; not rows of a table */
+			if (o.out.fmt == MCT_O_NDJSON || o.out.fmt == MCT_O_TRACE)
+				mct_out_event(&o.out, ev);
+		} else
 			add(&o, ev);
 	}
 	report(&o);

@@ -1,0 +1,742 @@
+#!/usr/bin/env bats
+# mct-flow.bats - the pairing rules, every option, message and exit status of
+# mct-flow(1).
+#
+# Expected numbers come from tests/flow_oracle.py (python3's json, the
+# pairing rules written down independently), from the seed's figures
+# (SPEC section 2: 18,391 pairs, mcMemcpyAsync 46.54 s of host time beside
+# 0.81 s of copies) or from hand-made traces whose answer is written here.
+
+load helpers
+
+# The flow oracle.
+fpy() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/flow_oracle.py" "$@"
+}
+
+setup_file() {
+	# The seed-shaped trace at full scale, and python's answer for it.
+	gen > "$BATS_FILE_TMPDIR/full.json"
+	fpy save "$BATS_FILE_TMPDIR/py" "$BATS_FILE_TMPDIR/full.json"
+	# A smaller one for the options, and the same without correlation ids
+	# (flow mode): f ends as written (bp "e", on the device slice's start),
+	# and 1 ns before the slice without bp (Chrome's default binding).
+	gen --scale 0.1 > "$BATS_FILE_TMPDIR/small.json"
+	fpy strip-ids "$BATS_FILE_TMPDIR/small.json" > "$BATS_FILE_TMPDIR/flows.nd"
+	fpy strip-ids "$BATS_FILE_TMPDIR/small.json" -1 > "$BATS_FILE_TMPDIR/next.nd"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	full="$BATS_FILE_TMPDIR/full.json"
+	small="$BATS_FILE_TMPDIR/small.json"
+	pyd="$BATS_FILE_TMPDIR/py"
+}
+
+# mct-flow's stdout, stderr and status: out.nd, err, $status.
+flow_to() {
+	mct-flow "$@" > out.nd 2> err && status=0 || status=$?
+}
+
+# The numbers of a summary line.
+counts() {
+	sed -n 's/^mct-flow: \([0-9]*\) pairs; \([0-9]*\) host calls without device event, \([0-9]*\) device events without launch, \([0-9]*\) dangling flow ends$/\1 \2 \3 \4/p'
+}
+
+# The rows of -o tsv whose column $1 (launch.name) is not empty, sorted:
+# the pairs (a metadata event has no launch).
+launched() {
+	awk -F '\t' -v c="$1" '$c != ""' | sort
+}
+
+# A stat of gentrace --stats.
+gstat() {
+	gen --stats "${@:2}" | awk -v k="$1" '$1 == k { print $2 }'
+}
+
+# --- the seed-shaped trace ------------------------------------------------
+
+@test "seed trace: 18,391 pairs and 11 device events without launch, the counts python computes" {
+	flow_to "$full"
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(cat "$pyd/summary")"
+	read -r pairs nodev nolaunch dangling < <(counts < err)
+	same "$pairs" 18391
+	same "$nolaunch" 11
+	same "$dangling" 0
+	# the generator's own account of the trace it wrote
+	same "$pairs" "$(gstat pairs)"
+	same "$nolaunch" "$(gstat device_without_host)"
+	same "$nodev" "$(gstat host_without_device)"
+	# one line per pair after the header and the metadata event
+	same "$(wc -l < out.nd)" $((1 + 1 + 18391))
+}
+
+@test "seed trace: every pair's record, latency and queue, and every orphan record, equal python's" {
+	flow_to --orphans "$full"
+	[ "$status" -eq 0 ]
+	fpy check --orphans out.nd "$pyd"
+}
+
+@test "seed trace through mct-cat: the same output as reading the trace directly" {
+	mct-cat "$full" | mct-flow > piped.nd 2> err
+	same "$(cat err)" "$(cat "$pyd/summary")"
+	flow_to "$full"
+	cmp piped.nd out.nd
+}
+
+@test "seed trace, --layout sections (host, then kernels, then copies): python's counts and records" {
+	gen --layout sections > sec.json
+	flow_to sec.json
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(fpy summary sec.json)"
+	same "$(counts < err)" "18391 152276 11 0"
+	fpy check out.nd "$pyd"
+}
+
+@test "seed trace, --layout shuffle (order broken): python's counts and records" {
+	gen --layout shuffle > shuf.json
+	flow_to shuf.json
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(fpy summary shuf.json)"
+	same "$(counts < err)" "18391 152276 11 0"
+	fpy check out.nd "$pyd"
+}
+
+@test "seed trace reversed (every device event before its host call): each waits and is paired, as python says" {
+	mct-cat "$full" > s.nd
+	{ head -1 s.nd; tail -n +2 s.nd | tac; } > rev.nd
+	flow_to --orphans rev.nd
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(cat "$pyd/summary")"
+	fpy check --orphans out.nd "$pyd"
+}
+
+@test "seed §8: mcMemcpyAsync, 46.54 s of host time beside 0.81 s of copies on the device" {
+	run --separate-stderr bash -c 'mct-cat "$0" | mct-flow |
+	    mct-group --by launch.name -a count,total,sum:launch.dur -o tsv' "$full"
+	[ "$status" -eq 0 ]
+	same "${lines[0]}" "$(printf 'launch.name\tcount\ttotal\tsum:launch.dur')"
+	row=$(printf '%s\n' "${lines[@]}" | awk -F '\t' '$1 == "mcMemcpyAsync"')
+	same "$(awk -F '\t' '{ printf "%d %.2f s %.2f s\n", $2, $3 / 1e9, $4 / 1e9 }' <<<"$row")" \
+	    "6932 0.81 s 46.54 s"
+	# every row is python's: count, device time, host time per launch API
+	same "$(printf '%s\n' "${lines[@]:1}" | sort)" "$(sort "$pyd/by-launch.tsv")"
+}
+
+@test "seed: --value latency per launch API: count, median, min and max equal python's" {
+	run --separate-stderr bash -c 'mct-flow "$0" | mct-group --by launch.name \
+	    --value latency -a count,median,min,max,p99 -o tsv --no-header' "$full"
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "${lines[@]}" | cut -f 1-5 | sort)" "$(sort "$pyd/latency.tsv")"
+	# p99 lies between the median and the max
+	printf '%s\n' "${lines[@]}" | awk -F '\t' '!($6 >= $3 && $6 <= $5) { print; bad = 1 } END { exit bad }'
+}
+
+@test "seed: mct-filter --where 'queue<0' keeps the calls that blocked until the device finished (python's count)" {
+	run --separate-stderr bash -c 'mct-flow "$0" | mct-filter -c --where "queue<0"' "$full"
+	[ "$status" -eq 0 ]
+	same "$output" "$(cat "$pyd/queue-negative")"
+	same "$output" "$(gstat queue_negative)"
+	# the records kept are whole pairs, ready for more filtering
+	run --separate-stderr bash -c 'mct-flow "$0" | mct-filter --no-meta --where "queue<0" |
+	    mct-filter -c --where "launch.name == mcMemcpyAsync"' "$full"
+	[ "$status" -eq 0 ]
+	[ "$output" -gt 0 ]
+}
+
+@test "seed: mct-filter --where 'latency>1ms' keeps python's count" {
+	run --separate-stderr bash -c 'mct-flow "$0" | mct-filter -c --where "latency>1ms"' "$full"
+	[ "$status" -eq 0 ]
+	same "$output" "$(cat "$pyd/latency-over-1ms")"
+}
+
+@test "seed: --orphans | mct-filter --where orphan gives python's orphans of each kind" {
+	run --separate-stderr bash -c 'mct-flow --orphans "$0" | mct-filter --where orphan |
+	    mct-group --by orphan -a count -o tsv --no-header' "$full"
+	[ "$status" -eq 0 ]
+	read -r _ nodev nolaunch _ < <(counts < "$pyd/summary")
+	same "$(printf '%s\n' "${lines[@]}" | sort)" \
+	    "$(printf 'device event without launch\t%s\nlaunch without device event\t%s' "$nolaunch" "$nodev")"
+	# tests/gentrace.md: the 11 are the FillFunctor<float> kernels of init
+	run --separate-stderr bash -c 'mct-flow --orphans "$0" |
+	    mct-filter --no-meta --where "orphan == device event without launch" -o tsv --no-header -F name' "$full"
+	same "${#lines[@]}" 11
+	same "$(printf '%s\n' "${lines[@]}" | grep -c 'FillFunctor<float>')" 11
+}
+
+@test "seed: the output keeps ts, dur and name of the device event (mct-group by name reads it)" {
+	# python's device events of the pairs, by name: count and total dur
+	fpy fields name,dur "$pyd" |
+	    awk -F '\t' '{ n[$1]++; t[$1] += $2 } END { for (k in n) printf "%s\t%d\t%.0f\n", k, n[k], t[k] }' |
+	    sort > want
+	run --separate-stderr bash -c 'mct-flow "$0" | mct-group --by name -a count,total -o tsv --no-header' "$full"
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "${lines[@]}" | sort)" "$(cat want)"
+}
+
+# --- real traces written by other tools ------------------------------------
+
+@test "Kineto fixtures: pairs and orphans of each kind equal python's computation on args.correlation" {
+	need_fixtures
+	n=0
+	for f in "$fixtures"/kineto*; do
+		[ -f "$f" ] || continue
+		echo "${f##*/}"
+		flow_to "$f"
+		[ "$status" -eq 0 ]
+		want=$(fpy summary "$f")
+		same "$(cat err)" "$want"
+		same "$(fpy summary --key args.correlation "$f" | counts | cut -d' ' -f1-3)" \
+		    "$(counts <<<"$want" | cut -d' ' -f1-3)"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || skip "no Kineto file in $fixtures"
+}
+
+@test "Kineto fixtures: every record, and with --orphans every orphan, equals python's" {
+	need_fixtures
+	for f in "$fixtures"/kineto*; do
+		[ -f "$f" ] || continue
+		echo "${f##*/}"
+		flow_to --orphans "$f"
+		[ "$status" -eq 0 ]
+		fpy check --orphans out.nd "$f"
+	done
+}
+
+@test "Kineto fixture: mct-cat | mct-flow equals mct-flow FILE" {
+	need_fixtures
+	f=$fixtures/kineto-resnet50-array.pt.trace.json.gz
+	[ -f "$f" ] || skip "${f##*/} not present"
+	mct-cat "$f" | mct-flow > piped.nd 2> err
+	same "$(cat err)" "$(fpy summary "$f")"
+	fpy check piped.nd "$f"
+}
+
+@test "non-Kineto traces with s/f flows (rpd, Chrome): flow-mode pairs equal python's flow-mode computation" {
+	need_fixtures
+	for name in rpd-matmul-string-ts.json chrome116-devtools.json chrome-android-threadtime.json.gz; do
+		f=$fixtures/$name
+		[ -f "$f" ] || { echo "$name absent"; continue; }
+		echo "$name"
+		flow_to --orphans "$f"
+		[ "$status" -eq 0 ]
+		want=$(fpy summary --mode flow "$f")
+		same "$(counts < err | cut -d' ' -f1)" "$(counts <<<"$want" | cut -d' ' -f1)"
+		same "$(cat err)" "$want"
+		fpy check --orphans --mode flow out.nd "$f"
+	done
+}
+
+@test "a trace without correlation ids or s/f flows (Chrome flow v2, ansible): 0 pairs, exit 0" {
+	need_fixtures
+	for name in chrome-webview-flow-v2.json.gz ansible-unterminated.json; do
+		f=$fixtures/$name
+		[ -f "$f" ] || continue
+		flow_to "$f"
+		[ "$status" -eq 0 ]
+		same "$(counts < err)" "0 0 0 0"
+		same "$(cat err)" "$(fpy summary "$f")"
+		fpy check out.nd "$f"
+	done
+}
+
+# --- key mode, rule by rule (hand-made traces, answers written here) ------
+
+keyed_trace() {
+	cat > k.json <<'EOF'
+{"traceEvents":[
+{"name":"thread_name","ph":"M","pid":1,"tid":7,"args":{"name":"host"}},
+{"name":"k1","ph":"X","pid":2,"tid":0,"ts":1500,"dur":100,"args":{"co_id":1}},
+{"name":"mcLaunchKernel","ph":"X","pid":1,"tid":7,"ts":1000,"dur":50,"args":{"co_id":1}},
+{"name":"mcLaunchKernel","ph":"X","pid":1,"tid":7,"ts":1100,"dur":50,"args":{"co_id":1}},
+{"name":"mcMemcpyAsync","ph":"X","pid":1,"tid":7,"ts":2000,"dur":5000,"args":{"co_id":"2"}},
+{"name":"k2","ph":"X","pid":3,"tid":0,"ts":2100,"dur":100,"args":{"co_id":2}},
+{"name":"k2b","ph":"X","pid":3,"tid":0,"ts":2300,"dur":100,"args":{"co_id":2}},
+{"name":"mcGetDevice","ph":"X","pid":1,"tid":7,"ts":3000,"dur":5,"args":{"co_id":3}},
+{"name":"k4","ph":"X","pid":2,"tid":0,"ts":4000,"dur":5,"args":{"co_id":4}},
+{"name":"i5","ph":"i","pid":2,"tid":0,"ts":4000,"args":{"co_id":5}},
+{"name":"mcLaunchKernel","ph":"i","pid":1,"tid":7,"ts":3900,"args":{"co_id":4}},
+{"name":"B6","ph":"B","pid":1,"tid":7,"ts":5000,"args":{"co_id":6}},
+{"name":"k6","ph":"X","pid":2,"tid":0,"ts":5100,"dur":5,"args":{"co_id":6}},
+{"name":"s","ph":"s","cat":"x","id":9,"pid":1,"tid":7,"ts":3000},
+{"name":"f","ph":"f","cat":"y","id":9,"pid":2,"tid":0,"ts":3000},
+{"name":"s","ph":"s","cat":"x","id":10,"pid":1,"tid":7,"ts":3000},
+{"name":"f","ph":"f","cat":"x","id":10,"pid":2,"tid":0,"ts":3000}
+]}
+EOF
+}
+
+@test "key mode: a device event before its host call waits, then is paired; latency and queue from the launch" {
+	keyed_trace
+	flow_to k.json
+	[ "$status" -eq 0 ]
+	same "$(grep '"name":"k1"' out.nd)" \
+	    '{"name":"k1","ph":"X","pid":2,"tid":0,"ts":1500,"dur":100,"args":{"co_id":1},"launch":{"name":"mcLaunchKernel","ts":1000,"dur":50,"pid":1,"tid":7},"latency":500,"queue":450}'
+	fpy check out.nd k.json
+}
+
+@test "key mode: a second host call with the same id is ignored (not paired, not counted)" {
+	keyed_trace
+	flow_to k.json
+	# id 1 pairs with the first call (ts 1000), never with the one at 1100
+	! grep -q '"ts":1100' out.nd
+	same "$(counts < err)" "3 1 2 2"
+}
+
+@test "key mode: the id \"2\" and the id 2 are one id; a call that blocks has a negative queue" {
+	keyed_trace
+	flow_to -o tsv -F name,launch.name,latency,queue k.json
+	same "$(grep '^k2' out.nd)" "$(printf 'k2\tmcMemcpyAsync\t100\t-4900\nk2b\tmcMemcpyAsync\t300\t-4700')"
+}
+
+@test "key mode: only ph X events take part (i and B events with an id are ignored)" {
+	keyed_trace
+	flow_to --orphans k.json
+	# k4's id is on an i event only: k4 has no launch; i5 is nothing
+	grep -q '"name":"k4".*"orphan":"device event without launch"' out.nd
+	! grep -q i5 out.nd
+	# k6's host side is a B event: no launch either
+	grep -q '"name":"k6".*"orphan":"device event without launch"' out.nd
+}
+
+@test "key mode: counts of pairs, host calls without device event, device events without launch, dangling flow ends" {
+	keyed_trace
+	flow_to k.json
+	# pairs k1 k2 k2b; no device: co_id 3; no launch: k4 k6;
+	# dangling: flow x/9 has only an s, y/9 only an f (a flow is cat + id)
+	same "$(cat err)" "mct-flow: 3 pairs; 1 host calls without device event, 2 device events without launch, 2 dangling flow ends"
+	same "$(cat err)" "$(fpy summary k.json)"
+}
+
+@test "--orphans: the two kinds of orphan records" {
+	keyed_trace
+	flow_to --orphans k.json
+	[ "$status" -eq 0 ]
+	same "$(grep '"orphan":"launch' out.nd)" \
+	    '{"name":"mcGetDevice","ph":"X","ts":3000,"dur":5,"pid":1,"tid":7,"key":"3","orphan":"launch without device event"}'
+	same "$(grep -c '"orphan":"device event without launch"' out.nd)" 2
+	grep -qxF '{"name":"k4","ph":"X","pid":2,"tid":0,"ts":4000,"dur":5,"args":{"co_id":4},"orphan":"device event without launch"}' out.nd
+	fpy check --orphans out.nd k.json
+	# without --orphans, none
+	flow_to k.json
+	! grep -q orphan out.nd
+}
+
+@test "host side: cat ending in runtime or driver (any case) decides before pid; without cat, pid 1" {
+	cat > h.json <<'EOF'
+[
+{"name":"cudaLaunchKernel","cat":"CUDA_Runtime","ph":"X","pid":7,"tid":1,"ts":1.0,"dur":2,"args":{"correlation":1}},
+{"name":"kern","cat":"kernel","ph":"X","pid":1,"tid":9,"ts":5,"dur":1,"args":{"correlation":1}},
+{"name":"cuLaunchKernel","cat":"cuda_driver","ph":"X","pid":7,"tid":1,"ts":10,"dur":2,"args":{"correlation":2}},
+{"name":"kern2","cat":"Kernel","ph":"X","pid":8,"tid":9,"ts":13,"dur":1,"args":{"correlation":2}},
+{"name":"hostcall","ph":"X","pid":1,"tid":1,"ts":20,"dur":2,"args":{"correlation":3}},
+{"name":"dev3","ph":"X","pid":2,"tid":1,"ts":24,"dur":1,"args":{"correlation":3}},
+{"name":"runtime_but_not_last","cat":"runtime_x","ph":"X","pid":1,"tid":1,"ts":30,"dur":2,"args":{"correlation":4}},
+{"name":"dev4","cat":"kernel","ph":"X","pid":2,"tid":1,"ts":35,"dur":1,"args":{"correlation":4}}
+]
+EOF
+	flow_to -o tsv --no-header -F name,launch.name,latency,queue h.json
+	[ "$status" -eq 0 ]
+	same "$(launched 2 < out.nd)" "$(printf 'dev3\thostcall\t4000\t2000\nkern\tcudaLaunchKernel\t4000\t2000\nkern2\tcuLaunchKernel\t3000\t1000')"
+	# correlation 4: no host side, so two device events without launch
+	same "$(counts < err)" "3 0 2 0"
+	same "$(cat err)" "$(fpy summary h.json)"
+}
+
+# --- flow mode ---------------------------------------------------------------
+
+@test "flow mode (no correlation ids): the seed's flows give its 18,391 pairs at scale 1 and key mode's latencies" {
+	fpy strip-ids "$full" > flows.nd
+	flow_to -u ns -o tsv --no-header flows.nd
+	[ "$status" -eq 0 ]
+	same "$(counts < err)" "18391 0 0 0"
+	# the same launches, latencies and queues as python's co_id pairing
+	same "$(launched 1 < out.nd)" "$(sort "$pyd/records.tsv")"
+}
+
+@test "flow mode: every record of the generated flows equals python's (sorted and unsorted input)" {
+	flows=$BATS_FILE_TMPDIR/flows.nd
+	flow_to -u ns --orphans "$flows"
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(fpy summary --unit ns "$flows")"
+	fpy check --orphans --unit ns out.nd "$flows"
+	# unsorted: the same records
+	{ sed -n '1p' "$flows"; sed -n '2,$p' "$flows" | tac; } > rev.nd
+	flow_to -u ns --orphans rev.nd
+	same "$(cat err)" "$(fpy summary --unit ns "$flows")"
+	fpy check --orphans --unit ns out.nd "$flows"
+}
+
+@test "flow mode: an f end that no slice encloses binds to the next slice on its lane (f 1 ns before each device slice)" {
+	next=$BATS_FILE_TMPDIR/next.nd
+	flow_to -u ns "$next"
+	[ "$status" -eq 0 ]
+	want=$(fpy summary --unit ns "$next")
+	# python: every f binds to the slice it precedes, as every pair did
+	same "$(counts <<<"$want")" "$(fpy summary --unit ns "$BATS_FILE_TMPDIR/flows.nd" | counts)"
+	fpy check --unit ns out.nd "$next"
+	same "$(cat err)" "$want"
+}
+
+@test "flow mode: an unenclosed f binds to the slice after it, never to one that ended before it" {
+	cat > a.json <<'EOF'
+{"traceEvents":[
+{"name":"host","ph":"X","pid":1,"tid":1,"ts":0,"dur":10},
+{"name":"s","ph":"s","cat":"c","id":1,"pid":1,"tid":1,"ts":5},
+{"name":"before","ph":"X","pid":2,"tid":1,"ts":0,"dur":10},
+{"name":"f","ph":"f","cat":"c","id":1,"pid":2,"tid":1,"ts":20},
+{"name":"later","ph":"X","pid":2,"tid":1,"ts":40,"dur":10},
+{"name":"after","ph":"X","pid":2,"tid":1,"ts":30,"dur":10},
+{"name":"s","ph":"s","cat":"c","id":2,"pid":1,"tid":1,"ts":6},
+{"name":"f","ph":"f","cat":"c","id":2,"pid":3,"tid":1,"ts":20},
+{"name":"after3","ph":"X","pid":3,"tid":1,"ts":25,"dur":10}
+]}
+EOF
+	flow_to -o tsv --no-header a.json
+	[ "$status" -eq 0 ]
+	same "$(launched 1 < out.nd)" "$(printf 'host\tafter\t30000\t20000\nhost\tafter3\t25000\t15000')"
+	same "$(counts < err)" "2 0 0 0"
+}
+
+@test "flow mode: the innermost enclosing slice (latest start, then shortest); bp e and s ends bind only to enclosing slices" {
+	cat > d.json <<'EOF'
+{"traceEvents":[
+{"name":"outerhost","ph":"X","pid":1,"tid":1,"ts":0,"dur":10},
+{"name":"host","ph":"X","pid":1,"tid":1,"ts":4,"dur":2},
+{"name":"s","ph":"s","cat":"c","id":1,"pid":1,"tid":1,"ts":5},
+{"name":"outer","ph":"X","pid":2,"tid":1,"ts":10,"dur":100},
+{"name":"inner","ph":"X","pid":2,"tid":1,"ts":15,"dur":10},
+{"name":"innerlong","ph":"X","pid":2,"tid":1,"ts":15,"dur":20},
+{"name":"f","ph":"f","cat":"c","id":1,"pid":2,"tid":1,"ts":20,"bp":"e"},
+{"name":"f","ph":"f","cat":"c","id":1,"pid":2,"tid":1,"ts":50,"bp":"e"},
+{"name":"f","ph":"f","cat":"c","id":1,"pid":2,"tid":1,"ts":200,"bp":"e"},
+{"name":"late","ph":"X","pid":2,"tid":1,"ts":300,"dur":1},
+{"name":"s","ph":"s","cat":"c","id":2,"pid":1,"tid":1,"ts":50},
+{"name":"nextafter","ph":"X","pid":1,"tid":1,"ts":60,"dur":1},
+{"name":"f","ph":"f","cat":"c","id":2,"pid":2,"tid":1,"ts":60,"bp":"e"}
+]}
+EOF
+	flow_to --orphans -o tsv --no-header -F name,launch.name,latency,queue,orphan d.json
+	[ "$status" -eq 0 ]
+	# f at 20 -> inner (start 15, shorter than innerlong); at 50 -> outer;
+	# at 200 (bp e, nothing encloses) -> unbound; flow 2's s at 50 is
+	# enclosed by nothing -> its f (in outer) has no launch
+	same "$(sort out.nd | grep -v '^	process')" \
+	    "$(printf 'inner\thost\t11000\t9000\t\nouter\t\t\t\tdevice event without launch\nouter\thost\t6000\t4000\t')"
+	same "$(counts < err)" "2 0 1 0"
+	same "$(cat err)" "$(fpy summary d.json)"
+}
+
+@test "flow mode: the flow start's slice is the launch, several f ends give several pairs, dangling ends are counted" {
+	cat > m.json <<'EOF'
+{"traceEvents":[
+{"name":"host","ph":"X","pid":1,"tid":1,"ts":0,"dur":10},
+{"name":"s","ph":"s","cat":"c","id":1,"pid":1,"tid":1,"ts":1},
+{"name":"d1","ph":"X","pid":2,"tid":1,"ts":20,"dur":5},
+{"name":"d2","ph":"X","pid":2,"tid":2,"ts":30,"dur":5},
+{"name":"f","ph":"f","cat":"c","id":1,"pid":2,"tid":1,"ts":20,"bp":"e"},
+{"name":"f","ph":"f","cat":"c","id":1,"pid":2,"tid":2,"ts":31,"bp":"e"},
+{"name":"lonely","ph":"X","pid":1,"tid":1,"ts":50,"dur":10},
+{"name":"s","ph":"s","cat":"c","id":2,"pid":1,"tid":1,"ts":55},
+{"name":"s","ph":"s","cat":"other","id":1,"pid":1,"tid":1,"ts":56}
+]}
+EOF
+	flow_to --orphans -o tsv --no-header -F name,launch.name,latency,orphan m.json
+	same "$(launched 2 < out.nd)" "$(printf 'd1\thost\t20000\t\nd2\thost\t30000\t')"
+	# c/2 and other/1 have only an s, both in "lonely": 2 dangling ends,
+	# 2 launches without device event
+	same "$(grep -c "$(printf '^lonely\t\t\tlaunch without device event$')" out.nd)" 2
+	same "$(counts < err)" "2 2 0 2"
+	same "$(cat err)" "$(fpy summary m.json)"
+}
+
+# --- options -----------------------------------------------------------------
+
+@test "--key args.co_id explicitly: the default's pairs, and no dangling flow ends are counted" {
+	flow_to --key args.co_id "$full"
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(fpy summary --key args.co_id "$full")"
+	same "$(counts < err)" "18391 152276 11 0"
+	fpy check out.nd "$pyd"
+}
+
+@test "--key a field that no event has: 0 pairs, exit 0, only the header and metadata" {
+	flow_to --key args.nothing "$small"
+	[ "$status" -eq 0 ]
+	same "$(counts < err)" "0 0 0 0"
+	same "$(grep -vc '"ph":"M"' out.nd)" 0
+	fpy check out.nd "$small" --key args.nothing
+}
+
+@test "--key on a first-level field: pairs by it, and dangling flows are not counted" {
+	keyed_trace
+	# tid as the id: the calls on tid 7 share one id, the kernels on tid 0
+	# another (and have no launch)
+	flow_to --key tid k.json
+	same "$(cat err)" "$(fpy summary --key tid k.json)"
+	fpy check out.nd k.json --key tid
+	[ "$(counts < err | cut -d' ' -f4)" = 0 ]
+}
+
+@test "--key: an invalid field exits 2 with a message" {
+	run --separate-stderr mct-flow --key 'a..b' "$small"
+	[ "$status" -eq 2 ]
+	same "$output" ""
+	same "${stderr_lines[0]}" "mct-flow: --key: invalid field 'a..b'"
+	same "${stderr_lines[1]}" "Try 'mct-flow --help' for more information."
+}
+
+@test "--host EXPR: which events are host calls (python's pairs for 'name ~ ^mc' and 'pid == 2')" {
+	flow_to --host 'name ~ ^mc' "$small"
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(fpy summary --host-re '^mc' "$small")"
+	fpy check out.nd "$small" --host-re '^mc'
+	# mc_memset_d32_kernel runs on the device but matches: it is now a
+	# second host call of its id, and its launch has no device event
+	flow_to --host 'pid == 2' "$small"
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(fpy summary --host-pid 2 "$small")"
+	fpy check out.nd "$small" --host-pid 2
+}
+
+@test "--host: a bad expression exits 2 with a message naming it" {
+	for e in 'name ~ (' '== 3' 'pid =='; do
+		run --separate-stderr mct-flow --host "$e" "$small"
+		[ "$status" -eq 2 ]
+		same "$output" ""
+		[[ "${stderr_lines[0]}" == "mct-flow: --host: "*" in '$e'" ]]
+		same "${stderr_lines[1]}" "Try 'mct-flow --help' for more information."
+	done
+}
+
+@test "-q, --quiet: no summary on stderr, the same output" {
+	flow_to "$small"
+	mv out.nd loud.nd
+	for q in -q --quiet; do
+		flow_to "$q" "$small"
+		[ "$status" -eq 0 ]
+		same "$(cat err)" ""
+		cmp loud.nd out.nd
+	done
+}
+
+@test "-o tsv: columns launch.name,name,latency,queue by default, pair rows equal python's" {
+	flow_to -o tsv "$full"
+	[ "$status" -eq 0 ]
+	same "$(head -1 out.nd)" "$(printf 'launch.name\tname\tlatency\tqueue')"
+	tail -n +2 out.nd | launched 1 > got
+	sort "$pyd/records.tsv" > want
+	cmp want got
+	# --no-header drops the header line
+	flow_to -o tsv --no-header "$full"
+	cmp <(launched 1 < out.nd) want
+}
+
+@test "-o tsv and csv: one row per pair, no rows for metadata events (awk sees data rows only)" {
+	flow_to -o tsv --no-header "$full"
+	same "$(wc -l < out.nd)" 18391
+	flow_to -o csv --no-header "$full"
+	same "$(wc -l < out.nd)" 18391
+}
+
+@test "-o csv: RFC 4180 quoting; the rows are python's" {
+	flow_to -o csv "$full"
+	[ "$status" -eq 0 ]
+	same "$(head -1 out.nd)" "launch.name,name,latency,queue"
+	"$PYTHON3" -c 'import csv, sys
+for r in csv.reader(open(sys.argv[1], newline="")):
+    print("\t".join(r))' out.nd | tail -n +2 | launched 1 > got
+	cmp <(sort "$pyd/records.tsv") got
+	# names with commas and quotes are quoted
+	grep -q '^mcLaunchKernel,"void ' out.nd
+}
+
+@test "-F and --time-unit: any field, times (ts, dur, latency, queue, launch.ts, launch.dur) as exact decimals" {
+	f=name,ts,dur,launch.name,launch.ts,launch.dur,latency,queue,args.co_id,args.grid
+	flow_to -o tsv --no-header -F "$f" "$small"
+	[ "$status" -eq 0 ]
+	same "$(launched 4 < out.nd)" "$(fpy fields "$f" "$small" | sort)"
+	for u in us ms s; do
+		flow_to -o tsv --no-header --time-unit "$u" "$small"
+		[ "$status" -eq 0 ]
+		same "$(launched 1 < out.nd)" "$(fpy records --time-unit "$u" "$small" | sort)"
+	done
+	flow_to -o tsv --no-header --time-unit ns "$small"
+	same "$(launched 1 < out.nd)" "$(fpy records "$small" | sort)"
+}
+
+@test "--time-unit: a bad unit exits 2" {
+	run --separate-stderr mct-flow -o tsv --time-unit auto "$small"
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-flow: --time-unit: unknown unit 'auto' (want ns, us, ms or s)"
+}
+
+@test "-o table: aligned columns for people, the header always" {
+	for h in "" --no-header; do
+		flow_to -o table $h "$small"
+		[ "$status" -eq 0 ]
+		[[ "$(head -1 out.nd)" == "launch.name"*" name "*" latency "*" queue" ]]
+	done
+	# in the first 1000 rows (the widths come from them) the latency
+	# column starts at the same place on every line
+	head -1001 out.nd | awk 'NR == 1 { c = index($0, " latency") + 1; next }
+	    substr($0, c - 1, 1) != " " { print "misaligned: " $0; bad = 1 } END { exit bad }'
+	rows=$(mct-flow -q -o tsv --no-header "$small" | wc -l)
+	same "$(wc -l < out.nd)" $((rows + 1))
+}
+
+@test "-o md: a Markdown table" {
+	flow_to -o md "$small"
+	[ "$status" -eq 0 ]
+	same "$(sed -n 1,2p out.nd)" "$(printf '%s\n' '| launch.name | name | latency | queue |' '|---|---|---|---|')"
+	same "$(awk -F '|' '$2 ~ /mcMemcpyAsync/' out.nd | wc -l)" \
+	    "$(fpy records "$small" | grep -c '^mcMemcpyAsync')"
+}
+
+@test "-o: a bad format exits 2" {
+	run --separate-stderr mct-flow -o xml "$small"
+	[ "$status" -eq 2 ]
+	[[ "${stderr_lines[0]}" == "mct-flow: -o: unknown format 'xml' (want "* ]]
+}
+
+@test "-o trace: a trace python loads, with the source's top-level keys; mct-cat reads back python's records" {
+	flow_to -o trace "$small"
+	[ "$status" -eq 0 ]
+	"$PYTHON3" -c 'import json, sys
+t = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2]))
+assert [k for k in t if k != "traceEvents"] == [k for k in s if k != "traceEvents"], (list(t), list(s))
+print(sum("launch" in e for e in t["traceEvents"]))' out.nd "$small" > n
+	same "$(cat n)" "$(fpy summary "$small" | counts | cut -d' ' -f1)"
+	mct-cat out.nd > back.nd
+	fpy check back.nd "$small"
+}
+
+@test "mct-flow | mct-cat --wrap on a microsecond trace: JSON python loads; ts back in us, latency in ns" {
+	need_fixtures
+	f=$fixtures/kineto-resnet50-array.pt.trace.json.gz
+	[ -f "$f" ] || skip "${f##*/} not present"
+	mct-flow -q "$f" | mct-cat --wrap > w.json
+	"$PYTHON3" -c 'import json, sys
+from decimal import Decimal
+ev = json.load(open(sys.argv[1]), parse_float=Decimal)
+assert isinstance(ev, list), type(ev)      # the source is in Array form
+n = 0
+for e in ev:
+    if "launch" not in e:
+        continue
+    n += 1
+    ts = int(Decimal(e["ts"]) * 1000)
+    assert ts - e["launch"]["ts"] == e["latency"], e
+    assert e["latency"] - e["launch"]["dur"] == e["queue"], e
+print(n)' w.json > n
+	same "$(cat n)" "$(fpy summary "$f" | counts | cut -d' ' -f1)"
+}
+
+@test "-u, --unit: the unit of a trace read directly" {
+	keyed_trace
+	flow_to -u us k.json
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(fpy summary --unit us k.json)"
+	fpy check --unit us out.nd k.json
+	same "$(grep '"name":"k1"' out.nd)" \
+	    '{"name":"k1","ph":"X","pid":2,"tid":0,"ts":1500000,"dur":100000,"args":{"co_id":1},"launch":{"name":"mcLaunchKernel","ts":1000000,"dur":50000,"pid":1,"tid":7},"latency":500000,"queue":450000}'
+	[[ "$(head -1 out.nd)" == *'"unit":"us","unit_from":"given by --unit"'* ]]
+	flow_to --unit ms -o tsv --no-header k.json
+	same "$(launched 1 < out.nd)" "$(fpy records --unit ms k.json | sort)"
+	run --separate-stderr mct-flow -u xs "$small"
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-flow: --unit: unknown unit 'xs' (want auto, ns, us, ms or s)"
+}
+
+# --- the stream, files and errors ----------------------------------------
+
+@test "the header line comes first, metadata events pass through in order" {
+	keyed_trace
+	flow_to k.json
+	[[ "$(head -1 out.nd)" == '{"name":"mct_header","ph":"M","args":{"version":1,"unit":"ns",'* ]]
+	same "$(sed -n 2p out.nd)" '{"name":"thread_name","ph":"M","pid":1,"tid":7,"args":{"name":"host"}}'
+	# a stream's own header is passed on unchanged
+	mct-cat k.json > k.nd
+	mct-flow -q k.nd > out2.nd
+	same "$(head -1 out2.nd)" "$(head -1 k.nd)"
+}
+
+@test "an empty trace and a metadata-only trace: 0 pairs, exit 0" {
+	echo '{"traceEvents":[]}' > e.json
+	flow_to e.json
+	[ "$status" -eq 0 ]
+	same "$(counts < err)" "0 0 0 0"
+	same "$(wc -l < out.nd)" 1
+	echo '[{"name":"process_name","ph":"M","pid":1,"args":{"name":"x"}}]' > m.json
+	flow_to m.json
+	[ "$status" -eq 0 ]
+	same "$(tail -n +2 out.nd)" '{"name":"process_name","ph":"M","pid":1,"args":{"name":"x"}}'
+}
+
+@test "standard input: none or '-'; gzip read by its magic bytes" {
+	gzip -c "$small" > s.gz
+	mct-flow "$small" > want 2>/dev/null
+	mct-flow < s.gz > a 2> err
+	same "$(cat err)" "$(fpy summary "$small")"
+	mct-flow - < s.gz > b 2>/dev/null
+	# the header names the source; the events are the same
+	cmp <(tail -n +2 want) <(tail -n +2 a)
+	cmp a b
+}
+
+@test "a damaged trace: exit 1, the damage reported, every intact event paired (as python pairs mct-cat's events)" {
+	gen --scale 0.1 --cut 1000000 > cut.json
+	flow_to cut.json
+	[ "$status" -eq 1 ]
+	grep -q '^mct-flow: cut.json:[0-9]*: cut off inside an event' err
+	mct-cat cut.json > cut.nd 2>/dev/null || true
+	same "$(grep '^mct-flow: [0-9]* pairs' err)" "$(fpy summary cut.nd)"
+	fpy check out.nd cut.nd
+}
+
+@test "an unreadable file exits 2 with a message" {
+	run --separate-stderr mct-flow no-such.json
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-flow: no-such.json: No such file or directory"
+}
+
+@test "a full disk exits 2 with 'mct-flow: write error'; '| head -1' ends quietly" {
+	for o in ndjson tsv trace; do
+		run --separate-stderr bash -c 'mct-flow -q -o "$0" "$1" > /dev/full' "$o" "$full"
+		[ "$status" -eq 2 ]
+		same "$stderr" "mct-flow: write error: No space left on device"
+	done
+	run bash -c 'timeout 20 mct-flow -q "$0" 2>err | head -1 >/dev/null; echo "${PIPESTATUS[0]}"' "$full"
+	[[ "$output" == 141 || "$output" == 0 ]]
+	same "$(cat err)" ""
+}
+
+# --- the manual ------------------------------------------------------------
+
+@test "man page: SYNOPSIS is the usage line, every long option of --help is in it, mandoc -Tlint is clean" {
+	page=$MCT_SRCDIR/man/mct-flow.1
+	[ -f "$page" ]
+	for o in $(mct-flow --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -qE -- "Fl \\\\?-${o#--}([^a-z0-9-]|\$)" "$page" || { echo "$o missing"; false; }
+	done
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	same "$(mandoc -Tlint -W warning "$page" 2>&1)" ""
+	usage=$(mct-flow --help | head -1)
+	syn=$(mandoc -Tascii "$page" | col -bx | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' |
+	    sed '1d;$d' | tr -s ' \n' '  ' | sed 's/^ //;s/ $//')
+	same "usage: $syn" "$usage"
+}
+
+@test "man page: the summary line, the record's keys and the orphan kinds are the program's" {
+	page=$MCT_SRCDIR/man/mct-flow.1
+	[ -f "$page" ]
+	text=$(mandoc -Tascii "$page" | col -bx | tr -s ' \n' '  ')
+	for s in "pairs; N host calls without device event, N device events without launch, N dangling flow ends" \
+	    "launch without device event" "device event without launch" \
+	    latency queue launch.name launch.dur args.co_id args.correlation \
+	    "46.54" "0.81"; do
+		[[ "$text" == *"$s"* ]] || { echo "missing: $s"; false; }
+	done
+}

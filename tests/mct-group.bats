@@ -1,0 +1,750 @@
+#!/usr/bin/env bats
+# mct-group.bats - the seed's tables, every option, message and exit status
+# of mct-group(1).
+#
+# Numbers are checked against the seed's printed figures (SPEC §2, to the
+# seed's rounding) and against tests/group_oracle.py, an independent python3
+# json computation of every aggregate (exact to the ns), never against
+# output captured from mct.
+
+load helpers
+
+: "${MCT_RULES:=$MCT_SRCDIR/data/default.rules}"
+export MCT_RULES
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR
+
+	# The seed-shaped trace at full scale (225,852 events), made once, and
+	# the streams of the seed's pipelines.
+	gen > "$d/full.json"
+	mct-cat "$d/full.json" > "$d/full.nd"
+	mct-filter --pid 2 --pid 3 "$d/full.nd" > "$d/dev.nd"
+	mct-filter --pid 2 --name 'kernel_kernel*' "$d/full.nd" > "$d/kern.nd"
+	mct-filter --pid 1 --ph X "$d/full.nd" > "$d/host.nd"
+	mct-filter --pid 3 --ph X "$d/full.nd" > "$d/copy.nd"
+	mct-flow "$d/full.nd" > "$d/flow.nd" 2> /dev/null || true
+	# the host lane of a small trace, for the options
+	gen --scale 0.05 | mct-cat | mct-filter --pid 1 --ph X > "$d/shost.nd"
+
+	# A small stream with what the options must handle: metadata, events
+	# without the value, without a name, string pids, quoted keys, deep
+	# paths, numbers as strings, a counter.
+	cat > "$d/mix.json" <<-'EOF'
+	{"traceEvents":[
+	{"name":"process_name","ph":"M","pid":1,"args":{"name":"host"}},
+	{"name":"k","ph":"X","pid":2,"tid":1,"ts":1000,"dur":100,"args":{"grid":[2,1,1],"a b":"x","bytes":10,"w":1.5,"deep":{"er":{"x":1}}}},
+	{"name":"k","ph":"X","pid":2,"tid":1,"ts":1200,"dur":300,"args":{"grid":[2,1,1],"a b":"y","bytes":20,"w":"2.5","deep":{"er":{"x":2}}}},
+	{"name":"k","ph":"X","pid":2,"tid":2,"ts":1100,"dur":200,"args":{"grid":[4,1,1],"a b":"x","bytes":"30","w":2}},
+	{"name":"m","ph":"X","pid":2,"tid":2,"ts":5000,"dur":7,"args":{"grid":[4,1,1],"bytes":null,"w":1e1}},
+	{"name":"m","ph":"i","pid":2,"tid":2,"ts":6000,"s":"t"},
+	{"name":"m","ph":"X","pid":3,"tid":2,"ts":3000,"dur":50,"args":{"grid":[10,1,1],"a b":"x,\"z\""}},
+	{"name":"n","ph":"X","pid":"host","tid":3,"ts":2500,"dur":1000,"args":{"w":-0.25}},
+	{"ph":"X","pid":1,"tid":3,"ts":2000,"dur":400},
+	{"name":"q","ph":"C","pid":1,"ts":2200,"args":{"v":3}}
+	]}
+	EOF
+	mct-cat -u ns "$d/mix.json" > "$d/mix.nd"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	full="$BATS_FILE_TMPDIR/full.json"
+	fullnd="$BATS_FILE_TMPDIR/full.nd"
+	dev="$BATS_FILE_TMPDIR/dev.nd"
+	kern="$BATS_FILE_TMPDIR/kern.nd"
+	host="$BATS_FILE_TMPDIR/host.nd"
+	copy="$BATS_FILE_TMPDIR/copy.nd"
+	flow="$BATS_FILE_TMPDIR/flow.nd"
+	shost="$BATS_FILE_TMPDIR/shost.nd"
+	mix="$BATS_FILE_TMPDIR/mix.nd"
+}
+
+# The independent python3 oracle of mct-group.
+gor() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/group_oracle.py" "$@"
+}
+
+# agree FORMAT FILE OPTION...: mct-group -o FORMAT OPTION... FILE succeeds
+# and writes what the oracle computes with the same options.
+agree() {
+	local fmt=$1 f=$2
+
+	shift 2
+	mct-group -o "$fmt" "$@" "$f" > got
+	gor --check got --format "$fmt" "$@" "$f"
+}
+
+# rounded FILE NKEY KEY SPEC...: the cells of the row of FILE (mct-group -o
+# tsv output, raw ns) whose first NKEY cells, joined by |, are KEY, each
+# rounded as its SPEC says, as the seed prints them: i (the cell as it is),
+# s2 s3 s4 (seconds with 2, 3, 4 decimals), ms2 ms3, us2, GB2 GB3, MB2, p2
+# (a plain number, 2 decimals: shares).
+rounded() {
+	local f=$1 nk=$2 key=$3
+
+	shift 3
+	awk -F '\t' -v nk="$nk" -v key="$key" -v spec="$*" '
+	BEGIN {
+		n = split(spec, sp, " ")
+		div["s"] = 1e9; div["ms"] = 1e6; div["us"] = 1e3
+		div["GB"] = 1e9; div["MB"] = 1e6
+	}
+	NR > 1 {
+		k = $1
+		for (i = 2; i <= nk; i++)
+			k = k "|" $i
+		if (k != key)
+			next
+		out = ""
+		for (i = 1; i <= n; i++) {
+			v = $(nk + i); u = sp[i]; d = u
+			sub(/[0-9]+$/, "", u)
+			sub(/^[A-Za-z]+/, "", d)
+			if (u == "i")
+				c = v
+			else if (u == "p")
+				c = sprintf("%." d "f", v)
+			else
+				c = sprintf("%." d "f %s", v / div[u], u)
+			out = out (i > 1 ? " " : "") c
+		}
+		print out
+		found = 1
+	}
+	END { if (!found) print "no row " key }' "$f"
+}
+
+# ---- the seed's tables, from the full-scale generated trace -------------
+
+@test "seed §3: mct-cat | mct-filter --pid 2 --pid 3 | mct-group --by category: counts, totals and shares to the seed's rounding" {
+	mct-cat "$full" | mct-filter --pid 2 --pid 3 | mct-group --by category -o tsv > cat.tsv
+	same "${PIPESTATUS[*]}" "0 0 0"
+	same "$(rounded cat.tsv 1 'TileLang custom kernels' i s2 p2)" "444 43.19 s 91.14"
+	same "$(rounded cat.tsv 1 'routing/reorder/scatter/gather' i s2 p2)" "5602 3.19 s 6.73"
+	same "$(rounded cat.tsv 1 'memcpy/copy' i s2 p2)" "6932 0.81 s 1.71"
+	same "$(rounded cat.tsv 1 'mcBLAS/GEMM' i s3 p2)" "260 0.086 s 0.18"
+	same "$(rounded cat.tsv 1 'sort/hist/memset' i s3 p2)" "3136 0.042 s 0.09"
+	same "$(rounded cat.tsv 1 'elementwise/reduce/fill' i s3 p2)" "1358 0.039 s 0.08"
+	same "$(rounded cat.tsv 1 'softmax/topk' i s3 p2)" "448 0.031 s 0.06"
+	same "$(rounded cat.tsv 1 'semaphore/sync' i s4 p2)" "222 0.0007 s 0.00"
+	# the seed's order is the order of total, and there is no other row
+	same "$(tail -n +2 cat.tsv | cut -f1)" "TileLang custom kernels
+routing/reorder/scatter/gather
+memcpy/copy
+mcBLAS/GEMM
+sort/hist/memset
+elementwise/reduce/fill
+softmax/topk
+semaphore/sync"
+	same "$(head -1 cat.tsv)" "$(printf 'category\tcount\ttotal\tshare\tmean\tmedian\tmin\tmax')"
+}
+
+@test "seed §3: the category table equals the python oracle exactly (tsv and ndjson)" {
+	agree tsv "$dev" --by category
+	agree ndjson "$dev" --by category --total
+}
+
+@test "seed §3: the human table prints the seed's cells: 444, 43.19 s, 91.14%, 5,602, 6,932, and a (total) row" {
+	mct-cat "$full" | mct-filter --pid 2 --pid 3 | mct-group --by category -o table > t
+	grep -E '^TileLang custom kernels +444 +43\.19 s +91\.14% ' t
+	grep -E '^routing/reorder/scatter/gather +5,602 +3\.19 s +6\.73% ' t
+	grep -E '^memcpy/copy +6,932 +810\.73 ms +1\.71% ' t
+	grep -E '^semaphore/sync +222 +699\.30 us +0\.00% ' t
+	grep -E '^\(total\) +18,402 +47\.39 s +100\.00% ' t
+	same "$(wc -l < t)" 10
+}
+
+@test "seed §5.1/§6.1: kernel_kernel and kernel_kernel_1: count, total, mean, median, min, max, first, last to the seed's rounding" {
+	mct-cat "$full" | mct-filter --pid 2 --name 'kernel_kernel*' |
+	    mct-group -a count,total,mean,median,min,max,first,last -o tsv > k.tsv
+	same "${PIPESTATUS[*]}" "0 0 0"
+	same "$(rounded k.tsv 1 kernel_kernel i s2 ms2 ms2 ms2 ms2 s3 s3)" \
+	    "222 31.42 s 141.53 ms 47.29 ms 7.92 ms 256.31 ms 14.286 s 80.213 s"
+	same "$(rounded k.tsv 1 kernel_kernel_1 i s2 ms2 ms2 ms2 ms2 s3 s3)" \
+	    "222 11.77 s 53.03 ms 17.83 ms 3.18 ms 95.41 ms 14.349 s 80.225 s"
+	same "$(tail -n +2 k.tsv | cut -f1)" "kernel_kernel
+kernel_kernel_1"
+}
+
+@test "seed §5.1/§6.1: the kernel table equals the python oracle exactly; the human table prints 141.53 ms and 14.286 s" {
+	agree tsv "$kern" -a count,total,mean,median,min,max,first,last
+	agree ndjson "$kern" -a count,total,mean,median,min,max,first,last --total
+	mct-group -o table -a count,total,mean,median,min,max,first,last "$kern" > t
+	grep -E '^kernel_kernel +222 +31\.42 s +141\.53 ms +47\.29 ms +7\.92 ms +256\.31 ms +14\.286 s +80\.213 s *$' t
+	grep -E '^kernel_kernel_1 +222 +11\.77 s +53\.03 ms +17\.83 ms +3\.18 ms +95\.41 ms +14\.349 s +80\.225 s *$' t
+}
+
+@test "seed §5.2/§6.2: per launch config: calls, mean, total, registers and dynamic shared to the seed's rounding" {
+	mct-cat "$full" | mct-filter --pid 2 --name 'kernel_kernel*' |
+	    mct-group --by name,args.grid,args.block \
+	    -a count,mean,total,max:args.registers_per_thread,max:args.dynamic_shared -o tsv > g.tsv
+	same "${PIPESTATUS[*]}" "0 0 0"
+	same "$(rounded g.tsv 3 'kernel_kernel|[2056,32,1]|[128,1,1]' i ms2 s2 i i)" "110 253.99 ms 27.94 s 192 32768"
+	same "$(rounded g.tsv 3 'kernel_kernel|[1028,16,1]|[128,1,1]' i ms2 s2 i i)" "110 31.00 ms 3.41 s 192 32768"
+	same "$(rounded g.tsv 3 'kernel_kernel|[520,32,1]|[128,1,1]' i ms2 s3 i i)" "1 63.35 ms 0.063 s 192 32768"
+	same "$(rounded g.tsv 3 'kernel_kernel|[260,16,1]|[128,1,1]' i ms2 s3 i i)" "1 7.92 ms 0.008 s 192 32768"
+	same "$(rounded g.tsv 3 'kernel_kernel_1|[2056,56,1]|[128,1,1]' i ms2 s2 i i)" "110 94.72 ms 10.42 s 150 16384"
+	same "$(rounded g.tsv 3 'kernel_kernel_1|[1028,28,1]|[128,1,1]' i ms2 s2 i i)" "110 12.05 ms 1.33 s 150 16384"
+	same "$(rounded g.tsv 3 'kernel_kernel_1|[520,56,1]|[128,1,1]' i ms2 s3 i i)" "1 23.56 ms 0.024 s 150 16384"
+	same "$(rounded g.tsv 3 'kernel_kernel_1|[260,28,1]|[128,1,1]' i ms2 s3 i i)" "1 3.18 ms 0.003 s 150 16384"
+	same "$(tail -n +2 g.tsv | wc -l)" 8
+}
+
+@test "seed §5.2/§6.2: the launch-config table equals the python oracle exactly; the human table prints 253.99 ms and 27.94 s" {
+	local a=count,mean,total,max:args.registers_per_thread,max:args.dynamic_shared
+
+	agree tsv "$kern" --by name,args.grid,args.block -a "$a"
+	agree ndjson "$kern" --by name,args.grid,args.block -a "$a"
+	mct-group -o table --by name,args.grid,args.block -a "$a" "$kern" > t
+	grep -E '^kernel_kernel +\[2056,32,1\] +\[128,1,1\] +110 +253\.99 ms +27\.94 s +192 +32,768 *$' t
+	grep -E '^kernel_kernel_1 +\[2056,56,1\] +\[128,1,1\] +110 +94\.72 ms +10\.42 s +150 +16,384 *$' t
+}
+
+@test "seed §8: host runtime API (mct-filter --pid 1 --ph X): count, total, median, max to the seed's rounding" {
+	mct-cat "$full" | mct-filter --pid 1 --ph X | mct-group -a count,total,median,max -o tsv > h.tsv
+	same "${PIPESTATUS[*]}" "0 0 0"
+	same "$(rounded h.tsv 1 mcMemcpyAsync i s2 us2 ms2)" "6932 46.54 s 2.59 us 375.58 ms"
+	same "$(rounded h.tsv 1 mcDeviceSynchronize i ms2 ms2 ms2)" "2 414.22 ms 207.11 ms 366.88 ms"
+	same "$(rounded h.tsv 1 mcModuleLoad i ms2 ms2 ms2)" "1 251.40 ms 251.40 ms 251.40 ms"
+	same "$(rounded h.tsv 1 mcStreamSynchronize i ms2 us2 ms2)" "1562 109.06 ms 1.89 us 82.88 ms"
+	same "$(rounded h.tsv 1 mcLaunchKernel i ms2 us2 ms2)" "10754 98.81 ms 4.87 us 7.82 ms"
+	same "$(rounded h.tsv 1 mcModuleLaunchKernel i ms2 us2 ms2)" "704 22.15 ms 6.31 us 17.42 ms"
+	same "$(rounded h.tsv 1 mcGetDevice i ms2 us2 ms3)" "140703 27.50 ms 0.18 us 0.028 ms"
+	# largest total first
+	same "$(sed -n 2p h.tsv | cut -f1)" mcMemcpyAsync
+}
+
+@test "seed §8: the host API table equals the python oracle exactly; the human table prints 6,932 46.54 s 2.59 us 375.58 ms" {
+	agree tsv "$host" -a count,total,median,max
+	mct-group -o table -a count,total,median,max "$host" > t
+	grep -E '^mcMemcpyAsync +6,932 +46\.54 s +2\.59 us +375\.58 ms *$' t
+	grep -E '^mcGetDevice +140,703 +27\.50 ms +0\.18 us +28\.00 us *$' t
+	grep -E '^mcLaunchKernel +10,754 +98\.81 ms +4\.87 us +7\.82 ms *$' t
+}
+
+@test "seed §9: copies (mct-filter --pid 3 --ph X): count, time, bytes, max bytes to the seed's rounding" {
+	mct-cat "$full" | mct-filter --pid 3 --ph X |
+	    mct-group -a count,total,sum:args.bytes,max:args.bytes -o tsv > c.tsv
+	same "${PIPESTATUS[*]}" "0 0 0"
+	same "$(rounded c.tsv 1 'memcpy DTOD(device,device)' i ms2 GB2 GB3)" "5370 790.03 ms 426.01 GB 1.879 GB"
+	same "$(rounded c.tsv 1 'memcpy DTOH(device,pageable)' i ms2 i i)" "448 14.74 ms 12544 64"
+	same "$(rounded c.tsv 1 'memcpy DTOH(device,pinned)' i ms2 i i)" "226 3.02 ms 1794 8"
+	same "$(rounded c.tsv 1 'memcpy HTOD(pinned,device)' i ms2 MB2 i)" "888 2.94 ms 1.38 MB 8224"
+}
+
+@test "seed §9: the copy table equals the python oracle exactly; the human table prints 426.01 GB, 1.879 GB, 12,544 B, 64 B" {
+	agree tsv "$copy" -a count,total,sum:args.bytes,max:args.bytes
+	mct-group -o table -a count,total,sum:args.bytes,max:args.bytes "$copy" > t
+	grep -E '^memcpy DTOD\(device,device\) +5,370 +790\.03 ms +426\.01 GB +1\.879 GB *$' t
+	grep -E '^memcpy DTOH\(device,pageable\) +448 +14\.74 ms +12,544 B +64 B *$' t
+	grep -E '^memcpy DTOH\(device,pinned\) +226 +3\.02 ms +1,794 B +8 B *$' t
+	grep -E '^memcpy HTOD\(pinned,device\) +888 +2\.94 ms +1\.380? MB +8,224 B *$' t
+}
+
+@test "launch latency per API (mct-flow | mct-group --by launch.name --value latency) equals the oracle and sums to gentrace's latency_sum" {
+	agree tsv "$flow" --by launch.name --value latency -a count,total,mean,median,min,max,p90,p99
+	mct-cat "$full" | mct-flow 2> /dev/null |
+	    mct-group --by launch.name --value latency -a count,total --total -o tsv > l.tsv
+	want=$(gen --stats | awk '$1 == "latency_sum" { print $2 }')
+	pairs=$(gen --stats | awk '$1 == "pairs" { print $2 }')
+	same "$(awk -F '\t' '$1 == "(total)" { print $2, $3 }' l.tsv)" "$pairs $want"
+}
+
+# ---- independent checks -------------------------------------------------
+
+@test "--by name on the whole seed stream: count, total, median, min, max equal the python oracle exactly" {
+	agree tsv "$fullnd" -a count,total,median,min,max
+}
+
+@test "--by name on every fixture: count, total, median, min, max equal the python oracle exactly" {
+	need_fixtures
+	local f n=0
+
+	for f in "$fixtures"/*.json "$fixtures"/*.json.gz; do
+		[ -f "$f" ] || continue
+		echo "# ${f##*/}"
+		mct-cat "$f" > f.nd 2> /dev/null || [ $? -eq 1 ]
+		agree tsv f.nd --by name -a count,total,median,min,max
+		agree ndjson f.nd --by name -a count,total,median,min,max,first,last
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
+@test "every aggregate (p90 p95 p99 stddev first last sum: min: max: mean:) on the device lanes by name equals the oracle" {
+	agree tsv "$dev" -a count,total,mean,median,min,max,stddev,p90,p95,p99,first,last,sum:args.registers_per_thread,min:args.dynamic_shared,max:args.dynamic_shared,mean:args.registers_per_thread
+}
+
+@test "events in any order: a shuffled trace gives the oracle's table" {
+	gen --scale 0.1 --layout shuffle > sh.json
+	mct-cat sh.json > sh.nd
+	agree tsv sh.nd -a count,total,median,min,max,first,last,p95
+}
+
+# ---- defaults and output formats ----------------------------------------
+
+@test "default: --by name, -a count,total,share,mean,median,min,max, sorted by total; ndjson when piped" {
+	mct-group "$kern" > got
+	gor --check got --format ndjson "$kern"
+	same "$(head -1 got)" "$(head -1 "$kern")"
+}
+
+@test "default output on a terminal is the human table with a (total) row" {
+	command -v script > /dev/null || skip "script(1) not installed"
+	script -qec "mct-group -a count,total '$kern'" /dev/null | tr -d '\r' > t
+	grep -E '^name +count +total *$' t
+	grep -E '^kernel_kernel +222 +31\.42 s *$' t
+	grep -E '^\(total\) +444 +43\.19 s *$' t
+}
+
+@test "-o csv equals the oracle; a key with a comma and quotes is quoted as RFC 4180 says" {
+	agree csv "$mix" --by 'name,args."a b"' -a count,total
+	grep -qF 'm,"x,""z""",1,50' got
+	agree csv "$kern" --by name,args.grid -a count,total,median
+}
+
+@test "--no-header: tsv and csv without the header line; a table keeps it" {
+	agree tsv "$kern" --no-header -a count,total
+	same "$(wc -l < got)" 2
+	agree csv "$kern" --no-header -a count,total
+	same "$(wc -l < got)" 2
+	mct-group -o table --no-header -a count "$kern" > t
+	grep -E '^name +count *$' t
+}
+
+@test "-o tsv: a null --by value is an empty cell, as in every tsv of mct" {
+	printf '%s\n' '{"name":null,"ph":"X","ts":5,"dur":1}' '{"name":"a","ph":"X","ts":6,"dur":2}' |
+	    mct-cat -u ns > n.nd
+	agree tsv n.nd -a count,total
+	same "$(cat got)" "$(printf 'name\tcount\ttotal\na\t1\t2\n\t1\t1')"
+}
+
+@test "-o table: key cells are written as in tsv (a tab in a name is \\t)" {
+	printf '%s\n' '{"name":"a\tb","ph":"X","ts":5,"dur":1000}' | mct-cat -u ns > tab.nd
+	mct-group -o table -a count tab.nd > t
+	grep -qF 'a\tb' t
+	! grep -q "$(printf 'a\tb')" t
+}
+
+@test "-o trace is not a format of mct-group: exit 2 with a message; so is -o bogus" {
+	run --separate-stderr mct-group -o trace "$mix"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"mct-group: -o: unknown format 'trace'"* ]]
+	[[ "$stderr" == *"Try 'mct-group --help' for more information."* ]]
+	run --separate-stderr mct-group -o bogus "$mix"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"unknown format 'bogus'"* ]]
+}
+
+@test "--time-unit us/ms/s scales the time aggregates exactly in tsv, csv and ndjson; counts, shares and bytes are not scaled" {
+	local a=count,total,share,mean,median,min,max,first,last,sum:args.dynamic_shared,p90
+
+	for u in us ms s; do
+		echo "# $u"
+		agree tsv "$kern" --time-unit "$u" -a "$a"
+		agree csv "$kern" --time-unit "$u" -a "$a"
+		agree ndjson "$kern" --time-unit "$u" -a "$a"
+	done
+	mct-group -o tsv --time-unit ms -a count,total,first "$kern" > t
+	same "$(sed -n 2p t)" "$(printf 'kernel_kernel\t222\t31419.73\t14286')"
+	agree tsv "$flow" --by launch.name --value latency --time-unit us -a count,total,max,sum:latency
+	run --separate-stderr mct-group --time-unit h "$mix"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--time-unit: unknown unit 'h'"* ]]
+}
+
+# ---- ndjson: a stream that reads back -----------------------------------
+
+@test "ndjson: header line first, --by fields nested back, aggregates under their names, a name, ph X ts dur spanning the group" {
+	agree ndjson "$kern" --by name,args.grid,args.block -a count,total,median,first,last,max:args.registers_per_thread
+	same "$(head -1 got)" "$(head -1 "$kern")"
+	# the record of the big kernel_kernel config, as python reads it
+	"$PYTHON3" - got <<-'EOF'
+	import json, sys
+	lines = open(sys.argv[1]).read().splitlines()
+	origin = json.loads(lines[0])["args"]["origin"]
+	recs = [json.loads(l) for l in lines[1:]]
+	r = [x for x in recs if x["args"]["grid"] == [2056, 32, 1]][0]
+	assert r["name"] == "kernel_kernel" and r["args"]["block"] == [128, 1, 1], r
+	assert r["count"] == 110 and r["max:args.registers_per_thread"] == 192, r
+	assert r["ph"] == "X" and r["ts"] - origin == r["first"], r
+	assert r["ts"] + r["dur"] - origin == r["last"], r
+	EOF
+	agree ndjson "$mix" --by args.grid -a count,total
+	grep -qF '"name":"[2,1,1]"' got
+}
+
+@test "ndjson: the name of a record is the key's text when name is not a --by field" {
+	agree ndjson "$kern" --by args.grid,args.block -a count
+	grep -qF '"name":"[2056,32,1] [128,1,1]"' got
+	agree ndjson "$dev" --by category -a count
+	grep -qF '"category":"memcpy/copy","count":6932' got
+}
+
+@test "ndjson: a three-segment --by path nests three levels deep, and paths that end in the same key do not collide" {
+	agree ndjson "$mix" --by args.deep.er.x -a count
+	grep -qF '{"args":{"deep":{"er":{"x":1}}},"count":1' got
+	printf '%s\n' '{"name":"a","ph":"X","ts":5,"dur":1,"args":{"a":{"b":1},"c":{"b":2}}}' |
+	    mct-cat -u ns > ab.nd
+	agree ndjson ab.nd --by args.a.b,args.c.b -a count
+}
+
+@test "ndjson: groups grouped again (mct-group | mct-group --by name -a count,sum:count,sum:total)" {
+	mct-group --by name,args.grid "$kern" > groups.nd
+	gor --check groups.nd --format ndjson --by name,args.grid "$kern"
+	mct-group --by name -a count,sum:count,sum:total -o tsv groups.nd > got
+	gor --check got --by name -a count,sum:count,sum:total groups.nd
+	# 4 configurations of each kernel, 222 calls, the kernel's total
+	gor --by name -a count,total "$kern" | awk -F '\t' 'NR > 1 { print $1 "\t4\t" $2 "\t" $3 }' | sort > want
+	same "$(tail -n +2 got | sort)" "$(cat want)"
+}
+
+@test "ndjson: mct-filter reads the groups (--where 'count>100' keeps the four big configurations)" {
+	mct-group --by name,args.grid "$kern" | mct-filter --where 'count>100' > big.nd
+	same "$(head -1 big.nd)" "$(head -1 "$kern")"
+	gor --by name,args.grid -a count "$kern" | awk -F '\t' 'NR > 1 && $3 > 100 { print $2 }' | sort > want
+	"$PYTHON3" -c 'import json, sys
+for l in open(sys.argv[1]).read().splitlines()[1:]:
+    print(json.dumps(json.loads(l)["args"]["grid"], separators=(",", ":")))' big.nd | sort > got
+	same "$(cat got)" "$(cat want)"
+	same "$(wc -l < got)" 4
+}
+
+@test "ndjson: mct-cat --wrap makes a trace python loads, one X event per group from its first start to its last end" {
+	mct-group --by name,args.grid -a count,first,last "$kern" | mct-cat --wrap > w.json
+	same "${PIPESTATUS[*]}" "0 0"
+	origin=$(head -1 "$kern" | "$PYTHON3" -c 'import json, sys; print(json.load(sys.stdin)["args"]["origin"])')
+	"$PYTHON3" - w.json "$origin" <<-'EOF'
+	import json, sys
+	doc = json.load(open(sys.argv[1]))
+	origin = int(sys.argv[2])
+	ev = doc["traceEvents"]
+	assert len(ev) == 8, len(ev)
+	for e in ev:
+	    assert e["ph"] == "X", e
+	    assert e["ts"] - origin == e["first"], e
+	    assert e["ts"] + e["dur"] - origin == e["last"], e
+	assert sum(e["count"] for e in ev) == 444
+	assert "otherData" in doc
+	EOF
+}
+
+# ---- options --------------------------------------------------------------
+
+@test "-k/--by: several fields, dotted paths and quoted keys equal the oracle; -k is --by" {
+	agree tsv "$mix" --by 'name,args."a b"' -a count,total,first,last
+	agree tsv "$mix" -k name,tid,args.grid -a count,total
+	agree tsv "$kern" -k args.grid -a count,total,median
+	agree tsv "$dev" --by pid,tid -a count,total,median
+}
+
+@test "--by the virtual fields rel and end equals the oracle" {
+	agree tsv "$mix" --by rel -a count,total
+	agree tsv "$mix" --by end -a count,total
+	agree tsv "$mix" --by name,end -a count,total
+}
+
+@test "--by category with --rules FILE: the first matching rule wins, label - is no category; MCT_RULES is the default" {
+	printf '%s\n' '# test rules' '-	ph==i' 'kernel	name==k && pid==2' \
+	    'slow	dur>=300' 'other	pid==2 || pid==3' > r.rules
+	agree tsv "$mix" --by category --rules r.rules -a count,total
+	same "$(cat got)" "$(printf 'category\tcount\ttotal\nslow\t2\t1400\nkernel\t3\t600\nother\t2\t57')"
+	agree tsv "$mix" --by category --rules r.rules --missing -a count,total
+	MCT_RULES=r.rules agree tsv "$mix" --by category,name -a count,total
+}
+
+@test "--rules: a rules file that cannot be read is exit 2 with a message" {
+	run --separate-stderr mct-group --by category --rules nonexistent.rules "$mix"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *nonexistent.rules* ]]
+}
+
+@test "--value args.bytes, and sum:/min:/max:/mean: of a field that holds numbers and strings holding numbers" {
+	agree tsv "$copy" --value args.bytes -a count,total,share,mean,median,min,max
+	agree tsv "$mix" --value args.bytes -a count,total,mean,min,max
+	agree tsv "$mix" -a count,sum:args.bytes,min:args.bytes,max:args.bytes,mean:args.bytes
+	# k: 10 + 20 + "30"; m: null is no value
+	same "$(awk -F '\t' '$1 == "k" || $1 == "m"' got)" "$(printf 'k\t3\t60\t10\t30\t20\nm\t3\t\t\t\t')"
+}
+
+@test "--value of a field with non-integer values (1.5, \"2.5\", 1e1, -0.25) is computed in doubles, as the oracle" {
+	agree tsv "$mix" --value args.w -a count,total,mean,median,min,max,stddev,p90
+	agree tsv "$mix" -a count,sum:args.w,min:args.w,max:args.w,mean:args.w
+	same "$(awk -F '\t' '$1 == "k" { print $2, $3 }' got)" "3 6"
+}
+
+@test "--value: a string that is not a number is no value (it does not count as 0)" {
+	agree tsv "$mix" --value name -a count,total,mean,min
+	same "$(sed -n 2p got)" "$(printf 'k\t3\t\t\t')"
+	printf '%s\n' '{"name":"a","ph":"X","ts":5,"dur":1,"args":{"s":"abc"}}' \
+	    '{"name":"a","ph":"X","ts":6,"dur":1,"args":{"s":"12"}}' | mct-cat -u ns > s.nd
+	agree tsv s.nd --value args.s -a count,total,mean,min,max
+	same "$(sed -n 2p got)" "$(printf 'a\t2\t12\t12\t12\t12')"
+}
+
+@test "sum:/min:/max: skip strings that are not numbers (Kineto's string pid \"Spans\" is not 0)" {
+	agree tsv "$mix" -a count,max:pid,min:pid,sum:pid
+	same "$(awk -F '\t' '$1 == "n"' got)" "$(printf 'n\t1\t\t\t')"
+	need_fixtures
+	mct-cat "$fixtures/kineto-h100-tiny.json" > h100.nd
+	agree tsv h100.nd -a count,max:pid,min:tid
+}
+
+@test "-a: every aggregate on the kernels, p0 p50 p100 p99.9 included, equals the oracle" {
+	agree tsv "$kern" -a count,total,share,mean,median,min,max,stddev,p0,p50,p90,p95,p99,p99.9,p100,first,last,sum:args.grid,min:args.registers_per_thread,max:args.registers_per_thread,mean:args.dynamic_shared
+	agree tsv "$kern" --by args.grid -a median,p50,min,p0,max,p100,stddev
+	# p50 is the median, p0 the min, p100 the max; stddev of one value is 0
+	awk -F '\t' 'NR > 1 && ($2 != $3 || $4 != $5 || $6 != $7) { exit 1 }' got
+	same "$(awk -F '\t' '$1 == "[260,16,1]" { print $8 }' got)" 0
+}
+
+@test "-a: medians of an even count are the mean of the two middle values (x.5 ns), stddev is the sample one (n-1)" {
+	printf '%s\n' '{"name":"a","ph":"X","ts":1,"dur":1}' '{"name":"a","ph":"X","ts":2,"dur":2}' \
+	    '{"name":"a","ph":"X","ts":3,"dur":5}' '{"name":"a","ph":"X","ts":4,"dur":10}' | mct-cat -u ns > e.nd
+	agree tsv e.nd -a count,median,stddev,p25,p75
+	same "$(sed -n 2p got | cut -f1-3)" "$(printf 'a\t4\t3.5')"
+	# sample stddev of 1 2 5 10 (mean 4.5): sqrt(49 / 3)
+	"$PYTHON3" -c 'import sys, math; assert abs(float(sys.argv[1]) - math.sqrt(49 / 3)) < 1e-9' \
+	    "$(sed -n 2p got | cut -f4)"
+}
+
+@test "-a: percentiles of integer values are exact (no floating-point noise in the ns)" {
+	# p90 of 11 values 0, 10, ..., 100 is 90; of 0, 1, 2, 3 p90 is 2.7 and
+	# p70 2.1 (not 2.0999999999999996)
+	for i in 0 1 2 3 4 5 6 7 8 9 10; do
+		printf '{"name":"a","ph":"X","ts":%d,"dur":%d}\n' "$i" "$((i * 10))"
+	done > p.json
+	for i in 0 1 2 3; do
+		printf '{"name":"b","ph":"X","ts":%d,"dur":%d}\n' "$i" "$i"
+	done >> p.json
+	mct-cat -u ns p.json > p.nd
+	mct-group -o tsv -a count,p90,p70 p.nd > got
+	gor --check got --exact-quantiles -a count,p90,p70 p.nd
+	mct-group -o tsv -a count,p90,p95,p99 "$dev" > got
+	gor --check got --exact-quantiles -a count,p90,p95,p99 "$dev"
+	need_fixtures
+	mct-cat "$fixtures/chrome116-devtools.json" > c.nd
+	mct-group -o tsv -a count,p90,p99 c.nd > got
+	gor --check got --exact-quantiles -a count,p90,p99 c.nd
+}
+
+@test "-a: an unknown aggregate is exit 2 with a message" {
+	for a in bogus p101 px sum: foo:args.x 'sum:args.' total,Count; do
+		echo "# -a $a"
+		run --separate-stderr mct-group -a "$a" "$mix"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"mct-group: -a: "* ]]
+		[[ "$stderr" == *"Try 'mct-group --help' for more information."* ]]
+	done
+	run --separate-stderr mct-group -a p101 "$mix"
+	[[ "$stderr" == *"unknown aggregate 'p101'"* ]]
+}
+
+@test "-s/--sort AGG: largest first, ties by key; -r reverses the whole order" {
+	agree tsv "$shost" -a count,total --sort count
+	same "$(sed -n 2p got | cut -f1)" mcGetDevice
+	agree tsv "$shost" -a count,total,median -s median
+	agree tsv "$shost" -a count,total,median -s median -r
+	agree tsv "$shost" -a count,total,median -r
+	agree tsv "$dev" -a count,total,max --sort max
+	# equal counts (110 each) are ordered by the key
+	agree tsv "$kern" --by name,args.grid -a count,total --sort count
+}
+
+@test "--sort an aggregate that is not a column still sorts by it" {
+	agree tsv "$shost" -a total --sort count
+	same "$(sed -n 2p got | cut -f1)" mcGetDevice
+}
+
+@test "--sort a --by field: A to Z (its JSON text), ties by the whole key; -r Z to A" {
+	agree tsv "$shost" -a count --sort name
+	agree tsv "$shost" -a count --sort name -r
+	agree tsv "$kern" --by name,args.grid -a count,total --sort args.grid
+	agree tsv "$kern" --by name,args.grid -a count,total --sort name
+	agree tsv "$kern" --by args.grid,name -a count,total --sort name -r
+}
+
+@test "--sort an unknown name is exit 2 with a message" {
+	run --separate-stderr mct-group -a count,total --sort bogus "$mix"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *bogus* ]]
+}
+
+@test "-n/--top N: the first N groups, then (others) with the aggregates of the rest (count and total summed, median of the union)" {
+	agree tsv "$shost" -a count,total,share,median,min,max,first,last,p90 --top 3
+	same "$(tail -n +2 got | wc -l)" 4
+	same "$(tail -1 got | cut -f1)" "(others)"
+	# the others' count and total are the other groups' sums
+	gor -a count,total "$shost" | awk -F '\t' 'NR > 4 { n += $2; t += $3 } END { printf "%d %.0f\n", n, t }' > want
+	same "$(awk -F '\t' '$1 == "(others)" { printf "%d %.0f\n", $2, $3 }' got)" "$(cat want)"
+	agree ndjson "$shost" -a count,total,median --top 2 --total
+	agree tsv "$dev" --by category -a count,total,median -n 2 --total -r
+}
+
+@test "--top N with N at least the number of groups: no (others) row" {
+	agree tsv "$kern" -a count,total --top 2
+	! grep -q others got
+	agree tsv "$kern" -a count,total --top 100
+}
+
+@test "--top: 0, -1, 1.5, x and an empty value are exit 2 with a message" {
+	for n in 0 -1 1.5 x ''; do
+		echo "# --top '$n'"
+		run --separate-stderr mct-group --top "$n" "$mix"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"mct-group: --top: invalid number '$n'"* ]]
+	done
+}
+
+@test "--total: a (total) row in tsv, csv and ndjson only when asked; always in a table" {
+	agree tsv "$kern" -a count,total,median
+	! grep -qF '(total)' got
+	agree tsv "$kern" -a count,total,median --total
+	same "$(tail -1 got | cut -f1,2)" "$(printf '(total)\t444')"
+	agree csv "$kern" -a count,total,median --total
+	agree ndjson "$kern" -a count,total,median --total
+	mct-group -o table -a count "$kern" > t
+	grep -E '^\(total\) +444 *$' t
+}
+
+@test "--missing: events that lack a --by field are left out, or with --missing grouped with that field empty" {
+	agree tsv "$mix" --by args.grid -a count,total
+	agree tsv "$mix" --by args.grid -a count,total --missing
+	same "$(awk -F '\t' '$1 == ""' got)" "$(printf '\t4\t1400')"
+	agree ndjson "$mix" --by args.grid -a count,total --missing
+	grep -qF '{"args":{"grid":null},"count":4,"total":1400' got
+}
+
+@test "share is of the value of every event of the input, also of events left out for lacking a --by field" {
+	agree tsv "$mix" --by args.grid -a count,total,share --total
+	same "$(awk -F '\t' '$1 == "(total)" { printf "%d %d %.6f\n", $2, $3, $4 }' got)" "5 657 31.939718"
+}
+
+@test "count counts every event; a group none of whose events has the value has empty value aggregates (- in a table, null in ndjson)" {
+	printf '%s\n' '{"name":"a","ph":"X","ts":1,"dur":10}' '{"name":"a","ph":"i","ts":2}' \
+	    '{"name":"c","ph":"C","ts":3,"args":{"v":1}}' '{"name":"c","ph":"C","ts":7,"args":{"v":2}}' |
+	    mct-cat -u ns > v.nd
+	agree tsv v.nd -a count,total,mean,median,min,max,stddev,p90,first,last
+	same "$(cat got)" "$(printf 'name\tcount\ttotal\tmean\tmedian\tmin\tmax\tstddev\tp90\tfirst\tlast
+a\t2\t10\t10\t10\t10\t10\t0\t10\t0\t10
+c\t2\t\t\t\t\t\t\t\t2\t6')"
+	agree ndjson v.nd -a count,total,share,mean
+	grep -qF '"name":"c","count":2,"total":null,"share":null,"mean":null' got
+	mct-group -o table -a count,total,share v.nd > t
+	grep -E '^c +2 +- +- *$' t
+	agree tsv v.nd -a count,total,share
+}
+
+@test "--meta: metadata events count only with --meta; the header line never" {
+	agree tsv "$mix" -a count,total
+	! grep -q process_name got
+	agree tsv "$mix" -a count,total --meta
+	same "$(awk -F '\t' '$1 == "process_name" { print $2 }' got)" 1
+	! grep -q mct_header got
+	agree tsv "$fullnd" --meta --by ph -a count
+	same "$(awk -F '\t' '$1 == "M" { print $2 }' got)" "$(gen --stats | awk '$1 == "M" { print $2 }')"
+}
+
+@test "-u/--unit: a trace read directly has its unit detected, or given" {
+	# microseconds with a fraction: detected; read as ns with -u ns
+	gen --scale 0.02 --unit us > s.json
+	mct-cat s.json > auto.nd
+	mct-cat -u ns s.json > ns.nd
+	mct-group -o tsv -a count,total,median,first,last s.json > got
+	gor --check got -a count,total,median,first,last auto.nd
+	mct-group -o tsv -u ns -a count,total,median,first,last s.json > got
+	gor --check got -a count,total,median,first,last ns.nd
+	mct-group -o tsv --unit ns -a count,total s.json > got
+	gor --check got -a count,total ns.nd
+	run --separate-stderr mct-group -u parsec s.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--unit: unknown unit 'parsec'"* ]]
+}
+
+# ---- errors, exit status, help ------------------------------------------
+
+@test "--by and --value with an invalid field are exit 2 with a message" {
+	for by in 'args.' '' 'a..b' 'args."x'; do
+		echo "# --by '$by'"
+		run --separate-stderr mct-group --by "$by" "$mix"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"mct-group: --by: invalid field list '$by'"* ]]
+	done
+	run --separate-stderr mct-group --value 'a..b' "$mix"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"mct-group: --value: invalid field 'a..b'"* ]]
+	run --separate-stderr mct-group --bogus "$mix"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"Try 'mct-group --help' for more information."* ]]
+}
+
+@test "an unreadable file is exit 2 with 'No such file or directory'; the other operands are still read" {
+	run --separate-stderr mct-group -o tsv -a count nonexistent.nd
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"mct-group: nonexistent.nd: No such file or directory"* ]]
+	run --separate-stderr mct-group -o tsv -a count nonexistent.nd "$kern"
+	[ "$status" -eq 2 ]
+	same "$(printf '%s\n' "$output" | cut -f1,2)" "$(printf 'name\tcount\nkernel_kernel\t222\nkernel_kernel_1\t222')"
+}
+
+@test "a damaged stream line is reported and skipped: exit 1, every intact event counted" {
+	{ head -3 "$mix"; echo '{"name":"k","ph":"X","ts":'; tail -n +4 "$mix"; } > bad.nd
+	run --separate-stderr mct-group -o tsv -a count,total,first,last bad.nd
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bad.nd:4:"* ]]
+	printf '%s\n' "$output" > got
+	gor --check got -a count,total,first,last "$mix"
+}
+
+@test "a write error (>/dev/full) exits 2 with 'mct-group: write error: No space left on device'" {
+	for o in ndjson tsv csv table; do
+		echo "# -o $o"
+		run --separate-stderr bash -c 'mct-group -o "$0" "$1" > /dev/full' "$o" "$kern"
+		[ "$status" -eq 2 ]
+		same "$stderr" "mct-group: write error: No space left on device"
+	done
+}
+
+@test "--help: usage on stdout, exit 0; -V/--version" {
+	run --separate-stderr mct-group --help
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "${lines[0]}" == "usage: mct-group "* ]]
+	run mct-group -h
+	[ "$status" -eq 0 ]
+	run mct-group --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "mct-group (mct) "* ]]
+	run mct-group -V
+	[[ "$output" == "mct-group (mct) "* ]]
+}
+
+@test "man page: SYNOPSIS is the usage line, every long option of --help is in it, mandoc -Tlint is clean" {
+	local man="$MCT_SRCDIR/man/mct-group.1" o
+
+	[ -f "$man" ]
+	usage=$(mct-group --help | head -1)
+	synopsis=$(awk '/^\.Sh SYNOPSIS/ { f = 1; next } /^\.Sh/ { f = 0 } f' "$man" | awk '
+	    $1 == ".Nm" { printf "mct-group" }
+	    $1 == ".Op" && $2 == "Ar" && NF == 2 { printf " [file ...]"; next }
+	    $1 == ".Op" {
+		s = ""
+		for (i = 2; i <= NF; i++)
+			if ($i == "Fl") s = s (s == "" ? "" : " ") "-" $(++i)
+			else if ($i == "Ar") s = s " " $(++i)
+		printf " [%s]", s
+	    }')
+	same "usage: $synopsis" "$usage"
+	for o in $(mct-group --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		echo "# $o"
+		grep -qF -- "Fl \\${o#-}" "$man"
+	done
+	command -v mandoc > /dev/null || skip "mandoc not installed"
+	same "$(mandoc -Tlint -W warning "$man" 2>&1)" ""
+}
