@@ -286,14 +286,14 @@ struct mct_stats {
 
 void	 mct_stats_add(struct mct_stats *, int64_t);
 void	 mct_stats_addf(struct mct_stats *, double);
-void	 mct_stats_add_text(struct mct_stats *, const char *, size_t);
+int	 mct_stats_add_text(struct mct_stats *, const char *, size_t);
 void	 mct_stats_merge(struct mct_stats *, const struct mct_stats *);
 double	 mct_stats_sum(const struct mct_stats *);
 double	 mct_stats_min(struct mct_stats *);
 double	 mct_stats_max(struct mct_stats *);
 double	 mct_stats_mean(const struct mct_stats *);
 double	 mct_stats_stddev(const struct mct_stats *);
-double	 mct_stats_quantile(struct mct_stats *, double);
+double	 mct_stats_quantile(struct mct_stats *, int64_t, int64_t);
 void	 mct_stats_free(struct mct_stats *);
 
 /*

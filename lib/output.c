@@ -253,11 +253,7 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 
 	if (o->quiet)
 		return;
-	if (o->fmt == MCT_O_TABLE) {
-		table_row(o, cells, n);
-		return;
-	}
-	if (o->fmt == MCT_O_MD) {
+	if (o->fmt == MCT_O_TABLE || o->fmt == MCT_O_MD) {
 		/* cells are already text: escape each, then write the row */
 		const char *q = cells;
 
@@ -270,7 +266,10 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 			mct_buf_addc(&o->line, '\037');
 			q = c + 1;
 		}
-		md_row(o, o->line.p, o->line.len);
+		if (o->fmt == MCT_O_MD)
+			md_row(o, o->line.p, o->line.len);
+		else
+			table_row(o, o->line.p, o->line.len);
 		o->line.len = 0;
 		return;
 	}

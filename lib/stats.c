@@ -16,21 +16,31 @@
 
 #include "mct.h"
 
-void
+/*
+ * Add the number written s[0..n) (a JSON number, or a string's text).
+ * Returns 0, or -1 if it is not a number: then nothing is added.
+ */
+int
 mct_stats_add_text(struct mct_stats *s, const char *p, size_t n)
 {
-	char buf[64];
+	char buf[64], *end;
+	mct_i128 e6;
 	int64_t v;
+	double d;
 
 	if (!s->isfloat && mct_int(p, n, &v) == 0) {
 		mct_stats_add(s, v);
-		return;
+		return 0;
 	}
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
+	if (n == 0 || n >= sizeof(buf) || mct_dec_e6(p, n, &e6) != 0)
+		return -1;
 	memcpy(buf, p, n);
 	buf[n] = '\0';
-	mct_stats_addf(s, strtod(buf, NULL));
+	d = strtod(buf, &end);
+	if (*end != '\0')
+		return -1;
+	mct_stats_addf(s, d);
+	return 0;
 }
 
 static void
@@ -181,28 +191,33 @@ mct_stats_stddev(const struct mct_stats *s)
 	return sqrt(acc / (double)(s->n - 1));
 }
 
-/* The q-quantile (0 <= q <= 1), linear between the closest ranks. */
+/*
+ * The quantile num/den (0 <= num/den <= 1), linear between the closest
+ * ranks.  Exact for integers: the rank is num * (n - 1) / den in integer
+ * arithmetic, and the only rounding is the last division.
+ */
 double
-mct_stats_quantile(struct mct_stats *s, double q)
+mct_stats_quantile(struct mct_stats *s, int64_t num, int64_t den)
 {
-	double pos, lo, hi;
+	mct_i128 pn, rem, lo, hi;
 	size_t i;
 
-	if (s->n == 0)
+	if (s->n == 0 || den <= 0)
 		return NAN;
 	sort(s);
-	pos = q * (double)(s->n - 1);
-	i = (size_t)pos;
+	pn = (mct_i128)num * (mct_i128)(s->n - 1);
+	i = (size_t)(pn / den);
+	rem = pn % den;
 	if (i + 1 >= s->n)
 		return at(s, s->n - 1);
-	lo = at(s, i);
-	hi = at(s, i + 1);
-	if (!s->isfloat && pos == (double)i)
-		return lo;
-	if (!s->isfloat && q == 0.5 && (s->n % 2) == 0)
-		/* exact: the mean of the two middle integers */
-		return (double)((mct_i128)s->v[i].i + s->v[i + 1].i) / 2.0;
-	return lo + (hi - lo) * (pos - (double)i);
+	if (s->isfloat)
+		return s->v[i].d + (s->v[i + 1].d - s->v[i].d) *
+		    ((double)rem / (double)den);
+	lo = s->v[i].i;
+	hi = s->v[i + 1].i;
+	if (rem == 0)
+		return (double)lo;
+	return (double)(lo * den + (hi - lo) * rem) / (double)den;
 }
 
 void

@@ -25,7 +25,7 @@ enum akind { A_COUNT, A_TOTAL, A_SHARE, A_MEAN, A_MEDIAN, A_MIN, A_MAX,
 struct agg {
 	enum akind	 kind;
 	char		*text;		/* as written: the column's name */
-	double		 q;		/* A_PCT */
+	int64_t		 qn, qd;	/* A_PCT: the quantile qn/qd */
 	int		 x;		/* index of the extra field */
 };
 
@@ -58,6 +58,8 @@ struct opts {
 	struct mct_field *xf;		/* extra fields */
 	int		 nx;
 	const char	*sort;
+	int		 sortby;	/* a --by field's index, or -1 */
+	struct agg	 sortagg;	/* else this aggregate */
 	int		 reverse;
 	long		 top;
 	int		 total_row;
@@ -160,9 +162,9 @@ is_bytes_field(const char *text)
 	return strstr(text, "bytes") != NULL || strstr(text, "size") != NULL;
 }
 
-/* Parse -a LIST. */
-static void
-parse_aggs(struct opts *o, const char *list)
+/* One aggregate's name, as in -a or --sort.  Returns 0, or -1 if unknown. */
+static int
+parse_agg(struct opts *o, const char *text, struct agg *a)
 {
 	static const struct { const char *s; enum akind k; } names[] = {
 		{ "count", A_COUNT }, { "total", A_TOTAL }, { "share", A_SHARE },
@@ -170,65 +172,98 @@ parse_aggs(struct opts *o, const char *list)
 		{ "max", A_MAX }, { "stddev", A_STDDEV }, { "first", A_FIRST },
 		{ "last", A_LAST },
 	};
-	char *s = mct_xstrdup(list), *tok, *save = NULL, *end;
+	const char *c, *p;
+	struct mct_field f;
 	size_t i;
 	int j;
 
+	memset(a, 0, sizeof(*a));
+	a->text = mct_xstrdup(text);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(text, names[i].s) == 0) {
+			a->kind = names[i].k;
+			return 0;
+		}
+	if (text[0] == 'p' && text[1] >= '0' && text[1] <= '9') {
+		/* pN: the quantile N/100 as the fraction qn/qd, exactly */
+		a->kind = A_PCT;
+		a->qn = 0;
+		a->qd = 100;
+		for (p = text + 1; *p >= '0' && *p <= '9' && a->qn < 1000000; p++)
+			a->qn = a->qn * 10 + (*p - '0');
+		if (*p == '.')
+			for (p++; *p >= '0' && *p <= '9' && a->qd < 100000000; p++) {
+				a->qn = a->qn * 10 + (*p - '0');
+				a->qd *= 10;
+			}
+		return *p == '\0' && a->qn <= a->qd ? 0 : -1;
+	}
+	if ((c = strchr(text, ':')) == NULL)
+		return -1;
+	if (strncmp(text, "sum:", 4) == 0)
+		a->kind = A_SUMF;
+	else if (strncmp(text, "min:", 4) == 0)
+		a->kind = A_MINF;
+	else if (strncmp(text, "max:", 4) == 0)
+		a->kind = A_MAXF;
+	else if (strncmp(text, "mean:", 5) == 0)
+		a->kind = A_MEANF;
+	else
+		return -1;
+	if (mct_field_parse(c + 1, &f) != 0)
+		return -1;
+	for (j = 0; j < o->nx; j++)
+		if (strcmp(o->xf[j].text, f.text) == 0)
+			break;
+	if (j == o->nx) {
+		o->xf = mct_xrealloc(o->xf, (size_t)(o->nx + 1) * sizeof(*o->xf));
+		o->xf[o->nx++] = f;
+	} else
+		mct_field_free(&f);
+	a->x = j;
+	return 0;
+}
+
+/* Parse -a LIST. */
+static void
+parse_aggs(struct opts *o, const char *list)
+{
+	char *s = mct_xstrdup(list), *tok, *save = NULL;
+	struct agg a;
+
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct agg a = { 0 };
-
-		a.text = mct_xstrdup(tok);
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strcmp(tok, names[i].s) == 0)
-				break;
-		if (i < sizeof(names) / sizeof(names[0]))
-			a.kind = names[i].k;
-		else if (tok[0] == 'p' && tok[1] >= '0' && tok[1] <= '9' &&
-		    (a.q = strtod(tok + 1, &end)) <= 100 && *end == '\0') {
-			a.kind = A_PCT;
-			a.q /= 100;
-		} else if (strchr(tok, ':') != NULL) {
-			char *c = strchr(tok, ':');
-			struct mct_field f;
-
-			*c = '\0';
-			if (strcmp(tok, "sum") == 0)
-				a.kind = A_SUMF;
-			else if (strcmp(tok, "min") == 0)
-				a.kind = A_MINF;
-			else if (strcmp(tok, "max") == 0)
-				a.kind = A_MAXF;
-			else if (strcmp(tok, "mean") == 0)
-				a.kind = A_MEANF;
-			else
-				goto bad;
-			if (mct_field_parse(c + 1, &f) != 0)
-				goto bad;
-			for (j = 0; j < o->nx; j++)
-				if (strcmp(o->xf[j].text, f.text) == 0)
-					break;
-			if (j == o->nx) {
-				o->xf = mct_xrealloc(o->xf,
-				    (size_t)(o->nx + 1) * sizeof(*o->xf));
-				o->xf[o->nx++] = f;
-			} else
-				mct_field_free(&f);
-			a.x = j;
-		} else
-			goto bad;
+		if (parse_agg(o, tok, &a) != 0) {
+			warnx("-a: unknown aggregate '%s' (want count total share "
+			    "mean median min max stddev pN first last, or sum: "
+			    "min: max: mean: and a field)", tok);
+			mct_usage_hint();
+		}
 		o->agg = mct_xrealloc(o->agg, (size_t)(o->nagg + 1) *
 		    sizeof(*o->agg));
 		o->agg[o->nagg++] = a;
-		continue;
-bad:
-		warnx("-a: unknown aggregate '%s' (want count total share mean "
-		    "median min max stddev pN first last, or sum: min: max: "
-		    "mean: and a field)", a.text);
-		mct_usage_hint();
 	}
 	free(s);
 	if (o->nagg == 0) {
 		warnx("-a: no aggregates");
+		mct_usage_hint();
+	}
+}
+
+/* --sort: a --by field (A to Z), else any aggregate (largest first). */
+static void
+parse_sort(struct opts *o, const char *text)
+{
+	int i;
+
+	for (i = 0; i < o->nby; i++)
+		if (strcmp(text, o->by[i].text) == 0) {
+			o->sortby = i;
+			return;
+		}
+	o->sortby = -1;
+	if (parse_agg(o, text, &o->sortagg) != 0) {
+		warnx("--sort: '%s' is neither a --by field nor an aggregate",
+		    text);
 		mct_usage_hint();
 	}
 }
@@ -306,11 +341,16 @@ run_add(struct run *r, const struct mct_val *v)
 	if (mct_int(p, n, &i) == 0)
 		d = (double)i;
 	else {
-		if (n >= sizeof(buf))
-			return;
+		mct_i128 e6;
+		char *end;
+
+		if (n == 0 || n >= sizeof(buf) || mct_dec_e6(p, n, &e6) != 0)
+			return;		/* not a number: no value */
 		memcpy(buf, p, n);
 		buf[n] = '\0';
-		d = strtod(buf, NULL);
+		d = strtod(buf, &end);
+		if (*end != '\0')
+			return;
 		r->isfloat = 1;
 	}
 	if (r->n == 0 || d < r->min)
@@ -323,16 +363,53 @@ run_add(struct run *r, const struct mct_val *v)
 	r->n++;
 }
 
+/* The event's value, if it has one that is a number. */
+static int
+value(struct opts *o, struct mct_event *ev, struct mct_stats *one)
+{
+	struct mct_val v;
+	int64_t ns;
+
+	one->n = 0;
+	one->isfloat = 0;
+	one->isum = 0;
+	if (o->value.time) {
+		if (mct_field_ns(ev, &o->value, o->hdr, &ns) != 0)
+			return -1;
+		mct_stats_add(one, ns);
+		return 0;
+	}
+	if (mct_get(ev, &o->value, &v) != 0)
+		return -1;
+	if (v.type == MCT_J_NUMBER)
+		return mct_stats_add_text(one, v.p, v.len);
+	if (v.type == MCT_J_STRING)
+		return mct_stats_add_text(one, v.p + 1, v.len - 2);
+	return -1;
+}
+
 /* One event into its group. */
 static void
 add(struct opts *o, struct mct_event *ev)
 {
+	static struct mct_stats one;
 	struct mct_buf *k = &o->kbuf;
 	struct mct_val v;
 	struct group *g;
 	int64_t ts, dur, ns;
-	int i;
+	int i, has;
 
+	/* share is of every event that has the value, grouped or not */
+	if ((has = value(o, ev, &one) == 0)) {
+		if (one.isfloat || o->allfloat) {
+			o->allfloat = 1;
+			o->alltotalf += one.isfloat ? one.v[0].d :
+			    (double)one.v[0].i;
+		} else {
+			o->alltotal += one.v[0].i;
+			o->alltotalf += (double)one.v[0].i;
+		}
+	}
 	k->len = 0;
 	for (i = 0; i < o->nby; i++) {
 		if (i)
@@ -353,30 +430,11 @@ add(struct opts *o, struct mct_event *ev)
 	}
 	g = lookup(o, k->p ? k->p : "", k->len);
 	g->count++;
-	if (mct_field_ns(ev, &o->value, o->hdr, &ns) == 0) {
-		mct_stats_add(&g->val, ns);
-		o->alltotal += ns;
-		o->alltotalf += (double)ns;
-	} else if (!o->value.time && mct_get(ev, &o->value, &v) == 0 &&
-	    (v.type == MCT_J_NUMBER || v.type == MCT_J_STRING)) {
-		size_t before = g->val.n;
-		double d;
-
-		if (v.type == MCT_J_STRING)
-			mct_stats_add_text(&g->val, v.p + 1, v.len - 2);
+	if (has) {
+		if (one.isfloat)
+			mct_stats_addf(&g->val, one.v[0].d);
 		else
-			mct_stats_add_text(&g->val, v.p, v.len);
-		if (g->val.n > before) {
-			d = g->val.isfloat ? g->val.v[g->val.n - 1].d :
-			    (double)g->val.v[g->val.n - 1].i;
-			if (g->val.isfloat || o->allfloat) {
-				o->allfloat = 1;
-				o->alltotalf += d;
-			} else {
-				o->alltotal += g->val.v[g->val.n - 1].i;
-				o->alltotalf += d;
-			}
-		}
+			mct_stats_add(&g->val, one.v[0].i);
 	}
 	for (i = 0; i < o->nx; i++)
 		if (mct_get(ev, &o->xf[i], &v) == 0 &&
@@ -421,7 +479,7 @@ value_of(struct opts *o, struct group *g, const struct agg *a, int *isnan_,
 		return mct_stats_sum(&g->val);
 	case A_SHARE:
 		total = o->allfloat ? o->alltotalf : (double)o->alltotal;
-		if (total == 0) {
+		if (total == 0 || g->val.n == 0) {
 			*isnan_ = 1;
 			return 0;
 		}
@@ -465,7 +523,7 @@ value_of(struct opts *o, struct group *g, const struct agg *a, int *isnan_,
 	case A_MEAN:
 		return mct_stats_mean(&g->val);
 	case A_MEDIAN:
-		return mct_stats_quantile(&g->val, 0.5);
+		return mct_stats_quantile(&g->val, 1, 2);
 	case A_MIN:
 		if (!g->val.isfloat)
 			*isint = 1, *iv = g->val.imin;
@@ -477,7 +535,7 @@ value_of(struct opts *o, struct group *g, const struct agg *a, int *isnan_,
 	case A_STDDEV:
 		return mct_stats_stddev(&g->val);
 	default:
-		return mct_stats_quantile(&g->val, a->q);
+		return mct_stats_quantile(&g->val, a->qn, a->qd);
 	}
 }
 
@@ -578,36 +636,30 @@ key_part(const struct group *g, int i, size_t *n)
 static int
 cmp_groups(struct opts *o, struct group *a, struct group *b)
 {
-	int i, na, nb, ia, ib;
+	int na, nb, ia, ib, r;
 	int64_t x, y;
 	double da, db;
 
-	for (i = 0; i < o->nby; i++)
-		if (strcmp(o->sort, o->by[i].text) == 0) {
-			size_t la, lb;
-			const char *pa = key_part(a, i, &la), *pb = key_part(b, i, &lb);
-			int r = memcmp(pa, pb, la < lb ? la : lb);
+	if (o->sortby >= 0) {
+		size_t la, lb;
+		const char *pa = key_part(a, o->sortby, &la);
+		const char *pb = key_part(b, o->sortby, &lb);
 
-			return r ? r : (la > lb) - (la < lb);
-		}
-	for (i = 0; i < o->nagg; i++)
-		if (strcmp(o->sort, o->agg[i].text) == 0)
-			break;
-	if (i == o->nagg) {
-		static struct agg total = { A_TOTAL, (char *)"total", 0, 0 };
-
-		da = value_of(o, a, &total, &na, &x, &ia);
-		db = value_of(o, b, &total, &nb, &y, &ib);
-	} else {
-		da = value_of(o, a, &o->agg[i], &na, &x, &ia);
-		db = value_of(o, b, &o->agg[i], &nb, &y, &ib);
+		r = memcmp(pa, pb, la < lb ? la : lb);
+		if (r == 0)
+			r = (la > lb) - (la < lb);
+		return r ? r : strcmp(a->key, b->key);
 	}
+	da = value_of(o, a, &o->sortagg, &na, &x, &ia);
+	db = value_of(o, b, &o->sortagg, &nb, &y, &ib);
 	if (na != nb)
-		return na - nb;
-	if (ia && ib && x != y)
-		return x > y ? -1 : 1;
-	if (da != db)
-		return da > db ? -1 : 1;
+		return na - nb;		/* groups without a value last */
+	if (!na) {
+		if (ia && ib && x != y)
+			return x > y ? -1 : 1;
+		if (da != db)
+			return da > db ? -1 : 1;
+	}
 	return strcmp(a->key, b->key);
 }
 
@@ -622,55 +674,70 @@ qcmp(const void *a, const void *b)
 	return sorting->reverse ? -r : r;
 }
 
-/* The groups' JSON values as one nested object: {"name":..,"args":{..}}. */
+/*
+ * The --by fields among idx[0..n) that share their first `depth`
+ * segments, as JSON members at that depth: {"name":..,"args":{"grid":..}}.
+ */
+static void
+key_members(struct opts *o, const struct group *g, const int *idx, int n,
+    int depth, struct mct_buf *b)
+{
+	int i, j, m, first = 1, *sub;
+
+	sub = mct_xmalloc((size_t)(n + 1) * sizeof(*sub));
+	for (i = 0; i < n; i++) {
+		const struct mct_field *f = &o->by[idx[i]];
+		int seen = 0;
+
+		for (j = 0; j < i && !seen; j++)	/* this name done? */
+			seen = strcmp(o->by[idx[j]].seg[depth], f->seg[depth]) == 0;
+		if (seen)
+			continue;
+		if (!first)
+			mct_buf_addc(b, ',');
+		first = 0;
+		mct_buf_addjstr(b, f->seg[depth], f->seglen[depth]);
+		mct_buf_addc(b, ':');
+		if (f->nseg == depth + 1) {
+			size_t len;
+			const char *p = key_part(g, idx[i], &len);
+
+			mct_buf_add(b, len ? p : "null", len ? len : 4);
+			continue;
+		}
+		for (m = 0, j = i; j < n; j++)	/* the deeper ones here */
+			if (o->by[idx[j]].nseg > depth + 1 &&
+			    strcmp(o->by[idx[j]].seg[depth], f->seg[depth]) == 0)
+				sub[m++] = idx[j];
+		mct_buf_addc(b, '{');
+		key_members(o, g, sub, m, depth + 1, b);
+		mct_buf_addc(b, '}');
+	}
+	free(sub);
+}
+
+/* The group's key as JSON members: paths nested back, virtual fields flat. */
 static void
 key_json(struct opts *o, const struct group *g, struct mct_buf *b)
 {
-	int i, j, done[64] = { 0 };
+	int i, n = 0, *idx;
 
-	for (i = 0; i < o->nby && i < 64; i++) {
-		size_t n;
-		const char *p;
-
-		if (done[i] || o->by[i].kind != MCT_F_PATH)
-			continue;
-		if (b->len > 1)
-			mct_buf_addc(b, ',');
-		mct_buf_addjstr(b, o->by[i].seg[0], o->by[i].seglen[0]);
-		mct_buf_addc(b, ':');
-		if (o->by[i].nseg == 1) {
-			p = key_part(g, i, &n);
-			mct_buf_add(b, n ? p : "null", n ? n : 4);
-			continue;
-		}
-		/* every field under the same first segment, one level down */
-		mct_buf_addc(b, '{');
-		for (j = i; j < o->nby && j < 64; j++) {
-			if (done[j] || o->by[j].kind != MCT_F_PATH ||
-			    o->by[j].nseg < 2 ||
-			    strcmp(o->by[j].seg[0], o->by[i].seg[0]) != 0)
-				continue;
-			if (j != i)
-				mct_buf_addc(b, ',');
-			mct_buf_addjstr(b, o->by[j].seg[o->by[j].nseg - 1],
-			    o->by[j].seglen[o->by[j].nseg - 1]);
-			mct_buf_addc(b, ':');
-			p = key_part(g, j, &n);
-			mct_buf_add(b, n ? p : "null", n ? n : 4);
-			done[j] = 1;
-		}
-		mct_buf_addc(b, '}');
-	}
+	idx = mct_xmalloc((size_t)(o->nby + 1) * sizeof(*idx));
+	for (i = 0; i < o->nby; i++)
+		if (o->by[i].kind == MCT_F_PATH)
+			idx[n++] = i;
+	key_members(o, g, idx, n, 0, b);
+	free(idx);
 	for (i = 0; i < o->nby; i++)
 		if (o->by[i].kind != MCT_F_PATH) {
-			size_t n;
-			const char *p = key_part(g, i, &n);
+			size_t len;
+			const char *p = key_part(g, i, &len);
 
 			if (b->len > 1)
 				mct_buf_addc(b, ',');
 			mct_buf_addjstr(b, o->by[i].text, strlen(o->by[i].text));
 			mct_buf_addc(b, ':');
-			mct_buf_add(b, n ? p : "null", n ? n : 4);
+			mct_buf_add(b, len ? p : "null", len ? len : 4);
 		}
 }
 
@@ -746,8 +813,9 @@ row(struct opts *o, struct group *g, const char *label)
 				mct_buf_adds(&line, label);
 			continue;
 		}
-		if ((p = key_part(g, i, &n)) == NULL || n == 0)
-			continue;
+		if ((p = key_part(g, i, &n)) == NULL || n == 0 ||
+		    (n == 4 && memcmp(p, "null", 4) == 0))
+			continue;	/* missing and null: an empty cell */
 		v.type = *p == '"' ? MCT_J_STRING : MCT_J_NUMBER;
 		v.p = p;
 		v.len = n;
@@ -951,8 +1019,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 	}
 	o->vtime = is_time_field(&o->value);
 	parse_aggs(o, aggs);
-	if (o->sort == NULL)
-		o->sort = "total";
+	parse_sort(o, o->sort ? o->sort : "total");
 	if (!fmt)
 		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
 	return optind;

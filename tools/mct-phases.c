@@ -1148,8 +1148,8 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
-	if (o.gaps && (o.host = tmpfile()) == NULL)
-		err(MCT_EXIT_USAGE, "tmpfile");
+	if (o.gaps && (o.host = mct_tmpfile(NULL)) == NULL)
+		exit(MCT_EXIT_USAGE);
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
