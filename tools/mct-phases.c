@@ -45,6 +45,7 @@
 struct dev {
 	int64_t		 ts, dur;
 	int32_t		 sig;
+	int32_t		 name;		/* the event's own name, interned */
 };
 
 struct hostrec {
@@ -303,6 +304,11 @@ add(struct opts *o, struct mct_event *ev)
 		o->dev[o->ndev].ts = ts;
 		o->dev[o->ndev].dur = dur;
 		o->dev[o->ndev].sig = signature(o, ev);
+		o->tmp.len = 0;
+		if (mct_get_key(ev, "name", &name) == 0)
+			mct_jstr(&name, &o->tmp);
+		o->dev[o->ndev].name = intern(o, o->tmp.p ? o->tmp.p : "",
+		    o->tmp.len);
 		o->ndev++;
 	} else if (o->host && !lane) {
 		/* host lanes only, also when --device narrows the device */
@@ -397,16 +403,6 @@ add_anchor(struct phase *p, int32_t sig, long calls, int64_t total)
 	p->nanc++;
 }
 
-/* The name part of a signature: up to the first space after the name. */
-static int
-same_name(struct opts *o, int32_t sig, const char *name)
-{
-	const char *s = o->str[sig];
-	size_t n = strlen(name);
-
-	return strncmp(s, name, n) == 0 && (s[n] == '\0' || s[n] == ' ');
-}
-
 /* Steps 2 to 5 of the method. */
 static void
 find_phases(struct opts *o)
@@ -415,8 +411,8 @@ find_phases(struct opts *o)
 	size_t ncand = 0, i, j, k, n;
 	int64_t alltotal = 0, *deltas;
 	size_t *order, *first;
-	char **names = NULL;
-	int nnames = 0, p, q, nsteady;
+	unsigned char *mark;
+	int p, q, nsteady;
 
 	for (i = 0; i < o->ndev; i++)
 		alltotal += o->dev[i].dur;
@@ -504,25 +500,14 @@ find_phases(struct opts *o)
 	free(cand);
 	nsteady = o->nph;
 	/* step 4: the anchors' names outside the steady phases */
-	for (p = 0; p < nsteady; p++)
-		for (q = 0; q < o->ph[p].nanc; q++) {
-			const char *s = o->str[o->ph[p].anc[q].sig];
-			const char *sp = strchr(s, ' ');
-			size_t len = sp ? (size_t)(sp - s) : strlen(s);
-			int dup = 0, m;
-
-			for (m = 0; m < nnames; m++)
-				if (strlen(names[m]) == len &&
-				    strncmp(names[m], s, len) == 0)
-					dup = 1;
-			if (dup)
-				continue;
-			names = mct_xrealloc(names, (size_t)(nnames + 1) *
-			    sizeof(*names));
-			names[nnames] = mct_xmalloc(len + 1);
-			memcpy(names[nnames], s, len);
-			names[nnames++][len] = '\0';
-		}
+	mark = mct_xmalloc(((size_t)o->nstr + 1) * 2);
+	memset(mark, 0, ((size_t)o->nstr + 1) * 2);
+	for (p = 0; p < nsteady; p++)	/* the anchors' signatures */
+		for (q = 0; q < o->ph[p].nanc; q++)
+			mark[o->ph[p].anc[q].sig] |= 1;
+	for (i = 0; i < o->ndev; i++)	/* and the names of their calls */
+		if (mark[o->dev[i].sig] & 1)
+			mark[o->dev[i].name] |= 2;
 	if (o->join < 0 && o->ndev > 0)
 		o->join = (o->dev[o->ndev - 1].ts - o->dev[0].ts) / 100;
 	{
@@ -530,11 +515,9 @@ find_phases(struct opts *o)
 
 		for (i = 0; i < o->ndev; i++) {
 			struct dev *d = &o->dev[i];
-			int named = 0, inside = 0, m;
+			int inside = 0;
 
-			for (m = 0; m < nnames && !named; m++)
-				named = same_name(o, d->sig, names[m]);
-			if (!named)
+			if (!(mark[d->name] & 2))
 				continue;
 			for (p = 0; p < nsteady && !inside; p++)
 				inside = d->ts >= o->ph[p].start &&
@@ -548,9 +531,8 @@ find_phases(struct opts *o)
 			add_anchor(w, d->sig, 1, d->dur);
 		}
 	}
-	for (p = 0; p < nnames; p++)
-		free(names[p]);
-	free(names);
+	free(mark);
+
 	free(order);
 	free(first);
 	/* rounds of a warmup: its most frequent signature's calls */
@@ -1003,7 +985,7 @@ report(struct opts *o)
 	} else if (o->out.fmt != MCT_O_NDJSON &&
 	    (o->out.header || mct_out_human(&o->out))) {
 		static const char h[] = "phase\037start\037end\037span\037events"
-		    "\037busy\037rounds\037round\037top";
+		    "\037busy_pct\037rounds\037round\037top";
 
 		mct_out_row(&o->out, h, sizeof(h) - 1);
 	}
@@ -1090,6 +1072,11 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_MIN_ROUNDS:
 			o->min_rounds = (int)opt_num("--min-rounds", optarg, 2,
 			    1e9);
+			if (strspn(optarg, "0123456789") != strlen(optarg)) {
+				warnx("--min-rounds: invalid number '%s' (want a "
+				    "whole number from 2)", optarg);
+				mct_usage_hint();
+			}
 			break;
 		case OPT_MIN_SHARE:
 			o->min_share = opt_num("--min-share", optarg, 0, 100);
