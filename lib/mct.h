@@ -182,6 +182,7 @@ struct mct_header {
 	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
 	char		*top;		/* other top-level keys: "k":v,... or NULL */
 	int		 ntop_before;	/* how many of them came before traceEvents */
+	int		 sorted;	/* one operand, its events in ts order */
 	char		*line;		/* the header line itself, no newline */
 	int		 nread;		/* operands that could be read */
 	size_t		 linelen;

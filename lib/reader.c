@@ -54,6 +54,8 @@ struct input {
 	int		 has_origin;
 	i128		 min_e6;
 	char		 min_text[64];	/* the smallest ts, as written */
+	i128		 last_e6;	/* the last ts seen */
+	int		 seen_ts, unsorted;
 	int64_t		 origin;
 	int		 anyfrac, anycoid, anyodd;
 	int		 form;
@@ -230,6 +232,13 @@ emit(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 		in->anycoid = 1;
 	if (sc->odd)
 		in->anyodd = 1;
+	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta) {
+		/* is the input in time order? (ts compared at 1e-6 units) */
+		if (in->seen_ts && sc->ts_e6 < in->last_e6)
+			in->unsorted = 1;
+		in->last_e6 = sc->ts_e6;
+		in->seen_ts = 1;
+	}
 	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta &&
 	    sc->ts_len < sizeof(in->min_text) &&
 	    (!in->has_origin || sc->ts_e6 < in->min_e6)) {
@@ -639,6 +648,8 @@ read_header(struct mct_reader *r, struct input *in)
 		if (mct_get_key(&a, "form", &f) == 0 && f.type == MCT_J_STRING &&
 		    f.len > 2)
 			in->form = f.p[1];
+		in->unsorted = !(mct_get_key(&a, "sorted", &f) == 0 &&
+		    f.type == MCT_J_BOOL && f.p[0] == 't');
 		if (mct_get_key(&a, "top_before", &f) == 0 &&
 		    f.type == MCT_J_NUMBER && mct_int(f.p, f.len, &n) == 0)
 			in->ntop_before = (int)n;
@@ -680,6 +691,7 @@ make_header(struct mct_reader *r)
 	h->form = first->form ? first->form : 'n';
 	h->top = first->top.len ? mct_xstrdup(first->top.p) : NULL;
 	h->ntop_before = first->ntop_before;
+	h->sorted = h->nread == 1 && !first->unsorted;
 	if (r->nin == 1 && first->stream) {
 		h->line = mct_xstrdup(first->hline.p);
 		h->linelen = first->hline.len;
@@ -698,7 +710,9 @@ make_header(struct mct_reader *r)
 	mct_buf_adds(&b, ",\"form\":\"");
 	mct_buf_adds(&b, h->form == 'o' ? "object" : h->form == 'a' ? "array" :
 	    "ndjson");
-	mct_buf_adds(&b, "\",\"top_before\":");
+	mct_buf_adds(&b, "\",\"sorted\":");
+	mct_buf_adds(&b, h->sorted ? "true" : "false");
+	mct_buf_adds(&b, ",\"top_before\":");
 	mct_buf_addi(&b, h->ntop_before);
 	mct_buf_adds(&b, ",\"top\":{");
 	if (h->top)

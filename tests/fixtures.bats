@@ -136,7 +136,7 @@ print(a["top_before"], ",".join(a["top"]))'
 @test "kineto-resnet50-array: Array form, string tids kept as strings" {
 	f=$(fixture kineto-resnet50-array.pt.trace.json.gz)
 	mct-cat "$f" > out.nd
-	[[ "$(head -1 out.nd)" == *'"form":"array","top_before":0,"top":{}'* ]]
+	[[ "$(head -1 out.nd)" == *'"form":"array","sorted":'*',"top_before":0,"top":{}'* ]]
 	grep -qF '"tid":"4093687616"' out.nd
 }
 

@@ -81,7 +81,7 @@ cat_to() {
 	same "$(cat err)" ""
 	py check --sources t.json -- out.nd t.json
 	# the keys, in order, and how many came before traceEvents
-	[[ "$(head -1 out.nd)" == *'"form":"object","top_before":2,"top":{"schemaVersion":1,"deviceProperties":[{'*'}],"displayTimeUnit":"ns","otherData":{'*'}}},"sources":["t.json"]}}' ]]
+	[[ "$(head -1 out.nd)" == *'"form":"object","sorted":true,"top_before":2,"top":{"schemaVersion":1,"deviceProperties":[{'*'}],"displayTimeUnit":"ns","otherData":{'*'}}},"sources":["t.json"]}}' ]]
 }
 
 @test "Array form: the same events" {
@@ -89,7 +89,7 @@ cat_to() {
 	cat_to t.json
 	[ "$status" -eq 0 ]
 	py check out.nd t.json
-	[[ "$(head -1 out.nd)" == *'"form":"array","top_before":0,"top":{}'* ]]
+	[[ "$(head -1 out.nd)" == *'"form":"array","sorted":true,"top_before":0,"top":{}'* ]]
 }
 
 @test "indented trace (one key a line): the same events, compacted" {
@@ -212,7 +212,7 @@ EOF
 	printf '{"traceEvents":[{"ph":"X","ts":0.25,"dur":1}],"otherData":{"v":1}}' > t.json
 	run --separate-stderr mct-cat t.json
 	[ "$status" -eq 0 ]
-	same "${lines[0]}" '{"name":"mct_header","ph":"M","args":{"version":1,"unit":"us","unit_from":"a ts or dur has a fraction","origin":250,"form":"object","top_before":0,"top":{"otherData":{"v":1}},"sources":["t.json"]}}'
+	same "${lines[0]}" '{"name":"mct_header","ph":"M","args":{"version":1,"unit":"us","unit_from":"a ts or dur has a fraction","origin":250,"form":"object","sorted":true,"top_before":0,"top":{"otherData":{"v":1}},"sources":["t.json"]}}'
 	same "${lines[1]}" '{"ph":"X","ts":250,"dur":1000}'
 }
 
@@ -463,7 +463,7 @@ mct-cat: t.json:23: not an event (not a JSON object); skipped"
 		[ "${#lines[@]}" -eq 1 ]
 		[[ "${lines[0]}" == '{"name":"mct_header",'*'"origin":null,'* ]]
 	done
-	[[ "$(mct-cat o.json)" == *'"form":"object","top_before":0,"top":{"otherData":{}}'* ]]
+	[[ "$(mct-cat o.json)" == *'"form":"object","sorted":true,"top_before":0,"top":{"otherData":{}}'* ]]
 }
 
 @test "a gzip file cut off: the events before the cut, then 'gzip stream cut off', exit 1" {

@@ -224,9 +224,22 @@ def origin_of(events):
     return o
 
 
+def in_order(events):
+    """Are the events (ph M aside) with a ts in time order?"""
+    last = None
+    for e in events:
+        ts = e.get("ts")
+        if isinstance(ts, int) and not isinstance(ts, bool) and e.get("ph") != "M":
+            if last is not None and ts < last:
+                return False
+            last = ts
+    return True
+
+
 def read_all(paths, unit):
     """Expected header args and events of mct-cat on these operands."""
     events, origin, head = [], None, None
+    sorted_ = len(paths) == 1
     for p in paths:
         t = Trace(p)
         u, why = detect_unit(t, unit)
@@ -236,10 +249,11 @@ def read_all(paths, unit):
             origin = o if origin is None else min(origin, o)
         if head is None:
             head = (u, why, t.form, t.top_before, dict(t.top))
+        sorted_ = sorted_ and in_order(evs)
         events += evs
     u, why, form, before, top = head
     args = {"version": 1, "unit": u, "unit_from": why, "origin": origin,
-            "form": form, "top_before": before, "top": top}
+            "form": form, "sorted": sorted_, "top_before": before, "top": top}
     return args, events
 
 

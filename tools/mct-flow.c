@@ -80,6 +80,13 @@ arena_free(struct corr *c)
 	}
 }
 
+/* Key mode: the flow ids still waiting for their other end. */
+struct tally {
+	struct tally	*next;
+	uint32_t	 ns, nf;	/* s ends, f ends */
+	char		 id[];
+};
+
 /* A flow end (s or f), and the slice it binds to (flow mode). */
 struct fend {
 	char		*id;
@@ -104,7 +111,6 @@ struct opts {
 	int		 keyed;		/* some event had a correlation id */
 	long long	 pairs, no_dev;
 	/* forgetting host calls on a time-sorted input */
-	int		 unsorted;
 	int64_t		 last_ts, window;
 	long long	 nadd;
 	/* interned strings */
@@ -113,6 +119,8 @@ struct opts {
 	/* flow ends, for dangling counts and flow mode */
 	struct fend	*fe;
 	size_t		 nfe, fecap;
+	struct tally	**tt;		/* key mode: open flow ids */
+	size_t		 ttsize;
 	FILE		*spool;
 	long long	 spooled;
 	struct mct_buf	 tmp, line;
@@ -161,7 +169,7 @@ usage(int status)
 	    "  -q, --quiet           no summary on stderr\n"
 	    "      --window T        on a time-sorted input, forget a host call "
 	    "T after\n"
-	    "                        it ended (default 60s; 0: never)\n"
+	    "                        it ended (default 10s; 0: never)\n"
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ")\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
@@ -440,6 +448,59 @@ forget(struct opts *o)
 		}
 }
 
+/*
+ * Key mode: count a flow end; an id with both an s and an f end is done
+ * and forgotten (Kineto writes one of each), so only open ids are kept.
+ */
+static void
+tally(struct opts *o, const char *id, int start)
+{
+	struct tally **pp, *t;
+	size_t n = strlen(id);
+
+	if (o->ttsize == 0) {
+		o->ttsize = 1 << 14;
+		o->tt = mct_xmalloc(o->ttsize * sizeof(*o->tt));
+		memset(o->tt, 0, o->ttsize * sizeof(*o->tt));
+	}
+	for (pp = &o->tt[hash(id, n) & (o->ttsize - 1)]; (t = *pp); pp = &t->next)
+		if (strcmp(t->id, id) == 0)
+			break;
+	if (t == NULL) {
+		t = mct_xmalloc(sizeof(*t) + n + 1);
+		memset(t, 0, sizeof(*t));
+		memcpy(t->id, id, n + 1);
+		*pp = t;
+	}
+	if (start)
+		t->ns++;
+	else
+		t->nf++;
+	if (t->ns && t->nf) {
+		*pp = t->next;
+		free(t);
+	}
+}
+
+/* Key mode from now on: the flow ends kept for flow mode become tallies. */
+static void
+to_key_mode(struct opts *o)
+{
+	size_t i;
+
+	o->keyed = 1;
+	if (o->spool)
+		fclose(o->spool);
+	o->spool = NULL;
+	for (i = 0; i < o->nfe; i++) {
+		tally(o, o->fe[i].id, o->fe[i].start);
+		free(o->fe[i].id);
+	}
+	free(o->fe);
+	o->fe = NULL;
+	o->nfe = o->fecap = 0;
+}
+
 static void
 add_fend(struct opts *o, struct mct_event *ev, int start)
 {
@@ -449,6 +510,15 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 
 	if (mct_get_key(ev, "id", &id) != 0 || mct_get_ns(ev, "ts", &ts) != 0)
 		return;
+	if (o->keyed) {
+		o->tmp.len = 0;
+		if (mct_get_key(ev, "cat", &cat) == 0)
+			mct_jstr(&cat, &o->tmp);
+		mct_buf_addc(&o->tmp, '\037');
+		mct_jstr(&id, &o->tmp);
+		tally(o, o->tmp.p, start);
+		return;
+	}
 	if (o->nfe == o->fecap) {
 		o->fecap = o->fecap ? o->fecap * 2 : 1024;
 		o->fe = mct_xrealloc(o->fe, o->fecap * sizeof(*o->fe));
@@ -495,11 +565,10 @@ add(struct opts *o, struct mct_event *ev)
 		return;
 	if (mct_get_ns(ev, "dur", &dur) != 0)
 		dur = 0;
-	if (ts < o->last_ts)
-		o->unsorted = 1;
-	else
+	if (ts > o->last_ts)
 		o->last_ts = ts;
-	if (++o->nadd % 65536 == 0 && !o->unsorted && o->window > 0)
+	/* only on an input the header says is in time order */
+	if (++o->nadd % 65536 == 0 && o->hdr->sorted && o->window > 0)
 		forget(o);
 	if (corr_key(o, ev, &o->tmp) != 0 || o->tmp.len > 255) {
 		if (o->spool && !o->keyed) {
@@ -510,12 +579,8 @@ add(struct opts *o, struct mct_event *ev)
 		}
 		return;
 	}
-	if (!o->keyed) {
-		o->keyed = 1;	/* key mode: the spool is not needed */
-		if (o->spool)
-			fclose(o->spool);
-		o->spool = NULL;
-	}
+	if (!o->keyed)
+		to_key_mode(o);	/* the spool and the flow ends are not needed */
 	c = lookup(o, o->tmp.p, o->tmp.len);
 	if (is_host(o, ev)) {
 		int i;
@@ -750,26 +815,19 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 	mct_buf_free(&hl);
 }
 
-/* Dangling flow ends in key mode: ids with only an s or only an f. */
+/* Dangling flow ends in key mode: the ends of the ids still open. */
 static long long
 dangling_flows(struct opts *o)
 {
-	struct fend **byid;
 	long long n = 0;
-	size_t i, j, ns, nf;
+	size_t i;
+	struct tally *t;
 
-	byid = mct_xmalloc((o->nfe + 1) * sizeof(*byid));
-	for (i = 0; i < o->nfe; i++)
-		byid[i] = &o->fe[i];
-	mct_sort(byid, o->nfe, sizeof(*byid), cmp_fid);
-	for (i = 0; i < o->nfe; i = j) {
-		for (ns = nf = 0, j = i; j < o->nfe &&
-		    strcmp(byid[j]->id, byid[i]->id) == 0; j++)
-			byid[j]->start ? ns++ : nf++;
-		if (ns == 0 || nf == 0)
-			n += (long long)(ns + nf);
-	}
-	free(byid);
+	if (!o->keyed)
+		to_key_mode(o);
+	for (i = 0; i < o->ttsize; i++)
+		for (t = o->tt[i]; t; t = t->next)
+			n += t->ns + t->nf;
 	return n;
 }
 
@@ -887,7 +945,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { .window = 60000000000LL,
+	struct opts o = { .window = 10000000000LL,
 	    .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	const char *fields = DEFAULT_FIELDS;
