@@ -692,7 +692,7 @@ EOF
 	printf '[{"ts":1}]' > t.json
 	TMPDIR="$BATS_TEST_TMPDIR/none" run --separate-stderr mct-cat t.json
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-cat: cannot make a spool file in $BATS_TEST_TMPDIR/none (set TMPDIR): No such file or directory"
+	same "$stderr" "mct-cat: cannot make a temporary file in $BATS_TEST_TMPDIR/none (set TMPDIR): No such file or directory"
 }
 
 @test "the spool goes to TMPDIR and is gone afterwards" {
