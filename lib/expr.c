@@ -73,6 +73,14 @@ tuple(const char *s, size_t n)
 	return t;
 }
 
+/* Is the time field a point in time (ts, end, launch.ts), not a length? */
+static int
+is_point(const struct mct_field *f)
+{
+	return f->kind == MCT_F_END || f->kind == MCT_F_REL ||
+	    (f->kind == MCT_F_PATH && strcmp(f->seg[f->nseg - 1], "ts") == 0);
+}
+
 static const char *
 skipsp(const char *p)
 {
@@ -176,17 +184,14 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 		}
 		c->isnum = mct_dec_e6(b.p, b.len, &c->num) == 0;
 		c->tuple = tuple(b.p, b.len);
-		if (c->f.time) {
+		if (c->f.time && c->op != OP_RE && c->op != OP_NRE) {
 			int abs = 0;
 
 			if (mct_parse_time(b.p, &c->ns, &abs) != 0 ||
-			    (abs && (c->f.kind != MCT_F_PATH ||
-			    strcmp(c->f.seg[0], "dur") == 0))) {
+			    (abs && !is_point(&c->f))) {
 				snprintf(err, errlen, "invalid time '%s' for %s "
 				    "(want e.g. 26.5s, 300us, 1.5ms%s)", b.p,
-				    c->f.text, c->f.kind == MCT_F_PATH &&
-				    strcmp(c->f.seg[0], "ts") == 0 ? ", @123" :
-				    "");
+				    c->f.text, is_point(&c->f) ? ", @123" : "");
 				goto bad;
 			}
 			c->istime = 1;
@@ -342,6 +347,16 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 
 		return c->op == OP_EXISTS ? has : !has;
 	}
+	if (c->f.time && c->hasre) {
+		/* ~ on a time: the regex against its ns text */
+		char buf[32];
+
+		if (mct_field_ns(ev, &c->f, h, &ns) != 0)
+			return c->op == OP_NRE;
+		snprintf(buf, sizeof(buf), "%lld", (long long)ns);
+		r = regexec(&c->re, buf, 0, NULL, 0) == 0;
+		return c->op == OP_RE ? r : !r;
+	}
 	if (c->istime) {
 		if (mct_field_ns(ev, &c->f, h, &ns) != 0)
 			return c->op == OP_NE;
@@ -351,14 +366,6 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 			want += h->has_origin ? h->origin : 0;	/* ts, launch.ts */
 		if (c->f.kind == MCT_F_END && !c->abs)
 			want += h->has_origin ? h->origin : 0;
-		if (c->op == OP_RE || c->op == OP_NRE) {
-			char buf[32];
-			int n = snprintf(buf, sizeof(buf), "%lld", (long long)ns);
-
-			(void)n;
-			r = regexec(&c->re, buf, 0, NULL, 0) == 0;
-			return c->op == OP_RE ? r : !r;
-		}
 		return test_cmp(c->op, ns < want ? -1 : ns > want);
 	}
 	if (mct_get(ev, &c->f, &v) != 0)

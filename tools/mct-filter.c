@@ -38,6 +38,7 @@ struct opts {
 	int		 has_min, has_max;
 	int64_t		 min_dur, max_dur;
 	int		 invert, count, no_meta;
+	int		 rules;		/* --rules given, or category used */
 	long long	 kept;
 	struct mct_buf	 clipped;
 	char		**match;	/* --match, compiled after -i is known */
@@ -273,6 +274,8 @@ clip(struct opts *o, struct mct_event *ev)
 	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
 	    mct_get_ns(ev, "ts", &ts) != 0 || mct_get_ns(ev, "dur", &dur) != 0)
 		return;
+	if ((o->has_to && ts >= o->hi) || (o->has_from && ts + dur <= o->lo))
+		return;	/* not in the window (kept by -v): as it is */
 	nts = o->has_from && ts < o->lo ? o->lo : ts;
 	nend = o->has_to && ts + dur > o->hi ? o->hi : ts + dur;
 	if (nts == ts && nend == ts + dur)
@@ -298,6 +301,13 @@ clip(struct opts *o, struct mct_event *ev)
 	ev->json = b->p;
 	ev->len = b->len;
 	ev->indexed = 0;
+}
+
+static void
+uses_category(const struct mct_field *f, void *arg)
+{
+	if (f->kind == MCT_F_CATEGORY)
+		*(int *)arg = 1;
 }
 
 static int
@@ -433,6 +443,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
+			o->rules = 1;
 			break;
 		case OPT_TID:
 			add(&o->tid, optarg);
@@ -457,6 +468,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 				warnx("--where: %s in '%s'", err, optarg);
 				mct_usage_hint();
 			}
+			mct_expr_fields(o->where[o->nwhere], uses_category,
+			    &o->rules);
 			o->nwhere++;
 			break;
 		case OPT_WITHIN:
@@ -487,8 +500,8 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &out, &mo);
 	argc -= n;
 	argv += n;
-	if (o.category.n)
-		mct_rules_need();
+	if (o.rules || o.category.n)
+		mct_rules_need();	/* a bad rules file: before any output */
 
 	r = mct_open(argc, argv, &mo);
 	window(&o, mct_header(r));
