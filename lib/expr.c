@@ -366,6 +366,8 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 			want += h->has_origin ? h->origin : 0;	/* ts, launch.ts */
 		if (c->f.kind == MCT_F_END && !c->abs)
 			want += h->has_origin ? h->origin : 0;
+		if (c->f.kind == MCT_F_REL && c->abs)	/* rel<=@T: T - origin */
+			want -= h->has_origin ? h->origin : 0;
 		return test_cmp(c->op, ns < want ? -1 : ns > want);
 	}
 	if (mct_get(ev, &c->f, &v) != 0)
