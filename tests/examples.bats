@@ -23,7 +23,7 @@ run_example() {
 	for f in "$MCT_SRCDIR"/examples/[0-9]*.sh; do
 		n=$(basename "$f" .sh)
 		[ -f "$MCT_SRCDIR/examples/$n.out" ]
-		grep -q "run_example $n\$" "$BATS_TEST_FILENAME"
+		grep -q "run_example $n;" "$BATS_TEST_FILENAME"
 	done
 }
 

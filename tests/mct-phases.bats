@@ -662,7 +662,7 @@ EOF
 
 @test "-o tsv: a header line, nine columns, the phases of the ndjson output; --no-header drops the header" {
 	mct-phases -o tsv --gaps "$D/t.nd" > out
-	same "$(head -1 out)" $'phase\tstart\tend\tspan\tevents\tbusy\trounds\tround\ttop'
+	same "$(head -1 out)" $'phase\tstart\tend\tspan\tevents\tbusy_pct\trounds\tround\ttop'
 	same "$(awk -F '\t' '{ print NF }' out | sort -u)" 9
 	tail -n +2 out | cut -f1-3 > got
 	mct-phases --gaps "$D/t.nd" | pyo fmt | cut -f1-3 > want
@@ -695,7 +695,7 @@ for l in open(sys.argv[1]):
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 tsv = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
-assert rows[0] == ["phase", "start", "end", "span", "events", "busy",
+assert rows[0] == ["phase", "start", "end", "span", "events", "busy_pct",
                    "rounds", "round", "top"], rows[0]
 assert all(len(r) == 9 for r in rows)
 assert rows == tsv, [(a, b) for a, b in zip(rows, tsv) if a != b][:2]
@@ -706,7 +706,7 @@ EOF
 
 @test "-o table: aligned columns with their header, one row a phase, times in seconds" {
 	mct-phases -o table --gaps "$D/k.nd" > out
-	same "$(head -1 out | tr -s ' ')" "phase start end span events busy rounds round top"
+	same "$(head -1 out | tr -s ' ')" "phase start end span events busy_pct rounds round top"
 	same "$(tail -n +2 out | awk '{ print $1 }' | tr '\n' ' ')" \
 	    "$(mct-phases --gaps "$D/k.nd" | pyo fmt | cut -f1 | tr '\n' ' ')"
 	grep -Eq '^steady +26\.570 s +68\.410 s .* 110 ' out
@@ -717,7 +717,7 @@ EOF
 
 @test "-o md: a Markdown table, the table's cells, | in a cell escaped" {
 	mct-phases -o md --gaps "$D/k.nd" > out
-	same "$(head -2 out)" $'| phase | start | end | span | events | busy | rounds | round | top |\n|---|---|---|---|---|---|---|---|---|'
+	same "$(head -2 out)" $'| phase | start | end | span | events | busy_pct | rounds | round | top |\n|---|---|---|---|---|---|---|---|---|'
 	same "$(tail -n +3 out | cut -d '|' -f2 | tr -d ' ' | tr '\n' ' ')" \
 	    "$(mct-phases --gaps "$D/k.nd" | pyo fmt | cut -f1 | tr '\n' ' ')"
 	grep -Eq '^\| steady \| 26\.570 s \| 68\.410 s \| .* \| 110 \| ' out

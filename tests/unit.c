@@ -2745,7 +2745,7 @@ test_reader(void)
 	    "reader: object form header: unit, why, origin (M aside), form, top");
 	snprintf(want, sizeof(want), "{\"name\":\"mct_header\",\"ph\":\"M\","
 	    "\"args\":{\"version\":1,\"unit\":\"us\",\"unit_from\":\"a ts or dur "
-	    "has a fraction\",\"origin\":1500,\"form\":\"object\",\"top_before\""
+	    "has a fraction\",\"origin\":1500,\"form\":\"object\",\"sorted\":true,\"top_before\""
 	    ":1,\"top\":{\"otherData\":{\"v\":1},\"displayTimeUnit\":\"ns\"},"
 	    "\"sources\":[\"%s\"]}}", p);
 	ok(r.line && strcmp(r.line, want) == 0 && r.h.linelen == strlen(want),

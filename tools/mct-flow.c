@@ -634,7 +634,11 @@ struct slice {
 	long long	 off;
 };
 
-/* By lane, start, then longest first (so the shortest of equal starts is last). */
+/*
+ * By lane, start, then longest first, then last in the input first: the
+ * backward search meets the shortest of equal starts first, and of equal
+ * slices the first in the input.
+ */
 static int
 cmp_slice(const void *a, const void *b)
 {
@@ -644,7 +648,9 @@ cmp_slice(const void *a, const void *b)
 		return x->lane < y->lane ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
-	return x->dur > y->dur ? -1 : x->dur < y->dur;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->off > y->off ? -1 : x->off < y->off;
 }
 
 static int
@@ -745,7 +751,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 		}
 		/* back over the slices that start at or before f: the first
 		 * that encloses it starts latest, and of equal starts it is
-		 * the shortest (equal starts sort longest first) */
+		 * the shortest, and of equal slices the first in the input */
 		for (j = lo; j > 0 && sls[j - 1].lane == f->lane; j--)
 			if (sls[j - 1].ts + sls[j - 1].dur >= f->ts) {
 				best = &sls[j - 1];
