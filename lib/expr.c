@@ -89,6 +89,16 @@ skipsp(const char *p)
 	return p;
 }
 
+static void
+free_cond(struct mct_cond *c)
+{
+	mct_field_free(&c->f);
+	free(c->text);
+	free(c->tuple);
+	if (c->hasre)
+		regfree(&c->re);
+}
+
 /* Parse one condition at *pp; on error return -1 with a message in err. */
 static int
 parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
@@ -111,7 +121,8 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 	}
 	/* the field: up to an operator, && or || (quotes may hold anything) */
 	for (q = p; *q; q++) {
-		if (*q == '"')
+		/* a quote opens a segment only at its start, as in a field */
+		if (*q == '"' && (inq || q == p || q[-1] == '.'))
 			inq = !inq;
 		if (!inq && (strchr("=!<>~ \t", *q) || strncmp(q, "&&", 2) == 0 ||
 		    strncmp(q, "||", 2) == 0))
@@ -218,18 +229,11 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 	return 0;
 bad:
 	mct_buf_free(&b);
+	free_cond(c);
+	memset(c, 0, sizeof(*c));
 	return -1;
 }
 
-static void
-free_cond(struct mct_cond *c)
-{
-	mct_field_free(&c->f);
-	free(c->text);
-	free(c->tuple);
-	if (c->hasre)
-		regfree(&c->re);
-}
 
 /*
  * Parse an expression.  Returns it, or NULL with a message in err.
@@ -337,7 +341,7 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 {
 	struct mct_val v;
 	mct_i128 num;
-	int64_t ns, want;
+	int64_t ns, want, o;
 	char *t;
 	int r;
 
@@ -361,13 +365,15 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 		if (mct_field_ns(ev, &c->f, h, &ns) != 0)
 			return c->op == OP_NE;
 		want = c->ns;
-		if (c->f.kind == MCT_F_PATH && !c->abs &&
-		    strcmp(c->f.seg[c->f.nseg - 1], "ts") == 0)
-			want += h->has_origin ? h->origin : 0;	/* ts, launch.ts */
-		if (c->f.kind == MCT_F_END && !c->abs)
-			want += h->has_origin ? h->origin : 0;
-		if (c->f.kind == MCT_F_REL && c->abs)	/* rel<=@T: T - origin */
-			want -= h->has_origin ? h->origin : 0;
+		o = h->has_origin ? h->origin : 0;
+		if (((c->f.kind == MCT_F_PATH &&
+		    strcmp(c->f.seg[c->f.nseg - 1], "ts") == 0) ||
+		    c->f.kind == MCT_F_END) && !c->abs &&
+		    __builtin_add_overflow(want, o, &want))	/* ts, launch.ts, end */
+			return c->op == OP_NE;
+		if (c->f.kind == MCT_F_REL && c->abs &&	/* rel<=@T: T - origin */
+		    __builtin_sub_overflow(want, o, &want))
+			return c->op == OP_NE;
 		return test_cmp(c->op, ns < want ? -1 : ns > want);
 	}
 	if (mct_get(ev, &c->f, &v) != 0)

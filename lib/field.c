@@ -324,17 +324,16 @@ mct_field_ns(struct mct_event *ev, const struct mct_field *f,
 
 	switch (f->kind) {
 	case MCT_F_REL:
-		if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin)
+		if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
+		    __builtin_sub_overflow(ts, h->origin, ns))
 			return -1;
-		*ns = ts - h->origin;
 		return 0;
 	case MCT_F_END:
 		if (mct_get_ns(ev, "ts", &ts) != 0)
 			return -1;
 		if (mct_get_ns(ev, "dur", &dur) != 0)
 			dur = 0;
-		*ns = ts + dur;
-		return 0;
+		return __builtin_add_overflow(ts, dur, ns) ? -1 : 0;
 	default:
 		if (mct_get(ev, f, &v) != 0 || v.type != MCT_J_NUMBER)
 			return -1;

@@ -140,6 +140,12 @@ int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
 /*
  * time.c - int64 nanoseconds, exactly from decimal text.
  */
+/*
+ * A time that sums and differences of two cannot overflow: |t| < 2^62 ns
+ * (146 years).  Tools that add or subtract times take only these.
+ */
+#define MCT_SANE_NS(t)	((t) > -(INT64_C(1) << 62) && (t) < (INT64_C(1) << 62))
+
 enum mct_unit { MCT_UNIT_AUTO = 0, MCT_UNIT_NS, MCT_UNIT_US, MCT_UNIT_MS, MCT_UNIT_S };
 
 int	 mct_dec_e6(const char *, size_t, mct_i128 *);

@@ -201,6 +201,17 @@ name_ok(struct opts *o, struct mct_event *ev)
 	return ok;
 }
 
+/* a + b, held at the int64 bounds instead of overflowing */
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 /* The window test of SPEC §4: overlap, or --within. */
 static int
 window_ok(struct opts *o, struct mct_event *ev)
@@ -216,7 +227,7 @@ window_ok(struct opts *o, struct mct_event *ev)
 	isx = mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "X", 1);
 	if (!isx || mct_get_ns(ev, "dur", &dur) != 0)
 		dur = 0;
-	end = ts + dur;
+	end = sat_add(ts, dur);
 	if (!isx)
 		return (!o->has_from || ts >= o->lo) && (!o->has_to || ts < o->hi);
 	if (o->within)
@@ -268,17 +279,18 @@ static void
 clip(struct opts *o, struct mct_event *ev)
 {
 	struct mct_buf *b = &o->clipped;
-	int64_t ts, dur, nts, nend;
+	int64_t ts, dur, end, nts, nend;
 	struct mct_val vts, vdur, ph;
 
 	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
 	    mct_get_ns(ev, "ts", &ts) != 0 || mct_get_ns(ev, "dur", &dur) != 0)
 		return;
-	if ((o->has_to && ts >= o->hi) || (o->has_from && ts + dur <= o->lo))
+	end = sat_add(ts, dur);
+	if ((o->has_to && ts >= o->hi) || (o->has_from && end <= o->lo))
 		return;	/* not in the window (kept by -v): as it is */
 	nts = o->has_from && ts < o->lo ? o->lo : ts;
-	nend = o->has_to && ts + dur > o->hi ? o->hi : ts + dur;
-	if (nts == ts && nend == ts + dur)
+	nend = o->has_to && end > o->hi ? o->hi : end;
+	if (nts == ts && nend == end)
 		return;
 	mct_get_key(ev, "ts", &vts);
 	mct_get_key(ev, "dur", &vdur);
@@ -324,8 +336,11 @@ window(struct opts *o, const struct mct_header *h)
 {
 	int64_t origin = h->has_origin ? h->origin : 0;
 
-	o->lo = o->from + (o->from_abs ? 0 : origin);
-	o->hi = o->to + (o->to_abs ? 0 : origin);
+	/* a window beyond int64 ns is clamped: it holds everything there */
+	if (__builtin_add_overflow(o->from, o->from_abs ? 0 : origin, &o->lo))
+		o->lo = o->from > 0 ? INT64_MAX : INT64_MIN;
+	if (__builtin_add_overflow(o->to, o->to_abs ? 0 : origin, &o->hi))
+		o->hi = o->to > 0 ? INT64_MAX : INT64_MIN;
 }
 
 /* --match regexes, once -i is known. */

@@ -508,7 +508,8 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 	struct fend *f;
 	int64_t ts;
 
-	if (mct_get_key(ev, "id", &id) != 0 || mct_get_ns(ev, "ts", &ts) != 0)
+	if (mct_get_key(ev, "id", &id) != 0 || mct_get_ns(ev, "ts", &ts) != 0 ||
+	    !MCT_SANE_NS(ts))
 		return;
 	if (o->keyed) {
 		o->tmp.len = 0;
@@ -561,9 +562,10 @@ add(struct opts *o, struct mct_event *ev)
 			add_fend(o, ev, mct_jstr_eq(&ph, "s", 1));
 		return;
 	}
-	if (!mct_jstr_eq(&ph, "X", 1) || mct_get_ns(ev, "ts", &ts) != 0)
+	if (!mct_jstr_eq(&ph, "X", 1) || mct_get_ns(ev, "ts", &ts) != 0 ||
+	    !MCT_SANE_NS(ts))
 		return;
-	if (mct_get_ns(ev, "dur", &dur) != 0)
+	if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur))
 		dur = 0;
 	if (ts > o->last_ts)
 		o->last_ts = ts;
@@ -709,8 +711,9 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			break;
 		ev.json = line.p;
 		ev.len = line.len;
-		if (mct_get_ns(&ev, "ts", &ts) == 0) {
-			if (mct_get_ns(&ev, "dur", &dur) != 0 || dur < 0)
+		if (mct_get_ns(&ev, "ts", &ts) == 0 && MCT_SANE_NS(ts)) {
+			if (mct_get_ns(&ev, "dur", &dur) != 0 || dur < 0 ||
+			    !MCT_SANE_NS(dur))
 				dur = 0;
 			mct_get_key(&ev, "pid", &pid);
 			mct_get_key(&ev, "tid", &tid);

@@ -440,8 +440,8 @@ add(struct opts *o, struct mct_event *ev)
 		if (mct_get(ev, &o->xf[i], &v) == 0 &&
 		    (v.type == MCT_J_NUMBER || v.type == MCT_J_STRING))
 			run_add(&g->x[i], &v);
-	if (mct_get_ns(ev, "ts", &ts) == 0) {
-		if (mct_get_ns(ev, "dur", &dur) != 0)
+	if (mct_get_ns(ev, "ts", &ts) == 0 && MCT_SANE_NS(ts)) {
+		if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur))
 			dur = 0;
 		if (!g->span || ts < g->first)
 			g->first = ts;
