@@ -210,7 +210,7 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 		}
 	}
 	if (c->op == OP_RE || c->op == OP_NRE) {
-		if ((rc = regcomp(&c->re, b.p ? b.p : "",
+		if ((rc = mct_regcomp(&c->re, b.p ? b.p : "",
 		    REG_EXTENDED | REG_NOSUB | cflags)) != 0) {
 			char msg[256];
 
@@ -292,6 +292,47 @@ mct_expr_free(struct mct_expr *e)
 	free(e->a);
 	free(e->text);
 	free(e);
+}
+
+/*
+ * regcomp(3) for POSIX extended regular expressions, with one defence:
+ * runs of duplication symbols (a+++, a**, a+?*), which POSIX leaves
+ * undefined and glibc expands into trees that grow exponentially, are
+ * cut to their first symbol.  Returns regcomp's code.
+ */
+int
+mct_regcomp(regex_t *re, const char *pat, int cflags)
+{
+	struct mct_buf b = { 0 };
+	const char *p;
+	int rc, inbr = 0;
+
+	for (p = pat; *p; p++) {
+		if (*p == '\\' && p[1] && !inbr) {
+			mct_buf_addc(&b, *p++);
+			mct_buf_addc(&b, *p);
+			continue;
+		}
+		if (*p == '[' && !inbr) {
+			inbr = 1;
+			mct_buf_addc(&b, *p);
+			if (p[1] == '^')
+				mct_buf_addc(&b, *++p);
+			if (p[1] == ']')
+				mct_buf_addc(&b, *++p);
+			continue;
+		}
+		if (*p == ']' && inbr)
+			inbr = 0;
+		if (!inbr && strchr("*+?", *p) && b.len > 0 &&
+		    strchr("*+?", b.p[b.len - 1]) &&
+		    !(b.len > 1 && b.p[b.len - 2] == '\\'))
+			continue;	/* a second duplication symbol */
+		mct_buf_addc(&b, *p);
+	}
+	rc = regcomp(re, b.p ? b.p : "", cflags);
+	mct_buf_free(&b);
+	return rc;
 }
 
 /* Visit every field an expression reads (for the rules' cache). */

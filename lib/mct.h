@@ -256,7 +256,11 @@ int	 mct_is_header(struct mct_event *);
 /*
  * expr.c - the --where language: FIELD OP VALUE joined by && and ||.
  */
+#include <regex.h>
+
 struct mct_expr;
+
+int	 mct_regcomp(regex_t *, const char *, int);
 
 struct mct_expr *mct_expr_parse(const char *, int, char *, size_t);
 void	 mct_expr_free(struct mct_expr *);

@@ -351,7 +351,7 @@ compile(struct opts *o)
 
 	o->re = mct_xmalloc((size_t)(o->nmatch + 1) * sizeof(*o->re));
 	for (i = 0; i < o->nmatch; i++) {
-		if ((rc = regcomp(&o->re[i], o->match[i], REG_EXTENDED |
+		if ((rc = mct_regcomp(&o->re[i], o->match[i], REG_EXTENDED |
 		    REG_NOSUB | (o->icase ? REG_ICASE : 0))) != 0) {
 			char msg[256];
 
