@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# mct-report: the seed analysis as Markdown, composed of the five tools.
+# Its numbers are checked against the seed's (SPEC §2) on the full-scale
+# generated trace, and against python3 json on the fixtures.
+
+load helpers
+
+setup_file() {
+	bats_require_minimum_version 1.5.0
+	gen > "$BATS_FILE_TMPDIR/seed.json"
+	mct-report "$BATS_FILE_TMPDIR/seed.json" > "$BATS_FILE_TMPDIR/seed.md"
+}
+
+@test "the seed's category table (§3) comes out of the report" {
+	r="$BATS_FILE_TMPDIR/seed.md"
+	grep -q '^| TileLang custom kernels | 444 | 43.19 s | 91.14% |' "$r"
+	grep -q '^| routing/reorder/scatter/gather | 5,602 | 3.19 s | 6.73% |' "$r"
+	grep -q '^| memcpy/copy | 6,932 | 810.73 ms | 1.71% |' "$r"
+	grep -q '^| mcBLAS/GEMM | 260 | 86.00 ms | 0.18% |' "$r"
+}
+
+@test "the seed's kernels (§5.1, §6.1) and launch configurations (§5.2, §6.2)" {
+	r="$BATS_FILE_TMPDIR/seed.md"
+	grep -q '^| kernel_kernel | 222 | 31.42 s | [0-9.]*% | 141.53 ms | 47.29 ms | 7.92 ms | 256.31 ms | 14.286 s | 80.213 s |' "$r"
+	grep -q '^| kernel_kernel_1 | 222 | 11.77 s | [0-9.]*% | 53.03 ms | 17.83 ms | 3.18 ms | 95.41 ms | 14.349 s | 80.225 s |' "$r"
+	grep -q '^| kernel_kernel | \[2056,32,1\] | \[128,1,1\] | 110 | 253.99 ms | 27.94 s | 192 | 32,768 |' "$r"
+	grep -q '^| kernel_kernel_1 | \[1028,28,1\] | \[128,1,1\] | 110 | 12.05 ms | 1.33 s | 150 | 16,384 |' "$r"
+}
+
+@test "the seed's host API (§8), the host-versus-device lesson and the copies (§9)" {
+	r="$BATS_FILE_TMPDIR/seed.md"
+	grep -q '^| mcMemcpyAsync | 6,932 | 46.54 s | [0-9.]* ms | 2.59 us | 375.58 ms |' "$r"
+	grep -q '^| mcGetDevice | 140,703 | 27.50 ms |' "$r"
+	grep -q '^| mcMemcpyAsync | 6,932 | 46.54 s | 810.73 ms |' "$r"
+	grep -q '^| memcpy DTOD(device,device) | 5,370 | 790.03 ms | [0-9.]* us | 426.01 GB | 1.879 GB |' "$r"
+	grep -q '^| memcpy HTOD(pinned,device) | 888 | 2.94 ms | [0-9.]* us | 1.380 MB | 8,224 B |' "$r"
+}
+
+@test "the seed's phases (§7): two steady phases of 110 rounds" {
+	r="$BATS_FILE_TMPDIR/seed.md"
+	grep -q '^| steady | 26.570 s | 68.410 s | 41.84 s | [0-9,]* | [0-9.]*% | 110 |' "$r"
+	grep -q '^| steady | 74.520 s | 80.225 s | 5.71 s | [0-9,]* | [0-9.]*% | 110 |' "$r"
+	grep -q '^| warmup | 14.286 s |' "$r"
+	grep -q '^| warmup | 20.760 s |' "$r"
+}
+
+@test "the overview counts equal python's" {
+	r="$BATS_FILE_TMPDIR/seed.md"
+	n=$(py count "$BATS_FILE_TMPDIR/seed.json")
+	want=$("$PYTHON3" -c "print(f'{$n:,}')")
+	grep -q "^| events | $want |" "$r"
+}
+
+@test "every fixture: the report runs, exit 0, and its top kernel is python's" {
+	need_fixtures
+	for f in "$fixtures"/*.json*; do
+		run --separate-stderr mct-report "$f"
+		[ "$status" -eq 0 ] || { echo "$f: $stderr"; return 1; }
+		[[ "$output" == *"## 3. Top kernels"* ]]
+		# python: the device event name with the largest total dur
+		want=$("$PYTHON3" - "$f" <<'PY'
+import gzip, json, sys
+p = sys.argv[1]
+raw = (gzip.open if p.endswith(".gz") else open)(p, "rb").read().decode("utf-8", "replace")
+try:
+    d = json.loads(raw)
+except ValueError:
+    d = json.loads(raw.rstrip().rstrip(",") + "]")
+ev = d["traceEvents"] if isinstance(d, dict) else d
+dev = {"kernel", "Kernel", "gpu_memcpy", "gpu_memset", "Memcpy", "Memset"}
+tot = {}
+for e in ev:
+    if not isinstance(e, dict) or e.get("ph") != "X":
+        continue
+    c = e.get("cat")
+    ok = c in dev if c is not None else str(e.get("pid")) in ("2", "3")
+    if ok:
+        tot[e.get("name")] = tot.get(e.get("name"), 0) + float(e.get("dur", 0) or 0)
+print(max(sorted(tot), key=lambda k: tot[k]) if tot else "")
+PY
+)
+		if [ -n "$want" ]; then
+			top=$(printf '%s\n' "$output" | sed -n '/## 3. Top kernels/,/## 4/p' |
+			    grep '^| ' | sed -n 2p | cut -d'|' -f2 | sed 's/^ //; s/ $//')
+			same "$top" "$want"
+		fi
+	done
+}
+
+@test "-o FILE writes the report there; -n sets the rows" {
+	mct-report -o "$BATS_TEST_TMPDIR/r.md" -n 1 "$BATS_FILE_TMPDIR/seed.json"
+	grep -q '^| kernel_kernel | 222 |' "$BATS_TEST_TMPDIR/r.md"
+	! grep -q '^| kernel_kernel_1 | 222 | 11.77 s' "$BATS_TEST_TMPDIR/r.md"
+	grep -q '^| (others) |' "$BATS_TEST_TMPDIR/r.md"
+}
+
+@test "-r RULES names the categories; -u forces the unit" {
+	run --separate-stderr mct-report -r "$MCT_SRCDIR/examples/moe.rules" "$BATS_FILE_TMPDIR/seed.json"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| MoE step1 gate/up projection (large) | 110 | 27.94 s |"* ]]
+	run --separate-stderr mct-report -u ns "$BATS_FILE_TMPDIR/seed.json"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| time unit of the source | ns (given by --unit) |"* ]]
+}
+
+@test "stdin, - and errors: unreadable file, bad option, bad --top, bad --unit, two traces" {
+	gzip -c "$BATS_FILE_TMPDIR/seed.json" | mct-report - | grep -q '^| kernel_kernel | 222 |'
+	run --separate-stderr mct-report /nonexistent
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"/nonexistent"* ]]
+	run --separate-stderr mct-report --top 0 x
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--top: invalid number '0'"* ]]
+	run --separate-stderr mct-report --unit parsec x
+	[ "$status" -eq 2 ]
+	run --separate-stderr mct-report a b
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"one trace at a time"* ]]
+	run --separate-stderr mct-report --bogus
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"Try 'mct-report --help'"* ]]
+}
+
+@test "-p DIR draws the four pictures (gnuplot), each non-trivial, linked from the report" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	export MCT_PLOTS="$MCT_SRCDIR/examples"
+	run --separate-stderr mct-report -p "$BATS_TEST_TMPDIR/p" "$BATS_FILE_TMPDIR/seed.json"
+	[ "$status" -eq 0 ]
+	for p in timeline categories latency busy; do
+		[ "$(wc -c < "$BATS_TEST_TMPDIR/p/$p.png")" -gt 5000 ]
+		[[ "$output" == *"![$p]($BATS_TEST_TMPDIR/p/$p.png)"* ]]
+		file "$BATS_TEST_TMPDIR/p/$p.png" 2>/dev/null | grep -q PNG ||
+		    head -c 4 "$BATS_TEST_TMPDIR/p/$p.png" | grep -q PNG
+	done
+}
