@@ -42,6 +42,7 @@ struct input {
 	const char	*name;		/* for messages; stdin is "(stdin)" */
 	const char	*arg;		/* as given; "-" is stdin */
 	int		 ok;		/* it could be opened */
+	int		 started;	/* pass 2 has begun to read its lines */
 	struct mct_src	*src;		/* a stream operand, kept open */
 	struct rbuf	 rb;
 	int		 stream;	/* an mct stream: read directly */
@@ -531,7 +532,9 @@ resync:
 			at = resync(b, b->pos + 1, &inarray);
 			if (at != (size_t)-1) {
 				b->pos = at;
-				state = inarray ? S_ARRAY : S_TOP;
+				/* inside the events array we stay there */
+				state = inarray || state == S_ARRAY ? S_ARRAY :
+				    S_TOP;
 				break;
 			}
 			/* keep some bytes before the next search as context */
@@ -900,6 +903,13 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 			if (in->spool_to <= in->spool_from)
 				continue;
 			b = &r->srb;
+			if (!in->started) {
+				/* this operand's lines in the spool, from their start */
+				r->spool_pos = in->spool_from;
+				b->pos = b->end = 0;
+				b->eof = 0;
+				in->started = 1;
+			}
 		}
 		for (;;) {
 			nl = find_nl(b);
@@ -955,8 +965,6 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 		} else {
 			r->srb.pos = r->srb.end = 0;
 			r->srb.eof = 0;
-			if (r->cur + 1 < r->nin)
-				r->spool_pos = r->in[r->cur + 1].spool_from;
 		}
 	}
 	return 0;

@@ -1,7 +1,12 @@
 #!/bin/sh
-# fuzz.sh - build tests/fuzz-reader.c (a libFuzzer target) with AddressSanitizer
-# and UndefinedBehaviorSanitizer, seed a corpus and run it.  Not part of
-# make check: run it as `make fuzz` or directly.
+# fuzz.sh - build the libFuzzer targets of mct with AddressSanitizer and
+# UndefinedBehaviorSanitizer, seed a corpus for each and run them.  Not part
+# of make check: run it as `make fuzz` or directly.
+#
+#   reader    tests/fuzz-reader.c: the scanner, field access and the reader
+#             end to end (trace and stream input)
+#   parsers   tests/fuzz-parsers.c: times, --where predicates (parsed and
+#             evaluated), field lists, rules files (with FUZZ_RULES=1)
 #
 # usage: tests/fuzz.sh [BUILDDIR]
 #
@@ -9,24 +14,37 @@
 #                   without one a minimal config.h is generated
 #
 # environment:
-#   FUZZ_SECONDS    how long to fuzz (default 60)
-#   FUZZ_DIR        work directory (default /tmp/mct-fuzz): the binary,
-#                   corpus/ (kept between runs), artifacts/ (crashes)
-#   FUZZ_TMP        TMPDIR for the reader's input and spool files (default a
+#   FUZZ_TARGETS    the targets to run (default "reader parsers")
+#   FUZZ_SECONDS    how long to fuzz each target (default 60)
+#   FUZZ_DIR        work directory (default /tmp/mct-fuzz): the binaries,
+#                   corpus-TARGET/ (kept between runs), artifacts/ (crashes,
+#                   named TARGET-crash-..., TARGET-leak-...), TARGET.log
+#   FUZZ_TMP        TMPDIR for the targets' input and spool files (default a
 #                   directory in /dev/shm if it is writable: twice as fast)
-#   FUZZ_JOBS       parallel jobs (libFuzzer -fork=N; default 1)
-#   FUZZ_QUIET      1 (default): hide the reader's warnings (-close_fd_mask=2;
+#   FUZZ_JOBS       with several targets, how many run at once (default 1;
+#                   2 runs reader and parsers side by side); with one target,
+#                   libFuzzer's -fork=N
+#   FUZZ_QUIET      1 (default): hide the targets' warnings (-close_fd_mask=2;
 #                   sanitizer reports are still shown); 0 to see them
-#   FUZZ_ARGS       more libFuzzer options
+#   FUZZ_RULES      1: the parsers target also loads every input as a rules
+#                   file.  Off by default: rules.c keeps one rule set per
+#                   process with no way to reset it, so every load adds to
+#                   the last and leaks (a known bug of lib/rules.c)
+#   FUZZ_ARGS       more libFuzzer options (for every target)
 #   MCT_FIXTURES    real traces to seed from (default ../shared/fixtures)
 #   FUZZ_CC         the compiler (default clang; it needs -fsanitize=fuzzer)
+#   FUZZ_CFLAGS     more compiler flags, after the others: to look past a
+#                   known finding, e.g. -fsanitize-recover=signed-integer-overflow
+#                   with UBSAN_OPTIONS=halt_on_error=0:suppressions=FILE
 #
-# Exit status: 0 if no crash was found; otherwise libFuzzer's status, after
-# the crashing inputs are printed in base64.
+# Exit status: 0 if no target found anything; otherwise 1 (or the status of
+# the one target that failed), after every new artifact is printed in
+# base64.  Each target's last statistics are printed at the end.
 set -eu
 
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${1:-}
+targets=${FUZZ_TARGETS:-reader parsers}
 seconds=${FUZZ_SECONDS:-60}
 dir=${FUZZ_DIR:-/tmp/mct-fuzz}
 jobs=${FUZZ_JOBS:-1}
@@ -34,11 +52,17 @@ quiet=${FUZZ_QUIET:-1}
 fixtures=${MCT_FIXTURES:-$srcdir/../shared/fixtures}
 cc=${FUZZ_CC:-clang}
 
+for t in $targets; do
+	case $t in
+	reader|parsers) ;;
+	*) echo "fuzz.sh: unknown target '$t' (want reader, parsers)" >&2; exit 2 ;;
+	esac
+done
 command -v "$cc" >/dev/null 2>&1 || {
 	echo "fuzz.sh: $cc not found (apt-get install clang)" >&2
 	exit 2
 }
-mkdir -p "$dir/corpus" "$dir/artifacts" "$dir/include"
+mkdir -p "$dir/artifacts" "$dir/include"
 if [ -n "${FUZZ_TMP:-}" ]; then
 	tmp=$FUZZ_TMP
 	mkdir -p "$tmp"
@@ -48,6 +72,10 @@ elif [ -d /dev/shm ] && [ -w /dev/shm ]; then
 else
 	tmp=$dir/tmp
 	mkdir -p "$tmp"
+fi
+# A corpus of an older fuzz.sh (one target, corpus/) is the reader's.
+if [ -d "$dir/corpus" ] && [ ! -d "$dir/corpus-reader" ]; then
+	mv "$dir/corpus" "$dir/corpus-reader"
 fi
 
 # config.h: the build directory's, or a minimal one.
@@ -72,56 +100,68 @@ EOF
 	mv "$inc/config.h.new" "$inc/config.h"
 fi
 
-# Build: the target and every lib/*.c, all instrumented.
+# Build: each target and every lib/*.c, all instrumented.
 jflags=$(pkg-config --cflags json-c 2>/dev/null || true)
 jlibs=$(pkg-config --libs json-c 2>/dev/null || true)
-echo "fuzz.sh: building $dir/fuzz-reader with $cc"
-# shellcheck disable=SC2086
-"$cc" -g -O1 -std=gnu11 -fno-omit-frame-pointer \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -fsanitize-recover=pointer-overflow,nonnull-attribute,shift \
-    -I"$srcdir/lib" -I"$inc" $jflags \
-    -o "$dir/fuzz-reader" "$srcdir/tests/fuzz-reader.c" "$srcdir"/lib/*.c \
-    $jlibs -lz -lm
+for t in $targets; do
+	echo "fuzz.sh: building $dir/fuzz-$t with $cc"
+	# shellcheck disable=SC2086
+	"$cc" -g -O1 -std=gnu11 -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -fsanitize-recover=pointer-overflow,nonnull-attribute,shift \
+	    ${FUZZ_CFLAGS:-} -I"$srcdir/lib" -I"$inc" $jflags \
+	    -o "$dir/fuzz-$t" "$srcdir/tests/fuzz-$t.c" "$srcdir"/lib/*.c \
+	    $jlibs -lz -lm
+done
 
-# Seeds: the heads of the real traces, small whole files, and snippets.
-seed() {	# seed NAME < data
-	cat >"$dir/corpus/seed-$1"
-}
-if [ -d "$fixtures" ]; then
-	for f in "$fixtures"/*; do
-		[ -f "$f" ] || continue
-		b=$(basename "$f")
-		case $f in
-		*.gz)
-			gzip -dc "$f" 2>/dev/null | head -c 4096 | seed "$b.head" || true
-			[ "$(wc -c <"$f")" -le 8192 ] && seed "$b" <"$f"
-			;;
-		*.json)
-			head -c 4096 "$f" | seed "$b.head"
-			;;
-		esac
-	done
-else
-	echo "fuzz.sh: no fixtures in $fixtures; seeding with snippets only"
-fi
-printf '%s\n' '{"otherData":{"v":1},"traceEvents":[' \
-    '{"name":"a","ph":"X","ts":1712195495519689.047,"dur":2.5,"pid":1,"tid":2,"args":{"grid":[2056,32,1]}},' \
-    '{"name":"b","ph":"M","ts":0,"args":{"name":"x"}}' \
-    '],"displayTimeUnit":"ns"}' | seed object
-printf '[\n  {"ts": 10, "dur": 5, "ph": "X"},\n  {"ts": 3, "ph": "B"},\n' | seed array-cut
-printf '{"ts":100,"dur":7,"args":{"co_id":1}}\n{"ts":50,"ph":"X"}\n' | seed ndjson
-printf '%s\n' '{"name":"mct_header","ph":"M","args":{"version":1,"unit":"us","unit_from":"given by --unit","origin":5,"form":"array","top_before":0,"top":{"a":1},"sources":["x"]}}' \
-    '{"ts":5,"ph":"X","name":"k"}' '{"ts":7,"ph":"X","args":{"a b":"c"}}' | seed stream
-printf '{"traceEvents":[{},{"ts":"123","dur":"4","ph":"X"},{"ts":"5.5"}]}' | seed string-ts
-printf '[{"name":"a\\qb\001\377","n":NaN,"i":Infinity,"a":[1,],"ts":1,},\n{"ts":2 x},\n{"ts":3}]' | seed repairs
-printf '\357\273\277[{"ts":1},[1,],"x",{"s":"\\ud83d\\ude00\\u00e9\\u1"}]' | seed bom-nonobj
-printf '{"traceEvents":[{"ts":1},{"ts":2},{"ts":3' | seed cut
-printf '{"a":{"b":[{"c":{"d":[[[[{}]]]]}}]},"traceEvents":[],"z":[1e400,-0.0e-5,18446744073709551616]}' | seed nested
-printf '[{"ts":1,"ph":"X"},{"ts":2,"ph":"X"}]' | gzip -c | seed gzip
+# Seeds of the reader: the heads of the real traces, small whole files,
+# the damaged-input corpus of tests/corpus, and snippets.
+seed_reader() {
+	c=$dir/corpus-reader
+	mkdir -p "$c"
+	seed() {	# seed NAME < data
+		cat >"$c/seed-$1"
+	}
+	if [ -d "$fixtures" ]; then
+		for f in "$fixtures"/*; do
+			[ -f "$f" ] || continue
+			b=$(basename "$f")
+			case $f in
+			*.gz)
+				gzip -dc "$f" 2>/dev/null | head -c 4096 | seed "$b.head" || true
+				[ "$(wc -c <"$f")" -le 8192 ] && seed "$b" <"$f"
+				;;
+			*.json)
+				head -c 4096 "$f" | seed "$b.head"
+				;;
+			esac
+		done
+	else
+		echo "fuzz.sh: no fixtures in $fixtures; seeding with snippets only"
+	fi
+	if sh "$srcdir/tests/corpus/make.sh" "$tmp/corpus" >/dev/null 2>&1; then
+		for f in "$tmp/corpus"/*; do
+			[ -f "$f" ] && [ "$(wc -c <"$f")" -le 16384 ] &&
+			    seed "damage-$(basename "$f")" <"$f"
+		done
+		rm -rf "$tmp/corpus"
+	fi
+	printf '%s\n' '{"otherData":{"v":1},"traceEvents":[' \
+	    '{"name":"a","ph":"X","ts":1712195495519689.047,"dur":2.5,"pid":1,"tid":2,"args":{"grid":[2056,32,1]}},' \
+	    '{"name":"b","ph":"M","ts":0,"args":{"name":"x"}}' \
+	    '],"displayTimeUnit":"ns"}' | seed object
+	printf '[\n  {"ts": 10, "dur": 5, "ph": "X"},\n  {"ts": 3, "ph": "B"},\n' | seed array-cut
+	printf '{"ts":100,"dur":7,"args":{"co_id":1}}\n{"ts":50,"ph":"X"}\n' | seed ndjson
+	printf '%s\n' '{"name":"mct_header","ph":"M","args":{"version":1,"unit":"us","unit_from":"given by --unit","origin":5,"form":"array","top_before":0,"top":{"a":1},"sources":["x"]}}' \
+	    '{"ts":5,"ph":"X","name":"k"}' '{"ts":7,"ph":"X","args":{"a b":"c"}}' | seed stream
+	printf '{"traceEvents":[{},{"ts":"123","dur":"4","ph":"X"},{"ts":"5.5"}]}' | seed string-ts
+	printf '[{"name":"a\\qb\001\377","n":NaN,"i":Infinity,"a":[1,],"ts":1,},\n{"ts":2 x},\n{"ts":3}]' | seed repairs
+	printf '\357\273\277[{"ts":1},[1,],"x",{"s":"\\ud83d\\ude00\\u00e9\\u1"}]' | seed bom-nonobj
+	printf '{"traceEvents":[{"ts":1},{"ts":2},{"ts":3' | seed cut
+	printf '{"a":{"b":[{"c":{"d":[[[[{}]]]]}}]},"traceEvents":[],"z":[1e400,-0.0e-5,18446744073709551616]}' | seed nested
+	printf '[{"ts":1,"ph":"X"},{"ts":2,"ph":"X"}]' | gzip -c | seed gzip
 
-# A dictionary of the tokens that matter.
-cat >"$dir/json.dict" <<'EOF'
+	cat >"$dir/reader.dict" <<'EOF'
 "{"
 "}"
 "["
@@ -152,47 +192,181 @@ cat >"$dir/json.dict" <<'EOF'
 "\x1f\x8b"
 "\xef\xbb\xbf"
 EOF
+}
 
-# No suppressions: every report stops the run (the known bugs of the
-# first runs are fixed; their inputs are in tests/unit.c).
+# Seeds of the parsers: times, predicates and field lists of the man
+# pages and tests, and the rules files that ship.
+seed_parsers() {
+	c=$dir/corpus-parsers
+	mkdir -p "$c"
+	i=0
+	while IFS= read -r line; do
+		i=$((i + 1))
+		printf '%s' "$line" >"$c/seed-$i"
+	done <<'EOF'
+26.57s
+500us
+1.5ms
+1.5m
+-250000
+@1712195481233000000
+@1712195481.233s
+0.0000000005s
+name==kernel_kernel
+args.grid==[2056,32,1]
+args.grid==[2056, 32, 1] && args.block=="(128, 1, 1)"
+!cat && pid==2
+cat~^(kernel|Kernel|gpu_memcpy)$ || name~^mc[A-Z]
+dur>=1ms && dur<256.313ms
+ts>=@1712195480123456789 && rel<26.57s && end<=@1712195481.233s
+args."registers per thread">=128
+args."a\"b".c!~x || launch.ts>5us || latency<=-3us
+category==memcpy/copy
+name!=mcGetDevice && args.co_id
+pid=="1" || tid>=7 && id==0x1f
+ts,dur,ph,pid,tid,name
+rel,end,args.grid,args."a,b".c,launch.name,category
+"end",args."rel",x.y.z
+EOF
+	for f in "$srcdir/data/default.rules" "$srcdir/examples/moe.rules"; do
+		[ -f "$f" ] && head -c 4096 "$f" >"$c/seed-$(basename "$f")"
+	done
+	printf 'label\tname==a\n-\tph==M\n# comment\n\nx y\tdur>=1ms && args.grid==[1,2,3]\n' >"$c/seed-rules"
+	printf 'bad\tcategory==x\n' >"$c/seed-rules-category"
+
+	cat >"$dir/parsers.dict" <<'EOF'
+"=="
+"!="
+"<="
+">="
+"~"
+"!~"
+"&&"
+"||"
+"!"
+"\""
+"\\"
+"\x09"
+"\x0a"
+"."
+","
+"@"
+"ns"
+"us"
+"ms"
+"s"
+"m"
+"name"
+"args."
+"args.grid"
+"ts"
+"dur"
+"rel"
+"end"
+"category"
+"launch.ts"
+"latency"
+"[2056,32,1]"
+"(128, 1, 1)"
+"^(a|b)$"
+"[[:alpha:]]"
+"1712195480123456789"
+"9223372036854775807"
+"-"
+"#"
+EOF
+}
+
+for t in $targets; do
+	seed_$t
+done
+
+# No suppressions: every report stops the run.
 : >"$dir/lsan.supp"
 : >"$dir/ubsan.supp"
 
-nseed=$(find "$dir/corpus" -type f | wc -l)
-echo "fuzz.sh: fuzzing for $seconds s with $nseed inputs in $dir/corpus"
+quietflag=
+[ "$quiet" = 1 ] && quietflag=-close_fd_mask=2
+ntargets=$(echo $targets | wc -w)
+forkflag=
+[ "$ntargets" -eq 1 ] && [ "$jobs" -gt 1 ] &&
+    forkflag="-fork=$jobs -ignore_crashes=0"
 stamp=$dir/artifacts/.start
 : >"$stamp"
-set +e
-if [ "$quiet" = 1 ]; then
-	quietflag=-close_fd_mask=2
+
+# run TARGET: fuzz it; its output in TARGET.log, its status in TARGET.rc.
+run() {
+	t=$1
+	echo "fuzz.sh: fuzzing $t for $seconds s with $(find "$dir/corpus-$t" -type f | wc -l) inputs in $dir/corpus-$t"
+	if [ "$t" = parsers ] && [ "${FUZZ_RULES:-0}" = 1 ]; then
+		echo "fuzz.sh: parsers: rules files too (FUZZ_RULES=1): expect the known leak of lib/rules.c"
+	fi
+	set +e
+	# shellcheck disable=SC2086
+	(
+		cd "$dir" &&
+		TMPDIR=$tmp \
+		MCT_RULES=${MCT_RULES:-$srcdir/data/default.rules} \
+		ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
+		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$dir/ubsan.supp} \
+		LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$dir/lsan.supp:print_suppressions=0} \
+		"./fuzz-$t" -max_total_time="$seconds" -max_len=16384 -timeout=20 \
+		    -rss_limit_mb=2048 -dict="$dir/$t.dict" \
+		    -artifact_prefix="$dir/artifacts/$t-" -print_final_stats=1 \
+		    $quietflag $forkflag ${FUZZ_ARGS:-} "$dir/corpus-$t"
+	) >"$dir/$t.log" 2>&1
+	echo $? >"$dir/$t.rc"
+	set -e
+}
+
+if [ "$jobs" -gt 1 ] && [ "$ntargets" -gt 1 ]; then
+	# side by side, $jobs at a time
+	n=0
+	for t in $targets; do
+		run "$t" &
+		n=$((n + 1))
+		if [ "$n" -ge "$jobs" ]; then
+			wait
+			n=0
+		fi
+	done
+	wait
 else
-	quietflag=
+	for t in $targets; do
+		run "$t"
+	done
 fi
-forkflag=
-[ "$jobs" -gt 1 ] && forkflag="-fork=$jobs -ignore_crashes=0"
-# shellcheck disable=SC2086
-(
-	cd "$dir" &&
-	TMPDIR=$tmp \
-	ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
-	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$dir/ubsan.supp} \
-	LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$dir/lsan.supp:print_suppressions=0} \
-	./fuzz-reader -max_total_time="$seconds" -max_len=16384 -timeout=20 \
-	    -rss_limit_mb=2048 -dict="$dir/json.dict" \
-	    -artifact_prefix="$dir/artifacts/" -print_final_stats=1 \
-	    $quietflag $forkflag ${FUZZ_ARGS:-} "$dir/corpus"
-)
-rv=$?
-set -e
+
+rv=0
+for t in $targets; do
+	r=$(cat "$dir/$t.rc")
+	echo "fuzz.sh: $t: exit $r; corpus $(find "$dir/corpus-$t" -type f | wc -l) inputs; log $dir/$t.log"
+	grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "$dir/$t.log" | tail -1 || true
+	grep -E '^stat::' "$dir/$t.log" || true
+	if [ "$r" -ne 0 ]; then
+		grep -E 'ERROR|invariant failed|SUMMARY|leak' "$dir/$t.log" | head -20 || true
+		[ "$rv" -eq 0 ] && rv=$r || rv=1
+	fi
+done
 found=0
 for f in $(find "$dir/artifacts" -type f -newer "$stamp" | sort); do
 	found=1
 	echo "fuzz.sh: $f (base64):"
 	base64 "$f"
+	# what it does, once more, with the targets' messages shown
+	t=$(basename "$f")
+	t=${t%%-*}
+	[ -x "$dir/fuzz-$t" ] || continue
+	echo "fuzz.sh: $f: what fuzz-$t reports:"
+	(
+		cd "$dir" &&
+		TMPDIR=$tmp MCT_RULES=${MCT_RULES:-$srcdir/data/default.rules} \
+		"./fuzz-$t" "$f" 2>&1
+	) | grep -E 'invariant failed|runtime error|ERROR|SUMMARY|leak of|^    #[0-9] ' |
+	    head -20 || true
 done
-echo "fuzz.sh: corpus: $(find "$dir/corpus" -type f | wc -l) inputs; exit $rv"
 if [ $rv -ne 0 ] || [ $found -ne 0 ]; then
-	echo "fuzz.sh: reproduce: $dir/fuzz-reader ARTIFACT" >&2
+	echo "fuzz.sh: reproduce: $dir/fuzz-TARGET ARTIFACT" >&2
 	[ $rv -ne 0 ] && exit $rv
 	exit 1
 fi
