@@ -233,6 +233,8 @@ mct_category(struct mct_event *ev, const struct mct_header *h)
 		}
 		mct_buf_addc(k, '\037');
 	}
+	if (k->p == NULL)	/* the rules read no field */
+		mct_buf_addc(k, '\037');
 	slot = hash(k->p, k->len) % (sizeof(rules.tab) / sizeof(rules.tab[0]));
 	for (c = rules.tab[slot]; c; c = c->next)
 		if (c->klen == k->len && memcmp(c->key, k->p, k->len) == 0)

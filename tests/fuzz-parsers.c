@@ -27,22 +27,9 @@
  *
  * A failed invariant prints what failed (also through the sanitizer's
  * report, which -close_fd_mask=2 keeps) and abort()s, so that libFuzzer
- * keeps the input.  Every finding stops the run; built with
- * -DMCT_FUZZ_KNOWN (FUZZ_CFLAGS), the checks that known(BUG) guards are
- * skipped, to look past a bug already reported:
- *   "field quote"  expr.c's field scanner reads any '"' (one inside a bare
- *                  segment, or after a backslash) as the start or end of a
- *                  quoted part, where field.c reads it as a character: the
- *                  blanks after the text join the field, so 'a"b.' is an
- *                  invalid field but ' a"b.\t' a valid one.
- * The other findings of the first runs stop it too until lib/ is fixed;
- * to look past them (and only them), as the reported runs did:
- *   - a condition that fails to parse after its field leaks the field
- *     (expr.c parse_cond): LSAN_OPTIONS=suppressions=F, F: leak:parse_cond
- *   - rel and end overflow int64 (field.c mct_field_ns):
- *     FUZZ_CFLAGS="-fsanitize-recover=signed-integer-overflow" and
- *     UBSAN_OPTIONS=halt_on_error=0:suppressions=F,
- *     F: signed-integer-overflow:mct_field_ns
+ * keeps the input.  Every finding stops the run: those of the first runs
+ * (a leak of a --where condition that fails to parse, rel and end
+ * overflowing int64, a quote inside a field segment) are fixed (d84d98e).
  */
 #include "config.h"
 
@@ -83,25 +70,6 @@ fail(int line, const char *what)
 	__sanitizer_report_error_summary(msg);
 #endif
 	abort();
-}
-
-/* A bug already reported (see the top); 1 skips its check. */
-static int
-known(const char *bug)
-{
-	(void)bug;
-#ifdef MCT_FUZZ_KNOWN
-	return 1;
-#else
-	return 0;
-#endif
-}
-
-/* Does s hold a '"'?  (The "field quote" bug.) */
-static int
-has_quote(const char *s)
-{
-	return strchr(s, '"') != NULL;
 }
 
 /* Events as a stream holds them: compact JSON objects, ts/dur in ns. */
@@ -259,8 +227,6 @@ fuzz_expr(const char *s, size_t len)
 		padded[len + 2] = '\0';
 		rb = expr1(padded, cf ? REG_ICASE : 0, b, NRES);
 		free(padded);
-		if (ra != rb && has_quote(s) && known("field quote"))
-			continue;
 		CHECK(ra == rb, "the same verdict with blanks around");
 		if (ra == 0)
 			CHECK(memcmp(a, b, NRES) == 0,
