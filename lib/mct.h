@@ -54,6 +54,15 @@ void	 mct_buf_addi(struct mct_buf *, int64_t);
 void	 mct_buf_addjstr(struct mct_buf *, const char *, size_t);
 void	 mct_buf_free(struct mct_buf *);
 void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));
+
+struct mct_strtab {
+	char		**str;		/* the strings, by index */
+	int32_t		 n, cap;
+	int32_t		*slot;		/* open addressing over str */
+	size_t		 nslot;
+};
+
+int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
 FILE	*mct_tmpfile(char **);
 int	 mct_status(int, int);
 void	 mct_usage_hint(void);

@@ -152,6 +152,60 @@ mct_tmpfile(char **name)
 	return f;
 }
 
+/*
+ * A table of interned strings: the same text gets the same index, so
+ * tools keep an int32 where a name, pid or signature repeats.
+ */
+static unsigned long
+strhash(const char *s, size_t n)
+{
+	unsigned long h = 1469598103934665603UL;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
+	return h;
+}
+
+int32_t
+mct_intern(struct mct_strtab *t, const char *s, size_t n)
+{
+	size_t i, h;
+
+	if (t->nslot == 0 || (size_t)t->n * 2 >= t->nslot) {
+		size_t ns = t->nslot ? t->nslot * 2 : 1024;
+		int32_t *slot = mct_xmalloc(ns * sizeof(*slot));
+
+		for (i = 0; i < ns; i++)
+			slot[i] = -1;
+		for (i = 0; i < (size_t)t->n; i++) {
+			h = strhash(t->str[i], strlen(t->str[i])) & (ns - 1);
+			while (slot[h] >= 0)
+				h = (h + 1) & (ns - 1);
+			slot[h] = (int32_t)i;
+		}
+		free(t->slot);
+		t->slot = slot;
+		t->nslot = ns;
+	}
+	h = strhash(s, n) & (t->nslot - 1);
+	while (t->slot[h] >= 0) {
+		const char *x = t->str[t->slot[h]];
+
+		if (strlen(x) == n && memcmp(x, s, n) == 0)
+			return t->slot[h];
+		h = (h + 1) & (t->nslot - 1);
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->str = mct_xrealloc(t->str, (size_t)t->cap * sizeof(*t->str));
+	}
+	t->str[t->n] = mct_xmalloc(n + 1);
+	memcpy(t->str[t->n], s, n);
+	t->str[t->n][n] = '\0';
+	t->slot[h] = t->n;
+	return t->n++;
+}
+
 /* qsort(3), also for no elements (where qsort may not get a NULL base). */
 void
 mct_sort(void *base, size_t n, size_t size,

@@ -114,8 +114,7 @@ struct opts {
 	int64_t		 last_ts, window;
 	long long	 nadd;
 	/* interned strings */
-	char		**str;
-	int32_t		 nstr, strcap;
+	struct mct_strtab st;
 	/* flow ends, for dangling counts and flow mode */
 	struct fend	*fe;
 	size_t		 nfe, fecap;
@@ -196,48 +195,6 @@ hash(const char *s, size_t n)
 	return h;
 }
 
-/* Intern a short JSON text (names, pids and tids repeat). */
-static int32_t
-intern(struct opts *o, const char *s, size_t n)
-{
-	static int32_t *slot;
-	static size_t nslot;
-	size_t i, h;
-
-	if (nslot == 0 || (size_t)o->nstr * 2 >= nslot) {
-		size_t ns = nslot ? nslot * 2 : 4096;
-		int32_t *t = mct_xmalloc(ns * sizeof(*t));
-
-		for (i = 0; i < ns; i++)
-			t[i] = -1;
-		for (i = 0; i < (size_t)o->nstr; i++) {
-			h = hash(o->str[i], strlen(o->str[i])) & (ns - 1);
-			while (t[h] >= 0)
-				h = (h + 1) & (ns - 1);
-			t[h] = (int32_t)i;
-		}
-		free(slot);
-		slot = t;
-		nslot = ns;
-	}
-	h = hash(s, n) & (nslot - 1);
-	while (slot[h] >= 0) {
-		const char *t = o->str[slot[h]];
-
-		if (strlen(t) == n && memcmp(t, s, n) == 0)
-			return slot[h];
-		h = (h + 1) & (nslot - 1);
-	}
-	if (o->nstr == o->strcap) {
-		o->strcap = o->strcap ? o->strcap * 2 : 256;
-		o->str = mct_xrealloc(o->str, (size_t)o->strcap * sizeof(*o->str));
-	}
-	o->str[o->nstr] = mct_xmalloc(n + 1);
-	memcpy(o->str[o->nstr], s, n);
-	o->str[o->nstr][n] = '\0';
-	slot[h] = o->nstr;
-	return o->nstr++;
-}
 
 static int32_t
 intern_key(struct opts *o, struct mct_event *ev, const char *key)
@@ -245,8 +202,8 @@ intern_key(struct opts *o, struct mct_event *ev, const char *key)
 	struct mct_val v;
 
 	if (mct_get_key(ev, key, &v) != 0)
-		return intern(o, "null", 4);
-	return intern(o, v.p, v.len);
+		return mct_intern(&o->st, "null", 4);
+	return mct_intern(&o->st, v.p, v.len);
 }
 
 static struct corr *
@@ -353,15 +310,15 @@ pair(struct opts *o, const char *json, size_t len, const struct corr *c,
 	if (len > 2)
 		mct_buf_addc(b, ',');
 	mct_buf_adds(b, "\"launch\":{\"name\":");
-	mct_buf_adds(b, o->str[c->name]);
+	mct_buf_adds(b, o->st.str[c->name]);
 	mct_buf_adds(b, ",\"ts\":");
 	mct_buf_addi(b, c->ts);
 	mct_buf_adds(b, ",\"dur\":");
 	mct_buf_addi(b, c->dur);
 	mct_buf_adds(b, ",\"pid\":");
-	mct_buf_adds(b, o->str[c->pid]);
+	mct_buf_adds(b, o->st.str[c->pid]);
 	mct_buf_adds(b, ",\"tid\":");
-	mct_buf_adds(b, o->str[c->tid]);
+	mct_buf_adds(b, o->st.str[c->tid]);
 	mct_buf_adds(b, "},\"latency\":");
 	mct_buf_addi(b, dts - c->ts);
 	mct_buf_adds(b, ",\"queue\":");
@@ -407,15 +364,15 @@ no_device(struct opts *o, const struct corr *c)
 	if (!o->orphans)
 		return;
 	mct_buf_adds(&b, "{\"name\":");
-	mct_buf_adds(&b, o->str[c->name]);
+	mct_buf_adds(&b, o->st.str[c->name]);
 	mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
 	mct_buf_addi(&b, c->ts);
 	mct_buf_adds(&b, ",\"dur\":");
 	mct_buf_addi(&b, c->dur);
 	mct_buf_adds(&b, ",\"pid\":");
-	mct_buf_adds(&b, o->str[c->pid]);
+	mct_buf_adds(&b, o->st.str[c->pid]);
 	mct_buf_adds(&b, ",\"tid\":");
-	mct_buf_adds(&b, o->str[c->tid]);
+	mct_buf_adds(&b, o->st.str[c->tid]);
 	mct_buf_adds(&b, ",\"key\":");
 	mct_buf_addjstr(&b, c->key, c->klen);
 	mct_buf_addc(&b, '}');
@@ -539,7 +496,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 	mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
 	mct_buf_addc(&o->tmp, '\037');
 	mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
-	f->lane = intern(o, o->tmp.p, o->tmp.len);
+	f->lane = mct_intern(&o->st, o->tmp.p, o->tmp.len);
 	f->start = start;
 	f->bpe = !start && mct_get_key(ev, "bp", &bp) == 0 &&
 	    mct_jstr_eq(&bp, "e", 1);
@@ -726,7 +683,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 				sls = mct_xrealloc(sls, slcap * sizeof(*sls));
 			}
 			sl = &sls[nsl++];
-			sl->lane = intern(o, o->tmp.p, o->tmp.len);
+			sl->lane = mct_intern(&o->st, o->tmp.p, o->tmp.len);
 			sl->ts = ts;
 			sl->dur = dur;
 			sl->off = off;

@@ -97,10 +97,7 @@ struct opts {
 	int64_t		 tend;		/* the last end of any event */
 	int		 hasend;
 	/* interned strings: signatures and host names */
-	char		**str;
-	int32_t		 nstr, strcap;
-	int32_t		*slot;
-	size_t		 nslot;
+	struct mct_strtab st;
 	/* results */
 	struct phase	*ph;
 	int		 nph;
@@ -189,55 +186,6 @@ usage(int status)
 	exit(mct_finish(MCT_EXIT_OK));
 }
 
-static unsigned long
-hash(const char *s, size_t n)
-{
-	unsigned long h = 1469598103934665603UL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
-	return h;
-}
-
-static int32_t
-intern(struct opts *o, const char *s, size_t n)
-{
-	size_t i, h;
-
-	if (o->nslot == 0 || (size_t)o->nstr * 2 >= o->nslot) {
-		size_t ns = o->nslot ? o->nslot * 2 : 1024;
-		int32_t *t = mct_xmalloc(ns * sizeof(*t));
-
-		for (i = 0; i < ns; i++)
-			t[i] = -1;
-		for (i = 0; i < (size_t)o->nstr; i++) {
-			h = hash(o->str[i], strlen(o->str[i])) & (ns - 1);
-			while (t[h] >= 0)
-				h = (h + 1) & (ns - 1);
-			t[h] = (int32_t)i;
-		}
-		free(o->slot);
-		o->slot = t;
-		o->nslot = ns;
-	}
-	h = hash(s, n) & (o->nslot - 1);
-	while (o->slot[h] >= 0) {
-		const char *t = o->str[o->slot[h]];
-
-		if (strlen(t) == n && memcmp(t, s, n) == 0)
-			return o->slot[h];
-		h = (h + 1) & (o->nslot - 1);
-	}
-	if (o->nstr == o->strcap) {
-		o->strcap = o->strcap ? o->strcap * 2 : 256;
-		o->str = mct_xrealloc(o->str, (size_t)o->strcap * sizeof(*o->str));
-	}
-	o->str[o->nstr] = mct_xmalloc(n + 1);
-	memcpy(o->str[o->nstr], s, n);
-	o->str[o->nstr][n] = '\0';
-	o->slot[h] = o->nstr;
-	return o->nstr++;
-}
 
 /* Is this X event on a device lane (whatever --device says)? */
 static int
@@ -277,7 +225,7 @@ signature(struct opts *o, struct mct_event *ev)
 			mct_buf_addc(b, ' ');
 		mct_jstr(&v, b);
 	}
-	return intern(o, b->p ? b->p : "", b->len);
+	return mct_intern(&o->st, b->p ? b->p : "", b->len);
 }
 
 static void
@@ -307,7 +255,7 @@ add(struct opts *o, struct mct_event *ev)
 		o->tmp.len = 0;
 		if (mct_get_key(ev, "name", &name) == 0)
 			mct_jstr(&name, &o->tmp);
-		o->dev[o->ndev].name = intern(o, o->tmp.p ? o->tmp.p : "",
+		o->dev[o->ndev].name = mct_intern(&o->st, o->tmp.p ? o->tmp.p : "",
 		    o->tmp.len);
 		o->ndev++;
 	} else if (o->host && !lane) {
@@ -317,7 +265,7 @@ add(struct opts *o, struct mct_event *ev)
 		o->tmp.len = 0;
 		if (mct_get_key(ev, "name", &name) == 0)
 			mct_jstr(&name, &o->tmp);
-		h.name = intern(o, o->tmp.p ? o->tmp.p : "", o->tmp.len);
+		h.name = mct_intern(&o->st, o->tmp.p ? o->tmp.p : "", o->tmp.len);
 		if (fwrite(&h, sizeof(h), 1, o->host) != 1)
 			err(MCT_EXIT_USAGE, "host spool");
 		o->nhost++;
@@ -418,22 +366,22 @@ find_phases(struct opts *o)
 		alltotal += o->dev[i].dur;
 	/* the calls of each signature, in time order (dev is sorted) */
 	order = mct_xmalloc((o->ndev + 1) * sizeof(*order));
-	first = mct_xmalloc(((size_t)o->nstr + 1) * sizeof(*first));
-	memset(first, 0, ((size_t)o->nstr + 1) * sizeof(*first));
+	first = mct_xmalloc(((size_t)o->st.n + 1) * sizeof(*first));
+	memset(first, 0, ((size_t)o->st.n + 1) * sizeof(*first));
 	for (i = 0; i < o->ndev; i++)
 		first[o->dev[i].sig + 1]++;
-	for (i = 1; i <= (size_t)o->nstr; i++)
+	for (i = 1; i <= (size_t)o->st.n; i++)
 		first[i] += first[i - 1];
 	{
-		size_t *fill = mct_xmalloc(((size_t)o->nstr + 1) * sizeof(*fill));
+		size_t *fill = mct_xmalloc(((size_t)o->st.n + 1) * sizeof(*fill));
 
-		memcpy(fill, first, ((size_t)o->nstr + 1) * sizeof(*fill));
+		memcpy(fill, first, ((size_t)o->st.n + 1) * sizeof(*fill));
 		for (i = 0; i < o->ndev; i++)
 			order[fill[o->dev[i].sig]++] = i;
 		free(fill);
 	}
 	deltas = mct_xmalloc((o->ndev + 1) * sizeof(*deltas));
-	for (k = 0; k < (size_t)o->nstr; k++) {
+	for (k = 0; k < (size_t)o->st.n; k++) {
 		size_t lo = first[k], hi = first[k + 1];
 		int64_t med, limit;
 
@@ -500,8 +448,8 @@ find_phases(struct opts *o)
 	free(cand);
 	nsteady = o->nph;
 	/* step 4: the anchors' names outside the steady phases */
-	mark = mct_xmalloc(((size_t)o->nstr + 1) * 2);
-	memset(mark, 0, ((size_t)o->nstr + 1) * 2);
+	mark = mct_xmalloc(((size_t)o->st.n + 1) * 2);
+	memset(mark, 0, ((size_t)o->st.n + 1) * 2);
 	for (p = 0; p < nsteady; p++)	/* the anchors' signatures */
 		for (q = 0; q < o->ph[p].nanc; q++)
 			mark[o->ph[p].anc[q].sig] |= 1;
@@ -685,8 +633,8 @@ find_gaps(struct opts *o)
 				if (acct[g][m] > 0 && (best == (size_t)-1 ||
 				    acct[g][m] > acct[g][best] ||
 				    (acct[g][m] == acct[g][best] &&
-				    strcmp(o->str[accn[g][m]],
-				    o->str[accn[g][best]]) < 0)))
+				    strcmp(o->st.str[accn[g][m]],
+				    o->st.str[accn[g][best]]) < 0)))
 					best = m;
 			if (best == (size_t)-1)
 				break;
@@ -744,8 +692,8 @@ dominant(struct opts *o, int64_t a, int64_t b, struct anchor *top, int *ntop)
 	size_t i;
 	int n = 0, k;
 
-	all = mct_xmalloc(((size_t)o->nstr + 1) * sizeof(*all));
-	memset(all, 0, ((size_t)o->nstr + 1) * sizeof(*all));
+	all = mct_xmalloc(((size_t)o->st.n + 1) * sizeof(*all));
+	memset(all, 0, ((size_t)o->st.n + 1) * sizeof(*all));
 	for (i = 0; i < o->ndev; i++) {
 		struct dev *d = &o->dev[i];
 
@@ -755,8 +703,8 @@ dominant(struct opts *o, int64_t a, int64_t b, struct anchor *top, int *ntop)
 		all[d->sig].calls++;
 		all[d->sig].total += d->dur;
 	}
-	mct_sort(all, (size_t)o->nstr, sizeof(*all), cmp_anc);
-	for (k = 0; k < NTOP && k < o->nstr && all[k].calls > 0; k++)
+	mct_sort(all, (size_t)o->st.n, sizeof(*all), cmp_anc);
+	for (k = 0; k < NTOP && k < o->st.n && all[k].calls > 0; k++)
 		top[n++] = all[k];
 	*ntop = n;
 	free(all);
@@ -791,7 +739,7 @@ phase_record(struct opts *o, int i)
 	if ((p->kind == P_STEADY || p->kind == P_WARMUP) && p->nanc > 0) {
 		mct_sort(p->anc, (size_t)p->nanc, sizeof(*p->anc), cmp_anc);
 		mct_buf_adds(&lbl, ": ");
-		mct_buf_adds(&lbl, o->str[p->anc[0].sig]);
+		mct_buf_adds(&lbl, o->st.str[p->anc[0].sig]);
 		if (p->nanc > 1)
 			mct_buf_adds(&lbl, " +");
 	}
@@ -835,8 +783,8 @@ phase_record(struct opts *o, int i)
 			if (k)
 				mct_buf_addc(&line, ',');
 			mct_buf_adds(&line, "{\"key\":");
-			mct_buf_addjstr(&line, o->str[p->anc[k].sig],
-			    strlen(o->str[p->anc[k].sig]));
+			mct_buf_addjstr(&line, o->st.str[p->anc[k].sig],
+			    strlen(o->st.str[p->anc[k].sig]));
 			mct_buf_adds(&line, ",\"calls\":");
 			mct_buf_addi(&line, p->anc[k].calls);
 			mct_buf_adds(&line, ",\"mean\":");
@@ -848,8 +796,8 @@ phase_record(struct opts *o, int i)
 			if (k)
 				mct_buf_addc(&line, ',');
 			mct_buf_adds(&line, "{\"key\":");
-			mct_buf_addjstr(&line, o->str[top[k].sig],
-			    strlen(o->str[top[k].sig]));
+			mct_buf_addjstr(&line, o->st.str[top[k].sig],
+			    strlen(o->st.str[top[k].sig]));
 			mct_buf_adds(&line, ",\"calls\":");
 			mct_buf_addi(&line, top[k].calls);
 			mct_buf_adds(&line, ",\"total\":");
@@ -886,10 +834,10 @@ phase_record(struct opts *o, int i)
 		for (k = 0; k < ntop; k++) {
 			if (k)
 				mct_buf_adds(&line, "; ");
-			mct_buf_adds(&line, o->str[top[k].sig]);
-			if (mct_out_human(&o->out) && strlen(o->str[top[k].sig]) > 48) {
+			mct_buf_adds(&line, o->st.str[top[k].sig]);
+			if (mct_out_human(&o->out) && strlen(o->st.str[top[k].sig]) > 48) {
 				/* keep the table readable: cut long names */
-				line.len -= strlen(o->str[top[k].sig]) - 45;
+				line.len -= strlen(o->st.str[top[k].sig]) - 45;
 				mct_buf_adds(&line, "...");
 			}
 			snprintf(num, sizeof(num), " x%ld", top[k].calls);
@@ -929,8 +877,8 @@ gap_record(struct opts *o, size_t i)
 			if (k)
 				mct_buf_addc(&line, ',');
 			mct_buf_adds(&line, "{\"name\":");
-			mct_buf_addjstr(&line, o->str[g->top[k]],
-			    strlen(o->str[g->top[k]]));
+			mct_buf_addjstr(&line, o->st.str[g->top[k]],
+			    strlen(o->st.str[g->top[k]]));
 			mct_buf_adds(&line, ",\"overlap\":");
 			put_time(o, &line, g->over[k], 0);
 			mct_buf_addc(&line, '}');
@@ -949,7 +897,7 @@ gap_record(struct opts *o, size_t i)
 			mct_buf_adds(&line, "host: nothing");
 		for (k = 0; k < NTOP && g->top[k] >= 0; k++) {
 			mct_buf_adds(&line, k ? "; " : "host: ");
-			mct_buf_adds(&line, o->str[g->top[k]]);
+			mct_buf_adds(&line, o->st.str[g->top[k]]);
 			mct_buf_addc(&line, ' ');
 			put_time(o, &line, g->over[k], 0);
 		}
