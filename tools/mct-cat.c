@@ -15,7 +15,7 @@
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
 enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_TIME_UNIT };
+    OPT_RULES, OPT_TIME_UNIT };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -24,6 +24,7 @@ static const struct option longopts[] = {
 	{ "no-progress", no_argument,		NULL, OPT_NO_PROGRESS },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "progress",	no_argument,		NULL, OPT_PROGRESS },
+	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
@@ -51,6 +52,7 @@ usage(int status)
 	    "      --no-progress     never show progress on stderr\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
 	    "      --progress        show progress even if stderr is no terminal\n"
+	    "      --rules FILE      the rules file for the field category\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
 	    "  -u, --unit UNIT       the source's unit: auto (default), ns, "
@@ -106,6 +108,10 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			break;
 		case OPT_PROGRESS:
 			progress = 1;
+			break;
+		case OPT_RULES:
+			mct_rules_path(optarg);
+			mct_rules_need();
 			break;
 		case OPT_TIME_UNIT:
 			if (mct_parse_unit(optarg, &o->tunit) != 0 ||

@@ -126,7 +126,7 @@ struct opts {
 };
 
 enum { OPT_HOST = CHAR_MAX + 1, OPT_KEY, OPT_NO_HEADER, OPT_ORPHANS,
-    OPT_TIME_UNIT, OPT_WINDOW };
+    OPT_RULES, OPT_TIME_UNIT, OPT_WINDOW };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -137,6 +137,7 @@ static const struct option longopts[] = {
 	{ "orphans",	no_argument,		NULL, OPT_ORPHANS },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "quiet",	no_argument,		NULL, 'q' },
+	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
@@ -166,6 +167,8 @@ usage(int status)
 	    "                        runtime or driver, or pid 1 without cat)\n"
 	    "      --orphans         also write unpaired events, with \"orphan\"\n"
 	    "  -q, --quiet           no summary on stderr\n"
+	    "      --rules FILE      the rules file, for category in --key, --host\n"
+	    "                        or -F\n"
 	    "      --window T        on a time-sorted input, forget a host call "
 	    "T after\n"
 	    "                        it ended (default 10s; 0: never)\n"
@@ -884,6 +887,10 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 			break;
 		case OPT_ORPHANS:
 			o->orphans = 1;
+			break;
+		case OPT_RULES:
+			mct_rules_path(optarg);
+			mct_rules_need();
 			break;
 		case OPT_WINDOW:
 			if (mct_parse_dur(optarg, &o->window) != 0 ||
