@@ -167,6 +167,8 @@ int64_t	 mct_unit_ns(enum mct_unit);
 int	 mct_parse_time(const char *, int64_t *, int *);
 int	 mct_parse_dur(const char *, int64_t *);
 int	 mct_opt_time(const char *, const char *, int64_t *, int *);
+void	 mct_opt_unit(const char *, enum mct_unit *);
+void	 mct_opt_time_unit(const char *, enum mct_unit *);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);

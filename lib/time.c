@@ -284,6 +284,28 @@ mct_parse_time(const char *s, int64_t *ns, int *absolute)
 	return mct_parse_dur(s + *absolute, ns);
 }
 
+/* --unit's argument (auto ns us ms s), or exit with a message. */
+void
+mct_opt_unit(const char *arg, enum mct_unit *u)
+{
+	if (mct_parse_unit(arg, u) != 0) {
+		warnx("--unit: unknown unit '%s' (want auto, ns, us, ms or s)",
+		    arg);
+		mct_usage_hint();
+	}
+}
+
+/* --time-unit's argument (ns us ms s), or exit with a message. */
+void
+mct_opt_time_unit(const char *arg, enum mct_unit *u)
+{
+	if (mct_parse_unit(arg, u) != 0 || *u == MCT_UNIT_AUTO) {
+		warnx("--time-unit: unknown unit '%s' (want ns, us, ms or s)",
+		    arg);
+		mct_usage_hint();
+	}
+}
+
 /* Parse a time option's argument, or exit with a message naming it. */
 int
 mct_opt_time(const char *opt, const char *arg, int64_t *ns, int *absolute)

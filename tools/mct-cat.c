@@ -88,11 +88,7 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			}
 			break;
 		case 'u':
-			if (mct_parse_unit(optarg, &mo->unit) != 0) {
-				warnx("--unit: unknown unit '%s' (want auto, ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_unit(optarg, &mo->unit);
 			break;
 		case 'V':
 			mct_version();
@@ -114,12 +110,7 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			mct_rules_need();
 			break;
 		case OPT_TIME_UNIT:
-			if (mct_parse_unit(optarg, &o->tunit) != 0 ||
-			    o->tunit == MCT_UNIT_AUTO) {
-				warnx("--time-unit: unknown unit '%s' (want ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_time_unit(optarg, &o->tunit);
 			break;
 		default:
 			usage(2);

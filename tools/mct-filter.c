@@ -395,11 +395,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			}
 			break;
 		case 'u':
-			if (mct_parse_unit(optarg, &mo->unit) != 0) {
-				warnx("--unit: unknown unit '%s' (want auto, ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_unit(optarg, &mo->unit);
 			break;
 		case 'V':
 			mct_version();
@@ -464,12 +460,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			add(&o->tid, optarg);
 			break;
 		case OPT_TIME_UNIT:
-			if (mct_parse_unit(optarg, &out->tunit) != 0 ||
-			    out->tunit == MCT_UNIT_AUTO) {
-				warnx("--time-unit: unknown unit '%s' (want ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_time_unit(optarg, &out->tunit);
 			break;
 		case OPT_TO:
 			mct_opt_time("--to", optarg, &o->to, &o->to_abs);

@@ -970,11 +970,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->sort = optarg;
 			break;
 		case 'u':
-			if (mct_parse_unit(optarg, &mo->unit) != 0) {
-				warnx("--unit: unknown unit '%s' (want auto, ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_unit(optarg, &mo->unit);
 			break;
 		case 'V':
 			mct_version();
@@ -992,12 +988,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			mct_rules_path(optarg);
 			break;
 		case OPT_TIME_UNIT:
-			if (mct_parse_unit(optarg, &o->out.tunit) != 0 ||
-			    o->out.tunit == MCT_UNIT_AUTO) {
-				warnx("--time-unit: unknown unit '%s' (want ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_time_unit(optarg, &o->out.tunit);
 			break;
 		case OPT_TOTAL:
 			o->total_row = 1;

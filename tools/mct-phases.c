@@ -982,11 +982,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			fmt = 1;
 			break;
 		case 'u':
-			if (mct_parse_unit(optarg, &mo->unit) != 0) {
-				warnx("--unit: unknown unit '%s' (want auto, ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_unit(optarg, &mo->unit);
 			break;
 		case 'V':
 			mct_version();
@@ -1045,12 +1041,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->split = opt_num("--split", optarg, 1.01, 1e9);
 			break;
 		case OPT_TIME_UNIT:
-			if (mct_parse_unit(optarg, &o->out.tunit) != 0 ||
-			    o->out.tunit == MCT_UNIT_AUTO) {
-				warnx("--time-unit: unknown unit '%s' (want ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_time_unit(optarg, &o->out.tunit);
 			break;
 		default:
 			usage(2);
