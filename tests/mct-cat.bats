@@ -878,3 +878,14 @@ Try 'mct-cat --help' for more information."
 		[[ "$output" == *" $o"[\ ,]* ]] || { echo "missing $o"; return 1; }
 	done
 }
+
+@test "--rules: category in -F from the given rules file; an unreadable one exits 2 before any output" {
+	run --separate-stderr mct-cat --rules /nonexistent.rules "$BATS_FILE_TMPDIR/full.json"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"rules file /nonexistent.rules"* ]]
+	n=$(mct-cat --rules "$MCT_SRCDIR/examples/moe.rules" -o tsv --no-header -F category \
+	    "$BATS_FILE_TMPDIR/full.json" | grep -c '^MoE step1 gate/up projection (large)$')
+	want=$("$PYTHON3" -c 'import json,sys; ev=json.load(open(sys.argv[1]))["traceEvents"]; print(sum(1 for e in ev if e.get("name")=="kernel_kernel" and e.get("args",{}).get("grid")==[2056,32,1]))' "$BATS_FILE_TMPDIR/full.json")
+	[ "$n" -eq "$want" ]
+}

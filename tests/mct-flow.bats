@@ -740,3 +740,34 @@ print(n)' w.json > n
 		[[ "$text" == *"$s"* ]] || { echo "missing: $s"; false; }
 	done
 }
+
+@test "--window: 0 keeps every host call; the pairs of the sorted seed trace do not change; a bad value exits 2" {
+	run --separate-stderr mct-flow --window 0 "$BATS_FILE_TMPDIR/small.json"
+	[ "$status" -eq 0 ]
+	a=$(printf '%s\n' "$output" | grep -c '"latency":')
+	b=$(mct-flow -q --window 1ms "$BATS_FILE_TMPDIR/small.json" | grep -c '"latency":')
+	# python: the pairs by co_id on the same trace
+	want=$("$PYTHON3" - "$BATS_FILE_TMPDIR/small.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+host = {e["args"]["co_id"] for e in ev if e.get("ph") == "X" and e.get("pid") == 1 and "co_id" in e.get("args", {})}
+print(sum(1 for e in ev if e.get("ph") == "X" and e.get("pid") != 1 and e.get("args", {}).get("co_id") in host))
+PY
+)
+	[ "$a" -eq "$want" ]
+	[ "$b" -le "$want" ]
+	run --separate-stderr mct-flow --window 2x "$BATS_FILE_TMPDIR/small.json"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--window: invalid duration '2x'"* ]]
+}
+
+@test "--rules: category in -F; an unreadable rules file exits 2 before any output" {
+	run --separate-stderr mct-flow -q --rules /nonexistent.rules "$BATS_FILE_TMPDIR/small.json"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"rules file /nonexistent.rules"* ]]
+	n=$(mct-flow -q --rules "$MCT_SRCDIR/data/default.rules" -o tsv --no-header \
+	    -F category "$BATS_FILE_TMPDIR/small.json" | grep -c '^TileLang custom kernels$')
+	want=$("$PYTHON3" -c 'import json,sys; ev=json.load(open(sys.argv[1]))["traceEvents"]; print(sum(1 for e in ev if e.get("ph")=="X" and e.get("name") in ("kernel_kernel","kernel_kernel_1")))' "$BATS_FILE_TMPDIR/small.json")
+	[ "$n" -eq "$want" ]
+}
