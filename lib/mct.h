@@ -286,6 +286,7 @@ void	 mct_expr_fields(const struct mct_expr *,
  */
 void	 mct_rules_path(const char *);
 int	 mct_rules_load(const char *);
+void	 mct_rules_reset(void);
 void	 mct_rules_need(void);
 const char *mct_category(struct mct_event *, const struct mct_header *);
 

@@ -8,7 +8,8 @@
  * The rules are loaded once, on first use, from --rules FILE, else
  * $MCT_RULES, else $(pkgdatadir)/default.rules, else data/default.rules
  * beside the tools of a build tree, else in the source tree they were
- * built from.  An event's label depends only on the
+ * built from.  mct_rules_reset() forgets them (a program that loads
+ * several rules files, such as the fuzz target, calls it between).  An event's label depends only on the
  * fields the rules read, so labels are cached under the text of those
  * fields: classifying 225,852 events costs a few hundred regexec() calls.
  */
@@ -43,7 +44,6 @@ struct centry {
 static struct {
 	const char	*path;		/* --rules */
 	int		 loaded;
-	char		*from;		/* the file in use */
 	struct rule	*r;
 	int		 n;
 	struct mct_field *keys;		/* fields the rules read */
@@ -75,8 +75,45 @@ add_key(const struct mct_field *f, void *arg)
 }
 
 /*
- * Load a rules file.  Returns 0, or -1 after a message naming the file
- * and line (the caller exits with MCT_EXIT_USAGE).
+ * Forget the rules loaded and the labels cached: the next lookup loads
+ * again (from --rules, $MCT_RULES or the default, as on first use).
+ */
+void
+mct_rules_reset(void)
+{
+	struct centry *c, *next;
+	size_t i;
+	int j;
+
+	for (j = 0; j < rules.n; j++) {
+		free(rules.r[j].label);
+		mct_expr_free(rules.r[j].e);
+	}
+	free(rules.r);
+	rules.r = NULL;
+	rules.n = 0;
+	for (j = 0; j < rules.nkeys; j++)
+		mct_field_free(&rules.keys[j]);
+	free(rules.keys);
+	rules.keys = NULL;
+	rules.nkeys = 0;
+	for (i = 0; i < sizeof(rules.tab) / sizeof(rules.tab[0]); i++) {
+		for (c = rules.tab[i]; c; c = next) {
+			next = c->next;
+			free(c->key);
+			free(c);
+		}
+		rules.tab[i] = NULL;
+	}
+	rules.ncache = 0;
+	mct_buf_free(&rules.kbuf);
+	rules.loaded = 0;
+}
+
+/*
+ * Load a rules file in place of any rules loaded before.  Returns 0, or
+ * -1 after a message naming the file and line (the caller exits with
+ * MCT_EXIT_USAGE); then no rules are loaded.
  */
 int
 mct_rules_load(const char *path)
@@ -88,6 +125,7 @@ mct_rules_load(const char *path)
 	FILE *f;
 	int lineno = 0, rv = 0;
 
+	mct_rules_reset();
 	if ((f = fopen(path, "r")) == NULL) {
 		warn("rules file %s", path);
 		return -1;
@@ -132,9 +170,12 @@ mct_rules_load(const char *path)
 	fclose(f);
 	free(line);
 	mct_buf_free(&lbl);
-	rules.from = mct_xstrdup(path);
+	if (rv != 0) {
+		mct_rules_reset();
+		return rv;
+	}
 	rules.loaded = 1;
-	return rv;
+	return 0;
 }
 
 /* Find and load the rules in use; exits with a message if there are none. */
@@ -142,15 +183,16 @@ static void
 load(void)
 {
 	char exe[PATH_MAX], *slash;
-	const char *env = getenv("MCT_RULES");
+	const char *path = rules.path, *env = getenv("MCT_RULES");
 	struct mct_buf b = { 0 };
 	ssize_t n;
+	int rv;
 
 	if (rules.loaded)
 		return;
-	if (rules.path == NULL && env != NULL && *env != '\0')
-		rules.path = env;
-	if (rules.path == NULL) {
+	if (path == NULL && env != NULL && *env != '\0')
+		path = env;
+	if (path == NULL) {
 		mct_buf_adds(&b, MCT_PKGDATADIR "/default.rules");
 		if (access(b.p, R_OK) != 0 &&
 		    (n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0) {
@@ -172,9 +214,11 @@ load(void)
 				exit(MCT_EXIT_USAGE);
 			}
 		}
-		rules.path = b.p;
+		path = b.p;
 	}
-	if (mct_rules_load(rules.path) != 0)
+	rv = mct_rules_load(path);
+	mct_buf_free(&b);
+	if (rv != 0)
 		exit(MCT_EXIT_USAGE);
 }
 

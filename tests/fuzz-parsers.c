@@ -18,12 +18,12 @@
  *     with blanks around the text, nor does any result; eval is 0 or 1 and
  *     the same twice.
  * The whole input, NUL bytes included, is also written to a file and
- * loaded with mct_rules_load(), then every fixed event is classified with
- * mct_category().  rules.c keeps one rule set per process and has no way
- * to drop it, so each load adds to the rules of the inputs before: the
- * memory grows without bound and the verdict depends on what came before
- * (see the report of the bug).  Until lib/ has a reset, this part runs
- * only with FUZZ_RULES=1 in the environment; fuzz.sh says so when it runs.
+ * loaded with mct_rules_load(), in place of the rules of the input before,
+ * then every fixed event is classified with mct_category().  Invariants: a
+ * category is a JSON string; loading the same file again gives the same
+ * categories (nothing of the inputs before is left); after a failed load,
+ * nothing is loaded and the next good load works.  FUZZ_RULES=0 in the
+ * environment leaves this part out.
  *
  * A failed invariant prints what failed (also through the sanitizer's
  * report, which -close_fd_mask=2 keeps) and abort()s, so that libFuzzer
@@ -244,11 +244,58 @@ rm_tmp(void)
 		unlink(tmppath);
 }
 
+#define NCAT	((sizeof(events) / sizeof(events[0])) * \
+	    (sizeof(headers) / sizeof(headers[0])))
+
+/* The category of every fixed event under every header, copied. */
+static void
+classify_all(char **out)
+{
+	size_t i, h, k = 0;
+	const char *c;
+
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		for (h = 0; h < sizeof(headers) / sizeof(headers[0]); h++) {
+			struct mct_event ev = { 0 };
+
+			ev.json = events[i];
+			ev.len = strlen(events[i]);
+			ev.file = "fuzz";
+			ev.hdr = &headers[h];
+			ev.byline = 1;
+			c = mct_category(&ev, &headers[h]);
+			CHECK(c == NULL || (c[0] == '"' && c[strlen(c) - 1] == '"'),
+			    "a category is a JSON string");
+			out[k++] = c ? strdup(c) : NULL;
+			free(ev.kv);
+		}
+}
+
+/* Load a small good rules file; 0 if it loaded and classifies. */
+static int
+good_rules(void)
+{
+	static const char good[] = "k\tname==a\n";
+	char *cat[NCAT];
+	size_t i;
+	int rv;
+
+	if (ftruncate(tmpfd, 0) != 0 ||
+	    pwrite(tmpfd, good, sizeof(good) - 1, 0) != sizeof(good) - 1)
+		abort();
+	if ((rv = mct_rules_load(tmppath)) == 0) {
+		classify_all(cat);
+		for (i = 0; i < NCAT; i++)
+			free(cat[i]);
+	}
+	return rv;
+}
+
 static void
 fuzz_rules(const uint8_t *data, size_t n)
 {
-	size_t off, i, h;
-	const char *c;
+	char *first[NCAT], *again[NCAT];
+	size_t off, i;
 
 	if (tmpfd == -1) {
 		const char *dir = getenv("TMPDIR");
@@ -270,22 +317,23 @@ fuzz_rules(const uint8_t *data, size_t n)
 			abort();
 		off += (size_t)w;
 	}
-	if (mct_rules_load(tmppath) != 0)
+	if (mct_rules_load(tmppath) != 0) {
+		/* nothing is left loaded: a good file loads after it */
+		CHECK(good_rules() == 0, "a good rules file loads after a bad one");
 		return;
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		for (h = 0; h < sizeof(headers) / sizeof(headers[0]); h++) {
-			struct mct_event ev = { 0 };
-
-			ev.json = events[i];
-			ev.len = strlen(events[i]);
-			ev.file = "fuzz";
-			ev.hdr = &headers[h];
-			ev.byline = 1;
-			c = mct_category(&ev, &headers[h]);
-			CHECK(c == NULL || (c[0] == '"' && c[strlen(c) - 1] == '"'),
-			    "a category is a JSON string");
-			free(ev.kv);
-		}
+	}
+	classify_all(first);
+	CHECK(mct_rules_load(tmppath) == 0, "a rules file loads twice");
+	classify_all(again);
+	for (i = 0; i < NCAT; i++)
+		CHECK((first[i] == NULL && again[i] == NULL) ||
+		    (first[i] != NULL && again[i] != NULL &&
+		    strcmp(first[i], again[i]) == 0),
+		    "a rules file loaded again gives the same categories");
+	for (i = 0; i < NCAT; i++) {
+		free(first[i]);
+		free(again[i]);
+	}
 }
 
 int
@@ -300,7 +348,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rules == -1) {
 		const char *v = getenv("FUZZ_RULES");
 
-		rules = v != NULL && strcmp(v, "1") == 0;
+		rules = v == NULL || strcmp(v, "0") != 0;
 	}
 	init_headers();
 	s = malloc(size + 1);

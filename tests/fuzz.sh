@@ -6,7 +6,7 @@
 #   reader    tests/fuzz-reader.c: the scanner, field access and the reader
 #             end to end (trace and stream input)
 #   parsers   tests/fuzz-parsers.c: times, --where predicates (parsed and
-#             evaluated), field lists, rules files (with FUZZ_RULES=1)
+#             evaluated), field lists, rules files
 #
 # usage: tests/fuzz.sh [BUILDDIR]
 #
@@ -26,10 +26,8 @@
 #                   libFuzzer's -fork=N
 #   FUZZ_QUIET      1 (default): hide the targets' warnings (-close_fd_mask=2;
 #                   sanitizer reports are still shown); 0 to see them
-#   FUZZ_RULES      1: the parsers target also loads every input as a rules
-#                   file.  Off by default: rules.c keeps one rule set per
-#                   process with no way to reset it, so every load adds to
-#                   the last and leaks (a known bug of lib/rules.c)
+#   FUZZ_RULES      0: the parsers target does not load its inputs as rules
+#                   files too (default 1: it does)
 #   FUZZ_ARGS       more libFuzzer options (for every target)
 #   MCT_FIXTURES    real traces to seed from (default ../shared/fixtures)
 #   FUZZ_CC         the compiler (default clang; it needs -fsanitize=fuzzer)
@@ -298,8 +296,8 @@ stamp=$dir/artifacts/.start
 run() {
 	t=$1
 	echo "fuzz.sh: fuzzing $t for $seconds s with $(find "$dir/corpus-$t" -type f | wc -l) inputs in $dir/corpus-$t"
-	if [ "$t" = parsers ] && [ "${FUZZ_RULES:-0}" = 1 ]; then
-		echo "fuzz.sh: parsers: rules files too (FUZZ_RULES=1): expect the known leak of lib/rules.c"
+	if [ "$t" = parsers ] && [ "${FUZZ_RULES:-1}" = 0 ]; then
+		echo "fuzz.sh: parsers: not as rules files (FUZZ_RULES=0)"
 	fi
 	set +e
 	# shellcheck disable=SC2086

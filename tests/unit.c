@@ -3,7 +3,8 @@
  *
  * The sections follow lib/mct.h: time.c (exact decimals, the time syntax,
  * numbers for people), json.c (the scanner and field access on compact
- * text), field.c, and reader.c end to end on small temporary files.
+ * text), field.c, reader.c end to end on small temporary files, and
+ * rules.c (loading, replacing, failing, resetting).
  *
  * The scanner is also checked against json-c by a differential test:
  * random events (nested values, strings with escapes and UTF-8, numbers
@@ -3039,6 +3040,113 @@ rm_tmpdir(void)
 		diag("could not remove %s: %s", tmpdir, strerror(errno));
 }
 
+/* ------------------------------------------------------------------ */
+/* rules.c */
+
+/* Load a rules file with stderr caught; its message in msg. */
+static int
+rules_load(const char *path, char *msg, size_t cap)
+{
+	FILE *ef = tmpfile();
+	int saved, rc;
+	size_t n;
+
+	fflush(stderr);
+	saved = dup(2);
+	if (getenv("MCT_UNIT_STDERR") == NULL)
+		dup2(fileno(ef), 2);
+	rc = mct_rules_load(path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(ef);
+	n = fread(msg, 1, cap - 1, ef);
+	msg[n] = '\0';
+	fclose(ef);
+	return rc;
+}
+
+/* The category of a compact event under an empty header, or "(none)". */
+static const char *
+cat_of(const char *json)
+{
+	static struct mct_header h;
+	struct mct_event ev = { 0 };
+	static char out[128];
+	const char *c;
+
+	ev.json = json;
+	ev.len = strlen(json);
+	ev.file = "unit";
+	ev.hdr = &h;
+	ev.byline = 1;
+	c = mct_category(&ev, &h);
+	snprintf(out, sizeof(out), "%s", c ? c : "(none)");
+	free(ev.kv);
+	return out;
+}
+
+static void
+test_rules(void)
+{
+	static const char a[] = "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,\"dur\":5}";
+	static const char b[] = "{\"name\":\"b\",\"ph\":\"X\",\"ts\":1,\"dur\":2000}";
+	static const char m[] = "{\"name\":\"a\",\"ph\":\"M\",\"ts\":0}";
+	const char *p1, *p2, *bad, *cat;
+	char msg[1024];
+	int rc;
+
+	p1 = TFILE("one.rules", "# first match wins\n"
+	    "\n-\tph==M\nA\tname==a\nlong one\tdur>=1us\n");
+	p2 = TFILE("two.rules", "B\tname==b\n");
+	bad = TFILE("bad.rules", "A\tname==a\nB\tdur>>3\n");
+	cat = TFILE("cat.rules", "A\tcategory==x\n");
+
+	rc = rules_load(p1, msg, sizeof(msg));
+	ok(rc == 0 && msg[0] == '\0', "rules: a file loads");
+	ok(strcmp(cat_of(a), "\"A\"") == 0, "rules: the first rule that "
+	    "matches gives the label");
+	ok(strcmp(cat_of(b), "\"long one\"") == 0, "rules: a label with a "
+	    "blank; a duration in a predicate");
+	ok(strcmp(cat_of(m), "(none)") == 0, "rules: the label - gives no "
+	    "category, before a later rule that matches");
+	ok(strcmp(cat_of(a), "\"A\"") == 0, "rules: the cached label is the "
+	    "same");
+
+	rc = rules_load(p2, msg, sizeof(msg));
+	ok(rc == 0 && strcmp(cat_of(b), "\"B\"") == 0 &&
+	    strcmp(cat_of(a), "(none)") == 0, "rules: a second file replaces "
+	    "the first (cached labels too)");
+
+	rc = rules_load(bad, msg, sizeof(msg));
+	ok(rc == -1 && strstr(msg, "bad.rules:2: ") != NULL, "rules: a bad "
+	    "predicate is reported with its file and line (%s)", msg);
+	rc = rules_load(p2, msg, sizeof(msg));
+	ok(rc == 0 && strcmp(cat_of(b), "\"B\"") == 0 &&
+	    strcmp(cat_of(a), "(none)") == 0, "rules: after a failed load, "
+	    "nothing of it is left and a good file loads");
+
+	rc = rules_load(cat, msg, sizeof(msg));
+	ok(rc == -1 && strstr(msg, "cannot use the field category") != NULL,
+	    "rules: a rule on category is refused (%s)", msg);
+	rc = rules_load(p1, msg, sizeof(msg));
+	ok(rc == 0 && strcmp(cat_of(a), "\"A\"") == 0, "rules: and the next "
+	    "load works");
+
+	rc = rules_load("/nonexistent/x.rules", msg, sizeof(msg));
+	ok(rc == -1 && strstr(msg, "/nonexistent/x.rules") != NULL,
+	    "rules: a missing file is named (%s)", msg);
+
+	/* mct_rules_reset(): the next lookup loads $MCT_RULES again */
+	rc = rules_load(p1, msg, sizeof(msg));
+	mct_rules_reset();
+	setenv("MCT_RULES", p2, 1);
+	ok(rc == 0 && strcmp(cat_of(b), "\"B\"") == 0, "rules: after "
+	    "mct_rules_reset() the next lookup loads $MCT_RULES");
+	unsetenv("MCT_RULES");
+	mct_rules_reset();
+}
+
 /*
  * The reader tests, in a child process: a crash in lib/ (or a sanitizer
  * stopping it) is then one failed test, not the end of the TAP stream.
@@ -3060,11 +3168,13 @@ run_reader_tests(void)
 	fflush(stderr);
 	if ((pid = fork()) == -1) {
 		test_reader();
+		test_rules();
 		rm_tmpdir();
 		return;
 	}
 	if (pid == 0) {
 		test_reader();
+		test_rules();
 		fflush(stdout);
 		_exit(0);
 	}
