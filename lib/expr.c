@@ -121,7 +121,12 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 	}
 	/* the field: up to an operator, && or || (quotes may hold anything) */
 	for (q = p; *q; q++) {
-		/* a quote opens a segment only at its start, as in a field */
+		/* a quote opens a segment only at its start, as in a field;
+		 * inside, \" is a quote of the key (as mct_field_parse reads it) */
+		if (inq && *q == '\\' && q[1] != '\0') {
+			q++;
+			continue;
+		}
 		if (*q == '"' && (inq || q == p || q[-1] == '.'))
 			inq = !inq;
 		if (!inq && (strchr("=!<>~ \t", *q) || strncmp(q, "&&", 2) == 0 ||

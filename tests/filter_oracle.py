@@ -412,7 +412,10 @@ def parse_cond(s, i, icase=False):
     j = i
     inq = False
     while j < len(s):
-        if s[j] == '"':
+        if inq and s[j] == "\\" and j + 1 < len(s):
+            j += 2      # inside quotes a backslash escapes the next character
+            continue
+        if s[j] == '"' and (inq or j == i or s[j - 1] == "."):
             inq = not inq
         if not inq and (s[j] in "=!<>~ \t" or s.startswith("&&", j) or s.startswith("||", j)):
             break
@@ -740,9 +743,15 @@ def cells(ev, fields, ctx, tunit):
 
 
 def split_fields(s):
-    out, cur, q = [], "", False
+    out, cur, q, esc = [], "", False, False
     for ch in s:
-        if ch == '"':
+        if esc:
+            esc = False
+            cur += ch
+            continue
+        if q and ch == "\\":
+            esc = True
+        elif ch == '"':
             q = not q
         if ch == "," and not q:
             out.append(cur)

@@ -533,6 +533,18 @@ agree_batch() {
 	    "--where 'id'"
 }
 
+@test "--where: a quoted key may hold an escaped quote and a dot; blanks around the field change nothing" {
+	# found by fuzzing: the field ended inside the quoted key, at the \"
+	printf '%s\n' '{"name":"q","ts":1,"args":{"a\"b.":2}}' \
+	    '{"name":"r","ts":2,"args":{"a":2}}' > quote.json
+	same "$(names --where 'args."a\"b."==2' quote.json)" "q "
+	same "$(names --where ' args."a\"b."  ==  2	' quote.json)" "q "
+	same "$(names --where 'args."a\"b."' quote.json)" "q "
+	same "$(names --where ' args."a\"b."	' quote.json)" "q "
+	same "$(names --where '!args."a\"b." ' quote.json)" "r "
+	agree quote.json --where 'args."a\"b."==2'
+}
+
 @test "--where bare virtual fields rel and end exist when ts does" {
 	same "$(mct-filter -c --where rel where.json)" 10
 	same "$(mct-filter -c --where end where.json)" 10
