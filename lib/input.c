@@ -24,6 +24,9 @@ struct mct_src {
 	int		 fd;
 	long long	 size;		/* of a regular file, else -1 */
 	long long	 pos;		/* bytes delivered */
+	long long	 start;		/* offset of the first byte, if seekable */
+	long long	 limit;		/* deliver at most this many, or -1 */
+	int		 pread;		/* read at start + pos (rewound or a clone) */
 	int		 gz;
 	int		 zend;		/* inflate saw the end of a member */
 	int		 eof;
@@ -62,6 +65,8 @@ mct_src_open(const char *name)
 		goto fail;
 	}
 	s->size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+	s->start = S_ISREG(st.st_mode) ? (long long)lseek(s->fd, 0, SEEK_CUR) : -1;
+	s->limit = -1;
 #ifdef F_SETPIPE_SZ
 	if (S_ISFIFO(st.st_mode))
 		(void)fcntl(s->fd, F_SETPIPE_SZ, 1 << 20);	/* fewer reads */
@@ -122,7 +127,8 @@ raw_read(struct mct_src *s, void *buf, size_t n)
 	ssize_t r;
 
 	do
-		r = read(s->fd, buf, n);
+		r = s->pread ? pread(s->fd, buf, n, (off_t)(s->start + s->pos)) :
+		    read(s->fd, buf, n);
 	while (r == -1 && errno == EINTR);
 	if (r == -1)
 		warn("%s", s->name);
@@ -141,6 +147,12 @@ mct_src_read(struct mct_src *s, char *buf, size_t n)
 
 	if (s->eof)
 		return 0;
+	if (s->limit >= 0 && (long long)n > s->limit - s->pos)
+		n = (size_t)(s->limit - s->pos);
+	if (n == 0) {
+		s->eof = 1;
+		return 0;
+	}
 	if (!s->gz) {
 		if (s->zlen > 0) {
 			/* Hand out what we read to look for the magic. */
@@ -206,6 +218,54 @@ mct_src_read(struct mct_src *s, char *buf, size_t n)
 	r = (ssize_t)(n - s->z.avail_out);
 	s->pos += r;
 	return r;
+}
+
+/*
+ * Can the source be read again from its start?  A plain regular file can
+ * (gzip could, but inflating twice costs more than keeping a copy).
+ */
+int
+mct_src_rewindable(const struct mct_src *s)
+{
+	return !s->gz && s->start >= 0;
+}
+
+/*
+ * Read a rewindable source again from its start, at most the n bytes
+ * delivered before (a file that grows meanwhile is read as it was).
+ */
+void
+mct_src_rewind(struct mct_src *s, long long n)
+{
+	s->pread = 1;		/* the descriptor's offset is left alone */
+	s->pos = 0;
+	s->zlen = 0;
+	s->eof = 0;
+	s->limit = n;
+}
+
+/*
+ * A second reader of a rewindable source, from byte off up to byte
+ * limit (-1: the end): one thread each reads a part of a big file.
+ */
+struct mct_src *
+mct_src_clone(const struct mct_src *s, long long off, long long limit)
+{
+	struct mct_src *c;
+
+	c = mct_xmalloc(sizeof(*c));
+	memset(c, 0, sizeof(*c));
+	if ((c->fd = dup(s->fd)) == -1) {
+		free(c);
+		return NULL;
+	}
+	c->name = mct_xstrdup(s->name);
+	c->size = s->size;
+	c->start = s->start;
+	c->pos = off;
+	c->limit = limit;
+	c->pread = 1;
+	return c;
 }
 
 /* Close; returns MCT_EXIT_DAMAGED if the gzip data was damaged. */

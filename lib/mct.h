@@ -184,6 +184,9 @@ const char	*mct_src_name(const struct mct_src *);
 long long	 mct_src_size(const struct mct_src *);
 long long	 mct_src_pos(const struct mct_src *);
 ssize_t		 mct_src_read(struct mct_src *, char *, size_t);
+int		 mct_src_rewindable(const struct mct_src *);
+void		 mct_src_rewind(struct mct_src *, long long);
+struct mct_src	*mct_src_clone(const struct mct_src *, long long, long long);
 int		 mct_src_close(struct mct_src *);
 
 /*

@@ -11,6 +11,14 @@
  *
  * Pass 2 (mct_next) reads the spool, or a stream operand directly, line
  * by line, converting ts/dur to integer ns where the source was not ns.
+ *
+ * A plain regular file needs no spool: pass 1 only checks its events and
+ * notes what the header needs (no copy is written), and pass 2 frames the
+ * file again, quietly (pass 1 said what was damaged), handing out each
+ * event as it is compacted.  The two passes run the same code on the same
+ * bytes, so they see the same events.  This saves writing and reading a
+ * copy as big as the trace, and lets the programs downstream start as
+ * soon as pass 1 ends.
  */
 #include "config.h"
 
@@ -19,6 +27,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +38,9 @@
 typedef mct_i128 i128;
 
 #define RBUF	(1024 * 1024)
+#define MAX_DIRECT	64	/* plain files kept open for pass 2 */
+#define MAX_PARTS	8	/* threads framing one file in pass 1 */
+#define SPLIT_MIN	(32LL << 20)	/* bytes a part has at least */
 
 /* A buffer of input bytes, and where it stands in the source. */
 struct rbuf {
@@ -46,6 +58,17 @@ struct input {
 	struct mct_src	*src;		/* a stream operand, kept open */
 	struct rbuf	 rb;
 	int		 stream;	/* an mct stream: read directly */
+	int		 direct;	/* a plain file: pass 2 frames it again */
+	int		 pass2;		/* framing it again */
+	int		 quiet;		/* say nothing of damage, only note it */
+	int		 damaged;	/* damage was noted */
+	long long	 length;	/* bytes read in pass 1 */
+	int		 fs_state, fs_sep, fs_first;	/* the framer, between events */
+	/* a part of a file framed by a thread: stop at the next one's start */
+	long long	 stop;		/* -1: read to the end */
+	long long	 stopped_at;	/* where the framer stopped, -1: the end */
+	int		 stop_state, stop_sep;
+	i128		 first_e6;	/* the first ts seen */
 	unsigned long long line;
 	/* a trace operand, as framed into the spool */
 	long long	 spool_from, spool_to;
@@ -99,6 +122,10 @@ damage_at(struct mct_reader *r, struct input *in, unsigned long long off,
 	char msg[512];
 	va_list ap;
 
+	if (in->quiet) {
+		in->damaged = 1;	/* said in pass 1, or to be said then */
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -193,7 +220,7 @@ progress(struct mct_reader *r, struct input *in, struct mct_src *src, int done)
 	double now;
 	long long pos = mct_src_pos(src), size = mct_src_size(src);
 
-	if (!r->opts.progress)
+	if (!r->opts.progress || in->quiet)
 		return;
 	gettimeofday(&tv, NULL);
 	now = (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
@@ -219,13 +246,16 @@ progress(struct mct_reader *r, struct input *in, struct mct_src *src, int done)
 		    in->nevents);
 }
 
-/* One compact event to the spool; note what the header needs. */
+/* One compact event to the spool (unless direct); note what the header needs. */
 static void
 emit(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 {
-	r->out.p[r->out.len] = '\n';
-	if (fwrite(r->out.p, 1, r->out.len + 1, r->spoolf) != r->out.len + 1)
-		err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
+	if (!in->direct) {
+		r->out.p[r->out.len] = '\n';
+		if (fwrite(r->out.p, 1, r->out.len + 1, r->spoolf) !=
+		    r->out.len + 1)
+			err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
+	}
 	in->nevents++;
 	if (sc->ts_kind == MCT_TS_FRAC || sc->dur_kind == MCT_TS_FRAC)
 		in->anyfrac = 1;
@@ -237,6 +267,8 @@ emit(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 		/* is the input in time order? (ts compared at 1e-6 units) */
 		if (in->seen_ts && sc->ts_e6 < in->last_e6)
 			in->unsorted = 1;
+		if (!in->seen_ts)
+			in->first_e6 = sc->ts_e6;
 		in->last_e6 = sc->ts_e6;
 		in->seen_ts = 1;
 	}
@@ -349,6 +381,11 @@ after_key(struct mct_reader *r, struct input *in, struct rbuf *b,
 		if (rc == MCT_SCAN_OK) {
 			mct_buf_add(&in->top, r->out.p, r->out.len);
 			b->pos = (size_t)(sc->p - b->p);
+			if (in->pass2) {	/* the header has them already */
+				in->top.len = top0;
+				if (in->top.p)
+					in->top.p[top0] = '\0';
+			}
 			return 0;
 		}
 		if (rc != MCT_SCAN_MORE || b->eof) {
@@ -370,14 +407,20 @@ after_key(struct mct_reader *r, struct input *in, struct rbuf *b,
 
 enum { S_TOP, S_ARRAY, S_AFTER };
 
-/* Pass 1 over one trace operand. */
-static void
+/*
+ * Frame one trace operand up to its next event: returns 1 with the event
+ * in r->sc (and compacted in r->out unless pass 1 of a direct operand
+ * only checks it), 0 at the end of the operand.  Between calls the
+ * framer's state is kept in the input (in->fs_*, zero to start).
+ */
+static int
 frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 {
 	struct rbuf *b = &in->rb;
 	struct mct_scan *sc = &r->sc;
 	unsigned long long evoff;
-	int state = S_TOP, rc, inarray, first = 1, sep = 1;
+	int state = in->fs_state, rc, inarray, first = !in->fs_first,
+	    sep = !in->fs_sep;
 	size_t at;
 	char c;
 
@@ -408,6 +451,13 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 		first = 0;
 		c = b->p[b->pos];
 		evoff = b->base + b->pos;
+		if (in->stop >= 0 && evoff >= (unsigned long long)in->stop) {
+			/* a part of a file: the next part starts here (we hope) */
+			in->stopped_at = (long long)evoff;
+			in->stop_state = state;
+			in->stop_sep = sep;
+			break;
+		}
 		if (state == S_ARRAY && c == ']') {
 			b->pos++;
 			state = in->form == 'o' ? S_AFTER : S_TOP;
@@ -453,7 +503,9 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 		r->out.len = 0;
 		sc->p = b->p + b->pos;
 		sc->end = b->p + b->end;
-		sc->out = &r->out;
+		/* pass 1 of a direct operand only checks the events of an array */
+		sc->out = in->direct && !in->pass2 && state == S_ARRAY ? NULL :
+		    &r->out;
 		sc->toplevel = sc->index = state == S_TOP;
 		sc->event = state != S_AFTER;
 		rc = mct_scan(sc);
@@ -475,8 +527,10 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 					damage_at(r, in, evoff,
 					    "missing ',' between events");
 				sep = 0;
-				emit(r, in, sc);
-				continue;
+				in->fs_state = state;
+				in->fs_sep = !sep;
+				in->fs_first = !first;
+				return 1;
 			}
 			/* "key": value after the traceEvents array */
 			switch (after_key(r, in, b, src, evoff)) {
@@ -494,7 +548,7 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 			int i;
 
 			in->form = 'o';
-			for (i = 0; i < sc->nkv; i++) {
+			for (i = 0; i < sc->nkv && !in->pass2; i++) {
 				if (in->top.len)
 					mct_buf_addc(&in->top, ',');
 				mct_buf_add(&in->top, r->out.p + sc->kv[i].koff - 1,
@@ -547,6 +601,202 @@ resync:
 		}
 	}
 	progress(r, in, src, 1);
+	in->fs_state = state;
+	in->fs_sep = !sep;
+	in->fs_first = !first;
+	return 0;
+}
+
+/*
+ * Pass 1 of a big plain file by several threads.  The file is cut into
+ * parts at places where an event seems to start (resync()'s rule); a
+ * thread frames each part quietly, noting its facts.  The cut is right
+ * if the thread before stopped exactly there, between events, with the
+ * same framing state.  Then the facts are merged and are those of one
+ * pass; otherwise (a wrong cut, or any damage) returns -1 and the caller
+ * frames the file again, alone and aloud.
+ */
+struct part {
+	struct mct_reader r;	/* the framer's scratch (sc, out) */
+	struct input	 in;
+	pthread_t	 tid;
+	int		 running;
+};
+
+static void *
+part_run(void *arg)
+{
+	struct part *p = arg;
+
+	while (frame(&p->r, &p->in, p->in.src))
+		emit(&p->r, &p->in, &p->r.sc);
+	return NULL;
+}
+
+/* Where an event seems to start at or after off, or -1. */
+static long long
+cut_at(struct input *in, long long off, long long limit, int *inarray)
+{
+	long long from = off > 4096 ? off - 4096 : 0;	/* context for resync */
+	struct mct_src *c = mct_src_clone(in->src, from, limit);
+	struct rbuf b = { 0 };
+	long long at = -1;
+	size_t i;
+
+	if (c == NULL)
+		return -1;
+	b.base = (unsigned long long)from;
+	while (refill(&b, src_rd, c) > 0 && b.end < RBUF)
+		;
+	if (b.end > (size_t)(off - from) &&
+	    (i = resync(&b, (size_t)(off - from), inarray)) != (size_t)-1)
+		at = (long long)(b.base + i);
+	free(b.p);
+	mct_src_close(c);
+	return at;
+}
+
+/* Add the facts of part p to those of in (the part before it). */
+static void
+merge(struct input *in, const struct input *p)
+{
+	in->nevents += p->nevents;
+	in->anyfrac |= p->anyfrac;
+	in->anycoid |= p->anycoid;
+	in->anyodd |= p->anyodd;
+	in->unsorted |= p->unsorted;
+	if (p->has_origin && (!in->has_origin || p->min_e6 < in->min_e6)) {
+		in->min_e6 = p->min_e6;
+		memcpy(in->min_text, p->min_text, sizeof(in->min_text));
+		in->has_origin = 1;
+	}
+	if (p->seen_ts) {
+		if (in->seen_ts && p->first_e6 < in->last_e6)
+			in->unsorted = 1;
+		if (!in->seen_ts)
+			in->first_e6 = p->first_e6;
+		in->last_e6 = p->last_e6;
+		in->seen_ts = 1;
+	}
+	if (p->top.len) {
+		if (in->top.len)
+			mct_buf_addc(&in->top, ',');
+		mct_buf_add(&in->top, p->top.p, p->top.len);
+	}
+}
+
+/* Returns 1 if done, 0 if not tried, -1 if tried in vain (restart it). */
+static int
+frame_parts(struct mct_reader *r, struct input *in)
+{
+	struct part parts[MAX_PARTS];
+	long long size = mct_src_size(in->src), cut[MAX_PARTS], at;
+	const char *env = getenv("MCT_SPLIT");
+	long long min = env && *env ? atoll(env) : SPLIT_MIN;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int k, n, i, state, inarray, ok = 1;
+
+	/* one part per CPU; as many parts as asked for by MCT_SPLIT */
+	k = env && *env ? MAX_PARTS : ncpu < 2 ? 1 : ncpu > MAX_PARTS ?
+	    MAX_PARTS : (int)ncpu;
+	if (min < 1)
+		min = 1;
+	if (k < 2 || size < 2 * min)
+		return 0;
+	if (size / min < k)
+		k = (int)(size / min);
+	/* the first event tells the form: in an array, or NDJSON */
+	in->quiet = 1;
+	in->stop = -1;
+	if (!frame(r, in, in->src) || in->damaged) {
+		in->quiet = 0;
+		return -1;
+	}
+	emit(r, in, &r->sc);
+	state = in->fs_state;
+	for (n = 0, i = 1; i < k; i++) {
+		at = cut_at(in, size / k * i, size, &inarray);
+		if (at > (n ? cut[n - 1] : (long long)(in->rb.base + in->rb.pos)) &&
+		    at < size && inarray == (state == S_ARRAY))
+			cut[n++] = at;
+	}
+	if (n == 0) {
+		in->quiet = 0;
+		return -1;
+	}
+	memset(parts, 0, sizeof(parts));
+	for (i = 0; i < n; i++) {
+		struct input *p = &parts[i].in;
+
+		p->name = in->name;
+		p->arg = in->arg;
+		p->direct = p->quiet = 1;
+		p->form = in->form;
+		p->fs_state = state;	/* after a ',' (or a line end), not first */
+		p->fs_first = 1;
+		p->stop = i + 1 < n ? cut[i + 1] : -1;
+		p->stopped_at = -1;
+		p->rb.base = (unsigned long long)cut[i];
+		parts[i].r.opts = r->opts;
+		if ((p->src = mct_src_clone(in->src, cut[i], size)) == NULL ||
+		    pthread_create(&parts[i].tid, NULL, part_run, &parts[i]) != 0) {
+			ok = 0;
+			break;
+		}
+		parts[i].running = 1;
+	}
+	if (ok) {
+		in->stop = cut[0];
+		in->stopped_at = -1;
+		while (frame(r, in, in->src))
+			emit(r, in, &r->sc);
+	}
+	for (i = 0; i < n; i++)
+		if (parts[i].running)
+			pthread_join(parts[i].tid, NULL);
+	/* each part must have stopped where the next began, between events */
+	ok = ok && !in->damaged && in->stopped_at == cut[0] &&
+	    in->stop_state == state && (state != S_ARRAY || in->stop_sep);
+	for (i = 0; ok && i < n; i++) {
+		struct input *p = &parts[i].in;
+
+		ok = !p->damaged && (i + 1 == n || (p->stopped_at == cut[i + 1] &&
+		    p->stop_state == state && (state != S_ARRAY || p->stop_sep)));
+	}
+	for (i = 0; ok && i < n; i++)
+		merge(in, &parts[i].in);
+	if (ok)
+		in->length = mct_src_pos(parts[n - 1].in.src);
+	for (i = 0; i < n; i++) {
+		mct_src_close(parts[i].in.src);
+		free(parts[i].in.rb.p);
+		mct_buf_free(&parts[i].in.top);
+		free(parts[i].r.out.p);
+		free(parts[i].r.sc.kv);
+	}
+	in->quiet = 0;
+	in->stop = -1;
+	return ok ? 1 : -1;
+}
+
+/* Frame an input again from its start, as if for the first time. */
+static void
+restart(struct input *in)
+{
+	free(in->rb.p);
+	memset(&in->rb, 0, sizeof(in->rb));
+	in->fs_state = in->fs_sep = in->fs_first = 0;
+	in->nevents = 0;
+	in->anyfrac = in->anycoid = in->anyodd = 0;
+	in->has_origin = in->seen_ts = in->unsorted = 0;
+	in->top.len = 0;
+	if (in->top.p)
+		in->top.p[0] = '\0';
+	in->ntop_before = 0;
+	in->form = 0;
+	in->damaged = in->quiet = 0;
+	in->stop = -1;
+	mct_src_rewind(in->src, -1);
 }
 
 static void
@@ -752,7 +1002,7 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 {
 	static char *dash[] = { (char *)"-", NULL };
 	struct mct_reader *r;
-	int i, stdin_used = 0;
+	int i, rc, stdin_used = 0, ndirect = 0;
 
 	if (argc == 0) {
 		argc = 1;
@@ -771,6 +1021,7 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 
 		in->arg = argv[i];
 		in->name = strcmp(argv[i], "-") == 0 ? "(stdin)" : argv[i];
+		in->stop = -1;
 		if (strcmp(argv[i], "-") == 0 && stdin_used++) {
 			warnx("standard input given twice; read once");
 			continue;
@@ -785,23 +1036,41 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 			read_header(r, in);
 			continue;
 		}
-		if (r->spool == -1 && make_spool(r) == -1) {
+		/* a plain file is read twice (kept open: a few of them) */
+		in->direct = mct_src_rewindable(in->src) && ndirect < MAX_DIRECT &&
+		    getenv("MCT_SPOOL") == NULL;
+		if (in->direct)
+			ndirect++;
+		else if (r->spool == -1 && make_spool(r) == -1) {
 			r->status = MCT_EXIT_USAGE;
 			mct_src_close(in->src);
 			in->src = NULL;
 			continue;
+		} else {
+			fflush(r->spoolf);
+			in->spool_from = ftello(r->spoolf);
 		}
-		fflush(r->spoolf);
-		in->spool_from = ftello(r->spoolf);
-		frame(r, in, in->src);
-		if (fflush(r->spoolf) != 0)
-			err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
-		in->spool_to = ftello(r->spoolf);
+		rc = in->direct ? frame_parts(r, in) : 0;
+		if (rc < 0)
+			restart(in);
+		if (rc <= 0) {
+			while (frame(r, in, in->src))
+				emit(r, in, &r->sc);
+			in->length = mct_src_pos(in->src);
+		}
+		if (!in->direct) {
+			if (fflush(r->spoolf) != 0)
+				err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
+			in->spool_to = ftello(r->spoolf);
+		}
 		decide_unit(r, in);
-		r->status = mct_status(r->status, mct_src_close(in->src));
-		in->src = NULL;
 		free(in->rb.p);
 		memset(&in->rb, 0, sizeof(in->rb));
+		in->fs_state = in->fs_sep = in->fs_first = 0;
+		if (in->direct)
+			continue;
+		r->status = mct_status(r->status, mct_src_close(in->src));
+		in->src = NULL;
 	}
 	free(r->out.p);
 	memset(&r->out, 0, sizeof(r->out));
@@ -881,6 +1150,34 @@ stream_line(struct mct_reader *r, struct mct_event *ev)
 	return 1;
 }
 
+/* Pass 2 of a direct operand: frame it again; 0 at its end. */
+static int
+direct_next(struct mct_reader *r, struct input *in, struct mct_event *ev)
+{
+	if (in->src == NULL)
+		return 0;
+	if (!in->pass2) {
+		in->pass2 = in->quiet = 1;	/* pass 1 said what was damaged */
+		mct_src_rewind(in->src, in->length);
+	}
+	if (frame(r, in, in->src)) {
+		memset(ev, 0, offsetof(struct mct_event, kv));
+		ev->json = r->out.p;
+		ev->len = r->out.len;
+		ev->file = in->name;
+		ev->hdr = &r->hdr;
+		ev->where = ++in->line;
+		if (in->convert)
+			convert(r, in);
+		return 1;
+	}
+	r->status = mct_status(r->status, mct_src_close(in->src));
+	in->src = NULL;
+	free(in->rb.p);
+	memset(&in->rb, 0, sizeof(in->rb));
+	return 0;
+}
+
 /*
  * The next event, or 0 at the end.  The event is the reader's, valid
  * until the next call.
@@ -895,6 +1192,13 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 
 	for (; r->cur < r->nin; r->cur++) {
 		in = &r->in[r->cur];
+		if (in->direct) {
+			if (direct_next(r, in, ev)) {
+				*evp = ev;
+				return 1;
+			}
+			continue;
+		}
 		if (in->stream) {
 			if (in->src == NULL)
 				continue;
@@ -991,6 +1295,8 @@ mct_close(struct mct_reader *r)
 	free(r->srb.p);
 	free(r->in);
 	free(r->ev.kv);
+	free(r->out.p);
+	free(r->sc.kv);
 	free(r->conv.p);
 	free(r->hdr.top);
 	free(r->hdr.line);

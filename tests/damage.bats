@@ -7,6 +7,8 @@
 # more, a timeout included, fails), and every intact event through:
 # mct-cat's events are checked against python's json reading of the case
 # (tests/corpus/check.py); the other tools' counts against those events.
+# mct-cat also reads each case through the spool and in parts by threads
+# (MCT_SPOOL, MCT_SPLIT): the same stream, messages and status.
 # Then output failures (a closed pipe, a full disk), unreadable operands
 # among readable ones, standard input, and the repaired events' exact text.
 
@@ -90,6 +92,15 @@ check_case() {
 	[ -e "$c" ]
 	# mct-cat: the stream, checked against python's reading of the case
 	r cat mct-cat "$c"
+	# the same stream, messages and status when a plain file goes through
+	# the spool (as a pipe does) and when threads check it in 64-byte parts
+	r cat-spool env MCT_SPOOL=1 mct-cat "$c"
+	r cat-parts env MCT_SPLIT=64 mct-cat "$c"
+	for m in spool parts; do
+		cmp "$T/cat.out" "$T/cat-$m.out"
+		cmp "$T/cat.err" "$T/cat-$m.err"
+		cmp "$T/cat.rc" "$T/cat-$m.rc"
+	done
 	# mct-filter: with no predicate, the same stream; -c counts non-M events
 	r filter mct-filter "$c"
 	r filter-c mct-filter -c "$c"

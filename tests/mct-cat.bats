@@ -688,19 +688,63 @@ EOF
 	py check out.nd t.json
 }
 
-@test "no spool file in TMPDIR: exit 2 with a message naming the folder" {
+@test "no spool file in TMPDIR: exit 2 with a message naming the folder (a pipe, gzip, MCT_SPOOL)" {
 	printf '[{"ts":1}]' > t.json
-	TMPDIR="$BATS_TEST_TMPDIR/none" run --separate-stderr mct-cat t.json
+	gzip -c t.json > t.json.gz
+	msg="mct-cat: cannot make a temporary file in $BATS_TEST_TMPDIR/none (set TMPDIR): No such file or directory"
+	TMPDIR="$BATS_TEST_TMPDIR/none" run --separate-stderr bash -c 'cat t.json | mct-cat'
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-cat: cannot make a temporary file in $BATS_TEST_TMPDIR/none (set TMPDIR): No such file or directory"
+	same "$stderr" "$msg"
+	TMPDIR="$BATS_TEST_TMPDIR/none" run --separate-stderr mct-cat t.json.gz
+	[ "$status" -eq 2 ]
+	same "$stderr" "$msg"
+	MCT_SPOOL=1 TMPDIR="$BATS_TEST_TMPDIR/none" run --separate-stderr mct-cat t.json
+	[ "$status" -eq 2 ]
+	same "$stderr" "$msg"
+}
+
+@test "a plain file needs no spool: it is read twice (also as standard input)" {
+	gen --scale 0.02 > t.json
+	TMPDIR="$BATS_TEST_TMPDIR/none" mct-cat t.json > out.nd
+	py check out.nd t.json
+	TMPDIR="$BATS_TEST_TMPDIR/none" mct-cat < t.json > out2.nd
+	py check out2.nd t.json
 }
 
 @test "the spool goes to TMPDIR and is gone afterwards" {
 	mkdir tmp
 	gen --scale 0.02 > t.json
-	TMPDIR="$BATS_TEST_TMPDIR/tmp" mct-cat t.json > out.nd
+	cat t.json | TMPDIR="$BATS_TEST_TMPDIR/tmp" mct-cat > out.nd
 	py check out.nd t.json
 	same "$(ls -A tmp)" ""
+}
+
+@test "a file read twice, in parts by threads (MCT_SPLIT), or once through the spool (MCT_SPOOL): the same stream" {
+	# every form and layout (the header's origin and "sorted" of a
+	# shuffled trace included); parts of 4 KB, so a file is cut in eight
+	gen --scale 0.02 > obj.json
+	gen --scale 0.02 --indent=4 --keys-around > ind.json
+	gen --scale 0.02 -f array --layout shuffle > arr.json
+	gen --scale 0.02 -f ndjson --layout sections > nd.json
+	gen --scale 0.02 -u us --string-ts --no-close > us.json
+	gen --scale 0.02 --trailing-comma --cut 200000 > cut.json
+	for f in obj ind arr nd us cut; do
+		MCT_SPOOL=1 mct-cat $f.json > spool.nd 2> spool.err || echo "rc $?" >> spool.err
+		for split in 4096 65536 1000000000; do
+			MCT_SPLIT=$split mct-cat $f.json > part.nd 2> part.err || echo "rc $?" >> part.err
+			cmp spool.nd part.nd
+			cmp spool.err part.err
+		done
+		[ $f = cut ] || py check part.nd $f.json	# python cannot read a cut file
+	done
+	# two parts, each sorted, cut exactly where ts falls back: the
+	# header still says unsorted, and the origin is the second part's
+	{ echo '['; seq 15000 15499 | sed 's/.*/{"ts":&},/'
+	  seq 10000 10498 | sed 's/.*/{"ts":&},/'; echo '{"ts":10499}'; echo ']'; } > two.json
+	size=$(wc -c < two.json)
+	MCT_SPLIT=$((size / 2)) mct-cat two.json | head -1 > head.nd
+	grep -q '"origin":10000000,"form":"array","sorted":false' head.nd
+	same "$(MCT_SPLIT=$((size / 2)) mct-cat two.json | wc -l)" 1001
 }
 
 # --- wrap ----------------------------------------------------------------

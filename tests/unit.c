@@ -4,7 +4,8 @@
  * The sections follow lib/mct.h: time.c (exact decimals, the time syntax,
  * numbers for people), json.c (the scanner and field access on compact
  * text), field.c, reader.c end to end on small temporary files, and
- * rules.c (loading, replacing, failing, resetting).
+ * input.c (reading a plain file again and in parts) and rules.c (loading,
+ * replacing, failing, resetting).
  *
  * The scanner is also checked against json-c by a differential test:
  * random events (nested values, strings with escapes and UTF-8, numbers
@@ -3041,6 +3042,61 @@ rm_tmpdir(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* input.c: reading a plain file again, and in parts */
+
+/* Read all of a source into buf (at most cap - 1 bytes, NUL-terminated). */
+static size_t
+src_all(struct mct_src *s, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < cap && (r = mct_src_read(s, buf + n, 3)) > 0)
+		n += (size_t)r;	/* three bytes a read: limits are exact */
+	buf[n] = '\0';
+	return n;
+}
+
+static void
+test_input(void)
+{
+	const char *p, *gz;
+	struct mct_src *s, *c;
+	char buf[256];
+
+	p = TFILE("in.txt", "0123456789abcdefghij");
+	gz = tfile("in.gz", "\x1f\x8b", 2);
+	s = mct_src_open(p);
+	ok(s != NULL && mct_src_rewindable(s), "input: a plain file can be "
+	    "read again");
+	src_all(s, buf, sizeof(buf));
+	ok(strcmp(buf, "0123456789abcdefghij") == 0 && mct_src_pos(s) == 20,
+	    "input: read to the end");
+	mct_src_rewind(s, 12);
+	src_all(s, buf, sizeof(buf));
+	ok(strcmp(buf, "0123456789ab") == 0 && mct_src_pos(s) == 12,
+	    "input: rewound, it gives the first n bytes, no more");
+	c = mct_src_clone(s, 5, 15);
+	src_all(c, buf, sizeof(buf));
+	ok(c != NULL && strcmp(buf, "56789abcde") == 0 && mct_src_pos(c) == 15,
+	    "input: a clone reads from its offset to its limit");
+	mct_src_close(c);
+	c = mct_src_clone(s, 18, -1);
+	src_all(c, buf, sizeof(buf));
+	ok(c != NULL && strcmp(buf, "ij") == 0, "input: a clone without a "
+	    "limit reads to the end");
+	mct_src_close(c);
+	mct_src_rewind(s, -1);
+	src_all(s, buf, sizeof(buf));
+	ok(strcmp(buf, "0123456789abcdefghij") == 0, "input: rewound again, "
+	    "without a limit, all of it (the clones did not move it)");
+	mct_src_close(s);
+	s = mct_src_open(gz);
+	ok(s != NULL && !mct_src_rewindable(s), "input: gzip is not read again");
+	mct_src_close(s);
+}
+
+/* ------------------------------------------------------------------ */
 /* rules.c */
 
 /* Load a rules file with stderr caught; its message in msg. */
@@ -3168,12 +3224,14 @@ run_reader_tests(void)
 	fflush(stderr);
 	if ((pid = fork()) == -1) {
 		test_reader();
+		test_input();
 		test_rules();
 		rm_tmpdir();
 		return;
 	}
 	if (pid == 0) {
 		test_reader();
+		test_input();
 		test_rules();
 		fflush(stdout);
 		_exit(0);
