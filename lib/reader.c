@@ -68,6 +68,7 @@ struct input {
 	long long	 stop;		/* -1: read to the end */
 	long long	 stopped_at;	/* where the framer stopped, -1: the end */
 	int		 stop_state, stop_sep;
+	int		 nparts;	/* of the first part: how many in all */
 	i128		 first_e6;	/* the first ts seen */
 	unsigned long long line;
 	/* a trace operand, as framed into the spool */
@@ -220,8 +221,8 @@ progress(struct mct_reader *r, struct input *in, struct mct_src *src, int done)
 	double now;
 	long long pos = mct_src_pos(src), size = mct_src_size(src);
 
-	if (!r->opts.progress || in->quiet)
-		return;
+	if (!r->opts.progress || (in->quiet && in->nparts == 0))
+		return;	/* pass 2 and the threads' parts say nothing */
 	gettimeofday(&tv, NULL);
 	now = (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 	if (done) {
@@ -236,7 +237,11 @@ progress(struct mct_reader *r, struct input *in, struct mct_src *src, int done)
 	if (now - r->last_progress < 1.0)
 		return;
 	r->last_progress = now;
-	if (size > 0)
+	if (in->nparts > 0 && in->stop > 0)	/* the first of the parts */
+		fprintf(stderr, "\r%s: %s: %lld MB, checking in %d parts (%d%%)",
+		    program_invocation_short_name, in->name, size >> 20,
+		    in->nparts, (int)(100 * pos / in->stop));
+	else if (size > 0)
 		fprintf(stderr, "\r%s: %s: %lld MB of %lld MB (%d%%), %llu events",
 		    program_invocation_short_name, in->name, pos >> 20,
 		    size >> 20, (int)(100 * pos / size), in->nevents);
@@ -738,6 +743,7 @@ frame_parts(struct mct_reader *r, struct input *in)
 		p->stopped_at = -1;
 		p->rb.base = (unsigned long long)cut[i];
 		parts[i].r.opts = r->opts;
+		parts[i].r.opts.progress = 0;
 		if ((p->src = mct_src_clone(in->src, cut[i], size)) == NULL ||
 		    pthread_create(&parts[i].tid, NULL, part_run, &parts[i]) != 0) {
 			ok = 0;
@@ -748,6 +754,7 @@ frame_parts(struct mct_reader *r, struct input *in)
 	if (ok) {
 		in->stop = cut[0];
 		in->stopped_at = -1;
+		in->nparts = n + 1;
 		while (frame(r, in, in->src))
 			emit(r, in, &r->sc);
 	}
@@ -776,6 +783,7 @@ frame_parts(struct mct_reader *r, struct input *in)
 	}
 	in->quiet = 0;
 	in->stop = -1;
+	in->nparts = 0;
 	return ok ? 1 : -1;
 }
 
@@ -1170,6 +1178,12 @@ direct_next(struct mct_reader *r, struct input *in, struct mct_event *ev)
 		if (in->convert)
 			convert(r, in);
 		return 1;
+	}
+	if (mct_src_pos(in->src) < in->length) {
+		/* cut short since pass 1: the header may be wrong, say so */
+		warnx("%s: the file shrank while it was read (%lld bytes, "
+		    "was %lld)", in->name, mct_src_pos(in->src), in->length);
+		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 	}
 	r->status = mct_status(r->status, mct_src_close(in->src));
 	in->src = NULL;

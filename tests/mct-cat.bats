@@ -711,6 +711,15 @@ EOF
 	py check out2.nd t.json
 }
 
+@test "a plain file that shrinks between the passes: said, exit 1" {
+	gen --scale 0.2 > t.json
+	# once the first bytes arrive, pass 2 has begun: cut the file short
+	run --separate-stderr bash -c 'mct-cat t.json | { head -c 1 >/dev/null;
+		truncate -s 2000000 t.json; cat > out.nd; }; exit ${PIPESTATUS[0]}'
+	[ "$status" -eq 1 ]
+	same "$stderr" "mct-cat: t.json: the file shrank while it was read (2000000 bytes, was $(gen --scale 0.2 | wc -c))"
+}
+
 @test "the spool goes to TMPDIR and is gone afterwards" {
 	mkdir tmp
 	gen --scale 0.02 > t.json
