@@ -954,7 +954,10 @@ make_header(struct mct_reader *r)
 	h->ntop_before = first->ntop_before;
 	h->sorted = h->nread == 1 && !first->unsorted;
 	if (r->nin == 1 && first->stream) {
-		h->line = mct_xstrdup(first->hline.p);
+		/* as it came, NUL bytes and all: not strdup() */
+		h->line = mct_xmalloc(first->hline.len + 1);
+		memcpy(h->line, first->hline.p, first->hline.len);
+		h->line[first->hline.len] = '\0';
 		h->linelen = first->hline.len;
 		return;
 	}

@@ -22,7 +22,10 @@
  *   - the reader: the input written to a temporary file (made once per
  *     process), mct_open(), every event through mct_next() with field
  *     access, mct_close().  Events of a trace (not a stream) must be
- *     valid compact JSON objects.
+ *     valid compact JSON objects.  The file is read three ways (twice,
+ *     the plain file's way; once through the spool, MCT_SPOOL; in parts
+ *     of 16 bytes by threads, MCT_SPLIT): the header, the events and the
+ *     status must be the same.
  *
  * A failed invariant prints what failed and abort()s, so that libFuzzer
  * keeps the input.  Every finding stops the run: the bugs the first runs
@@ -434,9 +437,10 @@ fuzz_reader(const uint8_t *data, size_t n)
 	struct mct_reader *r;
 	struct mct_event *ev;
 	const struct mct_header *h;
+	struct mct_buf all[3] = { { 0 }, { 0 }, { 0 } };
 	char *argv[2];
 	size_t off;
-	int stream;
+	int stream, status[3], i;
 
 	if (tmpfd == -1) {
 		const char *dir = getenv("TMPDIR");
@@ -471,6 +475,7 @@ fuzz_reader(const uint8_t *data, size_t n)
 	if (!stream)
 		CHECK(h->linelen == strlen(h->line) &&
 		    valid_compact(h->line, h->linelen), "a valid header line");
+	mct_buf_add(&all[0], h->line, h->linelen);
 	while (mct_next(r, &ev)) {
 		struct mct_val v;
 		int64_t ns;
@@ -479,12 +484,37 @@ fuzz_reader(const uint8_t *data, size_t n)
 		if (!stream)
 			CHECK(valid_compact(ev->json, ev->len),
 			    "an event of a trace is valid compact JSON");
+		mct_buf_addc(&all[0], '\n');
+		mct_buf_add(&all[0], ev->json, ev->len);
 		mct_get_key(ev, "ts", &v);
 		mct_get_key(ev, "name", &v);
 		mct_get_key(ev, "args", &v);
 		mct_get_ns(ev, "dur", &ns);
 	}
-	mct_close(r);
+	status[0] = mct_close(r);
+	/*
+	 * The file was read twice (pass 1 checks, pass 2 frames again); it
+	 * must read the same through the spool (as a pipe is read) and in
+	 * parts by threads (MCT_SPLIT): the header, every event, the status.
+	 */
+	for (i = 1; i <= 2; i++) {
+		setenv(i == 1 ? "MCT_SPOOL" : "MCT_SPLIT", i == 1 ? "1" : "16", 1);
+		r = mct_open(1, argv, &o);
+		h = mct_header(r);
+		mct_buf_add(&all[i], h->line, h->linelen);
+		while (mct_next(r, &ev)) {
+			mct_buf_addc(&all[i], '\n');
+			mct_buf_add(&all[i], ev->json, ev->len);
+		}
+		status[i] = mct_close(r);
+		unsetenv(i == 1 ? "MCT_SPOOL" : "MCT_SPLIT");
+		CHECK(all[i].len == all[0].len && status[i] == status[0] &&
+		    memcmp(all[i].p, all[0].p, all[0].len) == 0,
+		    i == 1 ? "the same read through the spool" :
+		    "the same read in parts by threads");
+	}
+	for (i = 0; i < 3; i++)
+		mct_buf_free(&all[i]);
 }
 
 int
