@@ -124,6 +124,14 @@ vg mct-cat --wrap "$d/a.json"
 vgp mct-cat --wrap
 vgp mct-cat -u us -
 vg mct-cat "$d/t.json" "$d/a.json" "$d/n.ndjson"
+# a plain file checked in parts by threads, and one through the spool
+export MCT_SPLIT=4096
+vg mct-cat "$d/i.json"
+vg mct-cat "$d/n.ndjson" "$d/cut.json"
+unset MCT_SPLIT
+export MCT_SPOOL=1
+vg mct-cat "$d/a.json"
+unset MCT_SPOOL
 
 vgp mct-filter --pid 2 --name 'kernel_kernel*'
 vgp mct-filter --from 14s --to 21s --clip
