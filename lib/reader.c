@@ -1173,6 +1173,8 @@ direct_next(struct mct_reader *r, struct input *in, struct mct_event *ev)
 	}
 	if (frame(r, in, in->src)) {
 		memset(ev, 0, offsetof(struct mct_event, kv));
+		/* a line end after it, as a spool line has (mct_scan left room) */
+		r->out.p[r->out.len] = '\n';
 		ev->json = r->out.p;
 		ev->len = r->out.len;
 		ev->file = in->name;
