@@ -63,6 +63,7 @@ struct mct_strtab {
 };
 
 int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
+unsigned long mct_hash(const char *, size_t);
 FILE	*mct_tmpfile(char **);
 int	 mct_status(int, int);
 void	 mct_usage_hint(void);

@@ -9,9 +9,11 @@
  * $MCT_RULES, else $(pkgdatadir)/default.rules, else data/default.rules
  * beside the tools of a build tree, else in the source tree they were
  * built from.  mct_rules_reset() forgets them (a program that loads
- * several rules files, such as the fuzz target, calls it between).  An event's label depends only on the
- * fields the rules read, so labels are cached under the text of those
- * fields: classifying 225,852 events costs a few hundred regexec() calls.
+ * several rules files, such as the fuzz target, calls it between).
+ *
+ * An event's label depends only on the fields the rules read, so labels
+ * are cached under the text of those fields: classifying 225,852 events
+ * costs a few hundred regexec() calls.
  */
 #include "config.h"
 
@@ -229,16 +231,6 @@ mct_rules_need(void)
 	load();
 }
 
-static unsigned
-hash(const char *s, size_t n)
-{
-	unsigned h = 2166136261u;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 static int
 classify(struct mct_event *ev, const struct mct_header *h)
 {
@@ -279,7 +271,8 @@ mct_category(struct mct_event *ev, const struct mct_header *h)
 	}
 	if (k->p == NULL)	/* the rules read no field */
 		mct_buf_addc(k, '\037');
-	slot = hash(k->p, k->len) % (sizeof(rules.tab) / sizeof(rules.tab[0]));
+	slot = mct_hash(k->p, k->len) %
+	    (sizeof(rules.tab) / sizeof(rules.tab[0]));
 	for (c = rules.tab[slot]; c; c = c->next)
 		if (c->klen == k->len && memcmp(c->key, k->p, k->len) == 0)
 			return c->rule < 0 ? NULL : rules.r[c->rule].label;

@@ -152,12 +152,9 @@ mct_tmpfile(char **name)
 	return f;
 }
 
-/*
- * A table of interned strings: the same text gets the same index, so
- * tools keep an int32 where a name, pid or signature repeats.
- */
-static unsigned long
-strhash(const char *s, size_t n)
+/* FNV-1a of s[0..n): the hash of every table in mct. */
+unsigned long
+mct_hash(const char *s, size_t n)
 {
 	unsigned long h = 1469598103934665603UL;
 
@@ -165,6 +162,11 @@ strhash(const char *s, size_t n)
 		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
 	return h;
 }
+
+/*
+ * A table of interned strings: the same text gets the same index, so
+ * tools keep an int32 where a name, pid or signature repeats.
+ */
 
 int32_t
 mct_intern(struct mct_strtab *t, const char *s, size_t n)
@@ -178,7 +180,7 @@ mct_intern(struct mct_strtab *t, const char *s, size_t n)
 		for (i = 0; i < ns; i++)
 			slot[i] = -1;
 		for (i = 0; i < (size_t)t->n; i++) {
-			h = strhash(t->str[i], strlen(t->str[i])) & (ns - 1);
+			h = mct_hash(t->str[i], strlen(t->str[i])) & (ns - 1);
 			while (slot[h] >= 0)
 				h = (h + 1) & (ns - 1);
 			slot[h] = (int32_t)i;
@@ -187,7 +189,7 @@ mct_intern(struct mct_strtab *t, const char *s, size_t n)
 		t->slot = slot;
 		t->nslot = ns;
 	}
-	h = strhash(s, n) & (t->nslot - 1);
+	h = mct_hash(s, n) & (t->nslot - 1);
 	while (t->slot[h] >= 0) {
 		const char *x = t->str[t->slot[h]];
 

@@ -188,17 +188,6 @@ usage(int status)
 	exit(mct_finish(MCT_EXIT_OK));
 }
 
-static unsigned long
-hash(const char *s, size_t n)
-{
-	unsigned long h = 1469598103934665603UL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
-	return h;
-}
-
-
 static int32_t
 intern_key(struct opts *o, struct mct_event *ev, const char *key)
 {
@@ -220,7 +209,7 @@ lookup(struct opts *o, const char *k, size_t n)
 		o->tab = mct_xmalloc(o->tabsize * sizeof(*o->tab));
 		memset(o->tab, 0, o->tabsize * sizeof(*o->tab));
 	}
-	slot = hash(k, n) & (o->tabsize - 1);
+	slot = mct_hash(k, n) & (o->tabsize - 1);
 	for (c = o->tab[slot]; c; c = c->next)
 		if (c->klen == n && memcmp(c->key, k, n) == 0)
 			return c;
@@ -239,7 +228,7 @@ lookup(struct opts *o, const char *k, size_t n)
 				struct corr *x = o->tab[i];
 
 				o->tab[i] = x->next;
-				slot = hash(x->key, x->klen) & (o->tabsize * 2 - 1);
+				slot = mct_hash(x->key, x->klen) & (o->tabsize * 2 - 1);
 				x->next = tab[slot];
 				tab[slot] = x;
 			}
@@ -423,7 +412,8 @@ tally(struct opts *o, const char *id, int start)
 		o->tt = mct_xmalloc(o->ttsize * sizeof(*o->tt));
 		memset(o->tt, 0, o->ttsize * sizeof(*o->tt));
 	}
-	for (pp = &o->tt[hash(id, n) & (o->ttsize - 1)]; (t = *pp); pp = &t->next)
+	for (pp = &o->tt[mct_hash(id, n) & (o->ttsize - 1)]; (t = *pp);
+	    pp = &t->next)
 		if (strcmp(t->id, id) == 0)
 			break;
 	if (t == NULL) {

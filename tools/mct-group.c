@@ -268,16 +268,6 @@ parse_sort(struct opts *o, const char *text)
 	}
 }
 
-static unsigned long
-hash(const char *s, size_t n)
-{
-	unsigned long h = 1469598103934665603UL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
-	return h;
-}
-
 static struct group *
 lookup(struct opts *o, const char *key, size_t klen)
 {
@@ -289,7 +279,7 @@ lookup(struct opts *o, const char *key, size_t klen)
 		o->tab = mct_xmalloc(o->tabsize * sizeof(*o->tab));
 		memset(o->tab, 0, o->tabsize * sizeof(*o->tab));
 	}
-	slot = hash(key, klen) & (o->tabsize - 1);
+	slot = mct_hash(key, klen) & (o->tabsize - 1);
 	for (g = o->tab[slot]; g; g = g->next)
 		if (g->klen == klen && memcmp(g->key, key, klen) == 0)
 			return g;
@@ -314,7 +304,7 @@ lookup(struct opts *o, const char *key, size_t klen)
 				struct group *n = o->tab[i];
 
 				o->tab[i] = n->next;
-				slot = hash(n->key, n->klen) & (o->tabsize * 2 - 1);
+				slot = mct_hash(n->key, n->klen) & (o->tabsize * 2 - 1);
 				n->next = tab[slot];
 				tab[slot] = n;
 			}
