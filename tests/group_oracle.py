@@ -14,7 +14,9 @@ is taken from mct-group(1):
   groups     by the --by fields: first-level keys, dotted paths with
              quoted segments (args."a b"), rel (ts - origin), end (ts +
              dur, dur 0 when missing), category (the rules file: first
-             matching rule wins, label - means no category).  An event
+             matching rule wins, label - means no category; the rules and
+             their --where predicates are tests/filter_oracle.py's, the
+             one python reading of that language).  An event
              that lacks a --by field is left out, unless --missing (then
              the field is empty in its group's key).
   values     --value FIELD (default dur): a number, or a string holding a
@@ -77,6 +79,9 @@ import re
 import sys
 from fractions import Fraction
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import filter_oracle  # noqa: E402  (the --where language and rules files)
+
 UNITS = {"ns": 1, "us": 1000, "ms": 10**6, "s": 10**9}
 JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
 INTEGER = re.compile(r"-?[0-9]+\Z")
@@ -86,8 +91,7 @@ SIMPLE = ("count", "total", "share", "mean", "median", "min", "max", "stddev",
 HEADER = '{"name":"mct_header"'
 
 
-class Usage(Exception):
-    pass
+Usage = filter_oracle.Usage     # one usage error for both oracles
 
 
 class Fl(float):
@@ -233,116 +237,21 @@ def number(v):
 
 
 # ---------------------------------------------------------------- rules
-
-class Cond:
-    pass
-
-
-def parse_expr(s):
-    """expr := and (|| and)*; and := cond (&& cond)*;
-    cond := FIELD | !FIELD | FIELD OP VALUE."""
-    ors, i = [], 0
-    while True:
-        ands = []
-        while True:
-            c, i = parse_cond(s, i)
-            ands.append(c)
-            while i < len(s) and s[i] in " \t":
-                i += 1
-            if not s.startswith("&&", i):
-                break
-            i += 2
-        ors.append(ands)
-        if not s.startswith("||", i):
-            break
-        i += 2
-    if s[i:].strip(" \t"):
-        raise Usage("unexpected text '%s'" % s[i:])
-    return ors
-
-
-def parse_cond(s, i):
-    while i < len(s) and s[i] in " \t":
-        i += 1
-    c = Cond()
-    c.neg = False
-    if i < len(s) and s[i] == "!" and not s.startswith("!=", i):
-        c.neg = True
-        i += 1
-    j, q = i, False
-    while j < len(s):
-        if s[j] == '"':
-            q = not q
-        if not q and (s[j] in "=!<>~ \t" or s.startswith("&&", j) or s.startswith("||", j)):
-            break
-        j += 1
-    c.field = Field(s[i:j])
-    i = j
-    while i < len(s) and s[i] in " \t":
-        i += 1
-    c.op = None
-    for op in ("==", "!=", "<=", ">=", "!~", "<", ">", "~"):
-        if s.startswith(op, i):
-            c.op = op
-            i += len(op)
-            break
-    if c.op is None:
-        c.op = "missing" if c.neg else "exists"
-        return c, i
-    while i < len(s) and s[i] in " \t":
-        i += 1
-    if i < len(s) and s[i] == '"':
-        j = i + 1
-        while j < len(s) and s[j] != '"':
-            j += 2 if s[j] == "\\" else 1
-        c.text = json.loads(s[i:j + 1])
-        i = j + 1
-    else:
-        j = i
-        while j < len(s) and not s.startswith("&&", j) and not s.startswith("||", j):
-            j += 1
-        c.text = s[i:j].strip(" \t")
-        i = j
-    c.re = re.compile(c.text) if c.op in ("~", "!~") else None
-    return c, i
-
-
-def cond_true(c, ev, st):
-    v = get(ev, c.field, st)
-    if c.op in ("exists", "missing"):
-        return (v is not MISSING) == (c.op == "exists")
-    if v is MISSING:
-        return c.op in ("!=", "!~")
-    t = v if isinstance(v, str) else ser(v)
-    if c.re is not None:
-        return (c.re.search(t) is not None) == (c.op == "~")
-    a, b = number(v), number(c.text) if JSON_NUMBER.match(c.text) else None
-    if a is not None and b is not None:
-        a, b = Fraction(a), Fraction(b)
-    else:
-        a, b = t.encode(), c.text.encode()
-    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,
-            ">": a > b, ">=": a >= b}[c.op]
-
+#
+# The rules file and its predicates are the --where language, which
+# tests/filter_oracle.py implements: category is asked of it, on the
+# event's line decoded its way.
 
 class Rules:
     def __init__(self, path):
-        self.rules = []
-        if path is None:
-            return
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                line = line.rstrip("\r\n")
-                if not line.strip() or line.lstrip().startswith("#"):
-                    continue
-                label, pred = line.split("\t", 1)
-                self.rules.append((label, parse_expr(pred.strip("\t "))))
+        self.rules = None if path is None else filter_oracle.load_rules(path)
+        self.ctx = None
 
     def category(self, ev, st):
-        for label, e in self.rules:
-            if any(all(cond_true(c, ev, st) for c in ands) for ands in e):
-                return None if label == "-" else label
-        return None
+        if self.ctx is None:
+            self.ctx = filter_oracle.Ctx(st.origin, self.rules)
+        return filter_oracle.category(filter_oracle.loads(st.raw[id(ev)]),
+                                      self.ctx)
 
 
 # ---------------------------------------------------------------- groups
@@ -478,6 +387,7 @@ def read_events(paths, st, meta):
     """Events of the operands (header line, and M events unless meta, left out)."""
     events, header = [], None
     st.header_line = None
+    st.raw = {}
     for p in paths or ["-"]:
         f = sys.stdin if p == "-" else open(p, encoding="utf-8", errors="surrogateescape")
         with f:
@@ -493,6 +403,7 @@ def read_events(paths, st, meta):
                 ev = loads(line)
                 if isinstance(ev, dict):
                     events.append(ev)
+                    st.raw[id(ev)] = line  # for the rules (category)
     if header is not None:
         st.origin = header["args"].get("origin")
     else:
