@@ -198,6 +198,41 @@ obj_get(const char *p, size_t n, const char *key, size_t klen,
 	return -1;
 }
 
+/*
+ * An event over a text the caller owns (a record a tool built, a line it
+ * kept): the only way to make one outside the reader.  mct_event_set()
+ * points it at another text and keeps its index storage;
+ * mct_event_free() releases that storage.
+ */
+void
+mct_event_init(struct mct_event *ev, const char *json, size_t len,
+    const struct mct_header *h)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->json = json;
+	ev->len = len;
+	ev->hdr = h;
+}
+
+void
+mct_event_set(struct mct_event *ev, const char *json, size_t len)
+{
+	ev->json = json;
+	ev->len = len;
+	ev->indexed = 0;
+	ev->wkdone = 0;
+}
+
+void
+mct_event_free(struct mct_event *ev)
+{
+	free(ev->kv);
+	ev->kv = NULL;
+	ev->kvcap = 0;
+	ev->nkv = 0;
+	ev->indexed = 0;
+}
+
 /* Index the event's first-level keys, unless done since it last changed. */
 void
 mct_event_index(struct mct_event *ev)

@@ -257,6 +257,10 @@ struct mct_field {
 	int		 time;		/* a time in ns: ts, dur, rel, end */
 };
 
+void	 mct_event_init(struct mct_event *, const char *, size_t,
+	    const struct mct_header *);
+void	 mct_event_set(struct mct_event *, const char *, size_t);
+void	 mct_event_free(struct mct_event *);
 void	 mct_event_index(struct mct_event *);
 int	 mct_field_parse(const char *, struct mct_field *);
 int	 mct_fields_parse(const char *, struct mct_field **, int *);

@@ -310,9 +310,7 @@ clip(struct opts *o, struct mct_event *ev)
 		mct_buf_add(b, vts.p + vts.len,
 		    ev->len - (size_t)(vts.p + vts.len - ev->json));
 	}
-	ev->json = b->p;
-	ev->len = b->len;
-	ev->indexed = 0;
+	mct_event_set(ev, b->p, b->len);
 }
 
 static void

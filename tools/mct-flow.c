@@ -295,7 +295,7 @@ pair(struct opts *o, const char *json, size_t len, const struct corr *c,
     int64_t dts)
 {
 	struct mct_buf *b = &o->line;
-	struct mct_event ev = { 0 };
+	struct mct_event ev;
 
 	b->len = 0;
 	mct_buf_add(b, json, len - 1);	/* without the closing brace */
@@ -316,11 +316,9 @@ pair(struct opts *o, const char *json, size_t len, const struct corr *c,
 	mct_buf_adds(b, ",\"queue\":");
 	mct_buf_addi(b, dts - c->ts - c->dur);
 	mct_buf_addc(b, '}');
-	ev.json = b->p;
-	ev.len = b->len;
-	ev.hdr = o->hdr;
+	mct_event_init(&ev, b->p, b->len, o->hdr);
 	mct_out_event(&o->out, &ev);
-	free(ev.kv);
+	mct_event_free(&ev);
 	o->pairs++;
 }
 
@@ -328,7 +326,7 @@ static void
 orphan(struct opts *o, const char *json, size_t len, const char *why)
 {
 	struct mct_buf *b = &o->line;
-	struct mct_event ev = { 0 };
+	struct mct_event ev;
 
 	if (!o->orphans)
 		return;
@@ -339,11 +337,9 @@ orphan(struct opts *o, const char *json, size_t len, const char *why)
 	mct_buf_adds(b, "\"orphan\":");
 	mct_buf_addjstr(b, why, strlen(why));
 	mct_buf_addc(b, '}');
-	ev.json = b->p;
-	ev.len = b->len;
-	ev.hdr = o->hdr;
+	mct_event_init(&ev, b->p, b->len, o->hdr);
 	mct_out_event(&o->out, &ev);
-	free(ev.kv);
+	mct_event_free(&ev);
 }
 
 /* A host call that caused no device work: counted, written with --orphans. */
@@ -546,15 +542,15 @@ add(struct opts *o, struct mct_event *ev)
 		c->ts = ts;
 		c->dur = dur;
 		for (i = 0; i < c->nwait; i++) {
-			struct mct_event w = { 0 };
+			struct mct_event w;
 			int64_t wts;
 
-			w.json = c->wait[i];
-			w.len = strlen(c->wait[i]);
+			mct_event_init(&w, c->wait[i], strlen(c->wait[i]),
+			    o->hdr);
 			if (mct_get_ns(&w, "ts", &wts) == 0)
 				pair(o, w.json, w.len, c, wts);
 			c->ndev++;
-			free(w.kv);
+			mct_event_free(&w);
 			free(c->wait[i]);
 		}
 		free(c->wait);
@@ -649,7 +645,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 	/* the slices, by lane and start: a few words each */
 	rewind(sp);
 	for (;;) {
-		struct mct_event ev = { 0 };
+		struct mct_event ev;
 		struct mct_val pid, tid;
 		struct slice *sl;
 		int64_t ts, dur;
@@ -659,8 +655,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			mct_buf_addc(&line, c);
 		if (c == EOF && line.len == 0)
 			break;
-		ev.json = line.p;
-		ev.len = line.len;
+		mct_event_init(&ev, line.p, line.len, o->hdr);
 		if (mct_get_ns(&ev, "ts", &ts) == 0 && MCT_SANE_NS(ts)) {
 			if (mct_get_ns(&ev, "dur", &dur) != 0 || dur < 0 ||
 			    !MCT_SANE_NS(dur))
@@ -682,7 +677,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			sl->off = off;
 		}
 		off += (long long)line.len + 1;
-		free(ev.kv);
+		mct_event_free(&ev);
 	}
 	mct_sort(sls, nsl, sizeof(*sls), cmp_slice);
 	/* bind each end: the innermost slice that encloses it, else (an f
@@ -746,7 +741,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 		for (lo = i; lo < j; lo++) {
 			struct fend *f = byid[lo];
 			struct corr cr = { 0 };
-			struct mct_event h = { 0 };
+			struct mct_event h;
 
 			if (f->start || f->slice < 0 ||
 			    slice_at(o, sp, f->slice, &line) != 0)
@@ -758,14 +753,13 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 				    "device event without launch");
 				continue;
 			}
-			h.json = hl.p;
-			h.len = hl.len;
+			mct_event_init(&h, hl.p, hl.len, o->hdr);
 			cr.name = intern_key(o, &h, "name");
 			cr.pid = intern_key(o, &h, "pid");
 			cr.tid = intern_key(o, &h, "tid");
 			cr.ts = s->sts;
 			cr.dur = s->sdur;
-			free(h.kv);
+			mct_event_free(&h);
 			pair(o, line.p, line.len, &cr, f->sts);
 		}
 	}

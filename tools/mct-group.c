@@ -736,7 +736,7 @@ static void
 row(struct opts *o, struct group *g, const char *label)
 {
 	struct mct_buf line = { 0 }, t = { 0 };
-	struct mct_event ev = { 0 };
+	struct mct_event ev;
 	int i, has_name = 0;
 
 	if (o->out.fmt == MCT_O_NDJSON) {
@@ -782,10 +782,9 @@ row(struct opts *o, struct group *g, const char *label)
 			mct_buf_addi(&line, g->last - g->first);
 		}
 		mct_buf_addc(&line, '}');
-		ev.json = line.p;
-		ev.len = line.len;
+		mct_event_init(&ev, line.p, line.len, NULL);
 		mct_out_event(&o->out, &ev);
-		free(ev.kv);
+		mct_event_free(&ev);
 		mct_buf_free(&line);
 		mct_buf_free(&t);
 		return;

@@ -713,13 +713,11 @@ dominant(struct opts *o, int64_t a, int64_t b, struct anchor *top, int *ntop)
 static void
 emit(struct opts *o, struct mct_buf *line)
 {
-	struct mct_event ev = { 0 };
+	struct mct_event ev;
 
-	ev.json = line->p;
-	ev.len = line->len;
-	ev.hdr = o->hdr;
+	mct_event_init(&ev, line->p, line->len, o->hdr);
 	mct_out_event(&o->out, &ev);
-	free(ev.kv);
+	mct_event_free(&ev);
 }
 
 static void
