@@ -53,6 +53,7 @@ struct mct_expr {
 	struct mct_and	*a;
 	int		 n;
 	char		*text;
+	struct mct_buf	*tmp;		/* scratch of mct_expr_eval() */
 };
 
 /* "[2056, 32, 1]" or "(2056, 32, 1)" as "2056,32,1"; NULL if not a tuple. */
@@ -71,14 +72,6 @@ tuple(const char *s, size_t n)
 			*w++ = s[i];
 	*w = '\0';
 	return t;
-}
-
-/* Is the time field a point in time (ts, end, launch.ts), not a length? */
-static int
-is_point(const struct mct_field *f)
-{
-	return f->kind == MCT_F_END || f->kind == MCT_F_REL ||
-	    (f->kind == MCT_F_PATH && strcmp(f->seg[f->nseg - 1], "ts") == 0);
 }
 
 static const char *
@@ -200,14 +193,14 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 		}
 		c->isnum = mct_dec_e6(b.p, b.len, &c->num) == 0;
 		c->tuple = tuple(b.p, b.len);
-		if (c->f.time && c->op != OP_RE && c->op != OP_NRE) {
-			int abs = 0;
+		if (mct_field_time(&c->f) && c->op != OP_RE && c->op != OP_NRE) {
+			int abs = 0, point = c->f.vf->point != MCT_P_NONE;
 
 			if (mct_parse_time(b.p, &c->ns, &abs) != 0 ||
-			    (abs && !is_point(&c->f))) {
+			    (abs && !point)) {
 				snprintf(err, errlen, "invalid time '%s' for %s "
 				    "(want e.g. 26.5s, 300us, 1.5ms%s)", b.p,
-				    c->f.text, is_point(&c->f) ? ", @123" : "");
+				    c->f.text, point ? ", @123" : "");
 				goto bad;
 			}
 			c->istime = 1;
@@ -254,6 +247,8 @@ mct_expr_parse(const char *s, int cflags, char *err, size_t errlen)
 	e = mct_xmalloc(sizeof(*e));
 	memset(e, 0, sizeof(*e));
 	e->text = mct_xstrdup(s);
+	e->tmp = mct_xmalloc(sizeof(*e->tmp));
+	memset(e->tmp, 0, sizeof(*e->tmp));
 	for (;;) {
 		e->a = mct_xrealloc(e->a, (size_t)(e->n + 1) * sizeof(*e->a));
 		a = &e->a[e->n++];
@@ -296,6 +291,8 @@ mct_expr_free(struct mct_expr *e)
 	}
 	free(e->a);
 	free(e->text);
+	mct_buf_free(e->tmp);
+	free(e->tmp);
 	free(e);
 }
 
@@ -392,12 +389,13 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 	int r;
 
 	if (c->op == OP_EXISTS || c->op == OP_MISSING) {
-		int has = c->f.time ? mct_field_ns(ev, &c->f, h, &ns) == 0 :
+		int has = mct_field_time(&c->f) ?
+		    mct_field_ns(ev, &c->f, h, &ns) == 0 :
 		    mct_get(ev, &c->f, &v) == 0;
 
 		return c->op == OP_EXISTS ? has : !has;
 	}
-	if (c->f.time && c->hasre) {
+	if (c->hasre && mct_field_time(&c->f)) {
 		/* ~ on a time: the regex against its ns text */
 		char buf[32];
 
@@ -412,12 +410,10 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 			return c->op == OP_NE;
 		want = c->ns;
 		o = h->has_origin ? h->origin : 0;
-		if (((c->f.kind == MCT_F_PATH &&
-		    strcmp(c->f.seg[c->f.nseg - 1], "ts") == 0) ||
-		    c->f.kind == MCT_F_END) && !c->abs &&
-		    __builtin_add_overflow(want, o, &want))	/* ts, launch.ts, end */
+		if (c->f.vf->point == MCT_P_ABS && !c->abs &&	/* ts<=5s: origin + 5s */
+		    __builtin_add_overflow(want, o, &want))
 			return c->op == OP_NE;
-		if (c->f.kind == MCT_F_REL && c->abs &&	/* rel<=@T: T - origin */
+		if (c->f.vf->point == MCT_P_REL && c->abs &&	/* rel<=@T: T - origin */
 		    __builtin_sub_overflow(want, o, &want))
 			return c->op == OP_NE;
 		return test_cmp(c->op, ns < want ? -1 : ns > want);
@@ -446,17 +442,20 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 	return test_cmp(c->op, cmp_bytes(tmp->p, tmp->len, c->text, c->len));
 }
 
-/* Does the event satisfy the expression? */
+/*
+ * Does the event satisfy the expression?  The expression holds its own
+ * scratch: two expressions evaluate at once, one expression once at a
+ * time.
+ */
 int
 mct_expr_eval(const struct mct_expr *e, struct mct_event *ev,
     const struct mct_header *h)
 {
-	static struct mct_buf tmp;
 	int i, j;
 
 	for (i = 0; i < e->n; i++) {
 		for (j = 0; j < e->a[i].n; j++)
-			if (!eval_cond(&e->a[i].c[j], ev, h, &tmp))
+			if (!eval_cond(&e->a[i].c[j], ev, h, e->tmp))
 				break;
 		if (j == e->a[i].n)
 			return 1;

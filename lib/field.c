@@ -3,8 +3,14 @@
  *
  * A field is a dotted path into the event (name, args.grid, launch.name),
  * where a segment with spaces or dots is quoted (args."registers per
- * thread"), or one of the virtual fields rel (ts - origin) and end
- * (ts + dur), and category (the label the rules give the event).
+ * thread"), or a virtual field: rel (ts - origin), end (ts + dur) and
+ * category (the label the rules give the event).
+ *
+ * One table, vfields[], says what is special about a field: the virtual
+ * fields with their getters, and the record keys that hold times (the
+ * event's ts and dur, and the keys mct-flow and mct-phases write).  The
+ * getter of category lives in rules.c, which registers it, so this file
+ * calls nothing above it.
  */
 #include "config.h"
 
@@ -13,6 +19,101 @@
 #include <string.h>
 
 #include "mct.h"
+
+static int	get_rel(struct mct_event *, const struct mct_header *,
+		    struct mct_val *, int64_t *);
+static int	get_end(struct mct_event *, const struct mct_header *,
+		    struct mct_val *, int64_t *);
+static int	get_none(struct mct_event *, const struct mct_header *,
+		    struct mct_val *, int64_t *);
+
+/*
+ * The fields with a meaning beyond their path.  An entry with a getter is
+ * a virtual field, written exactly as its name; one without is a path
+ * into the record (ts, launch.ts), matched segment by segment.  A new
+ * virtual field is one line here and its getter.
+ */
+static struct mct_vfield vfields[] = {
+	/* name		time	point		getter */
+	{ "ts",		1,	MCT_P_ABS,	NULL },
+	{ "dur",	1,	MCT_P_NONE,	NULL },
+	{ "rel",	1,	MCT_P_REL,	get_rel },
+	{ "end",	1,	MCT_P_ABS,	get_end },
+	{ "category",	0,	MCT_P_NONE,	get_none },	/* rules.c's */
+	/* times in mct-flow's records */
+	{ "latency",	1,	MCT_P_NONE,	NULL },
+	{ "queue",	1,	MCT_P_NONE,	NULL },
+	{ "launch.ts",	1,	MCT_P_ABS,	NULL },
+	{ "launch.dur",	1,	MCT_P_NONE,	NULL },
+	/* times in mct-phases' records */
+	{ "span",	1,	MCT_P_NONE,	NULL },
+	{ "busy",	1,	MCT_P_NONE,	NULL },
+	{ "round",	1,	MCT_P_NONE,	NULL },
+	{ "tdur",	1,	MCT_P_NONE,	NULL },
+};
+
+#define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
+
+/* The table's entry of that name, or NULL. */
+const struct mct_vfield *
+mct_vfield(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NVFIELDS; i++)
+		if (strcmp(vfields[i].name, name) == 0)
+			return &vfields[i];
+	return NULL;
+}
+
+/*
+ * Give a virtual field of the table its getter (the layer that computes
+ * it calls this before it is read).  Returns 0, or -1 if there is no
+ * such virtual field.
+ */
+int
+mct_field_register(const char *name, mct_getter *get)
+{
+	size_t i;
+
+	for (i = 0; i < NVFIELDS; i++)
+		if (vfields[i].get != NULL && strcmp(vfields[i].name, name) == 0) {
+			vfields[i].get = get;
+			return 0;
+		}
+	return -1;
+}
+
+/* Is the field a time in ns? */
+int
+mct_field_time(const struct mct_field *f)
+{
+	return f->vf != NULL && f->vf->time;
+}
+
+/* Is the field computed by a getter, not a path into the event? */
+int
+mct_field_virtual(const struct mct_field *f)
+{
+	return f->vf != NULL && f->vf->get != NULL;
+}
+
+/* Do the path's segments spell the name (a.b.c), one part each? */
+static int
+spells(const struct mct_field *f, const char *name)
+{
+	size_t n;
+	int i;
+
+	for (i = 0; i < f->nseg; i++) {
+		n = strcspn(name, ".");
+		if (n != f->seglen[i] || memcmp(name, f->seg[i], n) != 0 ||
+		    (name[n] == '\0') != (i + 1 == f->nseg))
+			return 0;
+		name += n + 1;
+	}
+	return 1;
+}
 
 static void
 add_seg(struct mct_field *f, const char *s, size_t n)
@@ -34,20 +135,15 @@ mct_field_parse(const char *text, struct mct_field *f)
 	struct mct_buf b = { 0 };
 	const char *p = text;
 
+	size_t i;
+
 	memset(f, 0, sizeof(*f));
 	f->text = mct_xstrdup(text);
-	if (strcmp(text, "rel") == 0)
-		f->kind = MCT_F_REL;
-	else if (strcmp(text, "end") == 0)
-		f->kind = MCT_F_END;
-	else if (strcmp(text, "category") == 0) {
-		f->kind = MCT_F_CATEGORY;
-		return 0;
-	}
-	if (f->kind != MCT_F_PATH) {
-		f->time = 1;
-		return 0;
-	}
+	for (i = 0; i < NVFIELDS; i++)
+		if (vfields[i].get != NULL && strcmp(text, vfields[i].name) == 0) {
+			f->vf = &vfields[i];
+			return 0;
+		}
 	while (*p) {
 		b.len = 0;
 		if (*p == '"') {
@@ -75,12 +171,11 @@ mct_field_parse(const char *text, struct mct_field *f)
 	mct_buf_free(&b);
 	if (f->nseg == 0)
 		goto bad2;
-	/* times in ns: the event's own, and those mct-flow computes */
-	f->time = (f->nseg == 1 && (strcmp(f->seg[0], "ts") == 0 ||
-	    strcmp(f->seg[0], "dur") == 0 || strcmp(f->seg[0], "latency") == 0 ||
-	    strcmp(f->seg[0], "queue") == 0)) || (f->nseg == 2 &&
-	    strcmp(f->seg[0], "launch") == 0 && (strcmp(f->seg[1], "ts") == 0 ||
-	    strcmp(f->seg[1], "dur") == 0));
+	for (i = 0; i < NVFIELDS; i++)
+		if (vfields[i].get == NULL && spells(f, vfields[i].name)) {
+			f->vf = &vfields[i];
+			break;
+		}
 	return 0;
 bad:
 	mct_buf_free(&b);
@@ -312,20 +407,21 @@ mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
 	return -1;
 }
 
-/* The value of a path field.  Returns 0, or -1 if it is missing. */
+/*
+ * The value of a field: a path, or a virtual field that is not a time
+ * (for those, mct_field_ns).  Returns 0, or -1 if it is missing.
+ */
 int
 mct_get(struct mct_event *ev, const struct mct_field *f, struct mct_val *v)
 {
-	const char *label;
 	int i;
 
-	if (f->kind == MCT_F_CATEGORY) {
-		if ((label = mct_category(ev, ev->hdr)) == NULL)
+	if (mct_field_virtual(f)) {
+		if (f->vf->time || f->vf->get(ev, ev->hdr, v, NULL) != 0)
 			goto missing;
-		setval(v, label, strlen(label));
 		return 0;
 	}
-	if (f->kind != MCT_F_PATH || mct_get_key(ev, f->seg[0], v) != 0)
+	if (mct_get_key(ev, f->seg[0], v) != 0)
 		goto missing;
 	for (i = 1; i < f->nseg; i++)
 		if (obj_get(v->p, v->len, f->seg[i], f->seglen[i], v) != 0)
@@ -349,31 +445,86 @@ mct_get_ns(struct mct_event *ev, const char *key, int64_t *ns)
 	return mct_int(v.p, v.len, ns);
 }
 
-/* A time field in ns: ts, dur, rel or end.  Returns 0, or -1 if missing. */
+/*
+ * A time field in ns (ts, dur, rel, end...), or any field holding an
+ * integer.  Returns 0, or -1 if missing.
+ */
 int
 mct_field_ns(struct mct_event *ev, const struct mct_field *f,
     const struct mct_header *h, int64_t *ns)
 {
 	struct mct_val v;
+
+	if (mct_field_virtual(f) && f->vf->time)
+		return f->vf->get(ev, h, NULL, ns);
+	if (mct_get(ev, f, &v) != 0 || v.type != MCT_J_NUMBER)
+		return -1;
+	return mct_int(v.p, v.len, ns);
+}
+
+/*
+ * Append the field's value to a key: a path's JSON text, a virtual time
+ * in ns.  Returns 0, or -1 (nothing appended) if it is missing.
+ */
+int
+mct_field_key(struct mct_event *ev, const struct mct_field *f,
+    const struct mct_header *h, struct mct_buf *k)
+{
+	struct mct_val v;
+	int64_t ns;
+
+	if (mct_field_virtual(f) && f->vf->time) {
+		if (mct_field_ns(ev, f, h, &ns) != 0)
+			return -1;
+		mct_buf_addi(k, ns);
+		return 0;
+	}
+	if (mct_get(ev, f, &v) != 0)
+		return -1;
+	mct_buf_add(k, v.p, v.len);
+	return 0;
+}
+
+/* rel: ts - origin */
+static int
+get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_val *v,
+    int64_t *ns)
+{
+	int64_t ts;
+
+	(void)v;
+	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
+	    __builtin_sub_overflow(ts, h->origin, ns))
+		return -1;
+	return 0;
+}
+
+/* end: ts + dur, where a missing dur is 0 */
+static int
+get_end(struct mct_event *ev, const struct mct_header *h, struct mct_val *v,
+    int64_t *ns)
+{
 	int64_t ts, dur;
 
-	switch (f->kind) {
-	case MCT_F_REL:
-		if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
-		    __builtin_sub_overflow(ts, h->origin, ns))
-			return -1;
-		return 0;
-	case MCT_F_END:
-		if (mct_get_ns(ev, "ts", &ts) != 0)
-			return -1;
-		if (mct_get_ns(ev, "dur", &dur) != 0)
-			dur = 0;
-		return __builtin_add_overflow(ts, dur, ns) ? -1 : 0;
-	default:
-		if (mct_get(ev, f, &v) != 0 || v.type != MCT_J_NUMBER)
-			return -1;
-		return mct_int(v.p, v.len, ns);
-	}
+	(void)h;
+	(void)v;
+	if (mct_get_ns(ev, "ts", &ts) != 0)
+		return -1;
+	if (mct_get_ns(ev, "dur", &dur) != 0)
+		dur = 0;
+	return __builtin_add_overflow(ts, dur, ns) ? -1 : 0;
+}
+
+/* A virtual field whose getter is not registered yet: missing. */
+static int
+get_none(struct mct_event *ev, const struct mct_header *h, struct mct_val *v,
+    int64_t *ns)
+{
+	(void)ev;
+	(void)h;
+	(void)v;
+	(void)ns;
+	return -1;
 }
 
 /* Is this event an mct header line? */

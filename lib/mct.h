@@ -14,6 +14,12 @@
  * it copies into its own small structs.  Strings returned by field access
  * point into the event and live as long as it does.
  *
+ * Fields.  A field is a path into the event or a virtual field; field.c
+ * holds the one table of both kinds' special meanings (virtual fields with
+ * their getters, record keys that are times).  Calls go one way: field.c
+ * calls nothing above it, expr.c calls field.c, and rules.c calls both
+ * and registers the getter of the virtual field category in the table.
+ *
  * Every exported name starts with mct_ and is declared here, under the
  * heading of the file that defines it.  Library functions report problems
  * on stderr (warnx) and return a status; only tools exit.
@@ -239,24 +245,42 @@ void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 
 /*
- * field.c - field paths (`args.grid`, `args."a b"`) and their values.
+ * field.c - field paths (`args.grid`, `args."a b"`) and their values, and
+ * the one table of fields with a meaning beyond their path: the virtual
+ * fields (rel, end, category) and the record keys that hold times.
  */
-enum mct_fkind {
-	MCT_F_PATH = 0,		/* a path into the event */
-	MCT_F_REL,		/* ts - origin */
-	MCT_F_END,		/* ts + dur */
-	MCT_F_CATEGORY		/* label from the rules */
+enum mct_point {
+	MCT_P_NONE = 0,		/* not a point in time (a length, or no time) */
+	MCT_P_ABS,		/* a point on the trace's clock: ts, end */
+	MCT_P_REL		/* a point from the stream's origin: rel */
+};
+
+/*
+ * A virtual field's value: in *ns if it is a time, else in *v (text that
+ * lives as long as the event, or longer).  Returns 0, or -1 if missing.
+ */
+typedef int mct_getter(struct mct_event *, const struct mct_header *,
+    struct mct_val *, int64_t *);
+
+struct mct_vfield {
+	const char	*name;		/* as written: rel, launch.ts */
+	int		 time;		/* its value is a time in ns */
+	enum mct_point	 point;		/* a time that takes @T */
+	mct_getter	*get;		/* NULL: a path into the record */
 };
 
 struct mct_field {
 	char		*text;		/* as the user wrote it */
-	enum mct_fkind	 kind;
-	int		 nseg;
+	const struct mct_vfield *vf;	/* its entry in the table, or NULL */
+	int		 nseg;		/* 0 for a virtual field */
 	char		**seg;		/* unescaped path segments */
 	size_t		*seglen;
-	int		 time;		/* a time in ns: ts, dur, rel, end */
 };
 
+const struct mct_vfield *mct_vfield(const char *);
+int	 mct_field_register(const char *, mct_getter *);
+int	 mct_field_time(const struct mct_field *);
+int	 mct_field_virtual(const struct mct_field *);
 void	 mct_event_init(struct mct_event *, const char *, size_t,
 	    const struct mct_header *);
 void	 mct_event_set(struct mct_event *, const char *, size_t);
@@ -270,6 +294,8 @@ int	 mct_get_key(struct mct_event *, const char *, struct mct_val *);
 int	 mct_get_ns(struct mct_event *, const char *, int64_t *);
 int	 mct_field_ns(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, int64_t *);
+int	 mct_field_key(struct mct_event *, const struct mct_field *,
+	    const struct mct_header *, struct mct_buf *);
 int	 mct_is_header(struct mct_event *);
 
 /*
@@ -289,13 +315,17 @@ void	 mct_expr_fields(const struct mct_expr *,
 	    void (*)(const struct mct_field *, void *), void *);
 
 /*
- * rules.c - LABEL<TAB>PREDICATE rules and the virtual field category.
- * One rule set per process, loaded on first use.
+ * rules.c - LABEL<TAB>PREDICATE rules and the virtual field category,
+ * whose getter it registers in field.c's table.  One rule set per
+ * process, loaded on first use; a tool that reads category calls
+ * mct_rules_need() first and exits if it fails.
  */
 void	 mct_rules_path(const char *);
 int	 mct_rules_load(const char *);
 void	 mct_rules_reset(void);
-void	 mct_rules_need(void);
+int	 mct_rules_need(void) __attribute__((warn_unused_result));
+int	 mct_rules_fields(const struct mct_field *, int);
+int	 mct_rules_expr(const struct mct_expr *);
 const char *mct_category(struct mct_event *, const struct mct_header *);
 
 /*

@@ -137,7 +137,7 @@ cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
 	size_t n;
 
 	tmp->len = 0;
-	if (f->time && mct_field_ns(ev, f, o->hdr, &ns) == 0) {
+	if (mct_field_time(f) && mct_field_ns(ev, f, o->hdr, &ns) == 0) {
 		n = mct_fmt_dec(num, ns, mct_unit_ns(o->tunit));
 		put_cell(o, num, n);
 		return;

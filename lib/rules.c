@@ -12,8 +12,13 @@
  * several rules files, such as the fuzz target, calls it between).
  *
  * An event's label depends only on the fields the rules read, so labels
- * are cached under the text of those fields: classifying 225,852 events
- * costs a few hundred regexec() calls.
+ * are cached under the values of those fields, virtual ones included:
+ * classifying 225,852 events costs a few hundred regexec() calls.
+ *
+ * The getter of category is registered in field.c's table when rules
+ * are loaded, so field.c never calls up here.  Nothing here exits: a
+ * rules file that cannot be loaded is a message and -1, and a tool that
+ * reads category calls mct_rules_need() first and exits on its failure.
  */
 #include "config.h"
 
@@ -43,9 +48,12 @@ struct centry {
 	struct centry	*next;
 };
 
+static const char category[] = "category";
+
 static struct {
 	const char	*path;		/* --rules */
 	int		 loaded;
+	int		 failed;	/* said why it could not load */
 	struct rule	*r;
 	int		 n;
 	struct mct_field *keys;		/* fields the rules read */
@@ -110,6 +118,54 @@ mct_rules_reset(void)
 	rules.ncache = 0;
 	mct_buf_free(&rules.kbuf);
 	rules.loaded = 0;
+	rules.failed = 0;
+}
+
+/* The getter of category in field.c's table. */
+static int
+get_category(struct mct_event *ev, const struct mct_header *h,
+    struct mct_val *v, int64_t *ns)
+{
+	const char *label;
+
+	(void)ns;
+	if ((label = mct_category(ev, h)) == NULL)
+		return -1;
+	v->type = MCT_J_STRING;
+	v->p = label;
+	v->len = strlen(label);
+	return 0;
+}
+
+/* Do the fields read category (and so need the rules)? */
+int
+mct_rules_fields(const struct mct_field *f, int n)
+{
+	const struct mct_vfield *cat = mct_vfield(category);
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (f[i].vf == cat)
+			return 1;
+	return 0;
+}
+
+static void
+expr_field(const struct mct_field *f, void *arg)
+{
+	if (mct_rules_fields(f, 1))
+		*(int *)arg = 1;
+}
+
+/* Does the expression (or NULL) read category? */
+int
+mct_rules_expr(const struct mct_expr *e)
+{
+	int uses = 0;
+
+	if (e != NULL)
+		mct_expr_fields(e, expr_field, &uses);
+	return uses;
 }
 
 /*
@@ -128,6 +184,7 @@ mct_rules_load(const char *path)
 	int lineno = 0, rv = 0;
 
 	mct_rules_reset();
+	mct_field_register(category, get_category);
 	if ((f = fopen(path, "r")) == NULL) {
 		warn("rules file %s", path);
 		return -1;
@@ -164,11 +221,10 @@ mct_rules_load(const char *path)
 		warn("rules file %s", path);
 		rv = -1;
 	}
-	for (lineno = 0; lineno < rules.nkeys; lineno++)
-		if (rules.keys[lineno].kind == MCT_F_CATEGORY) {
-			warnx("%s: a rule cannot use the field category", path);
-			rv = -1;
-		}
+	if (mct_rules_fields(rules.keys, rules.nkeys)) {
+		warnx("%s: a rule cannot use the field category", path);
+		rv = -1;
+	}
 	fclose(f);
 	free(line);
 	mct_buf_free(&lbl);
@@ -180,8 +236,11 @@ mct_rules_load(const char *path)
 	return 0;
 }
 
-/* Find and load the rules in use; exits with a message if there are none. */
-static void
+/*
+ * Find and load the rules in use.  Returns 0, or -1 after a message if
+ * there are none (said once: a failure is remembered until a reset).
+ */
+static int
 load(void)
 {
 	char exe[PATH_MAX], *slash;
@@ -191,7 +250,9 @@ load(void)
 	int rv;
 
 	if (rules.loaded)
-		return;
+		return 0;
+	if (rules.failed)
+		return -1;
 	if (path == NULL && env != NULL && *env != '\0')
 		path = env;
 	if (path == NULL) {
@@ -213,22 +274,28 @@ load(void)
 			if (access(b.p, R_OK) != 0) {
 				warnx("no rules file: not in " MCT_PKGDATADIR
 				    " nor beside %s (use --rules FILE)", exe);
-				exit(MCT_EXIT_USAGE);
+				mct_buf_free(&b);
+				rules.failed = 1;
+				return -1;
 			}
 		}
 		path = b.p;
 	}
 	rv = mct_rules_load(path);
 	mct_buf_free(&b);
-	if (rv != 0)
-		exit(MCT_EXIT_USAGE);
+	rules.failed = rv != 0;
+	return rv;
 }
 
-/* Make sure the rules can be loaded (a tool calls this early). */
-void
+/*
+ * Load the rules now, so that a bad rules file is an error before any
+ * output.  Returns 0, or -1 after a message (the tool exits with
+ * MCT_EXIT_USAGE).
+ */
+int
 mct_rules_need(void)
 {
-	load();
+	return load();
 }
 
 static int
@@ -244,29 +311,21 @@ classify(struct mct_event *ev, const struct mct_header *h)
 
 /*
  * The category of an event, as a JSON string with its quotes, or NULL if
- * no rule matches.
+ * no rule matches (or no rules could be loaded).
  */
 const char *
 mct_category(struct mct_event *ev, const struct mct_header *h)
 {
 	struct mct_buf *k = &rules.kbuf;
 	struct centry *c;
-	struct mct_val v;
 	unsigned slot;
 	int i, r;
 
-	load();
+	if (load() != 0)
+		return NULL;
 	k->len = 0;
 	for (i = 0; i < rules.nkeys; i++) {
-		if (rules.keys[i].kind == MCT_F_PATH &&
-		    mct_get(ev, &rules.keys[i], &v) == 0)
-			mct_buf_add(k, v.p, v.len);
-		else if (rules.keys[i].kind != MCT_F_PATH) {
-			int64_t ns;
-
-			if (mct_field_ns(ev, &rules.keys[i], h, &ns) == 0)
-				mct_buf_addi(k, ns);
-		}
+		mct_field_key(ev, &rules.keys[i], h, k);
 		mct_buf_addc(k, '\037');
 	}
 	if (k->p == NULL)	/* the rules read no field */

@@ -156,7 +156,7 @@ fuzz_fields(const char *s)
 		CHECK(nf >= 1, "a list has a field");
 		for (k = 0; k < nf; k++) {
 			CHECK(fs[k].text != NULL, "a field has its text");
-			CHECK(fs[k].kind != MCT_F_PATH || fs[k].nseg > 0,
+			CHECK(mct_field_virtual(&fs[k]) || fs[k].nseg > 0,
 			    "a path has segments");
 			if (k)
 				mct_buf_addc(&join, ',');

@@ -1314,7 +1314,7 @@ test_compact(void)
 /* field.c */
 
 static void
-t_field(const char *text, int want_rc, int kind, int time, int nseg,
+t_field(const char *text, int want_rc, const char *vf, int time, int nseg,
     const char *seg0, const char *seg1)
 {
 	struct mct_field f;
@@ -1327,18 +1327,20 @@ t_field(const char *text, int want_rc, int kind, int time, int nseg,
 			mct_field_free(&f);
 		return;
 	}
-	pass = rc == 0 && (int)f.kind == kind && f.time == time && f.nseg == nseg &&
+	pass = rc == 0 && f.vf == (vf ? mct_vfield(vf) : NULL) &&
+	    mct_field_time(&f) == time && f.nseg == nseg &&
 	    f.text && strcmp(f.text, text) == 0;
 	if (pass && nseg > 0)
 		pass = strcmp(f.seg[0], seg0) == 0 && f.seglen[0] == strlen(seg0);
 	if (pass && nseg > 1)
 		pass = strcmp(f.seg[1], seg1) == 0 && f.seglen[1] == strlen(seg1);
-	ok(pass, "mct_field_parse(\"%s\"): kind %d, time %d, %d segments %s%s%s",
-	    ESC(text), kind, time, nseg, seg0 ? ESC(seg0) : "", seg1 ? " " : "",
-	    seg1 ? ESC(seg1) : "");
+	ok(pass, "mct_field_parse(\"%s\"): entry %s, time %d, %d segments "
+	    "%s%s%s", ESC(text), vf ? vf : "none", time, nseg,
+	    seg0 ? ESC(seg0) : "", seg1 ? " " : "", seg1 ? ESC(seg1) : "");
 	if (!pass && rc == 0)
-		diag("got kind %d, time %d, %d segments, first \"%s\"", f.kind,
-		    f.time, f.nseg, f.nseg ? ESC(f.seg[0]) : "");
+		diag("got entry %s, time %d, %d segments, first \"%s\"",
+		    f.vf ? f.vf->name : "none", mct_field_time(&f), f.nseg,
+		    f.nseg ? ESC(f.seg[0]) : "");
 	if (rc == 0)
 		mct_field_free(&f);
 }
@@ -1398,20 +1400,20 @@ test_field(void)
 	int nf = 0, i, rc;
 	int64_t ns;
 
-	t_field("name", 0, MCT_F_PATH, 0, 1, "name", NULL);
-	t_field("ts", 0, MCT_F_PATH, 1, 1, "ts", NULL);
-	t_field("dur", 0, MCT_F_PATH, 1, 1, "dur", NULL);
-	t_field("\"ts\"", 0, MCT_F_PATH, 1, 1, "ts", NULL);
-	t_field("rel", 0, MCT_F_REL, 1, 0, NULL, NULL);
-	t_field("end", 0, MCT_F_END, 1, 0, NULL, NULL);
-	t_field("args.ts", 0, MCT_F_PATH, 0, 2, "args", "ts");
-	t_field("args.grid", 0, MCT_F_PATH, 0, 2, "args", "grid");
-	t_field("args.\"registers per thread\"", 0, MCT_F_PATH, 0, 2, "args",
+	t_field("name", 0, NULL, 0, 1, "name", NULL);
+	t_field("ts", 0, "ts", 1, 1, "ts", NULL);
+	t_field("dur", 0, "dur", 1, 1, "dur", NULL);
+	t_field("\"ts\"", 0, "ts", 1, 1, "ts", NULL);
+	t_field("rel", 0, "rel", 1, 0, NULL, NULL);
+	t_field("end", 0, "end", 1, 0, NULL, NULL);
+	t_field("args.ts", 0, NULL, 0, 2, "args", "ts");
+	t_field("args.grid", 0, NULL, 0, 2, "args", "grid");
+	t_field("args.\"registers per thread\"", 0, NULL, 0, 2, "args",
 	    "registers per thread");
-	t_field("args.\"a.b\"", 0, MCT_F_PATH, 0, 2, "args", "a.b");
-	t_field("args.\"esc\\\"key\"", 0, MCT_F_PATH, 0, 2, "args", "esc\"key");
-	t_field("\"a b\".c", 0, MCT_F_PATH, 0, 2, "a b", "c");
-	t_field("a.b.c.d", 0, MCT_F_PATH, 0, 4, "a", "b");
+	t_field("args.\"a.b\"", 0, NULL, 0, 2, "args", "a.b");
+	t_field("args.\"esc\\\"key\"", 0, NULL, 0, 2, "args", "esc\"key");
+	t_field("\"a b\".c", 0, NULL, 0, 2, "a b", "c");
+	t_field("a.b.c.d", 0, NULL, 0, 4, "a", "b");
 	t_field("", -1, 0, 0, 0, NULL, NULL);
 	t_field(".", -1, 0, 0, 0, NULL, NULL);
 	t_field("a.", -1, 0, 0, 0, NULL, NULL);
@@ -1424,14 +1426,15 @@ test_field(void)
 	t_field("args.\"x", -1, 0, 0, 0, NULL, NULL);
 
 	rc = mct_fields_parse("ts,dur,ph,pid,tid,name", &fs, &nf);
-	ok(rc == 0 && nf == 6 && strcmp(fs[5].seg[0], "name") == 0 && fs[0].time &&
-	    fs[1].time && !fs[2].time, "mct_fields_parse: the default columns");
+	ok(rc == 0 && nf == 6 && strcmp(fs[5].seg[0], "name") == 0 &&
+	    mct_field_time(&fs[0]) && mct_field_time(&fs[1]) &&
+	    !mct_field_time(&fs[2]), "mct_fields_parse: the default columns");
 	for (i = 0; i < nf; i++)
 		mct_field_free(&fs[i]);
 	free(fs);
 	rc = mct_fields_parse("name,args.\"a,b\",rel", &fs, &nf);
 	ok(rc == 0 && nf == 3 && fs[1].nseg == 2 && strcmp(fs[1].seg[1], "a,b") == 0 &&
-	    fs[2].kind == MCT_F_REL, "mct_fields_parse: a comma inside quotes "
+	    fs[2].vf == mct_vfield("rel"), "mct_fields_parse: a comma inside quotes "
 	    "does not split");
 	for (i = 0; i < nf; i++)
 		mct_field_free(&fs[i]);
@@ -1542,6 +1545,124 @@ test_field(void)
 	    v.len == 3 && ev2.nkv == 1, "mct_get_key: a reset event is indexed "
 	    "again (kv kept)");
 	free(ev2.kv);
+}
+
+/* A getter for the tests: the event's args.n as a time, or as its text. */
+static int
+get_args_n(struct mct_event *ev, const struct mct_header *h,
+    struct mct_val *v, int64_t *ns)
+{
+	struct mct_field f;
+	int rc;
+
+	(void)h;
+	mct_field_parse("args.n", &f);
+	rc = ns ? mct_field_ns(ev, &f, h, ns) : mct_get(ev, &f, v);
+	mct_field_free(&f);
+	return rc;
+}
+
+/* The table of virtual fields: its entries, their flags, a getter. */
+static void
+test_vfields(void)
+{
+	static const struct {
+		const char	*name;
+		int		 time, point, virt;
+	} want[] = {
+		{ "ts", 1, MCT_P_ABS, 0 }, { "dur", 1, MCT_P_NONE, 0 },
+		{ "rel", 1, MCT_P_REL, 1 }, { "end", 1, MCT_P_ABS, 1 },
+		{ "category", 0, MCT_P_NONE, 1 },
+		{ "latency", 1, MCT_P_NONE, 0 }, { "queue", 1, MCT_P_NONE, 0 },
+		{ "launch.ts", 1, MCT_P_ABS, 0 }, { "launch.dur", 1, MCT_P_NONE, 0 },
+		{ "span", 1, MCT_P_NONE, 0 }, { "busy", 1, MCT_P_NONE, 0 },
+		{ "round", 1, MCT_P_NONE, 0 }, { "tdur", 1, MCT_P_NONE, 0 },
+	};
+	static const char json[] = "{\"name\":\"k\",\"ts\":100,\"dur\":50,"
+	    "\"args\":{\"n\":7}}";
+	const struct mct_vfield *vf, *cat;
+	struct mct_header h = { .has_origin = 1, .origin = 40 };
+	struct mct_field f, g;
+	struct mct_event ev;
+	struct mct_buf k = { 0 };
+	struct mct_val v;
+	mct_getter *saved;
+	int64_t ns;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		vf = mct_vfield(want[i].name);
+		ok(vf != NULL && strcmp(vf->name, want[i].name) == 0 &&
+		    vf->time == want[i].time && (int)vf->point == want[i].point &&
+		    (vf->get != NULL) == want[i].virt, "vfields: %s is an "
+		    "entry: time %d, point %d, %s", want[i].name, want[i].time,
+		    want[i].point, want[i].virt ? "virtual" : "a path");
+		mct_field_parse(want[i].name, &f);
+		ok(f.vf == vf && mct_field_time(&f) == want[i].time &&
+		    mct_field_virtual(&f) == want[i].virt &&
+		    (f.nseg == 0) == want[i].virt, "vfields: the field %s "
+		    "parses to its entry", want[i].name);
+		mct_field_free(&f);
+	}
+	ok(mct_vfield("name") == NULL && mct_vfield("args.ts") == NULL &&
+	    mct_vfield("launch") == NULL, "vfields: other names are no entry");
+
+	mct_field_parse("launch.\"ts\"", &f);
+	ok(f.vf == mct_vfield("launch.ts") && f.nseg == 2,
+	    "vfields: launch.\"ts\" is the entry launch.ts");
+	mct_field_free(&f);
+	mct_field_parse("\"launch.ts\"", &f);
+	ok(f.vf == NULL && f.nseg == 1, "vfields: \"launch.ts\" is one key "
+	    "with a dot, no entry");
+	mct_field_free(&f);
+	mct_field_parse("\"rel\"", &f);
+	ok(f.vf == NULL && f.nseg == 1 && !mct_field_virtual(&f),
+	    "vfields: \"rel\" is the key rel, not the virtual field");
+	mct_field_free(&f);
+	mct_field_parse("launch.ts.x", &f);
+	ok(f.vf == NULL && !mct_field_time(&f), "vfields: launch.ts.x is no "
+	    "entry");
+	mct_field_free(&f);
+
+	ok(mct_field_register("ts", get_args_n) == -1 &&
+	    mct_field_register("nope", get_args_n) == -1 &&
+	    mct_vfield("ts")->get == NULL, "vfields: only a virtual field "
+	    "takes a getter");
+
+	/* a getter registered after the field was parsed is the one used */
+	mct_event_init(&ev, json, sizeof(json) - 1, &h);
+	cat = mct_vfield("category");
+	saved = cat->get;
+	mct_field_parse("category", &f);
+	ok(mct_field_register("category", get_args_n) == 0 &&
+	    mct_get(&ev, &f, &v) == 0 && v.type == MCT_J_NUMBER &&
+	    v.len == 1 && v.p[0] == '7', "vfields: a registered getter gives "
+	    "category's value");
+	ok(mct_field_key(&ev, &f, &h, &k) == 0 && k.len == 1 && k.p[0] == '7' &&
+	    mct_field_ns(&ev, &f, &h, &ns) == 0 && ns == 7, "vfields: its "
+	    "value as a key and as a number");
+	mct_field_register("category", saved);
+
+	/* a virtual time: mct_field_ns and mct_field_key, not mct_get */
+	mct_field_parse("end", &g);
+	k.len = 0;
+	ok(mct_field_ns(&ev, &g, &h, &ns) == 0 && ns == 150 &&
+	    mct_get(&ev, &g, &v) == -1 && mct_field_key(&ev, &g, &h, &k) == 0 &&
+	    k.len == 3 && memcmp(k.p, "150", 3) == 0, "vfields: end is 150 "
+	    "as a time and as a key, missing for mct_get");
+	mct_field_free(&g);
+	mct_field_parse("rel", &g);
+	ok(mct_field_ns(&ev, &g, &h, &ns) == 0 && ns == 60, "vfields: rel is "
+	    "ts - origin");
+	mct_field_free(&g);
+	mct_field_parse("args.none", &g);
+	k.len = 0;
+	ok(mct_field_key(&ev, &g, &h, &k) == -1 && k.len == 0, "vfields: a "
+	    "missing field adds nothing to a key");
+	mct_field_free(&g);
+	mct_field_free(&f);
+	mct_event_free(&ev);
+	mct_buf_free(&k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -3017,9 +3138,9 @@ test_input(void)
 /* ------------------------------------------------------------------ */
 /* rules.c */
 
-/* Load a rules file with stderr caught; its message in msg. */
+/* Call fn(arg) with stderr caught; its message in msg. */
 static int
-rules_load(const char *path, char *msg, size_t cap)
+caught(int (*fn)(const char *), const char *arg, char *msg, size_t cap)
 {
 	FILE *ef = tmpfile();
 	int saved, rc;
@@ -3029,7 +3150,7 @@ rules_load(const char *path, char *msg, size_t cap)
 	saved = dup(2);
 	if (getenv("MCT_UNIT_STDERR") == NULL)
 		dup2(fileno(ef), 2);
-	rc = mct_rules_load(path);
+	rc = fn(arg);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -3038,6 +3159,13 @@ rules_load(const char *path, char *msg, size_t cap)
 	msg[n] = '\0';
 	fclose(ef);
 	return rc;
+}
+
+/* Load a rules file with stderr caught; its message in msg. */
+static int
+rules_load(const char *path, char *msg, size_t cap)
+{
+	return caught(mct_rules_load, path, msg, cap);
 }
 
 /* The category of a compact event under an empty header, or "(none)". */
@@ -3121,6 +3249,107 @@ test_rules(void)
 	mct_rules_reset();
 }
 
+static int
+need(const char *unused)
+{
+	(void)unused;
+	return mct_rules_need();
+}
+
+static const char *
+label_of(struct mct_event *ev, const struct mct_field *f, const char *json)
+{
+	static char out[128];
+	struct mct_val v;
+
+	mct_event_set(ev, json, strlen(json));
+	if (mct_get(ev, f, &v) != 0)
+		return "(none)";
+	snprintf(out, sizeof(out), "%.*s", (int)v.len, v.p);
+	return out;
+}
+
+/* Rules and the table of virtual fields. */
+static void
+test_rules_vfields(void)
+{
+	static const struct mct_header h = { .has_origin = 1, .origin = 1000 };
+	const char *rel, *end, *p1;
+	struct mct_field cat, endf;
+	struct mct_expr *e;
+	struct mct_event ev;
+	mct_getter *saved;
+	char msg[1024], err[256];
+	int rc;
+
+	p1 = TFILE("vf1.rules", "A\tname==a\n");
+	rel = TFILE("rel.rules", "early\trel<10\nlate\trel>=10\n");
+	end = TFILE("end.rules", "short\tend<10\nlong\tend>=10\n");
+	mct_event_init(&ev, "{}", 2, &h);
+
+	/* a field parsed before any rules are loaded works once they are */
+	mct_rules_reset();
+	mct_field_parse("category", &cat);
+	rc = rules_load(p1, msg, sizeof(msg));
+	ok(rc == 0 && strcmp(label_of(&ev, &cat, "{\"name\":\"a\"}"),
+	    "\"A\"") == 0 && strcmp(label_of(&ev, &cat, "{\"name\":\"b\"}"),
+	    "(none)") == 0, "rules: category parsed before the rules loaded "
+	    "reads their label");
+
+	/* a rule on a virtual field: a label per value, not one cached */
+	rc = rules_load(rel, msg, sizeof(msg));
+	ok(rc == 0 &&
+	    strcmp(label_of(&ev, &cat, "{\"name\":\"k\",\"ts\":1005}"),
+	    "\"early\"") == 0 &&
+	    strcmp(label_of(&ev, &cat, "{\"name\":\"k\",\"ts\":1050}"),
+	    "\"late\"") == 0 &&
+	    strcmp(label_of(&ev, &cat, "{\"name\":\"k\",\"ts\":1005}"),
+	    "\"early\"") == 0, "rules: a rule on rel caches a label per "
+	    "value of rel");
+	rc = rules_load(end, msg, sizeof(msg));
+	mct_field_parse("end", &endf);
+	saved = endf.vf->get;
+	/* end's getter replaced: args.n, so ts and dur stay the same
+	 * (end<10 is end < origin + 10, 1010) */
+	mct_field_register("end", get_args_n);
+	ok(rc == 0 &&
+	    strcmp(label_of(&ev, &cat, "{\"ts\":1,\"args\":{\"n\":5}}"),
+	    "\"short\"") == 0 &&
+	    strcmp(label_of(&ev, &cat, "{\"ts\":1,\"args\":{\"n\":5000}}"),
+	    "\"long\"") == 0 &&
+	    strcmp(label_of(&ev, &cat, "{\"ts\":1,\"args\":{\"n\":5}}"),
+	    "\"short\"") == 0, "rules: the cache keys a virtual field "
+	    "through its getter");
+	mct_field_register("end", saved);
+	mct_field_free(&endf);
+
+	/* which fields and expressions need the rules */
+	e = mct_expr_parse("name==a || category==x", 0, err, sizeof(err));
+	ok(mct_rules_fields(&cat, 1) && e && mct_rules_expr(e) &&
+	    !mct_rules_expr(NULL), "rules: category and an expression on it "
+	    "need the rules");
+	mct_expr_free(e);
+	e = mct_expr_parse("name==a && rel>1s", 0, err, sizeof(err));
+	ok(e && !mct_rules_expr(e), "rules: an expression without category "
+	    "does not");
+	mct_expr_free(e);
+
+	/* no exit: mct_rules_need() says why and returns -1, once */
+	mct_rules_reset();
+	setenv("MCT_RULES", "/nonexistent/z.rules", 1);
+	rc = caught(need, NULL, msg, sizeof(msg));
+	ok(rc == -1 && strstr(msg, "rules file /nonexistent/z.rules") != NULL,
+	    "rules: mct_rules_need() returns -1 after the message (%s)", msg);
+	rc = caught(need, NULL, msg, sizeof(msg));
+	ok(rc == -1 && msg[0] == '\0' &&
+	    strcmp(label_of(&ev, &cat, "{\"name\":\"a\"}"), "(none)") == 0,
+	    "rules: then no second message, and no category");
+	unsetenv("MCT_RULES");
+	mct_rules_reset();
+	mct_field_free(&cat);
+	mct_event_free(&ev);
+}
+
 /*
  * The reader tests, in a child process: a crash in lib/ (or a sanitizer
  * stopping it) is then one failed test, not the end of the TAP stream.
@@ -3144,6 +3373,7 @@ run_reader_tests(void)
 		test_reader();
 		test_input();
 		test_rules();
+		test_rules_vfields();
 		rm_tmpdir();
 		return;
 	}
@@ -3151,6 +3381,7 @@ run_reader_tests(void)
 		test_reader();
 		test_input();
 		test_rules();
+		test_rules_vfields();
 		fflush(stdout);
 		_exit(0);
 	}
@@ -3178,6 +3409,7 @@ main(void)
 	test_event();
 	test_compact();
 	test_field();
+	test_vfields();
 	test_differential();
 	run_reader_tests();
 	printf("1..%d\n", C->ntests);

@@ -107,7 +107,8 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
-			mct_rules_need();
+			if (mct_rules_need() != 0)
+				exit(MCT_EXIT_USAGE);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->tunit);
@@ -120,6 +121,8 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 		warnx("-F: invalid field list '%s'", *fields);
 		mct_usage_hint();
 	}
+	if (mct_rules_fields(o->fields, o->nfields) && mct_rules_need() != 0)
+		exit(MCT_EXIT_USAGE);
 	mo->progress = progress == -1 ? isatty(STDERR_FILENO) : progress;
 	return optind;
 }

@@ -41,6 +41,7 @@ struct opts {
 	int		 rules;		/* --rules given, or category used */
 	long long	 kept;
 	struct mct_buf	 clipped;
+	struct mct_buf	 text;		/* scratch: a value's text */
 	char		**match;	/* --match, compiled after -i is known */
 	int		 nmatch;
 };
@@ -142,33 +143,43 @@ add(struct list *l, const char *s)
 	l->v[l->n++] = (char *)s;
 }
 
+/* The text of a first-level key into t (NUL-terminated); -1 if missing. */
+static int
+key_text(struct mct_event *ev, const char *key, struct mct_buf *t)
+{
+	struct mct_val v;
+
+	if (mct_get_key(ev, key, &v) != 0)
+		return -1;
+	t->len = 0;
+	mct_jstr(&v, t);
+	if (t->p == NULL)
+		mct_buf_addc(t, '\0'), t->len = 0;
+	return 0;
+}
+
 /* Does the value's text equal one of the list's values? */
 static int
-in_list(struct mct_event *ev, const char *key, const struct list *l,
-    int commas)
+in_list(struct opts *o, struct mct_event *ev, const char *key,
+    const struct list *l, int commas)
 {
-	static struct mct_buf t;
-	struct mct_val v;
+	struct mct_buf *t = &o->text;
 	int i;
 
 	if (l->n == 0)
 		return 1;
-	if (mct_get_key(ev, key, &v) != 0)
+	if (key_text(ev, key, t) != 0)
 		return 0;
-	t.len = 0;
-	mct_jstr(&v, &t);
-	if (t.p == NULL)
-		mct_buf_addc(&t, '\0'), t.len = 0;
 	for (i = 0; i < l->n; i++) {
 		size_t n = strlen(l->v[i]);
-		const char *p = t.p;
+		const char *p = t->p;
 
-		if (t.len == n && memcmp(t.p, l->v[i], n) == 0)
+		if (t->len == n && memcmp(t->p, l->v[i], n) == 0)
 			return 1;
 		if (!commas)
 			continue;
 		while ((p = strstr(p, l->v[i])) != NULL) {
-			if ((p == t.p || p[-1] == ',') &&
+			if ((p == t->p || p[-1] == ',') &&
 			    (p[n] == ',' || p[n] == '\0'))
 				return 1;
 			p += n;
@@ -180,24 +191,19 @@ in_list(struct mct_event *ev, const char *key, const struct list *l,
 static int
 name_ok(struct opts *o, struct mct_event *ev)
 {
-	static struct mct_buf t;
-	struct mct_val v;
+	struct mct_buf *t = &o->text;
 	int i, ok;
 
 	if (o->name.n == 0 && o->nre == 0)
 		return 1;
-	if (mct_get_key(ev, "name", &v) != 0)
+	if (key_text(ev, "name", t) != 0)
 		return 0;
-	t.len = 0;
-	mct_jstr(&v, &t);
-	if (t.p == NULL)
-		mct_buf_addc(&t, '\0'), t.len = 0;
 	for (ok = o->name.n == 0, i = 0; i < o->name.n && !ok; i++)
-		ok = fnmatch(o->name.v[i], t.p, o->icase ? FNM_CASEFOLD : 0) == 0;
+		ok = fnmatch(o->name.v[i], t->p, o->icase ? FNM_CASEFOLD : 0) == 0;
 	if (!ok)
 		return 0;
 	for (ok = o->nre == 0, i = 0; i < o->nre && !ok; i++)
-		ok = regexec(&o->re[i], t.p, 0, NULL, 0) == 0;
+		ok = regexec(&o->re[i], t->p, 0, NULL, 0) == 0;
 	return ok;
 }
 
@@ -246,8 +252,10 @@ keep(struct opts *o, struct mct_event *ev)
 	int64_t dur;
 	int i, ok;
 
-	if (!in_list(ev, "ph", &o->ph, 0) || !in_list(ev, "pid", &o->pid, 0) ||
-	    !in_list(ev, "tid", &o->tid, 0) || !in_list(ev, "cat", &o->cat, 1) ||
+	if (!in_list(o, ev, "ph", &o->ph, 0) ||
+	    !in_list(o, ev, "pid", &o->pid, 0) ||
+	    !in_list(o, ev, "tid", &o->tid, 0) ||
+	    !in_list(o, ev, "cat", &o->cat, 1) ||
 	    !name_ok(o, ev) || !window_ok(o, ev))
 		return 0;
 	if (o->has_min || o->has_max) {
@@ -311,13 +319,6 @@ clip(struct opts *o, struct mct_event *ev)
 		    ev->len - (size_t)(vts.p + vts.len - ev->json));
 	}
 	mct_event_set(ev, b->p, b->len);
-}
-
-static void
-uses_category(const struct mct_field *f, void *arg)
-{
-	if (f->kind == MCT_F_CATEGORY)
-		*(int *)arg = 1;
 }
 
 static int
@@ -472,8 +473,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 				warnx("--where: %s in '%s'", err, optarg);
 				mct_usage_hint();
 			}
-			mct_expr_fields(o->where[o->nwhere], uses_category,
-			    &o->rules);
+			o->rules |= mct_rules_expr(o->where[o->nwhere]);
 			o->nwhere++;
 			break;
 		case OPT_WITHIN:
@@ -487,6 +487,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		warnx("-F: invalid field list '%s'", fields);
 		mct_usage_hint();
 	}
+	o->rules |= mct_rules_fields(out->fields, out->nfields);
 	compile(o);
 	return optind;
 }
@@ -504,8 +505,9 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &out, &mo);
 	argc -= n;
 	argv += n;
-	if (o.rules || o.category.n)
-		mct_rules_need();	/* a bad rules file: before any output */
+	/* a bad rules file: before any output */
+	if ((o.rules || o.category.n) && mct_rules_need() != 0)
+		exit(MCT_EXIT_USAGE);
 
 	r = mct_open(argc, argv, &mo);
 	window(&o, mct_header(r));

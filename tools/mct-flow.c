@@ -870,7 +870,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
-			mct_rules_need();
+			if (mct_rules_need() != 0)
+				exit(MCT_EXIT_USAGE);
 			break;
 		case OPT_WINDOW:
 			if (mct_parse_dur(optarg, &o->window) != 0 ||
@@ -909,6 +910,10 @@ main(int argc, char *argv[])
 		warnx("-F: invalid field list '%s'", fields);
 		mct_usage_hint();
 	}
+	if ((mct_rules_fields(&o.key, 1) || mct_rules_expr(o.host) ||
+	    mct_rules_fields(o.out.fields, o.out.nfields)) &&
+	    mct_rules_need() != 0)
+		exit(MCT_EXIT_USAGE);
 	if (!o.haskey && (o.spool = mct_tmpfile(NULL)) == NULL)
 		exit(MCT_EXIT_USAGE);
 

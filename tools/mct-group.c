@@ -143,20 +143,6 @@ usage(int status)
 }
 
 static int
-is_time_field(const struct mct_field *f)
-{
-	static const char *names[] = { "span", "busy", "round", "tdur", NULL };
-	int i;
-
-	if (f->time)
-		return 1;
-	for (i = 0; names[i]; i++)
-		if (strcmp(f->text, names[i]) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 is_bytes_field(const char *text)
 {
 	return strstr(text, "bytes") != NULL || strstr(text, "size") != NULL;
@@ -363,7 +349,7 @@ value(struct opts *o, struct mct_event *ev, struct mct_stats *one)
 	one->n = 0;
 	one->isfloat = 0;
 	one->isum = 0;
-	if (o->value.time) {
+	if (mct_field_time(&o->value)) {
 		if (mct_field_ns(ev, &o->value, o->hdr, &ns) != 0)
 			return -1;
 		mct_stats_add(one, ns);
@@ -386,7 +372,7 @@ add(struct opts *o, struct mct_event *ev)
 	struct mct_buf *k = &o->kbuf;
 	struct mct_val v;
 	struct group *g;
-	int64_t ts, dur, ns;
+	int64_t ts, dur;
 	int i, has;
 
 	/* share is of every event that has the value, grouped or not */
@@ -404,19 +390,8 @@ add(struct opts *o, struct mct_event *ev)
 	for (i = 0; i < o->nby; i++) {
 		if (i)
 			mct_buf_addc(k, '\037');
-		if (o->by[i].kind == MCT_F_REL || o->by[i].kind == MCT_F_END) {
-			if (mct_field_ns(ev, &o->by[i], o->hdr, &ns) == 0)
-				mct_buf_addi(k, ns);
-			else if (!o->missing)
-				return;
-			continue;
-		}
-		if (mct_get(ev, &o->by[i], &v) != 0) {
-			if (!o->missing)
-				return;
-			continue;
-		}
-		mct_buf_add(k, v.p, v.len);
+		if (mct_field_key(ev, &o->by[i], o->hdr, k) != 0 && !o->missing)
+			return;
 	}
 	g = lookup(o, k->p ? k->p : "", k->len);
 	g->count++;
@@ -540,7 +515,7 @@ agg_is_time(const struct opts *o, const struct agg *a)
 	case A_LAST:
 		return 1;
 	case A_SUMF: case A_MINF: case A_MAXF: case A_MEANF:
-		return is_time_field(&o->xf[a->x]);
+		return mct_field_time(&o->xf[a->x]);
 	default:
 		return o->vtime;
 	}
@@ -714,12 +689,12 @@ key_json(struct opts *o, const struct group *g, struct mct_buf *b)
 
 	idx = mct_xmalloc((size_t)(o->nby + 1) * sizeof(*idx));
 	for (i = 0; i < o->nby; i++)
-		if (o->by[i].kind == MCT_F_PATH)
+		if (!mct_field_virtual(&o->by[i]))
 			idx[n++] = i;
 	key_members(o, g, idx, n, 0, b);
 	free(idx);
 	for (i = 0; i < o->nby; i++)
-		if (o->by[i].kind != MCT_F_PATH) {
+		if (mct_field_virtual(&o->by[i])) {
 			size_t len;
 			const char *p = key_part(g, i, &len);
 
@@ -748,7 +723,7 @@ row(struct opts *o, struct group *g, const char *label)
 		} else
 			key_json(o, g, &line);
 		for (i = 0; i < o->nby; i++)
-			if (o->by[i].kind == MCT_F_PATH && o->by[i].nseg == 1 &&
+			if (!mct_field_virtual(&o->by[i]) && o->by[i].nseg == 1 &&
 			    strcmp(o->by[i].seg[0], "name") == 0)
 				has_name = 1;
 		for (i = 0; i < o->nagg; i++) {
@@ -997,7 +972,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		warnx("--value: invalid field '%s'", value);
 		mct_usage_hint();
 	}
-	o->vtime = is_time_field(&o->value);
+	o->vtime = mct_field_time(&o->value);
 	parse_aggs(o, aggs);
 	parse_sort(o, o->sort ? o->sort : "total");
 	if (!fmt)
@@ -1008,12 +983,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 static int
 uses_category(const struct opts *o)
 {
-	int i;
-
-	for (i = 0; i < o->nby; i++)
-		if (o->by[i].kind == MCT_F_CATEGORY)
-			return 1;
-	return o->value.kind == MCT_F_CATEGORY;
+	return mct_rules_fields(o->by, o->nby) ||
+	    mct_rules_fields(&o->value, 1) || mct_rules_fields(o->xf, o->nx);
 }
 
 int
@@ -1028,8 +999,8 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
-	if (uses_category(&o))
-		mct_rules_need();
+	if (uses_category(&o) && mct_rules_need() != 0)
+		exit(MCT_EXIT_USAGE);
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);

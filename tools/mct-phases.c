@@ -1072,6 +1072,9 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
+	if ((mct_rules_fields(o.key, o.nkey) || mct_rules_expr(o.device)) &&
+	    mct_rules_need() != 0)
+		exit(MCT_EXIT_USAGE);
 	if (o.gaps && (o.host = mct_tmpfile(NULL)) == NULL)
 		exit(MCT_EXIT_USAGE);
 
