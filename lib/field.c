@@ -20,12 +20,7 @@
 
 #include "mct.h"
 
-static int	get_rel(struct mct_event *, const struct mct_header *,
-		    struct mct_val *, int64_t *);
-static int	get_end(struct mct_event *, const struct mct_header *,
-		    struct mct_val *, int64_t *);
-static int	get_none(struct mct_event *, const struct mct_header *,
-		    struct mct_val *, int64_t *);
+static mct_getter get_rel, get_end, get_none;
 
 /*
  * The fields with a meaning beyond their path.  An entry with a getter is
@@ -39,7 +34,7 @@ static struct mct_vfield vfields[] = {
 	{ "dur",	1,	MCT_P_NONE,	NULL },
 	{ "rel",	1,	MCT_P_REL,	get_rel },
 	{ "end",	1,	MCT_P_ABS,	get_end },
-	{ "category",	0,	MCT_P_NONE,	get_none },	/* rules.c's */
+	{ "category",	0,	MCT_P_NONE,	get_none },	/* rules.c registers */
 	/* times in mct-flow's records */
 	{ "latency",	1,	MCT_P_NONE,	NULL },
 	{ "queue",	1,	MCT_P_NONE,	NULL },
@@ -142,6 +137,8 @@ mct_field_parse(const char *text, struct mct_field *f)
 	for (i = 0; i < NVFIELDS; i++)
 		if (vfields[i].get != NULL && strcmp(text, vfields[i].name) == 0) {
 			f->vf = &vfields[i];
+			f->scratch = mct_xmalloc(sizeof(*f->scratch));
+			memset(f->scratch, 0, sizeof(*f->scratch));
 			return 0;
 		}
 	while (*p) {
@@ -232,6 +229,10 @@ mct_field_free(struct mct_field *f)
 	free(f->seg);
 	free(f->seglen);
 	free(f->text);
+	if (f->scratch != NULL) {
+		mct_buf_free(f->scratch);
+		free(f->scratch);
+	}
 	memset(f, 0, sizeof(*f));
 }
 
@@ -417,7 +418,8 @@ mct_get(struct mct_event *ev, const struct mct_field *f, struct mct_val *v)
 	int i;
 
 	if (mct_field_virtual(f)) {
-		if (f->vf->time || f->vf->get(ev, ev->hdr, v, NULL) != 0)
+		if (f->vf->time ||
+		    f->vf->get(ev, ev->hdr, f->scratch, v, NULL) != 0)
 			goto missing;
 		return 0;
 	}
@@ -456,7 +458,7 @@ mct_field_ns(struct mct_event *ev, const struct mct_field *f,
 	struct mct_val v;
 
 	if (mct_field_virtual(f) && f->vf->time)
-		return f->vf->get(ev, h, NULL, ns);
+		return f->vf->get(ev, h, f->scratch, NULL, ns);
 	if (mct_get(ev, f, &v) != 0 || v.type != MCT_J_NUMBER)
 		return -1;
 	return mct_int(v.p, v.len, ns);
@@ -487,11 +489,12 @@ mct_field_key(struct mct_event *ev, const struct mct_field *f,
 
 /* rel: ts - origin */
 static int
-get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_val *v,
-    int64_t *ns)
+get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
+    struct mct_val *v, int64_t *ns)
 {
 	int64_t ts;
 
+	(void)b;
 	(void)v;
 	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
 	    __builtin_sub_overflow(ts, h->origin, ns))
@@ -501,12 +504,13 @@ get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_val *v,
 
 /* end: ts + dur, where a missing dur is 0 */
 static int
-get_end(struct mct_event *ev, const struct mct_header *h, struct mct_val *v,
-    int64_t *ns)
+get_end(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
+    struct mct_val *v, int64_t *ns)
 {
 	int64_t ts, dur;
 
 	(void)h;
+	(void)b;
 	(void)v;
 	if (mct_get_ns(ev, "ts", &ts) != 0)
 		return -1;
@@ -517,11 +521,12 @@ get_end(struct mct_event *ev, const struct mct_header *h, struct mct_val *v,
 
 /* A virtual field whose getter is not registered yet: missing. */
 static int
-get_none(struct mct_event *ev, const struct mct_header *h, struct mct_val *v,
-    int64_t *ns)
+get_none(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
+    struct mct_val *v, int64_t *ns)
 {
 	(void)ev;
 	(void)h;
+	(void)b;
 	(void)v;
 	(void)ns;
 	return -1;

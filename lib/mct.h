@@ -256,11 +256,12 @@ enum mct_point {
 };
 
 /*
- * A virtual field's value: in *ns if it is a time, else in *v (text that
- * lives as long as the event, or longer).  Returns 0, or -1 if missing.
+ * A virtual field's value: in *ns if it is a time, else in *v, whose text
+ * lives as long as the event, or is made in the scratch buffer (the
+ * field's own, until its next read).  Returns 0, or -1 if missing.
  */
 typedef int mct_getter(struct mct_event *, const struct mct_header *,
-    struct mct_val *, int64_t *);
+    struct mct_buf *, struct mct_val *, int64_t *);
 
 struct mct_vfield {
 	const char	*name;		/* as written: rel, launch.ts */
@@ -275,6 +276,7 @@ struct mct_field {
 	int		 nseg;		/* 0 for a virtual field */
 	char		**seg;		/* unescaped path segments */
 	size_t		*seglen;
+	struct mct_buf	*scratch;	/* a virtual field's getter's */
 };
 
 const struct mct_vfield *mct_vfield(const char *);

@@ -124,10 +124,11 @@ mct_rules_reset(void)
 /* The getter of category in field.c's table. */
 static int
 get_category(struct mct_event *ev, const struct mct_header *h,
-    struct mct_val *v, int64_t *ns)
+    struct mct_buf *b, struct mct_val *v, int64_t *ns)
 {
 	const char *label;
 
+	(void)b;
 	(void)ns;
 	if ((label = mct_category(ev, h)) == NULL)
 		return -1;

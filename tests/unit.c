@@ -1547,18 +1547,25 @@ test_field(void)
 	free(ev2.kv);
 }
 
-/* A getter for the tests: the event's args.n as a time, or as its text. */
+/*
+ * A getter for the tests: the event's args.n as a time, or as text made
+ * in the scratch buffer.
+ */
 static int
 get_args_n(struct mct_event *ev, const struct mct_header *h,
-    struct mct_val *v, int64_t *ns)
+    struct mct_buf *b, struct mct_val *v, int64_t *ns)
 {
 	struct mct_field f;
 	int rc;
 
-	(void)h;
 	mct_field_parse("args.n", &f);
 	rc = ns ? mct_field_ns(ev, &f, h, ns) : mct_get(ev, &f, v);
 	mct_field_free(&f);
+	if (rc == 0 && v != NULL) {
+		b->len = 0;
+		mct_buf_add(b, v->p, v->len);
+		v->p = b->p;
+	}
 	return rc;
 }
 
@@ -1636,8 +1643,9 @@ test_vfields(void)
 	mct_field_parse("category", &f);
 	ok(mct_field_register("category", get_args_n) == 0 &&
 	    mct_get(&ev, &f, &v) == 0 && v.type == MCT_J_NUMBER &&
-	    v.len == 1 && v.p[0] == '7', "vfields: a registered getter gives "
-	    "category's value");
+	    v.len == 1 && v.p[0] == '7' && v.p == f.scratch->p,
+	    "vfields: a registered getter gives category's value, made in "
+	    "the field's scratch");
 	ok(mct_field_key(&ev, &f, &h, &k) == 0 && k.len == 1 && k.p[0] == '7' &&
 	    mct_field_ns(&ev, &f, &h, &ns) == 0 && ns == 7, "vfields: its "
 	    "value as a key and as a number");
