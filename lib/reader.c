@@ -339,6 +339,33 @@ progress(struct framer *f, int done)
 }
 
 /*
+ * Events with ts from first to last follow those seen: are they all in
+ * time order?  (ts compared at 1e-6 units.)
+ */
+static inline void
+saw_ts(struct facts *fx, i128 first, i128 last)
+{
+	if (fx->seen_ts && first < fx->last_e6)
+		fx->unsorted = 1;
+	if (!fx->seen_ts)
+		fx->first_e6 = first;
+	fx->last_e6 = last;
+	fx->seen_ts = 1;
+}
+
+/* A ts, its text n bytes at t: the smallest yet? */
+static inline void
+saw_min(struct facts *fx, i128 e6, const char *t, size_t n)
+{
+	if (n < sizeof(fx->min_text) && (!fx->has_min || e6 < fx->min_e6)) {
+		fx->min_e6 = e6;
+		memcpy(fx->min_text, t, n);
+		fx->min_text[n] = '\0';
+		fx->has_min = 1;
+	}
+}
+
+/*
  * The event just framed to the spool (unless pass 1 only checks it);
  * note what the header needs.
  */
@@ -363,21 +390,8 @@ emit(struct framer *f)
 	if (sc->odd)
 		fx->anyodd = 1;
 	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta) {
-		/* is the input in time order? (ts compared at 1e-6 units) */
-		if (fx->seen_ts && sc->ts_e6 < fx->last_e6)
-			fx->unsorted = 1;
-		if (!fx->seen_ts)
-			fx->first_e6 = sc->ts_e6;
-		fx->last_e6 = sc->ts_e6;
-		fx->seen_ts = 1;
-	}
-	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta &&
-	    sc->ts_len < sizeof(fx->min_text) &&
-	    (!fx->has_min || sc->ts_e6 < fx->min_e6)) {
-		fx->min_e6 = sc->ts_e6;
-		memcpy(fx->min_text, sc->ts_text, sc->ts_len);
-		fx->min_text[sc->ts_len] = '\0';
-		fx->has_min = 1;
+		saw_ts(fx, sc->ts_e6, sc->ts_e6);
+		saw_min(fx, sc->ts_e6, sc->ts_text, sc->ts_len);
 	}
 }
 
@@ -763,19 +777,10 @@ merge(struct facts *fx, const struct facts *p)
 	fx->anycoid |= p->anycoid;
 	fx->anyodd |= p->anyodd;
 	fx->unsorted |= p->unsorted;
-	if (p->has_min && (!fx->has_min || p->min_e6 < fx->min_e6)) {
-		fx->min_e6 = p->min_e6;
-		memcpy(fx->min_text, p->min_text, sizeof(fx->min_text));
-		fx->has_min = 1;
-	}
-	if (p->seen_ts) {
-		if (fx->seen_ts && p->first_e6 < fx->last_e6)
-			fx->unsorted = 1;
-		if (!fx->seen_ts)
-			fx->first_e6 = p->first_e6;
-		fx->last_e6 = p->last_e6;
-		fx->seen_ts = 1;
-	}
+	if (p->has_min)
+		saw_min(fx, p->min_e6, p->min_text, strlen(p->min_text));
+	if (p->seen_ts)
+		saw_ts(fx, p->first_e6, p->last_e6);
 	if (p->top.len) {
 		if (fx->top.len)
 			mct_buf_addc(&fx->top, ',');
@@ -1158,6 +1163,50 @@ pass1(struct mct_reader *r, struct input *in)
 	framer_reset(f);	/* pass 2 of a plain file starts afresh */
 }
 
+/* Open one operand: a stream's header is read, a trace goes through pass 1. */
+static void
+open_input(struct mct_reader *r, struct input *in, int *ndirect)
+{
+	struct mct_source *s = in->s;
+
+	in->src = mct_src_open(s->path);
+	if (mct_src_failed(in->src)) {
+		src_error(r, s->name, in->src, &in->fx);
+		mct_src_close(in->src);
+		in->src = NULL;
+		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+		return;
+	}
+	s->ok = 1;
+	if (probe_stream(r, in)) {
+		in->stream = s->stream = 1;
+		read_header(in);
+		publish(in);
+		return;
+	}
+	/* a plain file is read twice (kept open: a few of them) */
+	in->direct = mct_src_rewindable(in->src) && *ndirect < MAX_DIRECT &&
+	    getenv("MCT_SPOOL") == NULL;
+	if (in->direct)
+		(*ndirect)++;
+	else if (r->spool == -1 && make_spool(r) == -1) {
+		r->status = MCT_EXIT_USAGE;
+		mct_src_close(in->src);
+		in->src = NULL;
+		return;
+	}
+	in->fr.src = in->src;
+	in->fr.check = in->direct;
+	/* the framer goes on with what probe_stream() read */
+	in->fr.rb = in->rp.rb;
+	memset(&in->rp.rb, 0, sizeof(in->rp.rb));
+	pass1(r, in);
+	if (in->direct)
+		return;
+	r->status = mct_status(r->status, mct_src_close(in->src));
+	in->src = in->fr.src = NULL;
+}
+
 /*
  * Open the operands (none means standard input) and read every trace
  * operand through pass 1.  Unreadable operands are reported and skipped
@@ -1199,42 +1248,7 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 			warnx("standard input given twice; read once");
 			continue;
 		}
-		in->src = mct_src_open(argv[i]);
-		if (mct_src_failed(in->src)) {
-			src_error(r, s->name, in->src, &in->fx);
-			mct_src_close(in->src);
-			in->src = NULL;
-			r->status = mct_status(r->status, MCT_EXIT_USAGE);
-			continue;
-		}
-		s->ok = 1;
-		if (probe_stream(r, in)) {
-			in->stream = s->stream = 1;
-			read_header(in);
-			publish(in);
-			continue;
-		}
-		/* a plain file is read twice (kept open: a few of them) */
-		in->direct = mct_src_rewindable(in->src) && ndirect < MAX_DIRECT &&
-		    getenv("MCT_SPOOL") == NULL;
-		if (in->direct)
-			ndirect++;
-		else if (r->spool == -1 && make_spool(r) == -1) {
-			r->status = MCT_EXIT_USAGE;
-			mct_src_close(in->src);
-			in->src = in->fr.src = NULL;
-			continue;
-		}
-		in->fr.src = in->src;
-		in->fr.check = in->direct;
-		/* the framer goes on with what probe_stream() read */
-		in->fr.rb = in->rp.rb;
-		memset(&in->rp.rb, 0, sizeof(in->rp.rb));
-		pass1(r, in);
-		if (in->direct)
-			continue;
-		r->status = mct_status(r->status, mct_src_close(in->src));
-		in->src = in->fr.src = NULL;
+		open_input(r, in, &ndirect);
 	}
 	make_header(r);
 	r->cur = 0;
