@@ -173,8 +173,8 @@ damage_at(struct framer *f, unsigned long long off, const char *fmt, ...)
 
 /*
  * Say what went wrong in a byte source, if anything did, now: in order
- * with the framer's messages.  A thread's part (no reader) only notes it
- * as damage; the file is then framed again, aloud.
+ * with the framer's messages.  It is damage; a thread's part (no reader)
+ * only notes it, and the file is then framed again, aloud.
  */
 static void
 src_error(struct mct_reader *r, const char *name, struct mct_src *s,
@@ -185,10 +185,9 @@ src_error(struct mct_reader *r, const char *name, struct mct_src *s,
 
 	if ((msg = mct_src_error(s, &off)) == NULL)
 		return;
-	if (r == NULL) {
-		fx->damaged = 1;
+	fx->damaged = 1;
+	if (r == NULL)
 		return;
-	}
 	if (off >= 0)
 		warnx("%s:%lld: %s", name, off, msg);
 	else
