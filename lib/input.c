@@ -2,12 +2,17 @@
  * input.c - byte sources: a file or standard input ("-"), gzip or plain,
  * told apart by the magic bytes, not the name.  Concatenated gzip members
  * are read one after the other, as gzip -d does.
+ *
+ * Nothing here prints or exits.  What goes wrong (a file that cannot be
+ * opened, a read error, damaged gzip data) is kept in the source as data,
+ * a message and the offset it is at, until the reader takes it with
+ * mct_src_error() and says it in order with its own messages: a source
+ * read ahead (by a thread, say) cannot then speak out of turn.
  */
 #include "config.h"
 
 #include <sys/stat.h>
 
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -30,15 +35,31 @@ struct mct_src {
 	int		 gz;
 	int		 zend;		/* inflate saw the end of a member */
 	int		 eof;
-	int		 bad;		/* a damaged gzip stream was reported */
+	int		 bad;		/* the gzip stream was damaged */
+	int		 failed;	/* it could not be opened */
+	const char	*err;		/* an error not yet taken, or NULL */
+	long long	 erroff;	/* its offset, or -1 */
+	char		 errbuf[256];
 	z_stream	 z;
 	unsigned char	*zbuf;
 	size_t		 zlen;		/* plain bytes read ahead of the caller */
 };
 
+/* Keep an error for the reader to take: at a byte offset, or -1. */
+static void
+fail(struct mct_src *s, long long off, const char *msg)
+{
+	if (s->err != NULL)
+		return;		/* the first one says it */
+	snprintf(s->errbuf, sizeof(s->errbuf), "%s", msg);
+	s->err = s->errbuf;
+	s->erroff = off;
+}
+
 /*
- * Open a source; "-" is standard input.  On failure, say why and return
- * NULL (the caller's status is then MCT_EXIT_USAGE).
+ * Open a source; "-" is standard input.  Never NULL: if it cannot be
+ * opened, mct_src_error() says why and every read returns -1 (the
+ * caller's status is then MCT_EXIT_USAGE).
  */
 struct mct_src *
 mct_src_open(const char *name)
@@ -50,19 +71,20 @@ mct_src_open(const char *name)
 	s = mct_xmalloc(sizeof(*s));
 	memset(s, 0, sizeof(*s));
 	s->name = mct_xstrdup(strcmp(name, "-") == 0 ? "(stdin)" : name);
+	s->fd = -1;
 	if (strcmp(name, "-") == 0)
 		s->fd = STDIN_FILENO;
 	else if ((s->fd = open(name, O_RDONLY)) == -1) {
-		warn("%s", name);
-		goto fail;
+		fail(s, -1, strerror(errno));
+		goto bad;
 	}
 	if (fstat(s->fd, &st) == -1) {
-		warn("%s", s->name);
-		goto fail;
+		fail(s, -1, strerror(errno));
+		goto bad;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		warnx("%s: is a directory", s->name);
-		goto fail;
+		fail(s, -1, "is a directory");
+		goto bad;
 	}
 	s->size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 	s->start = S_ISREG(st.st_mode) ? (long long)lseek(s->fd, 0, SEEK_CUR) : -1;
@@ -78,8 +100,8 @@ mct_src_open(const char *name)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
-			warn("%s", s->name);
-			goto fail;
+			fail(s, -1, strerror(errno));
+			goto bad;
 		}
 		if (n == 0)
 			break;
@@ -87,19 +109,48 @@ mct_src_open(const char *name)
 	}
 	if (s->zlen >= 2 && s->zbuf[0] == 0x1f && s->zbuf[1] == 0x8b) {
 		s->gz = 1;
-		if (inflateInit2(&s->z, 15 + 32) != Z_OK)
-			errx(MCT_EXIT_USAGE, "%s: inflateInit failed", s->name);
+		if (inflateInit2(&s->z, 15 + 32) != Z_OK) {
+			s->gz = 0;
+			fail(s, -1, "inflateInit failed");
+			goto bad;
+		}
 		s->z.next_in = s->zbuf;
 		s->z.avail_in = (uInt)s->zlen;
 	}
 	return s;
-fail:
+bad:
+	/* a source that says why it failed and gives no bytes */
 	if (s->fd > STDIN_FILENO)
 		close(s->fd);
+	s->fd = -1;
 	free(s->zbuf);
-	free(s->name);
-	free(s);
-	return NULL;
+	s->zbuf = NULL;
+	s->zlen = 0;
+	s->size = s->start = -1;
+	s->failed = s->eof = 1;
+	return s;
+}
+
+/* Could it not be opened?  mct_src_error() then says why. */
+int
+mct_src_failed(const struct mct_src *s)
+{
+	return s->failed;
+}
+
+/*
+ * Take the error the source keeps, if any: its message (valid while the
+ * source is open) and in *off the byte offset it is at, or -1 if it is
+ * not of a place (the message is then of the file, as strerror says).
+ */
+const char *
+mct_src_error(struct mct_src *s, long long *off)
+{
+	const char *e = s->err;
+
+	s->err = NULL;
+	*off = s->erroff;
+	return e;
 }
 
 const char *
@@ -131,20 +182,23 @@ raw_read(struct mct_src *s, void *buf, size_t n)
 		    read(s->fd, buf, n);
 	while (r == -1 && errno == EINTR);
 	if (r == -1)
-		warn("%s", s->name);
+		fail(s, -1, strerror(errno));
 	return r;
 }
 
 /*
  * Read up to n bytes.  Returns the count, 0 at the end, -1 on a read
- * error or a damaged gzip stream (reported here).
+ * error or a damaged gzip stream (kept for mct_src_error()).
  */
 ssize_t
 mct_src_read(struct mct_src *s, char *buf, size_t n)
 {
+	char msg[200];
 	ssize_t r;
 	int zr;
 
+	if (s->failed)
+		return -1;
 	if (s->eof)
 		return 0;
 	if (s->limit >= 0 && (long long)n > s->limit - s->pos)
@@ -180,8 +234,7 @@ mct_src_read(struct mct_src *s, char *buf, size_t n)
 				s->eof = 1;
 				if (!s->zend) {
 					s->bad = 1;
-					warnx("%s:%lld: gzip stream cut off",
-					    s->name, s->pos);
+					fail(s, s->pos, "gzip stream cut off");
 					return -1;
 				}
 				return 0;
@@ -194,8 +247,7 @@ mct_src_read(struct mct_src *s, char *buf, size_t n)
 			if (s->z.next_in[0] != 0x1f) {
 				s->eof = 1;
 				s->bad = 1;
-				warnx("%s:%lld: garbage after the gzip data",
-				    s->name, s->pos);
+				fail(s, s->pos, "garbage after the gzip data");
 				return -1;
 			}
 			inflateReset(&s->z);
@@ -207,9 +259,9 @@ mct_src_read(struct mct_src *s, char *buf, size_t n)
 		else if (zr != Z_OK && zr != Z_BUF_ERROR) {
 			s->eof = 1;
 			s->bad = 1;
-			warnx("%s:%lld: damaged gzip data: %s", s->name,
-			    s->pos + (long long)(n - s->z.avail_out),
+			snprintf(msg, sizeof(msg), "damaged gzip data: %s",
 			    s->z.msg ? s->z.msg : "inflate failed");
+			fail(s, s->pos + (long long)(n - s->z.avail_out), msg);
 			r = (ssize_t)(n - s->z.avail_out);
 			s->pos += r;
 			return r > 0 ? r : -1;

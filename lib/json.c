@@ -21,24 +21,27 @@
 
 #define MAXDEPTH 512
 
+/*
+ * The tables are constant, written out here rather than built on first
+ * use: built lazily they would be state two threads could race on.
+ */
+#define X16(v)	v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+
 /* Bytes that stop the fast copy loop inside a string. */
-static unsigned char strstop[256];
+static const unsigned char strstop[256] = {
+	X16(1), X16(1),			/* control characters */
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* '"' */
+	X16(0), X16(0),
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,	/* '\\' */
+	X16(0), X16(0),
+	X16(1), X16(1), X16(1), X16(1),	/* not ASCII */
+	X16(1), X16(1), X16(1), X16(1)
+};
+
 /* Whitespace. */
-static unsigned char wsp[256];
-
-static void
-tables(void)
-{
-	static int done;
-	int c;
-
-	if (done)
-		return;
-	for (c = 0; c < 256; c++)
-		strstop[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
-	wsp[' '] = wsp['\t'] = wsp['\n'] = wsp['\r'] = 1;
-	done = 1;
-}
+static const unsigned char wsp[256] = {
+	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1
+};
 
 /*
  * Skip whitespace.  Indentation is taken eight bytes at a time: the
@@ -432,7 +435,6 @@ mct_scan(struct mct_scan *s)
 	int depth = 0, rc = MCT_SCAN_OK, key1 = K_OTHER, inargs = 0;
 	char *o = NULL;
 
-	tables();
 	s->nkv = 0;
 	s->fixes = 0;
 	s->errpos = NULL;
@@ -848,19 +850,15 @@ string_end(const unsigned char *p, const unsigned char *end)
 int
 mct_index(const char *text, size_t n, struct mct_kv **kv, int *nkv, int *cap)
 {
-	static unsigned char cls[256];
+	static const unsigned char cls[256] = {
+		['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
+		[':'] = 4, [','] = 5
+	};
 	const unsigned char *s = (const unsigned char *)text, *p, *q;
 	const unsigned char *end = s + n;
 	uint32_t koff = 0, klen = 0, voff = 0;
 	int depth = 1, want_key = 1, open = 0;
 
-	if (cls['"'] == 0) {
-		cls['"'] = 1;
-		cls['{'] = cls['['] = 2;
-		cls['}'] = cls[']'] = 3;
-		cls[':'] = 4;
-		cls[','] = 5;
-	}
 	*nkv = 0;
 	if (n < 2 || *s != '{')
 		return -1;

@@ -1,13 +1,20 @@
 /*
  * mct.h - the whole interface of libmct, the library under every mct tool.
  *
- * Data flow.  A tool opens its operands with mct_open().  Trace files
- * (Object or Array form, NDJSON without a header, gzip or not) are read
- * once by the framer in reader.c, which compacts every event to one line
- * and writes it to an unlinked spool file while it learns what the header
- * needs (unit, origin, top-level keys).  Inputs that already are an mct
- * stream (first line is the header) are read directly.  mct_next() then
- * hands out one event at a time, with ts/dur in integer nanoseconds.
+ * Data flow.  A tool opens its operands with mct_open().  Bytes come from
+ * input.c (a file or stdin, gzip or not), which keeps what goes wrong as
+ * data for the reader to say in order.  Trace files (Object or Array
+ * form, NDJSON without a header) are read once by the framer in
+ * reader.c, which compacts every event to one line and writes it to an
+ * unlinked spool file (a plain file is framed again instead) while it
+ * learns each operand's facts (unit, origin, top-level keys, form,
+ * order).  Inputs that already are an mct stream (first line is the
+ * header) give their facts in that line and are read directly.  Every
+ * operand's facts are a struct mct_source in the header (hdr->src); the
+ * header's own fields and line are those of the run.  mct_next() then
+ * hands out one event at a time, with ts/dur in integer nanoseconds and
+ * the index of its operand (ev->source).  A reader keeps all its state
+ * in itself: a tool can have two open at once.
  *
  * Ownership, one rule: the reader owns every event.  A tool borrows the
  * event it is given until its next call to mct_next(); whatever it keeps
@@ -186,7 +193,14 @@ size_t	 mct_fmt_double(char *, double);
  */
 struct mct_src;
 
+/*
+ * Nothing here prints: an error (a file that cannot be opened, a read
+ * error, damaged gzip data) is kept by the source until the reader takes
+ * it with mct_src_error() and says it, in order with its own messages.
+ */
 struct mct_src	*mct_src_open(const char *);
+int		 mct_src_failed(const struct mct_src *);
+const char	*mct_src_error(struct mct_src *, long long *);
 const char	*mct_src_name(const struct mct_src *);
 long long	 mct_src_size(const struct mct_src *);
 long long	 mct_src_pos(const struct mct_src *);
@@ -201,6 +215,28 @@ int		 mct_src_close(struct mct_src *);
  */
 #define MCT_HEADER_NAME	"mct_header"
 
+/*
+ * What the reader knows of one operand (a source), when mct_open()
+ * returns.  For a trace, pass 1 learnt it; for an mct stream, its header
+ * line said it.  The strings are the reader's.
+ */
+struct mct_source {
+	const char	*path;		/* as given; "-" is standard input */
+	const char	*name;		/* for messages: "(stdin)" for "-" */
+	int		 ok;		/* it could be opened */
+	int		 stream;	/* an mct stream (facts from its header) */
+	enum mct_unit	 unit;		/* its unit */
+	const char	*why;		/* how the unit was chosen */
+	int		 has_origin;
+	int64_t		 origin;	/* its smallest ts (ns), M events aside */
+	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
+	const char	*top;		/* its top-level keys: "k":v,... or NULL */
+	int		 ntop_before;	/* how many of them came before traceEvents */
+	int		 sorted;	/* its events in ts order */
+	unsigned long long nevents;	/* events pass 1 framed (0 for a stream) */
+	int		 damaged;	/* pass 1 found damage */
+};
+
 struct mct_header {
 	enum mct_unit	 unit;		/* the source's unit */
 	const char	*why;		/* how the unit was chosen */
@@ -213,6 +249,8 @@ struct mct_header {
 	char		*line;		/* the header line itself, no newline */
 	int		 nread;		/* operands that could be read */
 	size_t		 linelen;
+	const struct mct_source *src;	/* every operand's facts, in order */
+	int		 nsrc;
 };
 
 struct mct_event {
@@ -220,6 +258,7 @@ struct mct_event {
 	size_t		 len;
 	const char	*file;		/* for messages */
 	const struct mct_header *hdr;	/* of the stream it came in */
+	int		 source;	/* its operand: hdr->src[source] */
 	unsigned long long where;	/* line number (stream) or byte offset */
 	int		 byline;	/* where is a line number */
 	/* private to json.c/reader.c: first-level keys, built on demand */

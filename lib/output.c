@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <err.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@
 int
 mct_parse_ofmt(const char *s, enum mct_ofmt *f)
 {
-	static const char *names[] = { "ndjson", "tsv", "csv", "table", "trace",
+	static const char *const names[] = { "ndjson", "tsv", "csv", "table", "trace",
 	    "md" };
 	int i;
 
@@ -302,16 +303,31 @@ row_end(struct mct_out *o)
 	o->line.len = 0;
 }
 
+/*
+ * The buffer of stdout.  A process has one stdout, so this is the one
+ * piece of process-wide state here, not a struct mct_out's: it is set
+ * once, by whichever output begins first (setvbuf after a write is
+ * undefined), and must outlive every struct mct_out (stdout is flushed
+ * at exit).
+ */
+static char obuf[1 << 16];
+static pthread_once_t obuf_once = PTHREAD_ONCE_INIT;
+
+static void
+obuf_set(void)
+{
+	/* to a pipe or a file, 64 KB a write(2), not stdio's 4 KB */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+}
+
 /* Start the output: the header line of a stream, of a TSV, of a trace. */
 void
 mct_out_begin(struct mct_out *o, const struct mct_header *h)
 {
-	static char obuf[1 << 16];
 	int i;
 
-	/* to a pipe or a file, 64 KB a write(2), not stdio's 4 KB */
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	pthread_once(&obuf_once, obuf_set);
 	o->hdr = h;
 	o->n = 0;
 	if ((o->quiet = h->nread == 0))

@@ -19,6 +19,23 @@
  * bytes, so they see the same events.  This saves writing and reading a
  * copy as big as the trace, and lets the programs downstream start as
  * soon as pass 1 ends.
+ *
+ * The state is in three kinds of struct, one of each per operand:
+ *   struct framer   the scanning position and state machine of one byte
+ *                   stream, with its scratch (mct_scan, the compact copy);
+ *                   a thread framing a part of a big file has its own
+ *   struct facts    what pass 1 learns of the events (form, top-level
+ *                   keys, smallest ts, order, fractions...); the parts'
+ *                   facts merge into the operand's
+ *   struct readpos  where pass 2 stands: lines handed out, the operand's
+ *                   lines in the spool, a stream operand's buffer
+ * When pass 1 ends, an operand's facts decide its struct mct_source (the
+ * unit, the origin...), which the header shows to tools (hdr->src).
+ *
+ * Nothing is static or global: two readers can be open at once.  Nothing
+ * exits: a spool that cannot be written makes the status MCT_EXIT_USAGE.
+ * What goes wrong in a byte source comes back from input.c as data and is
+ * said here, in order with the framer's own messages.
  */
 #include "config.h"
 
@@ -50,44 +67,67 @@ struct rbuf {
 	int		 eof;
 };
 
-struct input {
-	const char	*name;		/* for messages; stdin is "(stdin)" */
-	const char	*arg;		/* as given; "-" is stdin */
-	int		 ok;		/* it could be opened */
-	int		 started;	/* pass 2 has begun to read its lines */
-	struct mct_src	*src;		/* a stream operand, kept open */
-	struct rbuf	 rb;
-	int		 stream;	/* an mct stream: read directly */
-	int		 direct;	/* a plain file: pass 2 frames it again */
-	int		 pass2;		/* framing it again */
-	int		 quiet;		/* say nothing of damage, only note it */
+/*
+ * What pass 1 learns of the events of a trace operand, or of one part of
+ * it that a thread frames (merge() adds a part's to the operand's).
+ */
+struct facts {
+	unsigned long long nevents;
+	int		 form;		/* 'o'bject, 'a'rray, 'n'djson; 0: not yet */
+	struct mct_buf	 top;		/* top-level keys: "k":v,... */
+	int		 ntop_before;	/* how many of them came before traceEvents */
+	int		 anyfrac, anycoid, anyodd;
+	int		 seen_ts, unsorted;
+	i128		 first_e6, last_e6;	/* the first and the last ts */
+	int		 has_min;
+	i128		 min_e6;	/* the smallest ts, M events aside */
+	char		 min_text[64];	/* as written */
 	int		 damaged;	/* damage was noted */
-	long long	 length;	/* bytes read in pass 1 */
-	int		 fs_state, fs_sep, fs_first;	/* the framer, between events */
+};
+
+/*
+ * The framer of one byte stream: where it stands and its state between
+ * events, and its scratch.  It is all a thread needs to frame a part.
+ */
+struct framer {
+	struct mct_reader *r;		/* says damage there; NULL: a thread's part */
+	struct mct_src	*src;		/* the bytes (borrowed) */
+	const char	*name;		/* for messages */
+	struct facts	*fx;		/* what it learns goes there */
+	struct rbuf	 rb;
+	int		 state, nosep, begun;	/* between events; zero to start */
+	int		 check;		/* pass 1 of a plain file: check, copy nothing */
+	int		 again;		/* pass 2: framing again, the facts are known */
+	int		 quiet;		/* say nothing of damage, only note it */
 	/* a part of a file framed by a thread: stop at the next one's start */
 	long long	 stop;		/* -1: read to the end */
 	long long	 stopped_at;	/* where the framer stopped, -1: the end */
 	int		 stop_state, stop_sep;
 	int		 nparts;	/* of the first part: how many in all */
-	i128		 first_e6;	/* the first ts seen */
-	unsigned long long line;
-	/* a trace operand, as framed into the spool */
-	long long	 spool_from, spool_to;
-	enum mct_unit	 unit;
-	const char	*why;
-	int		 convert;	/* rewrite ts/dur to ns in pass 2 */
-	int		 has_origin;
-	i128		 min_e6;
-	char		 min_text[64];	/* the smallest ts, as written */
-	i128		 last_e6;	/* the last ts seen */
-	int		 seen_ts, unsorted;
-	int64_t		 origin;
-	int		 anyfrac, anycoid, anyodd;
-	int		 form;
+	struct mct_scan	 sc;		/* the event being framed */
+	struct mct_buf	 out;		/* its compact copy */
+};
+
+/* Where pass 2 stands in an operand. */
+struct readpos {
+	int		 started;	/* its lines have begun to be read */
+	unsigned long long line;	/* events (lines of a stream) handed out */
+	long long	 spool_from, spool_to;	/* its lines in the spool */
+	long long	 length;	/* a plain file: the bytes pass 1 read */
+	struct rbuf	 rb;		/* a stream operand's bytes */
 	int		 toobig;	/* a ts/dur beyond int64 ns was reported */
-	struct mct_buf	 top;
-	int		 ntop_before;
-	unsigned long long nevents;
+};
+
+/* One operand. */
+struct input {
+	struct mct_source *s;		/* its public facts: r->src[i] */
+	struct mct_src	*src;		/* the bytes, while open */
+	int		 stream;	/* an mct stream: read directly */
+	int		 direct;	/* a plain file: pass 2 frames it again */
+	int		 convert;	/* rewrite ts/dur to ns in pass 2 */
+	struct facts	 fx;
+	struct framer	 fr;
+	struct readpos	 rp;
 	/* the header line of a stream operand, and its unit_from */
 	struct mct_buf	 hline, whybuf;
 };
@@ -95,43 +135,63 @@ struct input {
 struct mct_reader {
 	struct mct_opts	 opts;
 	struct input	*in;
+	struct mct_source *src;		/* the operands' facts, for the header */
 	int		 nin, cur;
 	int		 spool;
 	char		*spoolname;
+	FILE		*spoolf;
+	int		 spoolbad;	/* it could not be written or read */
 	struct rbuf	 srb;		/* reading the spool back */
 	long long	 spool_pos;
 	struct mct_header hdr;
 	struct mct_event ev;
 	struct mct_buf	 conv;
 	int		 status;
-	/* pass 1 */
-	struct mct_scan	 sc;
-	struct mct_buf	 out;
-	FILE		*spoolf;
 	double		 last_progress;
 };
 
 /* Report damage at a source offset: "prog: file:offset: msg". */
 static void
-damage_at(struct mct_reader *r, struct input *in, unsigned long long off,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+damage_at(struct framer *f, unsigned long long off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static void
-damage_at(struct mct_reader *r, struct input *in, unsigned long long off,
-    const char *fmt, ...)
+damage_at(struct framer *f, unsigned long long off, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
 
-	if (in->quiet) {
-		in->damaged = 1;	/* said in pass 1, or to be said then */
-		return;
-	}
+	f->fx->damaged = 1;
+	if (f->quiet)
+		return;		/* said in pass 1, or to be said then */
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	warnx("%s:%llu: %s", in->name, off, msg);
-	r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
+	warnx("%s:%llu: %s", f->name, off, msg);
+	f->r->status = mct_status(f->r->status, MCT_EXIT_DAMAGED);
+}
+
+/*
+ * Say what went wrong in a byte source, if anything did, now: in order
+ * with the framer's messages.  It is damage; a thread's part (no reader)
+ * only notes it, and the file is then framed again, aloud.
+ */
+static void
+src_error(struct mct_reader *r, const char *name, struct mct_src *s,
+    struct facts *fx)
+{
+	const char *msg;
+	long long off;
+
+	if ((msg = mct_src_error(s, &off)) == NULL)
+		return;
+	fx->damaged = 1;
+	if (r == NULL)
+		return;
+	if (off >= 0)
+		warnx("%s:%lld: %s", name, off, msg);
+	else
+		warnx("%s: %s", name, msg);
 }
 
 /* Report damage in an event a tool was given. */
@@ -194,11 +254,32 @@ src_rd(void *arg, char *buf, size_t n)
 	return mct_src_read(arg, buf, n);
 }
 
+/* More bytes for the framer; 0 at the end, -1 on an error (said here). */
+static ssize_t
+fill(struct framer *f)
+{
+	ssize_t n = refill(&f->rb, src_rd, f->src);
+
+	/* a damaged gzip stream gives its last bytes and the error at once */
+	src_error(f->r, f->name, f->src, f->fx);
+	return n;
+}
+
+/* The spool failed: say so once; the status says it at the end. */
+static void
+spool_failed(struct mct_reader *r)
+{
+	if (!r->spoolbad)
+		warn("spool %s", r->spoolname);
+	r->spoolbad = 1;
+	r->status = mct_status(r->status, MCT_EXIT_USAGE);
+}
+
 static ssize_t
 spool_rd(void *arg, char *buf, size_t n)
 {
 	struct mct_reader *r = arg;
-	long long left = r->in[r->cur].spool_to - r->spool_pos;
+	long long left = r->in[r->cur].rp.spool_to - r->spool_pos;
 	ssize_t got;
 
 	if ((long long)n > left)
@@ -208,21 +289,26 @@ spool_rd(void *arg, char *buf, size_t n)
 	do
 		got = pread(r->spool, buf, n, r->spool_pos);
 	while (got == -1 && errno == EINTR);
-	if (got == -1)
-		err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
+	if (got == -1) {
+		spool_failed(r);
+		return -1;
+	}
 	r->spool_pos += got;
 	return got;
 }
 
 static void
-progress(struct mct_reader *r, struct input *in, struct mct_src *src, int done)
+progress(struct framer *f, int done)
 {
+	struct mct_reader *r = f->r;
 	struct timeval tv;
 	double now;
-	long long pos = mct_src_pos(src), size = mct_src_size(src);
+	long long pos, size;
 
-	if (!r->opts.progress || (in->quiet && in->nparts == 0))
+	if (r == NULL || !r->opts.progress || (f->quiet && f->nparts == 0))
 		return;	/* pass 2 and the threads' parts say nothing */
+	pos = mct_src_pos(f->src);
+	size = mct_src_size(f->src);
 	gettimeofday(&tv, NULL);
 	now = (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 	if (done) {
@@ -237,72 +323,93 @@ progress(struct mct_reader *r, struct input *in, struct mct_src *src, int done)
 	if (now - r->last_progress < 1.0)
 		return;
 	r->last_progress = now;
-	if (in->nparts > 0 && in->stop > 0)	/* the first of the parts */
+	if (f->nparts > 0 && f->stop > 0)	/* the first of the parts */
 		fprintf(stderr, "\r%s: %s: %lld MB, checking in %d parts (%d%%)",
-		    program_invocation_short_name, in->name, size >> 20,
-		    in->nparts, (int)(100 * pos / in->stop));
+		    program_invocation_short_name, f->name, size >> 20,
+		    f->nparts, (int)(100 * pos / f->stop));
 	else if (size > 0)
 		fprintf(stderr, "\r%s: %s: %lld MB of %lld MB (%d%%), %llu events",
-		    program_invocation_short_name, in->name, pos >> 20,
-		    size >> 20, (int)(100 * pos / size), in->nevents);
+		    program_invocation_short_name, f->name, pos >> 20,
+		    size >> 20, (int)(100 * pos / size), f->fx->nevents);
 	else
 		fprintf(stderr, "\r%s: %s: %lld MB, %llu events",
-		    program_invocation_short_name, in->name, pos >> 20,
-		    in->nevents);
+		    program_invocation_short_name, f->name, pos >> 20,
+		    f->fx->nevents);
 }
 
-/* One compact event to the spool (unless direct); note what the header needs. */
-static void
-emit(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
+/*
+ * Events with ts from first to last follow those seen: are they all in
+ * time order?  (ts compared at 1e-6 units.)
+ */
+static inline void
+saw_ts(struct facts *fx, i128 first, i128 last)
 {
-	if (!in->direct) {
-		r->out.p[r->out.len] = '\n';
-		if (fwrite(r->out.p, 1, r->out.len + 1, r->spoolf) !=
-		    r->out.len + 1)
-			err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
+	if (fx->seen_ts && first < fx->last_e6)
+		fx->unsorted = 1;
+	if (!fx->seen_ts)
+		fx->first_e6 = first;
+	fx->last_e6 = last;
+	fx->seen_ts = 1;
+}
+
+/* A ts, its text n bytes at t: the smallest yet? */
+static inline void
+saw_min(struct facts *fx, i128 e6, const char *t, size_t n)
+{
+	if (n < sizeof(fx->min_text) && (!fx->has_min || e6 < fx->min_e6)) {
+		fx->min_e6 = e6;
+		memcpy(fx->min_text, t, n);
+		fx->min_text[n] = '\0';
+		fx->has_min = 1;
 	}
-	in->nevents++;
+}
+
+/*
+ * The event just framed to the spool (unless pass 1 only checks it);
+ * note what the header needs.
+ */
+static void
+emit(struct framer *f)
+{
+	const struct mct_scan *sc = &f->sc;
+	struct facts *fx = f->fx;
+	struct mct_reader *r = f->r;
+
+	if (!f->check && !r->spoolbad) {
+		f->out.p[f->out.len] = '\n';
+		if (fwrite(f->out.p, 1, f->out.len + 1, r->spoolf) !=
+		    f->out.len + 1)
+			spool_failed(r);
+	}
+	fx->nevents++;
 	if (sc->ts_kind == MCT_TS_FRAC || sc->dur_kind == MCT_TS_FRAC)
-		in->anyfrac = 1;
+		fx->anyfrac = 1;
 	if (sc->has_co_id)
-		in->anycoid = 1;
+		fx->anycoid = 1;
 	if (sc->odd)
-		in->anyodd = 1;
+		fx->anyodd = 1;
 	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta) {
-		/* is the input in time order? (ts compared at 1e-6 units) */
-		if (in->seen_ts && sc->ts_e6 < in->last_e6)
-			in->unsorted = 1;
-		if (!in->seen_ts)
-			in->first_e6 = sc->ts_e6;
-		in->last_e6 = sc->ts_e6;
-		in->seen_ts = 1;
-	}
-	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta &&
-	    sc->ts_len < sizeof(in->min_text) &&
-	    (!in->has_origin || sc->ts_e6 < in->min_e6)) {
-		in->min_e6 = sc->ts_e6;
-		memcpy(in->min_text, sc->ts_text, sc->ts_len);
-		in->min_text[sc->ts_len] = '\0';
-		in->has_origin = 1;
+		saw_ts(fx, sc->ts_e6, sc->ts_e6);
+		saw_min(fx, sc->ts_e6, sc->ts_text, sc->ts_len);
 	}
 }
 
 static void
-report_fixes(struct mct_reader *r, struct input *in, const struct mct_scan *sc,
-    const struct rbuf *b)
+report_fixes(struct framer *f)
 {
-	static const char *what[MCT_NFIX] = {
+	static const char *const what[MCT_NFIX] = {
 		"invalid escape kept as a backslash",
 		"raw control character escaped",
 		"invalid UTF-8 replaced by U+FFFD",
 		"trailing comma dropped",
 		"NaN or Infinity written as null",
 	};
+	const struct rbuf *b = &f->rb;
 	int i;
 
 	for (i = 0; i < MCT_NFIX; i++)
-		if (sc->fixes & (1u << i))
-			damage_at(r, in, b->base + (size_t)(sc->fixat[i] - b->p),
+		if (f->sc.fixes & (1u << i))
+			damage_at(f, b->base + (size_t)(f->sc.fixat[i] - b->p),
 			    "%s", what[i]);
 }
 
@@ -356,15 +463,16 @@ resync(const struct rbuf *b, size_t from, int *inarray)
 
 /*
  * A top-level "key": value after the traceEvents array; the key is in
- * r->out.  Returns 0, or -1 on a syntax error.  Needing more input, it
- * rewinds to the key so that the caller reads the pair again.
+ * f->out.  Returns 0, -1 on a syntax error, -2 if the input ends inside
+ * the pair.  Needing more input, it rewinds to the key so that the
+ * caller reads the pair again.  Pass 2 knows the keys: it only skips them.
  */
 static int
-after_key(struct mct_reader *r, struct input *in, struct rbuf *b,
-    struct mct_src *src, unsigned long long keyoff)
+after_key(struct framer *f, unsigned long long keyoff)
 {
-	struct mct_scan *sc = &r->sc;
-	size_t top0 = in->top.len;
+	struct rbuf *b = &f->rb;
+	struct mct_scan *sc = &f->sc;
+	struct facts *fx = f->fx;
 	int rc;
 
 	while (b->pos < b->end && strchr(" \t\r\n", b->p[b->pos]))
@@ -373,59 +481,46 @@ after_key(struct mct_reader *r, struct input *in, struct rbuf *b,
 		return -1;
 	if (b->pos < b->end) {
 		b->pos++;
-		if (in->top.len)
-			mct_buf_addc(&in->top, ',');
-		mct_buf_add(&in->top, r->out.p, r->out.len);
-		mct_buf_addc(&in->top, ':');
-		r->out.len = 0;
-		sc->out = &r->out;
+		mct_buf_addc(&f->out, ':');	/* "key": then the value */
+		sc->out = &f->out;
 		sc->toplevel = sc->event = sc->index = 0;
 		sc->p = b->p + b->pos;
 		sc->end = b->p + b->end;
 		rc = mct_scan(sc);
 		if (rc == MCT_SCAN_OK) {
-			mct_buf_add(&in->top, r->out.p, r->out.len);
 			b->pos = (size_t)(sc->p - b->p);
-			if (in->pass2) {	/* the header has them already */
-				in->top.len = top0;
-				if (in->top.p)
-					in->top.p[top0] = '\0';
+			if (!f->again) {
+				if (fx->top.len)
+					mct_buf_addc(&fx->top, ',');
+				mct_buf_add(&fx->top, f->out.p, f->out.len);
 			}
 			return 0;
 		}
-		if (rc != MCT_SCAN_MORE || b->eof) {
-			in->top.len = top0;	/* drop the key without a value */
-			if (in->top.p)
-				in->top.p[top0] = '\0';
+		if (rc != MCT_SCAN_MORE || b->eof)	/* the key is dropped */
 			return rc == MCT_SCAN_MORE ? -2 : -1;
-		}
 	} else if (b->eof)
 		return -2;
 	/* The pair runs past the buffer: read it again with more input. */
-	in->top.len = top0;
-	if (in->top.p)
-		in->top.p[top0] = '\0';
 	b->pos = (size_t)(keyoff - b->base);
-	refill(b, src_rd, src);
+	fill(f);
 	return 0;
 }
 
 enum { S_TOP, S_ARRAY, S_AFTER };
 
 /*
- * Frame one trace operand up to its next event: returns 1 with the event
- * in r->sc (and compacted in r->out unless pass 1 of a direct operand
- * only checks it), 0 at the end of the operand.  Between calls the
- * framer's state is kept in the input (in->fs_*, zero to start).
+ * Frame a trace up to its next event: returns 1 with the event in f->sc
+ * (and compacted in f->out unless pass 1 of a plain file only checks
+ * it), 0 at the end.  Between calls the state is kept in the framer.
  */
 static int
-frame(struct mct_reader *r, struct input *in, struct mct_src *src)
+frame(struct framer *f)
 {
-	struct rbuf *b = &in->rb;
-	struct mct_scan *sc = &r->sc;
+	struct rbuf *b = &f->rb;
+	struct mct_scan *sc = &f->sc;
+	struct facts *fx = f->fx;
 	unsigned long long evoff;
-	int state = in->fs_state, rc, inarray, first = !in->fs_first,
-	    sep = !in->fs_sep;
+	int state = f->state, rc, inarray, first = !f->begun, sep = !f->nosep;
 	size_t at;
 	char c;
 
@@ -443,9 +538,9 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 				break;
 		}
 		if (b->pos == b->end) {
-			if (refill(b, src_rd, src) <= 0)
+			if (fill(f) <= 0)
 				break;
-			progress(r, in, src, 0);
+			progress(f, 0);
 			continue;
 		}
 		if (first && b->end - b->pos >= 3 &&
@@ -456,16 +551,16 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 		first = 0;
 		c = b->p[b->pos];
 		evoff = b->base + b->pos;
-		if (in->stop >= 0 && evoff >= (unsigned long long)in->stop) {
+		if (f->stop >= 0 && evoff >= (unsigned long long)f->stop) {
 			/* a part of a file: the next part starts here (we hope) */
-			in->stopped_at = (long long)evoff;
-			in->stop_state = state;
-			in->stop_sep = sep;
+			f->stopped_at = (long long)evoff;
+			f->stop_state = state;
+			f->stop_sep = sep;
 			break;
 		}
 		if (state == S_ARRAY && c == ']') {
 			b->pos++;
-			state = in->form == 'o' ? S_AFTER : S_TOP;
+			state = fx->form == 'o' ? S_AFTER : S_TOP;
 			continue;
 		}
 		if (state == S_AFTER) {
@@ -478,8 +573,8 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 				goto bad;
 		} else if (state == S_TOP && c == '[') {
 			b->pos++;
-			if (in->form == 0)
-				in->form = 'a';
+			if (fx->form == 0)
+				fx->form = 'a';
 			state = S_ARRAY;
 			sep = 1;
 			continue;
@@ -492,12 +587,12 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 			sc->end = b->p + b->end;
 			rc = mct_scan(sc);
 			if (rc == MCT_SCAN_MORE && !b->eof) {
-				if (refill(b, src_rd, src) < 0)
+				if (fill(f) < 0)
 					break;
 				continue;
 			}
 			if (rc == MCT_SCAN_OK) {
-				damage_at(r, in, evoff,
+				damage_at(f, evoff,
 				    "not an event (not a JSON object); skipped");
 				b->pos = (size_t)(sc->p - b->p);
 				continue;
@@ -505,44 +600,43 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 			goto bad;
 		}
 		/* An event, the top-level object, or a key after traceEvents. */
-		r->out.len = 0;
+		f->out.len = 0;
 		sc->p = b->p + b->pos;
 		sc->end = b->p + b->end;
-		/* pass 1 of a direct operand only checks the events of an array */
-		sc->out = in->direct && !in->pass2 && state == S_ARRAY ? NULL :
-		    &r->out;
+		/* pass 1 of a plain file only checks the events of an array */
+		sc->out = f->check && state == S_ARRAY ? NULL : &f->out;
 		sc->toplevel = sc->index = state == S_TOP;
 		sc->event = state != S_AFTER;
 		rc = mct_scan(sc);
 		if (rc == MCT_SCAN_MORE && !b->eof) {
-			if (refill(b, src_rd, src) < 0)
+			if (fill(f) < 0)
 				break;
-			progress(r, in, src, 0);
+			progress(f, 0);
 			continue;
 		}
 		if (sc->fixes && rc != MCT_SCAN_ERROR)
-			report_fixes(r, in, sc, b);
+			report_fixes(f);
 		switch (rc) {
 		case MCT_SCAN_OK:
 			b->pos = (size_t)(sc->p - b->p);
 			if (state != S_AFTER) {
-				if (in->form == 0)
-					in->form = 'n';
+				if (fx->form == 0)
+					fx->form = 'n';
 				if (state == S_ARRAY && !sep)
-					damage_at(r, in, evoff,
+					damage_at(f, evoff,
 					    "missing ',' between events");
 				sep = 0;
-				in->fs_state = state;
-				in->fs_sep = !sep;
-				in->fs_first = !first;
+				f->state = state;
+				f->nosep = !sep;
+				f->begun = !first;
 				return 1;
 			}
 			/* "key": value after the traceEvents array */
-			switch (after_key(r, in, b, src, evoff)) {
+			switch (after_key(f, evoff)) {
 			case -1:
 				goto bad;
 			case -2:
-				damage_at(r, in, evoff, "cut off inside a top-level "
+				damage_at(f, evoff, "cut off inside a top-level "
 				    "key at the end of the input; key dropped");
 				b->pos = b->end;
 				break;
@@ -552,14 +646,14 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 			/* {"k":v,...,"traceEvents":[ : the keys so far are top-level */
 			int i;
 
-			in->form = 'o';
-			for (i = 0; i < sc->nkv && !in->pass2; i++) {
-				if (in->top.len)
-					mct_buf_addc(&in->top, ',');
-				mct_buf_add(&in->top, r->out.p + sc->kv[i].koff - 1,
+			fx->form = 'o';
+			for (i = 0; i < sc->nkv && !f->again; i++) {
+				if (fx->top.len)
+					mct_buf_addc(&fx->top, ',');
+				mct_buf_add(&fx->top, f->out.p + sc->kv[i].koff - 1,
 				    sc->kv[i].voff + sc->kv[i].vlen -
 				    sc->kv[i].koff + 1);
-				in->ntop_before++;
+				fx->ntop_before++;
 			}
 			b->pos = (size_t)(sc->p - b->p);
 			state = S_ARRAY;
@@ -568,23 +662,23 @@ frame(struct mct_reader *r, struct input *in, struct mct_src *src)
 		}
 		case MCT_SCAN_MORE:
 			/* the input ended inside this event */
-			damage_at(r, in, evoff, "cut off inside an event "
+			damage_at(f, evoff, "cut off inside an event "
 			    "at the end of the input; %llu bytes dropped",
 			    (unsigned long long)(b->end - b->pos));
 			b->pos = b->end;
 			continue;
 		default:
-			damage_at(r, in, b->base + (size_t)(sc->errpos - b->p),
+			damage_at(f, b->base + (size_t)(sc->errpos - b->p),
 			    "%s; the event at offset %llu is dropped",
 			    sc->errmsg, evoff);
 			goto resync;
 		}
 bad:
-		if (state == S_TOP && in->nevents == 0 && in->form == 0)
-			damage_at(r, in, evoff, "not a trace: expected '{' or "
+		if (state == S_TOP && fx->nevents == 0 && fx->form == 0)
+			damage_at(f, evoff, "not a trace: expected '{' or "
 			    "'[', found '%c'", c >= ' ' && c < 127 ? c : '?');
 		else
-			damage_at(r, in, evoff, "unexpected '%c' between events",
+			damage_at(f, evoff, "unexpected '%c' between events",
 			    c >= ' ' && c < 127 ? c : '?');
 resync:
 		for (;;) {
@@ -599,17 +693,29 @@ resync:
 			/* keep some bytes before the next search as context */
 			if (b->end > 256 && b->end - 256 > b->pos)
 				b->pos = b->end - 256;
-			if (refill(b, src_rd, src) <= 0) {
+			if (fill(f) <= 0) {
 				b->pos = b->end;
 				break;
 			}
 		}
 	}
-	progress(r, in, src, 1);
-	in->fs_state = state;
-	in->fs_sep = !sep;
-	in->fs_first = !first;
+	progress(f, 1);
+	f->state = state;
+	f->nosep = !sep;
+	f->begun = !first;
 	return 0;
+}
+
+/* Free a framer's buffers; it starts again from its source's start. */
+static void
+framer_reset(struct framer *f)
+{
+	free(f->rb.p);
+	memset(&f->rb, 0, sizeof(f->rb));
+	f->state = f->nosep = f->begun = 0;
+	mct_buf_free(&f->out);
+	free(f->sc.kv);
+	memset(&f->sc, 0, sizeof(f->sc));
 }
 
 /*
@@ -622,8 +728,8 @@ resync:
  * frames the file again, alone and aloud.
  */
 struct part {
-	struct mct_reader r;	/* the framer's scratch (sc, out) */
-	struct input	 in;
+	struct framer	 f;		/* its own source, a clone */
+	struct facts	 fx;
 	pthread_t	 tid;
 	int		 running;
 };
@@ -633,17 +739,17 @@ part_run(void *arg)
 {
 	struct part *p = arg;
 
-	while (frame(&p->r, &p->in, p->in.src))
-		emit(&p->r, &p->in, &p->r.sc);
+	while (frame(&p->f))
+		emit(&p->f);
 	return NULL;
 }
 
 /* Where an event seems to start at or after off, or -1. */
 static long long
-cut_at(struct input *in, long long off, long long limit, int *inarray)
+cut_at(struct mct_src *src, long long off, long long limit, int *inarray)
 {
 	long long from = off > 4096 ? off - 4096 : 0;	/* context for resync */
-	struct mct_src *c = mct_src_clone(in->src, from, limit);
+	struct mct_src *c = mct_src_clone(src, from, limit);
 	struct rbuf b = { 0 };
 	long long at = -1;
 	size_t i;
@@ -661,39 +767,39 @@ cut_at(struct input *in, long long off, long long limit, int *inarray)
 	return at;
 }
 
-/* Add the facts of part p to those of in (the part before it). */
+/* Add the facts of part p to those of fx (the part before it). */
 static void
-merge(struct input *in, const struct input *p)
+merge(struct facts *fx, const struct facts *p)
 {
-	in->nevents += p->nevents;
-	in->anyfrac |= p->anyfrac;
-	in->anycoid |= p->anycoid;
-	in->anyodd |= p->anyodd;
-	in->unsorted |= p->unsorted;
-	if (p->has_origin && (!in->has_origin || p->min_e6 < in->min_e6)) {
-		in->min_e6 = p->min_e6;
-		memcpy(in->min_text, p->min_text, sizeof(in->min_text));
-		in->has_origin = 1;
-	}
-	if (p->seen_ts) {
-		if (in->seen_ts && p->first_e6 < in->last_e6)
-			in->unsorted = 1;
-		if (!in->seen_ts)
-			in->first_e6 = p->first_e6;
-		in->last_e6 = p->last_e6;
-		in->seen_ts = 1;
-	}
+	fx->nevents += p->nevents;
+	fx->anyfrac |= p->anyfrac;
+	fx->anycoid |= p->anycoid;
+	fx->anyodd |= p->anyodd;
+	fx->unsorted |= p->unsorted;
+	if (p->has_min)
+		saw_min(fx, p->min_e6, p->min_text, strlen(p->min_text));
+	if (p->seen_ts)
+		saw_ts(fx, p->first_e6, p->last_e6);
 	if (p->top.len) {
-		if (in->top.len)
-			mct_buf_addc(&in->top, ',');
-		mct_buf_add(&in->top, p->top.p, p->top.len);
+		if (fx->top.len)
+			mct_buf_addc(&fx->top, ',');
+		mct_buf_add(&fx->top, p->top.p, p->top.len);
 	}
+}
+
+/* Did framer f stop right where the next part starts, between events? */
+static int
+stopped_at_cut(const struct framer *f, long long cut, int state)
+{
+	return !f->fx->damaged && f->stopped_at == cut &&
+	    f->stop_state == state && (state != S_ARRAY || f->stop_sep);
 }
 
 /* Returns 1 if done, 0 if not tried, -1 if tried in vain (restart it). */
 static int
-frame_parts(struct mct_reader *r, struct input *in)
+frame_parts(struct input *in)
 {
+	struct framer *f = &in->fr;
 	struct part parts[MAX_PARTS];
 	long long size = mct_src_size(in->src), cut[MAX_PARTS], at;
 	const char *env = getenv("MCT_SPLIT");
@@ -711,40 +817,38 @@ frame_parts(struct mct_reader *r, struct input *in)
 	if (size / min < k)
 		k = (int)(size / min);
 	/* the first event tells the form: in an array, or NDJSON */
-	in->quiet = 1;
-	in->stop = -1;
-	if (!frame(r, in, in->src) || in->damaged) {
-		in->quiet = 0;
+	f->quiet = 1;
+	f->stop = -1;
+	if (!frame(f) || in->fx.damaged) {
+		f->quiet = 0;
 		return -1;
 	}
-	emit(r, in, &r->sc);
-	state = in->fs_state;
+	emit(f);
+	state = f->state;
 	for (n = 0, i = 1; i < k; i++) {
-		at = cut_at(in, size / k * i, size, &inarray);
-		if (at > (n ? cut[n - 1] : (long long)(in->rb.base + in->rb.pos)) &&
+		at = cut_at(in->src, size / k * i, size, &inarray);
+		if (at > (n ? cut[n - 1] : (long long)(f->rb.base + f->rb.pos)) &&
 		    at < size && inarray == (state == S_ARRAY))
 			cut[n++] = at;
 	}
 	if (n == 0) {
-		in->quiet = 0;
+		f->quiet = 0;
 		return -1;
 	}
 	memset(parts, 0, sizeof(parts));
 	for (i = 0; i < n; i++) {
-		struct input *p = &parts[i].in;
+		struct framer *pf = &parts[i].f;
 
-		p->name = in->name;
-		p->arg = in->arg;
-		p->direct = p->quiet = 1;
-		p->form = in->form;
-		p->fs_state = state;	/* after a ',' (or a line end), not first */
-		p->fs_first = 1;
-		p->stop = i + 1 < n ? cut[i + 1] : -1;
-		p->stopped_at = -1;
-		p->rb.base = (unsigned long long)cut[i];
-		parts[i].r.opts = r->opts;
-		parts[i].r.opts.progress = 0;
-		if ((p->src = mct_src_clone(in->src, cut[i], size)) == NULL ||
+		pf->name = f->name;
+		pf->fx = &parts[i].fx;
+		pf->check = pf->quiet = 1;
+		parts[i].fx.form = in->fx.form;
+		pf->state = state;	/* after a ',' (or a line end), not first */
+		pf->begun = 1;
+		pf->stop = i + 1 < n ? cut[i + 1] : -1;
+		pf->stopped_at = -1;
+		pf->rb.base = (unsigned long long)cut[i];
+		if ((pf->src = mct_src_clone(in->src, cut[i], size)) == NULL ||
 		    pthread_create(&parts[i].tid, NULL, part_run, &parts[i]) != 0) {
 			ok = 0;
 			break;
@@ -752,38 +856,32 @@ frame_parts(struct mct_reader *r, struct input *in)
 		parts[i].running = 1;
 	}
 	if (ok) {
-		in->stop = cut[0];
-		in->stopped_at = -1;
-		in->nparts = n + 1;
-		while (frame(r, in, in->src))
-			emit(r, in, &r->sc);
+		f->stop = cut[0];
+		f->stopped_at = -1;
+		f->nparts = n + 1;
+		while (frame(f))
+			emit(f);
 	}
 	for (i = 0; i < n; i++)
 		if (parts[i].running)
 			pthread_join(parts[i].tid, NULL);
 	/* each part must have stopped where the next began, between events */
-	ok = ok && !in->damaged && in->stopped_at == cut[0] &&
-	    in->stop_state == state && (state != S_ARRAY || in->stop_sep);
-	for (i = 0; ok && i < n; i++) {
-		struct input *p = &parts[i].in;
-
-		ok = !p->damaged && (i + 1 == n || (p->stopped_at == cut[i + 1] &&
-		    p->stop_state == state && (state != S_ARRAY || p->stop_sep)));
-	}
+	ok = ok && stopped_at_cut(f, cut[0], state);
 	for (i = 0; ok && i < n; i++)
-		merge(in, &parts[i].in);
+		ok = i + 1 == n ? !parts[i].fx.damaged :
+		    stopped_at_cut(&parts[i].f, cut[i + 1], state);
+	for (i = 0; ok && i < n; i++)
+		merge(&in->fx, &parts[i].fx);
 	if (ok)
-		in->length = mct_src_pos(parts[n - 1].in.src);
+		in->rp.length = mct_src_pos(parts[n - 1].f.src);
 	for (i = 0; i < n; i++) {
-		mct_src_close(parts[i].in.src);
-		free(parts[i].in.rb.p);
-		mct_buf_free(&parts[i].in.top);
-		free(parts[i].r.out.p);
-		free(parts[i].r.sc.kv);
+		mct_src_close(parts[i].f.src);
+		framer_reset(&parts[i].f);
+		mct_buf_free(&parts[i].fx.top);
 	}
-	in->quiet = 0;
-	in->stop = -1;
-	in->nparts = 0;
+	f->quiet = 0;
+	f->stop = -1;
+	f->nparts = 0;
 	return ok ? 1 : -1;
 }
 
@@ -791,48 +889,65 @@ frame_parts(struct mct_reader *r, struct input *in)
 static void
 restart(struct input *in)
 {
-	free(in->rb.p);
-	memset(&in->rb, 0, sizeof(in->rb));
-	in->fs_state = in->fs_sep = in->fs_first = 0;
-	in->nevents = 0;
-	in->anyfrac = in->anycoid = in->anyodd = 0;
-	in->has_origin = in->seen_ts = in->unsorted = 0;
-	in->top.len = 0;
-	if (in->top.p)
-		in->top.p[0] = '\0';
-	in->ntop_before = 0;
-	in->form = 0;
-	in->damaged = in->quiet = 0;
-	in->stop = -1;
+	struct mct_buf top = in->fx.top;
+
+	framer_reset(&in->fr);
+	in->fr.quiet = 0;
+	in->fr.stop = -1;
+	top.len = 0;
+	if (top.p)
+		top.p[0] = '\0';
+	memset(&in->fx, 0, sizeof(in->fx));
+	in->fx.top = top;
 	mct_src_rewind(in->src, -1);
 }
 
+/* The end of pass 1 of a trace operand: its facts decide its source's. */
 static void
 decide_unit(struct mct_reader *r, struct input *in)
 {
+	struct mct_source *s = in->s;
+	const struct facts *fx = &in->fx;
+
 	if (r->opts.unit != MCT_UNIT_AUTO) {
-		in->unit = r->opts.unit;
-		in->why = "given by --unit";
-	} else if (in->anyfrac) {
-		in->unit = MCT_UNIT_US;
-		in->why = "a ts or dur has a fraction";
-	} else if (in->anycoid) {
-		in->unit = MCT_UNIT_NS;
-		in->why = "events carry args.co_id (mcTracer)";
-	} else if (in->nevents == 0) {
-		in->unit = MCT_UNIT_US;
-		in->why = "no events";
+		s->unit = r->opts.unit;
+		s->why = "given by --unit";
+	} else if (fx->anyfrac) {
+		s->unit = MCT_UNIT_US;
+		s->why = "a ts or dur has a fraction";
+	} else if (fx->anycoid) {
+		s->unit = MCT_UNIT_NS;
+		s->why = "events carry args.co_id (mcTracer)";
+	} else if (fx->nevents == 0) {
+		s->unit = MCT_UNIT_US;
+		s->why = "no events";
 	} else {
-		in->unit = MCT_UNIT_US;
-		in->why = "Chrome trace format default";
+		s->unit = MCT_UNIT_US;
+		s->why = "Chrome trace format default";
 	}
-	in->convert = in->unit != MCT_UNIT_NS || in->anyfrac || in->anyodd;
-	if (in->has_origin && mct_dec_ns(in->min_text, strlen(in->min_text),
-	    in->unit, &in->origin) != 0) {
+	in->convert = s->unit != MCT_UNIT_NS || fx->anyfrac || fx->anyodd;
+	s->has_origin = fx->has_min;
+	if (s->has_origin && mct_dec_ns(fx->min_text, strlen(fx->min_text),
+	    s->unit, &s->origin) != 0) {
 		warnx("%s: the smallest ts, %s %s, is beyond int64 ns; no origin",
-		    in->name, in->min_text, mct_unit_name(in->unit));
-		in->has_origin = 0;
+		    s->name, fx->min_text, mct_unit_name(s->unit));
+		s->has_origin = 0;
 	}
+}
+
+/* What the facts say of the source, pass 1 done (or a stream's header read). */
+static void
+publish(struct input *in)
+{
+	struct mct_source *s = in->s;
+	const struct facts *fx = &in->fx;
+
+	s->form = fx->form;
+	s->top = fx->top.len ? fx->top.p : NULL;
+	s->ntop_before = fx->ntop_before;
+	s->sorted = !fx->unsorted;
+	s->nevents = fx->nevents;
+	s->damaged = fx->damaged;
 }
 
 static int
@@ -845,9 +960,9 @@ is_header_line(const char *p, size_t n)
 
 /* Is this operand an mct stream?  Reads its first line if so. */
 static int
-probe_stream(struct input *in)
+probe_stream(struct mct_reader *r, struct input *in)
 {
-	struct rbuf *b = &in->rb;
+	struct rbuf *b = &in->rp.rb;
 	char *nl;
 
 	for (;;) {
@@ -857,32 +972,36 @@ probe_stream(struct input *in)
 		if (refill(b, src_rd, in->src) < 0)
 			break;
 	}
+	src_error(r, in->s->name, in->src, &in->fx);
 	if (!is_header_line(b->p + b->pos, b->end - b->pos))
 		return 0;
 	while ((nl = find_nl(b)) == NULL &&
 	    !b->eof)
 		if (refill(b, src_rd, in->src) < 0)
 			break;
+	src_error(r, in->s->name, in->src, &in->fx);
 	if (nl == NULL)
 		nl = b->p + b->end;
 	mct_buf_add(&in->hline, b->p + b->pos, (size_t)(nl - (b->p + b->pos)));
 	b->pos = (size_t)(nl - b->p) + (nl < b->p + b->end);
-	in->line = 1;
+	in->rp.line = 1;
 	return 1;
 }
 
 /* Read what a stream operand's header says. */
 static void
-read_header(struct mct_reader *r, struct input *in)
+read_header(struct input *in)
 {
+	struct mct_source *s = in->s;
+	struct facts *fx = &in->fx;
 	struct mct_event ev = { 0 };
 	struct mct_val v;
 	int64_t n;
 
 	ev.json = in->hline.p;
 	ev.len = in->hline.len;
-	in->unit = MCT_UNIT_NS;
-	in->why = "from the header";
+	s->unit = MCT_UNIT_NS;
+	s->why = "from the header";
 	if (mct_get_key(&ev, "args", &v) == 0 && v.type == MCT_J_OBJECT) {
 		struct mct_event a = { 0 };
 		struct mct_val f;
@@ -890,75 +1009,78 @@ read_header(struct mct_reader *r, struct input *in)
 		a.json = v.p;
 		a.len = v.len;
 		if (mct_get_key(&a, "unit", &f) == 0 && f.type == MCT_J_STRING) {
-			struct mct_buf s = { 0 };
+			struct mct_buf u = { 0 };
 
-			mct_jstr(&f, &s);
-			if (s.p && mct_parse_unit(s.p, &in->unit) != 0)
-				in->unit = MCT_UNIT_NS;
-			mct_buf_free(&s);
+			mct_jstr(&f, &u);
+			if (u.p && mct_parse_unit(u.p, &s->unit) != 0)
+				s->unit = MCT_UNIT_NS;
+			mct_buf_free(&u);
 		}
 		if (mct_get_key(&a, "unit_from", &f) == 0 && f.type == MCT_J_STRING) {
 			mct_jstr(&f, &in->whybuf);
-			in->why = in->whybuf.p ? in->whybuf.p : "";
+			s->why = in->whybuf.p ? in->whybuf.p : "";
 		}
 		if (mct_get_key(&a, "origin", &f) == 0 && f.type == MCT_J_NUMBER &&
 		    mct_int(f.p, f.len, &n) == 0) {
-			in->origin = n;
-			in->has_origin = 1;
+			s->origin = n;
+			s->has_origin = 1;
 		}
 		if (mct_get_key(&a, "form", &f) == 0 && f.type == MCT_J_STRING &&
 		    f.len > 2)
-			in->form = f.p[1];
-		in->unsorted = !(mct_get_key(&a, "sorted", &f) == 0 &&
+			fx->form = f.p[1];
+		fx->unsorted = !(mct_get_key(&a, "sorted", &f) == 0 &&
 		    f.type == MCT_J_BOOL && f.p[0] == 't');
 		if (mct_get_key(&a, "top_before", &f) == 0 &&
 		    f.type == MCT_J_NUMBER && mct_int(f.p, f.len, &n) == 0)
-			in->ntop_before = (int)n;
+			fx->ntop_before = (int)n;
 		if (mct_get_key(&a, "top", &f) == 0 && f.type == MCT_J_OBJECT &&
 		    f.len > 2)
-			mct_buf_add(&in->top, f.p + 1, f.len - 2);
+			mct_buf_add(&fx->top, f.p + 1, f.len - 2);
 		free(a.kv);
 	}
 	free(ev.kv);
-	(void)r;
 }
 
-/* Build the header of the whole run from the operands. */
+/* Build the header of the whole run from the operands' facts. */
 static void
 make_header(struct mct_reader *r)
 {
 	struct mct_header *h = &r->hdr;
 	struct mct_buf b = { 0 };
-	struct input *first = NULL;
+	const struct mct_source *first = NULL;
 	int i;
 
+	h->src = r->src;
+	h->nsrc = r->nin;
 	for (i = 0; i < r->nin; i++) {
-		struct input *in = &r->in[i];
+		const struct mct_source *s = &r->src[i];
 
-		if (!in->ok)
+		if (!s->ok)
 			continue;	/* unreadable */
 		if (first == NULL)
-			first = in;
+			first = s;
 		h->nread++;
-		if (in->has_origin && (!h->has_origin || in->origin < h->origin)) {
-			h->origin = in->origin;
+		if (s->has_origin && (!h->has_origin || s->origin < h->origin)) {
+			h->origin = s->origin;
 			h->has_origin = 1;
 		}
 	}
 	if (first == NULL)
-		first = &r->in[0];
+		first = &r->src[0];
 	h->unit = first->unit ? first->unit : MCT_UNIT_NS;
 	h->why = first->why ? first->why : "no events";
 	h->form = first->form ? first->form : 'n';
-	h->top = first->top.len ? mct_xstrdup(first->top.p) : NULL;
+	h->top = first->top ? mct_xstrdup(first->top) : NULL;
 	h->ntop_before = first->ntop_before;
-	h->sorted = h->nread == 1 && !first->unsorted;
+	h->sorted = h->nread == 1 && first->sorted;
 	if (r->nin == 1 && first->stream) {
+		const struct mct_buf *l = &r->in[0].hline;
+
 		/* as it came, NUL bytes and all: not strdup() */
-		h->line = mct_xmalloc(first->hline.len + 1);
-		memcpy(h->line, first->hline.p, first->hline.len);
-		h->line[first->hline.len] = '\0';
-		h->linelen = first->hline.len;
+		h->line = mct_xmalloc(l->len + 1);
+		memcpy(h->line, l->p, l->len);
+		h->line[l->len] = '\0';
+		h->linelen = l->len;
 		return;
 	}
 	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
@@ -983,7 +1105,7 @@ make_header(struct mct_reader *r)
 		mct_buf_adds(&b, h->top);
 	mct_buf_adds(&b, "},\"sources\":[");
 	for (i = 0; i < r->nin; i++) {
-		const char *n = r->in[i].arg;
+		const char *n = r->src[i].path;
 
 		if (i)
 			mct_buf_addc(&b, ',');
@@ -1003,6 +1125,87 @@ make_spool(struct mct_reader *r)
 	return 0;
 }
 
+/* Where this trace operand's lines in the spool begin, or end. */
+static long long
+spool_at(struct mct_reader *r)
+{
+	if (r->spoolbad)
+		return 0;
+	if (fflush(r->spoolf) != 0) {
+		spool_failed(r);
+		return 0;
+	}
+	return ftello(r->spoolf);
+}
+
+/* Pass 1 of a trace operand. */
+static void
+pass1(struct mct_reader *r, struct input *in)
+{
+	struct framer *f = &in->fr;
+	int rc;
+
+	if (!in->direct)
+		in->rp.spool_from = spool_at(r);
+	rc = in->direct ? frame_parts(in) : 0;
+	if (rc < 0)
+		restart(in);
+	if (rc <= 0) {
+		while (frame(f))
+			emit(f);
+		in->rp.length = mct_src_pos(in->src);
+	}
+	if (!in->direct)
+		in->rp.spool_to = spool_at(r);
+	decide_unit(r, in);
+	publish(in);
+	framer_reset(f);	/* pass 2 of a plain file starts afresh */
+}
+
+/* Open one operand: a stream's header is read, a trace goes through pass 1. */
+static void
+open_input(struct mct_reader *r, struct input *in, int *ndirect)
+{
+	struct mct_source *s = in->s;
+
+	in->src = mct_src_open(s->path);
+	if (mct_src_failed(in->src)) {
+		src_error(r, s->name, in->src, &in->fx);
+		mct_src_close(in->src);
+		in->src = NULL;
+		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+		return;
+	}
+	s->ok = 1;
+	if (probe_stream(r, in)) {
+		in->stream = s->stream = 1;
+		read_header(in);
+		publish(in);
+		return;
+	}
+	/* a plain file is read twice (kept open: a few of them) */
+	in->direct = mct_src_rewindable(in->src) && *ndirect < MAX_DIRECT &&
+	    getenv("MCT_SPOOL") == NULL;
+	if (in->direct)
+		(*ndirect)++;
+	else if (r->spool == -1 && make_spool(r) == -1) {
+		r->status = MCT_EXIT_USAGE;
+		mct_src_close(in->src);
+		in->src = NULL;
+		return;
+	}
+	in->fr.src = in->src;
+	in->fr.check = in->direct;
+	/* the framer goes on with what probe_stream() read */
+	in->fr.rb = in->rp.rb;
+	memset(&in->rp.rb, 0, sizeof(in->rp.rb));
+	pass1(r, in);
+	if (in->direct)
+		return;
+	r->status = mct_status(r->status, mct_src_close(in->src));
+	in->src = in->fr.src = NULL;
+}
+
 /*
  * Open the operands (none means standard input) and read every trace
  * operand through pass 1.  Unreadable operands are reported and skipped
@@ -1011,9 +1214,9 @@ make_spool(struct mct_reader *r)
 struct mct_reader *
 mct_open(int argc, char **argv, const struct mct_opts *opts)
 {
-	static char *dash[] = { (char *)"-", NULL };
+	char *dash[] = { (char *)"-", NULL };
 	struct mct_reader *r;
-	int i, rc, stdin_used = 0, ndirect = 0;
+	int i, stdin_used = 0, ndirect = 0;
 
 	if (argc == 0) {
 		argc = 1;
@@ -1027,70 +1230,28 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 	r->nin = argc;
 	r->in = mct_xmalloc((size_t)argc * sizeof(*r->in));
 	memset(r->in, 0, (size_t)argc * sizeof(*r->in));
+	r->src = mct_xmalloc((size_t)argc * sizeof(*r->src));
+	memset(r->src, 0, (size_t)argc * sizeof(*r->src));
 	for (i = 0; i < argc; i++) {
 		struct input *in = &r->in[i];
+		struct mct_source *s = &r->src[i];
 
-		in->arg = argv[i];
-		in->name = strcmp(argv[i], "-") == 0 ? "(stdin)" : argv[i];
-		in->stop = -1;
+		in->s = s;
+		s->path = argv[i];
+		s->name = strcmp(argv[i], "-") == 0 ? "(stdin)" : argv[i];
+		in->fr.r = r;
+		in->fr.name = s->name;
+		in->fr.fx = &in->fx;
+		in->fr.stop = -1;
 		if (strcmp(argv[i], "-") == 0 && stdin_used++) {
 			warnx("standard input given twice; read once");
 			continue;
 		}
-		if ((in->src = mct_src_open(argv[i])) == NULL) {
-			r->status = mct_status(r->status, MCT_EXIT_USAGE);
-			continue;
-		}
-		in->ok = 1;
-		if (probe_stream(in)) {
-			in->stream = 1;
-			read_header(r, in);
-			continue;
-		}
-		/* a plain file is read twice (kept open: a few of them) */
-		in->direct = mct_src_rewindable(in->src) && ndirect < MAX_DIRECT &&
-		    getenv("MCT_SPOOL") == NULL;
-		if (in->direct)
-			ndirect++;
-		else if (r->spool == -1 && make_spool(r) == -1) {
-			r->status = MCT_EXIT_USAGE;
-			mct_src_close(in->src);
-			in->src = NULL;
-			continue;
-		} else {
-			fflush(r->spoolf);
-			in->spool_from = ftello(r->spoolf);
-		}
-		rc = in->direct ? frame_parts(r, in) : 0;
-		if (rc < 0)
-			restart(in);
-		if (rc <= 0) {
-			while (frame(r, in, in->src))
-				emit(r, in, &r->sc);
-			in->length = mct_src_pos(in->src);
-		}
-		if (!in->direct) {
-			if (fflush(r->spoolf) != 0)
-				err(MCT_EXIT_USAGE, "spool %s", r->spoolname);
-			in->spool_to = ftello(r->spoolf);
-		}
-		decide_unit(r, in);
-		free(in->rb.p);
-		memset(&in->rb, 0, sizeof(in->rb));
-		in->fs_state = in->fs_sep = in->fs_first = 0;
-		if (in->direct)
-			continue;
-		r->status = mct_status(r->status, mct_src_close(in->src));
-		in->src = NULL;
+		open_input(r, in, &ndirect);
 	}
-	free(r->out.p);
-	memset(&r->out, 0, sizeof(r->out));
-	free(r->sc.kv);
-	r->sc.kv = NULL;
-	r->sc.kvcap = 0;
 	make_header(r);
 	r->cur = 0;
-	r->spool_pos = r->nin > 0 ? r->in[0].spool_from : 0;
+	r->spool_pos = r->nin > 0 ? r->in[0].rp.spool_from : 0;
 	return r;
 }
 
@@ -1106,6 +1267,7 @@ convert(struct mct_reader *r, struct input *in)
 {
 	struct mct_event *ev = &r->ev;
 	struct mct_buf *c = &r->conv;
+	enum mct_unit unit = in->s->unit;
 	size_t last = 0;
 	int i;
 
@@ -1121,11 +1283,11 @@ convert(struct mct_reader *r, struct input *in)
 			continue;
 		if (kv->vlen == 0 || !(*v == '-' || (*v >= '0' && *v <= '9')))
 			continue;
-		if (mct_dec_ns(v, kv->vlen, in->unit, &ns) != 0) {
-			if (!in->toobig++)
+		if (mct_dec_ns(v, kv->vlen, unit, &ns) != 0) {
+			if (!in->rp.toobig++)
 				warnx("%s: event %llu: %.*s %s is beyond int64 ns; "
-				    "left as written", in->name, in->line,
-				    (int)kv->vlen, v, mct_unit_name(in->unit));
+				    "left as written", in->s->name, in->rp.line,
+				    (int)kv->vlen, v, mct_unit_name(unit));
 			r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 			continue;
 		}
@@ -1161,39 +1323,53 @@ stream_line(struct mct_reader *r, struct mct_event *ev)
 	return 1;
 }
 
+/* The event r->ev anew: text, and where it came from. */
+static void
+event_at(struct mct_reader *r, struct input *in, const char *json,
+    size_t len)
+{
+	struct mct_event *ev = &r->ev;
+
+	memset(ev, 0, offsetof(struct mct_event, kv));
+	ev->json = json;
+	ev->len = len;
+	ev->file = in->s->name;
+	ev->source = r->cur;
+	ev->hdr = &r->hdr;
+}
+
 /* Pass 2 of a direct operand: frame it again; 0 at its end. */
 static int
-direct_next(struct mct_reader *r, struct input *in, struct mct_event *ev)
+direct_next(struct mct_reader *r, struct input *in)
 {
+	struct framer *f = &in->fr;
+
 	if (in->src == NULL)
 		return 0;
-	if (!in->pass2) {
-		in->pass2 = in->quiet = 1;	/* pass 1 said what was damaged */
-		mct_src_rewind(in->src, in->length);
+	if (!f->again) {
+		f->again = f->quiet = 1;	/* pass 1 said what was damaged */
+		f->check = 0;
+		mct_src_rewind(in->src, in->rp.length);
 	}
-	if (frame(r, in, in->src)) {
-		memset(ev, 0, offsetof(struct mct_event, kv));
+	if (frame(f)) {
 		/* a line end after it, as a spool line has (mct_scan left room) */
-		r->out.p[r->out.len] = '\n';
-		ev->json = r->out.p;
-		ev->len = r->out.len;
-		ev->file = in->name;
-		ev->hdr = &r->hdr;
-		ev->where = ++in->line;
+		f->out.p[f->out.len] = '\n';
+		event_at(r, in, f->out.p, f->out.len);
+		r->ev.where = ++in->rp.line;
 		if (in->convert)
 			convert(r, in);
 		return 1;
 	}
-	if (mct_src_pos(in->src) < in->length) {
+	if (mct_src_pos(in->src) < in->rp.length) {
 		/* cut short since pass 1: the header may be wrong, say so */
 		warnx("%s: the file shrank while it was read (%lld bytes, "
-		    "was %lld)", in->name, mct_src_pos(in->src), in->length);
+		    "was %lld)", in->s->name, mct_src_pos(in->src),
+		    in->rp.length);
 		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 	}
 	r->status = mct_status(r->status, mct_src_close(in->src));
-	in->src = NULL;
-	free(in->rb.p);
-	memset(&in->rb, 0, sizeof(in->rb));
+	in->src = f->src = NULL;
+	framer_reset(f);
 	return 0;
 }
 
@@ -1212,7 +1388,7 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 	for (; r->cur < r->nin; r->cur++) {
 		in = &r->in[r->cur];
 		if (in->direct) {
-			if (direct_next(r, in, ev)) {
+			if (direct_next(r, in)) {
 				*evp = ev;
 				return 1;
 			}
@@ -1221,27 +1397,31 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 		if (in->stream) {
 			if (in->src == NULL)
 				continue;
-			b = &in->rb;
+			b = &in->rp.rb;
 		} else {
-			if (in->spool_to <= in->spool_from)
+			if (in->rp.spool_to <= in->rp.spool_from || r->spoolbad)
 				continue;
 			b = &r->srb;
-			if (!in->started) {
+			if (!in->rp.started) {
 				/* this operand's lines in the spool, from their start */
-				r->spool_pos = in->spool_from;
+				r->spool_pos = in->rp.spool_from;
 				b->pos = b->end = 0;
 				b->eof = 0;
-				in->started = 1;
+				in->rp.started = 1;
 			}
 		}
 		for (;;) {
 			nl = find_nl(b);
 			if (nl == NULL) {
 				if (!b->eof) {
-					ssize_t n = in->stream ?
-					    refill(b, src_rd, in->src) :
-					    refill(b, spool_rd, r);
+					ssize_t n;
 
+					if (in->stream) {
+						n = refill(b, src_rd, in->src);
+						src_error(r, in->s->name,
+						    in->src, &in->fx);
+					} else if ((n = refill(b, spool_rd, r)) < 0)
+						b->pos = b->end; /* said; none of it */
 					if (n < 0)
 						r->status = mct_status(r->status,
 						    MCT_EXIT_DAMAGED);
@@ -1252,17 +1432,13 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 				nl = b->p + b->end;	/* last line, no newline */
 				b->p[b->end] = '\n';
 			}
-			memset(ev, 0, offsetof(struct mct_event, kv));
-			ev->json = b->p + b->pos;
-			ev->len = (size_t)(nl - ev->json);
-			ev->file = in->name;
-			ev->hdr = &r->hdr;
+			event_at(r, in, b->p + b->pos, (size_t)(nl - (b->p + b->pos)));
 			b->pos = (size_t)(nl - b->p) + 1;
 			if (b->pos > b->end)
 				b->pos = b->end;
+			ev->where = ++in->rp.line;
 			if (in->stream) {
 				ev->byline = 1;
-				ev->where = ++in->line;
 				while (ev->len > 0 && ev->json[ev->len - 1] == '\r')
 					ev->len--;
 				if (ev->len == 0)
@@ -1271,11 +1447,8 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 					continue;
 				if (is_header_line(ev->json, ev->len))
 					continue;	/* another stream's header */
-			} else {
-				ev->where = ++in->line;
-				if (in->convert)
-					convert(r, in);
-			}
+			} else if (in->convert)
+				convert(r, in);
 			*evp = ev;
 			return 1;
 		}
@@ -1283,8 +1456,8 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 		if (in->stream) {
 			r->status = mct_status(r->status, mct_src_close(in->src));
 			in->src = NULL;
-			free(in->rb.p);
-			memset(&in->rb, 0, sizeof(in->rb));
+			free(in->rp.rb.p);
+			memset(&in->rp.rb, 0, sizeof(in->rp.rb));
 		} else {
 			r->srb.pos = r->srb.end = 0;
 			r->srb.eof = 0;
@@ -1303,8 +1476,9 @@ mct_close(struct mct_reader *r)
 
 		if (in->src)
 			mct_src_close(in->src);
-		free(in->rb.p);
-		mct_buf_free(&in->top);
+		framer_reset(&in->fr);
+		free(in->rp.rb.p);
+		mct_buf_free(&in->fx.top);
 		mct_buf_free(&in->hline);
 		mct_buf_free(&in->whybuf);
 	}
@@ -1313,9 +1487,8 @@ mct_close(struct mct_reader *r)
 	free(r->spoolname);
 	free(r->srb.p);
 	free(r->in);
+	free(r->src);
 	free(r->ev.kv);
-	free(r->out.p);
-	free(r->sc.kv);
 	free(r->conv.p);
 	free(r->hdr.top);
 	free(r->hdr.line);

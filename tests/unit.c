@@ -33,6 +33,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -3144,6 +3145,286 @@ test_input(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* reader.c and input.c: the sources kept, errors as data, two readers */
+
+/* Every operand's facts in the header; each event knows its operand. */
+static void
+test_sources(void)
+{
+	const char *argv[3];
+	struct mct_opts o = { MCT_UNIT_AUTO, 0 };
+	struct mct_reader *r;
+	struct mct_event *ev;
+	const struct mct_header *h;
+	const struct mct_source *s;
+	int n[2] = { 0, 0 }, other = 0, order = 1, last = 0;
+
+	argv[0] = TFILE("src-a.json", "{\"otherData\":{\"v\":1},\"traceEvents\":[\n"
+	    "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1.5,\"dur\":2},\n"
+	    "{\"name\":\"b\",\"ph\":\"X\",\"ts\":0.5}\n],\"k\":2}\n");
+	argv[1] = TFILE("src-b.json", "{\"ts\":100,\"args\":{\"co_id\":1}}\n"
+	    "{\"ts\":150,\"ph\":\"X\"}\n{\"ts\":170,\"ph\":\"X\"}\n");
+	argv[2] = NULL;
+	r = mct_open(2, (char **)argv, &o);
+	h = mct_header(r);
+	ok(h->nsrc == 2 && h->src != NULL, "sources: two operands, two sources");
+	s = &h->src[0];
+	ok(h->nsrc == 2 && strcmp(s->path, argv[0]) == 0 &&
+	    strcmp(s->name, argv[0]) == 0 && s->ok && !s->stream &&
+	    s->unit == MCT_UNIT_US && strcmp(s->why, "a ts or dur has a "
+	    "fraction") == 0 && s->has_origin && s->origin == 500 &&
+	    s->form == 'o' && s->top && strcmp(s->top, "\"otherData\":{\"v\":1},"
+	    "\"k\":2") == 0 && s->ntop_before == 1 && !s->sorted &&
+	    s->nevents == 2 && !s->damaged,
+	    "sources: the first operand's facts (object, us, top-level keys)");
+	s = &h->src[1];
+	ok(h->nsrc == 2 && strcmp(s->path, argv[1]) == 0 && s->ok &&
+	    s->unit == MCT_UNIT_NS && strcmp(s->why, "events carry args.co_id "
+	    "(mcTracer)") == 0 && s->has_origin && s->origin == 100 &&
+	    s->form == 'n' && s->top == NULL && s->ntop_before == 0 &&
+	    s->sorted && s->nevents == 3,
+	    "sources: the second operand's facts (NDJSON, ns, no keys)");
+	ok(h->has_origin && h->origin == 100 && h->unit == MCT_UNIT_US &&
+	    h->form == 'o' && h->top && strcmp(h->top, "\"otherData\":{\"v\":1},"
+	    "\"k\":2") == 0 && !h->sorted && h->nread == 2,
+	    "sources: the header's own fields are as before (the first's)");
+	while (mct_next(r, &ev)) {
+		if (ev->source == 0 || ev->source == 1)
+			n[ev->source]++;
+		else
+			other++;
+		if (ev->source < last)
+			order = 0;
+		last = ev->source;
+		if (ev->source >= 0 && ev->source < h->nsrc &&
+		    strcmp(ev->file, h->src[ev->source].name) != 0)
+			other++;
+	}
+	ok(n[0] == 2 && n[1] == 3 && other == 0 && order,
+	    "sources: each event knows its operand (ev->source, ev->file)");
+	ok(mct_close(r) == 0, "sources: status 0");
+
+	/* an mct stream's facts come from its header line */
+	argv[0] = TFILE("src-s.nd", "{\"name\":\"mct_header\",\"ph\":\"M\","
+	    "\"args\":{\"version\":1,\"unit\":\"ms\",\"unit_from\":\"given\","
+	    "\"origin\":7,\"form\":\"array\",\"sorted\":true,\"top_before\":0,"
+	    "\"top\":{\"x\":1},\"sources\":[\"t.json\"]}}\n{\"ts\":7}\n");
+	argv[1] = "/nonexistent/mct-unit";
+	fflush(stderr);
+	{
+		int saved = dup(2), fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 2);
+		r = mct_open(2, (char **)argv, &o);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		close(fd);
+	}
+	h = mct_header(r);
+	s = &h->src[0];
+	ok(h->nsrc == 2 && s->ok && s->stream && s->unit == MCT_UNIT_MS &&
+	    strcmp(s->why, "given") == 0 && s->has_origin && s->origin == 7 &&
+	    s->form == 'a' && s->sorted && s->top && strcmp(s->top, "\"x\":1") == 0,
+	    "sources: a stream operand's facts from its header");
+	ok(h->nsrc == 2 && !h->src[1].ok && strcmp(h->src[1].path, argv[1]) == 0,
+	    "sources: an operand that cannot be read is there, not ok");
+	ok(mct_close(r) == MCT_EXIT_USAGE, "sources: status 2");
+}
+
+/* Stderr to a file while f runs; what was said in msg. */
+static void
+quietly(void (*f)(void *), void *arg, char *msg, size_t cap)
+{
+	FILE *ef = tmpfile();
+	int saved;
+	size_t n;
+
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(ef), 2);
+	f(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(ef);
+	n = fread(msg, 1, cap - 1, ef);
+	msg[n] = '\0';
+	fclose(ef);
+}
+
+struct src_case {
+	const char	*path;
+	long long	 got, off;
+	int		 failed, last;
+	char		 msg[256];
+	int		 again;		/* a second mct_src_error() had one */
+};
+
+static void
+src_case_run(void *arg)
+{
+	struct src_case *c = arg;
+	struct mct_src *s = mct_src_open(c->path);
+	const char *e;
+	char buf[64];
+	long long off;
+	ssize_t n;
+
+	c->failed = mct_src_failed(s);
+	c->got = 0;
+	while ((n = mct_src_read(s, buf, sizeof(buf))) > 0)
+		c->got += n;
+	c->last = (int)n;
+	e = mct_src_error(s, &c->off);
+	snprintf(c->msg, sizeof(c->msg), "%s", e ? e : "");
+	c->again = mct_src_error(s, &off) != NULL;
+	mct_src_close(s);
+}
+
+/* input.c keeps its errors as data: message and offset, said by no one. */
+static void
+test_src_errors(void)
+{
+	struct src_case c = { 0 };
+	char said[1024], path[512], gz[4096];
+	const char *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/err.json.gz", tmpdir);
+	write_gz(path, "wb", "[{\"ts\":1},{\"ts\":2},{\"ts\":3}]");
+	f = fopen(path, "rb");
+	n = fread(gz, 1, sizeof(gz), f);
+	fclose(f);
+	p = tfile("err-cut.json.gz", gz, n - 8);	/* no CRC, no length */
+	c.path = p;
+	quietly(src_case_run, &c, said, sizeof(said));
+	ok(!c.failed && c.last == -1 && c.got == 28 &&
+	    strcmp(c.msg, "gzip stream cut off") == 0 && said[0] == '\0',
+	    "input: a cut gzip stream: -1, the error kept, nothing said");
+	if (strcmp(c.msg, "gzip stream cut off") != 0 || said[0])
+		diag("got '%s', said '%s'", c.msg, said);
+	/* the offset is that of the plain bytes, as the reader says it */
+	ok(c.off == 28 && !c.again,
+	    "input: the error's offset (28), and it is taken once");
+	memcpy(gz + n, "junk", 4);
+	p = tfile("err-garbage.json.gz", gz, n + 4);
+	c.path = p;
+	quietly(src_case_run, &c, said, sizeof(said));
+	ok(c.last == -1 && c.got == 28 &&
+	    strcmp(c.msg, "garbage after the gzip data") == 0 && said[0] == '\0',
+	    "input: garbage after the gzip data, kept as data");
+	snprintf(path, sizeof(path), "%s/nope/none.json", tmpdir);
+	c.path = path;
+	quietly(src_case_run, &c, said, sizeof(said));
+	ok(c.failed && c.last == -1 && c.got == 0 &&
+	    strcmp(c.msg, strerror(ENOENT)) == 0 && said[0] == '\0',
+	    "input: a file that cannot be opened: failed, why kept, nothing said");
+	c.path = tmpdir;
+	quietly(src_case_run, &c, said, sizeof(said));
+	ok(c.failed && strcmp(c.msg, "is a directory") == 0 && said[0] == '\0',
+	    "input: a directory: failed, 'is a directory' kept");
+}
+
+/* Events of a reader, one line each, up to max of them (0: all). */
+static int
+take(struct mct_reader *r, struct mct_buf *b, int max)
+{
+	struct mct_event *ev;
+	int n = 0;
+
+	while ((max == 0 || n < max) && mct_next(r, &ev)) {
+		mct_buf_add(b, ev->json, ev->len);
+		mct_buf_addc(b, ' ');
+		mct_buf_addi(b, (int64_t)ev->where);
+		mct_buf_addc(b, ' ');
+		mct_buf_adds(b, ev->file);
+		mct_buf_addc(b, '\n');
+		n++;
+	}
+	return n;
+}
+
+static int
+open_read(const char *path, int spool, struct mct_buf *b)
+{
+	const char *argv[] = { path, NULL };
+	struct mct_opts o = { MCT_UNIT_AUTO, 0 };
+	struct mct_reader *r;
+
+	if (spool)
+		setenv("MCT_SPOOL", "1", 1);
+	r = mct_open(1, (char **)argv, &o);
+	unsetenv("MCT_SPOOL");
+	take(r, b, 0);
+	return mct_close(r);
+}
+
+/* Two readers at once, their calls interleaved: each as if alone. */
+static void
+test_two_readers(void)
+{
+	struct mct_buf ta = { 0 }, tb = { 0 }, a1 = { 0 }, b1 = { 0 };
+	struct mct_buf a2 = { 0 }, b2 = { 0 };
+	const char *pa, *pb, *argv[2] = { NULL, NULL };
+	struct mct_opts o = { MCT_UNIT_AUTO, 0 };
+	struct mct_reader *ra, *rb;
+	int i, na, nb, sa, sb, more;
+
+	/* a: an indented Object form in us, b: NDJSON in ns, spooled */
+	mct_buf_adds(&ta, "{\"traceEvents\": [\n");
+	for (i = 0; i < 3000; i++) {
+		char ev[128];
+
+		snprintf(ev, sizeof(ev), "%s  {\"name\": \"a%d\", \"ph\": \"X\", "
+		    "\"ts\": %d.5, \"dur\": %d}", i ? ",\n" : "", i, i * 3, i % 7);
+		mct_buf_adds(&ta, ev);
+	}
+	mct_buf_adds(&ta, "\n], \"displayTimeUnit\": \"ns\"}\n");
+	for (i = 0; i < 2000; i++) {
+		char ev[128];
+
+		snprintf(ev, sizeof(ev), "{\"name\":\"b%d\",\"ts\":%d,\"dur\":1,"
+		    "\"args\":{\"co_id\":%d}}\n", i, 5000 - i, i);
+		mct_buf_adds(&tb, ev);
+	}
+	pa = tfile("two-a.json", ta.p, ta.len);
+	pb = tfile("two-b.json", tb.p, tb.len);
+	sa = open_read(pa, 0, &a1);
+	sb = open_read(pb, 1, &b1);
+	argv[0] = pa;
+	setenv("MCT_SPLIT", "16384", 1);	/* a framed by threads in pass 1 */
+	ra = mct_open(1, (char **)argv, &o);
+	unsetenv("MCT_SPLIT");
+	argv[0] = pb;
+	setenv("MCT_SPOOL", "1", 1);
+	rb = mct_open(1, (char **)argv, &o);
+	unsetenv("MCT_SPOOL");
+	for (more = 1; more; ) {
+		na = take(ra, &a2, 1);
+		nb = take(rb, &b2, 3);
+		more = na > 0 || nb > 0;
+	}
+	ok(a1.len > 0 && a1.len == a2.len && memcmp(a1.p, a2.p, a1.len) == 0 &&
+	    b1.len > 0 && b1.len == b2.len && memcmp(b1.p, b2.p, b1.len) == 0,
+	    "two readers: interleaved, each gives the events it gives alone");
+	ok(mct_header(ra)->unit == MCT_UNIT_US &&
+	    mct_header(rb)->unit == MCT_UNIT_NS &&
+	    strcmp(mct_header(ra)->src[0].path, pa) == 0 &&
+	    strcmp(mct_header(rb)->src[0].path, pb) == 0,
+	    "two readers: each its own header and sources");
+	ok(mct_close(ra) == sa && mct_close(rb) == sb && sa == 0 && sb == 0,
+	    "two readers: the statuses of each alone");
+	mct_buf_free(&ta);
+	mct_buf_free(&tb);
+	mct_buf_free(&a1);
+	mct_buf_free(&b1);
+	mct_buf_free(&a2);
+	mct_buf_free(&b2);
+}
+
+/* ------------------------------------------------------------------ */
 /* rules.c */
 
 /* Call fn(arg) with stderr caught; its message in msg. */
@@ -3380,6 +3661,9 @@ run_reader_tests(void)
 	if ((pid = fork()) == -1) {
 		test_reader();
 		test_input();
+		test_sources();
+		test_src_errors();
+		test_two_readers();
 		test_rules();
 		test_rules_vfields();
 		rm_tmpdir();
@@ -3388,6 +3672,9 @@ run_reader_tests(void)
 	if (pid == 0) {
 		test_reader();
 		test_input();
+		test_sources();
+		test_src_errors();
+		test_two_readers();
 		test_rules();
 		test_rules_vfields();
 		fflush(stdout);
