@@ -25,6 +25,9 @@
  * 6. Gaps are the stretches longer than --gap T in which no device event
  *    runs (busy time is the union of the device intervals); for each, the
  *    host events that overlap it most, by overlapped time.
+ *
+ * In the code: step 1 is add(); steps 2 to 5 are find_phases(), one
+ * function a step; step 6 is find_gaps(); report() writes it all out.
  */
 #include "config.h"
 
@@ -77,15 +80,22 @@ struct gap {
 	int64_t		 over[NTOP];
 };
 
+/* The knobs of steps 2 to 4, as the options of the same names give them. */
+struct method {
+	int		 min_rounds;
+	double		 min_share;	/* % */
+	double		 split;
+	double		 overlap;	/* % */
+	int64_t		 join;		/* -1: 1% of the device span */
+};
+
 struct opts {
 	struct mct_field *key;
 	int		 nkey;
 	struct mct_expr	*device;
 	int		 gaps, only_gaps;
 	int64_t		 gapmin;	/* --gap; 0: automatic */
-	int		 min_rounds;
-	double		 min_share, split, overlap;
-	int64_t		 join;
+	struct method	 m;
 	struct mct_out	 out;
 	int		 track;		/* -o trace: a stream of track events */
 	const struct mct_header *hdr;
@@ -280,13 +290,13 @@ cmp_dev(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-static int
-cmp_int64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
+/*
+ * Steps 2 to 5 of the method, one function each, in the order
+ * find_phases() calls them.  What they share is a struct phaser: the
+ * calls and knobs they are given, what one step hands the next, and the
+ * phases found.  They know nothing of struct opts or the reader, so any
+ * set of calls can be cut the same way (one rank's, say).
+ */
 
 /* A candidate steady phase: one run of one signature. */
 struct cand {
@@ -294,6 +304,40 @@ struct cand {
 	int64_t		 start, end, total;
 	long		 calls;
 };
+
+struct phaser {
+	/* given: the calls, in time order, and the knobs */
+	const struct dev *dev;
+	size_t		 ndev;
+	size_t		 nsig;		/* every sig and name is below it */
+	const struct method *m;
+	int64_t		 origin;	/* init begins here */
+	int64_t		 tend;		/* the tail ends here, if hasend */
+	int		 hasend;
+	/*
+	 * Step 2's index: signature s's calls, in time order, are
+	 * dev[order[first[s]]] to dev[order[first[s + 1] - 1]].
+	 */
+	size_t		*order, *first;
+	/* step 2's candidates, for step 3 */
+	struct cand	*cand;
+	size_t		 ncand;
+	/*
+	 * The phases: the steady ones (step 3) first, then the warmups
+	 * (step 4); step 5 adds init, switches and tail and sorts them all
+	 * by time.
+	 */
+	struct phase	*ph;
+	int		 nph, nsteady;
+};
+
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 static int
 cmp_cand(const void *a, const void *b)
@@ -320,12 +364,12 @@ overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
 }
 
 static struct phase *
-new_phase(struct opts *o, enum pkind k, int64_t start, int64_t end)
+new_phase(struct phaser *f, enum pkind k, int64_t start, int64_t end)
 {
 	struct phase *p;
 
-	o->ph = mct_xrealloc(o->ph, (size_t)(o->nph + 1) * sizeof(*o->ph));
-	p = &o->ph[o->nph++];
+	f->ph = mct_xrealloc(f->ph, (size_t)(f->nph + 1) * sizeof(*f->ph));
+	p = &f->ph[f->nph++];
 	memset(p, 0, sizeof(*p));
 	p->kind = k;
 	p->start = start;
@@ -351,165 +395,267 @@ add_anchor(struct phase *p, int32_t sig, long calls, int64_t total)
 	p->nanc++;
 }
 
-/* Steps 2 to 5 of the method. */
+/*
+ * Takes the calls; gives order and first, the calls of each signature in
+ * time order.  A counting sort by signature: as dev is in time order, so
+ * is each signature's share of it.
+ */
 static void
-find_phases(struct opts *o)
+index_calls(struct phaser *f)
 {
-	struct cand *cand = NULL;
-	size_t ncand = 0, i, j, k, n;
-	int64_t alltotal = 0, *deltas;
-	size_t *order, *first;
-	unsigned char *mark;
-	int p, q, nsteady;
+	size_t *fill, i;
 
-	for (i = 0; i < o->ndev; i++)
-		alltotal += o->dev[i].dur;
-	/* the calls of each signature, in time order (dev is sorted) */
-	order = mct_xmalloc((o->ndev + 1) * sizeof(*order));
-	first = mct_xmalloc(((size_t)o->st.n + 1) * sizeof(*first));
-	memset(first, 0, ((size_t)o->st.n + 1) * sizeof(*first));
-	for (i = 0; i < o->ndev; i++)
-		first[o->dev[i].sig + 1]++;
-	for (i = 1; i <= (size_t)o->st.n; i++)
-		first[i] += first[i - 1];
-	{
-		size_t *fill = mct_xmalloc(((size_t)o->st.n + 1) * sizeof(*fill));
+	f->order = mct_xmalloc((f->ndev + 1) * sizeof(*f->order));
+	f->first = mct_xmalloc((f->nsig + 1) * sizeof(*f->first));
+	memset(f->first, 0, (f->nsig + 1) * sizeof(*f->first));
+	for (i = 0; i < f->ndev; i++)
+		f->first[f->dev[i].sig + 1]++;
+	for (i = 1; i <= f->nsig; i++)
+		f->first[i] += f->first[i - 1];
+	fill = mct_xmalloc((f->nsig + 1) * sizeof(*fill));
+	memcpy(fill, f->first, (f->nsig + 1) * sizeof(*fill));
+	for (i = 0; i < f->ndev; i++)
+		f->order[fill[f->dev[i].sig]++] = i;
+	free(fill);
+}
 
-		memcpy(fill, first, ((size_t)o->st.n + 1) * sizeof(*fill));
-		for (i = 0; i < o->ndev; i++)
-			order[fill[o->dev[i].sig]++] = i;
-		free(fill);
+/*
+ * Takes signature s (two calls or more) and room for its pauses; gives the
+ * pause that ends one of its runs: --split times its median pause.
+ */
+static int64_t
+run_limit(struct phaser *f, size_t s, int64_t *pause)
+{
+	size_t i, n = 0;
+
+	for (i = f->first[s] + 1; i < f->first[s + 1]; i++)
+		pause[n++] = f->dev[f->order[i]].ts -
+		    f->dev[f->order[i - 1]].ts;
+	mct_sort(pause, n, sizeof(*pause), cmp_int64);
+	return (int64_t)((double)pause[n / 2] * f->m->split);
+}
+
+/*
+ * Takes signature s, cuts its calls into runs at pauses over limit, and
+ * adds to cand the runs of --min-rounds calls or more that hold
+ * --min-share of alltotal, the time of all calls.
+ */
+static void
+cut_runs(struct phaser *f, size_t s, int64_t limit, int64_t alltotal)
+{
+	size_t i, j, hi = f->first[s + 1];
+
+	for (i = f->first[s]; i < hi; i = j) {
+		struct cand c = { (int32_t)s, f->dev[f->order[i]].ts, 0, 0, 0 };
+
+		for (j = i; j < hi; j++) {
+			const struct dev *d = &f->dev[f->order[j]];
+
+			if (j > i && d->ts - f->dev[f->order[j - 1]].ts > limit)
+				break;
+			c.total += d->dur;
+			if (d->ts + d->dur > c.end)
+				c.end = d->ts + d->dur;
+			c.calls++;
+		}
+		if (c.calls >= f->m->min_rounds && (double)c.total >=
+		    f->m->min_share / 100 * (double)alltotal) {
+			f->cand = mct_xrealloc(f->cand, (f->ncand + 1) *
+			    sizeof(*f->cand));
+			f->cand[f->ncand++] = c;
+		}
 	}
-	deltas = mct_xmalloc((o->ndev + 1) * sizeof(*deltas));
-	for (k = 0; k < (size_t)o->st.n; k++) {
-		size_t lo = first[k], hi = first[k + 1];
-		int64_t med, limit;
+}
 
-		if (hi - lo < (size_t)o->min_rounds)
+/* Step 2.  Takes the calls; gives cand, the candidate steady phases. */
+static void
+find_runs(struct phaser *f)
+{
+	int64_t alltotal = 0, *pause;
+	size_t i, s;
+
+	for (i = 0; i < f->ndev; i++)
+		alltotal += f->dev[i].dur;
+	index_calls(f);
+	pause = mct_xmalloc((f->ndev + 1) * sizeof(*pause));
+	for (s = 0; s < f->nsig; s++)
+		if (f->first[s + 1] - f->first[s] >= (size_t)f->m->min_rounds)
+			cut_runs(f, s, run_limit(f, s, pause), alltotal);
+	free(pause);
+	free(f->order);
+	free(f->first);
+	f->order = f->first = NULL;
+}
+
+/*
+ * Takes one candidate: it becomes a steady phase if it overlaps none so
+ * far, another anchor of the first one it overlaps if the two cover each
+ * other by --overlap, and nothing if they overlap only in part.
+ */
+static void
+take_cand(struct phaser *f, const struct cand *c)
+{
+	double share = f->m->overlap / 100;
+	struct phase *ph;
+	int64_t ov;
+	int p;
+
+	for (p = 0; p < f->nph; p++) {
+		ph = &f->ph[p];
+		if ((ov = overlap(c->start, c->end, ph->start, ph->end)) == 0)
 			continue;
-		for (n = 0, i = lo + 1; i < hi; i++)
-			deltas[n++] = o->dev[order[i]].ts - o->dev[order[i - 1]].ts;
-		mct_sort(deltas, n, sizeof(*deltas), cmp_int64);
-		med = deltas[n / 2];
-		limit = (int64_t)((double)med * o->split);
-		for (i = lo; i < hi; i = j) {
-			struct cand c = { (int32_t)k, o->dev[order[i]].ts, 0, 0, 0 };
-
-			for (j = i; j < hi; j++) {
-				struct dev *d = &o->dev[order[j]];
-
-				if (j > i && d->ts - o->dev[order[j - 1]].ts > limit)
-					break;
-				c.total += d->dur;
-				if (d->ts + d->dur > c.end)
-					c.end = d->ts + d->dur;
-				c.calls++;
-			}
-			if (c.calls >= o->min_rounds &&
-			    (double)c.total >= o->min_share / 100 * (double)alltotal) {
-				cand = mct_xrealloc(cand, (ncand + 1) * sizeof(*cand));
-				cand[ncand++] = c;
-			}
-		}
-	}
-	free(deltas);
-	/* step 3: heaviest first */
-	mct_sort(cand, ncand, sizeof(*cand), cmp_cand);
-	for (i = 0; i < ncand; i++) {
-		struct cand *c = &cand[i];
-		int joined = 0, clash = 0;
-
-		for (p = 0; p < o->nph; p++) {
-			struct phase *ph = &o->ph[p];
-			int64_t ov = overlap(c->start, c->end, ph->start, ph->end);
-
-			if (ov == 0)
-				continue;
-			if ((double)ov >= o->overlap / 100 * (double)(c->end - c->start) &&
-			    (double)ov >= o->overlap / 100 * (double)(ph->end - ph->start)) {
-				add_anchor(ph, c->sig, c->calls, c->total);
-				if (c->start < ph->start)
-					ph->start = c->start;
-				if (c->end > ph->end)
-					ph->end = c->end;
-				joined = 1;
-			} else
-				clash = 1;
-			break;
-		}
-		if (!joined && !clash) {
-			struct phase *ph = new_phase(o, P_STEADY, c->start, c->end);
-
+		if ((double)ov >= share * (double)(c->end - c->start) &&
+		    (double)ov >= share * (double)(ph->end - ph->start)) {
 			add_anchor(ph, c->sig, c->calls, c->total);
-			ph->weight = c->total;
-			ph->rounds = c->calls;
+			if (c->start < ph->start)
+				ph->start = c->start;
+			if (c->end > ph->end)
+				ph->end = c->end;
 		}
+		return;
 	}
-	free(cand);
-	nsteady = o->nph;
-	/* step 4: the anchors' names outside the steady phases */
-	mark = mct_xmalloc(((size_t)o->st.n + 1) * 2);
-	memset(mark, 0, ((size_t)o->st.n + 1) * 2);
-	for (p = 0; p < nsteady; p++)	/* the anchors' signatures */
-		for (q = 0; q < o->ph[p].nanc; q++)
-			mark[o->ph[p].anc[q].sig] |= 1;
-	for (i = 0; i < o->ndev; i++)	/* and the names of their calls */
-		if (mark[o->dev[i].sig] & 1)
-			mark[o->dev[i].name] |= 2;
-	if (o->join < 0 && o->ndev > 0)
-		o->join = (o->dev[o->ndev - 1].ts - o->dev[0].ts) / 100;
-	{
-		struct phase *w = NULL;
+	ph = new_phase(f, P_STEADY, c->start, c->end);
+	add_anchor(ph, c->sig, c->calls, c->total);
+	ph->weight = c->total;
+	ph->rounds = c->calls;
+}
 
-		for (i = 0; i < o->ndev; i++) {
-			struct dev *d = &o->dev[i];
-			int inside = 0;
+/* Step 3.  Takes cand, heaviest first; gives the steady phases. */
+static void
+take_steady(struct phaser *f)
+{
+	size_t i;
 
-			if (!(mark[d->name] & 2))
-				continue;
-			for (p = 0; p < nsteady && !inside; p++)
-				inside = d->ts >= o->ph[p].start &&
-				    d->ts < o->ph[p].end;
-			if (inside)
-				continue;
-			if (w == NULL || d->ts - w->end > o->join)
-				w = new_phase(o, P_WARMUP, d->ts, d->ts + d->dur);
-			if (d->ts + d->dur > w->end)
-				w->end = d->ts + d->dur;
-			add_anchor(w, d->sig, 1, d->dur);
-		}
+	mct_sort(f->cand, f->ncand, sizeof(*f->cand), cmp_cand);
+	for (i = 0; i < f->ncand; i++)
+		take_cand(f, &f->cand[i]);
+	f->nsteady = f->nph;
+	free(f->cand);
+	f->cand = NULL;
+	f->ncand = 0;
+}
+
+/* Does ts fall in a steady phase? */
+static int
+in_steady(struct phaser *f, int64_t ts)
+{
+	int p;
+
+	for (p = 0; p < f->nsteady; p++)
+		if (ts >= f->ph[p].start && ts < f->ph[p].end)
+			return 1;
+	return 0;
+}
+
+enum { ANCHOR_SIG = 1, ANCHOR_NAME = 2 };
+
+/*
+ * Takes the steady phases; gives a mark by string: ANCHOR_SIG for the
+ * anchors' signatures, ANCHOR_NAME for the names of their calls.  (One
+ * string can be both, as with -k name.)
+ */
+static unsigned char *
+mark_anchors(struct phaser *f)
+{
+	unsigned char *mark;
+	size_t i;
+	int p, q;
+
+	mark = mct_xmalloc(f->nsig + 1);
+	memset(mark, 0, f->nsig + 1);
+	for (p = 0; p < f->nsteady; p++)
+		for (q = 0; q < f->ph[p].nanc; q++)
+			mark[f->ph[p].anc[q].sig] |= ANCHOR_SIG;
+	for (i = 0; i < f->ndev; i++)
+		if (mark[f->dev[i].sig] & ANCHOR_SIG)
+			mark[f->dev[i].name] |= ANCHOR_NAME;
+	return mark;
+}
+
+/*
+ * Step 4.  Takes the steady phases; gives the warmups: the calls of the
+ * anchors' names outside them, one phase per stretch with pauses of at
+ * most --join, whose rounds are its most frequent signature's calls.
+ */
+static void
+find_warmups(struct phaser *f)
+{
+	unsigned char *mark = mark_anchors(f);
+	struct phase *w = NULL;
+	int64_t join = f->m->join;
+	size_t i;
+	int p, q;
+
+	if (join < 0 && f->ndev > 0)
+		join = (f->dev[f->ndev - 1].ts - f->dev[0].ts) / 100;
+	for (i = 0; i < f->ndev; i++) {
+		const struct dev *d = &f->dev[i];
+
+		if (!(mark[d->name] & ANCHOR_NAME) || in_steady(f, d->ts))
+			continue;
+		if (w == NULL || d->ts - w->end > join)
+			w = new_phase(f, P_WARMUP, d->ts, d->ts + d->dur);
+		if (d->ts + d->dur > w->end)
+			w->end = d->ts + d->dur;
+		add_anchor(w, d->sig, 1, d->dur);
 	}
 	free(mark);
+	for (p = f->nsteady; p < f->nph; p++)
+		for (q = 0; q < f->ph[p].nanc; q++)
+			if (f->ph[p].anc[q].calls > f->ph[p].rounds)
+				f->ph[p].rounds = f->ph[p].anc[q].calls;
+}
 
-	free(order);
-	free(first);
-	/* rounds of a warmup: its most frequent signature's calls */
-	for (p = 0; p < o->nph; p++)
-		if (o->ph[p].kind == P_WARMUP)
-			for (q = 0; q < o->ph[p].nanc; q++)
-				if (o->ph[p].anc[q].calls > o->ph[p].rounds)
-					o->ph[p].rounds = o->ph[p].anc[q].calls;
-	/* step 5: init, switches, tail */
-	mct_sort(o->ph, (size_t)o->nph, sizeof(*o->ph), cmp_phase);
-	{
-		int64_t origin = o->hdr->has_origin ? o->hdr->origin :
-		    (o->ndev ? o->dev[0].ts : 0);
-		int64_t at = origin;
-		int nold = o->nph;
+/*
+ * Step 5.  Takes the steady phases and warmups; adds init before the
+ * first (from the origin), a switch between any two, the tail after the
+ * last (to tend), or one init for all if there are none; sorts all by time.
+ */
+static void
+fill_between(struct phaser *f)
+{
+	int64_t at = f->origin;
+	int p, nold;
 
-		for (p = 0; p < nold; p++) {
-			if (o->ph[p].start > at)
-				new_phase(o, p == 0 ? P_INIT : P_SWITCH, at,
-				    o->ph[p].start);
-			if (o->ph[p].end > at)
-				at = o->ph[p].end;
-		}
-		if (nold == 0 && o->hasend && o->tend > at)
-			new_phase(o, P_INIT, at, o->tend);
-		else if (o->hasend && o->tend > at)
-			new_phase(o, P_TAIL, at, o->tend);
-		mct_sort(o->ph, (size_t)o->nph, sizeof(*o->ph), cmp_phase);
+	mct_sort(f->ph, (size_t)f->nph, sizeof(*f->ph), cmp_phase);
+	nold = f->nph;
+	for (p = 0; p < nold; p++) {
+		if (f->ph[p].start > at)
+			new_phase(f, p == 0 ? P_INIT : P_SWITCH, at,
+			    f->ph[p].start);
+		if (f->ph[p].end > at)
+			at = f->ph[p].end;
 	}
+	if (nold == 0 && f->hasend && f->tend > at)
+		new_phase(f, P_INIT, at, f->tend);
+	else if (f->hasend && f->tend > at)
+		new_phase(f, P_TAIL, at, f->tend);
+	mct_sort(f->ph, (size_t)f->nph, sizeof(*f->ph), cmp_phase);
+}
+
+/* Steps 2 to 5: takes a phaser with its calls and knobs; gives ph, nph. */
+static void
+find_phases(struct phaser *f)
+{
+	find_runs(f);
+	take_steady(f);
+	find_warmups(f);
+	fill_between(f);
+}
+
+/* The phases of what was read, with the options' knobs. */
+static void
+phases(struct opts *o)
+{
+	struct phaser f = { .dev = o->dev, .ndev = o->ndev,
+	    .nsig = (size_t)o->st.n, .m = &o->m, .tend = o->tend,
+	    .hasend = o->hasend };
+
+	f.origin = o->hdr->has_origin ? o->hdr->origin :
+	    (o->ndev ? o->dev[0].ts : 0);
+	find_phases(&f);
+	o->ph = f.ph;
+	o->nph = f.nph;
 }
 
 /* Busy time (the union of device intervals) and events within [a, b). */
@@ -1005,15 +1151,16 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->gaps = 1;
 			break;
 		case OPT_JOIN:
-			if (mct_parse_dur(optarg, &o->join) != 0 || o->join < 0) {
+			if (mct_parse_dur(optarg, &o->m.join) != 0 ||
+			    o->m.join < 0) {
 				warnx("--join: invalid duration '%s' (want e.g. "
 				    "1s, 500ms)", optarg);
 				mct_usage_hint();
 			}
 			break;
 		case OPT_MIN_ROUNDS:
-			o->min_rounds = (int)opt_num("--min-rounds", optarg, 2,
-			    1e9);
+			o->m.min_rounds = (int)opt_num("--min-rounds", optarg,
+			    2, 1e9);
 			if (strspn(optarg, "0123456789") != strlen(optarg)) {
 				warnx("--min-rounds: invalid number '%s' (want a "
 				    "whole number from 2)", optarg);
@@ -1021,7 +1168,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			}
 			break;
 		case OPT_MIN_SHARE:
-			o->min_share = opt_num("--min-share", optarg, 0, 100);
+			o->m.min_share = opt_num("--min-share", optarg, 0, 100);
 			break;
 		case OPT_NO_HEADER:
 			o->out.header = 0;
@@ -1030,13 +1177,13 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->gaps = o->only_gaps = 1;
 			break;
 		case OPT_OVERLAP:
-			o->overlap = opt_num("--overlap", optarg, 1, 100);
+			o->m.overlap = opt_num("--overlap", optarg, 1, 100);
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
 			break;
 		case OPT_SPLIT:
-			o->split = opt_num("--split", optarg, 1.01, 1e9);
+			o->m.split = opt_num("--split", optarg, 1.01, 1e9);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);
@@ -1062,8 +1209,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { .min_rounds = 3, .min_share = 1, .split = 5,
-	    .overlap = 80, .join = -1, .out = { .header = 1 } };
+	struct opts o = { .m = { .min_rounds = 3, .min_share = 1, .split = 5,
+	    .overlap = 80, .join = -1 }, .out = { .header = 1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
@@ -1080,7 +1227,7 @@ main(int argc, char *argv[])
 	while (mct_next(r, &ev))
 		add(&o, ev);
 	mct_sort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
-	find_phases(&o);
+	phases(&o);
 	if (o.gaps)
 		find_gaps(&o);
 	mct_out_begin(&o.out, o.hdr);
