@@ -695,17 +695,16 @@ busy_in(struct opts *o, int64_t a, int64_t b, int64_t *busy, long *events)
 		*busy += cur1 - cur0;
 }
 
-/* Step 6: idle gaps of the device, and the host events in them. */
+/*
+ * Takes the device calls; gives the gaps: the stretches longer than --gap
+ * (by default 1% of the device span, at least 1 ms) in which none runs.
+ */
 static void
-find_gaps(struct opts *o)
+cut_gaps(struct opts *o)
 {
-	struct hostrec h;
 	int64_t cur1 = 0, span, min;
-	size_t i, g;
-	int open = 0, t;
-	size_t *nacc = NULL;
-	int32_t **accn = NULL;
-	int64_t **acct = NULL;
+	size_t i;
+	int t;
 
 	if (o->ndev == 0)
 		return;
@@ -714,86 +713,127 @@ find_gaps(struct opts *o)
 	    1000000);
 	for (i = 0; i < o->ndev; i++) {
 		struct dev *d = &o->dev[i];
+		struct gap *g;
 
-		if (open && d->ts - cur1 > min) {
-			o->gap = mct_xrealloc(o->gap, (o->ngap + 1) * sizeof(*o->gap));
-			memset(&o->gap[o->ngap], 0, sizeof(*o->gap));
-			o->gap[o->ngap].start = cur1;
-			o->gap[o->ngap].end = d->ts;
+		if (i > 0 && d->ts - cur1 > min) {
+			o->gap = mct_xrealloc(o->gap, (o->ngap + 1) *
+			    sizeof(*o->gap));
+			g = &o->gap[o->ngap++];
+			memset(g, 0, sizeof(*g));
+			g->start = cur1;
+			g->end = d->ts;
 			for (t = 0; t < NTOP; t++)
-				o->gap[o->ngap].top[t] = -1;
-			o->ngap++;
+				g->top[t] = -1;
 		}
-		if (!open || d->ts + d->dur > cur1)
+		if (i == 0 || d->ts + d->dur > cur1)
 			cur1 = d->ts + d->dur;
-		open = 1;
 	}
-	if (o->ngap == 0 || o->host == NULL)
+}
+
+/* The host time by name inside one gap. */
+struct hostsum {
+	int32_t		*name;
+	int64_t		*over;
+	size_t		 n;
+};
+
+/* Takes a host name and its time inside the gap of s; adds it to s. */
+static void
+sum_host(struct hostsum *s, int32_t name, int64_t over)
+{
+	size_t m;
+
+	if (over <= 0)
 		return;
-	/* overlapped host time per gap and name */
-	nacc = mct_xmalloc(o->ngap * sizeof(*nacc));
-	accn = mct_xmalloc(o->ngap * sizeof(*accn));
-	acct = mct_xmalloc(o->ngap * sizeof(*acct));
-	memset(nacc, 0, o->ngap * sizeof(*nacc));
-	memset(accn, 0, o->ngap * sizeof(*accn));
-	memset(acct, 0, o->ngap * sizeof(*acct));
+	for (m = 0; m < s->n && s->name[m] != name; m++)
+		;
+	if (m == s->n) {
+		s->name = mct_xrealloc(s->name, (m + 1) * sizeof(*s->name));
+		s->over = mct_xrealloc(s->over, (m + 1) * sizeof(*s->over));
+		s->name[m] = name;
+		s->over[m] = 0;
+		s->n++;
+	}
+	s->over[m] += over;
+}
+
+/*
+ * Takes the host time by name inside gap g; gives g's NTOP names with the
+ * most of it, the most first, ties by name.  Spends s.
+ */
+static void
+top_host(struct opts *o, struct gap *g, struct hostsum *s)
+{
+	size_t m, best;
+	int t;
+
+	for (t = 0; t < NTOP; t++) {
+		best = (size_t)-1;
+		for (m = 0; m < s->n; m++)
+			if (s->over[m] > 0 && (best == (size_t)-1 ||
+			    s->over[m] > s->over[best] ||
+			    (s->over[m] == s->over[best] &&
+			    strcmp(o->st.str[s->name[m]],
+			    o->st.str[s->name[best]]) < 0)))
+				best = m;
+		if (best == (size_t)-1)
+			break;
+		g->top[t] = s->name[best];
+		g->over[t] = s->over[best];
+		s->over[best] = -1;
+	}
+}
+
+/* The first gap that ends after ts. */
+static size_t
+gap_after(struct opts *o, int64_t ts)
+{
+	size_t lo = 0, hi = o->ngap, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (o->gap[mid].end <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Takes the gaps and the host spool; gives each gap its top host names. */
+static void
+host_in_gaps(struct opts *o)
+{
+	struct hostsum *sum;
+	struct hostrec h;
+	struct gap *g;
+	size_t i;
+
+	sum = mct_xmalloc(o->ngap * sizeof(*sum));
+	memset(sum, 0, o->ngap * sizeof(*sum));
 	rewind(o->host);
-	while (fread(&h, sizeof(h), 1, o->host) == 1) {
-		size_t lo = 0, hi = o->ngap;
-
-		/* the first gap that ends after h starts */
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (o->gap[mid].end <= h.ts)
-				lo = mid + 1;
-			else
-				hi = mid;
+	while (fread(&h, sizeof(h), 1, o->host) == 1)
+		for (i = gap_after(o, h.ts); i < o->ngap &&
+		    o->gap[i].start < h.ts + h.dur; i++) {
+			g = &o->gap[i];
+			sum_host(&sum[i], h.name, overlap(h.ts, h.ts + h.dur,
+			    g->start, g->end));
 		}
-		for (g = lo; g < o->ngap && o->gap[g].start < h.ts + h.dur; g++) {
-			int64_t ov = overlap(h.ts, h.ts + h.dur, o->gap[g].start,
-			    o->gap[g].end);
-			size_t m;
-
-			if (ov <= 0)
-				continue;
-			for (m = 0; m < nacc[g] && accn[g][m] != h.name; m++)
-				;
-			if (m == nacc[g]) {
-				accn[g] = mct_xrealloc(accn[g], (m + 1) *
-				    sizeof(**accn));
-				acct[g] = mct_xrealloc(acct[g], (m + 1) *
-				    sizeof(**acct));
-				accn[g][m] = h.name;
-				acct[g][m] = 0;
-				nacc[g]++;
-			}
-			acct[g][m] += ov;
-		}
+	for (i = 0; i < o->ngap; i++) {
+		top_host(o, &o->gap[i], &sum[i]);
+		free(sum[i].name);
+		free(sum[i].over);
 	}
-	for (g = 0; g < o->ngap; g++) {
-		for (t = 0; t < NTOP; t++) {
-			size_t m, best = (size_t)-1;
+	free(sum);
+}
 
-			for (m = 0; m < nacc[g]; m++)
-				if (acct[g][m] > 0 && (best == (size_t)-1 ||
-				    acct[g][m] > acct[g][best] ||
-				    (acct[g][m] == acct[g][best] &&
-				    strcmp(o->st.str[accn[g][m]],
-				    o->st.str[accn[g][best]]) < 0)))
-					best = m;
-			if (best == (size_t)-1)
-				break;
-			o->gap[g].top[t] = accn[g][best];
-			o->gap[g].over[t] = acct[g][best];
-			acct[g][best] = -1;
-		}
-		free(accn[g]);
-		free(acct[g]);
-	}
-	free(nacc);
-	free(accn);
-	free(acct);
+/* Step 6: idle gaps of the device, and the host events in them. */
+static void
+find_gaps(struct opts *o)
+{
+	cut_gaps(o);
+	if (o->ngap > 0 && o->host != NULL)
+		host_in_gaps(o);
 }
 
 static const char *
