@@ -219,7 +219,10 @@ on_device_lane(struct mct_event *ev)
 	    pid.p[1] == '3') && pid.p[2] == '"');
 }
 
-/* A signature: the --key fields' texts, space apart ("kernel_kernel [2056,32,1]"). */
+/*
+ * A signature, interned: the --key fields' texts, space apart
+ * ("kernel_kernel [2056,32,1] [128,1,1]").
+ */
 static int32_t
 signature(struct opts *o, struct mct_event *ev)
 {
@@ -238,10 +241,53 @@ signature(struct opts *o, struct mct_event *ev)
 	return mct_intern(&o->st, b->p ? b->p : "", b->len);
 }
 
+/* The event's name, interned ("" if it has none). */
+static int32_t
+name_of(struct opts *o, struct mct_event *ev)
+{
+	struct mct_buf *b = &o->tmp;
+	struct mct_val v;
+
+	b->len = 0;
+	if (mct_get_key(ev, "name", &v) == 0)
+		mct_jstr(&v, b);
+	return mct_intern(&o->st, b->p ? b->p : "", b->len);
+}
+
+/* A device call, kept in memory. */
+static void
+add_call(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
+{
+	struct dev *d;
+
+	if (o->ndev == o->devcap) {
+		o->devcap = o->devcap ? o->devcap * 2 : 4096;
+		o->dev = mct_xrealloc(o->dev, o->devcap * sizeof(*o->dev));
+	}
+	d = &o->dev[o->ndev++];
+	d->ts = ts;
+	d->dur = dur;
+	d->sig = signature(o, ev);
+	d->name = name_of(o, ev);
+}
+
+/* A host event, to the spool: only step 6 reads them, once. */
+static void
+spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
+{
+	struct hostrec h = { ts, dur, 0, 0 };
+
+	h.name = name_of(o, ev);
+	if (fwrite(&h, sizeof(h), 1, o->host) != 1)
+		err(MCT_EXIT_USAGE, "host spool");
+	o->nhost++;
+}
+
+/* Step 1: an event of the stream.  Only X events count; all set tend. */
 static void
 add(struct opts *o, struct mct_event *ev)
 {
-	struct mct_val ph, name;
+	struct mct_val ph;
 	int64_t ts, dur;
 	int lane;
 
@@ -254,32 +300,10 @@ add(struct opts *o, struct mct_event *ev)
 		o->tend = ts + dur;
 	o->hasend = 1;
 	lane = on_device_lane(ev);
-	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane) {
-		if (o->ndev == o->devcap) {
-			o->devcap = o->devcap ? o->devcap * 2 : 4096;
-			o->dev = mct_xrealloc(o->dev, o->devcap * sizeof(*o->dev));
-		}
-		o->dev[o->ndev].ts = ts;
-		o->dev[o->ndev].dur = dur;
-		o->dev[o->ndev].sig = signature(o, ev);
-		o->tmp.len = 0;
-		if (mct_get_key(ev, "name", &name) == 0)
-			mct_jstr(&name, &o->tmp);
-		o->dev[o->ndev].name = mct_intern(&o->st, o->tmp.p ? o->tmp.p : "",
-		    o->tmp.len);
-		o->ndev++;
-	} else if (o->host && !lane) {
-		/* host lanes only, also when --device narrows the device */
-		struct hostrec h = { ts, dur, 0, 0 };
-
-		o->tmp.len = 0;
-		if (mct_get_key(ev, "name", &name) == 0)
-			mct_jstr(&name, &o->tmp);
-		h.name = mct_intern(&o->st, o->tmp.p ? o->tmp.p : "", o->tmp.len);
-		if (fwrite(&h, sizeof(h), 1, o->host) != 1)
-			err(MCT_EXIT_USAGE, "host spool");
-		o->nhost++;
-	}
+	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane)
+		add_call(o, ev, ts, dur);
+	else if (o->host && !lane)	/* not device lanes --device left out */
+		spool_host(o, ev, ts, dur);
 }
 
 static int
@@ -658,43 +682,6 @@ phases(struct opts *o)
 	o->nph = f.nph;
 }
 
-/* Busy time (the union of device intervals) and events within [a, b). */
-static void
-busy_in(struct opts *o, int64_t a, int64_t b, int64_t *busy, long *events)
-{
-	int64_t cur0 = 0, cur1 = 0;
-	size_t i;
-	int open = 0;
-
-	*busy = 0;
-	*events = 0;
-	for (i = 0; i < o->ndev; i++) {
-		struct dev *d = &o->dev[i];
-		int64_t s = d->ts, e = d->ts + d->dur;
-
-		if (d->ts >= a && d->ts < b)
-			(*events)++;
-		if (e <= a || s >= b)
-			continue;
-		if (s < a)
-			s = a;
-		if (e > b)
-			e = b;
-		if (open && s <= cur1) {
-			if (e > cur1)
-				cur1 = e;
-			continue;
-		}
-		if (open)
-			*busy += cur1 - cur0;
-		cur0 = s;
-		cur1 = e;
-		open = 1;
-	}
-	if (open)
-		*busy += cur1 - cur0;
-}
-
 /*
  * Takes the device calls; gives the gaps: the stretches longer than --gap
  * (by default 1% of the device span, at least 1 ms) in which none runs.
@@ -836,6 +823,11 @@ find_gaps(struct opts *o)
 		host_in_gaps(o);
 }
 
+/*
+ * The output: report() writes a record per phase and per gap, as an event
+ * (-o ndjson; -o trace, on a track of its own) or as a table row.
+ */
+
 static const char *
 kind_name(enum pkind k)
 {
@@ -870,6 +862,43 @@ cmp_anc(const void *a, const void *b)
 	return x->total > y->total ? -1 : x->total < y->total;
 }
 
+/* Busy time (the union of device intervals) and events within [a, b). */
+static void
+busy_in(struct opts *o, int64_t a, int64_t b, int64_t *busy, long *events)
+{
+	int64_t cur0 = 0, cur1 = 0;
+	size_t i;
+	int open = 0;
+
+	*busy = 0;
+	*events = 0;
+	for (i = 0; i < o->ndev; i++) {
+		struct dev *d = &o->dev[i];
+		int64_t s = d->ts, e = d->ts + d->dur;
+
+		if (d->ts >= a && d->ts < b)
+			(*events)++;
+		if (e <= a || s >= b)
+			continue;
+		if (s < a)
+			s = a;
+		if (e > b)
+			e = b;
+		if (open && s <= cur1) {
+			if (e > cur1)
+				cur1 = e;
+			continue;
+		}
+		if (open)
+			*busy += cur1 - cur0;
+		cur0 = s;
+		cur1 = e;
+		open = 1;
+	}
+	if (open)
+		*busy += cur1 - cur0;
+}
+
 /* The signatures that dominate [a, b), by device time in it. */
 static void
 dominant(struct opts *o, int64_t a, int64_t b, struct anchor *top, int *ntop)
@@ -896,6 +925,7 @@ dominant(struct opts *o, int64_t a, int64_t b, struct anchor *top, int *ntop)
 	free(all);
 }
 
+/* An event of ours (-o ndjson or trace) through the output. */
 static void
 emit(struct opts *o, struct mct_buf *line)
 {
@@ -906,131 +936,191 @@ emit(struct opts *o, struct mct_buf *line)
 	mct_event_free(&ev);
 }
 
+/*
+ * The start of a record as an event on the phases' own track, lane tid:
+ * the event's name and place, then the fields every record has (in args
+ * with -o trace).  The caller adds its own and ends it with end_event().
+ */
 static void
-phase_record(struct opts *o, int i)
+begin_event(struct opts *o, struct mct_buf *line, const char *name,
+    size_t len, const char *kind, int64_t start, int64_t end, int tid)
 {
-	struct phase *p = &o->ph[i];
+	mct_buf_adds(line, "{\"name\":");
+	mct_buf_addjstr(line, name, len);
+	mct_buf_adds(line, ",\"ph\":\"X\",\"ts\":");
+	mct_buf_addi(line, start);
+	mct_buf_adds(line, ",\"dur\":");
+	mct_buf_addi(line, end - start);
+	mct_buf_adds(line, ",\"pid\":");
+	mct_buf_addi(line, TRACK_PID);
+	mct_buf_adds(line, ",\"tid\":");
+	mct_buf_addi(line, tid);
+	mct_buf_addc(line, ',');
+	if (o->track)
+		mct_buf_adds(line, "\"args\":{");
+	mct_buf_adds(line, "\"phase\":\"");
+	mct_buf_adds(line, kind);
+	mct_buf_adds(line, "\",\"start\":");
+	put_time(o, line, start, 1);
+	mct_buf_adds(line, ",\"end\":");
+	put_time(o, line, end, 1);
+	mct_buf_adds(line, ",\"span\":");
+	put_time(o, line, end - start, 0);
+}
+
+/* The end of a record begun by begin_event(), after a list; out it goes. */
+static void
+end_event(struct opts *o, struct mct_buf *line)
+{
+	mct_buf_adds(line, o->track ? "]}}" : "]}");
+	emit(o, line);
+}
+
+/* The start of a table row: kind, start, end, span. */
+static void
+begin_row(struct opts *o, struct mct_buf *line, const char *kind,
+    int64_t start, int64_t end)
+{
+	mct_buf_adds(line, kind);
+	mct_buf_addc(line, '\037');
+	put_time(o, line, start, 1);
+	mct_buf_addc(line, '\037');
+	put_time(o, line, end, 1);
+	mct_buf_addc(line, '\037');
+	put_time(o, line, end - start, 0);
+}
+
+/* A list of signatures, each with its calls and their total or mean time. */
+static void
+put_sigs(struct opts *o, struct mct_buf *line, const struct anchor *a,
+    int n, int mean)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		if (k)
+			mct_buf_addc(line, ',');
+		mct_buf_adds(line, "{\"key\":");
+		mct_buf_addjstr(line, o->st.str[a[k].sig],
+		    strlen(o->st.str[a[k].sig]));
+		mct_buf_adds(line, ",\"calls\":");
+		mct_buf_addi(line, a[k].calls);
+		mct_buf_adds(line, mean ? ",\"mean\":" : ",\"total\":");
+		put_time(o, line, mean ? a[k].total / a[k].calls : a[k].total,
+		    0);
+		mct_buf_addc(line, '}');
+	}
+}
+
+/* What a phase's record says besides its place. */
+struct phase_facts {
+	int64_t		 busy;		/* device busy time in it */
+	long		 events;	/* device events that start in it */
+	double		 busy_pct;
+	struct anchor	 top[NTOP];	/* its dominant signatures */
+	int		 ntop;
+};
+
+/* Phase p as an event (-o ndjson, -o trace). */
+static void
+phase_event(struct opts *o, struct phase *p, struct phase_facts *f)
+{
 	struct mct_buf line = { 0 }, lbl = { 0 };
-	struct anchor top[NTOP];
-	int64_t busy;
-	long events;
-	int ntop, k, trace = o->track;
 	char num[64];
 
-	busy_in(o, p->start, p->end, &busy, &events);
-	dominant(o, p->start, p->end, top, &ntop);
+	/* "steady: <heaviest anchor>", " +" if there are more */
 	mct_buf_adds(&lbl, kind_name(p->kind));
 	if ((p->kind == P_STEADY || p->kind == P_WARMUP) && p->nanc > 0) {
-		mct_sort(p->anc, (size_t)p->nanc, sizeof(*p->anc), cmp_anc);
 		mct_buf_adds(&lbl, ": ");
 		mct_buf_adds(&lbl, o->st.str[p->anc[0].sig]);
 		if (p->nanc > 1)
 			mct_buf_adds(&lbl, " +");
 	}
-	if (o->out.fmt == MCT_O_NDJSON || trace) {
-		mct_buf_adds(&line, "{\"name\":");
-		mct_buf_addjstr(&line, lbl.p, lbl.len);
-		mct_buf_adds(&line, ",\"ph\":\"X\",\"ts\":");
-		mct_buf_addi(&line, p->start);
-		mct_buf_adds(&line, ",\"dur\":");
-		mct_buf_addi(&line, p->end - p->start);
-		mct_buf_adds(&line, ",\"pid\":");
-		mct_buf_addi(&line, TRACK_PID);
-		mct_buf_adds(&line, ",\"tid\":1,");
-		if (trace)
-			mct_buf_adds(&line, "\"args\":{");
-		mct_buf_adds(&line, "\"phase\":\"");
-		mct_buf_adds(&line, kind_name(p->kind));
-		mct_buf_adds(&line, "\",\"start\":");
-		put_time(o, &line, p->start, 1);
-		mct_buf_adds(&line, ",\"end\":");
-		put_time(o, &line, p->end, 1);
-		mct_buf_adds(&line, ",\"span\":");
-		put_time(o, &line, p->end - p->start, 0);
-		mct_buf_adds(&line, ",\"events\":");
-		mct_buf_addi(&line, events);
-		mct_buf_adds(&line, ",\"busy\":");
-		put_time(o, &line, busy, 0);
-		mct_buf_adds(&line, ",\"busy_pct\":");
-		mct_fmt_double(num, p->end > p->start ? 100.0 * (double)busy /
-		    (double)(p->end - p->start) : 0);
-		mct_buf_adds(&line, num);
-		mct_buf_adds(&line, ",\"rounds\":");
-		mct_buf_addi(&line, p->rounds);
-		mct_buf_adds(&line, ",\"round\":");
-		if (p->rounds > 0)
-			put_time(o, &line, (p->end - p->start) / p->rounds, 0);
-		else
-			mct_buf_adds(&line, "null");
-		mct_buf_adds(&line, ",\"anchors\":[");
-		for (k = 0; k < p->nanc; k++) {
-			if (k)
-				mct_buf_addc(&line, ',');
-			mct_buf_adds(&line, "{\"key\":");
-			mct_buf_addjstr(&line, o->st.str[p->anc[k].sig],
-			    strlen(o->st.str[p->anc[k].sig]));
-			mct_buf_adds(&line, ",\"calls\":");
-			mct_buf_addi(&line, p->anc[k].calls);
-			mct_buf_adds(&line, ",\"mean\":");
-			put_time(o, &line, p->anc[k].total / p->anc[k].calls, 0);
-			mct_buf_addc(&line, '}');
-		}
-		mct_buf_adds(&line, "],\"top\":[");
-		for (k = 0; k < ntop; k++) {
-			if (k)
-				mct_buf_addc(&line, ',');
-			mct_buf_adds(&line, "{\"key\":");
-			mct_buf_addjstr(&line, o->st.str[top[k].sig],
-			    strlen(o->st.str[top[k].sig]));
-			mct_buf_adds(&line, ",\"calls\":");
-			mct_buf_addi(&line, top[k].calls);
-			mct_buf_adds(&line, ",\"total\":");
-			put_time(o, &line, top[k].total, 0);
-			mct_buf_addc(&line, '}');
-		}
-		mct_buf_adds(&line, trace ? "]}}" : "]}");
-		emit(o, &line);
-	} else {
-		mct_buf_adds(&line, kind_name(p->kind));
-		mct_buf_addc(&line, '\037');
-		put_time(o, &line, p->start, 1);
-		mct_buf_addc(&line, '\037');
-		put_time(o, &line, p->end, 1);
-		mct_buf_addc(&line, '\037');
-		put_time(o, &line, p->end - p->start, 0);
-		mct_buf_addc(&line, '\037');
-		mct_fmt_count(num, events);
-		mct_buf_adds(&line, mct_out_human(&o->out) ? num :
-		    (snprintf(num, sizeof(num), "%ld", events), num));
-		mct_buf_addc(&line, '\037');
-		snprintf(num, sizeof(num), mct_out_human(&o->out) ? "%.1f%%" :
-		    "%.2f", p->end > p->start ? 100.0 * (double)busy /
-		    (double)(p->end - p->start) : 0);
-		mct_buf_adds(&line, num);
-		mct_buf_addc(&line, '\037');
-		if (p->rounds > 0) {
-			mct_buf_addi(&line, p->rounds);
-			mct_buf_addc(&line, '\037');
-			put_time(o, &line, (p->end - p->start) / p->rounds, 0);
-		} else
-			mct_buf_addc(&line, '\037');
-		mct_buf_addc(&line, '\037');
-		for (k = 0; k < ntop; k++) {
-			if (k)
-				mct_buf_adds(&line, "; ");
-			mct_buf_adds(&line, o->st.str[top[k].sig]);
-			if (mct_out_human(&o->out) && strlen(o->st.str[top[k].sig]) > 48) {
-				/* keep the table readable: cut long names */
-				line.len -= strlen(o->st.str[top[k].sig]) - 45;
-				mct_buf_adds(&line, "...");
-			}
-			snprintf(num, sizeof(num), " x%ld", top[k].calls);
-			mct_buf_adds(&line, num);
-		}
-		mct_out_row(&o->out, line.p, line.len);
-	}
+	begin_event(o, &line, lbl.p, lbl.len, kind_name(p->kind), p->start,
+	    p->end, 1);
+	mct_buf_adds(&line, ",\"events\":");
+	mct_buf_addi(&line, f->events);
+	mct_buf_adds(&line, ",\"busy\":");
+	put_time(o, &line, f->busy, 0);
+	mct_buf_adds(&line, ",\"busy_pct\":");
+	mct_fmt_double(num, f->busy_pct);
+	mct_buf_adds(&line, num);
+	mct_buf_adds(&line, ",\"rounds\":");
+	mct_buf_addi(&line, p->rounds);
+	mct_buf_adds(&line, ",\"round\":");
+	if (p->rounds > 0)
+		put_time(o, &line, (p->end - p->start) / p->rounds, 0);
+	else
+		mct_buf_adds(&line, "null");
+	mct_buf_adds(&line, ",\"anchors\":[");
+	put_sigs(o, &line, p->anc, p->nanc, 1);
+	mct_buf_adds(&line, "],\"top\":[");
+	put_sigs(o, &line, f->top, f->ntop, 0);
+	end_event(o, &line);
 	mct_buf_free(&line);
 	mct_buf_free(&lbl);
+}
+
+/* Phase p as a table row (-o table, md, tsv, csv). */
+static void
+phase_row(struct opts *o, struct phase *p, struct phase_facts *f)
+{
+	struct mct_buf line = { 0 };
+	const char *sig;
+	char num[64];
+	int human = mct_out_human(&o->out), k;
+
+	begin_row(o, &line, kind_name(p->kind), p->start, p->end);
+	mct_buf_addc(&line, '\037');
+	if (human)
+		mct_fmt_count(num, f->events);
+	else
+		snprintf(num, sizeof(num), "%ld", f->events);
+	mct_buf_adds(&line, num);
+	mct_buf_addc(&line, '\037');
+	snprintf(num, sizeof(num), human ? "%.1f%%" : "%.2f", f->busy_pct);
+	mct_buf_adds(&line, num);
+	mct_buf_addc(&line, '\037');
+	if (p->rounds > 0) {
+		mct_buf_addi(&line, p->rounds);
+		mct_buf_addc(&line, '\037');
+		put_time(o, &line, (p->end - p->start) / p->rounds, 0);
+	} else
+		mct_buf_addc(&line, '\037');
+	mct_buf_addc(&line, '\037');
+	for (k = 0; k < f->ntop; k++) {
+		sig = o->st.str[f->top[k].sig];
+		if (k)
+			mct_buf_adds(&line, "; ");
+		if (human && strlen(sig) > 48) {
+			/* keep the table readable: cut long names */
+			mct_buf_add(&line, sig, 45);
+			mct_buf_adds(&line, "...");
+		} else
+			mct_buf_adds(&line, sig);
+		snprintf(num, sizeof(num), " x%ld", f->top[k].calls);
+		mct_buf_adds(&line, num);
+	}
+	mct_out_row(&o->out, line.p, line.len);
+	mct_buf_free(&line);
+}
+
+static void
+phase_record(struct opts *o, int i)
+{
+	struct phase *p = &o->ph[i];
+	struct phase_facts f;
+
+	busy_in(o, p->start, p->end, &f.busy, &f.events);
+	f.busy_pct = p->end > p->start ? 100.0 * (double)f.busy /
+	    (double)(p->end - p->start) : 0;
+	dominant(o, p->start, p->end, f.top, &f.ntop);
+	/* anchors heaviest first: the label names the first */
+	mct_sort(p->anc, (size_t)p->nanc, sizeof(*p->anc), cmp_anc);
+	if (o->out.fmt == MCT_O_NDJSON || o->track)
+		phase_event(o, p, &f);
+	else
+		phase_row(o, p, &f);
 }
 
 static void
@@ -1038,24 +1128,10 @@ gap_record(struct opts *o, size_t i)
 {
 	struct gap *g = &o->gap[i];
 	struct mct_buf line = { 0 };
-	int k, trace = o->track;
+	int k;
 
-	if (o->out.fmt == MCT_O_NDJSON || trace) {
-		mct_buf_adds(&line, "{\"name\":\"gap\",\"ph\":\"X\",\"ts\":");
-		mct_buf_addi(&line, g->start);
-		mct_buf_adds(&line, ",\"dur\":");
-		mct_buf_addi(&line, g->end - g->start);
-		mct_buf_adds(&line, ",\"pid\":");
-		mct_buf_addi(&line, TRACK_PID);
-		mct_buf_adds(&line, ",\"tid\":2,");
-		if (trace)
-			mct_buf_adds(&line, "\"args\":{");
-		mct_buf_adds(&line, "\"phase\":\"gap\",\"start\":");
-		put_time(o, &line, g->start, 1);
-		mct_buf_adds(&line, ",\"end\":");
-		put_time(o, &line, g->end, 1);
-		mct_buf_adds(&line, ",\"span\":");
-		put_time(o, &line, g->end - g->start, 0);
+	if (o->out.fmt == MCT_O_NDJSON || o->track) {
+		begin_event(o, &line, "gap", 3, "gap", g->start, g->end, 2);
 		mct_buf_adds(&line, ",\"host\":[");
 		for (k = 0; k < NTOP && g->top[k] >= 0; k++) {
 			if (k)
@@ -1067,15 +1143,9 @@ gap_record(struct opts *o, size_t i)
 			put_time(o, &line, g->over[k], 0);
 			mct_buf_addc(&line, '}');
 		}
-		mct_buf_adds(&line, trace ? "]}}" : "]}");
-		emit(o, &line);
+		end_event(o, &line);
 	} else {
-		mct_buf_adds(&line, "gap\037");
-		put_time(o, &line, g->start, 1);
-		mct_buf_addc(&line, '\037');
-		put_time(o, &line, g->end, 1);
-		mct_buf_addc(&line, '\037');
-		put_time(o, &line, g->end - g->start, 0);
+		begin_row(o, &line, "gap", g->start, g->end);
 		mct_buf_adds(&line, "\037\037\037\037\037");
 		if (g->top[0] < 0)
 			mct_buf_adds(&line, "host: nothing");
@@ -1090,37 +1160,40 @@ gap_record(struct opts *o, size_t i)
 	mct_buf_free(&line);
 }
 
+/* A metadata event that names the phases' track (tid 0) or a lane of it. */
+static void
+track_name(struct opts *o, const char *what, int tid, const char *name)
+{
+	struct mct_buf m = { 0 };
+
+	mct_buf_adds(&m, "{\"name\":\"");
+	mct_buf_adds(&m, what);
+	mct_buf_adds(&m, "\",\"ph\":\"M\",\"pid\":");
+	mct_buf_addi(&m, TRACK_PID);
+	mct_buf_adds(&m, ",\"tid\":");
+	mct_buf_addi(&m, tid);
+	mct_buf_adds(&m, ",\"args\":{\"name\":\"");
+	mct_buf_adds(&m, name);
+	mct_buf_adds(&m, "\"}}");
+	emit(o, &m);
+	mct_buf_free(&m);
+}
+
 static void
 report(struct opts *o)
 {
+	static const char h[] = "phase\037start\037end\037span\037events"
+	    "\037busy_pct\037rounds\037round\037top";
 	size_t i;
 	int p;
 
 	if (o->track) {
-		struct mct_buf m = { 0 };
-
-		mct_buf_adds(&m, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
-		mct_buf_addi(&m, TRACK_PID);
-		mct_buf_adds(&m, ",\"tid\":0,\"args\":{\"name\":\"mct phases\"}}");
-		emit(o, &m);
-		m.len = 0;
-		mct_buf_adds(&m, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
-		mct_buf_addi(&m, TRACK_PID);
-		mct_buf_adds(&m, ",\"tid\":1,\"args\":{\"name\":\"phases\"}}");
-		emit(o, &m);
-		m.len = 0;
-		mct_buf_adds(&m, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
-		mct_buf_addi(&m, TRACK_PID);
-		mct_buf_adds(&m, ",\"tid\":2,\"args\":{\"name\":\"idle gaps\"}}");
-		emit(o, &m);
-		mct_buf_free(&m);
+		track_name(o, "process_name", 0, "mct phases");
+		track_name(o, "thread_name", 1, "phases");
+		track_name(o, "thread_name", 2, "idle gaps");
 	} else if (o->out.fmt != MCT_O_NDJSON &&
-	    (o->out.header || mct_out_human(&o->out))) {
-		static const char h[] = "phase\037start\037end\037span\037events"
-		    "\037busy_pct\037rounds\037round\037top";
-
+	    (o->out.header || mct_out_human(&o->out)))
 		mct_out_row(&o->out, h, sizeof(h) - 1);
-	}
 	if (!o->only_gaps)
 		for (p = 0; p < o->nph; p++)
 			phase_record(o, p);
