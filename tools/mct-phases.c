@@ -937,6 +937,29 @@ emit(struct opts *o, struct mct_buf *line)
 }
 
 /*
+ * What every record begins with: the kind, start, end and span, as the
+ * fields of an event (json) or as the first cells of a table row.
+ */
+static void
+put_place(struct opts *o, struct mct_buf *line, const char *kind,
+    int64_t start, int64_t end, int json)
+{
+	static const char *const before[2][4] = {
+		{ "", "\037", "\037", "\037" },
+		{ "\"phase\":\"", "\",\"start\":", ",\"end\":", ",\"span\":" }
+	};
+
+	mct_buf_adds(line, before[json][0]);
+	mct_buf_adds(line, kind);
+	mct_buf_adds(line, before[json][1]);
+	put_time(o, line, start, 1);
+	mct_buf_adds(line, before[json][2]);
+	put_time(o, line, end, 1);
+	mct_buf_adds(line, before[json][3]);
+	put_time(o, line, end - start, 0);
+}
+
+/*
  * The start of a record as an event on the phases' own track, lane tid:
  * the event's name and place, then the fields every record has (in args
  * with -o trace).  The caller adds its own and ends it with end_event().
@@ -958,14 +981,7 @@ begin_event(struct opts *o, struct mct_buf *line, const char *name,
 	mct_buf_addc(line, ',');
 	if (o->track)
 		mct_buf_adds(line, "\"args\":{");
-	mct_buf_adds(line, "\"phase\":\"");
-	mct_buf_adds(line, kind);
-	mct_buf_adds(line, "\",\"start\":");
-	put_time(o, line, start, 1);
-	mct_buf_adds(line, ",\"end\":");
-	put_time(o, line, end, 1);
-	mct_buf_adds(line, ",\"span\":");
-	put_time(o, line, end - start, 0);
+	put_place(o, line, kind, start, end, 1);
 }
 
 /* The end of a record begun by begin_event(), after a list; out it goes. */
@@ -974,20 +990,6 @@ end_event(struct opts *o, struct mct_buf *line)
 {
 	mct_buf_adds(line, o->track ? "]}}" : "]}");
 	emit(o, line);
-}
-
-/* The start of a table row: kind, start, end, span. */
-static void
-begin_row(struct opts *o, struct mct_buf *line, const char *kind,
-    int64_t start, int64_t end)
-{
-	mct_buf_adds(line, kind);
-	mct_buf_addc(line, '\037');
-	put_time(o, line, start, 1);
-	mct_buf_addc(line, '\037');
-	put_time(o, line, end, 1);
-	mct_buf_addc(line, '\037');
-	put_time(o, line, end - start, 0);
 }
 
 /* A list of signatures, each with its calls and their total or mean time. */
@@ -1070,7 +1072,7 @@ phase_row(struct opts *o, struct phase *p, struct phase_facts *f)
 	char num[64];
 	int human = mct_out_human(&o->out), k;
 
-	begin_row(o, &line, kind_name(p->kind), p->start, p->end);
+	put_place(o, &line, kind_name(p->kind), p->start, p->end, 0);
 	mct_buf_addc(&line, '\037');
 	if (human)
 		mct_fmt_count(num, f->events);
@@ -1145,7 +1147,7 @@ gap_record(struct opts *o, size_t i)
 		}
 		end_event(o, &line);
 	} else {
-		begin_row(o, &line, "gap", g->start, g->end);
+		put_place(o, &line, "gap", g->start, g->end, 0);
 		mct_buf_adds(&line, "\037\037\037\037\037");
 		if (g->top[0] < 0)
 			mct_buf_adds(&line, "host: nothing");
