@@ -26,8 +26,9 @@
  *    runs (busy time is the union of the device intervals); for each, the
  *    host events that overlap it most, by overlapped time.
  *
- * In the code: step 1 is add(); steps 2 to 5 are find_phases(), one
- * function a step; step 6 is find_gaps(); report() writes it all out.
+ * In the code: step 1 is add(); find_phases() does steps 2 to 5 by
+ * find_runs(), take_steady(), find_warmups() and fill_between(); step 6
+ * is find_gaps(); report() writes it all out.
  */
 #include "config.h"
 
@@ -70,7 +71,6 @@ struct phase {
 	int64_t		 start, end;	/* absolute ns */
 	struct anchor	*anc;
 	int		 nanc;
-	int64_t		 weight;	/* the heaviest anchor run's time */
 	long		 rounds;
 };
 
@@ -102,8 +102,7 @@ struct opts {
 	/* what was read */
 	struct dev	*dev;
 	size_t		 ndev, devcap;
-	FILE		*host;
-	long long	 nhost;
+	FILE		*host;		/* the host spool, with --gaps */
 	int64_t		 tend;		/* the last end of any event */
 	int		 hasend;
 	/* interned strings: signatures and host names */
@@ -113,7 +112,7 @@ struct opts {
 	int		 nph;
 	struct gap	*gap;
 	size_t		 ngap;
-	struct mct_buf	 tmp;
+	struct mct_buf	 tmp;		/* one event's texts, to intern */
 };
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
@@ -280,7 +279,6 @@ spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 	h.name = name_of(o, ev);
 	if (fwrite(&h, sizeof(h), 1, o->host) != 1)
 		err(MCT_EXIT_USAGE, "host spool");
-	o->nhost++;
 }
 
 /* Step 1: an event of the stream.  Only X events count; all set tend. */
@@ -540,7 +538,6 @@ take_cand(struct phaser *f, const struct cand *c)
 	}
 	ph = new_phase(f, P_STEADY, c->start, c->end);
 	add_anchor(ph, c->sig, c->calls, c->total);
-	ph->weight = c->total;
 	ph->rounds = c->calls;
 }
 
