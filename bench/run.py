@@ -242,6 +242,7 @@ class Job:
         self.text = text	# a bash pipeline: `rss CMD` marks the command whose RSS is taken
         self.env = env or {}
         self.times = []
+        self.cpu = []		# user + system time of its whole process tree, from os.wait4
         self.rss = None
         self.failed = 0
         self.base_of = None	# the job this "(base)" job doubles
@@ -299,20 +300,26 @@ class Table:
                    (os.POSIX_SPAWN_OPEN, 1, out, wr, 0o644),
                    (os.POSIX_SPAWN_OPEN, 2, err, wr, 0o644)]
         t0 = time.perf_counter()
-        try:
-            pid = os.posix_spawnp(argv[0], argv, env, file_actions=actions)
+        try:			# a process group of its own, ended with us if we are stopped
+            pid = os.posix_spawnp(argv[0], argv, env, file_actions=actions, setpgroup=0)
         except OSError as e:
             with open(err, "w") as f:
                 f.write("%s: %s\n" % (argv[0], e.strerror))
-            return 127, None, None
-        _, status, _ = os.wait4(pid, 0)
+            return 127, None, None, None
+        try:
+            _, status, usage = os.wait4(pid, 0)
+        except BaseException:	# interrupted (INT, TERM): the job goes too
+            os.killpg(pid, signal.SIGTERM)
+            os.waitpid(pid, 0)
+            raise
         t = time.perf_counter() - t0
+        cpu = usage.ru_utime + usage.ru_stime
         code = os.waitstatus_to_exitcode(status)
         if code < 0:
             code = 128 - code
         with open(rss_file) as f:		# GNU time may write a line before the figure
             last = ([x for x in f.read().split("\n") if x.strip()] or [""])[-1]
-        return code, t, int(last) if last.isdigit() else None
+        return code, t, cpu, int(last) if last.isdigit() else None
 
     def run(self):
         tty = sys.stderr.isatty()
@@ -323,11 +330,12 @@ class Table:
                 if tty:
                     sys.stderr.write("  [run %d/%d] %-40.40s\r" % (r, self.runs, job.tool))
                     sys.stderr.flush()
-                code, t, rss = self._run1(i, job)
+                code, t, cpu, rss = self._run1(i, job)
                 if code:
                     job.failed = code
                     continue
                 job.times.append(t)
+                job.cpu.append(cpu)
                 if rss is not None and (job.rss is None or rss > job.rss):
                     job.rss = rss
         if tty:
@@ -370,7 +378,8 @@ class Table:
                 "%.1f" % (job.rss / 1024) if job.rss is not None else "-",
                 "%.2f" % (med / ref) if ref else "-")
             if env_flag("BENCH_VERBOSE"):
-                say("      runs:%s", "".join(" %.4f" % t for t in job.times))
+                say("      runs:%s  (cpu:%s)", "".join(" %.4f" % t for t in job.times),
+                    "".join(" %.4f" % t for t in job.cpu))
         self._base_lines()
 
     def _base_lines(self):
@@ -381,10 +390,17 @@ class Table:
                 continue
             a, b = self.median.get(mine.tool), self.median.get(job.tool)
             if a is not None and b is not None:
-                BASE_ROWS.append((self.title, mine.tool, a, b))
-                say("  base: %-20s %.4f s, base %.4f s: %+.1f%%", mine.tool, a, b, 100 * (a - b) / b)
+                ca, cb = statistics.median(mine.cpu), statistics.median(job.cpu)
+                BASE_ROWS.append((self.title, mine.tool, a, b, ca, cb))
+                say("  base: %s: %.4f s, base %.4f s (%+.1f%%); cpu %.4f s, base %.4f s (%+.1f%%)",
+                    mine.tool, a, b, pct(a, b), ca, cb, pct(ca, cb))
             if self.out.get(mine.tool) and a is not None and b is not None:
                 check("%s: same output as base" % mine.tool, self.out[job.tool], self.out[mine.tool])
+
+
+def pct(a, b):
+    """How much a is over b, in percent."""
+    return 100 * (a - b) / b if b else 0.0
 
 
 def target(label, value, op, limit, unit):
@@ -1243,15 +1259,17 @@ def print_summary():
     for v in TARGETS:
         say("  %s", v)
     if BASE_ROWS:
-        say("\n  this build against BENCH_BASE (%s): medians, difference (+ = slower than base)", S.base.dir)
-        say("    %-34s %-26s %9s %9s %8s", "table", "job", "this s", "base s", "diff")
+        say("\n  this build against BENCH_BASE (%s): medians of wall time and of cpu time (user +", S.base.dir)
+        say("  system of the job's processes), difference (+ = slower than base)")
+        say("    %-36s %-30s %8s %8s %7s %8s %8s %7s", "table", "job", "this s", "base s", "diff",
+            "cpu s", "base", "diff")
         over = 0
-        for title, tool, a, b in BASE_ROWS:
-            d = 100 * (a - b) / b
-            over += d > 3
-            say("    %-34.34s %-26s %9.4f %9.4f %+7.1f%%%s", title, tool, a, b, d, "  > 3%" if d > 3 else "")
-        say("  %d of %d job(s) more than 3%% slower than base (one run's medians: noise included)",
-            over, len(BASE_ROWS))
+        for title, tool, a, b, ca, cb in BASE_ROWS:
+            over += pct(a, b) > 3
+            say("    %-36.36s %-30s %8.4f %8.4f %+6.1f%% %8.4f %8.4f %+6.1f%%%s", title, tool, a, b, pct(a, b),
+                ca, cb, pct(ca, cb), "  > 3%" if pct(a, b) > 3 else "")
+        say("  %d of %d job(s) more than 3%% slower than base in wall time (one run's medians: noise"
+            " included)", over, len(BASE_ROWS))
     say("  %d target(s) failed, %d error(s)", FAILS, ERRORS)
 
 
