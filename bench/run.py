@@ -2,8 +2,8 @@
 """bench/run.py: the benchmark of SPEC §7: speed and memory of the mct tools, each job measured
 beside the same job done by jq and by a plain python3 json script in the same run.
 
-Usage:  python3 bench/run.py [SECTION...]   (from the build directory, or with MCT_BUILDDIR set)
-        make bench                          (runs it from the build directory)
+Usage:  python3 bench/run.py [-h] [SECTION...]   (from the build directory, or with MCT_BUILDDIR set)
+        make bench                               (runs it from the build directory)
 
 Sections: cat, filter, group, flow, phases, report (the default sections);
           big (2 GB constant-memory run), slice (2 GB cat | filter --from --to | cat --wrap),
@@ -1275,6 +1275,9 @@ def print_summary():
 
 def main(argv):
     sections = argv[1:]
+    if sections and sections[0] in ("-h", "--help"):
+        sys.stdout.write(__doc__)
+        return 0
     if not sections:
         sections = list(SECTIONS_DEFAULT)
         if env_flag("BENCH_BIG"):
