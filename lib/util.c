@@ -153,59 +153,15 @@ mct_tmpfile(char **name)
 }
 
 /* FNV-1a of s[0..n): the hash of every table in mct. */
-unsigned long
-mct_hash(const char *s, size_t n)
+uint64_t
+mct_hash(const void *s, size_t n)
 {
-	unsigned long h = 1469598103934665603UL;
+	const unsigned char *p = s;
+	uint64_t h = UINT64_C(1469598103934665603);
 
 	while (n--)
-		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
+		h = (h ^ *p++) * UINT64_C(1099511628211);
 	return h;
-}
-
-/*
- * A table of interned strings: the same text gets the same index, so
- * tools keep an int32 where a name, pid or signature repeats.
- */
-
-int32_t
-mct_intern(struct mct_strtab *t, const char *s, size_t n)
-{
-	size_t i, h;
-
-	if (t->nslot == 0 || (size_t)t->n * 2 >= t->nslot) {
-		size_t ns = t->nslot ? t->nslot * 2 : 1024;
-		int32_t *slot = mct_xmalloc(ns * sizeof(*slot));
-
-		for (i = 0; i < ns; i++)
-			slot[i] = -1;
-		for (i = 0; i < (size_t)t->n; i++) {
-			h = mct_hash(t->str[i], strlen(t->str[i])) & (ns - 1);
-			while (slot[h] >= 0)
-				h = (h + 1) & (ns - 1);
-			slot[h] = (int32_t)i;
-		}
-		free(t->slot);
-		t->slot = slot;
-		t->nslot = ns;
-	}
-	h = mct_hash(s, n) & (t->nslot - 1);
-	while (t->slot[h] >= 0) {
-		const char *x = t->str[t->slot[h]];
-
-		if (strlen(x) == n && memcmp(x, s, n) == 0)
-			return t->slot[h];
-		h = (h + 1) & (t->nslot - 1);
-	}
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->str = mct_xrealloc(t->str, (size_t)t->cap * sizeof(*t->str));
-	}
-	t->str[t->n] = mct_xmalloc(n + 1);
-	memcpy(t->str[t->n], s, n);
-	t->str[t->n][n] = '\0';
-	t->slot[h] = t->n;
-	return t->n++;
 }
 
 /* qsort(3), also for no elements (where qsort may not get a NULL base). */
@@ -215,6 +171,15 @@ mct_sort(void *base, size_t n, size_t size,
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);
+}
+
+/* The same with a context for the comparison: no static for it. */
+void
+mct_sort_r(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, arg);
 }
 
 /* Combine two exit statuses: the worse one wins. */
