@@ -158,7 +158,7 @@ runs(const struct mct_gtab *t)
 }
 
 /* The group of a key, made if new.  It lives until the next one is made. */
-static struct mct_group *
+static inline struct mct_group *
 group(struct mct_gtab *t, const char *key, size_t n)
 {
 	struct mct_mapent *e;

@@ -69,7 +69,8 @@ int	 mct_finish(int);
  */
 struct mct_mapent {
 	char		*key;		/* the map's copy, NUL after it: read only */
-	size_t		 len;
+	uint32_t	 len;
+	uint32_t	 hash;		/* private */
 	union {
 		void	*p;
 		int64_t	 i;
@@ -79,12 +80,17 @@ struct mct_mapent {
 
 struct mct_mapslot;
 
+#define MCT_MAP_NFREE	32
+
 struct mct_map {
 	struct mct_mapent *ent;		/* in the order the keys came */
 	size_t		 nent;		/* ent used, removed keys' holes too */
 	size_t		 n;		/* keys */
+	/* private */
 	struct mct_mapslot *slot;	/* the index over ent */
 	size_t		 nslot;
+	char		*chunk, *cut, *cutend;	/* where keys are copied */
+	void		*kfree[MCT_MAP_NFREE];	/* removed keys' room, by size */
 };
 
 struct mct_mapent *mct_map_find(const struct mct_map *, const void *, size_t);

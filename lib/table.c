@@ -5,17 +5,21 @@
  * the map; each has a value: a pointer, an integer or two counts.  The
  * entries are kept in one array, in the order their keys came, and found
  * through an index of slots (open addressing, linear probing, never more
- * than half full), each slot holding 32 bits of the key's hash and the
- * entry's place.  A lookup reads a slot or two and one entry; a walk goes
- * over the entries in the order the keys came, whatever the hash, so a
- * tool that prints what it walks prints it in an order that means
- * something.
+ * than half full), each slot holding the high 32 bits of the key's hash
+ * and the entry's place.  A lookup reads a slot or two and one entry; a
+ * walk goes over the entries in the order the keys came, whatever the
+ * hash, so a tool that prints what it walks prints it in an order that
+ * means something.
  *
  * A removed key leaves a hole in the entries and a mark in its slot.  When
  * the entries are full they are compacted (holes gone, order kept) and
  * the slots built again, twice as many if more than half the entries
- * were live: every key is hashed again, which costs less than keeping
- * its hash in the entry.
+ * were live.
+ *
+ * The copies of the keys are cut from chunks of the map's own, and a
+ * removed key's room is kept for the next key of its size (to 256
+ * bytes; longer keys are malloc'd): tables that forget as they go, such
+ * as mct-flow's, make no malloc call per key and stay the same size.
  */
 #include "config.h"
 
@@ -28,21 +32,72 @@
 #define EMPTY	0		/* a slot never used */
 #define DEAD	UINT32_MAX	/* a slot whose key was removed */
 
+#define KSTEP	8		/* key rooms: multiples of 8 bytes */
+#define KBIG	(KSTEP * MCT_MAP_NFREE)	/* rooms larger are malloc'd */
+
 struct mct_mapslot {
-	uint32_t	tag;		/* the low 32 bits of the key's hash */
+	uint32_t	hash;		/* the high 32 bits of the key's hash */
 	uint32_t	ix;		/* the entry's place + 1, EMPTY or DEAD */
 };
 
-/* The high bits of FNV-1a are mixed from every byte; the low ones less. */
+/* The room of a key of n bytes and its NUL: its size class, KBIG and up. */
 static size_t
-home(const struct mct_map *m, uint64_t h)
+room(size_t n)
 {
-	return (size_t)(h >> 32) & (m->nslot - 1);
+	return (n + KSTEP) & ~(size_t)(KSTEP - 1);
+}
+
+/* A copy of the key, NUL-terminated, in room of the map's. */
+static char *
+key_copy(struct mct_map *m, const void *key, size_t n)
+{
+	size_t r = room(n), sz;
+	char *p, *c;
+
+	if (r >= KBIG)
+		p = mct_xmalloc(n + 1);
+	else if ((p = m->kfree[r / KSTEP]) != NULL)
+		m->kfree[r / KSTEP] = *(char **)(void *)p;
+	else {
+		if ((size_t)(m->cutend - m->cut) < r) {
+			/* a new chunk, linked to the one before */
+			sz = m->chunk ? 1 << 16 : 1 << 10;
+			c = mct_xmalloc(sz);
+			*(char **)(void *)c = m->chunk;
+			m->chunk = c;
+			m->cut = c + KSTEP;
+			m->cutend = c + sz;
+		}
+		p = m->cut;
+		m->cut += r;
+	}
+	memcpy(p, key, n);
+	p[n] = '\0';
+	return p;
+}
+
+static void
+key_free(struct mct_map *m, char *p, size_t n)
+{
+	size_t r = room(n);
+
+	if (r >= KBIG)
+		free(p);
+	else {
+		*(char **)(void *)p = m->kfree[r / KSTEP];
+		m->kfree[r / KSTEP] = p;
+	}
+}
+
+static size_t
+home(const struct mct_map *m, uint32_t h)
+{
+	return h & (m->nslot - 1);
 }
 
 /* The slot of the key, or the empty slot where it would go. */
-static struct mct_mapslot *
-probe(const struct mct_map *m, const void *key, size_t n, uint64_t h)
+static inline struct mct_mapslot *
+probe(const struct mct_map *m, const void *key, size_t n, uint32_t h)
 {
 	struct mct_mapslot *s;
 	const struct mct_mapent *e;
@@ -52,7 +107,7 @@ probe(const struct mct_map *m, const void *key, size_t n, uint64_t h)
 		s = &m->slot[i];
 		if (s->ix == EMPTY)
 			return s;
-		if (s->ix != DEAD && s->tag == (uint32_t)h) {
+		if (s->hash == h && s->ix != DEAD) {
 			e = &m->ent[s->ix - 1];
 			if (e->len == n && memcmp(e->key, key, n) == 0)
 				return s;
@@ -65,7 +120,6 @@ static void
 rebuild(struct mct_map *m)
 {
 	size_t i, j, k, nslot = m->nslot ? m->nslot : 16;
-	uint64_t h;
 
 	if (m->n >= nslot / 4)
 		nslot *= 2;
@@ -81,13 +135,36 @@ rebuild(struct mct_map *m)
 	memset(m->slot, 0, nslot * sizeof(*m->slot));
 	m->nslot = nslot;
 	for (i = 0; i < m->nent; i++) {
-		h = mct_hash(m->ent[i].key, m->ent[i].len);
-		for (k = home(m, h); m->slot[k].ix != EMPTY;
+		for (k = home(m, m->ent[i].hash); m->slot[k].ix != EMPTY;
 		    k = (k + 1) & (nslot - 1))
 			;
-		m->slot[k].tag = (uint32_t)h;
+		m->slot[k].hash = m->ent[i].hash;
 		m->slot[k].ix = (uint32_t)(i + 1);
 	}
+}
+
+/* A new key, at slot s (or wherever it goes after a rebuild). */
+static __attribute__((noinline)) struct mct_mapent *
+insert(struct mct_map *m, struct mct_mapslot *s, const void *key, size_t n,
+    uint32_t h)
+{
+	struct mct_mapent *e;
+
+	if (n > UINT32_MAX)
+		errx(MCT_EXIT_USAGE, "hash map: a key of 4 GiB");
+	if (m->nent == m->nslot / 2) {
+		rebuild(m);
+		s = probe(m, key, n, h);
+	}
+	e = &m->ent[m->nent++];
+	memset(e, 0, sizeof(*e));
+	e->key = key_copy(m, key, n);
+	e->len = (uint32_t)n;
+	e->hash = h;
+	s->hash = h;
+	s->ix = (uint32_t)m->nent;
+	m->n++;
+	return e;
 }
 
 /* The entry of a key, or NULL. */
@@ -98,7 +175,7 @@ mct_map_find(const struct mct_map *m, const void *key, size_t n)
 
 	if (m->n == 0)
 		return NULL;
-	s = probe(m, key, n, mct_hash(key, n));
+	s = probe(m, key, n, (uint32_t)(mct_hash(key, n) >> 32));
 	return s->ix == EMPTY ? NULL : &m->ent[s->ix - 1];
 }
 
@@ -110,47 +187,32 @@ mct_map_find(const struct mct_map *m, const void *key, size_t n)
 struct mct_mapent *
 mct_map_add(struct mct_map *m, const void *key, size_t n, int *isnew)
 {
-	uint64_t h = mct_hash(key, n);
+	uint32_t h = (uint32_t)(mct_hash(key, n) >> 32);
 	struct mct_mapslot *s = NULL;
-	struct mct_mapent *e;
+	int found;
 
-	if (m->nslot != 0 && (s = probe(m, key, n, h))->ix != EMPTY) {
-		if (isnew)
-			*isnew = 0;
-		return &m->ent[s->ix - 1];
-	}
-	if (m->nent == m->nslot / 2) {
-		rebuild(m);
+	if (m->nslot != 0)
 		s = probe(m, key, n, h);
-	}
-	e = &m->ent[m->nent++];
-	memset(e, 0, sizeof(*e));
-	e->key = mct_xmalloc(n + 1);
-	memcpy(e->key, key, n);
-	e->key[n] = '\0';
-	e->len = n;
-	s->tag = (uint32_t)h;
-	s->ix = (uint32_t)m->nent;
-	m->n++;
+	found = s != NULL && s->ix != EMPTY;
 	if (isnew)
-		*isnew = 1;
-	return e;
+		*isnew = !found;
+	return found ? &m->ent[s->ix - 1] : insert(m, s, key, n, h);
 }
 
 /*
- * Remove an entry's key (and free it).  Entries stay where they are until
- * the next mct_map_add(), so a walk may remove the entry it is at.
+ * Remove an entry's key.  Entries stay where they are until the next
+ * mct_map_add(), so a walk may remove the entry it is at.
  */
 void
 mct_map_del(struct mct_map *m, struct mct_mapent *e)
 {
 	size_t i, ix = (size_t)(e - m->ent) + 1;
 
-	for (i = home(m, mct_hash(e->key, e->len)); m->slot[i].ix != ix;
+	for (i = home(m, e->hash); m->slot[i].ix != ix;
 	    i = (i + 1) & (m->nslot - 1))
 		;
 	m->slot[i].ix = DEAD;
-	free(e->key);
+	key_free(m, e->key, e->len);
 	e->key = NULL;
 	m->n--;
 }
@@ -172,9 +234,15 @@ void
 mct_map_free(struct mct_map *m)
 {
 	size_t i;
+	char *c;
 
 	for (i = 0; i < m->nent; i++)
-		free(m->ent[i].key);
+		if (m->ent[i].key != NULL && room(m->ent[i].len) >= KBIG)
+			free(m->ent[i].key);
+	while ((c = m->chunk) != NULL) {
+		m->chunk = *(char **)(void *)c;
+		free(c);
+	}
 	free(m->ent);
 	free(m->slot);
 	memset(m, 0, sizeof(*m));
