@@ -31,7 +31,8 @@
 
 /* A correlation id's state (key mode). */
 struct corr {
-	struct corr	*next;
+	struct corr	*next;		/* on the free list */
+	const char	*key;		/* the map's copy */
 	int64_t		 ts, dur;
 	char		**wait;		/* device lines that came first */
 	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
@@ -39,52 +40,6 @@ struct corr {
 	uint16_t	 nwait;
 	uint8_t		 has_host;
 	uint8_t		 klen;		/* ids over 255 bytes are not ids */
-	char		 key[];
-};
-
-/*
- * Correlation records come from an arena, no per-record malloc overhead;
- * forgotten ones go to a free list by size and are used again.
- */
-static struct corr *freelist[64];
-
-static void *
-arena(size_t n)
-{
-	static char *p, *end;
-	struct corr *c;
-
-	n = (n + 7) & ~(size_t)7;
-	if (n / 8 < 64 && (c = freelist[n / 8]) != NULL) {
-		freelist[n / 8] = c->next;
-		return c;
-	}
-	if (p == NULL || (size_t)(end - p) < n) {
-		size_t sz = n > (1 << 20) ? n : (1 << 20);
-
-		p = mct_xmalloc(sz);
-		end = p + sz;
-	}
-	p += n;
-	return p - n;
-}
-
-static void
-arena_free(struct corr *c)
-{
-	size_t n = (sizeof(*c) + c->klen + 1 + 7) & ~(size_t)7;
-
-	if (n / 8 < 64) {
-		c->next = freelist[n / 8];
-		freelist[n / 8] = c;
-	}
-}
-
-/* Key mode: the flow ids still waiting for their other end. */
-struct tally {
-	struct tally	*next;
-	uint32_t	 ns, nf;	/* s ends, f ends */
-	char		 id[];
 };
 
 /* A flow end (s or f), and the slice it binds to (flow mode). */
@@ -106,8 +61,10 @@ struct opts {
 	struct mct_out	 out;
 	const struct mct_header *hdr;
 	/* key mode */
-	struct corr	**tab;
-	size_t		 tabsize, ncorr;
+	struct mct_field co_id, correlation;	/* the default keys */
+	struct mct_map	 corrs;		/* id -> struct corr */
+	char		*arena, *arena_end;	/* where new corrs are cut */
+	struct corr	*freelist;	/* forgotten corrs, to use again */
 	int		 keyed;		/* some event had a correlation id */
 	long long	 pairs, no_dev;
 	/* forgetting host calls on a time-sorted input */
@@ -118,8 +75,7 @@ struct opts {
 	/* flow ends, for dangling counts and flow mode */
 	struct fend	*fe;
 	size_t		 nfe, fecap;
-	struct tally	**tt;		/* key mode: open flow ids */
-	size_t		 ttsize;
+	struct mct_map	 tt;		/* key mode: open flow ids -> s, f ends */
 	FILE		*spool;
 	long long	 spooled;
 	struct mct_buf	 tmp, line;
@@ -198,44 +154,35 @@ intern_key(struct opts *o, struct mct_event *ev, const char *key)
 	return mct_intern(&o->st, v.p, v.len);
 }
 
+/*
+ * The state of a correlation id, made if new.  Records are cut from an
+ * arena, no per-record malloc overhead; forgotten ones are used again.
+ */
 static struct corr *
 lookup(struct opts *o, const char *k, size_t n)
 {
-	struct corr *c, **tab;
-	size_t i, slot;
+	struct mct_mapent *e;
+	struct corr *c;
+	int isnew;
 
-	if (o->tabsize == 0) {
-		o->tabsize = 4096;
-		o->tab = mct_xmalloc(o->tabsize * sizeof(*o->tab));
-		memset(o->tab, 0, o->tabsize * sizeof(*o->tab));
+	e = mct_map_add(&o->corrs, k, n, &isnew);
+	if (!isnew)
+		return e->val.p;
+	if ((c = o->freelist) != NULL)
+		o->freelist = c->next;
+	else {
+		if (o->arena == NULL ||
+		    (size_t)(o->arena_end - o->arena) < sizeof(*c)) {
+			o->arena = mct_xmalloc(1 << 20);
+			o->arena_end = o->arena + (1 << 20);
+		}
+		c = (struct corr *)(void *)o->arena;
+		o->arena += sizeof(*c);
 	}
-	slot = mct_hash(k, n) & (o->tabsize - 1);
-	for (c = o->tab[slot]; c; c = c->next)
-		if (c->klen == n && memcmp(c->key, k, n) == 0)
-			return c;
-	c = arena(sizeof(*c) + n + 1);
 	memset(c, 0, sizeof(*c));
-	memcpy(c->key, k, n);
-	c->key[n] = '\0';
+	c->key = e->key;
 	c->klen = (uint8_t)n;
-	c->next = o->tab[slot];
-	o->tab[slot] = c;
-	if (++o->ncorr > o->tabsize) {
-		tab = mct_xmalloc(o->tabsize * 2 * sizeof(*tab));
-		memset(tab, 0, o->tabsize * 2 * sizeof(*tab));
-		for (i = 0; i < o->tabsize; i++)
-			while (o->tab[i]) {
-				struct corr *x = o->tab[i];
-
-				o->tab[i] = x->next;
-				slot = mct_hash(x->key, x->klen) & (o->tabsize * 2 - 1);
-				x->next = tab[slot];
-				tab[slot] = x;
-			}
-		free(o->tab);
-		o->tab = tab;
-		o->tabsize *= 2;
-	}
+	e->val.p = c;
 	return c;
 }
 
@@ -243,7 +190,6 @@ lookup(struct opts *o, const char *k, size_t n)
 static int
 corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 {
-	static struct mct_field co, corr;
 	struct mct_val a, v;
 
 	k->len = 0;
@@ -251,13 +197,10 @@ corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 		if (mct_get(ev, &o->key, &v) != 0 || v.type == MCT_J_NULL)
 			return -1;
 	} else {
-		if (co.nseg == 0) {
-			mct_field_parse("args.co_id", &co);
-			mct_field_parse("args.correlation", &corr);
-		}
 		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT)
 			return -1;
-		if (mct_get(ev, &co, &v) != 0 && mct_get(ev, &corr, &v) != 0)
+		if (mct_get(ev, &o->co_id, &v) != 0 &&
+		    mct_get(ev, &o->correlation, &v) != 0)
 			return -1;
 		if (v.type == MCT_J_NULL)
 			return -1;
@@ -375,22 +318,21 @@ no_device(struct opts *o, const struct corr *c)
 static void
 forget(struct opts *o)
 {
-	struct corr **pp, *c;
-	size_t i;
+	struct mct_mapent *e;
+	struct corr *c;
+	size_t it = 0;
 
-	for (i = 0; i < o->tabsize; i++)
-		for (pp = &o->tab[i]; (c = *pp) != NULL;) {
-			if (!c->has_host || c->nwait > 0 ||
-			    c->ts + c->dur + o->window >= o->last_ts) {
-				pp = &c->next;
-				continue;
-			}
-			if (c->ndev == 0)
-				no_device(o, c);
-			*pp = c->next;
-			o->ncorr--;
-			arena_free(c);
-		}
+	while ((e = mct_map_next(&o->corrs, &it)) != NULL) {
+		c = e->val.p;
+		if (!c->has_host || c->nwait > 0 ||
+		    c->ts + c->dur + o->window >= o->last_ts)
+			continue;
+		if (c->ndev == 0)
+			no_device(o, c);
+		mct_map_del(&o->corrs, e);
+		c->next = o->freelist;
+		o->freelist = c;
+	}
 }
 
 /*
@@ -400,32 +342,11 @@ forget(struct opts *o)
 static void
 tally(struct opts *o, const char *id, int start)
 {
-	struct tally **pp, *t;
-	size_t n = strlen(id);
+	struct mct_mapent *e = mct_map_add(&o->tt, id, strlen(id), NULL);
 
-	if (o->ttsize == 0) {
-		o->ttsize = 1 << 14;
-		o->tt = mct_xmalloc(o->ttsize * sizeof(*o->tt));
-		memset(o->tt, 0, o->ttsize * sizeof(*o->tt));
-	}
-	for (pp = &o->tt[mct_hash(id, n) & (o->ttsize - 1)]; (t = *pp);
-	    pp = &t->next)
-		if (strcmp(t->id, id) == 0)
-			break;
-	if (t == NULL) {
-		t = mct_xmalloc(sizeof(*t) + n + 1);
-		memset(t, 0, sizeof(*t));
-		memcpy(t->id, id, n + 1);
-		*pp = t;
-	}
-	if (start)
-		t->ns++;
-	else
-		t->nf++;
-	if (t->ns && t->nf) {
-		*pp = t->next;
-		free(t);
-	}
+	e->val.u[start ? 0 : 1]++;	/* s ends, f ends */
+	if (e->val.u[0] && e->val.u[1])
+		mct_map_del(&o->tt, e);
 }
 
 /* Key mode from now on: the flow ends kept for flow mode become tallies. */
@@ -772,15 +693,14 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 static long long
 dangling_flows(struct opts *o)
 {
+	struct mct_mapent *e;
 	long long n = 0;
-	size_t i;
-	struct tally *t;
+	size_t it = 0;
 
 	if (!o->keyed)
 		to_key_mode(o);
-	for (i = 0; i < o->ttsize; i++)
-		for (t = o->tt[i]; t; t = t->next)
-			n += t->ns + t->nf;
+	while ((e = mct_map_next(&o->tt, &it)) != NULL)
+		n += (long long)e->val.u[0] + e->val.u[1];
 	return n;
 }
 
@@ -788,23 +708,22 @@ static void
 report(struct opts *o)
 {
 	long long no_host = 0, dangling = 0;
-	size_t i;
+	struct mct_mapent *e;
+	size_t it = 0;
 	int k;
 
 	if (!o->keyed && o->spool && o->nfe > 0)
 		flow_mode(o, o->spool, &o->no_dev, &no_host, &dangling);
 	else {
-		for (i = 0; i < o->tabsize; i++) {
-			struct corr *c;
+		while ((e = mct_map_next(&o->corrs, &it)) != NULL) {
+			struct corr *c = e->val.p;
 
-			for (c = o->tab[i]; c; c = c->next) {
-				if (c->has_host && c->ndev == 0)
-					no_device(o, c);
-				for (k = 0; k < c->nwait; k++) {
-					no_host++;
-					orphan(o, c->wait[k], strlen(c->wait[k]),
-					    "device event without launch");
-				}
+			if (c->has_host && c->ndev == 0)
+				no_device(o, c);
+			for (k = 0; k < c->nwait; k++) {
+				no_host++;
+				orphan(o, c->wait[k], strlen(c->wait[k]),
+				    "device event without launch");
 			}
 		}
 		dangling = o->haskey ? 0 : dangling_flows(o);
@@ -911,6 +830,8 @@ main(int argc, char *argv[])
 	}
 	if (!o.haskey && (o.spool = mct_tmpfile(NULL)) == NULL)
 		exit(MCT_EXIT_USAGE);
+	mct_field_parse("args.co_id", &o.co_id);
+	mct_field_parse("args.correlation", &o.correlation);
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
