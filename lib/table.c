@@ -5,7 +5,7 @@
  * the map; each has a value: a pointer, an integer or two counts.  The
  * entries are kept in one array, in the order their keys came, and found
  * through an index of slots (open addressing, linear probing, never more
- * than half full), each slot holding the high 32 bits of the key's hash
+ * than 3/4 full), each slot holding the high 32 bits of the key's hash
  * and the entry's place.  A lookup reads a slot or two and one entry; a
  * walk goes over the entries in the order the keys came, whatever the
  * hash, so a tool that prints what it walks prints it in an order that
@@ -28,6 +28,9 @@
 #include <string.h>
 
 #include "mct.h"
+
+/* Entries for nslot slots: the slots are at most 3/4 full. */
+#define ENTCAP(nslot)	((nslot) / 4 * 3)
 
 #define EMPTY	0		/* a slot never used */
 #define DEAD	UINT32_MAX	/* a slot whose key was removed */
@@ -121,15 +124,15 @@ rebuild(struct mct_map *m)
 {
 	size_t i, j, k, nslot = m->nslot ? m->nslot : 16;
 
-	if (m->n >= nslot / 4)
+	if (m->n >= ENTCAP(nslot) / 2)
 		nslot *= 2;
-	if (nslot / 2 >= DEAD)
+	if (ENTCAP(nslot) >= DEAD)
 		errx(MCT_EXIT_USAGE, "hash map: too many keys");
 	for (i = j = 0; i < m->nent; i++)
 		if (m->ent[i].key != NULL)
 			m->ent[j++] = m->ent[i];
 	m->nent = j;
-	m->ent = mct_xrealloc(m->ent, nslot / 2 * sizeof(*m->ent));
+	m->ent = mct_xrealloc(m->ent, ENTCAP(nslot) * sizeof(*m->ent));
 	free(m->slot);
 	m->slot = mct_xmalloc(nslot * sizeof(*m->slot));
 	memset(m->slot, 0, nslot * sizeof(*m->slot));
@@ -152,7 +155,7 @@ insert(struct mct_map *m, struct mct_mapslot *s, const void *key, size_t n,
 
 	if (n > UINT32_MAX)
 		errx(MCT_EXIT_USAGE, "hash map: a key of 4 GiB");
-	if (m->nent == m->nslot / 2) {
+	if (m->nent == ENTCAP(m->nslot)) {
 		rebuild(m);
 		s = probe(m, key, n, h);
 	}

@@ -31,15 +31,15 @@
 
 /* A correlation id's state (key mode). */
 struct corr {
-	struct corr	*next;		/* on the free list */
-	const char	*key;		/* the map's copy */
 	int64_t		 ts, dur;
-	char		**wait;		/* device lines that came first */
+	union {
+		char	**wait;		/* device lines that came first */
+		struct corr *next;	/* forgotten: on the free list */
+	};
 	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
 	uint32_t	 ndev;		/* device events paired with it */
 	uint16_t	 nwait;
 	uint8_t		 has_host;
-	uint8_t		 klen;		/* ids over 255 bytes are not ids */
 };
 
 /* A flow end (s or f), and the slice it binds to (flow mode). */
@@ -180,8 +180,6 @@ lookup(struct opts *o, const char *k, size_t n)
 		o->arena += sizeof(*c);
 	}
 	memset(c, 0, sizeof(*c));
-	c->key = e->key;
-	c->klen = (uint8_t)n;
 	e->val.p = c;
 	return c;
 }
@@ -287,7 +285,7 @@ orphan(struct opts *o, const char *json, size_t len, const char *why)
 
 /* A host call that caused no device work: counted, written with --orphans. */
 static void
-no_device(struct opts *o, const struct corr *c)
+no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
 {
 	struct mct_buf b = { 0 };
 
@@ -305,7 +303,7 @@ no_device(struct opts *o, const struct corr *c)
 	mct_buf_adds(&b, ",\"tid\":");
 	mct_buf_adds(&b, o->st.str[c->tid]);
 	mct_buf_adds(&b, ",\"key\":");
-	mct_buf_addjstr(&b, c->key, c->klen);
+	mct_buf_addjstr(&b, e->key, e->len);
 	mct_buf_addc(&b, '}');
 	orphan(o, b.p, b.len, "launch without device event");
 	mct_buf_free(&b);
@@ -328,7 +326,7 @@ forget(struct opts *o)
 		    c->ts + c->dur + o->window >= o->last_ts)
 			continue;
 		if (c->ndev == 0)
-			no_device(o, c);
+			no_device(o, c, e);
 		mct_map_del(&o->corrs, e);
 		c->next = o->freelist;
 		o->freelist = c;
@@ -439,6 +437,7 @@ add(struct opts *o, struct mct_event *ev)
 	/* only on an input the header says is in time order */
 	if (++o->nadd % 65536 == 0 && o->hdr->sorted && o->window > 0)
 		forget(o);
+	/* ids over 255 bytes are not ids */
 	if (corr_key(o, ev, &o->tmp) != 0 || o->tmp.len > 255) {
 		if (o->spool && !o->keyed) {
 			/* flow mode may need this slice again */
@@ -486,7 +485,7 @@ add(struct opts *o, struct mct_event *ev)
 	}
 	if (c->nwait == UINT16_MAX) {
 		mct_damage(ev, "more than %d device events wait for id %s; "
-		    "this one is dropped", UINT16_MAX, c->key);
+		    "this one is dropped", UINT16_MAX, o->tmp.p);
 		return;
 	}
 	c->wait = mct_xrealloc(c->wait, (size_t)(c->nwait + 1) * sizeof(*c->wait));
@@ -719,7 +718,7 @@ report(struct opts *o)
 			struct corr *c = e->val.p;
 
 			if (c->has_host && c->ndev == 0)
-				no_device(o, c);
+				no_device(o, c, e);
 			for (k = 0; k < c->nwait; k++) {
 				no_host++;
 				orphan(o, c->wait[k], strlen(c->wait[k]),
