@@ -86,6 +86,9 @@ struct mct_map {
 	struct mct_mapent *ent;		/* in the order the keys came */
 	size_t		 nent;		/* ent used, removed keys' holes too */
 	size_t		 n;		/* keys */
+	size_t		 extra;		/* set before the first key: bytes of the
+					   caller's before each key, zeroed, at
+					   val.p; they go with the key */
 	/* private */
 	struct mct_mapslot *slot;	/* the index over ent */
 	size_t		 nslot;

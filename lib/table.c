@@ -19,7 +19,9 @@
  * The copies of the keys are cut from chunks of the map's own, and a
  * removed key's room is kept for the next key of its size (to 256
  * bytes; longer keys are malloc'd): tables that forget as they go, such
- * as mct-flow's, make no malloc call per key and stay the same size.
+ * as mct-flow's, make no malloc call per key and stay the same size.  A
+ * map may keep a small record of the caller's (map.extra bytes) in the
+ * same room, just before the key: found with it, in the same cache line.
  */
 #include "config.h"
 
@@ -50,15 +52,25 @@ room(size_t n)
 	return (n + KSTEP) & ~(size_t)(KSTEP - 1);
 }
 
-/* A copy of the key, NUL-terminated, in room of the map's. */
+/* The caller's bytes before each key, a multiple of 8. */
+static size_t
+extra(const struct mct_map *m)
+{
+	return (m->extra + KSTEP - 1) & ~(size_t)(KSTEP - 1);
+}
+
+/*
+ * A copy of the key, NUL-terminated, in room of the map's, after the
+ * caller's bytes (zeroed).
+ */
 static char *
 key_copy(struct mct_map *m, const void *key, size_t n)
 {
-	size_t r = room(n), sz;
+	size_t x = extra(m), r = room(n + x), sz;
 	char *p, *c;
 
 	if (r >= KBIG)
-		p = mct_xmalloc(n + 1);
+		p = mct_xmalloc(r);
 	else if ((p = m->kfree[r / KSTEP]) != NULL)
 		m->kfree[r / KSTEP] = *(char **)(void *)p;
 	else {
@@ -74,15 +86,18 @@ key_copy(struct mct_map *m, const void *key, size_t n)
 		p = m->cut;
 		m->cut += r;
 	}
+	memset(p, 0, x);
+	p += x;
 	memcpy(p, key, n);
 	p[n] = '\0';
 	return p;
 }
 
 static void
-key_free(struct mct_map *m, char *p, size_t n)
+key_free(struct mct_map *m, char *key, size_t n)
 {
-	size_t r = room(n);
+	size_t x = extra(m), r = room(n + x);
+	char *p = key - x;
 
 	if (r >= KBIG)
 		free(p);
@@ -162,6 +177,8 @@ insert(struct mct_map *m, struct mct_mapslot *s, const void *key, size_t n,
 	e = &m->ent[m->nent++];
 	memset(e, 0, sizeof(*e));
 	e->key = key_copy(m, key, n);
+	if (m->extra)
+		e->val.p = e->key - extra(m);
 	e->len = (uint32_t)n;
 	e->hash = h;
 	s->hash = h;
@@ -236,19 +253,21 @@ mct_map_next(const struct mct_map *m, size_t *it)
 void
 mct_map_free(struct mct_map *m)
 {
-	size_t i;
+	size_t i, x;
 	char *c;
 
 	for (i = 0; i < m->nent; i++)
-		if (m->ent[i].key != NULL && room(m->ent[i].len) >= KBIG)
-			free(m->ent[i].key);
+		if (m->ent[i].key != NULL)
+			key_free(m, m->ent[i].key, m->ent[i].len);
 	while ((c = m->chunk) != NULL) {
 		m->chunk = *(char **)(void *)c;
 		free(c);
 	}
 	free(m->ent);
 	free(m->slot);
+	x = m->extra;
 	memset(m, 0, sizeof(*m));
+	m->extra = x;
 }
 
 /*

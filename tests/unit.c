@@ -3280,6 +3280,26 @@ test_map(void)
 	    "bytes, removed and made again (%d wrong)", bad);
 	mct_map_free(&m);
 
+	/* a record of the caller's beside each key */
+	m.extra = 20;
+	for (bad = 0, round = 0; round < 2; round++) {
+		for (i = 0; i < 1000; i++) {
+			snprintf(key, sizeof(key), "x%d", i);
+			e = mct_map_add(&m, key, strlen(key), &isnew);
+			bad += e->val.p == NULL || memcmp(e->val.p,
+			    "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20) != 0;
+			snprintf(e->val.p, 20, "rec %d", i);
+		}
+		for (it = 0; (e = mct_map_next(&m, &it)) != NULL;) {
+			snprintf(k2, sizeof(k2), "rec %s", e->key + 1);
+			bad += strcmp(e->val.p, k2) != 0;
+			mct_map_del(&m, e);
+		}
+	}
+	ok(bad == 0 && m.n == 0, "map: extra: a zeroed record beside each key, "
+	    "kept with it, zeroed again when its room serves another");
+	mct_map_free(&m);
+
 	/* two keys whose hashes the slots cannot tell apart */
 	if (!ok(same_hash(key, k2, sizeof(key)), "map: two keys with equal "
 	    "hash bits found"))

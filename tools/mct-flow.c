@@ -32,10 +32,7 @@
 /* A correlation id's state (key mode). */
 struct corr {
 	int64_t		 ts, dur;
-	union {
-		char	**wait;		/* device lines that came first */
-		struct corr *next;	/* forgotten: on the free list */
-	};
+	char		**wait;		/* device lines that came first */
 	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
 	uint32_t	 ndev;		/* device events paired with it */
 	uint16_t	 nwait;
@@ -62,9 +59,7 @@ struct opts {
 	const struct mct_header *hdr;
 	/* key mode */
 	struct mct_field co_id, correlation;	/* the default keys */
-	struct mct_map	 corrs;		/* id -> struct corr */
-	char		*arena, *arena_end;	/* where new corrs are cut */
-	struct corr	*freelist;	/* forgotten corrs, to use again */
+	struct mct_map	 corrs;		/* id -> struct corr, in the entry */
 	int		 keyed;		/* some event had a correlation id */
 	long long	 pairs, no_dev;
 	/* forgetting host calls on a time-sorted input */
@@ -155,33 +150,14 @@ intern_key(struct opts *o, struct mct_event *ev, const char *key)
 }
 
 /*
- * The state of a correlation id, made if new.  Records are cut from an
- * arena, no per-record malloc overhead; forgotten ones are used again.
+ * The state of a correlation id, made (zeroed) if new.  It lives in the
+ * map beside its key: no malloc per record, and a forgotten record's
+ * room serves the next.
  */
 static struct corr *
 lookup(struct opts *o, const char *k, size_t n)
 {
-	struct mct_mapent *e;
-	struct corr *c;
-	int isnew;
-
-	e = mct_map_add(&o->corrs, k, n, &isnew);
-	if (!isnew)
-		return e->val.p;
-	if ((c = o->freelist) != NULL)
-		o->freelist = c->next;
-	else {
-		if (o->arena == NULL ||
-		    (size_t)(o->arena_end - o->arena) < sizeof(*c)) {
-			o->arena = mct_xmalloc(1 << 20);
-			o->arena_end = o->arena + (1 << 20);
-		}
-		c = (struct corr *)(void *)o->arena;
-		o->arena += sizeof(*c);
-	}
-	memset(c, 0, sizeof(*c));
-	e->val.p = c;
-	return c;
+	return mct_map_add(&o->corrs, k, n, NULL)->val.p;
 }
 
 /* The event's correlation id as text (strings unquoted), or -1. */
@@ -328,8 +304,6 @@ forget(struct opts *o)
 		if (c->ndev == 0)
 			no_device(o, c, e);
 		mct_map_del(&o->corrs, e);
-		c->next = o->freelist;
-		o->freelist = c;
 	}
 }
 
@@ -812,7 +786,8 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .window = 10000000000LL,
-	    .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
+	    .out = { .fmt = MCT_O_NDJSON, .header = 1 },
+	    .corrs = { .extra = sizeof(struct corr) } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
