@@ -67,21 +67,62 @@ void	 mct_buf_addi(struct mct_buf *, int64_t);
 void	 mct_buf_addjstr(struct mct_buf *, const char *, size_t);
 void	 mct_buf_free(struct mct_buf *);
 void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));
-
-struct mct_strtab {
-	char		**str;		/* the strings, by index */
-	int32_t		 n, cap;
-	int32_t		*slot;		/* open addressing over str */
-	size_t		 nslot;
-};
-
-int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
-unsigned long mct_hash(const char *, size_t);
+void	 mct_sort_r(void *, size_t, size_t,
+	    int (*)(const void *, const void *, void *), void *);
+uint64_t mct_hash(const void *, size_t);
 FILE	*mct_tmpfile(char **);
 int	 mct_status(int, int);
 void	 mct_usage_hint(void);
 void	 mct_version(void);
 int	 mct_finish(int);
+
+/*
+ * table.c - the one hash map: byte-string keys (NUL bytes allowed),
+ * copied into the map, to a value; interned strings on it.
+ */
+struct mct_mapent {
+	char		*key;		/* the map's copy, NUL after it: read only */
+	uint32_t	 len;
+	uint32_t	 hash;		/* private */
+	union {
+		void	*p;
+		int64_t	 i;
+		uint32_t u[2];
+	}		 val;		/* the caller's, zero when made */
+};
+
+struct mct_mapslot;
+
+#define MCT_MAP_NFREE	32
+
+struct mct_map {
+	struct mct_mapent *ent;		/* in the order the keys came */
+	size_t		 nent;		/* ent used, removed keys' holes too */
+	size_t		 n;		/* keys */
+	size_t		 extra;		/* set before the first key: bytes of the
+					   caller's before each key, zeroed, at
+					   val.p; they go with the key */
+	/* private */
+	struct mct_mapslot *slot;	/* the index over ent */
+	size_t		 nslot;
+	char		*chunk, *cut, *cutend;	/* where keys are copied */
+	void		*kfree[MCT_MAP_NFREE];	/* removed keys' room, by size */
+};
+
+struct mct_mapent *mct_map_find(const struct mct_map *, const void *, size_t);
+struct mct_mapent *mct_map_add(struct mct_map *, const void *, size_t, int *);
+void	 mct_map_del(struct mct_map *, struct mct_mapent *);
+struct mct_mapent *mct_map_next(const struct mct_map *, size_t *);
+void	 mct_map_free(struct mct_map *);
+
+struct mct_strtab {
+	const char	**str;		/* the strings, by index */
+	int32_t		 n, cap;
+	struct mct_map	 map;		/* text -> index */
+};
+
+int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
+void	 mct_strtab_free(struct mct_strtab *);
 
 /*
  * json.c - scanning JSON text: the validating compactor used by the
@@ -429,5 +470,96 @@ void	 mct_out_event(struct mct_out *, struct mct_event *);
 void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);
+
+/*
+ * group.c - the group table: events grouped under a key, with exact
+ * statistics of a value (lib/stats.c), running figures of extra fields,
+ * and the aggregates of mct-group's -a.  A key is the texts of its parts
+ * (a --by field's JSON value each, empty if missing) joined by \037.
+ * A tool may keep several tables (two readers), and merge one into
+ * another (partial states).
+ */
+enum mct_akind { MCT_A_COUNT, MCT_A_TOTAL, MCT_A_SHARE, MCT_A_MEAN,
+    MCT_A_MEDIAN, MCT_A_MIN, MCT_A_MAX, MCT_A_STDDEV, MCT_A_PCT, MCT_A_FIRST,
+    MCT_A_LAST, MCT_A_SUMF, MCT_A_MINF, MCT_A_MAXF, MCT_A_MEANF };
+
+struct mct_agg {
+	enum mct_akind	 kind;
+	char		*text;		/* as written: the column's name */
+	int64_t		 qn, qd;	/* MCT_A_PCT: the quantile qn/qd */
+	int		 x;		/* MCT_A_*F: the extra field's index */
+	int		 time;		/* for people: a time (the caller sets it) */
+	int		 bytes;		/* for people: bytes (the caller sets it) */
+};
+
+/* Running figures of an extra numeric field (sum:F and friends). */
+struct mct_run {
+	long long	 n;
+	int		 isfloat;
+	mct_i128	 isum;
+	double		 dsum, min, max;
+};
+
+struct mct_group {
+	const char	*key;		/* the table's copy */
+	size_t		 klen;
+	long long	 count;
+	struct mct_stats val;		/* every value */
+	struct mct_run	*x;		/* one per extra field */
+	int64_t		 first, last;	/* absolute ns: first start, last end */
+	int		 span;		/* first and last are set */
+};
+
+/* One event's value. */
+struct mct_number {
+	union mct_num	 v;
+	int		 isfloat;
+};
+
+struct mct_gtab {
+	/* set before the first event */
+	const struct mct_field *value;	/* the value aggregated */
+	const struct mct_header *hdr;	/* for rel, end and first, last */
+	struct mct_field *xf;		/* extra fields, added by mct_agg_parse */
+	int		 nx;
+	/* the groups, in the order their keys came */
+	struct mct_group *g;
+	size_t		 n, cap;
+	struct mct_map	 map;		/* key -> index in g */
+	/* the value summed over every event that has one (share) */
+	mct_i128	 alltotal;
+	double		 alltotalf;
+	int		 allfloat;
+};
+
+/* The order of a report: a key part (A to Z), else an aggregate. */
+struct mct_order {
+	int		 by;		/* the key part, or -1 */
+	struct mct_agg	 agg;		/* largest first */
+	int		 reverse;
+};
+
+int	 mct_agg_parse(struct mct_gtab *, const char *, struct mct_agg *);
+double	 mct_agg_value(const struct mct_gtab *, struct mct_group *,
+	    const struct mct_agg *, int *, int64_t *, int *);
+void	 mct_agg_cell(const struct mct_gtab *, struct mct_group *,
+	    const struct mct_agg *, const struct mct_out *, struct mct_buf *);
+int	 mct_gtab_value(const struct mct_gtab *, struct mct_event *,
+	    struct mct_number *);
+struct mct_group *mct_gtab_add(struct mct_gtab *, struct mct_event *,
+	    const char *, size_t, const struct mct_number *);
+struct mct_group *mct_gtab_find(const struct mct_gtab *, const char *, size_t);
+void	 mct_gtab_merge(struct mct_gtab *, const struct mct_gtab *);
+void	 mct_gtab_sort(const struct mct_gtab *, struct mct_group **, size_t,
+	    const struct mct_order *);
+void	 mct_gtab_report(struct mct_gtab *, const struct mct_order *, long, int,
+	    void (*)(void *, struct mct_group *, const char *), void *);
+void	 mct_gtab_free(struct mct_gtab *);
+void	 mct_group_merge(const struct mct_gtab *, struct mct_group *,
+	    const struct mct_group *);
+const char *mct_group_part(const struct mct_group *, int, size_t *);
+void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
+void	 mct_group_members(const struct mct_group *, const struct mct_field *,
+	    const int *, int, struct mct_buf *);
 
 #endif /* MCT_H */

@@ -152,60 +152,45 @@ mct_tmpfile(char **name)
 	return f;
 }
 
-/* FNV-1a of s[0..n): the hash of every table in mct. */
-unsigned long
-mct_hash(const char *s, size_t n)
-{
-	unsigned long h = 1469598103934665603UL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
-	return h;
-}
-
 /*
- * A table of interned strings: the same text gets the same index, so
- * tools keep an int32 where a name, pid or signature repeats.
+ * The hash of every table in mct: eight bytes a step, each step a
+ * bijection of the state (multiply by an odd constant, fold the high
+ * half down), then murmur3's finalizer so that every bit of the result
+ * depends on every bit of the key.  A key's last word is read whole,
+ * overlapping the one before; keys under 8 bytes are read in two 4-byte
+ * halves or three bytes, as wyhash does (the length, in the seed, tells
+ * them apart).  Several times faster than FNV-1a (byte by byte) on
+ * kernel names, which was 4% of mct-group's instructions.
  */
-
-int32_t
-mct_intern(struct mct_strtab *t, const char *s, size_t n)
+uint64_t
+mct_hash(const void *s, size_t n)
 {
-	size_t i, h;
+	const unsigned char *p = s;
+	uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ n, w = 0;
+	size_t i;
 
-	if (t->nslot == 0 || (size_t)t->n * 2 >= t->nslot) {
-		size_t ns = t->nslot ? t->nslot * 2 : 1024;
-		int32_t *slot = mct_xmalloc(ns * sizeof(*slot));
-
-		for (i = 0; i < ns; i++)
-			slot[i] = -1;
-		for (i = 0; i < (size_t)t->n; i++) {
-			h = mct_hash(t->str[i], strlen(t->str[i])) & (ns - 1);
-			while (slot[h] >= 0)
-				h = (h + 1) & (ns - 1);
-			slot[h] = (int32_t)i;
+	if (n >= 8) {
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&w, p + i, 8);
+			h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
+			h ^= h >> 32;
 		}
-		free(t->slot);
-		t->slot = slot;
-		t->nslot = ns;
-	}
-	h = mct_hash(s, n) & (t->nslot - 1);
-	while (t->slot[h] >= 0) {
-		const char *x = t->str[t->slot[h]];
+		memcpy(&w, p + n - 8, 8);	/* the last 8, maybe again */
+	} else if (n >= 4) {
+		uint32_t a, b;
 
-		if (strlen(x) == n && memcmp(x, s, n) == 0)
-			return t->slot[h];
-		h = (h + 1) & (t->nslot - 1);
-	}
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->str = mct_xrealloc(t->str, (size_t)t->cap * sizeof(*t->str));
-	}
-	t->str[t->n] = mct_xmalloc(n + 1);
-	memcpy(t->str[t->n], s, n);
-	t->str[t->n][n] = '\0';
-	t->slot[h] = t->n;
-	return t->n++;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (n > 0)
+		w = (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 | p[n - 1];
+	h ^= w;
+	h ^= h >> 33;
+	h *= UINT64_C(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	h *= UINT64_C(0xc4ceb9fe1a85ec53);
+	h ^= h >> 33;
+	return h;
 }
 
 /* qsort(3), also for no elements (where qsort may not get a NULL base). */
@@ -215,6 +200,15 @@ mct_sort(void *base, size_t n, size_t size,
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);
+}
+
+/* The same with a context for the comparison: no static for it. */
+void
+mct_sort_r(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, arg);
 }
 
 /* Combine two exit statuses: the worse one wins. */

@@ -3639,6 +3639,409 @@ test_rules_vfields(void)
 	mct_event_free(&ev);
 }
 
+/* ------------------------------------------------------------------ */
+/* table.c: the one hash map, interned strings */
+
+struct hkey {
+	uint64_t	code;		/* the hash bits a map keeps */
+	uint32_t	i;
+};
+
+static int
+cmp_hkey(const void *a, const void *b)
+{
+	const struct hkey *x = a, *y = b;
+
+	return x->code < y->code ? -1 : x->code > y->code;
+}
+
+static uint64_t
+hkey(const char *s)
+{
+	return mct_hash(s, strlen(s)) >> 32;
+}
+
+/*
+ * Two keys whose entries and slots hold the same 32 bits of hash:
+ * a pair found before (a search is slow under valgrind), else one
+ * found again.
+ */
+static int
+same_hash(char *a, char *b, size_t size)
+{
+	enum { N = 1 << 20 };
+	struct hkey *k;
+	uint32_t i;
+	int found = 0;
+
+	snprintf(a, size, "c4087866197");
+	snprintf(b, size, "c2280561250");
+	if (hkey(a) == hkey(b))
+		return 1;
+	k = malloc(N * sizeof(*k));
+
+	/* numbers scrambled: FNV-1a's low bits of "c0".."cN" hardly collide */
+	for (i = 0; i < N; i++) {
+		snprintf(a, size, "c%u", i * 2654435761u);
+		k[i].code = hkey(a);
+		k[i].i = i;
+	}
+	qsort(k, N, sizeof(*k), cmp_hkey);
+	for (i = 1; i < N && !found; i++)
+		if (k[i].code == k[i - 1].code) {
+			snprintf(a, size, "c%u", k[i - 1].i * 2654435761u);
+			snprintf(b, size, "c%u", k[i].i * 2654435761u);
+			found = 1;
+		}
+	free(k);
+	return found;
+}
+
+static void
+test_map(void)
+{
+	enum { N = 100000 };
+	static const char nul[][3] = { "x\0y", "x\0z", "x\0\0" };
+	struct mct_map m = { 0 };
+	struct mct_mapent *e;
+	char key[32], k2[32], big[600];
+	size_t it, n;
+	int isnew, i, bad, round;
+
+	ok(mct_map_find(&m, "a", 1) == NULL, "map: an empty map finds nothing");
+	e = mct_map_add(&m, "a", 1, &isnew);
+	ok(isnew && e->val.i == 0 && e->len == 1 && strcmp(e->key, "a") == 0,
+	    "map: a new key: value 0, the map's own copy");
+	e->val.i = 42;
+	e = mct_map_add(&m, "a", 1, &isnew);
+	ok(!isnew && e->val.i == 42 && m.n == 1,
+	    "map: the same key again is the same entry");
+	ok(mct_map_find(&m, "a", 2) == NULL && mct_map_find(&m, "", 0) == NULL,
+	    "map: a longer or empty key is another key");
+	mct_map_add(&m, "", 0, NULL)->val.i = 7;
+	ok(mct_map_find(&m, "", 0) != NULL && mct_map_find(&m, "", 0)->val.i == 7,
+	    "map: the empty key is a key");
+	mct_map_free(&m);
+
+	/* keys with NUL bytes: all of their bytes count */
+	for (i = 0; i < 3; i++)
+		mct_map_add(&m, nul[i], 3, NULL)->val.i = i + 1;
+	mct_map_add(&m, "x", 1, NULL)->val.i = 9;
+	for (bad = 0, i = 0; i < 3; i++)
+		bad += (e = mct_map_find(&m, nul[i], 3)) == NULL ||
+		    e->val.i != i + 1 || memcmp(e->key, nul[i], 3) != 0;
+	ok(bad == 0 && m.n == 4 && mct_map_find(&m, "x", 1)->val.i == 9 &&
+	    mct_map_find(&m, "x\0", 2) == NULL,
+	    "map: keys with NUL bytes are told apart by every byte");
+	mct_map_free(&m);
+
+	/* growth across many keys; a walk in the order keys came */
+	for (i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		e = mct_map_add(&m, key, strlen(key), &isnew);
+		if (!isnew)
+			break;
+		e->val.i = i;
+	}
+	for (bad = 0, i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		bad += (e = mct_map_find(&m, key, strlen(key))) == NULL ||
+		    e->val.i != i;
+	}
+	ok(m.n == N && bad == 0, "map: %d keys, each found with its value "
+	    "(%d wrong)", N, bad);
+	for (it = 0, n = 0, bad = 0; (e = mct_map_next(&m, &it)) != NULL; n++)
+		bad += e->val.i != (int64_t)n;
+	ok(n == N && bad == 0, "map: a walk meets every key once, in the "
+	    "order they came");
+
+	/* removing during a walk; holes compacted later, order kept */
+	for (it = 0; (e = mct_map_next(&m, &it)) != NULL;)
+		if (e->val.i % 2)
+			mct_map_del(&m, e);
+	for (i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "n%d", i);
+		mct_map_add(&m, key, strlen(key), NULL)->val.i = N + i;
+	}
+	for (bad = 0, i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		e = mct_map_find(&m, key, strlen(key));
+		bad += i % 2 ? e != NULL : e == NULL || e->val.i != i;
+	}
+	ok(m.n == N / 2 + N && bad == 0, "map: removed keys are gone, the "
+	    "others stay (%d wrong)", bad);
+	for (it = 0, n = 0, bad = 0; (e = mct_map_next(&m, &it)) != NULL; n++)
+		bad += e->val.i != (int64_t)(n < N / 2 ? 2 * n : n + N / 2);
+	ok(n == N / 2 + N && bad == 0, "map: after removals the walk keeps "
+	    "the order keys came");
+	mct_map_free(&m);
+	ok(m.n == 0 && mct_map_find(&m, "k0", 2) == NULL,
+	    "map: freed, it is empty and usable");
+
+	/* keys of every length to 600 bytes, removed and made again */
+	memset(big, 'b', sizeof(big));
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 600; i++) {
+			big[0] = (char)('0' + round);
+			e = mct_map_add(&m, big, (size_t)i, &isnew);
+			e->val.i = i;
+		}
+		for (bad = 0, i = 0; i < 600; i++)
+			bad += (e = mct_map_find(&m, big, (size_t)i)) == NULL ||
+			    e->val.i != i || memcmp(e->key, big, (size_t)i) != 0 ||
+			    e->key[i] != '\0';
+		for (it = 0; (e = mct_map_next(&m, &it)) != NULL;)
+			if (e->len % 3 != (size_t)round)
+				mct_map_del(&m, e);
+	}
+	ok(bad == 0 && m.n == 200, "map: keys of every length to 600 "
+	    "bytes, removed and made again (%d wrong)", bad);
+	mct_map_free(&m);
+
+	/* a record of the caller's beside each key */
+	m.extra = 20;
+	for (bad = 0, round = 0; round < 2; round++) {
+		for (i = 0; i < 1000; i++) {
+			snprintf(key, sizeof(key), "x%d", i);
+			e = mct_map_add(&m, key, strlen(key), &isnew);
+			bad += e->val.p == NULL || memcmp(e->val.p,
+			    "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20) != 0;
+			snprintf(e->val.p, 20, "rec %d", i);
+		}
+		for (it = 0; (e = mct_map_next(&m, &it)) != NULL;) {
+			snprintf(k2, sizeof(k2), "rec %s", e->key + 1);
+			bad += strcmp(e->val.p, k2) != 0;
+			mct_map_del(&m, e);
+		}
+	}
+	ok(bad == 0 && m.n == 0, "map: extra: a zeroed record beside each key, "
+	    "kept with it, zeroed again when its room serves another");
+	mct_map_free(&m);
+
+	/* two keys whose hashes the slots cannot tell apart */
+	if (!ok(same_hash(key, k2, sizeof(key)), "map: two keys with equal "
+	    "hash bits found"))
+		return;
+	mct_map_add(&m, key, strlen(key), NULL)->val.i = 1;
+	mct_map_add(&m, k2, strlen(k2), NULL)->val.i = 2;
+	ok(m.n == 2 && mct_map_find(&m, key, strlen(key))->val.i == 1 &&
+	    mct_map_find(&m, k2, strlen(k2))->val.i == 2,
+	    "map: equal hashes (%s, %s): two keys, two values", key, k2);
+	mct_map_del(&m, mct_map_find(&m, key, strlen(key)));
+	ok(mct_map_find(&m, key, strlen(key)) == NULL &&
+	    mct_map_find(&m, k2, strlen(k2))->val.i == 2,
+	    "map: equal hashes: removing one leaves the other");
+	mct_map_free(&m);
+}
+
+static void
+test_intern(void)
+{
+	struct mct_strtab st = { 0 };
+	char key[32];
+	int32_t a, b, c, d;
+	int i, bad;
+
+	a = mct_intern(&st, "\"kernel\"", 8);
+	b = mct_intern(&st, "\"memcpy\"", 8);
+	c = mct_intern(&st, "\"kernel\"", 8);
+	d = mct_intern(&st, "a\0b", 3);
+	ok(a == 0 && b == 1 && c == a && d == 2 && st.n == 3,
+	    "intern: the same text, the same index; new texts, the next index");
+	ok(strcmp(st.str[a], "\"kernel\"") == 0 && strcmp(st.str[b],
+	    "\"memcpy\"") == 0 && memcmp(st.str[d], "a\0b", 4) == 0,
+	    "intern: str[] holds the texts, NUL-terminated");
+	ok(mct_intern(&st, "a", 1) == 3 && mct_intern(&st, "a\0b", 3) == 2,
+	    "intern: a text with a NUL byte is not its prefix");
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, sizeof(key), "s%d", i);
+		mct_intern(&st, key, strlen(key));
+	}
+	for (bad = 0, i = 0; i < 5000; i++) {
+		snprintf(key, sizeof(key), "s%d", i);
+		bad += mct_intern(&st, key, strlen(key)) != i + 4 ||
+		    strcmp(st.str[i + 4], key) != 0;
+	}
+	ok(bad == 0 && st.n == 5004, "intern: 5000 more texts keep their "
+	    "indexes as the table grows");
+	mct_strtab_free(&st);
+}
+
+/* ------------------------------------------------------------------ */
+/* group.c: the group table */
+
+/* A table over dur and sum:args.b, keyed by name. */
+static void
+g_table(struct mct_gtab *t, struct mct_field *value, struct mct_agg *sum)
+{
+	memset(t, 0, sizeof(*t));
+	mct_field_parse("dur", value);
+	t->value = value;
+	mct_agg_parse(t, "sum:args.b", sum);
+}
+
+static void
+g_add(struct mct_gtab *t, const char *json)
+{
+	struct mct_event ev;
+	struct mct_number x;
+	struct mct_val v;
+	int has;
+
+	mct_event_init(&ev, json, strlen(json), NULL);
+	has = mct_gtab_value(t, &ev, &x) == 0;
+	if (mct_get_key(&ev, "name", &v) == 0)
+		mct_gtab_add(t, &ev, v.p, v.len, has ? &x : NULL);
+	else
+		mct_gtab_add(t, &ev, NULL, 0, has ? &x : NULL);
+	mct_event_free(&ev);
+}
+
+struct g_rows {
+	struct mct_buf	 b;
+	const struct mct_gtab *t;
+	struct mct_agg	*sum;
+};
+
+static void
+g_row(void *arg, struct mct_group *g, const char *label)
+{
+	struct g_rows *r = arg;
+	struct mct_out out = { .fmt = MCT_O_TSV };
+	struct mct_agg count = { .kind = MCT_A_COUNT };
+
+	mct_buf_adds(&r->b, label ? label : g->key);
+	mct_buf_addc(&r->b, '=');
+	mct_agg_cell(r->t, g, &count, &out, &r->b);
+	mct_buf_addc(&r->b, '/');
+	mct_agg_cell(r->t, g, r->sum, &out, &r->b);
+	mct_buf_addc(&r->b, ' ');
+}
+
+/* Two groups agree on count, values, extra sums and span. */
+static int
+g_same(const struct mct_gtab *ta, struct mct_group *a,
+    const struct mct_gtab *tb, struct mct_group *b, struct mct_agg *sum)
+{
+	static const struct mct_agg aggs[] = { { .kind = MCT_A_TOTAL },
+	    { .kind = MCT_A_MEDIAN }, { .kind = MCT_A_MEAN },
+	    { .kind = MCT_A_MIN }, { .kind = MCT_A_MAX },
+	    { .kind = MCT_A_SHARE }, { .kind = MCT_A_PCT, .qn = 90, .qd = 100 } };
+	int i, na, nb, ia, ib;
+	int64_t xa = 0, xb = 0;
+	double da, db;
+
+	if (a == NULL || b == NULL || a->count != b->count ||
+	    a->val.n != b->val.n || a->span != b->span ||
+	    a->first != b->first || a->last != b->last)
+		return 0;
+	for (i = 0; i < (int)(sizeof(aggs) / sizeof(aggs[0])) + 1; i++) {
+		const struct mct_agg *g = i < 7 ? &aggs[i] : sum;
+
+		da = mct_agg_value(ta, a, g, &na, &xa, &ia);
+		db = mct_agg_value(tb, b, g, &nb, &xb, &ib);
+		if (na != nb || ia != ib || (!na && (da != db || xa != xb)))
+			return 0;
+	}
+	return 1;
+}
+
+static void
+test_group(void)
+{
+	static const char *ev[] = {
+		"{\"name\":\"a\",\"ts\":100,\"dur\":10,\"args\":{\"b\":1}}",
+		"{\"name\":\"b\",\"ts\":50,\"dur\":7}",
+		"{\"name\":\"a\",\"ts\":300,\"dur\":30,\"args\":{\"b\":\"2\"}}",
+		"{\"name\":\"c\",\"ts\":10,\"dur\":1,\"args\":{\"b\":2.5}}",
+		"{\"name\":\"a\",\"ts\":200,\"dur\":20}",
+		"{\"ts\":5,\"dur\":1000}",
+		"{\"name\":\"b\",\"ts\":400,\"args\":{\"b\":4}}",
+		"{\"name\":\"c\",\"ts\":20,\"dur\":3}",
+		"{\"name\":\"d\",\"dur\":5}",
+	};
+	enum { NEV = sizeof(ev) / sizeof(ev[0]) };
+	struct mct_field va, vb, vc;
+	struct mct_agg sa, sb, sc;
+	struct mct_gtab a, b, c;
+	struct mct_group *g, *h;
+	struct mct_order by_count = { .by = -1, .agg = { .kind = MCT_A_COUNT } };
+	struct mct_order by_key = { .by = 0 };
+	struct g_rows rows = { { 0 }, NULL, NULL };
+	struct mct_group *v[8];
+	size_t i, k;
+	int bad;
+
+	g_table(&a, &va, &sa);
+	g_table(&b, &vb, &sb);
+	g_table(&c, &vc, &sc);
+	for (i = 0; i < NEV; i++) {
+		g_add(i < 4 ? &a : &b, ev[i]);
+		g_add(&c, ev[i]);
+	}
+	g = mct_gtab_find(&c, "\"a\"", 3);
+	ok(c.n == 4 && g != NULL && g->count == 3 && g->val.n == 3 &&
+	    g->val.isum == 60 && g->first == 100 && g->last == 330 &&
+	    g->x[0].n == 2 && g->x[0].isum == 3 && g->x[0].min == 1,
+	    "group: add: count, values, extra field, span of a group");
+	g = mct_gtab_find(&c, "\"b\"", 3);
+	h = mct_gtab_find(&c, "\"d\"", 3);
+	ok(g != NULL && g->count == 2 && g->val.n == 1 && g->last == 400 &&
+	    h != NULL && !h->span && c.alltotal == 1076,
+	    "group: add: an event without a value is counted, its value "
+	    "missing; share's total has the ungrouped event's");
+	ok(mct_gtab_find(&c, "\"e\"", 3) == NULL &&
+	    mct_gtab_find(&c, "a", 1) == NULL, "group: find: no such key");
+	g = mct_gtab_find(&c, "\"c\"", 3);
+	ok(g != NULL && g->x[0].isfloat && g->x[0].dsum == 2.5,
+	    "group: a fraction makes the extra field's figures doubles");
+
+	mct_gtab_merge(&a, &b);
+	for (bad = 0, i = 0; i < c.n; i++)
+		bad += !g_same(&a, mct_gtab_find(&a, c.g[i].key, c.g[i].klen),
+		    &c, &c.g[i], &sc);
+	ok(a.n == c.n && bad == 0 && a.alltotal == c.alltotal &&
+	    a.alltotalf == c.alltotalf, "group: merge: two tables merged equal "
+	    "one table over all events (%d groups differ)", bad);
+
+	/* sort */
+	for (i = 0; i < c.n; i++)
+		v[i] = &c.g[i];
+	mct_gtab_sort(&c, v, c.n, &by_count);
+	ok(strcmp(v[0]->key, "\"a\"") == 0 && strcmp(v[1]->key, "\"b\"") == 0 &&
+	    strcmp(v[2]->key, "\"c\"") == 0 && strcmp(v[3]->key, "\"d\"") == 0,
+	    "group: sort by count: largest first, equal counts by key");
+	by_count.reverse = 1;
+	mct_gtab_sort(&c, v, c.n, &by_count);
+	ok(strcmp(v[0]->key, "\"d\"") == 0 && strcmp(v[3]->key, "\"a\"") == 0,
+	    "group: sort reversed");
+	mct_gtab_sort(&c, v, c.n, &by_key);
+	for (bad = 0, k = 1; k < c.n; k++)
+		bad += strcmp(v[k - 1]->key, v[k]->key) >= 0;
+	ok(bad == 0, "group: sort by a key part: A to Z");
+
+	/* the rows of a report: top 2, others, total */
+	rows.t = &c;
+	rows.sum = &sc;
+	mct_gtab_report(&c, &by_key, 2, 1, g_row, &rows);
+	ok(rows.b.p && strcmp(rows.b.p, "\"a\"=3/3 \"b\"=2/4 (others)=3/2.5 "
+	    "(total)=8/9.5 ") == 0, "group: report: top rows, others, total (%s)",
+	    rows.b.p ? rows.b.p : "");
+	mct_buf_free(&rows.b);
+
+	mct_gtab_free(&a);
+	mct_gtab_free(&b);
+	mct_gtab_free(&c);
+	ok(c.n == 0 && mct_gtab_find(&c, "\"a\"", 3) == NULL,
+	    "group: freed, the table is empty");
+	free(sa.text);
+	free(sb.text);
+	free(sc.text);
+	mct_field_free(&va);
+	mct_field_free(&vb);
+	mct_field_free(&vc);
+}
+
 /*
  * The reader tests, in a child process: a crash in lib/ (or a sanitizer
  * stopping it) is then one failed test, not the end of the TAP stream.
@@ -3705,6 +4108,9 @@ main(void)
 	test_compact();
 	test_field();
 	test_vfields();
+	test_map();
+	test_intern();
+	test_group();
 	test_differential();
 	run_reader_tests();
 	printf("1..%d\n", C->ntests);

@@ -31,60 +31,12 @@
 
 /* A correlation id's state (key mode). */
 struct corr {
-	struct corr	*next;
 	int64_t		 ts, dur;
 	char		**wait;		/* device lines that came first */
 	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
 	uint32_t	 ndev;		/* device events paired with it */
 	uint16_t	 nwait;
 	uint8_t		 has_host;
-	uint8_t		 klen;		/* ids over 255 bytes are not ids */
-	char		 key[];
-};
-
-/*
- * Correlation records come from an arena, no per-record malloc overhead;
- * forgotten ones go to a free list by size and are used again.
- */
-static struct corr *freelist[64];
-
-static void *
-arena(size_t n)
-{
-	static char *p, *end;
-	struct corr *c;
-
-	n = (n + 7) & ~(size_t)7;
-	if (n / 8 < 64 && (c = freelist[n / 8]) != NULL) {
-		freelist[n / 8] = c->next;
-		return c;
-	}
-	if (p == NULL || (size_t)(end - p) < n) {
-		size_t sz = n > (1 << 20) ? n : (1 << 20);
-
-		p = mct_xmalloc(sz);
-		end = p + sz;
-	}
-	p += n;
-	return p - n;
-}
-
-static void
-arena_free(struct corr *c)
-{
-	size_t n = (sizeof(*c) + c->klen + 1 + 7) & ~(size_t)7;
-
-	if (n / 8 < 64) {
-		c->next = freelist[n / 8];
-		freelist[n / 8] = c;
-	}
-}
-
-/* Key mode: the flow ids still waiting for their other end. */
-struct tally {
-	struct tally	*next;
-	uint32_t	 ns, nf;	/* s ends, f ends */
-	char		 id[];
 };
 
 /* A flow end (s or f), and the slice it binds to (flow mode). */
@@ -106,8 +58,8 @@ struct opts {
 	struct mct_out	 out;
 	const struct mct_header *hdr;
 	/* key mode */
-	struct corr	**tab;
-	size_t		 tabsize, ncorr;
+	struct mct_field co_id, correlation;	/* the default keys */
+	struct mct_map	 corrs;		/* id -> struct corr, in the entry */
 	int		 keyed;		/* some event had a correlation id */
 	long long	 pairs, no_dev;
 	/* forgetting host calls on a time-sorted input */
@@ -118,8 +70,7 @@ struct opts {
 	/* flow ends, for dangling counts and flow mode */
 	struct fend	*fe;
 	size_t		 nfe, fecap;
-	struct tally	**tt;		/* key mode: open flow ids */
-	size_t		 ttsize;
+	struct mct_map	 tt;		/* key mode: open flow ids -> s, f ends */
 	FILE		*spool;
 	long long	 spooled;
 	struct mct_buf	 tmp, line;
@@ -198,52 +149,21 @@ intern_key(struct opts *o, struct mct_event *ev, const char *key)
 	return mct_intern(&o->st, v.p, v.len);
 }
 
+/*
+ * The state of a correlation id, made (zeroed) if new.  It lives in the
+ * map beside its key: no malloc per record, and a forgotten record's
+ * room serves the next.
+ */
 static struct corr *
 lookup(struct opts *o, const char *k, size_t n)
 {
-	struct corr *c, **tab;
-	size_t i, slot;
-
-	if (o->tabsize == 0) {
-		o->tabsize = 4096;
-		o->tab = mct_xmalloc(o->tabsize * sizeof(*o->tab));
-		memset(o->tab, 0, o->tabsize * sizeof(*o->tab));
-	}
-	slot = mct_hash(k, n) & (o->tabsize - 1);
-	for (c = o->tab[slot]; c; c = c->next)
-		if (c->klen == n && memcmp(c->key, k, n) == 0)
-			return c;
-	c = arena(sizeof(*c) + n + 1);
-	memset(c, 0, sizeof(*c));
-	memcpy(c->key, k, n);
-	c->key[n] = '\0';
-	c->klen = (uint8_t)n;
-	c->next = o->tab[slot];
-	o->tab[slot] = c;
-	if (++o->ncorr > o->tabsize) {
-		tab = mct_xmalloc(o->tabsize * 2 * sizeof(*tab));
-		memset(tab, 0, o->tabsize * 2 * sizeof(*tab));
-		for (i = 0; i < o->tabsize; i++)
-			while (o->tab[i]) {
-				struct corr *x = o->tab[i];
-
-				o->tab[i] = x->next;
-				slot = mct_hash(x->key, x->klen) & (o->tabsize * 2 - 1);
-				x->next = tab[slot];
-				tab[slot] = x;
-			}
-		free(o->tab);
-		o->tab = tab;
-		o->tabsize *= 2;
-	}
-	return c;
+	return mct_map_add(&o->corrs, k, n, NULL)->val.p;
 }
 
 /* The event's correlation id as text (strings unquoted), or -1. */
 static int
 corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 {
-	static struct mct_field co, corr;
 	struct mct_val a, v;
 
 	k->len = 0;
@@ -251,13 +171,10 @@ corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 		if (mct_get(ev, &o->key, &v) != 0 || v.type == MCT_J_NULL)
 			return -1;
 	} else {
-		if (co.nseg == 0) {
-			mct_field_parse("args.co_id", &co);
-			mct_field_parse("args.correlation", &corr);
-		}
 		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT)
 			return -1;
-		if (mct_get(ev, &co, &v) != 0 && mct_get(ev, &corr, &v) != 0)
+		if (mct_get(ev, &o->co_id, &v) != 0 &&
+		    mct_get(ev, &o->correlation, &v) != 0)
 			return -1;
 		if (v.type == MCT_J_NULL)
 			return -1;
@@ -344,7 +261,7 @@ orphan(struct opts *o, const char *json, size_t len, const char *why)
 
 /* A host call that caused no device work: counted, written with --orphans. */
 static void
-no_device(struct opts *o, const struct corr *c)
+no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
 {
 	struct mct_buf b = { 0 };
 
@@ -362,7 +279,7 @@ no_device(struct opts *o, const struct corr *c)
 	mct_buf_adds(&b, ",\"tid\":");
 	mct_buf_adds(&b, o->st.str[c->tid]);
 	mct_buf_adds(&b, ",\"key\":");
-	mct_buf_addjstr(&b, c->key, c->klen);
+	mct_buf_addjstr(&b, e->key, e->len);
 	mct_buf_addc(&b, '}');
 	orphan(o, b.p, b.len, "launch without device event");
 	mct_buf_free(&b);
@@ -375,22 +292,19 @@ no_device(struct opts *o, const struct corr *c)
 static void
 forget(struct opts *o)
 {
-	struct corr **pp, *c;
-	size_t i;
+	struct mct_mapent *e;
+	struct corr *c;
+	size_t it = 0;
 
-	for (i = 0; i < o->tabsize; i++)
-		for (pp = &o->tab[i]; (c = *pp) != NULL;) {
-			if (!c->has_host || c->nwait > 0 ||
-			    c->ts + c->dur + o->window >= o->last_ts) {
-				pp = &c->next;
-				continue;
-			}
-			if (c->ndev == 0)
-				no_device(o, c);
-			*pp = c->next;
-			o->ncorr--;
-			arena_free(c);
-		}
+	while ((e = mct_map_next(&o->corrs, &it)) != NULL) {
+		c = e->val.p;
+		if (!c->has_host || c->nwait > 0 ||
+		    c->ts + c->dur + o->window >= o->last_ts)
+			continue;
+		if (c->ndev == 0)
+			no_device(o, c, e);
+		mct_map_del(&o->corrs, e);
+	}
 }
 
 /*
@@ -400,32 +314,11 @@ forget(struct opts *o)
 static void
 tally(struct opts *o, const char *id, int start)
 {
-	struct tally **pp, *t;
-	size_t n = strlen(id);
+	struct mct_mapent *e = mct_map_add(&o->tt, id, strlen(id), NULL);
 
-	if (o->ttsize == 0) {
-		o->ttsize = 1 << 14;
-		o->tt = mct_xmalloc(o->ttsize * sizeof(*o->tt));
-		memset(o->tt, 0, o->ttsize * sizeof(*o->tt));
-	}
-	for (pp = &o->tt[mct_hash(id, n) & (o->ttsize - 1)]; (t = *pp);
-	    pp = &t->next)
-		if (strcmp(t->id, id) == 0)
-			break;
-	if (t == NULL) {
-		t = mct_xmalloc(sizeof(*t) + n + 1);
-		memset(t, 0, sizeof(*t));
-		memcpy(t->id, id, n + 1);
-		*pp = t;
-	}
-	if (start)
-		t->ns++;
-	else
-		t->nf++;
-	if (t->ns && t->nf) {
-		*pp = t->next;
-		free(t);
-	}
+	e->val.u[start ? 0 : 1]++;	/* s ends, f ends */
+	if (e->val.u[0] && e->val.u[1])
+		mct_map_del(&o->tt, e);
 }
 
 /* Key mode from now on: the flow ends kept for flow mode become tallies. */
@@ -518,6 +411,7 @@ add(struct opts *o, struct mct_event *ev)
 	/* only on an input the header says is in time order */
 	if (++o->nadd % 65536 == 0 && o->hdr->sorted && o->window > 0)
 		forget(o);
+	/* ids over 255 bytes are not ids */
 	if (corr_key(o, ev, &o->tmp) != 0 || o->tmp.len > 255) {
 		if (o->spool && !o->keyed) {
 			/* flow mode may need this slice again */
@@ -565,7 +459,7 @@ add(struct opts *o, struct mct_event *ev)
 	}
 	if (c->nwait == UINT16_MAX) {
 		mct_damage(ev, "more than %d device events wait for id %s; "
-		    "this one is dropped", UINT16_MAX, c->key);
+		    "this one is dropped", UINT16_MAX, o->tmp.p);
 		return;
 	}
 	c->wait = mct_xrealloc(c->wait, (size_t)(c->nwait + 1) * sizeof(*c->wait));
@@ -772,15 +666,14 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 static long long
 dangling_flows(struct opts *o)
 {
+	struct mct_mapent *e;
 	long long n = 0;
-	size_t i;
-	struct tally *t;
+	size_t it = 0;
 
 	if (!o->keyed)
 		to_key_mode(o);
-	for (i = 0; i < o->ttsize; i++)
-		for (t = o->tt[i]; t; t = t->next)
-			n += t->ns + t->nf;
+	while ((e = mct_map_next(&o->tt, &it)) != NULL)
+		n += (long long)e->val.u[0] + e->val.u[1];
 	return n;
 }
 
@@ -788,23 +681,22 @@ static void
 report(struct opts *o)
 {
 	long long no_host = 0, dangling = 0;
-	size_t i;
+	struct mct_mapent *e;
+	size_t it = 0;
 	int k;
 
 	if (!o->keyed && o->spool && o->nfe > 0)
 		flow_mode(o, o->spool, &o->no_dev, &no_host, &dangling);
 	else {
-		for (i = 0; i < o->tabsize; i++) {
-			struct corr *c;
+		while ((e = mct_map_next(&o->corrs, &it)) != NULL) {
+			struct corr *c = e->val.p;
 
-			for (c = o->tab[i]; c; c = c->next) {
-				if (c->has_host && c->ndev == 0)
-					no_device(o, c);
-				for (k = 0; k < c->nwait; k++) {
-					no_host++;
-					orphan(o, c->wait[k], strlen(c->wait[k]),
-					    "device event without launch");
-				}
+			if (c->has_host && c->ndev == 0)
+				no_device(o, c, e);
+			for (k = 0; k < c->nwait; k++) {
+				no_host++;
+				orphan(o, c->wait[k], strlen(c->wait[k]),
+				    "device event without launch");
 			}
 		}
 		dangling = o->haskey ? 0 : dangling_flows(o);
@@ -895,7 +787,8 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .window = 10000000000LL,
-	    .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
+	    .out = { .fmt = MCT_O_NDJSON, .header = 1 },
+	    .corrs = { .extra = sizeof(struct corr) } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
@@ -916,6 +809,8 @@ main(int argc, char *argv[])
 		exit(MCT_EXIT_USAGE);
 	if (!o.haskey && (o.spool = mct_tmpfile(NULL)) == NULL)
 		exit(MCT_EXIT_USAGE);
+	mct_field_parse("args.co_id", &o.co_id);
+	mct_field_parse("args.correlation", &o.correlation);
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
