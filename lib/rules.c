@@ -41,13 +41,6 @@ struct rule {
 	struct mct_expr	*e;
 };
 
-struct centry {
-	char		*key;
-	size_t		 klen;
-	int		 rule;		/* index, or -1: no rule matched */
-	struct centry	*next;
-};
-
 static const char category[] = "category";
 
 static struct {
@@ -58,8 +51,7 @@ static struct {
 	int		 n;
 	struct mct_field *keys;		/* fields the rules read */
 	int		 nkeys;
-	struct centry	*tab[4096];
-	int		 ncache;
+	struct mct_map	 cache;		/* key text -> rule index, -1: none */
 	struct mct_buf	 kbuf;
 } rules;
 
@@ -91,8 +83,6 @@ add_key(const struct mct_field *f, void *arg)
 void
 mct_rules_reset(void)
 {
-	struct centry *c, *next;
-	size_t i;
 	int j;
 
 	for (j = 0; j < rules.n; j++) {
@@ -107,15 +97,7 @@ mct_rules_reset(void)
 	free(rules.keys);
 	rules.keys = NULL;
 	rules.nkeys = 0;
-	for (i = 0; i < sizeof(rules.tab) / sizeof(rules.tab[0]); i++) {
-		for (c = rules.tab[i]; c; c = next) {
-			next = c->next;
-			free(c->key);
-			free(c);
-		}
-		rules.tab[i] = NULL;
-	}
-	rules.ncache = 0;
+	mct_map_free(&rules.cache);
 	mct_buf_free(&rules.kbuf);
 	rules.loaded = 0;
 	rules.failed = 0;
@@ -318,8 +300,7 @@ const char *
 mct_category(struct mct_event *ev, const struct mct_header *h)
 {
 	struct mct_buf *k = &rules.kbuf;
-	struct centry *c;
-	unsigned slot;
+	struct mct_mapent *c;
 	int i, r;
 
 	if (load() != 0)
@@ -331,22 +312,11 @@ mct_category(struct mct_event *ev, const struct mct_header *h)
 	}
 	if (k->p == NULL)	/* the rules read no field */
 		mct_buf_addc(k, '\037');
-	slot = mct_hash(k->p, k->len) %
-	    (sizeof(rules.tab) / sizeof(rules.tab[0]));
-	for (c = rules.tab[slot]; c; c = c->next)
-		if (c->klen == k->len && memcmp(c->key, k->p, k->len) == 0)
-			return c->rule < 0 ? NULL : rules.r[c->rule].label;
+	if ((c = mct_map_find(&rules.cache, k->p, k->len)) != NULL)
+		return c->val.i < 0 ? NULL : rules.r[c->val.i].label;
 	/* not seen: classify, and remember */
 	r = classify(ev, h);
-	if (rules.ncache < CACHE_MAX) {
-		c = mct_xmalloc(sizeof(*c));
-		c->key = mct_xmalloc(k->len + 1);
-		memcpy(c->key, k->p, k->len);
-		c->klen = k->len;
-		c->rule = r;
-		c->next = rules.tab[slot];
-		rules.tab[slot] = c;
-		rules.ncache++;
-	}
+	if (rules.cache.n < CACHE_MAX)
+		mct_map_add(&rules.cache, k->p, k->len, NULL)->val.i = r;
 	return r < 0 ? NULL : rules.r[r].label;
 }
