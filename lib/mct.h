@@ -29,7 +29,8 @@
  *
  * Every exported name starts with mct_ and is declared here, under the
  * heading of the file that defines it.  Library functions report problems
- * on stderr (warnx) and return a status; only tools exit.
+ * on stderr (warnx) and return a status; only tools exit (and
+ * mct_nomem(), when memory runs out).
  */
 #ifndef MCT_H
 #define MCT_H
@@ -56,6 +57,7 @@ struct mct_buf {
 	size_t	 cap;
 };
 
+void	 mct_nomem(const char *) __attribute__((noreturn));
 void	*mct_xmalloc(size_t);
 void	*mct_xrealloc(void *, size_t);
 char	*mct_xstrdup(const char *);

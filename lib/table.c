@@ -25,7 +25,7 @@
  */
 #include "config.h"
 
-#include <err.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,8 +141,10 @@ rebuild(struct mct_map *m)
 
 	if (m->n >= ENTCAP(nslot) / 2)
 		nslot *= 2;
-	if (ENTCAP(nslot) >= DEAD)
-		errx(MCT_EXIT_USAGE, "hash map: too many keys");
+	if (ENTCAP(nslot) >= DEAD) {
+		errno = ENOMEM;
+		mct_nomem("hash map: too many keys");
+	}
 	for (i = j = 0; i < m->nent; i++)
 		if (m->ent[i].key != NULL)
 			m->ent[j++] = m->ent[i];
@@ -168,8 +170,10 @@ insert(struct mct_map *m, struct mct_mapslot *s, const void *key, size_t n,
 {
 	struct mct_mapent *e;
 
-	if (n > UINT32_MAX)
-		errx(MCT_EXIT_USAGE, "hash map: a key of 4 GiB");
+	if (n > UINT32_MAX) {
+		errno = EOVERFLOW;
+		mct_nomem("hash map: a key of 4 GiB");
+	}
 	if (m->nent == ENTCAP(m->nslot)) {
 		rebuild(m);
 		s = probe(m, key, n, h);

@@ -12,13 +12,24 @@
 
 #include "mct.h"
 
+/*
+ * Memory ran out, or a table outgrew what its indexes can count: the one
+ * way a library function ends the process (there is nothing sensible to
+ * return to).  Everything else comes back to the tool as a status.
+ */
+void
+mct_nomem(const char *what)
+{
+	err(MCT_EXIT_USAGE, "%s", what);
+}
+
 void *
 mct_xmalloc(size_t n)
 {
 	void *p;
 
 	if ((p = malloc(n ? n : 1)) == NULL)
-		err(MCT_EXIT_USAGE, "malloc");
+		mct_nomem("malloc");
 	return p;
 }
 
@@ -26,7 +37,7 @@ void *
 mct_xrealloc(void *p, size_t n)
 {
 	if ((p = realloc(p, n ? n : 1)) == NULL)
-		err(MCT_EXIT_USAGE, "realloc");
+		mct_nomem("realloc");
 	return p;
 }
 
