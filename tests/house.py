@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""house.py - the shape of libmct, read from its object files with nm(1).
+
+usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across files
+       house.py cycles LIBMCT.a     print each cycle of that graph, one a line
+       house.py exits LIBMCT.a      print "x.o: sym" for each object that ends the
+                                    process (exit, err, errx, ...), util.o and
+                                    time.o aside (the tools' own end-of-main and
+                                    option helpers live there, see lib/mct.h)
+"""
+import subprocess
+import sys
+
+ENDERS = {"exit", "_exit", "_Exit", "err", "errx", "verr", "verrx", "abort",
+          "mct_usage_hint", "mct_version"}
+ALLOWED = {"util.o", "time.o"}
+
+
+def symbols(lib):
+    out = subprocess.run(["nm", "-A", lib], check=True, capture_output=True,
+                         text=True).stdout
+    defined, undefined = {}, {}
+    for line in out.splitlines():
+        # lib/libmct.a:field.o:0000000000000000 T mct_get
+        head, _, rest = line.rpartition(":")
+        obj = head.rsplit(":", 1)[-1]
+        parts = rest.split()
+        if len(parts) < 2:
+            continue
+        kind, name = parts[-2], parts[-1]
+        if kind == "U":
+            undefined.setdefault(obj, set()).add(name)
+        elif kind.isupper():
+            defined[name] = obj
+        undefined.setdefault(obj, set())
+    return defined, undefined
+
+
+def graph(lib):
+    defined, undefined = symbols(lib)
+    g = {o: set() for o in undefined}
+    for o, names in undefined.items():
+        for n in names:
+            d = defined.get(n)
+            if d is not None and d != o:
+                g[o].add(d)
+    return g, undefined
+
+
+def cycles(g):
+    """Every elementary cycle, found from each node by depth-first search
+    (the graph has a dozen nodes)."""
+    found = set()
+    for start in sorted(g):
+        stack = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for nxt in sorted(g[node]):
+                if nxt == start:
+                    cyc = path[:]
+                    i = cyc.index(min(cyc))
+                    found.add(" -> ".join(cyc[i:] + cyc[:i] + [cyc[i]]))
+                elif nxt not in path and nxt > start:
+                    stack.append((nxt, path + [nxt]))
+    return sorted(found)
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("graph", "cycles", "exits"):
+        sys.stderr.write(__doc__)
+        return 2
+    g, undefined = graph(sys.argv[2])
+    if sys.argv[1] == "graph":
+        for o in sorted(g):
+            for d in sorted(g[o]):
+                print(f"{o} -> {d}")
+    elif sys.argv[1] == "cycles":
+        for c in cycles(g):
+            print(c)
+    else:
+        for o in sorted(undefined):
+            if o in ALLOWED:
+                continue
+            for n in sorted(undefined[o] & ENDERS):
+                print(f"{o}: {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
