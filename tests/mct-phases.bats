@@ -878,3 +878,29 @@ for l in open(sys.argv[1]):
 	mct-cat t.json | mct-phases -o tsv --time-unit s | awk -F '\t' '$1 == "steady" { print $7 }' > e5
 	same "$(cat e5)" $'110\n110'
 }
+
+@test "downstream, span, busy and round are times like ts: --where takes units, -o tsv --time-unit scales them" {
+	mct-phases --device 'name~^kernel_kernel' "$D/t.nd" > ph.nd
+	run mct-filter -c --where 'span > 5s' ph.nd
+	[ "$status" -eq 0 ]
+	want=$("$PYTHON3" -c '
+import json, sys
+print(sum(1 for l in open(sys.argv[1])
+          if (lambda r: isinstance(r.get("span"), int) and r["span"] > 5 * 10**9)(json.loads(l))))' ph.nd)
+	[ "$want" -gt 0 ]
+	same "$output" "$want"
+	mct-filter --where 'round >= 1ms' -o tsv --no-header --time-unit ms -F name,span,busy,round ph.nd > got
+	"$PYTHON3" - ph.nd > want <<'EOF2'
+import json, sys
+from decimal import Decimal
+def ms(x):
+    return str(Decimal(x) / 1000000).rstrip("0").rstrip(".") if "." in str(Decimal(x) / 1000000) else str(Decimal(x) / 1000000)
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if not isinstance(r.get("round"), int) or r["round"] < 10**6:
+        continue
+    print("\t".join([r["name"]] + [ms(r[k]) for k in ("span", "busy", "round")]))
+EOF2
+	[ -s want ]
+	same "$(cat got)" "$(cat want)"
+}
