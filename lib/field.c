@@ -49,16 +49,24 @@ static struct mct_vfield vfields[] = {
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
 
-/* The table's entry of that name, or NULL. */
-const struct mct_vfield *
-mct_vfield(const char *name)
+/* The entry of that name, or NULL; with virtual set, a virtual field's. */
+static struct mct_vfield *
+find(const char *name, int virtual)
 {
 	size_t i;
 
 	for (i = 0; i < NVFIELDS; i++)
-		if (strcmp(vfields[i].name, name) == 0)
+		if ((!virtual || vfields[i].get != NULL) &&
+		    strcmp(vfields[i].name, name) == 0)
 			return &vfields[i];
 	return NULL;
+}
+
+/* The table's entry of that name, or NULL. */
+const struct mct_vfield *
+mct_vfield(const char *name)
+{
+	return find(name, 0);
 }
 
 /*
@@ -69,14 +77,12 @@ mct_vfield(const char *name)
 int
 mct_field_register(const char *name, mct_getter *get)
 {
-	size_t i;
+	struct mct_vfield *vf;
 
-	for (i = 0; i < NVFIELDS; i++)
-		if (vfields[i].get != NULL && strcmp(vfields[i].name, name) == 0) {
-			vfields[i].get = get;
-			return 0;
-		}
-	return -1;
+	if ((vf = find(name, 1)) == NULL)
+		return -1;
+	vf->get = get;
+	return 0;
 }
 
 /* Is the field a time in ns? */
@@ -129,18 +135,15 @@ mct_field_parse(const char *text, struct mct_field *f)
 {
 	struct mct_buf b = { 0 };
 	const char *p = text;
-
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
 	f->text = mct_xstrdup(text);
-	for (i = 0; i < NVFIELDS; i++)
-		if (vfields[i].get != NULL && strcmp(text, vfields[i].name) == 0) {
-			f->vf = &vfields[i];
-			f->scratch = mct_xmalloc(sizeof(*f->scratch));
-			memset(f->scratch, 0, sizeof(*f->scratch));
-			return 0;
-		}
+	if ((f->vf = find(text, 1)) != NULL) {
+		f->scratch = mct_xmalloc(sizeof(*f->scratch));
+		memset(f->scratch, 0, sizeof(*f->scratch));
+		return 0;
+	}
 	while (*p) {
 		b.len = 0;
 		if (*p == '"') {
@@ -476,7 +479,7 @@ mct_field_key(struct mct_event *ev, const struct mct_field *f,
 	int64_t ns;
 
 	if (mct_field_virtual(f) && f->vf->time) {
-		if (mct_field_ns(ev, f, h, &ns) != 0)
+		if (f->vf->get(ev, h, f->scratch, NULL, &ns) != 0)
 			return -1;
 		mct_buf_addi(k, ns);
 		return 0;
