@@ -431,7 +431,6 @@ struct mct_stats {
 
 void	 mct_stats_add(struct mct_stats *, int64_t);
 void	 mct_stats_addf(struct mct_stats *, double);
-int	 mct_stats_add_text(struct mct_stats *, const char *, size_t);
 void	 mct_stats_merge(struct mct_stats *, const struct mct_stats *);
 double	 mct_stats_sum(const struct mct_stats *);
 double	 mct_stats_min(struct mct_stats *);

@@ -16,33 +16,6 @@
 
 #include "mct.h"
 
-/*
- * Add the number written s[0..n) (a JSON number, or a string's text).
- * Returns 0, or -1 if it is not a number: then nothing is added.
- */
-int
-mct_stats_add_text(struct mct_stats *s, const char *p, size_t n)
-{
-	char buf[64], *end;
-	mct_i128 e6;
-	int64_t v;
-	double d;
-
-	if (!s->isfloat && mct_int(p, n, &v) == 0) {
-		mct_stats_add(s, v);
-		return 0;
-	}
-	if (n == 0 || n >= sizeof(buf) || mct_dec_e6(p, n, &e6) != 0)
-		return -1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	d = strtod(buf, &end);
-	if (*end != '\0')
-		return -1;
-	mct_stats_addf(s, d);
-	return 0;
-}
-
 static void
 grow(struct mct_stats *s)
 {
