@@ -13,8 +13,8 @@
  *
  * A removed key leaves a hole in the entries and a mark in its slot.  When
  * the entries are full they are compacted (holes gone, order kept) and
- * the slots built again, twice as many if more than half the entries
- * were live.
+ * the slots built again, twice as many only if more than 7/8 of the
+ * entries were live.
  *
  * The copies of the keys are cut from chunks of the map's own, and a
  * removed key's room is kept for the next key of its size (to 256
@@ -133,13 +133,19 @@ probe(const struct mct_map *m, const void *key, size_t n, uint32_t h)
 	}
 }
 
-/* The entries are full: compact them, and grow if they were mostly live. */
+/*
+ * The entries are full: compact them, and grow only if more than 7/8 of
+ * them were live.  A table that forgets as fast as it learns (mct-flow's)
+ * then stays the size its live keys need, the holes taken back every
+ * eighth of a fill at the worst: a rebuild is a pass over memory already
+ * in the cache's reach, a bigger table is memory touched anew.
+ */
 static void
 rebuild(struct mct_map *m)
 {
 	size_t i, j, k, nslot = m->nslot ? m->nslot : 16;
 
-	if (m->n >= ENTCAP(nslot) / 2)
+	if (m->n >= ENTCAP(nslot) / 8 * 7)
 		nslot *= 2;
 	if (ENTCAP(nslot) >= DEAD) {
 		errno = ENOMEM;
@@ -149,9 +155,11 @@ rebuild(struct mct_map *m)
 		if (m->ent[i].key != NULL)
 			m->ent[j++] = m->ent[i];
 	m->nent = j;
-	m->ent = mct_xrealloc(m->ent, ENTCAP(nslot) * sizeof(*m->ent));
-	free(m->slot);
-	m->slot = mct_xmalloc(nslot * sizeof(*m->slot));
+	if (nslot != m->nslot) {
+		m->ent = mct_xrealloc(m->ent, ENTCAP(nslot) * sizeof(*m->ent));
+		free(m->slot);
+		m->slot = mct_xmalloc(nslot * sizeof(*m->slot));
+	}
 	memset(m->slot, 0, nslot * sizeof(*m->slot));
 	m->nslot = nslot;
 	for (i = 0; i < m->nent; i++) {
@@ -179,8 +187,8 @@ insert(struct mct_map *m, struct mct_mapslot *s, const void *key, size_t n,
 		s = probe(m, key, n, h);
 	}
 	e = &m->ent[m->nent++];
-	memset(e, 0, sizeof(*e));
 	e->key = key_copy(m, key, n);
+	e->val.i = 0;
 	if (m->extra)
 		e->val.p = e->key - extra(m);
 	e->len = (uint32_t)n;
