@@ -39,6 +39,8 @@ struct corr {
 	uint8_t		 has_host;
 };
 
+enum { HOST_NAME, HOST_PID, HOST_TID };	/* intern_key()'s keys */
+
 /* A flow end (s or f), and the slice it binds to (flow mode). */
 struct fend {
 	char		*id;
@@ -65,8 +67,13 @@ struct opts {
 	/* forgetting host calls on a time-sorted input */
 	int64_t		 last_ts, window;
 	long long	 nadd;
-	/* interned strings */
+	/* interned strings, and the last host name, pid and tid */
 	struct mct_strtab st;
+	struct lastkey {
+		int32_t	 id;
+		uint32_t len;		/* UINT32_MAX: none kept */
+		char	 text[48];
+	}		 last[3];
 	/* flow ends, for dangling counts and flow mode */
 	struct fend	*fe;
 	size_t		 nfe, fecap;
@@ -139,14 +146,30 @@ usage(int status)
 	exit(mct_finish(MCT_EXIT_OK));
 }
 
+/*
+ * The host call's name, pid or tid (HOST_NAME, ...), interned.  One
+ * launch after another comes from the same thread, mostly with the same
+ * name: the text of the last one of each is kept, and a hit costs a
+ * compare instead of a hash and a probe.
+ */
 static int32_t
-intern_key(struct opts *o, struct mct_event *ev, const char *key)
+intern_key(struct opts *o, struct mct_event *ev, int which)
 {
+	static const char *const keys[] = { "name", "pid", "tid" };
+	struct lastkey *l = &o->last[which];
 	struct mct_val v;
 
-	if (mct_get_key(ev, key, &v) != 0)
-		return mct_intern(&o->st, "null", 4);
-	return mct_intern(&o->st, v.p, v.len);
+	if (mct_get_key(ev, keys[which], &v) != 0) {
+		v.p = "null";
+		v.len = 4;
+	}
+	if (l->len == v.len && memcmp(l->text, v.p, v.len) == 0)
+		return l->id;
+	l->id = mct_intern(&o->st, v.p, v.len);
+	l->len = v.len < sizeof(l->text) ? (uint32_t)v.len : UINT32_MAX;
+	if (l->len != UINT32_MAX)
+		memcpy(l->text, v.p, v.len);
+	return l->id;
 }
 
 /*
@@ -430,9 +453,9 @@ add(struct opts *o, struct mct_event *ev)
 		if (c->has_host)
 			return;	/* a second host call with the same id */
 		c->has_host = 1;
-		c->name = intern_key(o, ev, "name");
-		c->pid = intern_key(o, ev, "pid");
-		c->tid = intern_key(o, ev, "tid");
+		c->name = intern_key(o, ev, HOST_NAME);
+		c->pid = intern_key(o, ev, HOST_PID);
+		c->tid = intern_key(o, ev, HOST_TID);
 		c->ts = ts;
 		c->dur = dur;
 		for (i = 0; i < c->nwait; i++) {
@@ -648,9 +671,9 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 				continue;
 			}
 			mct_event_init(&h, hl.p, hl.len, o->hdr);
-			cr.name = intern_key(o, &h, "name");
-			cr.pid = intern_key(o, &h, "pid");
-			cr.tid = intern_key(o, &h, "tid");
+			cr.name = intern_key(o, &h, HOST_NAME);
+			cr.pid = intern_key(o, &h, HOST_PID);
+			cr.tid = intern_key(o, &h, HOST_TID);
 			cr.ts = s->sts;
 			cr.dur = s->sdur;
 			mct_event_free(&h);
@@ -788,7 +811,9 @@ main(int argc, char *argv[])
 {
 	struct opts o = { .window = 10000000000LL,
 	    .out = { .fmt = MCT_O_NDJSON, .header = 1 },
-	    .corrs = { .extra = sizeof(struct corr) } };
+	    .corrs = { .extra = sizeof(struct corr) },
+	    .last = { { .len = UINT32_MAX }, { .len = UINT32_MAX },
+	    { .len = UINT32_MAX } } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
