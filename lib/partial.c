@@ -774,7 +774,7 @@ mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
 {
 	struct preader pr = { 0 };
 	const char *p, *nl, *end;
-	long long ngroups = 0;
+	long long ngroups = 0, nbad = 0;	/* group lines read, damaged */
 	int status, cut = 0;
 	int state = 0;		/* 0: want a header, 1: groups, 2: ended */
 
@@ -799,6 +799,7 @@ mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
 			status = mct_status(status, MCT_EXIT_DAMAGED);
 			if (state == 0)
 				status = MCT_EXIT_USAGE;
+			nbad++;
 			continue;
 		}
 		mct_event_set(&pr.ev, p, (size_t)(nl - p));
@@ -806,13 +807,15 @@ mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
 			if (read_header(t, ps, &pr) != 0)
 				status = MCT_EXIT_USAGE;
 			state = 1;
-			ngroups = 0;
+			ngroups = nbad = 0;
 		} else if (getint(&pr, "mct_partial_end", &(int64_t){ 0 }) == 0) {
-			status = mct_status(status, read_end(t, &pr, ngroups));
+			status = mct_status(status,
+			    read_end(t, &pr, ngroups + nbad));
 			state = 2;
 		} else if (read_group(t, &pr, limit) != 0) {
 			warnx("%s:%llu: damaged partial group", pr.name, pr.off);
 			status = mct_status(status, MCT_EXIT_DAMAGED);
+			nbad++;
 		} else
 			ngroups++;
 	}
