@@ -38,6 +38,7 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	PasswordAuthentication no
 	KbdInteractiveAuthentication no
 	PermitRootLogin prohibit-password
+	AcceptEnv ASAN_OPTIONS UBSAN_OPTIONS
 	EOF
 	cat > "$d/ssh_config" <<-EOF
 	Host host1 host2
@@ -50,7 +51,9 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 		UserKnownHostsFile /dev/null
 		BatchMode yes
 		LogLevel ERROR
+		SendEnv ASAN_OPTIONS UBSAN_OPTIONS
 	EOF
+	# (the sanitizer build's options reach the remote tools: SendEnv)
 	# sshd wants its privilege separation directory (root only)
 	if [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ]; then
 		mkdir -p /run/sshd && chmod 755 /run/sshd
