@@ -4208,11 +4208,16 @@ test_sketch(void)
 	}
 
 	/* two sketches of one set made in different orders are equal */
-	for (i = 0; i < 3000; i++)
+	for (i = 0; i < 3000; i++) {
 		mct_sketch_add(&s1, (double)v[i], 1);
-	for (i = 3000; i-- > 0;)
+		mct_sketch_add(&s1, -(double)v[i] / 3, 1);
+	}
+	for (i = 3000; i-- > 0;) {
+		mct_sketch_add(&s2, -(double)v[i] / 3, 1);
 		mct_sketch_add(&s2, (double)v[i], 1);
-	ok(s1.zero == s2.zero && s1.pos.lo == s2.pos.lo && s1.pos.n == s2.pos.n &&
+	}
+	ok(s1.pos.n > 0 && s1.neg.n > 0 &&
+	    s1.zero == s2.zero && s1.pos.lo == s2.pos.lo && s1.pos.n == s2.pos.n &&
 	    memcmp(s1.pos.c, s2.pos.c, (size_t)s1.pos.n * sizeof(*s1.pos.c)) == 0 &&
 	    s1.neg.n == s2.neg.n &&
 	    memcmp(s1.neg.c, s2.neg.c, (size_t)s1.neg.n * sizeof(*s1.neg.c)) == 0,
