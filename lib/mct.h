@@ -618,7 +618,7 @@ struct mct_pspec {
 	enum mct_unit	 unit;		/* the traces' unit (the first's) */
 	int		 has_origin;
 	int64_t		 origin;	/* the smallest of the partials' */
-	int		 nsrc;		/* files read */
+	int		 nsrc;		/* the traces the table covers */
 	char		**src;
 };
 

@@ -5,7 +5,7 @@
  * Three kinds of line, in this order:
  *
  *   {"mct_partial":1,"by":[..],"value":"dur","x":[..],"missing":false,
- *    "meta":false,"unit":"us","origin":N,"limit":L}
+ *    "meta":false,"unit":"us","origin":N,"limit":L,"sources":[..]}
  *   {"key":"..","count":N,"n":N,"float":false,"sum":S,"sumsq":Q,"min":..,
  *    "max":..,"first":T,"last":T,"x":[[n,float,isum,dsum,min,max],..],
  *    "values":[..]}                       one per group; "sketch" instead
@@ -107,7 +107,14 @@ header(struct mct_buf *b, const struct mct_gtab *t, const struct mct_pspec *ps,
 		mct_buf_adds(b, "null");
 	addkey(b, "limit");
 	mct_buf_addi(b, (int64_t)limit);
-	mct_buf_adds(b, "}\n");
+	addkey(b, "sources");
+	mct_buf_addc(b, '[');
+	for (i = 0; i < ps->nsrc; i++) {
+		if (i)
+			mct_buf_addc(b, ',');
+		mct_buf_addjstr(b, ps->src[i], strlen(ps->src[i]));
+	}
+	mct_buf_adds(b, "]}\n");
 }
 
 static void
@@ -485,6 +492,22 @@ xfields(struct mct_gtab *t, struct preader *pr, int first)
 	return 0;
 }
 
+/* The traces a partial covers, after those of the partials before it. */
+static void
+sources(struct mct_pspec *ps, struct preader *pr)
+{
+	char **v;
+	int n, i;
+
+	if (str_list(pr, "sources", &v, &n) != 0)
+		return;
+	ps->src = mct_xrealloc(ps->src, (size_t)(ps->nsrc + n + 1) *
+	    sizeof(*ps->src));
+	for (i = 0; i < n; i++)
+		ps->src[ps->nsrc++] = v[i];
+	free(v);
+}
+
 /* A header line: check it against spec (or set spec from it). */
 static int
 read_header(struct mct_gtab *t, struct mct_pspec *ps, struct preader *pr)
@@ -545,6 +568,7 @@ read_header(struct mct_gtab *t, struct mct_pspec *ps, struct preader *pr)
 		if (mct_parse_unit(u, &ps->unit) != 0)
 			ps->unit = MCT_UNIT_NS;
 	}
+	sources(ps, pr);
 	if (getint(pr, "origin", &origin) == 0 &&
 	    (!ps->has_origin || origin < ps->origin)) {
 		ps->origin = origin;
@@ -778,8 +802,6 @@ mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
 	int status, cut = 0;
 	int state = 0;		/* 0: want a header, 1: groups, 2: ended */
 
-	ps->src = mct_xrealloc(ps->src, (size_t)(ps->nsrc + 1) * sizeof(*ps->src));
-	ps->src[ps->nsrc++] = mct_xstrdup(path);
 	pr.name = strcmp(path, "-") == 0 ? "(stdin)" : path;
 	if ((pr.text = slurp(path, &pr.len, &status)) == NULL)
 		return status;
@@ -836,7 +858,7 @@ mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
 
 /*
  * The header of a merge's output: unit and origin from the partials,
- * the partial files as its sources.
+ * the traces they cover as its sources.
  */
 void
 mct_partial_header(const struct mct_pspec *ps, struct mct_header *h)
