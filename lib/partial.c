@@ -578,13 +578,46 @@ read_header(struct mct_gtab *t, struct mct_pspec *ps, struct preader *pr)
 	return 0;
 }
 
+/* A sketch's buckets, {"zero":Z,"pos":[i,c,..],"neg":[i,c,..]}, into sk. */
+static int
+read_sketch(const struct mct_val *obj, struct mct_sketch *sk)
+{
+	struct mct_event sev;
+	struct mct_val v, e;
+	const char *p;
+	int64_t idx, c;
+	int side, bad = 0;
+
+	mct_event_init(&sev, obj->p, obj->len, NULL);
+	if (mct_get_key(&sev, "zero", &e) != 0 || e.type != MCT_J_NUMBER ||
+	    mct_int(e.p, e.len, &sk->zero) != 0)
+		bad = 1;
+	for (side = 0; side < 2 && !bad; side++) {
+		if (mct_get_key(&sev, side ? "neg" : "pos", &v) != 0 ||
+		    arr_open(&v, &p) != 0) {
+			bad = 1;
+			break;
+		}
+		while (!bad && p < v.p + v.len - 1) {
+			if (arr_int(&v, &p, &idx) != 0 ||
+			    arr_int(&v, &p, &c) != 0 || idx < 0 ||
+			    idx >= (INT64_C(1) << MCT_SKETCH_BITS) || c < 0)
+				bad = 1;
+			else
+				mct_sketch_put(sk, side, (int32_t)idx, c);
+		}
+	}
+	mct_event_free(&sev);
+	return bad ? -1 : 0;
+}
+
 /* The summary and values (or sketch) of a group's line into s. */
 static int
 read_stats(struct preader *pr, struct mct_stats *s)
 {
 	struct mct_val v, sk, e;
-	int64_t n, i, idx, c;
-	int isfloat, side;
+	int64_t n, i, c;
+	int isfloat;
 	const char *p;
 	double d;
 
@@ -620,32 +653,7 @@ read_stats(struct preader *pr, struct mct_stats *s)
 	    mct_get_key(&pr->ev, "sketch", &sk) != 0 || sk.type != MCT_J_OBJECT)
 		return -1;
 	s->sqover = get128(pr, "sumsq", &s->isumsq) != 0;
-	{
-		struct mct_event sev;
-		int bad = 0;
-
-		mct_event_init(&sev, sk.p, sk.len, NULL);
-		if (mct_get_key(&sev, "zero", &e) != 0 ||
-		    mct_int(e.p, e.len, &s->sk->zero) != 0)
-			bad = 1;
-		for (side = 0; side < 2 && !bad; side++) {
-			if (mct_get_key(&sev, side ? "neg" : "pos", &v) != 0 ||
-			    arr_open(&v, &p) != 0) {
-				bad = 1;
-				break;
-			}
-			while (!bad && p < v.p + v.len - 1) {
-				if (arr_int(&v, &p, &idx) != 0 ||
-				    arr_int(&v, &p, &c) != 0 || idx < 0 ||
-				    idx >= (INT64_C(1) << MCT_SKETCH_BITS) || c < 0)
-					bad = 1;
-				else
-					mct_sketch_put(s->sk, side, (int32_t)idx, c);
-			}
-		}
-		mct_event_free(&sev);
-		return bad ? -1 : 0;
-	}
+	return read_sketch(&sk, s->sk);
 }
 
 /* A group's extra fields (sum:F and kin). */
