@@ -68,32 +68,39 @@ addbool(struct mct_buf *b, const char *k, int v)
 	mct_buf_adds(b, v ? "true" : "false");
 }
 
+/* A JSON array of strings. */
+static void
+addstrs(struct mct_buf *b, char *const *v, int n)
+{
+	int i;
+
+	mct_buf_addc(b, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			mct_buf_addc(b, ',');
+		mct_buf_addjstr(b, v[i], strlen(v[i]));
+	}
+	mct_buf_addc(b, ']');
+}
+
 static void
 header(struct mct_buf *b, const struct mct_gtab *t, const struct mct_pspec *ps,
     size_t limit)
 {
+	char **x = mct_xmalloc((size_t)(t->nx + 1) * sizeof(*x));
 	int i;
 
 	mct_buf_adds(b, "{\"mct_partial\":");
 	mct_buf_addi(b, MCT_PARTIAL_VERSION);
 	addkey(b, "by");
-	mct_buf_addc(b, '[');
-	for (i = 0; i < ps->nby; i++) {
-		if (i)
-			mct_buf_addc(b, ',');
-		mct_buf_addjstr(b, ps->by[i], strlen(ps->by[i]));
-	}
-	mct_buf_addc(b, ']');
+	addstrs(b, ps->by, ps->nby);
 	addkey(b, "value");
 	mct_buf_addjstr(b, ps->value, strlen(ps->value));
 	addkey(b, "x");
-	mct_buf_addc(b, '[');
-	for (i = 0; i < t->nx; i++) {
-		if (i)
-			mct_buf_addc(b, ',');
-		mct_buf_addjstr(b, t->xf[i].text, strlen(t->xf[i].text));
-	}
-	mct_buf_addc(b, ']');
+	for (i = 0; i < t->nx; i++)
+		x[i] = t->xf[i].text;
+	addstrs(b, x, t->nx);
+	free(x);
 	addbool(b, "missing", ps->missing);
 	addbool(b, "meta", ps->meta);
 	addkey(b, "unit");
@@ -108,13 +115,8 @@ header(struct mct_buf *b, const struct mct_gtab *t, const struct mct_pspec *ps,
 	addkey(b, "limit");
 	mct_buf_addi(b, (int64_t)limit);
 	addkey(b, "sources");
-	mct_buf_addc(b, '[');
-	for (i = 0; i < ps->nsrc; i++) {
-		if (i)
-			mct_buf_addc(b, ',');
-		mct_buf_addjstr(b, ps->src[i], strlen(ps->src[i]));
-	}
-	mct_buf_adds(b, "]}\n");
+	addstrs(b, ps->src, ps->nsrc);
+	mct_buf_adds(b, "}\n");
 }
 
 static void
@@ -872,7 +874,6 @@ void
 mct_partial_header(const struct mct_pspec *ps, struct mct_header *h)
 {
 	struct mct_buf b = { 0 };
-	int i;
 
 	memset(h, 0, sizeof(*h));
 	h->unit = ps->unit ? ps->unit : MCT_UNIT_NS;
@@ -890,13 +891,9 @@ mct_partial_header(const struct mct_pspec *ps, struct mct_header *h)
 	else
 		mct_buf_adds(&b, "null");
 	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":false,"
-	    "\"top_before\":0,\"top\":{},\"sources\":[");
-	for (i = 0; i < ps->nsrc; i++) {
-		if (i)
-			mct_buf_addc(&b, ',');
-		mct_buf_addjstr(&b, ps->src[i], strlen(ps->src[i]));
-	}
-	mct_buf_adds(&b, "]}}");
+	    "\"top_before\":0,\"top\":{},\"sources\":");
+	addstrs(&b, ps->src, ps->nsrc);
+	mct_buf_adds(&b, "}}");
 	h->line = b.p;
 	h->linelen = b.len;
 }
