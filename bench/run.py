@@ -16,6 +16,9 @@ Sections: cat, filter, group, flow, phases, report (the default sections);
   flow    mct-flow on the stream and on a sections-layout stream, beside a python3 join by co_id
   phases  mct-phases --gaps on the stream, beside a python3 busy-union-and-gaps script
   report  mct-report on the trace (wall time; its output must hold the seed's 91.14%)
+  merge   mct-group --merge of 1,000 partials of the seed's kernel table (SPEC §12: <= 1 s), and the
+          stream split four ways, partials with --exact-limit 100, merged: median and p90 of every
+          group within 1% of the exact ones (tests/partial_oracle.py)
 The analysis sections read streams made once by mct-cat and kept in BENCH_DIR beside the traces.
 With no SECTION the default sections run, plus big and slice if BENCH_BIG=1 and huge if BENCH_HUGE=1.
 Naming a section on the command line runs it whatever BENCH_BIG/BENCH_HUGE say.
@@ -75,8 +78,8 @@ import tempfile
 import time
 from types import SimpleNamespace
 
-SECTIONS_ALL = "cat filter group flow phases report big slice huge".split()
-SECTIONS_DEFAULT = "cat filter group flow phases report".split()
+SECTIONS_ALL = "cat filter group flow phases report merge big slice huge".split()
+SECTIONS_DEFAULT = "cat filter group flow phases report merge".split()
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(BENCH)
@@ -1165,6 +1168,54 @@ def section_report():
         else:
             say("  (91.14%% is the full-scale share: found on %d line(s) of this report, not judged)", found)
     target_full("mct-report wall time", m and fmt_time(m), "<=", 1.5, "s")
+
+
+# ---------------------------------------------------------------- section: partials merged (SPEC §12)
+
+def section_merge():
+    if not need_tool("mct-group"):
+        return
+    need_stream()
+    say("\n== mct-group --merge: partial tables (SPEC §12: 1,000 partials of the kernel table in <= 1 s)")
+    d = os.path.join(S.work, "merge")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "k"))
+    part = os.path.join(d, "kernel.partial")
+    sh_lines("mct-filter --pid 2 --name 'kernel_kernel*' %s | mct-group -o partial > %s" % (q(S.stream), q(part)))
+    with open(part, "rb") as f:
+        text = f.read()
+    for i in range(1000):
+        with open(os.path.join(d, "k", "%04d.nd" % i), "wb") as f:
+            f.write(text)
+    export(MERGE_DIR=d)
+    t = Table("merge 1,000 partials of the kernel table (%s bytes each)" % commas(len(text)),
+              1000 * len(text), None)
+    t.sh("mct-group --merge", 'rss mct-group --merge -o tsv -a count,total,median,p90 "$MERGE_DIR"/k/*.nd '
+         '| wc -l', mct=True)
+    t.run()
+    check("rows of the merge (header and the two kernels)", number(t.out.get("mct-group --merge")), 3)
+    m = t.median.get("mct-group --merge")
+    target("mct-group --merge of 1,000 kernel-table partials", m and fmt_time(m), "<=", 1, "s")
+
+    # the stream split four ways, partials past --exact-limit 100, merged: within 1%
+    sh_lines("tail -n +2 %s | awk -v d=%s '{ print > (d \"/body\" (NR %% 4)) }'" % (q(S.stream), q(d)))
+    for i in range(4):
+        sh_lines("{ head -1 %s; cat %s/body%d; } | mct-group -o partial --exact-limit 100 > %s/L%d"
+                 % (q(S.stream), q(d), i, q(d), i))
+    sh_lines("mct-group --merge --exact-limit 100 -o tsv -a count,total,min,max,median,p90 %s/L? > %s/m.tsv"
+             % (q(d), q(d)))
+    p = subprocess.run([sys.executable, os.path.join(SRCDIR, "tests", "partial_oracle.py"), "within",
+                        "0.01", S.stream, "--", os.path.join(d, "m.tsv")],
+                       env=S.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    worst = re.search(r"groups (\d+) worst ([0-9.]+)", p.stdout)
+    check("merged count, total, min, max exact; median, p90 within 1% (partial_oracle.py)",
+          "yes" if p.returncode == 0 else p.stderr.strip()[:200], "yes")
+    if worst:
+        say("  --exact-limit 100, 4 partials: %s groups, worst relative error of median and p90 %.4f%%",
+            worst.group(1), 100 * float(worst.group(2)))
+    target("--exact-limit 100: worst error of median and p90", worst and "%.4f" % (100 * float(worst.group(2))),
+           "<=", 1, "%")
+    shutil.rmtree(d, ignore_errors=True)
 
 
 # ---------------------------------------------------------------- section: the 2 GB slice

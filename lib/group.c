@@ -181,6 +181,13 @@ group(struct mct_gtab *t, const char *key, size_t n)
 	return g;
 }
 
+/* The group of a key, made if new (a partial's group read back). */
+struct mct_group *
+mct_gtab_group(struct mct_gtab *t, const char *key, size_t n)
+{
+	return group(t, key, n);
+}
+
 struct mct_group *
 mct_gtab_find(const struct mct_gtab *t, const char *key, size_t n)
 {

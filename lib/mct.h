@@ -427,11 +427,16 @@ struct mct_stats {
 	int		 sorted;
 	mct_i128	 isum;
 	int64_t		 imin, imax;
+	mct_i128	 isumsq;	/* integers: sum of squares, exact */
+	int		 sqover;	/* ... unless it overflowed */
+	struct mct_sketch *sk;		/* past the exact limit: v is gone */
+	double		 fsum, fsumsq, fmin, fmax;	/* with sk: running */
 };
 
 void	 mct_stats_add(struct mct_stats *, int64_t);
 void	 mct_stats_addf(struct mct_stats *, double);
 void	 mct_stats_merge(struct mct_stats *, const struct mct_stats *);
+void	 mct_stats_sketch(struct mct_stats *);
 double	 mct_stats_sum(const struct mct_stats *);
 double	 mct_stats_min(struct mct_stats *);
 double	 mct_stats_max(struct mct_stats *);
@@ -439,6 +444,32 @@ double	 mct_stats_mean(const struct mct_stats *);
 double	 mct_stats_stddev(const struct mct_stats *);
 double	 mct_stats_quantile(struct mct_stats *, int64_t, int64_t);
 void	 mct_stats_free(struct mct_stats *);
+
+/*
+ * sketch.c - a mergeable, order-independent quantile sketch: log-spaced
+ * buckets from a double's top bits (128 a power of two), every value
+ * within 1/256 of its bucket's midpoint.
+ */
+#define MCT_SKETCH_BITS	18		/* exponent and 7 bits of fraction */
+#define MCT_SKETCH_BOUND 0.00390625	/* relative error bound: 1/256 */
+
+struct mct_skside {
+	int32_t		 lo, n;		/* buckets lo .. lo + n - 1 */
+	int64_t		*c;		/* their counts */
+};
+
+struct mct_sketch {
+	int64_t		 zero;		/* values that are 0 */
+	struct mct_skside pos, neg;	/* neg: buckets of -value */
+};
+
+double	 mct_sketch_value(int32_t);
+void	 mct_sketch_put(struct mct_sketch *, int, int32_t, int64_t);
+void	 mct_sketch_add(struct mct_sketch *, double, int64_t);
+void	 mct_sketch_merge(struct mct_sketch *, const struct mct_sketch *);
+double	 mct_sketch_quantile(const struct mct_sketch *, int64_t, int64_t,
+	    size_t, double, double);
+void	 mct_sketch_free(struct mct_sketch *);
 
 /*
  * output.c - writing events: ndjson, tsv, csv, table, trace.
@@ -550,6 +581,7 @@ int	 mct_gtab_value(const struct mct_gtab *, struct mct_event *,
 struct mct_group *mct_gtab_add(struct mct_gtab *, struct mct_event *,
 	    const char *, size_t, const struct mct_number *);
 struct mct_group *mct_gtab_find(const struct mct_gtab *, const char *, size_t);
+struct mct_group *mct_gtab_group(struct mct_gtab *, const char *, size_t);
 void	 mct_gtab_merge(struct mct_gtab *, const struct mct_gtab *);
 void	 mct_gtab_sort(const struct mct_gtab *, struct mct_group **, size_t,
 	    const struct mct_order *);
@@ -562,5 +594,38 @@ const char *mct_group_part(const struct mct_group *, int, size_t *);
 void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
 void	 mct_group_members(const struct mct_group *, const struct mct_field *,
 	    const int *, int, struct mct_buf *);
+
+/*
+ * partial.c - a group table's mergeable state as NDJSON (mct-group -o
+ * partial, SPEC §12): a header line (format version, --by, --value,
+ * extra fields, origin), one line per group (count, exact sums, min, max,
+ * first, last, the values up to the exact limit or a sketch past it), an
+ * end line (totals, number of groups).  mct_partial_read() merges one
+ * file of them (any number of partials one after another) into a table;
+ * the first header read sets spec and the table's extra fields, every
+ * later one must agree.
+ */
+#define MCT_PARTIAL_VERSION	1
+#define MCT_EXACT_LIMIT		1000000
+
+struct mct_pspec {
+	char		**by;		/* the --by fields as written */
+	int		 nby;
+	char		*value;		/* --value as written */
+	int		 set;		/* by and value are known */
+	int		 missing, meta;	/* --missing, --meta */
+	int		 nhdr;		/* partial headers read */
+	enum mct_unit	 unit;		/* the traces' unit (the first's) */
+	int		 has_origin;
+	int64_t		 origin;	/* the smallest of the partials' */
+	int		 nsrc;		/* the traces the table covers */
+	char		**src;
+};
+
+void	 mct_partial_write(struct mct_gtab *, const struct mct_pspec *, size_t);
+int	 mct_partial_read(struct mct_gtab *, struct mct_pspec *, const char *,
+	    size_t);
+void	 mct_partial_header(const struct mct_pspec *, struct mct_header *);
+void	 mct_pspec_free(struct mct_pspec *);
 
 #endif /* MCT_H */

@@ -7,6 +7,12 @@
  * doubles.  Every value is kept (8 bytes) for exact medians.  Quantiles
  * interpolate linearly between the closest ranks, so the median of an
  * even count is the mean of the two middle values.
+ *
+ * The integers' sum of squares is kept exactly too, so the standard
+ * deviation comes from (n, sum, sum of squares) alone and a merge of
+ * partial sets gives it to the last bit, in any order.  A set past its
+ * exact limit turns into a sketch (lib/sketch.c): its values go, and
+ * quantiles come from the sketch within its bound.
  */
 #include "config.h"
 
@@ -25,6 +31,46 @@ grow(struct mct_stats *s)
 	}
 }
 
+/* A value into a sketched set: its bucket and the running doubles. */
+static void
+running(struct mct_stats *s, double d)
+{
+	mct_sketch_add(s->sk, d, 1);
+	s->fsum += d;
+	s->fsumsq += d * d;
+	if (s->n == 0 || d < s->fmin)
+		s->fmin = d;
+	if (s->n == 0 || d > s->fmax)
+		s->fmax = d;
+}
+
+static double at(const struct mct_stats *, size_t);
+
+/*
+ * From now on a sketch: the values go into its buckets and are freed;
+ * n, the sums, min and max stay.  The doubles' running figures start
+ * from the values, so a float set keeps its sum, min and max.
+ */
+void
+mct_stats_sketch(struct mct_stats *s)
+{
+	size_t i, n = s->n;
+
+	if (s->sk != NULL)
+		return;
+	s->sk = mct_xmalloc(sizeof(*s->sk));
+	memset(s->sk, 0, sizeof(*s->sk));
+	s->fsum = s->fsumsq = 0;
+	s->n = 0;
+	for (i = 0; i < n; i++) {
+		running(s, at(s, i));
+		s->n++;
+	}
+	free(s->v);
+	s->v = NULL;
+	s->cap = 0;
+}
+
 void
 mct_stats_add(struct mct_stats *s, int64_t v)
 {
@@ -32,8 +78,15 @@ mct_stats_add(struct mct_stats *s, int64_t v)
 		mct_stats_addf(s, (double)v);
 		return;
 	}
-	grow(s);
-	s->v[s->n].i = v;
+	if (!s->sqover && __builtin_add_overflow(s->isumsq,
+	    (mct_i128)v * v, &s->isumsq))
+		s->sqover = 1;
+	if (s->sk != NULL)
+		running(s, (double)v);
+	else {
+		grow(s);
+		s->v[s->n].i = v;
+	}
 	s->n++;
 	s->isum += v;
 	if (s->n == 1 || v < s->imin)
@@ -50,14 +103,44 @@ mct_stats_addf(struct mct_stats *s, double d)
 
 	if (!s->isfloat) {
 		/* from now on, doubles */
-		for (i = 0; i < s->n; i++)
-			s->v[i].d = (double)s->v[i].i;
+		if (s->sk == NULL)
+			for (i = 0; i < s->n; i++)
+				s->v[i].d = (double)s->v[i].i;
 		s->isfloat = 1;
 	}
-	grow(s);
-	s->v[s->n].d = d;
+	if (s->sk != NULL)
+		running(s, d);
+	else {
+		grow(s);
+		s->v[s->n].d = d;
+	}
 	s->n++;
 	s->sorted = 0;
+}
+
+/* The summary of the sketched set b into the sketched set a. */
+static void
+merge_sketch(struct mct_stats *a, const struct mct_stats *b)
+{
+	if (b->n == 0)
+		return;
+	a->isfloat |= b->isfloat;
+	if (!a->isfloat) {
+		if (a->n == 0 || b->imin < a->imin)
+			a->imin = b->imin;
+		if (a->n == 0 || b->imax > a->imax)
+			a->imax = b->imax;
+	}
+	a->isum += b->isum;
+	a->sqover |= b->sqover || __builtin_add_overflow(a->isumsq, b->isumsq,
+	    &a->isumsq);
+	a->fsum += b->fsum;
+	a->fsumsq += b->fsumsq;
+	if (a->n == 0 || b->fmin < a->fmin)
+		a->fmin = b->fmin;
+	if (a->n == 0 || b->fmax > a->fmax)
+		a->fmax = b->fmax;
+	a->n += b->n;
 }
 
 /* Add every value of b to a. */
@@ -66,6 +149,12 @@ mct_stats_merge(struct mct_stats *a, const struct mct_stats *b)
 {
 	size_t i;
 
+	if (b->sk != NULL) {
+		mct_stats_sketch(a);
+		merge_sketch(a, b);
+		mct_sketch_merge(a->sk, b->sk);
+		return;
+	}
 	for (i = 0; i < b->n; i++) {
 		if (b->isfloat)
 			mct_stats_addf(a, b->v[i].d);
@@ -113,6 +202,8 @@ mct_stats_sum(const struct mct_stats *s)
 
 	if (!s->isfloat)
 		return (double)s->isum;
+	if (s->sk != NULL)
+		return s->fsum;
 	for (i = 0; i < s->n; i++)
 		d += s->v[i].d;
 	return d;
@@ -123,6 +214,8 @@ mct_stats_min(struct mct_stats *s)
 {
 	if (!s->isfloat)
 		return (double)s->imin;
+	if (s->sk != NULL)
+		return s->fmin;
 	sort(s);
 	return s->n ? s->v[0].d : NAN;
 }
@@ -132,6 +225,8 @@ mct_stats_max(struct mct_stats *s)
 {
 	if (!s->isfloat)
 		return (double)s->imax;
+	if (s->sk != NULL)
+		return s->fmax;
 	sort(s);
 	return s->n ? s->v[s->n - 1].d : NAN;
 }
@@ -146,17 +241,34 @@ mct_stats_mean(const struct mct_stats *s)
 	return mct_stats_sum(s) / (double)s->n;
 }
 
-/* Sample standard deviation (n - 1); 0 for one value. */
+/*
+ * Sample standard deviation (n - 1); 0 for one value.  Integers: from
+ * the exact sums, sum of squares less sum^2/n, with sum = q n + r split
+ * so that only r^2/n (< n) is not an integer; the same bits whatever
+ * the order the values came in.
+ */
 double
 mct_stats_stddev(const struct mct_stats *s)
 {
 	double m = mct_stats_mean(s), acc = 0, d;
+	mct_i128 q, r, m2;
 	size_t i;
 
 	if (s->n == 0)
 		return NAN;
 	if (s->n == 1)
 		return 0;
+	if (!s->isfloat && !s->sqover) {
+		q = s->isum / (mct_i128)s->n;
+		r = s->isum % (mct_i128)s->n;
+		m2 = s->isumsq - q * q * (mct_i128)s->n - 2 * q * r;
+		d = (double)m2 - (double)r * (double)r / (double)s->n;
+		return d > 0 ? sqrt(d / (double)(s->n - 1)) : 0;
+	}
+	if (s->sk != NULL) {
+		d = s->fsumsq - s->fsum * s->fsum / (double)s->n;
+		return d > 0 ? sqrt(d / (double)(s->n - 1)) : 0;
+	}
 	for (i = 0; i < s->n; i++) {
 		d = at(s, i) - m;
 		acc += d * d;
@@ -177,6 +289,9 @@ mct_stats_quantile(struct mct_stats *s, int64_t num, int64_t den)
 
 	if (s->n == 0 || den <= 0)
 		return NAN;
+	if (s->sk != NULL)
+		return mct_sketch_quantile(s->sk, num, den, s->n,
+		    mct_stats_min(s), mct_stats_max(s));
 	sort(s);
 	pn = (mct_i128)num * (mct_i128)(s->n - 1);
 	i = (size_t)(pn / den);
@@ -196,6 +311,8 @@ mct_stats_quantile(struct mct_stats *s, int64_t num, int64_t den)
 void
 mct_stats_free(struct mct_stats *s)
 {
+	mct_sketch_free(s->sk);
+	free(s->sk);
 	free(s->v);
 	memset(s, 0, sizeof(*s));
 }

@@ -5,6 +5,10 @@
  * running sums of the extra fields, and every value of --value for exact
  * medians and percentiles; this file makes an event's key from --by and
  * writes the rows.  No event is kept.
+ *
+ * -o partial writes the table's mergeable state instead of rows, and
+ * --merge reads such partials (lib/partial.c) in place of events: the
+ * rows of a merge are those of one run over all the events.
  */
 #include "config.h"
 
@@ -35,15 +39,23 @@ struct opts {
 	struct mct_gtab	 t;		/* the groups */
 	struct mct_buf	 kbuf;		/* an event's key */
 	const struct mct_header *hdr;
+	const char	*by_text, *value_text, *aggs_text;
+	int		 by_given, value_given;
+	int		 partial;	/* -o partial */
+	int		 merge;		/* --merge */
+	size_t		 limit;		/* --exact-limit */
+	struct mct_pspec ps;		/* what the partials group */
 };
 
 enum { OPT_MISSING = CHAR_MAX + 1, OPT_META, OPT_NO_HEADER, OPT_RULES,
-    OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE };
+    OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE, OPT_MERGE, OPT_EXACT_LIMIT };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
 	{ "by",		required_argument,	NULL, 'k' },
+	{ "exact-limit", required_argument,	NULL, OPT_EXACT_LIMIT },
 	{ "help",	no_argument,		NULL, 'h' },
+	{ "merge",	no_argument,		NULL, OPT_MERGE },
 	{ "meta",	no_argument,		NULL, OPT_META },
 	{ "missing",	no_argument,		NULL, OPT_MISSING },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
@@ -90,7 +102,15 @@ usage(int status)
 	    "      --rules FILE      the rules file for the field category\n"
 	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
 	    "(default\n"
-	    "                        otherwise), tsv, csv, md (Markdown)\n"
+	    "                        otherwise), tsv, csv, md (Markdown), "
+	    "partial\n"
+	    "                        (the mergeable state, for --merge)\n"
+	    "      --merge           read partials (-o partial) and merge "
+	    "them\n"
+	    "      --exact-limit N   values kept per group in a partial "
+	    "(default\n"
+	    "                        1000000); past it a sketch, quantiles "
+	    "within 0.4%%\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), "
 	    "us, ms, s\n"
@@ -351,6 +371,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	const char *by = "name", *aggs = DEFAULT_AGGS, *value = "dur";
 	int ch, fmt = 0;
+	long long l;
 	char *end;
 
 	while ((ch = getopt_long(argc, argv, "a:hk:n:o:rs:u:V", longopts,
@@ -364,6 +385,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case 'k':
 			by = optarg;
+			o->by_given = 1;
 			break;
 		case 'n':
 			o->top = strtol(optarg, &end, 10);
@@ -373,10 +395,14 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			}
 			break;
 		case 'o':
+			if ((o->partial = strcmp(optarg, "partial") == 0)) {
+				fmt = 1;
+				break;
+			}
 			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0 ||
 			    o->out.fmt == MCT_O_TRACE) {
 				warnx("-o: unknown format '%s' (want table, "
-				    "md, ndjson, tsv or csv)", optarg);
+				    "md, ndjson, tsv, csv or partial)", optarg);
 				mct_usage_hint();
 			}
 			fmt = 1;
@@ -413,11 +439,37 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_VALUE:
 			value = optarg;
+			o->value_given = 1;
+			break;
+		case OPT_MERGE:
+			o->merge = 1;
+			break;
+		case OPT_EXACT_LIMIT:
+			l = strtoll(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || l < 0) {
+				warnx("--exact-limit: invalid number '%s'", optarg);
+				mct_usage_hint();
+			}
+			o->limit = (size_t)l;
 			break;
 		default:
 			usage(2);
 		}
 	}
+	o->by_text = by;
+	o->value_text = value;
+	o->aggs_text = aggs;
+	if (!fmt)
+		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
+	return optind;
+}
+
+/* --by, --value, -a, --sort: after a merge has read what its partials group. */
+static void
+setup_fields(struct opts *o)
+{
+	const char *by = o->by_text, *value = o->value_text;
+
 	if (mct_fields_parse(by, &o->by, &o->nby) != 0) {
 		warnx("--by: invalid field list '%s'", by);
 		mct_usage_hint();
@@ -426,12 +478,15 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		warnx("--value: invalid field '%s'", value);
 		mct_usage_hint();
 	}
+}
+
+static void
+setup(struct opts *o)
+{
+	setup_fields(o);
 	o->vtime = mct_field_time(&o->value);
-	parse_aggs(o, aggs);
+	parse_aggs(o, o->aggs_text);
 	parse_sort(o, o->sort ? o->sort : "total");
-	if (!fmt)
-		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
-	return optind;
 }
 
 static int
@@ -442,28 +497,146 @@ uses_category(const struct opts *o)
 	    mct_rules_fields(o->t.xf, o->t.nx);
 }
 
+/* The spec of the partial this run writes. */
+static void
+spec(struct opts *o)
+{
+	int i;
+
+	o->ps.nby = o->nby;
+	o->ps.by = mct_xmalloc((size_t)(o->nby + 1) * sizeof(*o->ps.by));
+	for (i = 0; i < o->nby; i++)
+		o->ps.by[i] = mct_xstrdup(o->by[i].text);
+	o->ps.value = mct_xstrdup(o->value.text);
+	o->ps.set = 1;
+	o->ps.missing = o->missing;
+	o->ps.meta = o->meta;
+}
+
+/* The traces read, for the partial's header. */
+static void
+sources(struct opts *o)
+{
+	int i;
+
+	o->ps.src = mct_xmalloc((size_t)(o->hdr->nsrc + 1) * sizeof(*o->ps.src));
+	for (i = 0; i < o->hdr->nsrc; i++)
+		o->ps.src[i] = mct_xstrdup(o->hdr->src[i].path);
+	o->ps.nsrc = o->hdr->nsrc;
+}
+
+/* Events in: the table of one run (or the partial of it). */
+static int
+from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
+{
+	struct mct_reader *r;
+	struct mct_event *ev;
+
+	setup(o);
+	if (uses_category(o) && mct_rules_need() != 0)
+		exit(MCT_EXIT_USAGE);
+	r = mct_open(argc, argv, mo);
+	o->hdr = o->t.hdr = mct_header(r);
+	while (mct_next(r, &ev))
+		if (o->meta || !is_meta(ev))
+			add(o, ev);
+	if (o->partial) {
+		spec(o);
+		o->ps.unit = o->hdr->unit;
+		o->ps.has_origin = o->hdr->has_origin;
+		o->ps.origin = o->hdr->origin;
+		sources(o);
+		if (o->hdr->nread > 0)
+			mct_partial_write(&o->t, &o->ps, o->limit);
+	} else {
+		mct_out_begin(&o->out, o->hdr);
+		report(o);
+		mct_out_end(&o->out);
+	}
+	return mct_close(r);
+}
+
+/* A list of field texts, as --by takes it. */
+static char *
+join(char **v, int n)
+{
+	struct mct_buf b = { 0 };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			mct_buf_addc(&b, ',');
+		mct_buf_adds(&b, v[i]);
+	}
+	mct_buf_addc(&b, '\0');
+	return b.p;
+}
+
+/*
+ * Partials in: every file merged into the table, whose --by and --value
+ * are the partials' (given ones must agree).  A partial that cannot be
+ * read or does not match ends the run at once, with nothing written: a
+ * merge without it would be a wrong table.
+ */
+static int
+from_partials(struct opts *o, int argc, char *argv[])
+{
+	static struct mct_header hdr;
+	static char dash[] = "-", *stdin_only[] = { dash, NULL };
+	int i, nx, status = MCT_EXIT_OK;
+
+	if (argc == 0) {
+		argc = 1;
+		argv = stdin_only;
+	}
+	if (o->by_given || o->value_given) {
+		/* what the user named must be what the partials group */
+		setup_fields(o);
+		spec(o);
+		for (i = 0; i < o->nby; i++)
+			mct_field_free(&o->by[i]);
+		free(o->by);
+		mct_field_free(&o->value);
+		o->by = NULL;
+		o->nby = 0;
+	}
+	for (i = 0; i < argc && status != MCT_EXIT_USAGE; i++)
+		status = mct_status(status,
+		    mct_partial_read(&o->t, &o->ps, argv[i], o->limit));
+	if (status == MCT_EXIT_USAGE)
+		exit(MCT_EXIT_USAGE);
+	o->by_text = join(o->ps.by, o->ps.nby);
+	o->value_text = o->ps.value;
+	nx = o->t.nx;
+	setup(o);
+	if (o->t.nx != nx) {
+		warnx("the partials have no field %s (write them with -a "
+		    "sum:%s or its kin)", o->t.xf[nx].text, o->t.xf[nx].text);
+		exit(MCT_EXIT_USAGE);
+	}
+	mct_partial_header(&o->ps, &hdr);
+	o->hdr = o->t.hdr = &hdr;
+	if (o->partial)
+		mct_partial_write(&o->t, &o->ps, o->limit);
+	else {
+		mct_out_begin(&o->out, o->hdr);
+		report(o);
+		mct_out_end(&o->out);
+	}
+	return status;
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { .out = { .header = 1 }, .t = { .value = &o.value } };
+	struct opts o = { .out = { .header = 1 }, .t = { .value = &o.value },
+	    .limit = MCT_EXACT_LIMIT };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
-	struct mct_reader *r;
-	struct mct_event *ev;
 	int n;
 
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
-	if (uses_category(&o) && mct_rules_need() != 0)
-		exit(MCT_EXIT_USAGE);
-
-	r = mct_open(argc, argv, &mo);
-	o.hdr = o.t.hdr = mct_header(r);
-	while (mct_next(r, &ev))
-		if (o.meta || !is_meta(ev))
-			add(&o, ev);
-	mct_out_begin(&o.out, o.hdr);
-	report(&o);
-	mct_out_end(&o.out);
-	return mct_finish(mct_close(r));
+	return mct_finish(o.merge ? from_partials(&o, argc, argv) :
+	    from_events(&o, argc, argv, &mo));
 }

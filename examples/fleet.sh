@@ -1,0 +1,95 @@
+#!/bin/sh
+# fleet.sh - mct where the traces are: each trace's pipeline runs, through
+# GNU parallel over ssh, on the host that holds it, and only the partial
+# tables (a few kB each) come back to be merged here (mct(7), "Many
+# machines").
+#
+#   fleet.sh [-a AGGREGATES] [-k FIELDS] [-f 'MCT-FILTER OPTIONS']
+#            [-o FORMAT] [-J JOBLOG] [-P PARTIALS] HOST:FILE ...
+#
+# e.g.  fleet.sh -k name -f '--pid 2' node1:/scratch/rank-0.json.gz \
+#           node1:/scratch/rank-1.json.gz node2:/scratch/rank-2.json.gz
+#
+# On HOST:  mct-cat FILE | mct-filter OPTIONS | mct-group -o partial ...
+# Here:     mct-group --merge -o FORMAT ... (the table one mct-group over
+#           every trace would print, byte for byte)
+#
+# Each FILE runs only on its HOST (GNU parallel's host groups: FILE@HOST);
+# a host runs as many pipelines at once as MCT_JOBS (default 1) says.
+# MCT_SSH is the ssh command (default ssh; e.g. 'ssh -F my_config');
+# MCT_REMOTE_PATH is where the mct tools are on the hosts (put first on
+# their PATH in the remote command; default: the PATH a login shell gets
+# there).  -J writes GNU parallel's job log (which host ran what, its
+# exit status); -P keeps the partials.  FILE may not contain '@'.
+#
+# Exit status: 0; 1 when a pipeline failed or its trace was damaged (the
+# others are merged, the job log names it); 2 on a usage error.
+set -eu
+
+aggs=count,total,mean,median,min,max
+by=name
+filter=
+fmt=tsv
+joblog=
+keep=
+while getopts a:f:J:k:o:P: opt; do
+	case $opt in
+	a) aggs=$OPTARG ;;
+	f) filter=$OPTARG ;;
+	J) joblog=$OPTARG ;;
+	k) by=$OPTARG ;;
+	o) fmt=$OPTARG ;;
+	P) keep=$OPTARG ;;
+	*) echo "usage: fleet.sh [-a aggregates] [-k fields] [-f filter] [-o format] [-J joblog] [-P partials] host:file ..." >&2
+	   exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "fleet.sh: no host:file given" >&2; exit 2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fleet.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# FILE@HOST for parallel's --hostgroups; one --sshlogin per distinct host
+hosts=
+for a; do
+	case $a in
+	*:*) ;;
+	*) echo "fleet.sh: '$a' is not host:file" >&2; exit 2 ;;
+	esac
+	host=${a%%:*}
+	printf '%s@%s\n' "${a#*:}" "$host" >> "$tmp/args"
+	case " $hosts " in
+	*" $host "*) ;;
+	*) hosts="$hosts $host" ;;
+	esac
+done
+set --
+for h in $hosts; do
+	set -- "$@" --sshlogin "${MCT_JOBS:-1}/$h"
+done
+
+# The remote command: shell text run on the host, its PATH set there.
+# Each program that fails says so on fd 3, whose text is the pipeline's
+# verdict (sh has no pipefail): a trace that cannot be read fails its job
+# instead of giving an empty partial.  -f, -k and -a are written into it
+# as given; GNU parallel quotes {}.
+remote=
+[ -z "${MCT_REMOTE_PATH:-}" ] ||
+	remote="PATH='$MCT_REMOTE_PATH':\$PATH; export PATH; "
+remote="${remote}exec 4>&1; st=\$( { { mct-cat {} || echo mct-cat: \$? >&3; } | "
+remote="$remote{ mct-filter $filter || echo mct-filter: \$? >&3; } | "
+remote="$remote{ mct-group -o partial -k '$by' -a '$aggs' >&4 || echo mct-group: \$? >&3; }; } 3>&1 ); "
+remote="$remote[ -z \"\$st\" ] || { echo {}: exit status \$st >&2; exit 1; }"
+
+status=0
+parallel --hostgroups --ssh "${MCT_SSH:-ssh}" "$@" \
+    ${joblog:+--joblog "$joblog"} --halt never \
+    "$remote" :::: "$tmp/args" > "$tmp/partials" || status=1
+
+[ -z "$keep" ] || cp "$tmp/partials" "$keep"
+mct-group --merge -o "$fmt" -k "$by" -a "$aggs" "$tmp/partials" || {
+	s=$?
+	[ $s -gt $status ] && status=$s
+}
+exit $status

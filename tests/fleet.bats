@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# fleet.bats - the recipe of mct(7) "Many machines", for real: a throw-away
+# sshd on 127.0.0.1, reached as two ssh "hosts" (two aliases of one ssh
+# config), and examples/fleet.sh running each trace's pipeline through GNU
+# parallel --sshlogin on the host named for it.  The merged table must be
+# byte for byte the table of one local mct-group over every trace.
+#
+# Skips, saying why, only where sshd cannot be started.
+
+load helpers
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR/ssh sshd port i
+
+	export SSHD_SKIP=
+	sshd=$(command -v sshd || echo /usr/sbin/sshd)
+	if [ ! -x "$sshd" ] || ! command -v ssh > /dev/null ||
+	    ! command -v ssh-keygen > /dev/null; then
+		SSHD_SKIP="no sshd, ssh or ssh-keygen (Debian: openssh-server openssh-client)"
+		return 0
+	fi
+	mkdir -p "$d"
+	ssh-keygen -q -t ed25519 -N '' -f "$d/host_key"
+	ssh-keygen -q -t ed25519 -N '' -f "$d/user_key"
+	cp "$d/user_key.pub" "$d/authorized_keys"
+	chmod 600 "$d/authorized_keys" "$d/host_key" "$d/user_key"
+	port=$("$PYTHON3" -c 'import socket; s = socket.socket();
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	cat > "$d/sshd_config" <<-EOF
+	Port $port
+	ListenAddress 127.0.0.1
+	HostKey $d/host_key
+	AuthorizedKeysFile $d/authorized_keys
+	StrictModes no
+	UsePAM no
+	PidFile $d/sshd.pid
+	PubkeyAuthentication yes
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	PermitRootLogin prohibit-password
+	AcceptEnv ASAN_OPTIONS UBSAN_OPTIONS
+	EOF
+	cat > "$d/ssh_config" <<-EOF
+	Host host1 host2
+		HostName 127.0.0.1
+		Port $port
+		User $(id -un)
+		IdentityFile $d/user_key
+		IdentitiesOnly yes
+		StrictHostKeyChecking no
+		UserKnownHostsFile /dev/null
+		BatchMode yes
+		LogLevel ERROR
+		SendEnv ASAN_OPTIONS UBSAN_OPTIONS
+	EOF
+	# (the sanitizer build's options reach the remote tools: SendEnv)
+	# sshd wants its privilege separation directory (root only)
+	if [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ]; then
+		mkdir -p /run/sshd && chmod 755 /run/sshd
+	fi
+	if ! "$sshd" -f "$d/sshd_config" -E "$d/sshd.log"; then
+		SSHD_SKIP="sshd did not start: $(tail -1 "$d/sshd.log" 2>/dev/null)"
+		return 0
+	fi
+	for i in $(seq 25); do
+		ssh -F "$d/ssh_config" host1 true 2> "$d/ssh.err" && break
+		sleep 0.2
+	done
+	if [ "$i" -eq 25 ]; then
+		SSHD_SKIP="cannot log in to the test sshd: $(tail -1 "$d/ssh.err")"
+		return 0
+	fi
+
+	# The traces: two ranks of a real job (when the fixtures are there)
+	# and two generated ones.
+	gen --scale 0.02 --seed 2 > "$BATS_FILE_TMPDIR/rank-2.json"
+	gen --scale 0.02 --seed 3 --unit us > "$BATS_FILE_TMPDIR/rank-3.json"
+}
+
+teardown_file() {
+	local p=$BATS_FILE_TMPDIR/ssh/sshd.pid
+
+	[ -f "$p" ] && kill "$(cat "$p")" 2> /dev/null || true
+}
+
+setup() {
+	[ -z "$SSHD_SKIP" ] || skip "$SSHD_SKIP"
+	command -v parallel > /dev/null ||
+	    fail_with "GNU parallel is not installed (Debian: parallel)"
+	cd "$BATS_TEST_TMPDIR"
+	export MCT_SSH="ssh -F $BATS_FILE_TMPDIR/ssh/ssh_config"
+	export MCT_REMOTE_PATH="$MCT_BUILDDIR/tools"
+	export MCT_JOBS=2
+	fleet=$MCT_SRCDIR/examples/fleet.sh
+	traces=()
+	if [ -d "$fixtures" ]; then
+		traces+=("$fixtures/kineto-rank0-of-2-nccl.json.gz"
+		    "$fixtures/kineto-rank1-of-2-nccl.json.gz")
+	fi
+	traces+=("$BATS_FILE_TMPDIR/rank-2.json" "$BATS_FILE_TMPDIR/rank-3.json")
+}
+
+fail_with() {
+	echo "$1"
+	return 1
+}
+
+@test "fleet.sh over two ssh hosts: the merged table is one local mct-group's, byte for byte; the job log shows both hosts" {
+	local a=count,total,mean,median,min,max,p90,stddev,first,last i=0 t
+	local args=()
+
+	for t in "${traces[@]}"; do
+		args+=("host$((i % 2 + 1)):$t")
+		i=$((i + 1))
+	done
+	run --separate-stderr sh "$fleet" -a "$a" -f '--ph X' -J joblog \
+	    -P partials "${args[@]}"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	got=$output
+	# the job log, in the test's log: which host ran which trace
+	sed 's/^/# /' joblog >&3
+	[ "$(awk -F'\t' 'NR > 1 { print $2 }' joblog | sort -u | tr '\n' ' ')" = "host1 host2 " ]
+	[ "$(awk -F'\t' 'NR > 1 && $7 != 0' joblog | wc -l)" -eq 0 ]
+	# every trace ran on the host named for it
+	i=0
+	for t in "${traces[@]}"; do
+		awk -F'\t' -v t="$t" 'index($9, t) { print $2 }' joblog |
+		    grep -qx "host$((i % 2 + 1))"
+		i=$((i + 1))
+	done
+	# one partial came back per trace
+	[ "$(grep -c '"mct_partial":1' partials)" -eq "${#traces[@]}" ]
+
+	want=$(mct-cat "${traces[@]}" | mct-filter --ph X |
+	    mct-group -o tsv -a "$a")
+	same "$got" "$want"
+	[ "$(printf '%s\n' "$got" | wc -l)" -gt 20 ]
+}
+
+@test "fleet.sh: a trace missing on its host fails its job (exit 1, the job log says which), the others are merged" {
+	run --separate-stderr sh "$fleet" -J joblog "host1:${traces[0]}" \
+	    "host2:$BATS_TEST_TMPDIR/no-such-rank.json"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *no-such-rank.json* ]]
+	awk -F'\t' 'NR > 1 && $7 != 0 { print $2 }' joblog | grep -qx host2
+	want=$(mct-cat "${traces[0]}" | mct-group -o tsv -a count,total,mean,median,min,max)
+	same "$output" "$want"
+}
