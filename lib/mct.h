@@ -563,4 +563,78 @@ void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
 void	 mct_group_members(const struct mct_group *, const struct mct_field *,
 	    const int *, int, struct mct_buf *);
 
+/*
+ * phases.c - mct-phases' method, steps 2 to 5: device calls (in time
+ * order, signatures and names interned below nsig) cut into phases.
+ */
+/* A device call: its place, and its signature and name as interned ids. */
+struct mct_call {
+	int64_t		 ts, dur;
+	int32_t		 sig;
+	int32_t		 name;		/* the event's own name, interned */
+};
+
+struct mct_anchor {
+	int32_t		 sig;
+	long		 calls;
+	int64_t		 total;
+};
+
+enum mct_pkind { MCT_PH_INIT, MCT_PH_WARMUP, MCT_PH_STEADY, MCT_PH_SWITCH,
+    MCT_PH_TAIL };
+
+struct mct_phase {
+	enum mct_pkind	 kind;
+	int64_t		 start, end;	/* absolute ns */
+	struct mct_anchor *anc;
+	int		 nanc;
+	long		 rounds;
+};
+
+/* The knobs of steps 2 to 4, as the options of the same names give them. */
+struct mct_method {
+	int		 min_rounds;
+	double		 min_share;	/* % */
+	double		 split;
+	double		 overlap;	/* % */
+	int64_t		 join;		/* -1: 1% of the device span */
+};
+
+/*
+ * What the steps share: the calls and knobs a caller gives, what one step
+ * hands the next (private), and the phases found.
+ */
+struct mct_cand;
+
+struct mct_phaser {
+	/* given: the calls, in time order, and the knobs */
+	const struct mct_call *dev;
+	size_t		 ndev;
+	size_t		 nsig;		/* every sig and name is below it */
+	const struct mct_method *m;
+	int64_t		 origin;	/* init begins here */
+	int64_t		 tend;		/* the tail ends here, if hasend */
+	int		 hasend;
+	/*
+	 * Step 2's index: signature s's calls, in time order, are
+	 * dev[order[first[s]]] to dev[order[first[s + 1] - 1]].
+	 */
+	size_t		*order, *first;
+	/* step 2's candidates, for step 3 */
+	struct mct_cand	*cand;
+	size_t		 ncand;
+	/*
+	 * The phases: the steady ones (step 3) first, then the warmups
+	 * (step 4); step 5 adds init, switches and tail and sorts them all
+	 * by time.
+	 */
+	struct mct_phase *ph;
+	int		 nph, nsteady;
+};
+
+int	 mct_on_device(struct mct_event *);
+int64_t	 mct_overlap(int64_t, int64_t, int64_t, int64_t);
+void	 mct_phases_find(struct mct_phaser *);
+void	 mct_phases_free(struct mct_phaser *);
+
 #endif /* MCT_H */
