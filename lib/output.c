@@ -467,4 +467,5 @@ mct_out_end(struct mct_out *o)
 	free(o->width);
 	o->width = NULL;
 	o->ncols = 0;
+	o->nrows = 0;		/* the next table has its own header */
 }
