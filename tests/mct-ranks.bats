@@ -1,0 +1,217 @@
+#!/usr/bin/env bats
+# mct-ranks.bats - a job of many ranks (SPEC §9): the rank table, the
+# straggler, the collectives, and every option, format and error of
+# mct-ranks(1).
+#
+# Expected values come from tests/ranks_oracle.py (python3's json reading
+# the same streams: unions of intervals, medians, the steady rounds of
+# tests/phases_oracle.py, the n-th collective of each name) or from what
+# gentrace --ranks was told (which rank is slow); never from output of
+# mct-ranks kept from an earlier run.
+
+load helpers
+
+setup_file() {
+	local d="$BATS_FILE_TMPDIR" i
+
+	# A job of 4 small ranks, rank 2 slower by 8%, clocks in step; the
+	# same with the clocks off by up to 3 s; their streams; the ranks as
+	# one stream with a rank key on every event; python's answers.
+	mkdir "$d/job" "$d/off"
+	gen --scale 0.03 --ranks 4 --slow-rank 2 --slow-factor 1.08 \
+	    --out "$d/job"
+	gen --scale 0.03 --ranks 4 --slow-rank 2 --slow-factor 1.08 \
+	    --clock-offset 3000000000 --out "$d/off"
+	for i in 0 1 2 3; do
+		mct-cat "$d/job/rank-$i.json" > "$d/s$i.nd"
+	done
+	pyo tag "$d"/s[0-3].nd > "$d/job.nd"
+	pyo ranks "$d/job.nd" > "$d/ranks.py"
+	pyo collectives "$d/job.nd" > "$d/colls.py"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	D="$BATS_FILE_TMPDIR"
+}
+
+# The oracle of this file.
+pyo() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/ranks_oracle.py" "$@"
+}
+
+# mct-ranks into out (stdout) and err; its exit status in $status.
+ranks_to() {
+	mct-ranks "$@" > out 2> err && status=0 || status=$?
+}
+
+@test "mct-ranks: --help and --version" {
+	run mct-ranks --help
+	[ "$status" -eq 0 ]
+	for o in --collectives --threshold --key --device --rules --output \
+	    --no-header --time-unit --unit --help --version; do
+		[[ "$output" == *"$o"* ]] || { echo "no $o"; return 1; }
+	done
+	run mct-ranks --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == mct-ranks* || "$output" == *mct* ]]
+}
+
+@test "mct-ranks: usage errors exit 2 with a message" {
+	run mct-ranks -o trace "$D/job.nd"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-o: unknown format 'trace'"* ]]
+	run mct-ranks --threshold x "$D/job.nd"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--threshold: invalid number 'x'"* ]]
+	run mct-ranks --threshold -1 "$D/job.nd"
+	[ "$status" -eq 2 ]
+	run mct-ranks --device 'name ~~' "$D/job.nd"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--device:"* ]]
+	run mct-ranks --bogus
+	[ "$status" -eq 2 ]
+	run mct-ranks "$BATS_TEST_TMPDIR/none.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *none.json* ]]
+}
+
+@test "mct-ranks: a job of 4 ranks, rank 2 8% slower: every figure as python's, rank 2 the one straggler" {
+	ranks_to -o tsv --no-header "$D/job.nd"
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(cat "$D/ranks.py")"
+	# compute is the union of the non-communication device intervals, to
+	# the ns; the straggler column says rank 2 and no other
+	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+	[ "$(wc -l < out)" -eq 4 ]
+	# communication was seen, and the slow rank waits least in it
+	awk -F'\t' '$6 <= 0 { exit 1 }' out
+	[ "$(sort -t"$(printf '\t')" -k6,6n out | head -1 | cut -f1)" = 2 ]
+}
+
+@test "mct-ranks: the rank files read directly give the same rows (rank = operand)" {
+	ranks_to -o tsv --no-header "$D"/job/rank-[0-3].json
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(cat "$D/ranks.py")"
+}
+
+@test "mct-ranks: after mct-cat --align start, clock offsets change nothing" {
+	mct-cat --help | grep -q -- '--align' ||
+	    skip "mct-cat has no --align yet (issue 12, part A)"
+	mct-cat --align start "$D"/off/rank-[0-3].json 2> /dev/null |
+	    mct-ranks -o tsv --no-header > out
+	same "$(cat out)" "$(cat "$D/ranks.py")"
+	mct-cat --align start "$D"/off/rank-[0-3].json 2> /dev/null |
+	    mct-ranks --collectives -o tsv --no-header > out
+	same "$(cut -f1,2,4- out)" "$(cut -f1,2,4- "$D/colls.py")"
+}
+
+@test "mct-ranks: --threshold moves the line" {
+	ranks_to -o tsv --no-header --threshold 10 "$D/job.nd"
+	same "$(cat out)" "$(pyo ranks --threshold 10 "$D/job.nd")"
+	[ "$(awk -F'\t' '$NF == "true"' out | wc -l)" -eq 0 ]
+	ranks_to -o tsv --no-header --threshold 7.5 "$D/job.nd"
+	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+}
+
+@test "mct-ranks: --collectives: skew, spread and the last rank of every collective as python's" {
+	ranks_to --collectives -o tsv --no-header "$D/job.nd"
+	[ "$status" -eq 0 ]
+	[ ! -s err ]
+	same "$(cat out)" "$(cat "$D/colls.py")"
+	# a collective after every round (3 + 3 at this scale), each last on
+	# the slow rank, which caused every wait
+	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -eq 6 ]
+	[ "$(awk -F'\t' 'NF == 9 && $9 != 2' out | wc -l)" -eq 0 ]
+	same "$(awk -F'\t' 'NF == 3 && $2 > 0 { print $1 }' out)" 2
+}
+
+@test "mct-ranks: a collective missing on a rank is reported with counts, not guessed" {
+	# drop rank 1's third collective
+	awk '/ncclDevKernel/ && ++n == 3 { next } { print }' "$D/s1.nd" > s1.nd
+	pyo tag "$D/s0.nd" s1.nd "$D/s2.nd" "$D/s3.nd" > job.nd
+	ranks_to --collectives -o tsv --no-header job.nd
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "mct-ranks: ncclDevKernel_AllReduce_Sum_f32_RING_LL: 1 collective not on every rank (rank 0: 6, rank 1: 5, rank 2: 6, rank 3: 6), left out"
+	same "$(cat out)" "$(pyo collectives job.nd)"
+	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -eq 5 ]
+}
+
+@test "mct-ranks: ndjson: the header line, a record per rank with its medians and deviations" {
+	ranks_to "$D/job.nd"
+	[ "$status" -eq 0 ]
+	"$PYTHON3" - out "$D/ranks.py" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+want = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+assert lines[0]["name"] == "mct_header", lines[0]
+recs = lines[1:]
+assert [r["rank"] for r in recs] == [0, 1, 2, 3]
+names = ["span", "busy", "busy_pct", "compute", "comm", "exposed", "idle",
+         "rounds", "round"]
+for r, w in zip(recs, want):
+    got = [r[k] for k in names] + [r["median"][k] for k in names] + \
+          [r["dev"][k] for k in names]
+    for g, x in zip(got, w[1:28]):
+        assert float(g) == float(x), (r["rank"], g, x)
+    assert r["straggler"] == (w[28] == "true")
+assert abs(recs[2]["dev"]["compute"] - 8) < 0.5, recs[2]["dev"]["compute"]
+PY
+}
+
+@test "mct-ranks: tsv and csv headers, --time-unit scales the times" {
+	ranks_to -o tsv "$D/job.nd"
+	same "$(head -1 out)" "$(printf 'rank\tspan\tbusy\tbusy_pct\tcompute\tcomm\texposed\tidle\trounds\tround\tmedian.span\tmedian.busy\tmedian.busy_pct\tmedian.compute\tmedian.comm\tmedian.exposed\tmedian.idle\tmedian.rounds\tmedian.round\tdev.span\tdev.busy\tdev.busy_pct\tdev.compute\tdev.comm\tdev.exposed\tdev.idle\tdev.rounds\tdev.round\tstraggler')"
+	ranks_to -o csv "$D/job.nd"
+	[[ "$(head -1 out)" == rank,span,busy,busy_pct,compute,* ]]
+	[ "$(wc -l < out)" -eq 5 ]
+	ranks_to -o tsv --no-header --time-unit ms "$D/job.nd"
+	same "$(cut -f1,5 out)" "$(awk -F'\t' '{ printf "%s\t%d", $1, int($5 / 1000000); s = sprintf("%06d", $5 % 1000000); sub(/0+$/, "", s); if (s != "") printf ".%s", s; print "" }' "$D/ranks.py")"
+	ranks_to --collectives -o tsv "$D/job.nd"
+	[[ "$(head -1 out)" == "name	n	start	dur	ranks	skew	spread	first	last" ]]
+	grep -qx 'rank	times_last	wait' out
+}
+
+@test "mct-ranks: the table for people: deviations beside the figures, a median row" {
+	ranks_to -o table "$D/job.nd"
+	[ "$status" -eq 0 ]
+	[[ "$(head -1 out)" == rank*span*busy*compute*straggler ]]
+	grep -q '^median ' out
+	grep -E '^2 .*\(\+8\.[0-9]%\).* true *$' out
+	ranks_to -o md --collectives "$D/job.nd"
+	[ "$(grep -c '^|---|' out)" -eq 2 ]
+	grep -q '^| ncclDevKernel_AllReduce_Sum_f32_RING_LL | 1 |' out
+}
+
+@test "mct-ranks: one trace is one rank; no device events, no rows" {
+	ranks_to -o tsv --no-header "$D/s0.nd"
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(pyo ranks "$D/s0.nd")"
+	same "$(cut -f1,20-29 out)" "$(printf '0\t0\t0\t0\t0\t0\t0\t0\t0\t0\tfalse')"
+	printf '{"traceEvents":[{"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1}]}\n' > h.json
+	ranks_to -o tsv h.json
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < out)" -eq 1 ]
+}
+
+@test "mct-ranks: a rank that is not an integer is damage (exit 1), the rest counted" {
+	# the first kernel's rank (only device events are read for it)
+	n=$(grep -n '"pid":2,"tid":0,"ts"' "$D/job.nd" | head -1 | cut -d: -f1)
+	sed "${n}s/\"rank\":0/\"rank\":\"x\"/" "$D/job.nd" > bad.nd
+	grep -q '"rank":"x"' bad.nd
+	ranks_to -o tsv --no-header bad.nd
+	[ "$status" -eq 1 ]
+	[[ "$(cat err)" == *"bad.nd:$n: rank is not an integer: \"x\""* ]]
+	[ "$(wc -l < out)" -eq 4 ]
+}
+
+@test "mct-ranks: --device and --key narrow the calls" {
+	ranks_to -o tsv --no-header --device 'name~^(kernel_kernel|nccl)' "$D/job.nd"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < out)" -eq 4 ]
+	# fewer device calls: less busy time than with every device lane
+	paste <(cut -f3 out) <(cut -f3 "$D/ranks.py") | awk '$1 >= $2 { exit 1 }'
+	ranks_to -o tsv --no-header -k name "$D/job.nd"
+	[ "$status" -eq 0 ]
+	same "$(cut -f1-8 out)" "$(cut -f1-8 "$D/ranks.py")"
+}
