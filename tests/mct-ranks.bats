@@ -215,3 +215,44 @@ PY
 	[ "$status" -eq 0 ]
 	same "$(cut -f1-8 out)" "$(cut -f1-8 "$D/ranks.py")"
 }
+
+@test "gentrace --ranks: distributedInfo, a collective after each round, clock offsets that only shift" {
+	"$PYTHON3" - "$D/job" "$D/off" <<'PY'
+import json, sys
+job, off = sys.argv[1], sys.argv[2]
+shifts = set()
+for r in range(4):
+    a = json.load(open("%s/rank-%d.json" % (job, r)))
+    b = json.load(open("%s/rank-%d.json" % (off, r)))
+    assert a["distributedInfo"] == {"rank": r, "world_size": 4}, r
+    ea, eb = a["traceEvents"], b["traceEvents"]
+    assert len(ea) == len(eb)
+    coll = [e for e in ea if e["name"].startswith("ncclDevKernel")]
+    assert len(coll) == 6, len(coll)            # 3 + 3 rounds at 0.03
+    if r == 2:
+        assert all(e["dur"] == 100000 for e in coll)
+    else:
+        assert all(e["dur"] > 100000 for e in coll)
+    d = {y["ts"] - x["ts"] for x, y in zip(ea, eb) if "ts" in x}
+    assert len(d) == 1, d                       # one shift for the rank
+    s = d.pop()
+    assert -3000000000 <= s <= 3000000000
+    shifts.add(s)
+    assert [dict(x, ts=0) for x in ea if "ts" in x] == \
+        [dict(y, ts=0) for y in eb if "ts" in y]
+assert len(shifts) > 1, shifts
+PY
+	run gentrace --ranks 2
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--ranks N and --out DIR go together"* ]]
+	run gentrace --ranks 2 --out . --slow-rank 2
+	[ "$status" -eq 2 ]
+	run gentrace --slow-factor 1.1
+	[ "$status" -eq 2 ]
+	run gentrace --ranks 2 --out . --slow-factor 1.x
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--slow-factor: invalid value '1.x'"* ]]
+	run gentrace --ranks 2 --out "$BATS_TEST_TMPDIR/nodir"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"nodir/rank-0.json"* ]]
+}
