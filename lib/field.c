@@ -45,6 +45,21 @@ static struct mct_vfield vfields[] = {
 	{ "busy",	1,	MCT_P_NONE,	NULL },
 	{ "round",	1,	MCT_P_NONE,	NULL },
 	{ "tdur",	1,	MCT_P_NONE,	NULL },
+	/* times in mct-ranks' records (span, busy, round as above) */
+	{ "compute",	1,	MCT_P_NONE,	NULL },
+	{ "comm",	1,	MCT_P_NONE,	NULL },
+	{ "exposed",	1,	MCT_P_NONE,	NULL },
+	{ "idle",	1,	MCT_P_NONE,	NULL },
+	{ "median.span", 1,	MCT_P_NONE,	NULL },
+	{ "median.busy", 1,	MCT_P_NONE,	NULL },
+	{ "median.compute", 1,	MCT_P_NONE,	NULL },
+	{ "median.comm", 1,	MCT_P_NONE,	NULL },
+	{ "median.exposed", 1,	MCT_P_NONE,	NULL },
+	{ "median.idle", 1,	MCT_P_NONE,	NULL },
+	{ "median.round", 1,	MCT_P_NONE,	NULL },
+	{ "skew",	1,	MCT_P_NONE,	NULL },
+	{ "spread",	1,	MCT_P_NONE,	NULL },
+	{ "wait",	1,	MCT_P_NONE,	NULL },
 };
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
