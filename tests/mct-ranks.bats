@@ -256,3 +256,20 @@ PY
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"nodir/rank-0.json"* ]]
 }
+
+@test "mct-report: a Ranks section when the stream holds several ranks, none for one" {
+	mct-report -n 4 "$D/job.nd" > r.md
+	sed -n '/^## 9\. Ranks$/,/^## /p' r.md > sec
+	[ -s sec ]
+	# the rank table is mct-ranks' own
+	mct-ranks -o md "$D/job.nd" > t.md
+	grep -qxF -f t.md sec
+	[ "$(grep -cxF -f t.md sec)" -eq 7 ]
+	# the top 4 collectives by skew, as python's, the slow rank last in each
+	same "$(grep '^| ncclDev' sec | awk -F' *[|] *' '{ print $3 "\t" $7 }')" \
+	    "$(awk -F'\t' 'NF == 9 { print $2 "\t" $9 "\t" $6 }' "$D/colls.py" |
+	    sort -t"$(printf '\t')" -k3,3nr | head -4 | cut -f1,2)"
+	grep -q '^| 2 | 6 | ' sec
+	mct-report "$D/s0.nd" > one.md
+	! grep -q 'Ranks' one.md
+}
