@@ -226,6 +226,7 @@ int	 mct_parse_dur(const char *, int64_t *);
 int	 mct_opt_time(const char *, const char *, int64_t *, int *);
 void	 mct_opt_unit(const char *, enum mct_unit *);
 void	 mct_opt_time_unit(const char *, enum mct_unit *);
+double	 mct_opt_num(const char *, const char *, double, double);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);

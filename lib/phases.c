@@ -166,7 +166,8 @@ cut_runs(struct mct_phaser *f, size_t s, int64_t limit, int64_t alltotal)
 	size_t i, j, hi = f->first[s + 1];
 
 	for (i = f->first[s]; i < hi; i = j) {
-		struct mct_cand c = { (int32_t)s, f->dev[f->order[i]].ts, 0, 0, 0 };
+		struct mct_cand c = { (int32_t)s, f->dev[f->order[i]].ts, 0, 0,
+		    0 };
 
 		for (j = i; j < hi; j++) {
 			const struct mct_call *d = &f->dev[f->order[j]];
@@ -222,7 +223,8 @@ take_cand(struct mct_phaser *f, const struct mct_cand *c)
 
 	for (p = 0; p < f->nph; p++) {
 		ph = &f->ph[p];
-		if ((ov = mct_overlap(c->start, c->end, ph->start, ph->end)) == 0)
+		ov = mct_overlap(c->start, c->end, ph->start, ph->end);
+		if (ov == 0)
 			continue;
 		if ((double)ov >= share * (double)(c->end - c->start) &&
 		    (double)ov >= share * (double)(ph->end - ph->start)) {

@@ -493,7 +493,8 @@ busy_in(struct opts *o, int64_t a, int64_t b, int64_t *busy, long *events)
 
 /* The signatures that dominate [a, b), by device time in it. */
 static void
-dominant(struct opts *o, int64_t a, int64_t b, struct mct_anchor *top, int *ntop)
+dominant(struct opts *o, int64_t a, int64_t b, struct mct_anchor *top,
+    int *ntop)
 {
 	struct mct_anchor *all;
 	size_t i;
@@ -796,19 +797,6 @@ report(struct opts *o)
 			gap_record(o, i);
 }
 
-static double
-opt_num(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (*arg == '\0' || *end != '\0' || !(d >= lo && d <= hi)) {
-		warnx("%s: invalid number '%s' (want %g to %g)", opt, arg, lo, hi);
-		mct_usage_hint();
-	}
-	return d;
-}
-
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -866,8 +854,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			}
 			break;
 		case OPT_MIN_ROUNDS:
-			o->m.min_rounds = (int)opt_num("--min-rounds", optarg,
-			    2, 1e9);
+			o->m.min_rounds = (int)mct_opt_num("--min-rounds",
+			    optarg, 2, 1e9);
 			if (strspn(optarg, "0123456789") != strlen(optarg)) {
 				warnx("--min-rounds: invalid number '%s' (want a "
 				    "whole number from 2)", optarg);
@@ -875,7 +863,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			}
 			break;
 		case OPT_MIN_SHARE:
-			o->m.min_share = opt_num("--min-share", optarg, 0, 100);
+			o->m.min_share = mct_opt_num("--min-share", optarg, 0,
+			    100);
 			break;
 		case OPT_NO_HEADER:
 			o->out.header = 0;
@@ -884,13 +873,14 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->gaps = o->only_gaps = 1;
 			break;
 		case OPT_OVERLAP:
-			o->m.overlap = opt_num("--overlap", optarg, 1, 100);
+			o->m.overlap = mct_opt_num("--overlap", optarg, 1,
+			    100);
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
 			break;
 		case OPT_SPLIT:
-			o->m.split = opt_num("--split", optarg, 1.01, 1e9);
+			o->m.split = mct_opt_num("--split", optarg, 1.01, 1e9);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);

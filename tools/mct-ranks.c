@@ -74,7 +74,7 @@ struct opts {
 	const struct mct_header *hdr;
 	struct rank	*rk;		/* by id, once sorted */
 	size_t		 nrk;
-	size_t		 last;		/* the rank of the last event, a guess */
+	size_t		 last;		/* the last event's rank: a guess */
 	struct mct_strtab st;		/* signatures and names */
 	struct mct_buf	 tmp;
 	int		 status;
@@ -441,7 +441,8 @@ medians(struct opts *o, const struct figures *f, struct figures *med)
 			med->v[m] = median(v, n);
 		if (m == M_BUSYPCT && n > 0) {
 			mct_sort(d, n, sizeof(*d), cmp_double);
-			med->pct = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+			med->pct = n % 2 ? d[n / 2] :
+			    (d[n / 2 - 1] + d[n / 2]) / 2;
 		}
 	}
 	free(v);
@@ -832,62 +833,78 @@ find_colls(struct opts *o, struct colls *cs)
 	}
 }
 
+/*
+ * A record's next field: in ndjson its key (the first opens the object),
+ * in the other formats a cell separator (none before the first).
+ */
+static void
+field(struct opts *o, struct mct_buf *line, const char *key)
+{
+	if (o->out.fmt != MCT_O_NDJSON) {
+		if (line->len)
+			mct_buf_addc(line, '\037');
+		return;
+	}
+	mct_buf_adds(line, line->len ? ",\"" : "{\"");
+	mct_buf_adds(line, key);
+	mct_buf_adds(line, "\":");
+}
+
+/* The end of a record begun by field(); out it goes. */
+static void
+record_end(struct opts *o, struct mct_buf *line)
+{
+	if (o->out.fmt == MCT_O_NDJSON) {
+		mct_buf_addc(line, '}');
+		emit(o, line);
+	} else
+		mct_out_row(&o->out, line->p, line->len);
+	mct_buf_free(line);
+}
+
+/*
+ * A collective: in ndjson its ts (absolute, as an event's); in the
+ * tables its start from the origin.
+ */
 static void
 coll_record(struct opts *o, const struct coll *c)
 {
 	struct mct_buf line = { 0 };
 	const char *name = o->st.str[c->name];
-	int json = o->out.fmt == MCT_O_NDJSON;
-	int64_t rel;
+	int64_t rel = c->ts - (o->hdr->has_origin ? o->hdr->origin : 0);
 	char num[64];
 
-	if (json) {
-		mct_buf_adds(&line, "{\"name\":");
+	field(o, &line, "name");
+	if (o->out.fmt == MCT_O_NDJSON)
 		mct_buf_addjstr(&line, name, strlen(name));
-		mct_buf_adds(&line, ",\"n\":");
-		mct_buf_addi(&line, c->n);
-		mct_buf_adds(&line, ",\"ts\":");
-		mct_buf_addi(&line, c->ts);
-		mct_buf_adds(&line, ",\"dur\":");
-		put_time(o, &line, c->end - c->ts);
-		mct_buf_adds(&line, ",\"ranks\":");
-		mct_buf_addi(&line, (int64_t)o->nrk);
-		mct_buf_adds(&line, ",\"skew\":");
-		put_time(o, &line, c->skew);
-		mct_buf_adds(&line, ",\"spread\":");
-		put_time(o, &line, c->spread);
-		mct_buf_adds(&line, ",\"first\":");
-		mct_buf_addi(&line, o->rk[c->first].id);
-		mct_buf_adds(&line, ",\"last\":");
-		mct_buf_addi(&line, o->rk[c->last].id);
-		mct_buf_addc(&line, '}');
-		emit(o, &line);
-	} else {
+	else
 		mct_buf_adds(&line, name);
-		mct_buf_addc(&line, '\037');
-		mct_buf_addi(&line, c->n);
-		mct_buf_addc(&line, '\037');
-		rel = c->ts - (o->hdr->has_origin ? o->hdr->origin : 0);
-		if (mct_out_human(&o->out)) {
-			snprintf(num, sizeof(num), "%.3f s", (double)rel / 1e9);
-			mct_buf_adds(&line, num);
-		} else
-			put_time(o, &line, rel);
-		mct_buf_addc(&line, '\037');
-		put_time(o, &line, c->end - c->ts);
-		mct_buf_addc(&line, '\037');
-		mct_buf_addi(&line, (int64_t)o->nrk);
-		mct_buf_addc(&line, '\037');
-		put_time(o, &line, c->skew);
-		mct_buf_addc(&line, '\037');
-		put_time(o, &line, c->spread);
-		mct_buf_addc(&line, '\037');
-		mct_buf_addi(&line, o->rk[c->first].id);
-		mct_buf_addc(&line, '\037');
-		mct_buf_addi(&line, o->rk[c->last].id);
-		mct_out_row(&o->out, line.p, line.len);
+	field(o, &line, "n");
+	mct_buf_addi(&line, c->n);
+	if (o->out.fmt == MCT_O_NDJSON) {
+		field(o, &line, "ts");
+		mct_buf_addi(&line, c->ts);
+	} else if (mct_out_human(&o->out)) {
+		field(o, &line, "start");
+		snprintf(num, sizeof(num), "%.3f s", (double)rel / 1e9);
+		mct_buf_adds(&line, num);
+	} else {
+		field(o, &line, "start");
+		put_time(o, &line, rel);
 	}
-	mct_buf_free(&line);
+	field(o, &line, "dur");
+	put_time(o, &line, c->end - c->ts);
+	field(o, &line, "ranks");
+	mct_buf_addi(&line, (int64_t)o->nrk);
+	field(o, &line, "skew");
+	put_time(o, &line, c->skew);
+	field(o, &line, "spread");
+	put_time(o, &line, c->spread);
+	field(o, &line, "first");
+	mct_buf_addi(&line, o->rk[c->first].id);
+	field(o, &line, "last");
+	mct_buf_addi(&line, o->rk[c->last].id);
+	record_end(o, &line);
 }
 
 /* Rank i's share of the waiting: how often it came last, the wait caused. */
@@ -895,20 +912,14 @@ static void
 wait_record(struct opts *o, const struct colls *cs, size_t i)
 {
 	struct mct_buf line = { 0 };
-	int json = o->out.fmt == MCT_O_NDJSON;
 
-	mct_buf_adds(&line, json ? "{\"rank\":" : "");
+	field(o, &line, "rank");
 	mct_buf_addi(&line, o->rk[i].id);
-	mct_buf_adds(&line, json ? ",\"times_last\":" : "\037");
+	field(o, &line, "times_last");
 	mct_buf_addi(&line, cs->times_last[i]);
-	mct_buf_adds(&line, json ? ",\"wait\":" : "\037");
+	field(o, &line, "wait");
 	put_time(o, &line, cs->wait[i]);
-	if (json) {
-		mct_buf_addc(&line, '}');
-		emit(o, &line);
-	} else
-		mct_out_row(&o->out, line.p, line.len);
-	mct_buf_free(&line);
+	record_end(o, &line);
 }
 
 /*
@@ -943,19 +954,6 @@ coll_report(struct opts *o)
 	free(cs.c);
 	free(cs.times_last);
 	free(cs.wait);
-}
-
-static double
-opt_num(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (*arg == '\0' || *end != '\0' || !(d >= lo && d <= hi)) {
-		warnx("%s: invalid number '%s' (want %g to %g)", opt, arg, lo, hi);
-		mct_usage_hint();
-	}
-	return d;
 }
 
 static int
@@ -1005,7 +1003,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			mct_rules_path(optarg);
 			break;
 		case OPT_THRESHOLD:
-			o->threshold = opt_num("--threshold", optarg, 0, 1e9);
+			o->threshold = mct_opt_num("--threshold", optarg, 0,
+			    1e9);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);
