@@ -124,6 +124,26 @@ ranks_to() {
 	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -eq 6 ]
 	[ "$(awk -F'\t' 'NF == 9 && $9 != 2' out | wc -l)" -eq 0 ]
 	same "$(awk -F'\t' 'NF == 3 && $2 > 0 { print $1 }' out)" 2
+	# ndjson: the same records, ts absolute
+	ranks_to --collectives "$D/job.nd"
+	"$PYTHON3" - out > got <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+origin = lines[0]["args"]["origin"]
+waits = False
+for r in lines[1:]:
+    if "name" in r:
+        assert not waits
+        print("\t".join(str(x) for x in (r["name"], r["n"], r["ts"] - origin,
+              r["dur"], r["ranks"], r["skew"], r["spread"], r["first"],
+              r["last"])))
+    else:
+        if not waits:
+            print()
+        waits = True
+        print("%d\t%d\t%d" % (r["rank"], r["times_last"], r["wait"]))
+PY
+	same "$(cat got)" "$(cat "$D/colls.py")"
 }
 
 @test "mct-ranks: a collective missing on a rank is reported with counts, not guessed" {
