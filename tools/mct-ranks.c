@@ -66,6 +66,7 @@ struct opts {
 	struct mct_field *key;
 	int		 nkey;
 	struct mct_field rankf;		/* the field rank */
+	struct mct_field namef;		/* the field name */
 	struct mct_expr	*device;
 	double		 threshold;	/* % */
 	int		 collectives;
@@ -186,7 +187,7 @@ rank_get(struct opts *o, int64_t id)
 	return r;
 }
 
-/* A text of the event (the --key fields space apart, or its name), interned. */
+/* The texts of fields of the event, a space apart, interned. */
 static int32_t
 intern_of(struct opts *o, struct mct_event *ev, const struct mct_field *f,
     int nf)
@@ -209,7 +210,6 @@ intern_of(struct opts *o, struct mct_event *ev, const struct mct_field *f,
 static void
 add(struct opts *o, struct mct_event *ev)
 {
-	static struct mct_field name;
 	struct mct_val ph;
 	struct rank *r;
 	struct rcall *c;
@@ -226,8 +226,6 @@ add(struct opts *o, struct mct_event *ev)
 		dur = 0;
 	if (rank_of(o, ev, &id) != 0)
 		return;
-	if (name.text == NULL && mct_field_parse("name", &name) != 0)
-		errx(MCT_EXIT_USAGE, "the field name");
 	r = rank_get(o, id);
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 1024;
@@ -238,7 +236,7 @@ add(struct opts *o, struct mct_event *ev)
 	c->c.ts = ts;
 	c->c.dur = dur;
 	c->c.sig = intern_of(o, ev, o->key, o->nkey);
-	c->c.name = intern_of(o, ev, &name, 1);
+	c->c.name = intern_of(o, ev, &o->namef, 1);
 	cat = mct_category(ev, o->hdr);
 	c->comm = cat != NULL && strcmp(cat, COMM_LABEL) == 0;
 }
@@ -1039,8 +1037,9 @@ main(int argc, char *argv[])
 	/* communication is a category: the rules are always needed */
 	if (mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
-	if (mct_field_parse("rank", &o.rankf) != 0)
-		errx(MCT_EXIT_USAGE, "the field rank");
+	if (mct_field_parse("rank", &o.rankf) != 0 ||
+	    mct_field_parse("name", &o.namef) != 0)
+		errx(MCT_EXIT_USAGE, "cannot parse the fields rank and name");
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
