@@ -293,3 +293,19 @@ PY
 	mct-report "$D/s0.nd" > one.md
 	! grep -q 'Ranks' one.md
 }
+
+@test "fixtures: the two real Kineto NCCL ranks: rank table and collectives as python's" {
+	need_fixtures
+	local f0="$fixtures/kineto-rank0-of-2-nccl.json.gz" i
+	local f1="$fixtures/kineto-rank1-of-2-nccl.json.gz"
+	[ -r "$f0" ] && [ -r "$f1" ] || skip "no kineto-rank{0,1}-of-2-nccl.json.gz"
+	mct-cat "$f0" > s0.nd
+	mct-cat "$f1" > s1.nd
+	ranks_to -o tsv --no-header "$f0" "$f1"
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(pyo ranks s0.nd s1.nd)"
+	ranks_to --collectives -o tsv --no-header "$f0" "$f1"
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(pyo collectives s0.nd s1.nd)"
+	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -gt 0 ]
+}
