@@ -89,19 +89,29 @@ ranks_to() {
 	[ "$(sort -t"$(printf '\t')" -k6,6n out | head -1 | cut -f1)" = 2 ]
 }
 
-@test "mct-ranks: the rank files read directly give the same rows (rank = operand)" {
+@test "mct-ranks: the rank files read directly, through mct-cat, or merged, give the same rows" {
 	ranks_to -o tsv --no-header "$D"/job/rank-[0-3].json
 	[ "$status" -eq 0 ]
 	same "$(cat out)" "$(cat "$D/ranks.py")"
+	mct-cat "$D"/job/rank-[0-3].json | mct-ranks -o tsv --no-header > out
+	same "$(cat out)" "$(cat "$D/ranks.py")"
+	mct-cat --merge "$D"/job/rank-[3210].json |
+	    mct-ranks --collectives -o tsv --no-header > out
+	same "$(cat out)" "$(cat "$D/colls.py")"
 }
 
-@test "mct-ranks: after mct-cat --align start, clock offsets change nothing" {
-	mct-cat --help | grep -q -- '--align' ||
-	    skip "mct-cat has no --align yet (issue 12, part A)"
+@test "mct-ranks: clock offsets, then mct-cat --align start: rank 2 the one straggler, figures as without offsets" {
+	# offsets make the ranks' times disagree: skews of seconds
+	mct-cat "$D"/off/rank-[0-3].json |
+	    mct-ranks --collectives -o tsv --no-header > out
+	awk -F'\t' 'NF == 9 && $6 > 1000000000 { n++ } END { exit n == 0 }' out
+	# aligned by their first events, every figure is python's on the
+	# offset-free job, the collectives too (but their start: the origin moved)
 	mct-cat --align start "$D"/off/rank-[0-3].json 2> /dev/null |
 	    mct-ranks -o tsv --no-header > out
 	same "$(cat out)" "$(cat "$D/ranks.py")"
-	mct-cat --align start "$D"/off/rank-[0-3].json 2> /dev/null |
+	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+	mct-cat --merge --align start "$D"/off/rank-[0-3].json 2> /dev/null |
 	    mct-ranks --collectives -o tsv --no-header > out
 	same "$(cut -f1,2,4- out)" "$(cut -f1,2,4- "$D/colls.py")"
 }

@@ -148,8 +148,8 @@ usage(int status)
  */
 
 /*
- * The rank of an event: its field rank, else (several operands read
- * directly, by a reader that writes none) its operand's place, else 0.
+ * The rank of an event: its field rank (the line's rank key, else its
+ * operand's rank), else 0: a single trace is a job of one rank.
  */
 static int
 rank_of(struct opts *o, struct mct_event *ev, int64_t *id)
@@ -165,7 +165,7 @@ rank_of(struct opts *o, struct mct_event *ev, int64_t *id)
 		}
 		return 0;
 	}
-	*id = o->hdr->nsrc > 1 ? ev->source : 0;
+	*id = 0;
 	return 0;
 }
 
