@@ -19,6 +19,9 @@ Sections: cat, filter, group, flow, phases, report (the default sections);
   merge   mct-group --merge of 1,000 partials of the seed's kernel table (SPEC §12: <= 1 s), and the
           stream split four ways, partials with --exact-limit 100, merged: median and p90 of every
           group within 1% of the exact ones (tests/partial_oracle.py)
+  ranks   8 seed-sized compact ranks (gentrace --ranks 8, rank 3 slower by 8%) merged in time order
+          (mct-cat --merge; without it, mct-ranks reads the 8 files itself) and summed up by
+          mct-ranks, beside a python3 json script doing the same
 The analysis sections read streams made once by mct-cat and kept in BENCH_DIR beside the traces.
 With no SECTION the default sections run, plus big and slice if BENCH_BIG=1 and huge if BENCH_HUGE=1.
 Naming a section on the command line runs it whatever BENCH_BIG/BENCH_HUGE say.
@@ -78,8 +81,8 @@ import tempfile
 import time
 from types import SimpleNamespace
 
-SECTIONS_ALL = "cat filter group flow phases report merge big slice huge".split()
-SECTIONS_DEFAULT = "cat filter group flow phases report merge".split()
+SECTIONS_ALL = "cat filter group flow phases report merge ranks big slice huge".split()
+SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks".split()
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(BENCH)
@@ -1216,6 +1219,77 @@ def section_merge():
     target("--exact-limit 100: worst error of median and p90", worst and "%.4f" % (100 * float(worst.group(2))),
            "<=", 1, "%")
     shutil.rmtree(d, ignore_errors=True)
+# ---------------------------------------------------------------- section: mct-ranks
+
+NRANKS = 8
+
+
+def need_ranks():
+    """S.rank_dir ($RANK_DIR): NRANKS compact rank files of the seed's shape, rank 3 slower by 8%;
+    S.b_ranks their bytes, S.ev_ranks their events."""
+    if getattr(S, "rank_dir", None):
+        return
+    args = ["--scale", S.scale, "--ranks", str(NRANKS), "--slow-rank", "3", "--slow-factor", "1.08",
+            "--clock-offset", "0"]
+    d = os.path.join(S.bench_dir, "ranks-s%s" % S.scale)
+    stamp, fp = d + ".stamp", gen_fingerprint(*args)
+    if not (os.path.isdir(d) and read_bytes(stamp).decode().strip() == fp):
+        note("generating %s (gentrace %s)" % (d, " ".join(args)))
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        if subprocess.call([S.gentrace] + args + ["--out", d]) != 0:
+            die("gentrace --ranks failed")
+        with open(stamp, "w") as f:
+            f.write(fp + "\n")
+    S.rank_dir = d
+    S.rank_files = sorted(glob.glob(os.path.join(d, "rank-*.json")))
+    S.b_ranks = sum(file_bytes(f) for f in S.rank_files)
+    S.ev_ranks = None
+    ev = gen_events("--scale", S.scale)
+    if ev is not None:
+        S.ev_ranks = NRANKS * ev            # and the collectives, 2 a round
+    export(RANK_DIR=d)
+    for f in S.rank_files:
+        warm(f)
+    say("  %d ranks in %s: %s bytes (%s MB)", NRANKS, d, commas(S.b_ranks), mb(S.b_ranks))
+
+
+def section_ranks():
+    if not need_tool("mct-ranks"):
+        return
+    if not S.gentrace:
+        return note("  skipped: no tests/gentrace")
+    need_ranks()
+    merge = subprocess.run([S.mct_cat, "--help"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL).stdout.find(b"--merge") >= 0
+    say("\n== mct-ranks: %d seed-sized compact ranks merged and summed up (SPEC §9, §7: <= 1.5 s wall,", NRANKS)
+    say("   <= 64 MB peak RSS per process)")
+    note("  python3 json: every rank file read whole, device unions, medians, stragglers")
+    t = Table("ranks, %d compact rank files" % NRANKS, S.b_ranks, S.ev_ranks)
+    if merge:
+        t.sh("mct-cat --merge | mct-ranks",
+             'mct-cat --merge "$RANK_DIR"/rank-*.json | rss mct-ranks -o tsv --no-header | '
+             'grep -c "true$"', mct=True)
+        t.sh("mct-cat --merge", 'rss mct-cat --merge "$RANK_DIR"/rank-*.json >/dev/null', mct=True)
+    else:
+        note("  mct-cat has no --merge here: mct-ranks reads the %d rank files itself" % NRANKS)
+        t.sh("mct-ranks FILES", 'rss mct-ranks -o tsv --no-header "$RANK_DIR"/rank-*.json | '
+             'grep -c "true$"', mct=True)
+    if S.have_py:
+        t.sh("python3 json", 'rss "$PYTHON3" "$REF/ranks.py" "$RANK_DIR"/rank-*.json')
+    t.run()
+    have("python3", S.have_py)
+    job = "mct-cat --merge | mct-ranks" if merge else "mct-ranks FILES"
+    if t.median.get("python3 json") is not None:
+        agree(t, "stragglers", number(t.out.get("python3 json", "").partition(",")[0]), (job, 0))
+    check("stragglers found by %s (rank 3 only)" % job, number(t.out.get(job)), 1)
+    ratios(t, job, "python3 json")
+    # the targets are for seed-sized ranks: judged at scale 1 only
+    judge = target if float(S.scale) == 1 else target_full
+    judge("%d ranks merged and summed up, wall" % NRANKS, t.median.get(job) and
+          fmt_time(t.median.get(job)), "<=", 1.5, "s")
+    for tool in ((job, "mct-cat --merge") if merge else (job,)):
+        judge("%s peak RSS" % tool, rss_mb(t.rss_kb.get(tool)), "<=", 64, "MB")
 
 
 # ---------------------------------------------------------------- section: the 2 GB slice

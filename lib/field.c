@@ -3,8 +3,9 @@
  *
  * A field is a dotted path into the event (name, args.grid, launch.name),
  * where a segment with spaces or dots is quoted (args."registers per
- * thread"), or a virtual field: rel (ts - origin), end (ts + dur) and
- * category (the label the rules give the event).
+ * thread"), or a virtual field: rel (ts - origin), end (ts + dur),
+ * category (the label the rules give the event) and rank (the line's
+ * rank key, else its source's).
  *
  * One table, vfields[], says what is special about a field: the virtual
  * fields with their getters, and the record keys that hold times (the
@@ -20,7 +21,7 @@
 
 #include "mct.h"
 
-static mct_getter get_rel, get_end, get_none;
+static mct_getter get_rel, get_end, get_none, get_rank;
 
 /*
  * The fields with a meaning beyond their path.  An entry with a getter is
@@ -35,6 +36,7 @@ static struct mct_vfield vfields[] = {
 	{ "rel",	1,	MCT_P_REL,	get_rel },
 	{ "end",	1,	MCT_P_ABS,	get_end },
 	{ "category",	0,	MCT_P_NONE,	get_none },	/* rules.c registers */
+	{ "rank",	0,	MCT_P_NONE,	get_rank },
 	/* times in mct-flow's records */
 	{ "latency",	1,	MCT_P_NONE,	NULL },
 	{ "queue",	1,	MCT_P_NONE,	NULL },
@@ -45,6 +47,21 @@ static struct mct_vfield vfields[] = {
 	{ "busy",	1,	MCT_P_NONE,	NULL },
 	{ "round",	1,	MCT_P_NONE,	NULL },
 	{ "tdur",	1,	MCT_P_NONE,	NULL },
+	/* times in mct-ranks' records (span, busy, round as above) */
+	{ "compute",	1,	MCT_P_NONE,	NULL },
+	{ "comm",	1,	MCT_P_NONE,	NULL },
+	{ "exposed",	1,	MCT_P_NONE,	NULL },
+	{ "idle",	1,	MCT_P_NONE,	NULL },
+	{ "median.span", 1,	MCT_P_NONE,	NULL },
+	{ "median.busy", 1,	MCT_P_NONE,	NULL },
+	{ "median.compute", 1,	MCT_P_NONE,	NULL },
+	{ "median.comm", 1,	MCT_P_NONE,	NULL },
+	{ "median.exposed", 1,	MCT_P_NONE,	NULL },
+	{ "median.idle", 1,	MCT_P_NONE,	NULL },
+	{ "median.round", 1,	MCT_P_NONE,	NULL },
+	{ "skew",	1,	MCT_P_NONE,	NULL },
+	{ "spread",	1,	MCT_P_NONE,	NULL },
+	{ "wait",	1,	MCT_P_NONE,	NULL },
 };
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
@@ -520,6 +537,27 @@ get_end(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	if (mct_get_ns(ev, "dur", &dur) != 0)
 		dur = 0;
 	return __builtin_add_overflow(ts, dur, ns) ? -1 : 0;
+}
+
+/* rank: the line's rank key, else its source's rank (SPEC §9) */
+static int
+get_rank(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
+    struct mct_val *v, int64_t *ns)
+{
+	const struct mct_source *s;
+
+	(void)ns;
+	if (mct_get_key(ev, "rank", v) == 0 && v->type != MCT_J_NULL)
+		return 0;
+	if (h == NULL || ev->source < 0 || ev->source >= h->nsrc ||
+	    (s = &h->src[ev->source])->rank < 0)
+		return -1;
+	b->len = 0;
+	mct_buf_addi(b, s->rank);
+	v->type = MCT_J_NUMBER;
+	v->p = b->p;
+	v->len = b->len;
+	return 0;
 }
 
 /* A virtual field whose getter is not registered yet: missing. */

@@ -226,6 +226,7 @@ int	 mct_parse_dur(const char *, int64_t *);
 int	 mct_opt_time(const char *, const char *, int64_t *, int *);
 void	 mct_opt_unit(const char *, enum mct_unit *);
 void	 mct_opt_time_unit(const char *, enum mct_unit *);
+double	 mct_opt_num(const char *, const char *, double, double);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
@@ -278,6 +279,16 @@ struct mct_source {
 	int		 sorted;	/* its events in ts order */
 	unsigned long long nevents;	/* events pass 1 framed (0 for a stream) */
 	int		 damaged;	/* pass 1 found damage */
+	/* ranks (SPEC §9; rank.c decides them) */
+	int64_t		 rank;		/* its rank, MCT_RANK_NONE if none */
+	const char	*rank_from;	/* the rule: "distributedInfo", "file name",
+					   "order", "option", or a stream's */
+	int		 notrace;	/* not a trace at all: no rank */
+	int		 ranks_inside;	/* a stream of several ranks: its lines
+					   carry their own rank key */
+	int64_t		 shift;		/* ns added to its ts (--align) */
+	int		 has_mark;
+	int64_t		 mark;		/* ts of its first event named --align NAME */
 };
 
 struct mct_header {
@@ -294,6 +305,7 @@ struct mct_header {
 	size_t		 linelen;
 	const struct mct_source *src;	/* every operand's facts, in order */
 	int		 nsrc;
+	int		 ranked;	/* event lines carry a rank key */
 };
 
 struct mct_event {
@@ -312,9 +324,27 @@ struct mct_event {
 	int		 kvcap;
 };
 
+/* --rank: when events get a rank key, and from what. */
+enum mct_rankmode {
+	MCT_RANK_AUTO = 0,	/* when more than one operand is read, by the rules */
+	MCT_RANK_RULES,		/* always, by the rules (--rank=auto) */
+	MCT_RANK_ORDER,		/* always, the operand's position (--rank=order) */
+	MCT_RANK_GIVEN		/* one operand, rank given (--rank=N) */
+};
+
+/* --align: how each rank's ts are shifted. */
+enum mct_align { MCT_ALIGN_NONE = 0, MCT_ALIGN_START, MCT_ALIGN_NAME };
+
+#define MCT_RANK_NONE	(-1)
+
 struct mct_opts {
 	enum mct_unit	 unit;		/* --unit; AUTO detects */
 	int		 progress;	/* show progress on a terminal */
+	enum mct_rankmode rank;		/* --rank */
+	int64_t		 rank_n;	/* --rank=N */
+	enum mct_align	 align;		/* --align */
+	const char	*align_name;	/* --align NAME: a glob on name */
+	int		 merged;	/* the events will be merged: say sorted */
 };
 
 struct mct_reader;
@@ -325,6 +355,32 @@ int	 mct_next(struct mct_reader *, struct mct_event **);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * rank.c - the rank of each source, its ts shift, and a multi-rank
+ * stream made one trace (each rank's processes apart).
+ */
+struct mct_wrap;
+
+int	 mct_rank_in_name(const char *, int64_t *);
+int	 mct_rank_in_top(const char *, int64_t *);
+int	 mct_rank_decide(struct mct_source *, int, const struct mct_opts *);
+int	 mct_rank_align(struct mct_source *, int, const struct mct_opts *);
+int	 mct_rank_line(struct mct_event *, int64_t, int64_t, struct mct_buf *);
+struct mct_wrap *mct_wrap_new(void);
+int	 mct_wrap_event(struct mct_wrap *, struct mct_event *, struct mct_buf *);
+void	 mct_wrap_end(struct mct_wrap *, struct mct_buf *);
+void	 mct_wrap_free(struct mct_wrap *);
+
+/*
+ * merge.c - every operand's events in one ts order (ties: rank, then
+ * input order), through sorted runs in $TMPDIR: bounded memory.
+ */
+struct mct_merge;
+
+struct mct_merge *mct_merge_open(struct mct_reader *);
+int	 mct_merge_next(struct mct_merge *, struct mct_event **);
+int	 mct_merge_close(struct mct_merge *);
 
 /*
  * field.c - field paths (`args.grid`, `args."a b"`) and their values, and
@@ -486,6 +542,9 @@ struct mct_out {
 	const struct mct_header *hdr;
 	/* private */
 	int		 quiet;		/* nothing could be read: write nothing */
+	struct mct_wrap	*wrap;		/* a trace of several ranks (rank.c) */
+	struct mct_buf	 wline;
+	struct mct_event wev;
 	long long	 n;
 	struct mct_buf	 line;
 	struct mct_buf	 cell;
@@ -627,5 +686,79 @@ int	 mct_partial_read(struct mct_gtab *, struct mct_pspec *, const char *,
 	    size_t);
 void	 mct_partial_header(const struct mct_pspec *, struct mct_header *);
 void	 mct_pspec_free(struct mct_pspec *);
+
+/*
+ * phases.c - mct-phases' method, steps 2 to 5: device calls (in time
+ * order, signatures and names interned below nsig) cut into phases.
+ */
+/* A device call: its place, and its signature and name as interned ids. */
+struct mct_call {
+	int64_t		 ts, dur;
+	int32_t		 sig;
+	int32_t		 name;		/* the event's own name, interned */
+};
+
+struct mct_anchor {
+	int32_t		 sig;
+	long		 calls;
+	int64_t		 total;
+};
+
+enum mct_pkind { MCT_PH_INIT, MCT_PH_WARMUP, MCT_PH_STEADY, MCT_PH_SWITCH,
+    MCT_PH_TAIL };
+
+struct mct_phase {
+	enum mct_pkind	 kind;
+	int64_t		 start, end;	/* absolute ns */
+	struct mct_anchor *anc;
+	int		 nanc;
+	long		 rounds;
+};
+
+/* The knobs of steps 2 to 4, as the options of the same names give them. */
+struct mct_method {
+	int		 min_rounds;
+	double		 min_share;	/* % */
+	double		 split;
+	double		 overlap;	/* % */
+	int64_t		 join;		/* -1: 1% of the device span */
+};
+
+/*
+ * What the steps share: the calls and knobs a caller gives, what one step
+ * hands the next (private), and the phases found.
+ */
+struct mct_cand;
+
+struct mct_phaser {
+	/* given: the calls, in time order, and the knobs */
+	const struct mct_call *dev;
+	size_t		 ndev;
+	size_t		 nsig;		/* every sig and name is below it */
+	const struct mct_method *m;
+	int64_t		 origin;	/* init begins here */
+	int64_t		 tend;		/* the tail ends here, if hasend */
+	int		 hasend;
+	/*
+	 * Step 2's index: signature s's calls, in time order, are
+	 * dev[order[first[s]]] to dev[order[first[s + 1] - 1]].
+	 */
+	size_t		*order, *first;
+	/* step 2's candidates, for step 3 */
+	struct mct_cand	*cand;
+	size_t		 ncand;
+	/*
+	 * The phases: the steady ones (step 3) first, then the warmups
+	 * (step 4); step 5 adds init, switches and tail and sorts them all
+	 * by time.
+	 */
+	struct mct_phase *ph;
+	int		 nph, nsteady;
+};
+
+int	 mct_on_device(struct mct_event *);
+int64_t	 mct_overlap(int64_t, int64_t, int64_t, int64_t);
+void	 mct_phases_find(struct mct_phaser *);
+void	 mct_phases_free(struct mct_phaser *);
 
 #endif /* MCT_H */

@@ -340,6 +340,10 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 		mct_write("\n", 1);
 		break;
 	case MCT_O_TRACE:
+		if (h->ranked) {
+			o->wrap = mct_wrap_new();
+			mct_event_init(&o->wev, "", 0, h);
+		}
 		break;		/* written with the first event or at the end */
 	default:
 		if ((!o->header && !mct_out_human(o)) || o->nfields == 0)
@@ -381,6 +385,11 @@ trace_event(struct mct_out *o, struct mct_event *ev)
 
 	if (o->n++ > 0)
 		mct_write(",\n", 2);
+	if (o->wrap != NULL && mct_wrap_event(o->wrap, ev, &o->wline)) {
+		/* a rank's event, its pid and flow ids its rank's own */
+		mct_event_set(&o->wev, o->wline.p, o->wline.len);
+		ev = &o->wev;
+	}
 	if (unit == 1) {
 		mct_write(ev->json, ev->len);
 		return;
@@ -445,6 +454,12 @@ mct_out_end(struct mct_out *o)
 	case MCT_O_TRACE:
 		if (o->n == 0)
 			trace_open(o);
+		if (o->wrap != NULL) {
+			/* names and sort indexes of the ranks' processes */
+			mct_wrap_end(o->wrap, &b);
+			if (o->n == 0 && b.len > 2)
+				memmove(b.p, b.p + 2, b.len -= 2);
+		}
 		if (o->hdr->form == 'a')
 			mct_buf_adds(&b, "\n]\n");
 		else {
@@ -461,10 +476,15 @@ mct_out_end(struct mct_out *o)
 		break;
 	}
 	mct_buf_free(&b);
+	mct_wrap_free(o->wrap);
+	o->wrap = NULL;
+	mct_buf_free(&o->wline);
+	mct_event_free(&o->wev);
 	mct_buf_free(&o->line);
 	mct_buf_free(&o->rows);
 	mct_buf_free(&o->cell);
 	free(o->width);
 	o->width = NULL;
 	o->ncols = 0;
+	o->nrows = 0;		/* the next table has its own header */
 }

@@ -44,6 +44,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -83,6 +84,10 @@ struct facts {
 	i128		 min_e6;	/* the smallest ts, M events aside */
 	char		 min_text[64];	/* as written */
 	int		 damaged;	/* damage was noted */
+	int		 notrace;	/* it began with neither '{' nor '[' */
+	int		 has_mark;	/* --align NAME: its first event */
+	i128		 mark_e6;
+	char		 mark_text[64];
 };
 
 /*
@@ -104,6 +109,7 @@ struct framer {
 	long long	 stopped_at;	/* where the framer stopped, -1: the end */
 	int		 stop_state, stop_sep;
 	int		 nparts;	/* of the first part: how many in all */
+	const char	*mark;		/* --align NAME: note its first event */
 	struct mct_scan	 sc;		/* the event being framed */
 	struct mct_buf	 out;		/* its compact copy */
 };
@@ -125,11 +131,14 @@ struct input {
 	int		 stream;	/* an mct stream: read directly */
 	int		 direct;	/* a plain file: pass 2 frames it again */
 	int		 convert;	/* rewrite ts/dur to ns in pass 2 */
+	int		 addrank;	/* append its rank to each event */
 	struct facts	 fx;
 	struct framer	 fr;
 	struct readpos	 rp;
 	/* the header line of a stream operand, and its unit_from */
 	struct mct_buf	 hline, whybuf;
+	struct mct_buf	 rankfrom;	/* a stream's one rank's rule */
+	struct mct_buf	 ranklist;	/* a stream's header's ranks, [ ] off */
 };
 
 struct mct_reader {
@@ -146,6 +155,8 @@ struct mct_reader {
 	struct mct_header hdr;
 	struct mct_event ev;
 	struct mct_buf	 conv;
+	struct mct_buf	 rline;		/* an event with its rank */
+	int		 fatal;		/* nothing to read (duplicate ranks) */
 	int		 status;
 	double		 last_progress;
 };
@@ -364,6 +375,32 @@ saw_min(struct facts *fx, i128 e6, const char *t, size_t n)
 	}
 }
 
+/* --align NAME: is the event just framed the first of that name yet? */
+static void
+saw_mark(struct framer *f)
+{
+	const struct mct_scan *sc = &f->sc;
+	struct facts *fx = f->fx;
+	struct mct_event ev;
+	struct mct_val v;
+	struct mct_buf name = { 0 };
+
+	if (sc->ts_len >= sizeof(fx->mark_text) ||
+	    (fx->has_mark && sc->ts_e6 >= fx->mark_e6))
+		return;
+	mct_event_init(&ev, f->out.p, f->out.len, NULL);
+	if (mct_get_key(&ev, "name", &v) == 0 && v.type == MCT_J_STRING &&
+	    mct_jstr(&v, &name) == 0 && name.p != NULL &&
+	    fnmatch(f->mark, name.p, 0) == 0) {
+		fx->mark_e6 = sc->ts_e6;
+		memcpy(fx->mark_text, sc->ts_text, sc->ts_len);
+		fx->mark_text[sc->ts_len] = '\0';
+		fx->has_mark = 1;
+	}
+	mct_buf_free(&name);
+	mct_event_free(&ev);
+}
+
 /*
  * The event just framed to the spool (unless pass 1 only checks it);
  * note what the header needs.
@@ -391,6 +428,8 @@ emit(struct framer *f)
 	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta) {
 		saw_ts(fx, sc->ts_e6, sc->ts_e6);
 		saw_min(fx, sc->ts_e6, sc->ts_text, sc->ts_len);
+		if (f->mark != NULL)
+			saw_mark(f);
 	}
 }
 
@@ -604,7 +643,8 @@ frame(struct framer *f)
 		sc->p = b->p + b->pos;
 		sc->end = b->p + b->end;
 		/* pass 1 of a plain file only checks the events of an array */
-		sc->out = f->check && state == S_ARRAY ? NULL : &f->out;
+		sc->out = f->check && state == S_ARRAY && f->mark == NULL ?
+		    NULL : &f->out;
 		sc->toplevel = sc->index = state == S_TOP;
 		sc->event = state != S_AFTER;
 		rc = mct_scan(sc);
@@ -674,10 +714,11 @@ frame(struct framer *f)
 			goto resync;
 		}
 bad:
-		if (state == S_TOP && fx->nevents == 0 && fx->form == 0)
+		if (state == S_TOP && fx->nevents == 0 && fx->form == 0) {
 			damage_at(f, evoff, "not a trace: expected '{' or "
 			    "'[', found '%c'", c >= ' ' && c < 127 ? c : '?');
-		else
+			fx->notrace = 1;
+		} else
 			damage_at(f, evoff, "unexpected '%c' between events",
 			    c >= ' ' && c < 127 ? c : '?');
 resync:
@@ -780,6 +821,11 @@ merge(struct facts *fx, const struct facts *p)
 		saw_min(fx, p->min_e6, p->min_text, strlen(p->min_text));
 	if (p->seen_ts)
 		saw_ts(fx, p->first_e6, p->last_e6);
+	if (p->has_mark && (!fx->has_mark || p->mark_e6 < fx->mark_e6)) {
+		fx->mark_e6 = p->mark_e6;
+		memcpy(fx->mark_text, p->mark_text, sizeof(fx->mark_text));
+		fx->has_mark = 1;
+	}
 	if (p->top.len) {
 		if (fx->top.len)
 			mct_buf_addc(&fx->top, ',');
@@ -840,6 +886,7 @@ frame_parts(struct input *in)
 		struct framer *pf = &parts[i].f;
 
 		pf->name = f->name;
+		pf->mark = f->mark;
 		pf->fx = &parts[i].fx;
 		pf->check = pf->quiet = 1;
 		parts[i].fx.form = in->fx.form;
@@ -933,6 +980,8 @@ decide_unit(struct mct_reader *r, struct input *in)
 		    s->name, fx->min_text, mct_unit_name(s->unit));
 		s->has_origin = 0;
 	}
+	s->has_mark = fx->has_mark && mct_dec_ns(fx->mark_text,
+	    strlen(fx->mark_text), s->unit, &s->mark) == 0;
 }
 
 /* What the facts say of the source, pass 1 done (or a stream's header read). */
@@ -948,6 +997,7 @@ publish(struct input *in)
 	s->sorted = !fx->unsorted;
 	s->nevents = fx->nevents;
 	s->damaged = fx->damaged;
+	s->notrace = fx->notrace && fx->nevents == 0;
 }
 
 static int
@@ -986,6 +1036,36 @@ probe_stream(struct mct_reader *r, struct input *in)
 	b->pos = (size_t)(nl - b->p) + (nl < b->p + b->end);
 	in->rp.line = 1;
 	return 1;
+}
+
+/*
+ * A stream header's ranks: its lines carry their rank keys.  A stream of
+ * one rank is that rank's source (duplicates are then found).
+ */
+static void
+read_ranks(struct input *in, const struct mct_val *list)
+{
+	struct mct_source *s = in->s;
+	struct mct_event ev;
+	struct mct_val v;
+	const char *p = list->p + 1, *end = list->p + list->len - 1, *q;
+
+	s->ranks_inside = 1;
+	if (p < end)
+		mct_buf_add(&in->ranklist, p, (size_t)(end - p));
+	if (p >= end || *p != '{' || mct_skip(p, end, &q) != MCT_J_OBJECT || q != end)
+		return;		/* not exactly one rank */
+	mct_event_init(&ev, p, (size_t)(q - p), NULL);
+	if (mct_get_key(&ev, "rank", &v) == 0 && v.type == MCT_J_NUMBER &&
+	    mct_int(v.p, v.len, &s->rank) == 0) {
+		s->rank_from = "the stream's header";
+		if (mct_get_key(&ev, "rank_from", &v) == 0 &&
+		    v.type == MCT_J_STRING && mct_jstr(&v, &in->rankfrom) == 0 &&
+		    in->rankfrom.p != NULL)
+			s->rank_from = in->rankfrom.p;
+	} else
+		s->rank = MCT_RANK_NONE;
+	mct_event_free(&ev);
 }
 
 /* Read what a stream operand's header says. */
@@ -1036,9 +1116,105 @@ read_header(struct input *in)
 		if (mct_get_key(&a, "top", &f) == 0 && f.type == MCT_J_OBJECT &&
 		    f.len > 2)
 			mct_buf_add(&fx->top, f.p + 1, f.len - 2);
+		if (mct_get_key(&a, "ranks", &f) == 0 && f.type == MCT_J_ARRAY)
+			read_ranks(in, &f);
 		free(a.kv);
 	}
 	free(ev.kv);
+}
+
+/*
+ * The header's list of ranked sources: "ranks":[{path, rank, rank_from,
+ * unit, unit_from, origin, shift, top}, ...], one per operand.
+ */
+static void
+header_ranks(struct mct_reader *r, struct mct_buf *b)
+{
+	int i;
+
+	mct_buf_adds(b, ",\"ranks\":[");
+	for (i = 0; i < r->nin; i++) {
+		const struct mct_source *s = &r->src[i];
+
+		if (i)
+			mct_buf_addc(b, ',');
+		if (r->in[i].ranklist.len > 0) {
+			/* a stream of ranks: its own list, as it came */
+			mct_buf_add(b, r->in[i].ranklist.p, r->in[i].ranklist.len);
+			continue;
+		}
+		mct_buf_adds(b, "{\"path\":");
+		mct_buf_addjstr(b, s->path, strlen(s->path));
+		mct_buf_adds(b, ",\"rank\":");
+		if (s->rank >= 0)
+			mct_buf_addi(b, s->rank);
+		else
+			mct_buf_adds(b, "null");
+		mct_buf_adds(b, ",\"rank_from\":");
+		if (s->rank_from)
+			mct_buf_addjstr(b, s->rank_from, strlen(s->rank_from));
+		else
+			mct_buf_adds(b, "null");
+		mct_buf_adds(b, ",\"unit\":\"");
+		mct_buf_adds(b, mct_unit_name(s->unit ? s->unit : MCT_UNIT_NS));
+		mct_buf_adds(b, "\",\"unit_from\":");
+		if (s->why)
+			mct_buf_addjstr(b, s->why, strlen(s->why));
+		else
+			mct_buf_adds(b, "null");
+		mct_buf_adds(b, ",\"origin\":");
+		if (s->has_origin)
+			mct_buf_addi(b, s->origin);
+		else
+			mct_buf_adds(b, "null");
+		mct_buf_adds(b, ",\"shift\":");
+		mct_buf_addi(b, s->shift);
+		mct_buf_adds(b, ",\"top\":{");
+		if (s->top)
+			mct_buf_adds(b, s->top);
+		mct_buf_adds(b, "}}");
+	}
+	mct_buf_addc(b, ']');
+}
+
+/*
+ * After pass 1: the rank of every source and its shift.  Duplicate
+ * ranks, or a source --align cannot place, leave nothing to read.
+ */
+static void
+decide_ranks(struct mct_reader *r)
+{
+	int i, ranked;
+
+	if ((ranked = mct_rank_decide(r->src, r->nin, &r->opts)) < 0 ||
+	    mct_rank_align(r->src, r->nin, &r->opts) < 0) {
+		r->fatal = 1;
+		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+		return;
+	}
+	r->hdr.ranked = ranked;
+	for (i = 0; i < r->nin; i++)
+		if (ranked && r->src[i].notrace)	/* no rank of the job */
+			r->status = mct_status(r->status, MCT_EXIT_USAGE);
+	for (i = 0; i < r->nin; i++)
+		r->in[i].addrank = ranked && !r->src[i].ranks_inside &&
+		    r->src[i].rank >= 0;
+}
+
+/* The event r->ev with its rank and shift, if its source has them. */
+static void
+rank_event(struct mct_reader *r, struct input *in)
+{
+	struct mct_event *ev = &r->ev;
+
+	if ((!in->addrank && in->s->shift == 0) ||
+	    mct_rank_line(ev, in->addrank ? in->s->rank : MCT_RANK_NONE,
+	    in->s->shift, &r->rline) != 0)
+		return;
+	ev->json = r->rline.p;
+	ev->len = r->rline.len;
+	ev->indexed = 0;
+	ev->wkdone = 0;
 }
 
 /* Build the header of the whole run from the operands' facts. */
@@ -1060,8 +1236,9 @@ make_header(struct mct_reader *r)
 		if (first == NULL)
 			first = s;
 		h->nread++;
-		if (s->has_origin && (!h->has_origin || s->origin < h->origin)) {
-			h->origin = s->origin;
+		if (s->has_origin && (!h->has_origin ||
+		    s->origin + s->shift < h->origin)) {
+			h->origin = s->origin + s->shift;
 			h->has_origin = 1;
 		}
 	}
@@ -1072,8 +1249,9 @@ make_header(struct mct_reader *r)
 	h->form = first->form ? first->form : 'n';
 	h->top = first->top ? mct_xstrdup(first->top) : NULL;
 	h->ntop_before = first->ntop_before;
-	h->sorted = h->nread == 1 && first->sorted;
-	if (r->nin == 1 && first->stream) {
+	h->sorted = (h->nread == 1 && first->sorted) || r->opts.merged;
+	if (r->nin == 1 && first->stream && !r->in[0].addrank &&
+	    first->shift == 0 && !r->opts.merged) {
 		const struct mct_buf *l = &r->in[0].hline;
 
 		/* as it came, NUL bytes and all: not strdup() */
@@ -1111,7 +1289,10 @@ make_header(struct mct_reader *r)
 			mct_buf_addc(&b, ',');
 		mct_buf_addjstr(&b, n, strlen(n));
 	}
-	mct_buf_adds(&b, "]}}");
+	mct_buf_addc(&b, ']');
+	if (h->ranked)
+		header_ranks(r, &b);
+	mct_buf_adds(&b, "}}");
 	h->line = b.p;
 	h->linelen = b.len;
 }
@@ -1243,13 +1424,19 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 		in->fr.name = s->name;
 		in->fr.fx = &in->fx;
 		in->fr.stop = -1;
+		in->fr.mark = r->opts.align == MCT_ALIGN_NAME ?
+		    r->opts.align_name : NULL;
+		s->rank = MCT_RANK_NONE;
 		if (strcmp(argv[i], "-") == 0 && stdin_used++) {
 			warnx("standard input given twice; read once");
 			continue;
 		}
 		open_input(r, in, &ndirect);
 	}
+	decide_ranks(r);
 	make_header(r);
+	if (r->fatal)
+		r->hdr.nread = 0;	/* the tools write nothing */
 	r->cur = 0;
 	r->spool_pos = r->nin > 0 ? r->in[0].rp.spool_from : 0;
 	return r;
@@ -1358,6 +1545,7 @@ direct_next(struct mct_reader *r, struct input *in)
 		r->ev.where = ++in->rp.line;
 		if (in->convert)
 			convert(r, in);
+		rank_event(r, in);
 		return 1;
 	}
 	if (mct_src_pos(in->src) < in->rp.length) {
@@ -1385,7 +1573,7 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 	struct rbuf *b;
 	char *nl;
 
-	for (; r->cur < r->nin; r->cur++) {
+	for (; r->cur < r->nin && !r->fatal; r->cur++) {
 		in = &r->in[r->cur];
 		if (in->direct) {
 			if (direct_next(r, in)) {
@@ -1449,6 +1637,7 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 					continue;	/* another stream's header */
 			} else if (in->convert)
 				convert(r, in);
+			rank_event(r, in);
 			*evp = ev;
 			return 1;
 		}
@@ -1481,6 +1670,8 @@ mct_close(struct mct_reader *r)
 		mct_buf_free(&in->fx.top);
 		mct_buf_free(&in->hline);
 		mct_buf_free(&in->whybuf);
+		mct_buf_free(&in->rankfrom);
+		mct_buf_free(&in->ranklist);
 	}
 	if (r->spoolf)
 		fclose(r->spoolf);	/* and r->spool, its descriptor */
@@ -1490,6 +1681,7 @@ mct_close(struct mct_reader *r)
 	free(r->src);
 	free(r->ev.kv);
 	free(r->conv.p);
+	free(r->rline.p);
 	free(r->hdr.top);
 	free(r->hdr.line);
 	free(r);

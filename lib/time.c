@@ -306,6 +306,20 @@ mct_opt_time_unit(const char *arg, enum mct_unit *u)
 	}
 }
 
+/* A number option's argument, from lo to hi, or exit with a message. */
+double
+mct_opt_num(const char *opt, const char *arg, double lo, double hi)
+{
+	char *end;
+	double d = strtod(arg, &end);
+
+	if (*arg == '\0' || *end != '\0' || !(d >= lo && d <= hi)) {
+		warnx("%s: invalid number '%s' (want %g to %g)", opt, arg, lo, hi);
+		mct_usage_hint();
+	}
+	return d;
+}
+
 /* Parse a time option's argument, or exit with a message naming it. */
 int
 mct_opt_time(const char *opt, const char *arg, int64_t *ns, int *absolute)

@@ -41,6 +41,8 @@
 #define SEC INT64_C(1000000000)
 
 #define ORIGIN INT64_C(1712195480123456789)
+#define COLL_NAME "ncclDevKernel_AllReduce_Sum_f32_RING_LL"
+#define COLL_TID 7                      /* the collectives' stream */
 #define HOST_PID 1
 #define HOST_TID 39991
 #define WINDOW 4096 /* shuffle window, events */
@@ -273,7 +275,7 @@ static int64_t round64(double x) { return x < 0 ? -(int64_t)(-x + 0.5) : (int64_
 /* ------------------------------------------------------------------ */
 /* Events                                                               */
 
-enum { EV_X, EV_S, EV_F, EV_M };
+enum { EV_X, EV_S, EV_F, EV_M, EV_COLL };
 
 typedef struct {
 	int64_t ts, dur, id, bytes;
@@ -1057,6 +1059,25 @@ static int64_t nrounds(double scale)
 	return n < 2 ? 2 : n;
 }
 
+/* --ranks: the end of each steady round's device work, recorded by a
+ * first run of the generator (see "Ranks" below) */
+static int64_t *bounds;
+static size_t nbounds;
+static int record_bounds;
+
+static void bound_add(Gen *g)
+{
+	if (!record_bounds)
+		return;
+	bounds = realloc(bounds, (nbounds + 2) * sizeof *bounds);
+	if (!bounds) {
+		fputs("gentrace: out of memory\n", stderr);
+		exit(1);
+	}
+	bounds[0] = 0;
+	bounds[++nbounds] = max64(g->dev_free[0], g->dev_free[1]);
+}
+
 static void generate(Gen *g)
 {
 	int64_t r, a_big, e_big, a_small, e_small;
@@ -1071,13 +1092,17 @@ static void generate(Gen *g)
 	do_round(g, PH_W2, 0, 1, sc(g, W2_START), sc(g, W2_KK_LAUNCH), 0);
 	seg_inter(g, &seg_inter2_def, INTER2_AT, 1350 * MS, 1, 870000);
 	a_big = sc(g, BIG_START);
-	for (r = 0; r < g->nb; r++)
+	for (r = 0; r < g->nb; r++) {
 		do_round(g, PH_BIG, r, g->nb, a_big + r * BIG_DELTA, -1, 0);
+		bound_add(g);
+	}
 	e_big = a_big + g->nb * BIG_DELTA;
 	seg_gap(g, e_big);
 	a_small = e_big + sc(g, SMALL_START - BIG_END1);
-	for (r = 0; r < g->ns; r++)
+	for (r = 0; r < g->ns; r++) {
 		do_round(g, PH_SMALL, r, g->ns, a_small + r * SMALL_DELTA, -1, r == g->ns - 1);
+		bound_add(g);
+	}
 	e_small = a_small + g->ns * SMALL_DELTA;
 	seg_teardown(g, e_small, e_small + sc(g, SPAN1 - SMALL_END1));
 }
@@ -1175,6 +1200,16 @@ static struct {
 	int no_close, trailing_comma, string_ts, stats;
 	int64_t cut;
 } opt = { 1.0, 1, FORM_OBJECT, 0, 0, LAYOUT_TIME, 0, 0, 0, 0, 0, 0, -1 };
+
+/* --ranks (see "Ranks" below) */
+static struct {
+	int n, rank;                    /* n > 0: --ranks, writing rank */
+	int slow;                       /* --slow-rank, or -1 */
+	int64_t num, den;               /* --slow-factor as num / den */
+	int64_t offmax;                 /* --clock-offset */
+	int64_t *seg;                   /* seg[j]: where segment j starts */
+	size_t next;                    /* the next collective, from 1 */
+} rk = { 0, 0, -1, 1, 1, 0, NULL, 1 };
 
 #define OBUF_SIZE (1 << 20)
 static char *obuf;
@@ -1411,6 +1446,19 @@ static void write_event(const Ev *e, int depth)
 		jw_str("name", "MetaX C500");
 		jw_close('}');
 		break;
+	case EV_COLL:
+		jw_str("name", COLL_NAME);
+		jw_str("ph", "X");
+		jw_int("pid", 2);
+		jw_int("tid", COLL_TID);
+		jw_time("ts", ORIGIN + e->ts);
+		jw_time("dur", e->dur);
+		jw_key("args");
+		jw_open('{');
+		jw_dim3("grid", 4, 1, 1);
+		jw_dim3("block", 512, 1, 1);
+		jw_close('}');
+		break;
 	case EV_S:
 	case EV_F:
 		jw_str("name", "flow");
@@ -1535,6 +1583,13 @@ static void out_suffix(void)
 	jw_int("count", 1);
 	jw_close('}');
 	jw_close('}');
+	if (rk.n > 0) {
+		jw_key("distributedInfo");
+		jw_open('{');
+		jw_int("rank", rk.rank);
+		jw_int("world_size", rk.n);
+		jw_close('}');
+	}
 	jw_close('}');
 	oputc('\n');
 }
@@ -1615,7 +1670,7 @@ static void win_flush(void)
 	wn = 0;
 }
 
-static void deliver(const Ev *e)
+static void deliver_one(const Ev *e)
 {
 	if (section_pass >= 0 && e->pid != section_pass + 1)
 		return;
@@ -1628,6 +1683,105 @@ static void deliver(const Ev *e)
 		return;
 	}
 	out_event(e);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ranks: --ranks N writes one trace a rank.  Every rank runs the same
+ * trace through a map of its own: the time between two round ends
+ * (bounds[], the end of each steady round's device work; bounds[0] = 0)
+ * is a segment, stretched on a rank by its factor (--slow-factor on
+ * --slow-rank, else 1).  After each round a collective runs on every
+ * rank: it starts when the rank's round ends and ends, on all ranks at
+ * once, C after the slowest rank's; the next segment starts there.  So
+ * the fast ranks wait in the collective, the slow one comes last (its
+ * collective lasts C).  Then the rank's clock offset is added.  The map is
+ * monotone: nothing on a lane comes to overlap, and time order stays. */
+
+#define COLL_C INT64_C(100000)          /* a collective's own length */
+
+
+static int64_t stretch(int64_t x, int64_t num, int64_t den)
+{
+	return x / den * num + x % den * num / den;
+}
+
+/* the rank's clock offset: in [-offmax, offmax], by seed and rank */
+static int64_t rank_offset(int r)
+{
+	if (rk.offmax == 0)
+		return 0;
+	return (int64_t)(hash3(opt.seed, (uint64_t)r, 0xc10c) %
+	    (uint64_t)(2 * rk.offmax + 1)) - rk.offmax;
+}
+
+/* segment starts: the slowest rank's stretch, plus a collective */
+static void rank_segments(void)
+{
+	int64_t num = rk.num > rk.den ? rk.num : rk.den;
+	size_t j;
+
+	rk.seg = malloc((nbounds + 1) * sizeof *rk.seg);
+	if (!rk.seg) {
+		fputs("gentrace: out of memory\n", stderr);
+		exit(1);
+	}
+	rk.seg[0] = 0;
+	for (j = 1; j <= nbounds; j++)
+		rk.seg[j] = rk.seg[j - 1] + stretch(bounds[j] - bounds[j - 1],
+		    num, rk.den) + COLL_C;
+}
+
+/* t on the rank's clock; an end at a bound stays in the segment it ends */
+static int64_t rank_map(int64_t t, int end)
+{
+	size_t lo = 0, hi = nbounds, mid;
+	int64_t num = rk.rank == rk.slow ? rk.num : 1;
+	int64_t den = rk.rank == rk.slow ? rk.den : 1;
+
+	while (lo < hi) {               /* the last bound <= t (< t: an end) */
+		mid = (lo + hi + 1) / 2;
+		if (bounds[mid] < t || (!end && bounds[mid] == t))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return rk.seg[lo] + stretch(t - bounds[lo], num, den);
+}
+
+static void rank_coll(size_t k)
+{
+	Ev c;
+	int64_t num = rk.rank == rk.slow ? rk.num : 1;
+	int64_t den = rk.rank == rk.slow ? rk.den : 1;
+
+	memset(&c, 0, sizeof c);
+	c.type = EV_COLL;
+	c.pid = 2;
+	c.tid = COLL_TID;
+	c.ts = rk.seg[k - 1] + stretch(bounds[k] - bounds[k - 1], num, den);
+	c.dur = rk.seg[k] - c.ts;
+	c.ts += rank_offset(rk.rank);
+	deliver_one(&c);
+}
+
+static void deliver(const Ev *e)
+{
+	Ev m;
+	int64_t end;
+
+	if (rk.n == 0) {
+		deliver_one(e);
+		return;
+	}
+	while (rk.next <= nbounds && e->ts >= bounds[rk.next])
+		rank_coll(rk.next++);
+	m = *e;
+	end = rank_map(e->ts + e->dur, 1);
+	m.ts = rank_map(e->ts, 0);
+	if (e->type == EV_X)
+		m.dur = end - m.ts;
+	m.ts += rank_offset(rk.rank);
+	deliver_one(&m);
 }
 
 static void heap_sink(Gen *g, const Ev *e)
@@ -1647,6 +1801,8 @@ static void heap_drain(void)
 		heap_pop(&o);
 		deliver(&o);
 	}
+	while (rk.n && rk.next <= nbounds)
+		rank_coll(rk.next++);
 	if (opt.layout == LAYOUT_SHUFFLE)
 		win_flush();
 }
@@ -1903,6 +2059,12 @@ static void usage(FILE *f)
 	    "      --cut N           stop after exactly N bytes of output\n"
 	    "      --no-close        omit the closing ] or ]} after the last event\n"
 	    "      --trailing-comma  write a comma after the last event\n"
+	    "      --ranks N         a job of N ranks: DIR/rank-0.json ... (see --out),\n"
+	    "                        distributedInfo set, a collective after each round\n"
+	    "      --out DIR         where --ranks writes its files\n"
+	    "      --slow-rank R     with --ranks: rank R is slower ...\n"
+	    "      --slow-factor F   ... by the factor F (a decimal, default 1)\n"
+	    "      --clock-offset NS with --ranks: each rank's clock off by up to NS ns\n"
 	    "  -h, --help            this help\n"
 	    "\n"
 	    "Exit status: 0 success, 1 write error, 2 usage error.\n", f);
@@ -1914,9 +2076,94 @@ static void bad_value(const char *opt_name, const char *v)
 	exit(2);
 }
 
+static int64_t whole(const char *opt_name, const char *v, int64_t lo, int64_t hi)
+{
+	long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoll(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || x < lo || x > hi)
+		bad_value(opt_name, v);
+	return (int64_t)x;
+}
+
+/* a decimal > 0 with up to 9 decimals, as num / den exactly */
+static int parse_factor(const char *s, int64_t *num, int64_t *den)
+{
+	int64_t n = 0, d = 1;
+	int digits = 0, frac = -1;
+
+	for (; *s; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || digits >= 12 || frac >= 9)
+			return -1;
+		n = n * 10 + (*s - '0');
+		digits++;
+		if (frac >= 0) {
+			frac++;
+			d *= 10;
+		}
+	}
+	if (digits == 0 || n == 0)
+		return -1;
+	*num = n;
+	*den = d;
+	return 0;
+}
+
+/* --ranks: the round ends first (a run that writes nothing), then each
+ * rank's file, the same trace through the rank's map */
+static int write_ranks(const char *dir, const Ev *m)
+{
+	char path[4096];
+	size_t j;
+	int pass;
+	Gen g;
+
+	record_bounds = 1;
+	gen_init(&g, opt.scale, opt.seed, 0, null_sink);
+	generate(&g);
+	record_bounds = 0;
+	for (j = 1; j <= nbounds; j++)
+		if (bounds[j] <= bounds[j - 1]) {
+			fputs("gentrace: round ends out of order\n", stderr);
+			return 1;
+		}
+	rank_segments();
+	for (rk.rank = 0; rk.rank < rk.n; rk.rank++) {
+		snprintf(path, sizeof path, "%s/rank-%d.json", dir, rk.rank);
+		if (freopen(path, "w", stdout) == NULL) {
+			fprintf(stderr, "gentrace: %s: %s\n", path, strerror(errno));
+			return 2;
+		}
+		owritten = 0;
+		nwritten_events = 0;
+		shuf_rng = mix64(opt.seed ^ UINT64_C(0x5aff1e));
+		out_prefix();
+		out_event(m);
+		for (pass = 0; pass < (opt.layout == LAYOUT_SECTIONS ? 3 : 1); pass++) {
+			section_pass = opt.layout == LAYOUT_SECTIONS ? pass : -1;
+			rk.next = 1;
+			gen_init(&g, opt.scale, opt.seed, 0, heap_sink);
+			generate(&g);
+			heap_drain();
+		}
+		out_suffix();
+		out_flush();
+		if (fflush(stdout) != 0)
+			die_write();
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL };
+	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL,
+	    O_RANKS, O_OUT, O_SLOW, O_FACTOR, O_OFFSET };
 	static const struct option lopts[] = {
 		{ "scale", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -1931,11 +2178,17 @@ int main(int argc, char **argv)
 		{ "cut", required_argument, NULL, O_CUT },
 		{ "no-close", no_argument, NULL, O_NOCLOSE },
 		{ "trailing-comma", no_argument, NULL, O_TRAIL },
+		{ "ranks", required_argument, NULL, O_RANKS },
+		{ "out", required_argument, NULL, O_OUT },
+		{ "slow-rank", required_argument, NULL, O_SLOW },
+		{ "slow-factor", required_argument, NULL, O_FACTOR },
+		{ "clock-offset", required_argument, NULL, O_OFFSET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, pass;
 	char *end;
+	const char *outdir = NULL;
 	Gen g;
 	Ev m;
 
@@ -1998,6 +2251,21 @@ int main(int argc, char **argv)
 		}
 		case O_NOCLOSE: opt.no_close = 1; break;
 		case O_TRAIL: opt.trailing_comma = 1; break;
+		case O_RANKS:
+			rk.n = (int)whole("--ranks", optarg, 1, 4096);
+			break;
+		case O_OUT: outdir = optarg; break;
+		case O_SLOW:
+			rk.slow = (int)whole("--slow-rank", optarg, 0, 4095);
+			break;
+		case O_FACTOR:
+			if (parse_factor(optarg, &rk.num, &rk.den) != 0)
+				bad_value("--slow-factor", optarg);
+			break;
+		case O_OFFSET:
+			rk.offmax = whole("--clock-offset", optarg, 0,
+			    INT64_C(1000000000000000));
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -2017,6 +2285,15 @@ int main(int argc, char **argv)
 	}
 	if (opt.form != FORM_OBJECT && opt.keys_around) {
 		fputs("gentrace: --keys-around needs --form object\n", stderr);
+		return 2;
+	}
+
+	if ((rk.n > 0) != (outdir != NULL) || (rk.n == 0 && (rk.slow >= 0 ||
+	    rk.num != rk.den || rk.offmax)) || (rk.n && (opt.stats || opt.cut >= 0)) ||
+	    rk.slow >= rk.n) {
+		fputs("gentrace: --ranks N and --out DIR go together; --slow-rank "
+		    "(below N), --slow-factor\nand --clock-offset need them; "
+		    "--stats and --cut do not take them\n", stderr);
 		return 2;
 	}
 
@@ -2052,6 +2329,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	if (rk.n > 0)
+		return write_ranks(outdir, &m);
 	out_prefix();
 	out_event(&m);
 	for (pass = 0; pass < (opt.layout == LAYOUT_SECTIONS ? 3 : 1); pass++) {

@@ -151,9 +151,9 @@ cat_to() {
 	printf '[{"name":"c","ts":3}]' > c.json
 	run --separate-stderr mct-cat a.json - c.json < b.json
 	[ "$status" -eq 0 ]
-	same "${lines[1]}" '{"name":"a","ts":1000}'
-	same "${lines[2]}" '{"name":"b","ts":2000}'
-	same "${lines[3]}" '{"name":"c","ts":3000}'
+	same "${lines[1]}" '{"name":"a","ts":1000,"rank":0}'
+	same "${lines[2]}" '{"name":"b","ts":2000,"rank":1}'
+	same "${lines[3]}" '{"name":"c","ts":3000,"rank":2}'
 	[ "${#lines[@]}" -eq 4 ]
 }
 
@@ -178,7 +178,7 @@ cat_to() {
 	[ "$status" -eq 0 ]
 	same "$(cat err)" ""
 	same "$(grep -c '"name":"mct_header"' out.nd)" 1
-	py check out.nd a.json b.json
+	py check --sources a.nd b.nd -- out.nd a.json b.json
 }
 
 # --- what the stream keeps -----------------------------------------------
@@ -498,7 +498,7 @@ sys.stdout.buffer.write(zlib.decompressobj(31).decompress(open(sys.argv[1], "rb"
 	cat_to t.json d
 	[ "$status" -eq 2 ]
 	same "$(cat err)" "mct-cat: d: is a directory"
-	py check out.nd t.json
+	py check --sources t.json d -- out.nd t.json
 }
 
 @test "damage and an unreadable file together: exit 2 wins over 1" {
@@ -926,8 +926,9 @@ Try 'mct-cat --help' for more information."
 
 @test "--help lists every option of the man page's synopsis" {
 	run mct-cat --help
-	same "${lines[0]}" "usage: mct-cat [-hVw] [-F fields] [-o format] [-u unit] [file ...]"
-	for o in -F --fields -h --help --no-header --no-progress -o --output --progress --time-unit -u --unit -V --version -w --wrap; do
+	same "${lines[0]}" "usage: mct-cat [-hVw] [-F fields] [-o format] [-u unit] [--align how] [--merge]"
+	same "${lines[1]}" "               [--rank how] [file ...]"
+	for o in --align -F --fields -h --help --merge --no-header --no-progress -o --output --progress --rank --time-unit -u --unit -V --version -w --wrap; do
 		[[ "$output" == *" $o"[\ ,]* ]] || { echo "missing $o"; return 1; }
 	done
 }

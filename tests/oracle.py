@@ -22,7 +22,7 @@ the Chrome format allows; NaN and Infinity read as null):
   events [--unit U] FILE...        each event as one compact JSON line, ts/dur in ns
   header [--unit U] FILE...        the args of the header mct-cat should write
   count FILE...                    the number of events
-  check [--unit U] [--sources S... --] STREAM FILE...
+  check [--unit U] [--rank R] [--sources S... --] STREAM FILE...
                                    STREAM (mct-cat's output) has the header and
                                    the events the FILEs call for
   compare A B                      two NDJSON streams hold equal events
@@ -39,6 +39,7 @@ the Chrome format allows; NaN and Infinity read as null):
 Exit status 0 when the check holds, 1 with the first difference on stderr.
 """
 import decimal
+import os
 import gzip
 import json
 import re
@@ -236,11 +237,34 @@ def in_order(events):
     return True
 
 
-def read_all(paths, unit):
-    """Expected header args and events of mct-cat on these operands."""
+def rank_of(t, path, i):
+    """A source's rank and the rule that gave it (SPEC 9), by the rules."""
+    di = dict(t.top).get("distributedInfo")
+    r = di.get("rank") if isinstance(di, dict) else None
+    if isinstance(r, int) and not isinstance(r, bool) and r >= 0:
+        return r, "distributedInfo"
+    if path != "-":
+        m = re.search(r"rank[-_]?([0-9]{1,9})", os.path.basename(path), re.I)
+        if m:
+            return int(m.group(1)), "file name"
+    return i, "order"
+
+
+def read_all(paths, unit, operands=None, rank=None):
+    """Expected header args and events of mct-cat on these operands.
+
+    operands: every operand as given (paths are the readable ones);
+    rank: --rank (auto, order, N); with two operands or more, auto."""
     events, origin, head = [], None, None
+    operands = operands if operands is not None else paths
+    ranked = rank is not None or len(operands) > 1
+    ranks = [{"path": p, "rank": None, "rank_from": None, "unit": "ns",
+              "unit_from": None, "origin": None, "shift": 0, "top": {}}
+             for p in operands]
+    readable = [i for i, o in enumerate(operands)
+                if o == "-" or os.path.isfile(o)]
     sorted_ = len(paths) == 1
-    for p in paths:
+    for k, p in enumerate(paths):
         t = Trace(p)
         u, why = detect_unit(t, unit)
         evs = [convert(e, u) for e in t.events]
@@ -250,10 +274,20 @@ def read_all(paths, unit):
         if head is None:
             head = (u, why, t.form, t.top_before, dict(t.top))
         sorted_ = sorted_ and in_order(evs)
+        if ranked:
+            i = readable[k]
+            r, rule = rank_of(t, operands[i], i) if rank in (None, "auto") else \
+                (i, "order") if rank == "order" else (int(rank), "option")
+            ranks[i].update(rank=r, rank_from=rule, unit=u, unit_from=why,
+                            origin=o, top=dict(t.top))
+            for e in evs:
+                e["rank"] = r
         events += evs
     u, why, form, before, top = head
     args = {"version": 1, "unit": u, "unit_from": why, "origin": origin,
             "form": form, "sorted": sorted_, "top_before": before, "top": top}
+    if ranked:
+        args["ranks"] = ranks
     return args, events
 
 
@@ -326,8 +360,9 @@ def cmd_count(args):
 def cmd_check(args):
     unit = opt(args, "--unit", "auto")
     sources = opt(args, "--sources", None, many=True)
+    rank = opt(args, "--rank", None)
     stream, files = args[0], args[1:]
-    want_args, want = read_all(files, unit)
+    want_args, want = read_all(files, unit, sources, rank)
     got = read_stream(stream)
     if not got or not is_header(got[0]):
         die("%s: the first line is not the mct header" % stream)
@@ -336,7 +371,10 @@ def cmd_check(args):
         die("header: want the keys name, ph:\"M\", args; got %s" % ser(h))
     got_args = h["args"]
     if sources is not None:
+        ranks = want_args.pop("ranks", None)
         want_args["sources"] = sources
+        if ranks is not None:
+            want_args["ranks"] = ranks
     elif isinstance(got_args, dict):
         got_args = {k: v for k, v in got_args.items() if k != "sources"}
     if canon(want_args) != canon(got_args):

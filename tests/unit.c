@@ -1585,6 +1585,9 @@ test_vfields(void)
 		{ "launch.ts", 1, MCT_P_ABS, 0 }, { "launch.dur", 1, MCT_P_NONE, 0 },
 		{ "span", 1, MCT_P_NONE, 0 }, { "busy", 1, MCT_P_NONE, 0 },
 		{ "round", 1, MCT_P_NONE, 0 }, { "tdur", 1, MCT_P_NONE, 0 },
+		{ "compute", 1, MCT_P_NONE, 0 }, { "skew", 1, MCT_P_NONE, 0 },
+		{ "median.compute", 1, MCT_P_NONE, 0 },
+		{ "wait", 1, MCT_P_NONE, 0 },
 	};
 	static const char json[] = "{\"name\":\"k\",\"ts\":100,\"dur\":50,"
 	    "\"args\":{\"n\":7}}";
@@ -2673,7 +2676,7 @@ rd_free(struct rd *r)
 static void
 readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 {
-	struct mct_opts o = { unit, 0 };
+	struct mct_opts o = { .unit = unit };
 	struct mct_reader *rr;
 	struct mct_event *ev;
 	const struct mct_header *h;
@@ -3006,7 +3009,7 @@ test_reader(void)
 		argv[1] = TFILE("two2.json", "[{\"ts\":2}]");
 		argv[2] = NULL;
 		readv(2, argv, MCT_UNIT_AUTO, &r);
-		t_read("two operands, in order", &r, "{\"ts\":5500}\n{\"ts\":2000}\n",
+		t_read("two operands, in order", &r, "{\"ts\":5500,\"rank\":0}\n{\"ts\":2000,\"rank\":1}\n",
 		    0, NULL);
 		ok(r.h.origin == 2000 && r.line && strstr(r.line, "\"sources\":["),
 		    "reader: two operands: the smallest origin (got %" PRId64 ")",
@@ -3152,7 +3155,7 @@ static void
 test_sources(void)
 {
 	const char *argv[3];
-	struct mct_opts o = { MCT_UNIT_AUTO, 0 };
+	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
 	const struct mct_header *h;
@@ -3230,6 +3233,142 @@ test_sources(void)
 	ok(h->nsrc == 2 && !h->src[1].ok && strcmp(h->src[1].path, argv[1]) == 0,
 	    "sources: an operand that cannot be read is there, not ok");
 	ok(mct_close(r) == MCT_EXIT_USAGE, "sources: status 2");
+}
+
+static void
+set_text(struct mct_event *e, const char *s)
+{
+	mct_event_set(e, s, strlen(s));
+}
+
+/* rank.c: the rank of each source, lines with ranks, one trace of ranks */
+static void
+test_ranks(void)
+{
+	const char *argv[3];
+	struct mct_opts o = { .unit = MCT_UNIT_AUTO, .rank = MCT_RANK_RULES };
+	struct mct_reader *rr;
+	struct mct_event *ev, e;
+	struct mct_field f;
+	struct mct_val v;
+	struct mct_buf b = { 0 };
+	struct mct_wrap *w;
+	struct rd r;
+	int64_t n = -1;
+	int good = 1, nev = 0;
+
+	ok(mct_rank_in_name("d/job.rank-3.json", &n) == 0 && n == 3 &&
+	    mct_rank_in_name("x_rank_12.json.gz", &n) == 0 && n == 12 &&
+	    mct_rank_in_name("RANK7", &n) == 0 && n == 7 &&
+	    mct_rank_in_name("ranks.json", &n) != 0 &&
+	    mct_rank_in_name("rank2/t.json", &n) != 0,
+	    "ranks: the number after rank in a file name, not a folder's");
+	ok(mct_rank_in_top("\"a\":1,\"distributedInfo\":{\"backend\":\"nccl\","
+	    "\"rank\":4,\"world_size\":8}", &n) == 0 && n == 4 &&
+	    mct_rank_in_top("\"distributedInfo\":{\"rank\":\"4\"}", &n) != 0 &&
+	    mct_rank_in_top(NULL, &n) != 0,
+	    "ranks: distributedInfo.rank of the top-level keys");
+
+	argv[0] = TFILE("r-a.json", "{\"distributedInfo\":{\"rank\":1},"
+	    "\"traceEvents\":[{\"ts\":3},{}]}");
+	argv[1] = TFILE("rank_0.json", "[{\"ts\":1,\"name\":\"x\"}]");
+	argv[2] = NULL;
+	readv(2, argv, MCT_UNIT_AUTO, &r);
+	t_read("ranks: two operands, by distributedInfo and by file name", &r,
+	    "{\"ts\":3000,\"rank\":1}\n{\"rank\":1}\n"
+	    "{\"ts\":1000,\"name\":\"x\",\"rank\":0}\n", 0, NULL);
+	ok(r.line && strstr(r.line, "\"ranks\":[{\"path\":") &&
+	    strstr(r.line, "\"rank\":1,\"rank_from\":\"distributedInfo\"") &&
+	    strstr(r.line, "\"rank\":0,\"rank_from\":\"file name\""),
+	    "ranks: the header lists each source's rank and rule");
+	rd_free(&r);
+
+	argv[1] = TFILE("r-b.json", "{\"distributedInfo\":{\"rank\":1},"
+	    "\"traceEvents\":[{\"ts\":5}]}");
+	readv(2, argv, MCT_UNIT_AUTO, &r);
+	t_read("ranks: two sources of one rank: nothing read, status 2", &r,
+	    "", 2, "r-a.json and ");
+	rd_free(&r);
+
+	/* one operand with --rank=auto: the field rank from the source */
+	argv[0] = TFILE("rank3.json", "[{\"ts\":1}]");
+	mct_field_parse("rank", &f);
+	rr = mct_open(1, (char **)argv, &o);
+	while (mct_next(rr, &ev)) {
+		nev++;
+		good = good && mct_get(ev, &f, &v) == 0 &&
+		    v.len == 1 && v.p[0] == '3' && ev->json[ev->len - 2] == '3';
+		mct_event_init(&e, "{\"ts\":1}", 8, ev->hdr);
+		good = good && mct_get(&e, &f, &v) == 0 && v.p[0] == '3';
+		mct_event_free(&e);
+	}
+	ok(mct_close(rr) == 0 && nev == 1 && good,
+	    "ranks: --rank=auto on one operand; the field rank of an event "
+	    "without the key is its source's");
+
+	mct_event_init(&e, "{\"ts\":10,\"a\":1}", 15, NULL);
+	ok(mct_rank_line(&e, 2, -4, &b) == 0 &&
+	    strcmp(b.p, "{\"ts\":6,\"a\":1,\"rank\":2}\n") == 0,
+	    "ranks: a line shifted and ranked (%s)", b.p);
+	set_text(&e, "{}");
+	ok(mct_rank_line(&e, 0, 7, &b) == 0 && strcmp(b.p, "{\"rank\":0}\n") == 0,
+	    "ranks: {} ranked");
+	set_text(&e, "[1]");
+	ok(mct_rank_line(&e, 0, 0, &b) != 0, "ranks: not an object: left");
+
+	w = mct_wrap_new();
+	set_text(&e, "{\"ph\":\"s\",\"pid\":12,\"id\":3,\"rank\":1}");
+	ok(mct_wrap_event(w, &e, &b) == 1 && strncmp(b.p, "{\"ph\":\"s\","
+	    "\"pid\":10000012,\"id\":1000000000003,\"rank\":1}", b.len) == 0,
+	    "wrap: a rank's pid and flow id its own (%.*s)", (int)b.len, b.p);
+	set_text(&e, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":\"p\","
+	    "\"args\":{\"name\":\"gpu\"},\"rank\":2}");
+	ok(mct_wrap_event(w, &e, &b) == 1 && strncmp(b.p, "{\"ph\":\"M\","
+	    "\"name\":\"process_name\",\"pid\":\"rank 2 p\",\"args\":{\"name\":"
+	    "\"rank 2 \xc2\xb7 gpu\"},\"rank\":2}", b.len) == 0,
+	    "wrap: a process name says its rank (%.*s)", (int)b.len, b.p);
+	set_text(&e, "{\"ph\":\"X\"}");
+	ok(mct_wrap_event(w, &e, &b) == 0, "wrap: an event with no rank: as it is");
+	b.len = 0;
+	mct_wrap_end(w, &b);
+	mct_buf_addc(&b, '\0');
+	ok(strstr(b.p, "\"pid\":10000012,\"args\":{\"name\":\"rank 1 \xc2\xb7 "
+	    "pid 12\"}") && strstr(b.p, "\"pid\":10000012,\"args\":{\"sort_index\":"
+	    "10000000}") && strstr(b.p, "\"pid\":\"rank 2 p\",\"args\":"
+	    "{\"sort_index\":20000000}") && !strstr(b.p, "rank 2 \xc2\xb7 pid"),
+	    "wrap: names and sort indexes for the processes that had none");
+	mct_wrap_free(w);
+	mct_event_free(&e);
+	mct_field_free(&f);
+	mct_buf_free(&b);
+
+	/* merge.c: two operands, one unsorted, in one ts order */
+	argv[0] = TFILE("m-a.json", "[{\"ph\":\"M\",\"name\":\"a0\"},"
+	    "{\"ts\":5,\"name\":\"a1\"},{\"ts\":1,\"name\":\"a2\"},"
+	    "{\"ph\":\"M\",\"name\":\"a3\"},{\"ts\":3,\"name\":\"a4\"}]");
+	argv[1] = TFILE("m-b.json", "[{\"ts\":1,\"name\":\"b0\"},"
+	    "{\"ts\":4,\"name\":\"b1\"},{\"name\":\"b2\"}]");
+	{
+		struct mct_opts mo = { .unit = MCT_UNIT_AUTO, .merged = 1 };
+		struct mct_merge *m;
+		struct mct_buf names = { 0 };
+
+		rr = mct_open(2, (char **)argv, &mo);
+		m = mct_merge_open(rr);
+		while (m != NULL && mct_merge_next(m, &ev)) {
+			if (mct_get_key(ev, "name", &v) == 0)
+				mct_buf_add(&names, v.p + 1, v.len - 2);
+			mct_buf_addc(&names, ev->source == 0 ? ' ' : ';');
+		}
+		mct_buf_addc(&names, '\0');
+		ok(m != NULL && mct_merge_close(m) == 0 &&
+		    mct_header(rr)->sorted &&
+		    strcmp(names.p, "a0 a2 a3 b0;a4 b1;b2;a1 ") == 0,
+		    "merge: ts order, ties by rank, M events and events without "
+		    "ts after the event before them (%s)", names.p);
+		mct_close(rr);
+		mct_buf_free(&names);
+	}
 }
 
 /* Stderr to a file while f runs; what was said in msg. */
@@ -3351,7 +3490,7 @@ static int
 open_read(const char *path, int spool, struct mct_buf *b)
 {
 	const char *argv[] = { path, NULL };
-	struct mct_opts o = { MCT_UNIT_AUTO, 0 };
+	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 
 	if (spool)
@@ -3369,7 +3508,7 @@ test_two_readers(void)
 	struct mct_buf ta = { 0 }, tb = { 0 }, a1 = { 0 }, b1 = { 0 };
 	struct mct_buf a2 = { 0 }, b2 = { 0 };
 	const char *pa, *pb, *argv[2] = { NULL, NULL };
-	struct mct_opts o = { MCT_UNIT_AUTO, 0 };
+	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *ra, *rb;
 	int i, na, nb, sa, sb, more;
 
@@ -4067,6 +4206,7 @@ run_reader_tests(void)
 		test_reader();
 		test_input();
 		test_sources();
+		test_ranks();
 		test_src_errors();
 		test_two_readers();
 		test_rules();
@@ -4078,6 +4218,7 @@ run_reader_tests(void)
 		test_reader();
 		test_input();
 		test_sources();
+		test_ranks();
 		test_src_errors();
 		test_two_readers();
 		test_rules();
@@ -4231,6 +4372,57 @@ test_sketch(void)
 	mct_stats_free(&z);
 }
 
+/*
+ * phases.c: the device-lane test, overlaps, and the phases of a small set
+ * of calls (a steady run of five rounds between an init and a tail).
+ */
+static void
+test_phases(void)
+{
+	static const struct {
+		const char	*json;
+		int		 dev;
+	} lane[] = {
+		{ "{\"ph\":\"X\",\"cat\":\"kernel\",\"pid\":9}", 1 },
+		{ "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\"}", 1 },
+		{ "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"pid\":2}", 0 },
+		{ "{\"ph\":\"X\",\"pid\":2}", 1 },
+		{ "{\"ph\":\"X\",\"pid\":\"3\"}", 1 },
+		{ "{\"ph\":\"X\",\"pid\":1}", 0 },
+		{ "{\"ph\":\"X\",\"pid\":23}", 0 },
+	};
+	struct mct_method m = { .min_rounds = 3, .min_share = 1, .split = 5,
+	    .overlap = 80, .join = -1 };
+	struct mct_call c[6];
+	struct mct_phaser f = { .dev = c, .ndev = 6, .nsig = 2, .m = &m,
+	    .origin = 0, .tend = 2010, .hasend = 1 };
+	struct mct_header h = { 0 };
+	struct mct_event ev;
+	size_t i;
+
+	for (i = 0; i < sizeof(lane) / sizeof(lane[0]); i++) {
+		mct_event_init(&ev, lane[i].json, strlen(lane[i].json), &h);
+		ok(mct_on_device(&ev) == lane[i].dev, "phases: %s is %sa "
+		    "device event", lane[i].json, lane[i].dev ? "" : "not ");
+		mct_event_free(&ev);
+	}
+	ok(mct_overlap(0, 10, 5, 20) == 5 && mct_overlap(0, 10, 10, 20) == 0 &&
+	    mct_overlap(5, 6, 0, 20) == 1, "phases: overlap of two intervals");
+	for (i = 0; i < 5; i++)
+		c[i] = (struct mct_call){ (int64_t)(100 + 100 * i), 50, 0, 0 };
+	c[5] = (struct mct_call){ 2000, 10, 1, 1 };
+	mct_phases_find(&f);
+	ok(f.nph == 3 && f.ph[0].kind == MCT_PH_INIT && f.ph[0].start == 0 &&
+	    f.ph[0].end == 100 && f.ph[1].kind == MCT_PH_STEADY &&
+	    f.ph[1].start == 100 && f.ph[1].end == 550 &&
+	    f.ph[1].rounds == 5 && f.ph[1].nanc == 1 &&
+	    f.ph[1].anc[0].total == 250 && f.ph[2].kind == MCT_PH_TAIL &&
+	    f.ph[2].start == 550 && f.ph[2].end == 2010,
+	    "phases: init, a steady run of 5 rounds, the tail");
+	mct_phases_free(&f);
+	ok(f.ph == NULL && f.nph == 0, "phases: freed");
+}
+
 int
 main(void)
 {
@@ -4250,6 +4442,7 @@ main(void)
 	test_intern();
 	test_group();
 	test_sketch();
+	test_phases();
 	test_differential();
 	run_reader_tests();
 	printf("1..%d\n", C->ntests);

@@ -15,15 +15,18 @@
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
 enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_RULES, OPT_TIME_UNIT };
+    OPT_RULES, OPT_TIME_UNIT, OPT_ALIGN, OPT_MERGE, OPT_RANK };
 
 static const struct option longopts[] = {
+	{ "align",	required_argument,	NULL, OPT_ALIGN },
 	{ "fields",	required_argument,	NULL, 'F' },
 	{ "help",	no_argument,		NULL, 'h' },
+	{ "merge",	no_argument,		NULL, OPT_MERGE },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "no-progress", no_argument,		NULL, OPT_NO_PROGRESS },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "progress",	no_argument,		NULL, OPT_PROGRESS },
+	{ "rank",	required_argument,	NULL, OPT_RANK },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
 	{ "unit",	required_argument,	NULL, 'u' },
@@ -37,21 +40,38 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-cat [-hVw] [-F fields] [-o format] "
-		    "[-u unit] [file ...]\n");
+		    "[-u unit] [--align how] [--merge] [--rank how] "
+		    "[file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-cat [-hVw] [-F fields] [-o format] [-u unit] "
-	    "[file ...]\n"
+	    "[--align how] [--merge]\n               [--rank how] [file ...]\n"
 	    "Read traces (Chrome trace JSON in Object or Array form, NDJSON, "
 	    "gzip) and\nwrite the mct stream: a header line, then one event "
 	    "per line, ts/dur in ns.\n\n"
+	    "      --align HOW       shift each rank's ts: none (default), "
+	    "start (its first\n"
+	    "                        event to the earliest rank's), or NAME "
+	    "(a glob: its\n"
+	    "                        first event of that name to the "
+	    "earliest rank's)\n"
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ")\n"
 	    "  -h, --help            show this help and exit\n"
+	    "      --merge           all operands' events in one ts order "
+	    "(ties: rank, then\n"
+	    "                        input order), in bounded memory\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --no-progress     never show progress on stderr\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
 	    "      --progress        show progress even if stderr is no terminal\n"
+	    "      --rank HOW        a rank key on every event: auto (by "
+	    "distributedInfo,\n"
+	    "                        file name, position), order (the "
+	    "position), or N\n"
+	    "                        (one operand); the default is auto "
+	    "with two or more\n"
+	    "                        operands\n"
 	    "      --rules FILE      the rules file for the field category\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
@@ -64,6 +84,45 @@ usage(int status)
 	    "Exit status: 0 success, 1 damaged input (intact events written), "
 	    "2 usage or\nunreadable file.  See mct-cat(1) and mct(7).\n");
 	exit(mct_finish(MCT_EXIT_OK));
+}
+
+/* --rank auto|order|N */
+static void
+opt_rank(const char *arg, struct mct_opts *mo)
+{
+	int64_t n;
+
+	if (strcmp(arg, "auto") == 0)
+		mo->rank = MCT_RANK_RULES;
+	else if (strcmp(arg, "order") == 0)
+		mo->rank = MCT_RANK_ORDER;
+	else if (mct_int(arg, strlen(arg), &n) == 0 && n >= 0 &&
+	    n <= INT32_MAX) {
+		mo->rank = MCT_RANK_GIVEN;
+		mo->rank_n = n;
+	} else {
+		warnx("--rank: invalid value '%s' (want auto, order or a "
+		    "rank number)", arg);
+		mct_usage_hint();
+	}
+}
+
+/* --align none|start|NAME */
+static void
+opt_align(const char *arg, struct mct_opts *mo)
+{
+	if (*arg == '\0') {
+		warnx("--align: empty (want none, start or an event name)");
+		mct_usage_hint();
+	}
+	if (strcmp(arg, "none") == 0)
+		mo->align = MCT_ALIGN_NONE;
+	else if (strcmp(arg, "start") == 0)
+		mo->align = MCT_ALIGN_START;
+	else {
+		mo->align = MCT_ALIGN_NAME;
+		mo->align_name = arg;
+	}
 }
 
 static int
@@ -96,6 +155,12 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 		case 'w':
 			o->fmt = MCT_O_TRACE;
 			break;
+		case OPT_ALIGN:
+			opt_align(optarg, mo);
+			break;
+		case OPT_MERGE:
+			mo->merged = 1;
+			break;
 		case OPT_NO_HEADER:
 			o->header = 0;
 			break;
@@ -104,6 +169,9 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			break;
 		case OPT_PROGRESS:
 			progress = 1;
+			break;
+		case OPT_RANK:
+			opt_rank(optarg, mo);
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
@@ -124,7 +192,34 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 	if (mct_rules_fields(o->fields, o->nfields) && mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
 	mo->progress = progress == -1 ? isatty(STDERR_FILENO) : progress;
+	if (mo->rank == MCT_RANK_GIVEN && argc - optind > 1) {
+		warnx("--rank=%lld: one operand only (--rank=order numbers "
+		    "several)", (long long)mo->rank_n);
+		mct_usage_hint();
+	}
 	return optind;
+}
+
+/* --align: the shift of every rank, on stderr (the header has them too). */
+static void
+say_shifts(const struct mct_header *h, const struct mct_opts *mo)
+{
+	int i;
+
+	for (i = 0; i < h->nsrc && h->nread > 0; i++) {
+		const struct mct_source *s = &h->src[i];
+
+		if (!s->ok)
+			continue;
+		if (s->rank >= 0)
+			warnx("--align %s: rank %lld (%s) shifted by %lld ns",
+			    mo->align_name ? mo->align_name : "start",
+			    (long long)s->rank, s->name, (long long)s->shift);
+		else
+			warnx("--align %s: %s shifted by %lld ns",
+			    mo->align_name ? mo->align_name : "start", s->name,
+			    (long long)s->shift);
+	}
 }
 
 int
@@ -135,16 +230,25 @@ main(int argc, char *argv[])
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
 	struct mct_event *ev;
-	int n;
+	int n, status = MCT_EXIT_OK;
 
 	n = options(argc, argv, &o, &mo, &fields);
 	argc -= n;
 	argv += n;
 
 	r = mct_open(argc, argv, &mo);
+	if (mo.align != MCT_ALIGN_NONE)
+		say_shifts(mct_header(r), &mo);
 	mct_out_begin(&o, mct_header(r));
-	while (mct_next(r, &ev))
-		mct_out_event(&o, ev);
+	if (mo.merged) {
+		struct mct_merge *m = mct_merge_open(r);
+
+		while (m != NULL && mct_merge_next(m, &ev))
+			mct_out_event(&o, ev);
+		status = mct_merge_close(m);
+	} else
+		while (mct_next(r, &ev))
+			mct_out_event(&o, ev);
 	mct_out_end(&o);
-	return mct_finish(mct_close(r));
+	return mct_finish(mct_status(mct_close(r), status));
 }

@@ -26,9 +26,9 @@
  *    runs (busy time is the union of the device intervals); for each, the
  *    host events that overlap it most, by overlapped time.
  *
- * In the code: step 1 is add(); find_phases() does steps 2 to 5 by
- * find_runs(), take_steady(), find_warmups() and fill_between(); step 6
- * is find_gaps(); report() writes it all out.
+ * In the code: step 1 is add(); mct_phases_find() (lib/phases.c) does
+ * steps 2 to 5 by find_runs(), take_steady(), find_warmups() and
+ * fill_between(); step 6 is find_gaps(); report() writes it all out.
  */
 #include "config.h"
 
@@ -46,32 +46,10 @@
 #define TRACK_PID	1000000		/* the phases' own track */
 #define NTOP		3
 
-struct dev {
-	int64_t		 ts, dur;
-	int32_t		 sig;
-	int32_t		 name;		/* the event's own name, interned */
-};
-
 struct hostrec {
 	int64_t		 ts, dur;
 	int32_t		 name;
 	int32_t		 pad;
-};
-
-struct anchor {
-	int32_t		 sig;
-	long		 calls;
-	int64_t		 total;
-};
-
-enum pkind { P_INIT, P_WARMUP, P_STEADY, P_SWITCH, P_TAIL };
-
-struct phase {
-	enum pkind	 kind;
-	int64_t		 start, end;	/* absolute ns */
-	struct anchor	*anc;
-	int		 nanc;
-	long		 rounds;
 };
 
 struct gap {
@@ -80,27 +58,18 @@ struct gap {
 	int64_t		 over[NTOP];
 };
 
-/* The knobs of steps 2 to 4, as the options of the same names give them. */
-struct method {
-	int		 min_rounds;
-	double		 min_share;	/* % */
-	double		 split;
-	double		 overlap;	/* % */
-	int64_t		 join;		/* -1: 1% of the device span */
-};
-
 struct opts {
 	struct mct_field *key;
 	int		 nkey;
 	struct mct_expr	*device;
 	int		 gaps, only_gaps;
 	int64_t		 gapmin;	/* --gap; 0: automatic */
-	struct method	 m;
+	struct mct_method	 m;
 	struct mct_out	 out;
 	int		 track;		/* -o trace: a stream of track events */
 	const struct mct_header *hdr;
 	/* what was read */
-	struct dev	*dev;
+	struct mct_call	*dev;
 	size_t		 ndev, devcap;
 	FILE		*host;		/* the host spool, with --gaps */
 	int64_t		 tend;		/* the last end of any event */
@@ -108,7 +77,7 @@ struct opts {
 	/* interned strings: signatures and host names */
 	struct mct_strtab st;
 	/* results */
-	struct phase	*ph;
+	struct mct_phase	*ph;
 	int		 nph;
 	struct gap	*gap;
 	size_t		 ngap;
@@ -196,28 +165,6 @@ usage(int status)
 }
 
 
-/* Is this X event on a device lane (whatever --device says)? */
-static int
-on_device_lane(struct mct_event *ev)
-{
-	static const char *cats[] = { "kernel", "Kernel", "gpu_memcpy",
-	    "gpu_memset", "Memcpy", "Memset", NULL };
-	struct mct_val cat, pid;
-	int i;
-
-	if (mct_get_key(ev, "cat", &cat) == 0) {
-		for (i = 0; cats[i]; i++)
-			if (mct_jstr_eq(&cat, cats[i], strlen(cats[i])))
-				return 1;
-		return 0;
-	}
-	if (mct_get_key(ev, "pid", &pid) != 0)
-		return 0;
-	return (pid.len == 1 && (pid.p[0] == '2' || pid.p[0] == '3')) ||
-	    (pid.len == 3 && pid.p[0] == '"' && (pid.p[1] == '2' ||
-	    pid.p[1] == '3') && pid.p[2] == '"');
-}
-
 /*
  * A signature, interned: the --key fields' texts, space apart
  * ("kernel_kernel [2056,32,1] [128,1,1]").
@@ -257,7 +204,7 @@ name_of(struct opts *o, struct mct_event *ev)
 static void
 add_call(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 {
-	struct dev *d;
+	struct mct_call *d;
 
 	if (o->ndev == o->devcap) {
 		o->devcap = o->devcap ? o->devcap * 2 : 4096;
@@ -297,7 +244,7 @@ add(struct opts *o, struct mct_event *ev)
 	if (!o->hasend || ts + dur > o->tend)
 		o->tend = ts + dur;
 	o->hasend = 1;
-	lane = on_device_lane(ev);
+	lane = mct_on_device(ev);
 	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane)
 		add_call(o, ev, ts, dur);
 	else if (o->host && !lane)	/* not device lanes --device left out */
@@ -307,374 +254,22 @@ add(struct opts *o, struct mct_event *ev)
 static int
 cmp_dev(const void *a, const void *b)
 {
-	const struct dev *x = a, *y = b;
+	const struct mct_call *x = a, *y = b;
 
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-/*
- * Steps 2 to 5 of the method, one function each, in the order
- * find_phases() calls them.  What they share is a struct phaser: the
- * calls and knobs they are given, what one step hands the next, and the
- * phases found.  They know nothing of struct opts or the reader, so any
- * set of calls can be cut the same way (one rank's, say).
- */
-
-/* A candidate steady phase: one run of one signature. */
-struct cand {
-	int32_t		 sig;
-	int64_t		 start, end, total;
-	long		 calls;
-};
-
-struct phaser {
-	/* given: the calls, in time order, and the knobs */
-	const struct dev *dev;
-	size_t		 ndev;
-	size_t		 nsig;		/* every sig and name is below it */
-	const struct method *m;
-	int64_t		 origin;	/* init begins here */
-	int64_t		 tend;		/* the tail ends here, if hasend */
-	int		 hasend;
-	/*
-	 * Step 2's index: signature s's calls, in time order, are
-	 * dev[order[first[s]]] to dev[order[first[s + 1] - 1]].
-	 */
-	size_t		*order, *first;
-	/* step 2's candidates, for step 3 */
-	struct cand	*cand;
-	size_t		 ncand;
-	/*
-	 * The phases: the steady ones (step 3) first, then the warmups
-	 * (step 4); step 5 adds init, switches and tail and sorts them all
-	 * by time.
-	 */
-	struct phase	*ph;
-	int		 nph, nsteady;
-};
-
-static int
-cmp_int64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
-cmp_cand(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	return x->total > y->total ? -1 : x->total < y->total;
-}
-
-static int
-cmp_phase(const void *a, const void *b)
-{
-	const struct phase *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static int64_t
-overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
-{
-	int64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-
-	return hi > lo ? hi - lo : 0;
-}
-
-static struct phase *
-new_phase(struct phaser *f, enum pkind k, int64_t start, int64_t end)
-{
-	struct phase *p;
-
-	f->ph = mct_xrealloc(f->ph, (size_t)(f->nph + 1) * sizeof(*f->ph));
-	p = &f->ph[f->nph++];
-	memset(p, 0, sizeof(*p));
-	p->kind = k;
-	p->start = start;
-	p->end = end;
-	return p;
-}
-
-static void
-add_anchor(struct phase *p, int32_t sig, long calls, int64_t total)
-{
-	int i;
-
-	for (i = 0; i < p->nanc; i++)
-		if (p->anc[i].sig == sig) {
-			p->anc[i].calls += calls;
-			p->anc[i].total += total;
-			return;
-		}
-	p->anc = mct_xrealloc(p->anc, (size_t)(p->nanc + 1) * sizeof(*p->anc));
-	p->anc[p->nanc].sig = sig;
-	p->anc[p->nanc].calls = calls;
-	p->anc[p->nanc].total = total;
-	p->nanc++;
-}
-
-/*
- * Takes the calls; gives order and first, the calls of each signature in
- * time order.  A counting sort by signature: as dev is in time order, so
- * is each signature's share of it.
- */
-static void
-index_calls(struct phaser *f)
-{
-	size_t *fill, i;
-
-	f->order = mct_xmalloc((f->ndev + 1) * sizeof(*f->order));
-	f->first = mct_xmalloc((f->nsig + 1) * sizeof(*f->first));
-	memset(f->first, 0, (f->nsig + 1) * sizeof(*f->first));
-	for (i = 0; i < f->ndev; i++)
-		f->first[f->dev[i].sig + 1]++;
-	for (i = 1; i <= f->nsig; i++)
-		f->first[i] += f->first[i - 1];
-	fill = mct_xmalloc((f->nsig + 1) * sizeof(*fill));
-	memcpy(fill, f->first, (f->nsig + 1) * sizeof(*fill));
-	for (i = 0; i < f->ndev; i++)
-		f->order[fill[f->dev[i].sig]++] = i;
-	free(fill);
-}
-
-/*
- * Takes signature s (two calls or more) and room for its pauses; gives the
- * pause that ends one of its runs: --split times its median pause.
- */
-static int64_t
-run_limit(struct phaser *f, size_t s, int64_t *pause)
-{
-	size_t i, n = 0;
-
-	for (i = f->first[s] + 1; i < f->first[s + 1]; i++)
-		pause[n++] = f->dev[f->order[i]].ts -
-		    f->dev[f->order[i - 1]].ts;
-	mct_sort(pause, n, sizeof(*pause), cmp_int64);
-	return (int64_t)((double)pause[n / 2] * f->m->split);
-}
-
-/*
- * Takes signature s, cuts its calls into runs at pauses over limit, and
- * adds to cand the runs of --min-rounds calls or more that hold
- * --min-share of alltotal, the time of all calls.
- */
-static void
-cut_runs(struct phaser *f, size_t s, int64_t limit, int64_t alltotal)
-{
-	size_t i, j, hi = f->first[s + 1];
-
-	for (i = f->first[s]; i < hi; i = j) {
-		struct cand c = { (int32_t)s, f->dev[f->order[i]].ts, 0, 0, 0 };
-
-		for (j = i; j < hi; j++) {
-			const struct dev *d = &f->dev[f->order[j]];
-
-			if (j > i && d->ts - f->dev[f->order[j - 1]].ts > limit)
-				break;
-			c.total += d->dur;
-			if (d->ts + d->dur > c.end)
-				c.end = d->ts + d->dur;
-			c.calls++;
-		}
-		if (c.calls >= f->m->min_rounds && (double)c.total >=
-		    f->m->min_share / 100 * (double)alltotal) {
-			f->cand = mct_xrealloc(f->cand, (f->ncand + 1) *
-			    sizeof(*f->cand));
-			f->cand[f->ncand++] = c;
-		}
-	}
-}
-
-/* Step 2.  Takes the calls; gives cand, the candidate steady phases. */
-static void
-find_runs(struct phaser *f)
-{
-	int64_t alltotal = 0, *pause;
-	size_t i, s;
-
-	for (i = 0; i < f->ndev; i++)
-		alltotal += f->dev[i].dur;
-	index_calls(f);
-	pause = mct_xmalloc((f->ndev + 1) * sizeof(*pause));
-	for (s = 0; s < f->nsig; s++)
-		if (f->first[s + 1] - f->first[s] >= (size_t)f->m->min_rounds)
-			cut_runs(f, s, run_limit(f, s, pause), alltotal);
-	free(pause);
-	free(f->order);
-	free(f->first);
-	f->order = f->first = NULL;
-}
-
-/*
- * Takes one candidate: it becomes a steady phase if it overlaps none so
- * far, another anchor of the first one it overlaps if the two cover each
- * other by --overlap, and nothing if they overlap only in part.
- */
-static void
-take_cand(struct phaser *f, const struct cand *c)
-{
-	double share = f->m->overlap / 100;
-	struct phase *ph;
-	int64_t ov;
-	int p;
-
-	for (p = 0; p < f->nph; p++) {
-		ph = &f->ph[p];
-		if ((ov = overlap(c->start, c->end, ph->start, ph->end)) == 0)
-			continue;
-		if ((double)ov >= share * (double)(c->end - c->start) &&
-		    (double)ov >= share * (double)(ph->end - ph->start)) {
-			add_anchor(ph, c->sig, c->calls, c->total);
-			if (c->start < ph->start)
-				ph->start = c->start;
-			if (c->end > ph->end)
-				ph->end = c->end;
-		}
-		return;
-	}
-	ph = new_phase(f, P_STEADY, c->start, c->end);
-	add_anchor(ph, c->sig, c->calls, c->total);
-	ph->rounds = c->calls;
-}
-
-/* Step 3.  Takes cand, heaviest first; gives the steady phases. */
-static void
-take_steady(struct phaser *f)
-{
-	size_t i;
-
-	mct_sort(f->cand, f->ncand, sizeof(*f->cand), cmp_cand);
-	for (i = 0; i < f->ncand; i++)
-		take_cand(f, &f->cand[i]);
-	f->nsteady = f->nph;
-	free(f->cand);
-	f->cand = NULL;
-	f->ncand = 0;
-}
-
-/* Does ts fall in a steady phase? */
-static int
-in_steady(struct phaser *f, int64_t ts)
-{
-	int p;
-
-	for (p = 0; p < f->nsteady; p++)
-		if (ts >= f->ph[p].start && ts < f->ph[p].end)
-			return 1;
-	return 0;
-}
-
-enum { ANCHOR_SIG = 1, ANCHOR_NAME = 2 };
-
-/*
- * Takes the steady phases; gives a mark by string: ANCHOR_SIG for the
- * anchors' signatures, ANCHOR_NAME for the names of their calls.  (One
- * string can be both, as with -k name.)
- */
-static unsigned char *
-mark_anchors(struct phaser *f)
-{
-	unsigned char *mark;
-	size_t i;
-	int p, q;
-
-	mark = mct_xmalloc(f->nsig + 1);
-	memset(mark, 0, f->nsig + 1);
-	for (p = 0; p < f->nsteady; p++)
-		for (q = 0; q < f->ph[p].nanc; q++)
-			mark[f->ph[p].anc[q].sig] |= ANCHOR_SIG;
-	for (i = 0; i < f->ndev; i++)
-		if (mark[f->dev[i].sig] & ANCHOR_SIG)
-			mark[f->dev[i].name] |= ANCHOR_NAME;
-	return mark;
-}
-
-/*
- * Step 4.  Takes the steady phases; gives the warmups: the calls of the
- * anchors' names outside them, one phase per stretch with pauses of at
- * most --join, whose rounds are its most frequent signature's calls.
- */
-static void
-find_warmups(struct phaser *f)
-{
-	unsigned char *mark = mark_anchors(f);
-	struct phase *w = NULL;
-	int64_t join = f->m->join;
-	size_t i;
-	int p, q;
-
-	if (join < 0 && f->ndev > 0)
-		join = (f->dev[f->ndev - 1].ts - f->dev[0].ts) / 100;
-	for (i = 0; i < f->ndev; i++) {
-		const struct dev *d = &f->dev[i];
-
-		if (!(mark[d->name] & ANCHOR_NAME) || in_steady(f, d->ts))
-			continue;
-		if (w == NULL || d->ts - w->end > join)
-			w = new_phase(f, P_WARMUP, d->ts, d->ts + d->dur);
-		if (d->ts + d->dur > w->end)
-			w->end = d->ts + d->dur;
-		add_anchor(w, d->sig, 1, d->dur);
-	}
-	free(mark);
-	for (p = f->nsteady; p < f->nph; p++)
-		for (q = 0; q < f->ph[p].nanc; q++)
-			if (f->ph[p].anc[q].calls > f->ph[p].rounds)
-				f->ph[p].rounds = f->ph[p].anc[q].calls;
-}
-
-/*
- * Step 5.  Takes the steady phases and warmups; adds init before the
- * first (from the origin), a switch between any two, the tail after the
- * last (to tend), or one init for all if there are none; sorts all by time.
- */
-static void
-fill_between(struct phaser *f)
-{
-	int64_t at = f->origin;
-	int p, nold;
-
-	mct_sort(f->ph, (size_t)f->nph, sizeof(*f->ph), cmp_phase);
-	nold = f->nph;
-	for (p = 0; p < nold; p++) {
-		if (f->ph[p].start > at)
-			new_phase(f, p == 0 ? P_INIT : P_SWITCH, at,
-			    f->ph[p].start);
-		if (f->ph[p].end > at)
-			at = f->ph[p].end;
-	}
-	if (nold == 0 && f->hasend && f->tend > at)
-		new_phase(f, P_INIT, at, f->tend);
-	else if (f->hasend && f->tend > at)
-		new_phase(f, P_TAIL, at, f->tend);
-	mct_sort(f->ph, (size_t)f->nph, sizeof(*f->ph), cmp_phase);
-}
-
-/* Steps 2 to 5: takes a phaser with its calls and knobs; gives ph, nph. */
-static void
-find_phases(struct phaser *f)
-{
-	find_runs(f);
-	take_steady(f);
-	find_warmups(f);
-	fill_between(f);
 }
 
 /* The phases of what was read, with the options' knobs. */
 static void
 phases(struct opts *o)
 {
-	struct phaser f = { .dev = o->dev, .ndev = o->ndev,
+	struct mct_phaser f = { .dev = o->dev, .ndev = o->ndev,
 	    .nsig = (size_t)o->st.n, .m = &o->m, .tend = o->tend,
 	    .hasend = o->hasend };
 
 	f.origin = o->hdr->has_origin ? o->hdr->origin :
 	    (o->ndev ? o->dev[0].ts : 0);
-	find_phases(&f);
+	mct_phases_find(&f);
 	o->ph = f.ph;
 	o->nph = f.nph;
 }
@@ -696,7 +291,7 @@ cut_gaps(struct opts *o)
 	min = o->gapmin > 0 ? o->gapmin : (span / 100 > 1000000 ? span / 100 :
 	    1000000);
 	for (i = 0; i < o->ndev; i++) {
-		struct dev *d = &o->dev[i];
+		struct mct_call *d = &o->dev[i];
 		struct gap *g;
 
 		if (i > 0 && d->ts - cur1 > min) {
@@ -800,7 +395,7 @@ host_in_gaps(struct opts *o)
 		for (i = gap_after(o, h.ts); i < o->ngap &&
 		    o->gap[i].start < h.ts + h.dur; i++) {
 			g = &o->gap[i];
-			sum_host(&sum[i], h.name, overlap(h.ts, h.ts + h.dur,
+			sum_host(&sum[i], h.name, mct_overlap(h.ts, h.ts + h.dur,
 			    g->start, g->end));
 		}
 	for (i = 0; i < o->ngap; i++) {
@@ -826,7 +421,7 @@ find_gaps(struct opts *o)
  */
 
 static const char *
-kind_name(enum pkind k)
+kind_name(enum mct_pkind k)
 {
 	static const char *n[] = { "init", "warmup", "steady", "switch", "tail" };
 
@@ -854,7 +449,7 @@ put_time(struct opts *o, struct mct_buf *b, int64_t ns, int rel)
 static int
 cmp_anc(const void *a, const void *b)
 {
-	const struct anchor *x = a, *y = b;
+	const struct mct_anchor *x = a, *y = b;
 
 	return x->total > y->total ? -1 : x->total < y->total;
 }
@@ -870,7 +465,7 @@ busy_in(struct opts *o, int64_t a, int64_t b, int64_t *busy, long *events)
 	*busy = 0;
 	*events = 0;
 	for (i = 0; i < o->ndev; i++) {
-		struct dev *d = &o->dev[i];
+		struct mct_call *d = &o->dev[i];
 		int64_t s = d->ts, e = d->ts + d->dur;
 
 		if (d->ts >= a && d->ts < b)
@@ -898,16 +493,17 @@ busy_in(struct opts *o, int64_t a, int64_t b, int64_t *busy, long *events)
 
 /* The signatures that dominate [a, b), by device time in it. */
 static void
-dominant(struct opts *o, int64_t a, int64_t b, struct anchor *top, int *ntop)
+dominant(struct opts *o, int64_t a, int64_t b, struct mct_anchor *top,
+    int *ntop)
 {
-	struct anchor *all;
+	struct mct_anchor *all;
 	size_t i;
 	int n = 0, k;
 
 	all = mct_xmalloc(((size_t)o->st.n + 1) * sizeof(*all));
 	memset(all, 0, ((size_t)o->st.n + 1) * sizeof(*all));
 	for (i = 0; i < o->ndev; i++) {
-		struct dev *d = &o->dev[i];
+		struct mct_call *d = &o->dev[i];
 
 		if (d->ts < a || d->ts >= b)
 			continue;
@@ -991,7 +587,7 @@ end_event(struct opts *o, struct mct_buf *line)
 
 /* A list of signatures, each with its calls and their total or mean time. */
 static void
-put_sigs(struct opts *o, struct mct_buf *line, const struct anchor *a,
+put_sigs(struct opts *o, struct mct_buf *line, const struct mct_anchor *a,
     int n, int mean)
 {
 	int k;
@@ -1016,20 +612,20 @@ struct phase_facts {
 	int64_t		 busy;		/* device busy time in it */
 	long		 events;	/* device events that start in it */
 	double		 busy_pct;
-	struct anchor	 top[NTOP];	/* its dominant signatures */
+	struct mct_anchor	 top[NTOP];	/* its dominant signatures */
 	int		 ntop;
 };
 
 /* Phase p as an event (-o ndjson, -o trace). */
 static void
-phase_event(struct opts *o, struct phase *p, struct phase_facts *f)
+phase_event(struct opts *o, struct mct_phase *p, struct phase_facts *f)
 {
 	struct mct_buf line = { 0 }, lbl = { 0 };
 	char num[64];
 
 	/* "steady: <heaviest anchor>", " +" if there are more */
 	mct_buf_adds(&lbl, kind_name(p->kind));
-	if ((p->kind == P_STEADY || p->kind == P_WARMUP) && p->nanc > 0) {
+	if ((p->kind == MCT_PH_STEADY || p->kind == MCT_PH_WARMUP) && p->nanc > 0) {
 		mct_buf_adds(&lbl, ": ");
 		mct_buf_adds(&lbl, o->st.str[p->anc[0].sig]);
 		if (p->nanc > 1)
@@ -1062,7 +658,7 @@ phase_event(struct opts *o, struct phase *p, struct phase_facts *f)
 
 /* Phase p as a table row (-o table, md, tsv, csv). */
 static void
-phase_row(struct opts *o, struct phase *p, struct phase_facts *f)
+phase_row(struct opts *o, struct mct_phase *p, struct phase_facts *f)
 {
 	struct mct_buf line = { 0 };
 	const char *sig;
@@ -1107,7 +703,7 @@ phase_row(struct opts *o, struct phase *p, struct phase_facts *f)
 static void
 phase_record(struct opts *o, int i)
 {
-	struct phase *p = &o->ph[i];
+	struct mct_phase *p = &o->ph[i];
 	struct phase_facts f;
 
 	busy_in(o, p->start, p->end, &f.busy, &f.events);
@@ -1201,19 +797,6 @@ report(struct opts *o)
 			gap_record(o, i);
 }
 
-static double
-opt_num(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (*arg == '\0' || *end != '\0' || !(d >= lo && d <= hi)) {
-		warnx("%s: invalid number '%s' (want %g to %g)", opt, arg, lo, hi);
-		mct_usage_hint();
-	}
-	return d;
-}
-
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -1271,8 +854,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			}
 			break;
 		case OPT_MIN_ROUNDS:
-			o->m.min_rounds = (int)opt_num("--min-rounds", optarg,
-			    2, 1e9);
+			o->m.min_rounds = (int)mct_opt_num("--min-rounds",
+			    optarg, 2, 1e9);
 			if (strspn(optarg, "0123456789") != strlen(optarg)) {
 				warnx("--min-rounds: invalid number '%s' (want a "
 				    "whole number from 2)", optarg);
@@ -1280,7 +863,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			}
 			break;
 		case OPT_MIN_SHARE:
-			o->m.min_share = opt_num("--min-share", optarg, 0, 100);
+			o->m.min_share = mct_opt_num("--min-share", optarg, 0,
+			    100);
 			break;
 		case OPT_NO_HEADER:
 			o->out.header = 0;
@@ -1289,13 +873,14 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->gaps = o->only_gaps = 1;
 			break;
 		case OPT_OVERLAP:
-			o->m.overlap = opt_num("--overlap", optarg, 1, 100);
+			o->m.overlap = mct_opt_num("--overlap", optarg, 1,
+			    100);
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
 			break;
 		case OPT_SPLIT:
-			o->m.split = opt_num("--split", optarg, 1.01, 1e9);
+			o->m.split = mct_opt_num("--split", optarg, 1.01, 1e9);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);

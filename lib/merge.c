@@ -1,0 +1,466 @@
+/*
+ * merge.c - the events of every operand in one ts order (mct-cat --merge),
+ * in bounded memory: an external merge sort.
+ *
+ * mct_merge_open() reads the whole reader once and writes its events to
+ * sorted runs in one unlinked spool file in $TMPDIR.  An operand whose
+ * events came in ts order (pass 1 saw it) is copied as it comes, a new run
+ * begun wherever its order breaks after all (a stream whose header said
+ * sorted, wrongly); any other operand is cut into chunks of CHUNK bytes,
+ * each sorted in memory and written as a run.  mct_merge_next() then
+ * merges the runs with a heap, each run read through a small buffer, so
+ * memory is one chunk plus a buffer a run, whatever the size of the
+ * input.
+ *
+ * The order: ts; events with the same ts by rank, then in input order
+ * (operand, then place in it).  An event without an integer ts, or an M
+ * event, takes the key of the event before it in its operand (the
+ * smallest time if it comes first), so metadata stays where it was.
+ *
+ * A record in the spool: key, rank, sequence number (int64 each), the
+ * length of the line (uint32), the line and a newline.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mct.h"
+
+#define CHUNK		(4u << 20)	/* bytes of events sorted in memory */
+#define RUNBUF		(64u << 10)	/* read buffer of a run */
+#define RUNBUFS		(16u << 20)	/* all run buffers together, at most */
+#define RUNBUF_MIN	(4u << 10)
+#define RECHEAD		28		/* key, rank, seq, length */
+
+struct item {
+	int64_t		 key, rank;
+	uint64_t	 seq;
+	size_t		 off;		/* the line in the chunk */
+	uint32_t	 len;
+};
+
+struct run {
+	long long	 pos, to;	/* what is left of it in the spool */
+	int		 src;		/* its operand */
+	char		*buf;
+	size_t		 cap, at, end;
+	/* its head record */
+	int64_t		 key, rank;
+	uint64_t	 seq;
+	const char	*line;
+	uint32_t	 len;
+};
+
+struct mct_merge {
+	const struct mct_header *hdr;
+	FILE		*spool;
+	int		 fd;
+	int		 bad;		/* the spool failed (said) */
+	struct run	*run;
+	size_t		 nrun, caprun;
+	size_t		*heap, nheap;
+	/* the chunk being filled */
+	struct mct_buf	 chunk;
+	struct item	*item;
+	size_t		 nitem, capitem;
+	int		 chunk_src;
+	size_t		 chunkmax;	/* CHUNK, or $MCT_MERGE_CHUNK for tests */
+	int64_t		*last_rank, *last_key;	/* a stream of ranks: by rank */
+	size_t		 nlast;
+	struct mct_event ev;
+	struct run	*last;		/* whose head ev is: advanced next call */
+};
+
+static void
+spool_bad(struct mct_merge *m)
+{
+	if (!m->bad)
+		warn("merge: spool file in $TMPDIR");
+	m->bad = 1;
+}
+
+static void
+put(struct mct_merge *m, const void *p, size_t n)
+{
+	if (!m->bad && fwrite(p, 1, n, m->spool) != n)
+		spool_bad(m);
+}
+
+/* Where the spool ends: a run begins or ends there. */
+static long long
+spool_end(struct mct_merge *m)
+{
+	if (m->bad)
+		return 0;
+	if (fflush(m->spool) != 0) {
+		spool_bad(m);
+		return 0;
+	}
+	return ftello(m->spool);
+}
+
+static void
+put_record(struct mct_merge *m, int64_t key, int64_t rank, uint64_t seq,
+    const char *line, uint32_t len)
+{
+	char h[RECHEAD];
+
+	memcpy(h, &key, 8);
+	memcpy(h + 8, &rank, 8);
+	memcpy(h + 16, &seq, 8);
+	memcpy(h + 24, &len, 4);
+	put(m, h, RECHEAD);
+	put(m, line, len);
+	put(m, "\n", 1);
+}
+
+/* A new run of operand src, from here in the spool. */
+static void
+run_begin(struct mct_merge *m, int src)
+{
+	struct run *u;
+
+	if (m->nrun == m->caprun) {
+		m->caprun = m->caprun ? m->caprun * 2 : 16;
+		m->run = mct_xrealloc(m->run, m->caprun * sizeof(*m->run));
+	}
+	u = &m->run[m->nrun++];
+	memset(u, 0, sizeof(*u));
+	u->src = src;
+	u->pos = spool_end(m);
+	u->to = -1;		/* open */
+}
+
+static void
+run_end(struct mct_merge *m)
+{
+	if (m->nrun > 0 && m->run[m->nrun - 1].to == -1)
+		m->run[m->nrun - 1].to = spool_end(m);
+}
+
+static int
+item_cmp(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort the chunk and write it as a run. */
+static void
+chunk_flush(struct mct_merge *m)
+{
+	size_t i;
+
+	if (m->nitem == 0)
+		return;
+	mct_sort(m->item, m->nitem, sizeof(*m->item), item_cmp);
+	run_end(m);
+	run_begin(m, m->chunk_src);
+	for (i = 0; i < m->nitem; i++) {
+		const struct item *it = &m->item[i];
+
+		put_record(m, it->key, it->rank, it->seq, m->chunk.p + it->off,
+		    it->len);
+	}
+	run_end(m);
+	m->nitem = 0;
+	m->chunk.len = 0;
+}
+
+static void
+chunk_add(struct mct_merge *m, int64_t key, int64_t rank, uint64_t seq,
+    const struct mct_event *ev)
+{
+	struct item *it;
+
+	if (m->nitem == m->capitem) {
+		m->capitem = m->capitem ? m->capitem * 2 : 4096;
+		m->item = mct_xrealloc(m->item, m->capitem * sizeof(*m->item));
+	}
+	it = &m->item[m->nitem++];
+	it->key = key;
+	it->rank = rank;
+	it->seq = seq;
+	it->off = m->chunk.len;
+	it->len = (uint32_t)ev->len;
+	mct_buf_add(&m->chunk, ev->json, ev->len);
+	if (m->chunk.len >= m->chunkmax)
+		chunk_flush(m);
+}
+
+/* The event's merge key, or the last one of its operand. */
+static int64_t
+key_of(struct mct_event *ev, int64_t last)
+{
+	struct mct_val ph;
+	int64_t ts;
+
+	if (mct_get_ns(ev, "ts", &ts) != 0 ||
+	    (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1)))
+		return last;
+	return ts;
+}
+
+/* The event's rank: its source's, else its own key's, else -1. */
+static int64_t
+rank_of(struct mct_event *ev, const struct mct_source *s)
+{
+	struct mct_val v;
+	int64_t rank;
+
+	if (s->rank >= 0)
+		return s->rank;
+	if (s->ranks_inside && mct_get_key(ev, "rank", &v) == 0 &&
+	    mct_int(v.p, v.len, &rank) == 0)
+		return rank;
+	return MCT_RANK_NONE;
+}
+
+/*
+ * The last key of a rank in a stream of several: an M event of a rank
+ * keeps its place after that rank's event before it, as it would in the
+ * rank's own file.  Returns the rank's slot (made if new).
+ */
+static int64_t *
+last_key(struct mct_merge *m, int64_t rank)
+{
+	size_t i;
+
+	for (i = 0; i < m->nlast; i++)
+		if (m->last_rank[i] == rank)
+			return &m->last_key[i];
+	m->last_rank = mct_xrealloc(m->last_rank, (i + 1) * sizeof(int64_t));
+	m->last_key = mct_xrealloc(m->last_key, (i + 1) * sizeof(int64_t));
+	m->last_rank[i] = rank;
+	m->last_key[i] = INT64_MIN;
+	m->nlast++;
+	return &m->last_key[i];
+}
+
+/* Read every event of the reader into sorted runs. */
+static void
+spill(struct mct_merge *m, struct mct_reader *r)
+{
+	const struct mct_header *h = m->hdr;
+	struct mct_event *ev;
+	int64_t key = INT64_MIN, prev = INT64_MIN, *kp;
+	uint64_t seq = 0;
+	int src = -1, sorted = 0;
+
+	while (mct_next(r, &ev)) {
+		const struct mct_source *s = &h->src[ev->source];
+		int64_t rank;
+
+		if (ev->len > UINT32_MAX - 1)
+			continue;	/* cannot be: the reader holds lines in memory */
+		if (ev->source != src) {
+			chunk_flush(m);
+			run_end(m);
+			src = ev->source;
+			sorted = s->sorted;
+			key = prev = INT64_MIN;
+			m->nlast = 0;
+			m->chunk_src = src;
+			if (sorted)
+				run_begin(m, src);
+		}
+		rank = rank_of(ev, s);
+		kp = s->ranks_inside ? last_key(m, rank) : &key;
+		key = *kp = key_of(ev, *kp);
+		if (!sorted) {
+			chunk_add(m, key, rank, seq++, ev);
+			continue;
+		}
+		if (key < prev) {	/* not in order after all: a new run */
+			run_end(m);
+			run_begin(m, src);
+		}
+		prev = key;
+		put_record(m, key, rank, seq++, ev->json, (uint32_t)ev->len);
+	}
+	chunk_flush(m);
+	run_end(m);
+	mct_buf_free(&m->chunk);
+	free(m->last_rank);
+	free(m->last_key);
+	free(m->item);
+	m->item = NULL;
+	m->nitem = m->capitem = 0;
+}
+
+/* The next record of a run into its head.  Returns 0 at its end. */
+static int
+run_next(struct mct_merge *m, struct run *u)
+{
+	uint32_t len;
+	size_t need;
+	ssize_t n;
+
+	for (;;) {
+		if (u->end - u->at >= RECHEAD) {
+			memcpy(&len, u->buf + u->at + 24, 4);
+			need = RECHEAD + (size_t)len + 1;
+			if (u->end - u->at >= need)
+				break;
+		} else
+			need = RECHEAD;
+		if (u->pos >= u->to || m->bad)
+			return 0;
+		if (u->at > 0) {
+			memmove(u->buf, u->buf + u->at, u->end - u->at);
+			u->end -= u->at;
+			u->at = 0;
+		}
+		if (need > u->cap) {
+			u->cap = need;
+			u->buf = mct_xrealloc(u->buf, u->cap);
+		}
+		do
+			n = pread(m->fd, u->buf + u->end, (size_t)(u->to - u->pos) <
+			    u->cap - u->end ? (size_t)(u->to - u->pos) :
+			    u->cap - u->end, u->pos);
+		while (n == -1 && errno == EINTR);
+		if (n <= 0) {
+			spool_bad(m);
+			return 0;
+		}
+		u->pos += n;
+		u->end += (size_t)n;
+	}
+	memcpy(&u->key, u->buf + u->at, 8);
+	memcpy(&u->rank, u->buf + u->at + 8, 8);
+	memcpy(&u->seq, u->buf + u->at + 16, 8);
+	u->len = len;
+	u->line = u->buf + u->at + RECHEAD;
+	u->at += need;
+	return 1;
+}
+
+/* Does run a come before run b? */
+static int
+before(const struct mct_merge *m, size_t a, size_t b)
+{
+	const struct run *x = &m->run[a], *y = &m->run[b];
+
+	if (x->key != y->key)
+		return x->key < y->key;
+	if (x->rank != y->rank)
+		return x->rank < y->rank;
+	if (x->src != y->src)
+		return x->src < y->src;
+	return x->seq < y->seq;
+}
+
+static void
+sift_down(struct mct_merge *m, size_t i)
+{
+	size_t c, t;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= m->nheap)
+			return;
+		if (c + 1 < m->nheap && before(m, m->heap[c + 1], m->heap[c]))
+			c++;
+		if (!before(m, m->heap[c], m->heap[i]))
+			return;
+		t = m->heap[c];
+		m->heap[c] = m->heap[i];
+		m->heap[i] = t;
+		i = c;
+	}
+}
+
+/*
+ * Read every event of r (sorting them into runs); then mct_merge_next()
+ * hands them out in ts order.  Returns NULL (said) if the spool cannot
+ * be made.
+ */
+struct mct_merge *
+mct_merge_open(struct mct_reader *r)
+{
+	struct mct_merge *m = mct_xmalloc(sizeof(*m));
+	const char *env = getenv("MCT_MERGE_CHUNK");
+	size_t i, bufsz;
+
+	memset(m, 0, sizeof(*m));
+	m->hdr = mct_header(r);
+	m->chunkmax = env && atol(env) > 0 ? (size_t)atol(env) : CHUNK;
+	/* room for a full chunk and the event that fills it: no doubling */
+	mct_buf_grow(&m->chunk, m->chunkmax + (64u << 10));
+	if ((m->spool = mct_tmpfile(NULL)) == NULL) {
+		free(m);
+		return NULL;
+	}
+	m->fd = fileno(m->spool);
+	spill(m, r);
+	bufsz = m->nrun > 0 && RUNBUFS / m->nrun < RUNBUF ?
+	    RUNBUFS / m->nrun : RUNBUF;
+	if (bufsz < RUNBUF_MIN)
+		bufsz = RUNBUF_MIN;
+	m->heap = mct_xmalloc((m->nrun + 1) * sizeof(*m->heap));
+	for (i = 0; i < m->nrun; i++) {
+		m->run[i].cap = bufsz;
+		m->run[i].buf = mct_xmalloc(bufsz);
+		if (m->run[i].to > m->run[i].pos && run_next(m, &m->run[i]))
+			m->heap[m->nheap++] = i;
+	}
+	for (i = m->nheap; i-- > 0;)
+		sift_down(m, i);
+	mct_event_init(&m->ev, "", 0, m->hdr);
+	return m;
+}
+
+/* The next event in ts order, or 0 at the end.  It is the merge's. */
+int
+mct_merge_next(struct mct_merge *m, struct mct_event **evp)
+{
+	struct run *u;
+
+	if (m->last != NULL) {
+		/* the run of the event handed out last moves on */
+		if (!run_next(m, m->last))
+			m->heap[0] = m->heap[--m->nheap];
+		sift_down(m, 0);
+		m->last = NULL;
+	}
+	if (m->nheap == 0)
+		return 0;
+	u = &m->run[m->heap[0]];
+	mct_event_set(&m->ev, u->line, u->len);
+	m->ev.source = u->src;
+	m->ev.file = m->hdr->src[u->src].name;
+	m->ev.where = u->seq + 1;
+	m->last = u;
+	*evp = &m->ev;
+	return 1;
+}
+
+/* Free it all.  Returns MCT_EXIT_USAGE if the spool failed, else 0. */
+int
+mct_merge_close(struct mct_merge *m)
+{
+	size_t i;
+	int status;
+
+	if (m == NULL)
+		return MCT_EXIT_USAGE;
+	status = m->bad ? MCT_EXIT_USAGE : MCT_EXIT_OK;
+	for (i = 0; i < m->nrun; i++)
+		free(m->run[i].buf);
+	free(m->run);
+	free(m->heap);
+	mct_event_free(&m->ev);
+	fclose(m->spool);
+	free(m);
+	return status;
+}

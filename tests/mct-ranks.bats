@@ -1,0 +1,321 @@
+#!/usr/bin/env bats
+# mct-ranks.bats - a job of many ranks (SPEC §9): the rank table, the
+# straggler, the collectives, and every option, format and error of
+# mct-ranks(1).
+#
+# Expected values come from tests/ranks_oracle.py (python3's json reading
+# the same streams: unions of intervals, medians, the steady rounds of
+# tests/phases_oracle.py, the n-th collective of each name) or from what
+# gentrace --ranks was told (which rank is slow); never from output of
+# mct-ranks kept from an earlier run.
+
+load helpers
+
+setup_file() {
+	local d="$BATS_FILE_TMPDIR" i
+
+	# A job of 4 small ranks, rank 2 slower by 8%, clocks in step; the
+	# same with the clocks off by up to 3 s; their streams; the ranks as
+	# one stream with a rank key on every event; python's answers.
+	mkdir "$d/job" "$d/off"
+	gen --scale 0.03 --ranks 4 --slow-rank 2 --slow-factor 1.08 \
+	    --out "$d/job"
+	gen --scale 0.03 --ranks 4 --slow-rank 2 --slow-factor 1.08 \
+	    --clock-offset 3000000000 --out "$d/off"
+	for i in 0 1 2 3; do
+		mct-cat "$d/job/rank-$i.json" > "$d/s$i.nd"
+	done
+	pyo tag "$d"/s[0-3].nd > "$d/job.nd"
+	pyo ranks "$d/job.nd" > "$d/ranks.py"
+	pyo collectives "$d/job.nd" > "$d/colls.py"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	D="$BATS_FILE_TMPDIR"
+}
+
+# The oracle of this file.
+pyo() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/ranks_oracle.py" "$@"
+}
+
+# mct-ranks into out (stdout) and err; its exit status in $status.
+ranks_to() {
+	mct-ranks "$@" > out 2> err && status=0 || status=$?
+}
+
+@test "mct-ranks: --help and --version" {
+	run mct-ranks --help
+	[ "$status" -eq 0 ]
+	for o in --collectives --threshold --key --device --rules --output \
+	    --no-header --time-unit --unit --help --version; do
+		[[ "$output" == *"$o"* ]] || { echo "no $o"; return 1; }
+	done
+	run mct-ranks --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == mct-ranks* || "$output" == *mct* ]]
+}
+
+@test "mct-ranks: usage errors exit 2 with a message" {
+	run mct-ranks -o trace "$D/job.nd"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-o: unknown format 'trace'"* ]]
+	run mct-ranks --threshold x "$D/job.nd"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--threshold: invalid number 'x'"* ]]
+	run mct-ranks --threshold -1 "$D/job.nd"
+	[ "$status" -eq 2 ]
+	run mct-ranks --device 'name ~~' "$D/job.nd"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--device:"* ]]
+	run mct-ranks --bogus
+	[ "$status" -eq 2 ]
+	run mct-ranks "$BATS_TEST_TMPDIR/none.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *none.json* ]]
+}
+
+@test "mct-ranks: a job of 4 ranks, rank 2 8% slower: every figure as python's, rank 2 the one straggler" {
+	ranks_to -o tsv --no-header "$D/job.nd"
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(cat "$D/ranks.py")"
+	# compute is the union of the non-communication device intervals, to
+	# the ns; the straggler column says rank 2 and no other
+	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+	[ "$(wc -l < out)" -eq 4 ]
+	# communication was seen, and the slow rank waits least in it
+	awk -F'\t' '$6 <= 0 { exit 1 }' out
+	[ "$(sort -t"$(printf '\t')" -k6,6n out | head -1 | cut -f1)" = 2 ]
+}
+
+@test "mct-ranks: the rank files read directly, through mct-cat, or merged, give the same rows" {
+	ranks_to -o tsv --no-header "$D"/job/rank-[0-3].json
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(cat "$D/ranks.py")"
+	mct-cat "$D"/job/rank-[0-3].json | mct-ranks -o tsv --no-header > out
+	same "$(cat out)" "$(cat "$D/ranks.py")"
+	mct-cat --merge "$D"/job/rank-[3210].json |
+	    mct-ranks --collectives -o tsv --no-header > out
+	same "$(cat out)" "$(cat "$D/colls.py")"
+}
+
+@test "mct-ranks: clock offsets, then mct-cat --align start: rank 2 the one straggler, figures as without offsets" {
+	# offsets make the ranks' times disagree: skews of seconds
+	mct-cat "$D"/off/rank-[0-3].json |
+	    mct-ranks --collectives -o tsv --no-header > out
+	awk -F'\t' 'NF == 9 && $6 > 1000000000 { n++ } END { exit n == 0 }' out
+	# aligned by their first events, every figure is python's on the
+	# offset-free job, the collectives too (but their start: the origin moved)
+	mct-cat --align start "$D"/off/rank-[0-3].json 2> /dev/null |
+	    mct-ranks -o tsv --no-header > out
+	same "$(cat out)" "$(cat "$D/ranks.py")"
+	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+	mct-cat --merge --align start "$D"/off/rank-[0-3].json 2> /dev/null |
+	    mct-ranks --collectives -o tsv --no-header > out
+	same "$(cut -f1,2,4- out)" "$(cut -f1,2,4- "$D/colls.py")"
+}
+
+@test "mct-ranks: --threshold moves the line" {
+	ranks_to -o tsv --no-header --threshold 10 "$D/job.nd"
+	same "$(cat out)" "$(pyo ranks --threshold 10 "$D/job.nd")"
+	[ "$(awk -F'\t' '$NF == "true"' out | wc -l)" -eq 0 ]
+	ranks_to -o tsv --no-header --threshold 7.5 "$D/job.nd"
+	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+}
+
+@test "mct-ranks: --collectives: skew, spread and the last rank of every collective as python's" {
+	ranks_to --collectives -o tsv --no-header "$D/job.nd"
+	[ "$status" -eq 0 ]
+	[ ! -s err ]
+	same "$(cat out)" "$(cat "$D/colls.py")"
+	# a collective after every round (3 + 3 at this scale), each last on
+	# the slow rank, which caused every wait
+	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -eq 6 ]
+	[ "$(awk -F'\t' 'NF == 9 && $9 != 2' out | wc -l)" -eq 0 ]
+	same "$(awk -F'\t' 'NF == 3 && $2 > 0 { print $1 }' out)" 2
+	# ndjson: the same records, ts absolute
+	ranks_to --collectives "$D/job.nd"
+	"$PYTHON3" - out > got <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+origin = lines[0]["args"]["origin"]
+waits = False
+for r in lines[1:]:
+    if "name" in r:
+        assert not waits
+        print("\t".join(str(x) for x in (r["name"], r["n"], r["ts"] - origin,
+              r["dur"], r["ranks"], r["skew"], r["spread"], r["first"],
+              r["last"])))
+    else:
+        if not waits:
+            print()
+        waits = True
+        print("%d\t%d\t%d" % (r["rank"], r["times_last"], r["wait"]))
+PY
+	same "$(cat got)" "$(cat "$D/colls.py")"
+}
+
+@test "mct-ranks: a collective missing on a rank is reported with counts, not guessed" {
+	# drop rank 1's third collective
+	awk '/ncclDevKernel/ && ++n == 3 { next } { print }' "$D/s1.nd" > s1.nd
+	pyo tag "$D/s0.nd" s1.nd "$D/s2.nd" "$D/s3.nd" > job.nd
+	ranks_to --collectives -o tsv --no-header job.nd
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "mct-ranks: ncclDevKernel_AllReduce_Sum_f32_RING_LL: 1 collective not on every rank (rank 0: 6, rank 1: 5, rank 2: 6, rank 3: 6), left out"
+	same "$(cat out)" "$(pyo collectives job.nd)"
+	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -eq 5 ]
+}
+
+@test "mct-ranks: ndjson: the header line, a record per rank with its medians and deviations" {
+	ranks_to "$D/job.nd"
+	[ "$status" -eq 0 ]
+	"$PYTHON3" - out "$D/ranks.py" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+want = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+assert lines[0]["name"] == "mct_header", lines[0]
+recs = lines[1:]
+assert [r["rank"] for r in recs] == [0, 1, 2, 3]
+names = ["span", "busy", "busy_pct", "compute", "comm", "exposed", "idle",
+         "rounds", "round"]
+for r, w in zip(recs, want):
+    got = [r[k] for k in names] + [r["median"][k] for k in names] + \
+          [r["dev"][k] for k in names]
+    for g, x in zip(got, w[1:28]):
+        assert float(g) == float(x), (r["rank"], g, x)
+    assert r["straggler"] == (w[28] == "true")
+assert abs(recs[2]["dev"]["compute"] - 8) < 0.5, recs[2]["dev"]["compute"]
+PY
+}
+
+@test "mct-ranks: tsv and csv headers, --time-unit scales the times" {
+	ranks_to -o tsv "$D/job.nd"
+	same "$(head -1 out)" "$(printf 'rank\tspan\tbusy\tbusy_pct\tcompute\tcomm\texposed\tidle\trounds\tround\tmedian.span\tmedian.busy\tmedian.busy_pct\tmedian.compute\tmedian.comm\tmedian.exposed\tmedian.idle\tmedian.rounds\tmedian.round\tdev.span\tdev.busy\tdev.busy_pct\tdev.compute\tdev.comm\tdev.exposed\tdev.idle\tdev.rounds\tdev.round\tstraggler')"
+	ranks_to -o csv "$D/job.nd"
+	[[ "$(head -1 out)" == rank,span,busy,busy_pct,compute,* ]]
+	[ "$(wc -l < out)" -eq 5 ]
+	ranks_to -o tsv --no-header --time-unit ms "$D/job.nd"
+	same "$(cut -f1,5 out)" "$(awk -F'\t' '{ printf "%s\t%d", $1, int($5 / 1000000); s = sprintf("%06d", $5 % 1000000); sub(/0+$/, "", s); if (s != "") printf ".%s", s; print "" }' "$D/ranks.py")"
+	ranks_to --collectives -o tsv "$D/job.nd"
+	[[ "$(head -1 out)" == "name	n	start	dur	ranks	skew	spread	first	last" ]]
+	grep -qx 'rank	times_last	wait' out
+}
+
+@test "mct-ranks: the table for people: deviations beside the figures, a median row" {
+	ranks_to -o table "$D/job.nd"
+	[ "$status" -eq 0 ]
+	[[ "$(head -1 out)" == rank*span*busy*compute*straggler ]]
+	grep -q '^median ' out
+	grep -E '^2 .*\(\+8\.[0-9]%\).* true *$' out
+	ranks_to -o md --collectives "$D/job.nd"
+	[ "$(grep -c '^|---|' out)" -eq 2 ]
+	grep -q '^| ncclDevKernel_AllReduce_Sum_f32_RING_LL | 1 |' out
+}
+
+@test "mct-ranks: one trace is one rank; no device events, no rows" {
+	ranks_to -o tsv --no-header "$D/s0.nd"
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(pyo ranks "$D/s0.nd")"
+	same "$(cut -f1,20-29 out)" "$(printf '0\t0\t0\t0\t0\t0\t0\t0\t0\t0\tfalse')"
+	printf '{"traceEvents":[{"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1}]}\n' > h.json
+	ranks_to -o tsv h.json
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < out)" -eq 1 ]
+}
+
+@test "mct-ranks: a rank that is not an integer is damage (exit 1), the rest counted" {
+	# the first kernel's rank (only device events are read for it)
+	n=$(grep -n '"pid":2,"tid":0,"ts"' "$D/job.nd" | head -1 | cut -d: -f1)
+	sed "${n}s/\"rank\":0/\"rank\":\"x\"/" "$D/job.nd" > bad.nd
+	grep -q '"rank":"x"' bad.nd
+	ranks_to -o tsv --no-header bad.nd
+	[ "$status" -eq 1 ]
+	[[ "$(cat err)" == *"bad.nd:$n: rank is not an integer: \"x\""* ]]
+	[ "$(wc -l < out)" -eq 4 ]
+}
+
+@test "mct-ranks: --device and --key narrow the calls" {
+	ranks_to -o tsv --no-header --device 'name~^(kernel_kernel|nccl)' "$D/job.nd"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < out)" -eq 4 ]
+	# fewer device calls: less busy time than with every device lane
+	paste <(cut -f3 out) <(cut -f3 "$D/ranks.py") | awk '$1 >= $2 { exit 1 }'
+	ranks_to -o tsv --no-header -k name "$D/job.nd"
+	[ "$status" -eq 0 ]
+	same "$(cut -f1-8 out)" "$(cut -f1-8 "$D/ranks.py")"
+}
+
+@test "gentrace --ranks: distributedInfo, a collective after each round, clock offsets that only shift" {
+	"$PYTHON3" - "$D/job" "$D/off" <<'PY'
+import json, sys
+job, off = sys.argv[1], sys.argv[2]
+shifts = set()
+for r in range(4):
+    a = json.load(open("%s/rank-%d.json" % (job, r)))
+    b = json.load(open("%s/rank-%d.json" % (off, r)))
+    assert a["distributedInfo"] == {"rank": r, "world_size": 4}, r
+    ea, eb = a["traceEvents"], b["traceEvents"]
+    assert len(ea) == len(eb)
+    coll = [e for e in ea if e["name"].startswith("ncclDevKernel")]
+    assert len(coll) == 6, len(coll)            # 3 + 3 rounds at 0.03
+    if r == 2:
+        assert all(e["dur"] == 100000 for e in coll)
+    else:
+        assert all(e["dur"] > 100000 for e in coll)
+    d = {y["ts"] - x["ts"] for x, y in zip(ea, eb) if "ts" in x}
+    assert len(d) == 1, d                       # one shift for the rank
+    s = d.pop()
+    assert -3000000000 <= s <= 3000000000
+    shifts.add(s)
+    assert [dict(x, ts=0) for x in ea if "ts" in x] == \
+        [dict(y, ts=0) for y in eb if "ts" in y]
+assert len(shifts) > 1, shifts
+PY
+	run gentrace --ranks 2
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--ranks N and --out DIR go together"* ]]
+	run gentrace --ranks 2 --out . --slow-rank 2
+	[ "$status" -eq 2 ]
+	run gentrace --slow-factor 1.1
+	[ "$status" -eq 2 ]
+	run gentrace --ranks 2 --out . --slow-factor 1.x
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--slow-factor: invalid value '1.x'"* ]]
+	run gentrace --ranks 2 --out "$BATS_TEST_TMPDIR/nodir"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"nodir/rank-0.json"* ]]
+}
+
+@test "mct-report: a Ranks section when the stream holds several ranks, none for one" {
+	mct-report -n 4 "$D/job.nd" > r.md
+	sed -n '/^## 9\. Ranks$/,/^## /p' r.md > sec
+	[ -s sec ]
+	# the rank table is mct-ranks' own
+	mct-ranks -o md "$D/job.nd" > t.md
+	grep -qxF -f t.md sec
+	[ "$(grep -cxF -f t.md sec)" -eq 7 ]
+	# the top 4 collectives by skew, as python's, the slow rank last in each
+	same "$(grep '^| ncclDev' sec | awk -F' *[|] *' '{ print $3 "\t" $7 }')" \
+	    "$(awk -F'\t' 'NF == 9 { print $2 "\t" $9 "\t" $6 }' "$D/colls.py" |
+	    sort -t"$(printf '\t')" -k3,3nr | head -4 | cut -f1,2)"
+	grep -q '^| 2 | 6 | ' sec
+	mct-report "$D/s0.nd" > one.md
+	! grep -q 'Ranks' one.md
+}
+
+@test "fixtures: the two real Kineto NCCL ranks: rank table and collectives as python's" {
+	need_fixtures
+	local f0="$fixtures/kineto-rank0-of-2-nccl.json.gz" i
+	local f1="$fixtures/kineto-rank1-of-2-nccl.json.gz"
+	[ -r "$f0" ] && [ -r "$f1" ] || skip "no kineto-rank{0,1}-of-2-nccl.json.gz"
+	mct-cat "$f0" > s0.nd
+	mct-cat "$f1" > s1.nd
+	ranks_to -o tsv --no-header "$f0" "$f1"
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(pyo ranks s0.nd s1.nd)"
+	ranks_to --collectives -o tsv --no-header "$f0" "$f1"
+	[ "$status" -eq 0 ]
+	same "$(cat out)" "$(pyo collectives s0.nd s1.nd)"
+	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -gt 0 ]
+}
