@@ -563,4 +563,11 @@ void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
 void	 mct_group_members(const struct mct_group *, const struct mct_field *,
 	    const int *, int, struct mct_buf *);
 
+/*
+ * device.c - the device lanes: which X events are device work, and
+ * which host calls launch it, for every producer (mct(7)).
+ */
+int	 mct_device(struct mct_event *);
+int	 mct_host_call(struct mct_event *);
+
 #endif /* MCT_H */

@@ -38,6 +38,7 @@ struct opts {
 	int		 has_min, has_max;
 	int64_t		 min_dur, max_dur;
 	int		 invert, count, no_meta;
+	int		 device;	/* --device: the device lanes of mct(7) */
 	int		 rules;		/* --rules given, or category used */
 	long long	 kept;
 	struct mct_buf	 clipped;
@@ -46,7 +47,7 @@ struct opts {
 	int		 nmatch;
 };
 
-enum { OPT_CAT = CHAR_MAX + 1, OPT_CATEGORY, OPT_CLIP, OPT_FROM, OPT_MATCH,
+enum { OPT_CAT = CHAR_MAX + 1, OPT_CATEGORY, OPT_CLIP, OPT_DEVICE, OPT_FROM, OPT_MATCH,
     OPT_MAX_DUR, OPT_MIN_DUR, OPT_NAME, OPT_NO_HEADER, OPT_NO_META, OPT_PH,
     OPT_PID, OPT_RULES, OPT_TID, OPT_TIME_UNIT, OPT_TO, OPT_WHERE,
     OPT_WITHIN };
@@ -56,6 +57,7 @@ static const struct option longopts[] = {
 	{ "category",	required_argument,	NULL, OPT_CATEGORY },
 	{ "clip",	no_argument,		NULL, OPT_CLIP },
 	{ "count",	no_argument,		NULL, 'c' },
+	{ "device",	no_argument,		NULL, OPT_DEVICE },
 	{ "fields",	required_argument,	NULL, 'F' },
 	{ "from",	required_argument,	NULL, OPT_FROM },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -112,6 +114,9 @@ usage(int status)
 	    "      --where EXPR      FIELD OP VALUE, OP one of == != < <= > "
 	    ">= ~ !~,\n"
 	    "                        or a bare FIELD (exists); && and || join\n"
+	    "      --device          X events of device work (kernels, copies, "
+	    "memsets),\n"
+	    "                        whatever the producer (mct(7))\n"
 	    "      --category NAME   the rules give the event this label\n"
 	    "      --rules FILE      the rules file for category\n"
 	    "  -v, --invert          keep the events that do not match\n"
@@ -256,7 +261,8 @@ keep(struct opts *o, struct mct_event *ev)
 	    !in_list(o, ev, "pid", &o->pid, 0) ||
 	    !in_list(o, ev, "tid", &o->tid, 0) ||
 	    !in_list(o, ev, "cat", &o->cat, 1) ||
-	    !name_ok(o, ev) || !window_ok(o, ev))
+	    !name_ok(o, ev) || !window_ok(o, ev) ||
+	    (o->device && !mct_device(ev)))
 		return 0;
 	if (o->has_min || o->has_max) {
 		if (mct_get_ns(ev, "dur", &dur) != 0)
@@ -410,6 +416,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			break;
 		case OPT_CLIP:
 			o->clip = 1;
+			break;
+		case OPT_DEVICE:
+			o->device = 1;
 			break;
 		case OPT_FROM:
 			mct_opt_time("--from", optarg, &o->from, &o->from_abs);

@@ -189,21 +189,9 @@ corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 static int
 is_host(struct opts *o, struct mct_event *ev)
 {
-	struct mct_val cat, pid;
-	size_t n;
-	const char *p;
-
 	if (o->host)
 		return mct_expr_eval(o->host, ev, o->hdr);
-	if (mct_get_key(ev, "cat", &cat) == 0 && cat.type == MCT_J_STRING) {
-		p = cat.p + 1;
-		n = cat.len - 2;
-		return (n >= 7 && strncasecmp(p + n - 7, "runtime", 7) == 0) ||
-		    (n >= 6 && strncasecmp(p + n - 6, "driver", 6) == 0);
-	}
-	return mct_get_key(ev, "pid", &pid) == 0 &&
-	    ((pid.len == 1 && pid.p[0] == '1') ||
-	    (pid.len == 3 && memcmp(pid.p, "\"1\"", 3) == 0));
+	return mct_host_call(ev);
 }
 
 /* Write a device event with its launch (key mode). */

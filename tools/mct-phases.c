@@ -156,10 +156,10 @@ usage(int status)
 	    "  -k, --key FIELDS      a call's signature (default " DEFAULT_KEY
 	    ")\n"
 	    "      --device EXPR     which events are device work (default: "
-	    "X events of\n"
-	    "                        cat kernel, gpu_memcpy, gpu_memset, or "
-	    "pid 2 and 3\n"
-	    "                        without cat)\n"
+	    "the device\n"
+	    "                        lanes of mct(7): kernels, copies and "
+	    "memsets of every\n"
+	    "                        producer)\n"
 	    "      --gaps            also list the idle gaps of the device\n"
 	    "      --only-gaps       list the gaps only\n"
 	    "      --gap T           a gap is longer than T (default: 1%% of the "
@@ -195,28 +195,6 @@ usage(int status)
 	exit(mct_finish(MCT_EXIT_OK));
 }
 
-
-/* Is this X event on a device lane (whatever --device says)? */
-static int
-on_device_lane(struct mct_event *ev)
-{
-	static const char *cats[] = { "kernel", "Kernel", "gpu_memcpy",
-	    "gpu_memset", "Memcpy", "Memset", NULL };
-	struct mct_val cat, pid;
-	int i;
-
-	if (mct_get_key(ev, "cat", &cat) == 0) {
-		for (i = 0; cats[i]; i++)
-			if (mct_jstr_eq(&cat, cats[i], strlen(cats[i])))
-				return 1;
-		return 0;
-	}
-	if (mct_get_key(ev, "pid", &pid) != 0)
-		return 0;
-	return (pid.len == 1 && (pid.p[0] == '2' || pid.p[0] == '3')) ||
-	    (pid.len == 3 && pid.p[0] == '"' && (pid.p[1] == '2' ||
-	    pid.p[1] == '3') && pid.p[2] == '"');
-}
 
 /*
  * A signature, interned: the --key fields' texts, space apart
@@ -297,7 +275,7 @@ add(struct opts *o, struct mct_event *ev)
 	if (!o->hasend || ts + dur > o->tend)
 		o->tend = ts + dur;
 	o->hasend = 1;
-	lane = on_device_lane(ev);
+	lane = mct_device(ev);
 	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane)
 		add_call(o, ev, ts, dur);
 	else if (o->host && !lane)	/* not device lanes --device left out */
