@@ -71,7 +71,7 @@ usage(int status)
 	}
 	printf("usage: mct-group [-hrV] [-a aggregates] [-k fields] [-n top] "
 	    "[-o format] [-s sort] [-u unit] [file ...]\n"
-	    "Group events by fields and aggregate a value (SPEC tables).\n\n"
+	    "Group events by fields and aggregate a value: one row per group.\n\n"
 	    "  -k, --by FIELDS       group by these fields (default name)\n"
 	    "      --value FIELD     the value to aggregate (default dur)\n"
 	    "  -a, --aggregates LIST (default " DEFAULT_AGGS ")\n"

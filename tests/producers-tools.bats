@@ -1,0 +1,184 @@
+#!/usr/bin/env bats
+# The tools on every producer's traces (issue 19): the device lanes of
+# mct(7) for Kineto (CUDA, ROCm), MTIA, mcTracer and rocmProfileData;
+# mct-report's launch figures, pictures and their legend; the README's
+# tour as written; the help texts and .gitignore.  Numbers against
+# python3 json (tests/producers_oracle.py), on small generated traces and
+# on the fixtures in ../shared/fixtures.
+
+load helpers
+
+po() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/producers_oracle.py" "$@"
+}
+
+setup_file() {
+	bats_require_minimum_version 1.5.0
+	gen --scale 0.02 > "$BATS_FILE_TMPDIR/seed.json"
+	"$PYTHON3" "$MCT_SRCDIR/tests/producers_oracle.py" mtia 300 \
+	    > "$BATS_FILE_TMPDIR/mtia.json"
+	printf '%s\n' '{"traceEvents":[' \
+	    '{"ph":"M","name":"process_name","pid":1,"ts":0,"args":{"name":"host"}},' \
+	    '{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":5},' \
+	    '{"ph":"X","cat":"cuda_runtime","name":"cudaMalloc","pid":1,"tid":1,"ts":20,"dur":5}' \
+	    ']}' > "$BATS_FILE_TMPDIR/host.json"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# --device against the oracle: count and total dur.
+device_agrees() {
+	local want got
+
+	want=$(po device "$1")
+	got=$(mct-filter --device --no-meta -o tsv --no-header -F dur "$1" |
+	    awk '{ n++; t += $1 } END { printf "%d %d\n", n, t }')
+	same "$got" "$want"
+}
+
+@test "--device: the device lanes of mcTracer (pid 2, 3) and MTIA (mtia_ccp_events), against python" {
+	device_agrees "$BATS_FILE_TMPDIR/seed.json"
+	device_agrees "$BATS_FILE_TMPDIR/mtia.json"
+	same "$(mct-filter --device -c "$BATS_FILE_TMPDIR/mtia.json")" 300
+	same "$(mct-filter --device -c "$BATS_FILE_TMPDIR/host.json")" 0
+}
+
+@test "--device on the fixtures: Kineto CUDA and ROCm, early Kineto, rocmProfileData, Chrome (none)" {
+	need_fixtures
+	for f in kineto-bert-mi300.json.gz kineto-rocm62-mi250.json.gz \
+	    kineto-h100-tiny.json kineto-rank0-of-2-nccl.json.gz \
+	    rpd-matmul-string-ts.json; do
+		device_agrees "$fixtures/$f" || { echo "in $f"; return 1; }
+	done
+	# cuda_sync has a correlation id but is a wait, not work
+	same "$(mct-filter --device -c "$fixtures/kineto-h100-tiny.json")" 1
+}
+
+@test "MTIA: mct-flow pairs every launch, mct-phases and mct-report see the device work" {
+	m=$BATS_FILE_TMPDIR/mtia.json
+	same "$(mct-flow -q "$m" | mct-filter -c --where launch.name)" 300
+	run --separate-stderr mct-phases "$m"
+	[ "$status" -eq 0 ]
+	same "$(tail -n +2 <<<"$output" | jq -s 'map(.events) | add')" 300
+	run --separate-stderr mct-report "$m"
+	[ "$status" -eq 0 ]
+	# the top kernels table sums to every device event
+	same "$(awk '/^## 3/,/^By launch/' <<<"$output" | grep '^| (total)' |
+	    cut -d'|' -f3 | tr -d ' ,')" 300
+	po launchcfg <(printf '%s\n' "$output") "$m"
+}
+
+@test "mct-report: Kineto's launch figures (registers per thread, shared memory, blocks per SM, occupancy) and the timeline's legend (top 8 kernels), against python" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	need_fixtures
+	f=$fixtures/kineto-bert-h100.json.gz
+	mkdir gp
+	cp "$MCT_SRCDIR"/examples/plots.sh "$MCT_SRCDIR"/examples/*.gp gp/
+	# a timeline.gp that keeps its data instead of drawing it
+	printf '%s\n' 'system(sprintf("cp %s %s.tsv", data, out))' > gp/timeline.gp
+	MCT_PLOTS=$PWD/gp mct-report -p pics "$f" > r.md
+	grep -q '^By launch configuration.*max:args."registers per thread"' r.md
+	po launchcfg r.md "$f"
+	po timeline pics/timeline.png.tsv "$f"
+	# ROCm's Kineto writes no registers per thread: no such column
+	mct-report "$fixtures/kineto-rocm62-mi250.json.gz" > r.md
+	! grep -q 'registers' r.md
+}
+
+@test "mct-report: mcTracer's launch figures are still read" {
+	mct-report "$BATS_FILE_TMPDIR/seed.json" > r.md
+	grep -q '^By launch configuration.*max:args.registers_per_thread,max:args.dynamic_shared`' r.md
+	po launchcfg r.md "$BATS_FILE_TMPDIR/seed.json"
+}
+
+@test "mct-report -p on a trace with no device events: exit 0, a note, no picture" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	run --separate-stderr mct-report -p pics "$BATS_FILE_TMPDIR/host.json"
+	[ "$status" -eq 0 ]
+	grep -qx '(no device events: no pictures)' <<<"$output"
+	! grep -q 'png' <<<"$output"
+	[ -z "$(ls pics 2>/dev/null)" ]
+	! grep -qi 'gnuplot\|line [0-9]' <<<"$stderr"
+}
+
+@test "mct-report -p exits 0 on the fixtures, and leaves no empty picture" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	need_fixtures
+	for f in kineto-h100-tiny.json kineto-rocm62-mi250.json.gz \
+	    chrome116-devtools.json; do
+		rm -rf pics
+		run --separate-stderr mct-report -p pics "$fixtures/$f"
+		[ "$status" -eq 0 ] || { echo "$f: $stderr"; return 1; }
+		for p in pics/*.png; do
+			[ -e "$p" ] || continue
+			[ -s "$p" ] || { echo "$f: empty $p"; return 1; }
+			grep -q "($p)" <<<"$output"
+		done
+		# every picture linked is there
+		for p in $(grep -o 'pics/[a-z]*\.png' <<<"$output"); do
+			[ -s "$p" ]
+		done
+	done
+}
+
+# The README's tour, each line as written, on trace.json.
+tour() {
+	sed -n '/^## A 30-second tour/,/^- `mct-cat`/p' "$MCT_SRCDIR/README.md" |
+	    grep '^    mct' | sed 's/^    //; s/  *# .*//'
+}
+
+@test "README: the tour works as written on a Kineto trace and on an mcTracer trace" {
+	need_fixtures
+	[ "$(tour | wc -l)" -ge 8 ]
+	grep -q 'pt.trace.json.gz' <<<"$(tour)"
+	for t in "$fixtures/kineto-bert-h100.json.gz" \
+	    "$BATS_FILE_TMPDIR/seed.json"; do
+		gzip -dcf "$t" > trace.json
+		gzip -c trace.json > trace.json.gz
+		cp trace.json.gz rank0.pt.trace.json.gz
+		while IFS= read -r line; do
+			run --separate-stderr sh -c "$line"
+			[ "$status" -eq 0 ] || { echo "$line: $stderr"; return 1; }
+			# a line that writes a file writes something
+			case $line in
+			*'> '*) f=${line##*> }; [ -s "$f" ] ;;
+			*) [ -n "$output" ] || { echo "no output: $line"; return 1; } ;;
+			esac
+			# nothing on stderr but mct-flow's summary
+			! grep -v '^mct-flow: [0-9]* pairs' <<<"$stderr" | grep -q . ||
+			    { echo "$line: $stderr"; return 1; }
+		done <<<"$(tour)"
+		# --device and --category select on this producer too
+		[ "$(mct-filter --device -c trace.json)" -gt 0 ]
+		[ "$(mct-filter --device --category memcpy/copy -c trace.json)" -gt 0 ]
+	done
+}
+
+@test "README: how to run the tools (make install, or the build tree on PATH)" {
+	r=$MCT_SRCDIR/README.md
+	grep -q '`make install`' "$r"
+	grep -q 'PATH=$PWD/tools:$PATH' "$r"
+}
+
+@test "--help texts speak to users: no SPEC, no seed analysis" {
+	for t in $(tools); do
+		run "$t" --help
+		[ "$status" -eq 0 ]
+		! grep -q 'SPEC\|seed' <<<"$output" || { echo "$t: $output"; return 1; }
+	done
+}
+
+@test ".gitignore covers what a build makes" {
+	command -v git >/dev/null || skip "git is not installed"
+	git -C "$MCT_SRCDIR" rev-parse 2>/dev/null || skip "not a git checkout"
+	for p in examples/seed-small.json.gz plots/timeline.png configure \
+	    Makefile.in Makefile config.status autom4te.cache/x build-aux/x \
+	    lib/libmct.a lib/device.o tools/mct-cat tests/unit tests/gentrace \
+	    tests/mct-cat.log tests/mct-cat.trs test-suite.log confcache; do
+		git -C "$MCT_SRCDIR" check-ignore -q --no-index "$p" ||
+		    { echo "not ignored: $p"; return 1; }
+	done
+	! git -C "$MCT_SRCDIR" ls-files --error-unmatch examples/seed-small.json.gz 2>/dev/null
+}
