@@ -570,4 +570,24 @@ void	 mct_group_members(const struct mct_group *, const struct mct_field *,
 int	 mct_device(struct mct_event *);
 int	 mct_host_call(struct mct_event *);
 
+/*
+ * seen.c - fields the user named that no event of the input had: a
+ * warning at the end, with the nearest field seen.  Zero it, add the
+ * fields, show it every event, end it.
+ */
+struct mct_seen {
+	const struct mct_field **f;	/* the fields watched */
+	const char	**what;		/* the option that named each */
+	char		*found;		/* per field: some event had it */
+	int		 nf, nleft;	/* fields, fields not yet found */
+	long long	 events, sampled;
+	struct mct_map	 paths;		/* paths seen, while one is missing */
+	struct mct_buf	 tmp;
+};
+
+void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
+	    const char *);
+void	 mct_seen_event(struct mct_seen *, struct mct_event *);
+void	 mct_seen_end(struct mct_seen *);
+
 #endif /* MCT_H */

@@ -182,3 +182,64 @@ tour() {
 	done
 	! git -C "$MCT_SRCDIR" ls-files --error-unmatch examples/seed-small.json.gz 2>/dev/null
 }
+
+# The warning for a field no event had, with python's nearest field.
+warns() {
+	local opt=$1 field=$2 file=$3 near
+
+	near=$(po nearest "$field" "$file")
+	[ -n "$near" ] || { echo "python has no suggestion for $field"; return 1; }
+	same "$(grep -c . <<<"$stderr")" 1
+	same "$stderr" "$4: $opt: no event has the field '$field' (did you mean '$near'?)"
+}
+
+@test "a misspelled field: a warning naming it and the nearest field seen (python), exit 0, output unchanged" {
+	s=$BATS_FILE_TMPDIR/seed.json
+	run --separate-stderr mct-group --by nmae "$s"
+	[ "$status" -eq 0 ]
+	warns --by nmae "$s" mct-group
+	same "$output" "$(mct-group --by nmae "$s" 2>/dev/null)"
+	mct-flow -q "$s" > flow.ndjson
+	run --separate-stderr mct-group --by launch.name --value latncy flow.ndjson
+	[ "$status" -eq 0 ]
+	warns --value latncy flow.ndjson mct-group
+	run --separate-stderr mct-group --by 'args.gird,name' "$s"
+	warns --by args.gird "$s" mct-group
+	run --separate-stderr mct-filter --where 'args.grd==[2056,32,1] || dur>1ms' -c "$s"
+	[ "$status" -eq 0 ]
+	warns --where args.grd "$s" mct-filter
+	[ "$output" -gt 0 ]
+	run --separate-stderr mct-flow --key args.co_di "$s"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'no event has' <<<"$stderr")" -eq 1 ]
+	grep -qx "mct-flow: --key: no event has the field 'args.co_di' (did you mean '$(po nearest args.co_di "$s")'?)" <<<"$stderr"
+	# far from every field: no suggestion
+	run --separate-stderr mct-group --by zzzzzzzz "$s"
+	same "$stderr" "mct-group: --by: no event has the field 'zzzzzzzz'"
+}
+
+@test "a misspelled field on Kineto: --key args.corelation, --by with a spaced key" {
+	need_fixtures
+	f=$fixtures/kineto-bert-h100.json.gz
+	run --separate-stderr mct-flow -q --key args.corelation "$f"
+	[ "$status" -eq 0 ]
+	warns --key args.corelation "$f" mct-flow
+	run --separate-stderr mct-group --by args.registers_per_thread -n 1 "$f"
+	warns --by args.registers_per_thread "$f" mct-group
+	grep -q 'args."registers per thread"' <<<"$stderr"
+}
+
+@test "no warning for fields some event had, for virtual fields, or on an empty input" {
+	s=$BATS_FILE_TMPDIR/seed.json
+	run --separate-stderr mct-group --by name,args.grid --value dur "$s"
+	same "$stderr" ""
+	run --separate-stderr mct-group --by category "$s"
+	same "$stderr" ""
+	run --separate-stderr mct-filter --where 'args.grid && rel>=1ms' -c "$s"
+	same "$stderr" ""
+	run --separate-stderr mct-flow -q --key args.co_id "$s"
+	same "$stderr" ""
+	: > empty.json
+	run --separate-stderr mct-group --by nmae empty.json
+	! grep -q 'no event has' <<<"$stderr"
+}

@@ -13,6 +13,10 @@ integer ns) and decides, on its own, what mct(7) says:
   timeline TSV FILE           the timeline's legend (column 4 of plots.sh's
                               data, index in column 3) names exactly the
                               eight kernels with the most device time
+  nearest FIELD FILE          the path nearest FIELD by edit distance among
+                              the non-M events' keys and their objects' keys
+                              (first seen wins a tie), or nothing if farther
+                              than max(2, len(FIELD) // 3)
   mtia N                      write a small MTIA-shaped trace: N launches
                               (cat mtia_runtime) each with a device event
                               (cat mtia_ccp_events) sharing args.correlation
@@ -140,6 +144,42 @@ def cmd_timeline(args):
         oracle.die("indices %s" % sorted(got))
 
 
+def seg(k):
+    ok = k and all(c == "_" or c.isascii() and c.isalnum() for c in k)
+    return k if ok else '"' + k + '"'
+
+
+def lev(a, b):
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        prev, row[0] = row[0], i
+        for j in range(1, len(b) + 1):
+            cur = row[j]
+            row[j] = min(prev + (a[i - 1] != b[j - 1]), row[j] + 1,
+                         row[j - 1] + 1)
+            prev = cur
+    return row[len(b)]
+
+
+def cmd_nearest(args):
+    field, paths = args[0], []
+    seen = set()
+    for e in events(args[1]):
+        if e.get("ph") == "M":
+            continue
+        for k, v in e.items():
+            ps = [seg(k)]
+            if isinstance(v, dict):
+                ps += [seg(k) + "." + seg(s) for s in v]
+            for p in ps:
+                if p not in seen:
+                    seen.add(p)
+                    paths.append(p)
+    best = min(paths, key=lambda p: lev(field, p), default=None)
+    if best is not None and lev(field, best) <= max(2, len(field) // 3):
+        print(best)
+
+
 def cmd_mtia(args):
     n = int(args[0])
     ev = [{"ph": "M", "name": "process_name", "pid": 7, "ts": 0,
@@ -163,7 +203,8 @@ def cmd_mtia(args):
 
 def main():
     cmds = {"device": cmd_device, "launchcfg": cmd_launchcfg,
-            "timeline": cmd_timeline, "mtia": cmd_mtia}
+            "timeline": cmd_timeline, "mtia": cmd_mtia,
+            "nearest": cmd_nearest}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         oracle.die("usage: producers_oracle.py %s ..." % "|".join(cmds))
     cmds[sys.argv[1]](sys.argv[2:])

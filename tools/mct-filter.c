@@ -39,6 +39,7 @@ struct opts {
 	int64_t		 min_dur, max_dur;
 	int		 invert, count, no_meta;
 	int		 device;	/* --device: the device lanes of mct(7) */
+	struct mct_seen	 seen;		/* --where fields some event had */
 	int		 rules;		/* --rules given, or category used */
 	long long	 kept;
 	struct mct_buf	 clipped;
@@ -501,6 +502,13 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 	return optind;
 }
 
+/* A --where field, watched: a warning if no event has it. */
+static void
+watch(const struct mct_field *f, void *seen)
+{
+	mct_seen_add(seen, f, "--where");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -518,6 +526,8 @@ main(int argc, char *argv[])
 	if ((o.rules || o.category.n) && mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
 
+	for (n = 0; n < o.nwhere; n++)
+		mct_expr_fields(o.where[n], watch, &o.seen);
 	r = mct_open(argc, argv, &mo);
 	window(&o, mct_header(r));
 	if (o.count || (o.no_meta && out.fmt == MCT_O_NDJSON))
@@ -530,6 +540,7 @@ main(int argc, char *argv[])
 				mct_out_event(&out, ev);
 			continue;
 		}
+		mct_seen_event(&o.seen, ev);
 		if (keep(&o, ev) == o.invert)
 			continue;
 		o.kept++;
@@ -539,6 +550,7 @@ main(int argc, char *argv[])
 			clip(&o, ev);
 		mct_out_event(&out, ev);
 	}
+	mct_seen_end(&o.seen);
 	if (o.count)
 		printf("%lld\n", o.kept);
 	else

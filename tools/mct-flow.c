@@ -53,6 +53,7 @@ struct fend {
 struct opts {
 	struct mct_field key;
 	int		 haskey;
+	struct mct_seen	 seen;		/* was --key in some event? */
 	struct mct_expr	*host;
 	int		 orphans, quiet;
 	struct mct_out	 out;
@@ -800,6 +801,8 @@ main(int argc, char *argv[])
 	mct_field_parse("args.co_id", &o.co_id);
 	mct_field_parse("args.correlation", &o.correlation);
 
+	if (o.haskey)
+		mct_seen_add(&o.seen, &o.key, "--key");
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	mct_out_begin(&o.out, o.hdr);
@@ -808,9 +811,12 @@ main(int argc, char *argv[])
 			/* names for the viewer; not rows of a table */
 			if (o.out.fmt == MCT_O_NDJSON || o.out.fmt == MCT_O_TRACE)
 				mct_out_event(&o.out, ev);
-		} else
+		} else {
+			mct_seen_event(&o.seen, ev);
 			add(&o, ev);
+		}
 	}
+	mct_seen_end(&o.seen);
 	report(&o);
 	mct_out_end(&o.out);
 	return mct_finish(mct_close(r));

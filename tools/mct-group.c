@@ -35,6 +35,8 @@ struct opts {
 	struct mct_gtab	 t;		/* the groups */
 	struct mct_buf	 kbuf;		/* an event's key */
 	const struct mct_header *hdr;
+	int		 has_value;	/* --value given */
+	struct mct_seen	 seen;		/* --by and --value fields found */
 };
 
 enum { OPT_MISSING = CHAR_MAX + 1, OPT_META, OPT_NO_HEADER, OPT_RULES,
@@ -413,6 +415,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_VALUE:
 			value = optarg;
+			o->has_value = 1;
 			break;
 		default:
 			usage(2);
@@ -457,11 +460,18 @@ main(int argc, char *argv[])
 	if (uses_category(&o) && mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
 
+	for (n = 0; n < o.nby; n++)
+		mct_seen_add(&o.seen, &o.by[n], "--by");
+	if (o.has_value)
+		mct_seen_add(&o.seen, &o.value, "--value");
 	r = mct_open(argc, argv, &mo);
 	o.hdr = o.t.hdr = mct_header(r);
 	while (mct_next(r, &ev))
-		if (o.meta || !is_meta(ev))
+		if (o.meta || !is_meta(ev)) {
+			mct_seen_event(&o.seen, ev);
 			add(&o, ev);
+		}
+	mct_seen_end(&o.seen);
 	mct_out_begin(&o.out, o.hdr);
 	report(&o);
 	mct_out_end(&o.out);
