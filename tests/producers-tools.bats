@@ -3,19 +3,19 @@
 # mct(7) for Kineto (CUDA, ROCm), MTIA, mcTracer and rocmProfileData;
 # mct-report's launch figures, pictures and their legend; the README's
 # tour as written; the help texts and .gitignore.  Numbers against
-# python3 json (tests/producers_oracle.py), on small generated traces and
+# python3 json (tests/producers_tools_oracle.py), on small generated traces and
 # on the fixtures in ../shared/fixtures.
 
 load helpers
 
 po() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/producers_oracle.py" "$@"
+	"$PYTHON3" "$MCT_SRCDIR/tests/producers_tools_oracle.py" "$@"
 }
 
 setup_file() {
 	bats_require_minimum_version 1.5.0
 	gen --scale 0.02 > "$BATS_FILE_TMPDIR/seed.json"
-	"$PYTHON3" "$MCT_SRCDIR/tests/producers_oracle.py" mtia 300 \
+	"$PYTHON3" "$MCT_SRCDIR/tests/producers_tools_oracle.py" mtia 300 \
 	    > "$BATS_FILE_TMPDIR/mtia.json"
 	printf '%s\n' '{"traceEvents":[' \
 	    '{"ph":"M","name":"process_name","pid":1,"ts":0,"args":{"name":"host"}},' \
@@ -242,4 +242,57 @@ warns() {
 	: > empty.json
 	run --separate-stderr mct-group --by nmae empty.json
 	! grep -q 'no event has' <<<"$stderr"
+}
+
+# mct-phases against phases_oracle.py: phases and gaps, in its line shapes.
+phases_agree() {
+	local s=$1
+
+	shift
+	mct-phases --gaps "$@" "$s" | "$PYTHON3" "$MCT_SRCDIR/tests/phases_oracle.py" fmt > got
+	{
+		"$PYTHON3" "$MCT_SRCDIR/tests/phases_oracle.py" phases "$@" "$s"
+		"$PYTHON3" "$MCT_SRCDIR/tests/phases_oracle.py" gaps "$s"
+	} > want
+	same "$(cat got)" "$(cat want)"
+}
+
+@test "mct-phases: a switch shorter than 1% of the median round joins the phase before it; --min-switch sets the threshold" {
+	po kineto 0 > k.json
+	mct-cat k.json > k.nd
+	phases_agree k.nd
+	phases_agree k.nd --min-switch 0
+	phases_agree k.nd --min-switch 30000000
+	# the 6 us switch holding one copy is no row; with --min-switch 0 it is
+	same "$(mct-phases k.nd | tail -n +2 | jq -r .phase | paste -sd' ')" \
+	    "init steady steady switch steady tail"
+	same "$(mct-phases --min-switch 0 k.nd | tail -n +2 |
+	    jq -r 'select(.phase == "switch" and .span < 10000) | .phase')" switch
+	same "$(mct-phases --min-switch 30ms k.nd | grep -c '"switch"')" 0
+	run --separate-stderr mct-phases --min-switch x k.nd
+	[ "$status" -eq 2 ]
+	grep -q "^mct-phases: --min-switch: invalid duration 'x'" <<<"$stderr"
+}
+
+@test "mct-phases: Kineto's ProfilerStep#N are the rounds; gaps name the innermost host events, not the frames around them" {
+	po kineto 1 > k.json
+	mct-cat k.json > k.nd
+	phases_agree k.nd
+	# one steady phase over the 41 steps, a round each
+	same "$(mct-phases k.nd | tail -n +2 | jq -r 'select(.phase == "steady") | .rounds' |
+	    paste -sd' ')" "41 5"
+	run --separate-stderr mct-phases --only-gaps k.nd
+	[ "$status" -eq 0 ]
+	same "$(jq -r '.host[0].name' <<<"$output" | tail -n +2)" \
+	    "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"
+	! grep -q '_bootstrap' <<<"$output"
+}
+
+@test "mct-phases on Kineto fixtures: phases and gaps equal python's" {
+	need_fixtures
+	for f in kineto-bert-h100.json.gz kineto-rocm62-mi250.json.gz \
+	    kineto-rank0-of-2-nccl.json.gz; do
+		mct-cat "$fixtures/$f" > s.nd
+		phases_agree s.nd || { echo "in $f"; return 1; }
+	done
 }

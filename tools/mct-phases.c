@@ -21,10 +21,14 @@
  *    cases (warmup, functional checks): calls less than --join apart (by
  *    default 1% of the device span) form one warmup phase.
  * 5. What lies before the first phase is init, between two phases a
- *    switch, after the last one the tail.
+ *    switch, after the last one the tail.  Where the profiler annotated
+ *    the training steps (ProfilerStep#N), they are the rounds instead
+ *    (step_rounds()); a switch shorter than --min-switch joins the phase
+ *    before it (merge_switches()).
  * 6. Gaps are the stretches longer than --gap T in which no device event
  *    runs (busy time is the union of the device intervals); for each, the
- *    host events that overlap it most, by overlapped time.
+ *    host names with the most time in it, each moment going to the
+ *    innermost host event of its lane (leaf ops, not enclosing frames).
  *
  * In the code: step 1 is add(); find_phases() does steps 2 to 5 by
  * find_runs(), take_steady(), find_warmups() and fill_between(); step 6
@@ -55,7 +59,7 @@ struct dev {
 struct hostrec {
 	int64_t		 ts, dur;
 	int32_t		 name;
-	int32_t		 pad;
+	int32_t		 lane;		/* pid and tid, interned */
 };
 
 struct anchor {
@@ -72,6 +76,11 @@ struct phase {
 	struct anchor	*anc;
 	int		 nanc;
 	long		 rounds;
+};
+
+/* A training step the profiler annotated (ProfilerStep#N). */
+struct step {
+	int64_t		 ts, end;
 };
 
 struct gap {
@@ -95,6 +104,9 @@ struct opts {
 	struct mct_expr	*device;
 	int		 gaps, only_gaps;
 	int64_t		 gapmin;	/* --gap; 0: automatic */
+	int64_t		 minswitch;	/* --min-switch; -1: 1% of the median round */
+	struct step	*steps;		/* Kineto's ProfilerStep#N, in input order */
+	size_t		 nstep, stepcap;
 	struct method	 m;
 	struct mct_out	 out;
 	int		 track;		/* -o trace: a stream of track events */
@@ -116,7 +128,7 @@ struct opts {
 };
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
-    OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
+    OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_MIN_SWITCH, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
     OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT };
 
 static const struct option longopts[] = {
@@ -128,6 +140,7 @@ static const struct option longopts[] = {
 	{ "key",	required_argument,	NULL, 'k' },
 	{ "min-rounds",	required_argument,	NULL, OPT_MIN_ROUNDS },
 	{ "min-share",	required_argument,	NULL, OPT_MIN_SHARE },
+	{ "min-switch",	required_argument,	NULL, OPT_MIN_SWITCH },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "only-gaps",	no_argument,		NULL, OPT_ONLY_GAPS },
 	{ "output",	required_argument,	NULL, 'o' },
@@ -169,6 +182,8 @@ usage(int status)
 	    "(default 3)\n"
 	    "      --min-share P     its calls hold P%% of device time (default "
 	    "1)\n"
+	    "      --min-switch T    a shorter switch joins the phase before it\n"
+	    "                        (default: 1%% of the median round)\n"
 	    "      --split X         a pause over X times the median ends a run "
 	    "(default 5)\n"
 	    "      --overlap P       runs covering each other by P%% share a "
@@ -253,10 +268,47 @@ static void
 spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 {
 	struct hostrec h = { ts, dur, 0, 0 };
+	struct mct_buf *b = &o->tmp;
+	struct mct_val v;
 
+	b->len = 0;
+	if (mct_get_key(ev, "pid", &v) == 0)
+		mct_buf_add(b, v.p, v.len);
+	mct_buf_addc(b, '\037');
+	if (mct_get_key(ev, "tid", &v) == 0)
+		mct_buf_add(b, v.p, v.len);
+	h.lane = mct_intern(&o->st, b->p, b->len);
 	h.name = name_of(o, ev);
 	if (fwrite(&h, sizeof(h), 1, o->host) != 1)
 		err(MCT_EXIT_USAGE, "host spool");
+}
+
+/* A host event named ProfilerStep#N (Kineto): a training step, a round. */
+static void
+add_step(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
+{
+	static const char pre[] = "\"ProfilerStep#";
+	struct mct_val v;
+
+	if (mct_get_key(ev, "name", &v) != 0 || v.len < sizeof(pre) ||
+	    memcmp(v.p, pre, sizeof(pre) - 1) != 0)
+		return;
+	if (o->nstep == o->stepcap) {
+		o->stepcap = o->stepcap ? o->stepcap * 2 : 64;
+		o->steps = mct_xrealloc(o->steps, o->stepcap * sizeof(*o->steps));
+	}
+	o->steps[o->nstep].ts = ts;
+	o->steps[o->nstep++].end = ts + dur;
+}
+
+/* Kineto's span of the whole profiling (cat Trace): bookkeeping, not host work. */
+static int
+profiler_span(struct mct_event *ev)
+{
+	struct mct_val cat;
+
+	return mct_get_key(ev, "cat", &cat) == 0 &&
+	    mct_jstr_eq(&cat, "Trace", 5);
 }
 
 /* Step 1: an event of the stream.  Only X events count; all set tend. */
@@ -276,10 +328,12 @@ add(struct opts *o, struct mct_event *ev)
 		o->tend = ts + dur;
 	o->hasend = 1;
 	lane = mct_device(ev);
+	if (!lane)
+		add_step(o, ev, ts, dur);
 	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane)
 		add_call(o, ev, ts, dur);
-	else if (o->host && !lane)	/* not device lanes --device left out */
-		spool_host(o, ev, ts, dur);
+	else if (o->host && !lane && !profiler_span(ev))
+		spool_host(o, ev, ts, dur);	/* not device lanes --device left out */
 }
 
 static int
@@ -642,6 +696,110 @@ find_phases(struct phaser *f)
 	fill_between(f);
 }
 
+static int
+cmp_step(const void *a, const void *b)
+{
+	const struct step *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Drop phase p, keeping the rest in order. */
+static void
+drop_phase(struct phaser *f, int p)
+{
+	free(f->ph[p].anc);
+	memmove(&f->ph[p], &f->ph[p + 1], (size_t)(f->nph - p - 1) *
+	    sizeof(*f->ph));
+	f->nph--;
+}
+
+/*
+ * Where the profiler annotated the training steps (Kineto's
+ * ProfilerStep#N), they are the rounds: each run of steps (one starting
+ * no later than a median step after the last ended) is one steady phase
+ * from its first start to its last end, with a round per step, and the
+ * anchors of the steady phases found inside it.  Phases that start inside
+ * a run go, one that runs into it ends where it starts; init, switches
+ * and tail are found again around the rest.
+ */
+static void
+step_rounds(struct phaser *f, struct step *st, size_t n)
+{
+	int64_t *len, med;
+	size_t i, j;
+	struct phase run, *ph;
+	int p, q, nold;
+
+	mct_sort(st, n, sizeof(*st), cmp_step);
+	len = mct_xmalloc(n * sizeof(*len));
+	for (i = 0; i < n; i++)
+		len[i] = st[i].end - st[i].ts;
+	mct_sort(len, n, sizeof(*len), cmp_int64);
+	med = len[n / 2];
+	free(len);
+	for (p = 0; p < f->nph; p++)	/* init, switches, tail: found again */
+		if (f->ph[p].kind != P_STEADY && f->ph[p].kind != P_WARMUP)
+			drop_phase(f, p--);
+	nold = f->nph;
+	for (i = 0; i < n; i = j) {
+		memset(&run, 0, sizeof(run));
+		run.kind = P_STEADY;
+		run.start = st[i].ts;
+		run.end = st[i].end;
+		for (j = i + 1; j < n && st[j].ts - run.end <= med; j++)
+			if (st[j].end > run.end)
+				run.end = st[j].end;
+		run.rounds = (long)(j - i);
+		for (p = 0; p < nold; p++) {
+			ph = &f->ph[p];
+			if (ph->start < run.start && ph->end > run.start)
+				ph->end = run.start;	/* up to the run */
+			if (ph->start < run.start || ph->start >= run.end)
+				continue;
+			for (q = 0; ph->kind == P_STEADY && q < ph->nanc; q++)
+				add_anchor(&run, ph->anc[q].sig, ph->anc[q].calls,
+				    ph->anc[q].total);
+			ph->rounds = -1;	/* inside the run: goes */
+		}
+		*new_phase(f, P_STEADY, run.start, run.end) = run;
+	}
+	for (p = 0; p < f->nph; p++)
+		if (f->ph[p].rounds < 0)
+			drop_phase(f, p--);
+	fill_between(f);
+}
+
+/*
+ * A switch shorter than min (by default, -1: 1% of the median round of
+ * the steady phases) is no phase of its own: it joins the phase before
+ * it, so that one copy between two rounds does not make a row.
+ */
+static void
+merge_switches(struct phaser *f, int64_t min)
+{
+	int64_t *round;
+	int p, n = 0;
+
+	if (min < 0) {
+		round = mct_xmalloc((size_t)(f->nph + 1) * sizeof(*round));
+		for (p = 0; p < f->nph; p++)
+			if (f->ph[p].kind == P_STEADY && f->ph[p].rounds > 0)
+				round[n++] = (f->ph[p].end - f->ph[p].start) /
+				    f->ph[p].rounds;
+		mct_sort(round, (size_t)n, sizeof(*round), cmp_int64);
+		min = n > 0 ? round[n / 2] / 100 : 0;
+		free(round);
+	}
+	for (p = 1; p < f->nph; p++)
+		if (f->ph[p].kind == P_SWITCH &&
+		    f->ph[p].end - f->ph[p].start < min) {
+			if (f->ph[p].end > f->ph[p - 1].end)
+				f->ph[p - 1].end = f->ph[p].end;
+			drop_phase(f, p--);
+		}
+}
+
 /* The phases of what was read, with the options' knobs. */
 static void
 phases(struct opts *o)
@@ -653,6 +811,9 @@ phases(struct opts *o)
 	f.origin = o->hdr->has_origin ? o->hdr->origin :
 	    (o->ndev ? o->dev[0].ts : 0);
 	find_phases(&f);
+	if (o->nstep >= (size_t)o->m.min_rounds)
+		step_rounds(&f, o->steps, o->nstep);
+	merge_switches(&f, o->minswitch);
 	o->ph = f.ph;
 	o->nph = f.nph;
 }
@@ -699,13 +860,16 @@ struct hostsum {
 	size_t		 n;
 };
 
-/* Takes a host name and its time inside the gap of s; adds it to s. */
+/*
+ * Takes a host name and its time inside the gap of s (less than 0: a
+ * child's time, taken from its parent); adds it to s.
+ */
 static void
 sum_host(struct hostsum *s, int32_t name, int64_t over)
 {
 	size_t m;
 
-	if (over <= 0)
+	if (over == 0)
 		return;
 	for (m = 0; m < s->n && s->name[m] != name; m++)
 		;
@@ -762,31 +926,107 @@ gap_after(struct opts *o, int64_t ts)
 	return lo;
 }
 
+/* A host event in memory, for the nesting of its lane. */
+struct hev {
+	int64_t		 ts, end;
+	int32_t		 name, lane;
+	size_t		 seq;		/* its place in the spool: ties */
+};
+
+static int
+cmp_hev(const void *a, const void *b)
+{
+	const struct hev *x = a, *y = b;
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;	/* the enclosing first */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Takes event e's time in [a, b); adds it to e's name, takes it from its parent's. */
+static void
+self_time(struct hostsum *s, const struct hev *e, const struct hev *parent,
+    int64_t a, int64_t b)
+{
+	int64_t ov = overlap(e->ts, e->end, a, b);
+
+	if (ov == 0)
+		return;
+	sum_host(s, e->name, ov);
+	if (parent != NULL)
+		sum_host(s, parent->name, -ov);
+}
+
+/*
+ * Takes the host events of one lane, in cmp_hev order; adds to each gap
+ * they reach the time of the innermost event at each moment (an event's
+ * time less its children's): leaf ops, not the frames around them.  A
+ * child is cut to its parent's end; stack is room for n.
+ */
+static void
+lane_in_gaps(struct opts *o, struct hev *h, size_t n, struct hostsum *sum,
+    struct hev **stack)
+{
+	struct hev *parent;
+	size_t i, g, depth = 0;
+
+	for (i = 0; i < n; i++) {
+		while (depth > 0 && stack[depth - 1]->end <= h[i].ts)
+			depth--;
+		parent = depth > 0 ? stack[depth - 1] : NULL;
+		if (parent != NULL && h[i].end > parent->end)
+			h[i].end = parent->end;
+		for (g = gap_after(o, h[i].ts); g < o->ngap &&
+		    o->gap[g].start < h[i].end; g++)
+			self_time(&sum[g], &h[i], parent, o->gap[g].start,
+			    o->gap[g].end);
+		stack[depth++] = &h[i];
+	}
+}
+
 /* Takes the gaps and the host spool; gives each gap its top host names. */
 static void
 host_in_gaps(struct opts *o)
 {
 	struct hostsum *sum;
-	struct hostrec h;
-	struct gap *g;
-	size_t i;
+	struct hostrec r;
+	struct hev *h = NULL, **stack;
+	size_t i, j, n = 0, cap = 0;
 
+	rewind(o->host);
+	while (fread(&r, sizeof(r), 1, o->host) == 1) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			h = mct_xrealloc(h, cap * sizeof(*h));
+		}
+		h[n].ts = r.ts;
+		h[n].end = r.ts + r.dur;
+		h[n].name = r.name;
+		h[n].lane = r.lane;
+		h[n].seq = n;
+		n++;
+	}
+	mct_sort(h, n, sizeof(*h), cmp_hev);
 	sum = mct_xmalloc(o->ngap * sizeof(*sum));
 	memset(sum, 0, o->ngap * sizeof(*sum));
-	rewind(o->host);
-	while (fread(&h, sizeof(h), 1, o->host) == 1)
-		for (i = gap_after(o, h.ts); i < o->ngap &&
-		    o->gap[i].start < h.ts + h.dur; i++) {
-			g = &o->gap[i];
-			sum_host(&sum[i], h.name, overlap(h.ts, h.ts + h.dur,
-			    g->start, g->end));
-		}
+	stack = mct_xmalloc((n + 1) * sizeof(*stack));
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && h[j].lane == h[i].lane; j++)
+			;
+		lane_in_gaps(o, h + i, j - i, sum, stack);
+	}
 	for (i = 0; i < o->ngap; i++) {
 		top_host(o, &o->gap[i], &sum[i]);
 		free(sum[i].name);
 		free(sum[i].over);
 	}
+	free(stack);
 	free(sum);
+	free(h);
 }
 
 /* Step 6: idle gaps of the device, and the host events in them. */
@@ -1240,6 +1480,14 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_GAPS:
 			o->gaps = 1;
 			break;
+		case OPT_MIN_SWITCH:
+			if (mct_parse_dur(optarg, &o->minswitch) != 0 ||
+			    o->minswitch < 0) {
+				warnx("--min-switch: invalid duration '%s' (want "
+				    "e.g. 10us, 1ms)", optarg);
+				mct_usage_hint();
+			}
+			break;
 		case OPT_JOIN:
 			if (mct_parse_dur(optarg, &o->m.join) != 0 ||
 			    o->m.join < 0) {
@@ -1300,7 +1548,8 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .m = { .min_rounds = 3, .min_share = 1, .split = 5,
-	    .overlap = 80, .join = -1 }, .out = { .header = 1 } };
+	    .overlap = 80, .join = -1 }, .out = { .header = 1 },
+	    .minswitch = -1 };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;

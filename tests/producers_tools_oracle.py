@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""producers_oracle.py - python3 json's answers for traces of every producer
+"""producers_tools_oracle.py - python3 json's answers for traces of every producer
 (Kineto on CUDA and ROCm, MTIA, mcTracer, Chrome), for tests/producers-tools.bats.
 
 It reads traces with oracle.py's reader (python's json module; ts/dur exact
@@ -17,6 +17,13 @@ integer ns) and decides, on its own, what mct(7) says:
                               the non-M events' keys and their objects' keys
                               (first seen wins a tie), or nothing if farther
                               than max(2, len(FIELD) // 3)
+  kineto STEPS                write a small Kineto-shaped training trace:
+                              two runs of kernels with one copy and a
+                              switch of a few us between them, an idle gap
+                              of the device with a data-loader op in it,
+                              under host frames (threading _bootstrap and a
+                              step annotation, named ProfilerStep#N if STEPS
+                              is 1, "step N" if 0)
   mtia N                      write a small MTIA-shaped trace: N launches
                               (cat mtia_runtime) each with a device event
                               (cat mtia_ccp_events) sharing args.correlation
@@ -180,6 +187,55 @@ def cmd_nearest(args):
         print(best)
 
 
+def cmd_kineto(args):
+    steps = args[0] == "1"
+    t0 = 1000
+    ev = [{"ph": "M", "name": "process_name", "pid": 0, "ts": 0,
+           "args": {"name": "GPU 0"}}]
+    host = {"pid": 100, "tid": 100}
+    dev = {"pid": 0, "tid": 7}
+    corr = [1]
+
+    def x(lane, cat, name, ts, dur, **args):
+        e = {"ph": "X", "cat": cat, "name": name, "ts": ts, "dur": dur}
+        e.update(lane)
+        if args:
+            e["args"] = args
+        ev.append(e)
+
+    def kernel(name, ts, dur):
+        c = corr[0]
+        corr[0] += 1
+        x(host, "cpu_op", "aten::mm", ts - 60, 30)
+        x(host, "cuda_runtime", "cudaLaunchKernel", ts - 50, 10,
+          correlation=c)
+        x(dev, "kernel", name, ts, dur, correlation=c, grid=[8, 1, 1],
+          block=[128, 1, 1])
+
+    x(host, "python_function", "threading.py(1000): _bootstrap", t0 - 500,
+      67000)
+    starts = [t0 + k * 1000 - 100 for k in range(40)] + [t0 + 39900]
+    ends = starts[1:] + [t0 + 59900]
+    for k, (a, b) in enumerate(zip(starts, ends)):
+        x(host, "user_annotation",
+          ("ProfilerStep#%d" if steps else "step %d") % (k + 7), a, b - a)
+    for i in range(20):
+        kernel("kernel_a", t0 + i * 1000, 500)
+    x(dev, "gpu_memcpy", "Memcpy DtoD (Device -> Device)", t0 + 19501, 3,
+      correlation=999)
+    for i in range(20):
+        kernel("kernel_b", t0 + 19506 + i * 1000, 500)
+    x(host, "cpu_op",
+      "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
+      t0 + 40000, 18000)
+    x(host, "cpu_op", "aten::copy_", t0 + 58500, 300)
+    for i in range(5):
+        kernel("kernel_c", t0 + 60000 + i * 1000, 500)
+    ev.sort(key=lambda e: e["ts"])
+    json.dump({"traceEvents": ev, "displayTimeUnit": "ms"}, sys.stdout)
+    print()
+
+
 def cmd_mtia(args):
     n = int(args[0])
     ev = [{"ph": "M", "name": "process_name", "pid": 7, "ts": 0,
@@ -203,10 +259,10 @@ def cmd_mtia(args):
 
 def main():
     cmds = {"device": cmd_device, "launchcfg": cmd_launchcfg,
-            "timeline": cmd_timeline, "mtia": cmd_mtia,
+            "timeline": cmd_timeline, "mtia": cmd_mtia, "kineto": cmd_kineto,
             "nearest": cmd_nearest}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
-        oracle.die("usage: producers_oracle.py %s ..." % "|".join(cmds))
+        oracle.die("usage: producers_tools_oracle.py %s ..." % "|".join(cmds))
     cmds[sys.argv[1]](sys.argv[2:])
 
 
