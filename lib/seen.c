@@ -46,7 +46,8 @@ segment(struct mct_buf *b, const char *k, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (!(k[i] == '_' || (k[i] >= '0' && k[i] <= '9') ||
-		    (k[i] >= 'a' && k[i] <= 'z') || (k[i] >= 'A' && k[i] <= 'Z')))
+		    (k[i] >= 'a' && k[i] <= 'z') ||
+		    (k[i] >= 'A' && k[i] <= 'Z')))
 			break;
 	if (i == n && n > 0) {
 		mct_buf_add(b, k, n);

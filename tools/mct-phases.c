@@ -301,7 +301,7 @@ add_step(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 	o->steps[o->nstep++].end = ts + dur;
 }
 
-/* Kineto's span of the whole profiling (cat Trace): bookkeeping, not host work. */
+/* Kineto's span of the whole profiling (cat Trace): not host work. */
 static int
 profiler_span(struct mct_event *ev)
 {
@@ -947,7 +947,10 @@ cmp_hev(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Takes event e's time in [a, b); adds it to e's name, takes it from its parent's. */
+/*
+ * Takes event e's time in [a, b); adds it to e's name and takes it from
+ * its parent's.
+ */
 static void
 self_time(struct hostsum *s, const struct hev *e, const struct hev *parent,
     int64_t a, int64_t b)
