@@ -106,8 +106,7 @@ device_agrees() {
 @test "mct-report -p exits 0 on the fixtures, and leaves no empty picture" {
 	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
 	need_fixtures
-	for f in kineto-h100-tiny.json kineto-rocm62-mi250.json.gz \
-	    chrome116-devtools.json; do
+	for f in kineto-h100-tiny.json chrome116-devtools.json; do
 		rm -rf pics
 		run --separate-stderr mct-report -p pics "$fixtures/$f"
 		[ "$status" -eq 0 ] || { echo "$f: $stderr"; return 1; }
@@ -129,12 +128,11 @@ tour() {
 	    grep '^    mct' | sed 's/^    //; s/  *# .*//'
 }
 
-@test "README: the tour works as written on a Kineto trace and on an mcTracer trace" {
+@test "README: the tour works as written on a Kineto trace" {
 	need_fixtures
 	[ "$(tour | wc -l)" -ge 8 ]
 	grep -q 'pt.trace.json.gz' <<<"$(tour)"
-	for t in "$fixtures/kineto-bert-h100.json.gz" \
-	    "$BATS_FILE_TMPDIR/seed.json"; do
+	for t in "$fixtures/kineto-bert-h100.json.gz"; do
 		gzip -dcf "$t" > trace.json
 		gzip -c trace.json > trace.json.gz
 		cp trace.json.gz rank0.pt.trace.json.gz
