@@ -1,7 +1,8 @@
 #!/bin/sh
 # plots.sh STREAM DIR - draw the four pictures of a trace with gnuplot.
 #
-#   timeline.png    kernel duration against time, one colour per launch config
+#   timeline.png    kernel duration against time, one colour for each of the
+#                   eight kernels with the most device time
 #   categories.png  device time by category
 #   latency.png     launch latency distribution (mct-flow)
 #   busy.png        device busy % over time, in bins
@@ -16,34 +17,46 @@ mkdir -p "$dir"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mct-plots.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# the device lanes: mcTracer pid 2 and 3, Kineto kernel/memcpy/memset
-mct-filter --ph X --where '!cat && pid==2' --where '!cat && pid==3' \
-    --where 'cat~^(kernel|Kernel|gpu_memcpy|gpu_memset|Memcpy|Memset)$' \
-    "$s" >"$tmp/dev"
+# Draw NAME.png from DATA with NAME.gp; with no data, say so and draw
+# nothing (gnuplot would fail and leave an empty picture).
+draw() {
+	if [ -s "$2" ]; then
+		gnuplot -e "data='$2'; out='$dir/$1.png'" "$here/$1.gp"
+	else
+		rm -f "$dir/$1.png"
+		echo "plots.sh: $1: nothing to draw" >&2
+	fi
+}
 
-# timeline: every launch config of the two heaviest kernel names gets a
-# colour of its own (warmup configs included); the rest is "other kernels"
-mct-group -a total -n 2 -o tsv --no-header "$tmp/dev" |
+# the device lanes of every producer (mct(7), "Device lanes")
+mct-filter --device "$s" >"$tmp/dev"
+if [ "$(mct-filter --ph X -c "$tmp/dev")" = 0 ]; then
+	echo "plots.sh: no device events: no pictures" >&2
+	exit 0
+fi
+
+# timeline: the eight kernels with the most device time get a colour
+# each; the rest is "other kernels"
+mct-group -a total -n 8 -o tsv --no-header "$tmp/dev" |
     awk -F'\t' '$1 != "(others)" { print $1 }' >"$tmp/top"
-mct-cat -o tsv --no-header --time-unit s -F rel,dur,name,args.grid "$tmp/dev" |
+mct-cat -o tsv --no-header --time-unit s -F rel,dur,name "$tmp/dev" |
     awk -F'\t' -v top="$tmp/top" '
-	BEGIN { while ((getline l < top) > 0) heavy[l] = 1 }
+	BEGIN { while ((getline l < top) > 0) heavy[l] = ++nh }
 	{
-		key = ($3 in heavy) ? $3 " " $4 : "other kernels"
-		if (!(key in k)) k[key] = key == "other kernels" ? 0 : ++n
-		printf "%s\t%s\t%d\t%s\n", $1, $2 * 1000, k[key], key
+		key = ($3 in heavy) ? $3 : "other kernels"
+		printf "%s\t%s\t%d\t%s\n", $1, $2 * 1000, ($3 in heavy) ? heavy[$3] : 0, key
 	}' >"$tmp/timeline.tsv"
-gnuplot -e "data='$tmp/timeline.tsv'; out='$dir/timeline.png'" "$here/timeline.gp"
+draw timeline "$tmp/timeline.tsv"
 
 # device time by category
 mct-group --by category -a total -o tsv --no-header --time-unit s "$tmp/dev" \
     >"$tmp/categories.tsv"
-gnuplot -e "data='$tmp/categories.tsv'; out='$dir/categories.png'" "$here/categories.gp"
+draw categories "$tmp/categories.tsv"
 
 # launch latency, in us
 mct-flow -q "$s" | mct-cat -o tsv --no-header -F latency --time-unit us \
     >"$tmp/latency.tsv"
-gnuplot -e "data='$tmp/latency.tsv'; out='$dir/latency.png'" "$here/latency.gp"
+draw latency "$tmp/latency.tsv"
 
 # busy % per bin: the union of device intervals, binned (1/200 of the span)
 mct-cat -o tsv --no-header -F rel,dur "$tmp/dev" | sort -n -k1,1 |
@@ -65,4 +78,4 @@ mct-cat -o tsv --no-header -F rel,dur "$tmp/dev" | sort -n -k1,1 |
 		if (NR) add(cs, ce)
 		for (i = 0; i < nb; i++) printf "%.6f\t%.2f\n", (i + 0.5) * w / 1e9, 100 * busy[i] / w
 	}' >"$tmp/busy.tsv"
-gnuplot -e "data='$tmp/busy.tsv'; out='$dir/busy.png'" "$here/busy.gp"
+draw busy "$tmp/busy.tsv"

@@ -756,9 +756,49 @@ struct mct_phaser {
 	int		 nph, nsteady;
 };
 
-int	 mct_on_device(struct mct_event *);
+/* A training step the profiler annotated (Kineto's ProfilerStep#N). */
+struct mct_step {
+	int64_t		 ts, end;
+};
+
+struct mct_steps {
+	struct mct_step	*v;		/* in input order */
+	size_t		 n, cap;
+};
+
 int64_t	 mct_overlap(int64_t, int64_t, int64_t, int64_t);
 void	 mct_phases_find(struct mct_phaser *);
+int	 mct_is_step(struct mct_event *);
+void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);
+void	 mct_phases_steps(struct mct_phaser *, struct mct_step *, size_t);
+void	 mct_phases_merge_switches(struct mct_phaser *, int64_t);
 void	 mct_phases_free(struct mct_phaser *);
+
+/*
+ * device.c - the device lanes: which X events are device work, and
+ * which host calls launch it, for every producer (mct(7)).
+ */
+int	 mct_device(struct mct_event *);
+int	 mct_host_call(struct mct_event *);
+
+/*
+ * seen.c - fields the user named that no event of the input had: a
+ * warning at the end, with the nearest field seen.  Zero it, add the
+ * fields, show it every event, end it.
+ */
+struct mct_seen {
+	const struct mct_field **f;	/* the fields watched */
+	const char	**what;		/* the option that named each */
+	char		*found;		/* per field: some event had it */
+	int		 nf, nleft;	/* fields, fields not yet found */
+	long long	 events, sampled;
+	struct mct_map	 paths;		/* paths seen, while one is missing */
+	struct mct_buf	 tmp;
+};
+
+void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
+	    const char *);
+void	 mct_seen_event(struct mct_seen *, struct mct_event *);
+void	 mct_seen_end(struct mct_seen *);
 
 #endif /* MCT_H */

@@ -2,8 +2,9 @@
  * phases.c - steps 2 to 5 of mct-phases' method (mct-phases(1), and the
  * top of tools/mct-phases.c): a set of device calls cut into phases,
  * steady rounds among them.  Any set of calls can be cut the same way:
- * mct-phases cuts what it read, mct-ranks each rank's calls.  Also which
- * events are on a device lane, the one test both tools use.
+ * mct-phases cuts what it read, mct-ranks each rank's calls.  Then, where
+ * the profiler annotated its training steps, they are the rounds; and
+ * switches too short to matter join the phase before them.
  */
 #include "config.h"
 
@@ -11,28 +12,6 @@
 #include <string.h>
 
 #include "mct.h"
-
-/* Is this X event on a device lane (whatever --device says)? */
-int
-mct_on_device(struct mct_event *ev)
-{
-	static const char *cats[] = { "kernel", "Kernel", "gpu_memcpy",
-	    "gpu_memset", "Memcpy", "Memset", NULL };
-	struct mct_val cat, pid;
-	int i;
-
-	if (mct_get_key(ev, "cat", &cat) == 0) {
-		for (i = 0; cats[i]; i++)
-			if (mct_jstr_eq(&cat, cats[i], strlen(cats[i])))
-				return 1;
-		return 0;
-	}
-	if (mct_get_key(ev, "pid", &pid) != 0)
-		return 0;
-	return (pid.len == 1 && (pid.p[0] == '2' || pid.p[0] == '3')) ||
-	    (pid.len == 3 && pid.p[0] == '"' && (pid.p[1] == '2' ||
-	    pid.p[1] == '3') && pid.p[2] == '"');
-}
 
 /*
  * Steps 2 to 5 of the method, one function each, in the order
@@ -376,3 +355,133 @@ mct_phases_free(struct mct_phaser *f)
 	f->ph = NULL;
 	f->nph = f->nsteady = 0;
 }
+
+/*
+ * Is it named ProfilerStep#N?  On a host lane that is one of Kineto's
+ * training steps: the rounds, where there are enough of them.
+ */
+int
+mct_is_step(struct mct_event *ev)
+{
+	static const char pre[] = "\"ProfilerStep#";
+	struct mct_val v;
+
+	return mct_get_key(ev, "name", &v) == 0 && v.len >= sizeof(pre) &&
+	    memcmp(v.p, pre, sizeof(pre) - 1) == 0;
+}
+
+void
+mct_steps_add(struct mct_steps *s, int64_t ts, int64_t dur)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->v = mct_xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n].ts = ts;
+	s->v[s->n++].end = ts + dur;
+}
+
+static int
+cmp_step(const void *a, const void *b)
+{
+	const struct mct_step *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Drop phase p, keeping the rest in order. */
+static void
+drop_phase(struct mct_phaser *f, int p)
+{
+	free(f->ph[p].anc);
+	memmove(&f->ph[p], &f->ph[p + 1], (size_t)(f->nph - p - 1) *
+	    sizeof(*f->ph));
+	f->nph--;
+}
+
+/*
+ * Where the profiler annotated the training steps (Kineto's
+ * ProfilerStep#N), they are the rounds: each run of steps (one starting
+ * no later than a median step after the last ended) is one steady phase
+ * from its first start to its last end, with a round per step, and the
+ * anchors of the steady phases found inside it.  Phases that start inside
+ * a run go, one that runs into it ends where it starts; init, switches
+ * and tail are found again around the rest.
+ */
+void
+mct_phases_steps(struct mct_phaser *f, struct mct_step *st, size_t n)
+{
+	int64_t *len, med;
+	size_t i, j;
+	struct mct_phase run, *ph;
+	int p, q, nold;
+
+	mct_sort(st, n, sizeof(*st), cmp_step);
+	len = mct_xmalloc(n * sizeof(*len));
+	for (i = 0; i < n; i++)
+		len[i] = st[i].end - st[i].ts;
+	mct_sort(len, n, sizeof(*len), cmp_int64);
+	med = len[n / 2];
+	free(len);
+	for (p = 0; p < f->nph; p++)	/* init, switches, tail: found again */
+		if (f->ph[p].kind != MCT_PH_STEADY && f->ph[p].kind != MCT_PH_WARMUP)
+			drop_phase(f, p--);
+	nold = f->nph;
+	for (i = 0; i < n; i = j) {
+		memset(&run, 0, sizeof(run));
+		run.kind = MCT_PH_STEADY;
+		run.start = st[i].ts;
+		run.end = st[i].end;
+		for (j = i + 1; j < n && st[j].ts - run.end <= med; j++)
+			if (st[j].end > run.end)
+				run.end = st[j].end;
+		run.rounds = (long)(j - i);
+		for (p = 0; p < nold; p++) {
+			ph = &f->ph[p];
+			if (ph->start < run.start && ph->end > run.start)
+				ph->end = run.start;	/* up to the run */
+			if (ph->start < run.start || ph->start >= run.end)
+				continue;
+			for (q = 0; ph->kind == MCT_PH_STEADY && q < ph->nanc; q++)
+				add_anchor(&run, ph->anc[q].sig, ph->anc[q].calls,
+				    ph->anc[q].total);
+			ph->rounds = -1;	/* inside the run: goes */
+		}
+		*new_phase(f, MCT_PH_STEADY, run.start, run.end) = run;
+	}
+	for (p = 0; p < f->nph; p++)
+		if (f->ph[p].rounds < 0)
+			drop_phase(f, p--);
+	fill_between(f);
+}
+
+/*
+ * A switch shorter than min (by default, -1: 1% of the median round of
+ * the steady phases) is no phase of its own: it joins the phase before
+ * it, so that one copy between two rounds does not make a row.
+ */
+void
+mct_phases_merge_switches(struct mct_phaser *f, int64_t min)
+{
+	int64_t *round;
+	int p, n = 0;
+
+	if (min < 0) {
+		round = mct_xmalloc((size_t)(f->nph + 1) * sizeof(*round));
+		for (p = 0; p < f->nph; p++)
+			if (f->ph[p].kind == MCT_PH_STEADY && f->ph[p].rounds > 0)
+				round[n++] = (f->ph[p].end - f->ph[p].start) /
+				    f->ph[p].rounds;
+		mct_sort(round, (size_t)n, sizeof(*round), cmp_int64);
+		min = n > 0 ? round[n / 2] / 100 : 0;
+		free(round);
+	}
+	for (p = 1; p < f->nph; p++)
+		if (f->ph[p].kind == MCT_PH_SWITCH &&
+		    f->ph[p].end - f->ph[p].start < min) {
+			if (f->ph[p].end > f->ph[p - 1].end)
+				f->ph[p - 1].end = f->ph[p].end;
+			drop_phase(f, p--);
+		}
+}
+

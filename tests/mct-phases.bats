@@ -262,8 +262,8 @@ sys.exit(1)
 		echo "k|3000|100|kernel||"		# a 2.3 ms gap: listed
 		echo "k|4000|100|kernel||"		# a 0.9 ms gap: not listed
 		echo "sleep|1000|1500|cpu_op||"
-		echo "b_call|2600|400|cpu_op||"
-		echo "a_call|2600|200|cpu_op||"
+		echo "b_call|2600|400|cpu_op||101"	# a lane of its own: not
+		echo "a_call|2600|200|cpu_op||"		# a frame around a_call
 		echo "a_call|2800|200|cpu_op||"
 		echo "before|0|50|cpu_op||"
 	} | mk > small.json

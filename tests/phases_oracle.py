@@ -3,9 +3,10 @@
 
 Reads an mct stream (mct-cat's output: a header line, then one event a line,
 ts and dur integer ns) with python3's json module and nothing of mct.  The
-device events are the X events of the device lanes: cat kernel, Kernel,
-gpu_memcpy, gpu_memset, Memcpy or Memset, or, without a cat, pid 2 or 3
-(mcTracer); --device-name RE narrows them to those whose name matches RE
+device events are the X events of the device lanes of mct(7): cat kernel,
+gpu_memcpy, gpu_memset, memcpy, memset or mtia_ccp_events in any case,
+another cat (not a runtime or driver one, not cuda_sync) with a
+correlation id, or, without a cat, pid 2 or 3 (mcTracer); --device-name RE narrows them to those whose name matches RE
 (python re.search; the tests pass mct-phases --device 'name~RE').  The host
 events are the X events of the other lanes, also when --device-name narrows
 the device side.  Times printed are ns; start/end are relative to the
@@ -23,9 +24,13 @@ Subcommands (STREAM "-" or none is stdin):
                               the anchors' calls, not by a part of the
                               signature text (a name may hold spaces).
   gaps [OPTIONS] [STREAM]     the idle gaps of the device: one line a gap:
-                              gap START END HOST, HOST = name=overlap;... the
-                              three host names overlapping it most (most
-                              first, ties by name), - when none.
+                              gap START END HOST, HOST = name=time;... the
+                              three host names with the most time in it,
+                              each moment going to the innermost host event
+                              of its lane (pid, tid; an event's time less its
+                              children's, a child cut to its parent's end;
+                              Kineto's cat Trace span left out), most first,
+                              ties by name, - when none.
   fmt [FILE]                  mct-phases -o ndjson (or -o trace) output in
                               the two formats above (the same line shapes), so
                               the tests compare them with diff.
@@ -46,7 +51,9 @@ Subcommands (STREAM "-" or none is stdin):
 OPTIONS: --key LIST (default name,args.grid,args.block), --device-name RE,
 --min-rounds N (3), --min-share P (1), --split X (5), --overlap P (80),
 --join NS (default: 1% of the device span), --gap NS (default: 1% of the
-device span, at least 1 ms).  The device span is from the first device
+device span, at least 1 ms), --min-switch NS (default: 1% of the median
+round of the steady phases).  Host events named ProfilerStep#N (Kineto's
+training steps), when there are --min-rounds of them, are the rounds.  The device span is from the first device
 event's start to the last one's start.
 
 Exit status 0; 1 with a message on stderr when the input is not a stream.
@@ -55,8 +62,8 @@ import json
 import re
 import sys
 
-DEVICE_CATS = ("kernel", "Kernel", "gpu_memcpy", "gpu_memset", "Memcpy",
-               "Memset")
+DEVICE_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset",
+               "mtia_ccp_events")
 NTOP = 3
 
 
@@ -79,9 +86,21 @@ def read_lines(path):
 
 
 def on_device_lane(e):
-    if "cat" in e:
-        return e["cat"] in DEVICE_CATS
-    return str(e.get("pid")) in ("2", "3")
+    """The device lanes of mct(7): device categories of every producer (any
+    case), mcTracer's pid 2 and 3 without a cat, and any other cat but a
+    host call's or cuda_sync on an event with a correlation id."""
+    if "cat" not in e:
+        return str(e.get("pid")) in ("2", "3")
+    cat = e["cat"]
+    if not isinstance(cat, str):
+        return False
+    c = cat.lower()
+    if c in DEVICE_CATS:
+        return True
+    if c.endswith("runtime") or c.endswith("driver") or c == "cuda_sync":
+        return False
+    a = e.get("args")
+    return isinstance(a, dict) and ("correlation" in a or "co_id" in a)
 
 
 def text_of(v):
@@ -106,7 +125,8 @@ class Trace:
         self.origin = None
         self.has_header = False
         self.dev = []           # (ts, dur, signature, name)
-        self.host = []          # (ts, dur, name)
+        self.host = []          # (ts, dur, name, lane)
+        self.steps = []         # Kineto's ProfilerStep#N: (ts, end)
         self.tend = None
         rx = re.compile(device_re) if device_re is not None else None
         keys = key.split(",")
@@ -134,13 +154,19 @@ class Trace:
                     rx.search(e["name"]) is not None
             else:
                 dev = lane
+            if not lane and isinstance(e.get("name"), str) and \
+               e["name"].startswith("ProfilerStep#"):
+                self.steps.append((ts, ts + dur))
             if dev:
                 parts = [text_of(v) for v in (get_path(e, k) for k in keys)
                          if v is not None]
                 self.dev.append((ts, dur, " ".join(parts),
                                  text_of(e.get("name", ""))))
-            elif not lane:
-                self.host.append((ts, dur, text_of(e.get("name", ""))))
+            elif not lane and e.get("cat") != "Trace":
+                # Kineto's profiler span (cat Trace) is not host work
+                self.host.append((ts, dur, text_of(e.get("name", "")),
+                                  json.dumps([e.get("pid", "\0"),
+                                              e.get("tid", "\0")])))
         self.dev.sort(key=lambda d: d[0])
         if self.origin is None:
             self.origin = self.dev[0][0] if self.dev else 0
@@ -169,7 +195,7 @@ class Trace:
 
 
 def find_phases(t, min_rounds=3, min_share=1.0, split=5.0, overlap=80.0,
-                join=None):
+                join=None, min_switch=None):
     """Steps 2 to 5.  A phase: dict kind, start, end, anchors {sig: [calls,
     total]}, rounds."""
     alltotal = sum(d[1] for d in t.dev)
@@ -244,7 +270,67 @@ def find_phases(t, min_rounds=3, min_share=1.0, split=5.0, overlap=80.0,
     for p in phases:
         if p["kind"] == "warmup":
             p["rounds"] = max(a[0] for a in p["anchors"].values())
-    # step 5: init, switches, tail
+    phases = fill(t, phases)
+    # Kineto's ProfilerStep#N are the rounds, where there are enough
+    if len(t.steps) >= min_rounds:
+        phases = step_rounds(t, phases)
+    return merge_switches(phases, min_switch)
+
+
+def step_rounds(t, phases):
+    """Each run of steps (the next starting at most a median step after
+    the run's end) is a steady phase, a round per step, with the anchors
+    of the steady phases starting in it; phases starting in a run go, one
+    reaching into it is cut at its start; init/switch/tail found again."""
+    st = sorted(t.steps)
+    lens = sorted(e - s for s, e in st)
+    med = lens[len(lens) // 2]
+    kept = [p for p in phases if p["kind"] in ("steady", "warmup")]
+    runs = []
+    i = 0
+    while i < len(st):
+        start, end = st[i]
+        j = i + 1
+        while j < len(st) and st[j][0] - end <= med:
+            end = max(end, st[j][1])
+            j += 1
+        run = {"kind": "steady", "start": start, "end": end,
+               "rounds": j - i, "anchors": {}}
+        for p in kept:
+            if p["start"] < start < p["end"]:
+                p["end"] = start
+            if not start <= p["start"] < end:
+                continue
+            if p["kind"] == "steady":
+                for sig, (calls, total) in p["anchors"].items():
+                    a = run["anchors"].setdefault(sig, [0, 0])
+                    a[0] += calls
+                    a[1] += total
+            p["drop"] = True
+        runs.append(run)
+        i = j
+    return fill(t, [p for p in kept if not p.get("drop")] + runs)
+
+
+def merge_switches(phases, min_switch):
+    """A switch shorter than min_switch (default 1% of the median round of
+    the steady phases) joins the phase before it."""
+    if min_switch is None:
+        r = sorted((p["end"] - p["start"]) // p["rounds"] for p in phases
+                   if p["kind"] == "steady" and p["rounds"] > 0)
+        min_switch = r[len(r) // 2] // 100 if r else 0
+    out = []
+    for p in phases:
+        if out and p["kind"] == "switch" and \
+           p["end"] - p["start"] < min_switch:
+            out[-1]["end"] = max(out[-1]["end"], p["end"])
+            continue
+        out.append(p)
+    return out
+
+
+def fill(t, phases):
+    """Step 5: init, switches, tail around the phases."""
     phases.sort(key=lambda p: p["start"])
     at = t.origin
     extra = []
@@ -276,15 +362,36 @@ def find_gaps(t, gap=None):
             gaps.append((cur1, ts))
         if cur1 is None or ts + dur > cur1:
             cur1 = ts + dur
+    # each moment of a gap goes to the innermost host event of its lane:
+    # an event's time less its children's (a child cut to its parent)
+    spans = []          # (ts, end, name, parent name or None)
+    lanes = {}
+    for i, (ts, dur, name, lane) in enumerate(t.host):
+        lanes.setdefault(lane, []).append((ts, -(ts + dur), i, name))
+    for evs in lanes.values():
+        evs.sort()
+        stack = []
+        for ts, nend, _, name in evs:
+            end = -nend
+            while stack and stack[-1][0] <= ts:
+                stack.pop()
+            parent = stack[-1][1] if stack else None
+            if stack and end > stack[-1][0]:
+                end = stack[-1][0]
+            spans.append((ts, end, name, parent))
+            stack.append((end, name))
     out = []
     for a, b in gaps:
         acc = {}
-        for ts, dur, name in t.host:
-            ov = min(b, ts + dur) - max(a, ts)
+        for ts, end, name, parent in spans:
+            ov = min(b, end) - max(a, ts)
             if ov > 0:
                 acc[name] = acc.get(name, 0) + ov
-        top = sorted(acc.items(), key=lambda kv: (-kv[1], kv[0].encode(
-            "utf-8", "surrogateescape")))[:NTOP]
+                if parent is not None:
+                    acc[parent] = acc.get(parent, 0) - ov
+        top = sorted([kv for kv in acc.items() if kv[1] > 0],
+                     key=lambda kv: (-kv[1], kv[0].encode(
+                         "utf-8", "surrogateescape")))[:NTOP]
         out.append((a, b, top))
     return out
 
@@ -305,12 +412,12 @@ def host_text(items):
 def parse_opts(args):
     o = {"key": "name,args.grid,args.block", "device_re": None,
          "min_rounds": 3, "min_share": 1.0, "split": 5.0, "overlap": 80.0,
-         "join": None, "gap": None}
+         "join": None, "gap": None, "min_switch": None}
     conv = {"--key": ("key", str), "-k": ("key", str), "--device-name": ("device_re", str),
             "--min-rounds": ("min_rounds", int),
             "--min-share": ("min_share", float), "--split": ("split", float),
             "--overlap": ("overlap", float), "--join": ("join", int),
-            "--gap": ("gap", int)}
+            "--gap": ("gap", int), "--min-switch": ("min_switch", int)}
     rest = []
     i = 0
     while i < len(args):
@@ -328,7 +435,7 @@ def cmd_phases(args):
     o, path = parse_opts(args)
     t = Trace(path, o["key"], o["device_re"])
     for p in find_phases(t, o["min_rounds"], o["min_share"], o["split"],
-                         o["overlap"], o["join"]):
+                         o["overlap"], o["join"], o["min_switch"]):
         events, busy = t.window(p["start"], p["end"])
         anc = [(k, v[0], v[1] // v[0]) for k, v in p["anchors"].items()]
         print("\t".join(str(x) for x in (

@@ -37,6 +37,7 @@ KEYS = ["name", "args.grid", "args.block"]
 class Rank:
     def __init__(self):
         self.dev = []       # (ts, dur, signature, name, comm)
+        self.steps = []     # Kineto's ProfilerStep#N: (ts, end)
 
     # what find_phases reads of a trace
     def span(self):
@@ -57,12 +58,17 @@ def read(paths):
             first = False
             if e.get("ph") != "X" or not isinstance(e.get("ts"), int):
                 continue
-            if not phases_oracle.on_device_lane(e):
-                continue
             dur = e.get("dur")
             if not isinstance(dur, int) or dur < 0:
                 dur = 0
             r = e.get("rank", i if len(paths) > 1 else 0)
+            if not phases_oracle.on_device_lane(e):
+                # the rounds, as mct-phases takes them
+                if isinstance(e.get("name"), str) and \
+                   e["name"].startswith("ProfilerStep#"):
+                    ranks.setdefault(r, Rank()).steps.append(
+                        (e["ts"], e["ts"] + dur))
+                continue
             name = phases_oracle.text_of(e.get("name", ""))
             sig = " ".join(phases_oracle.text_of(v) for v in
                            (phases_oracle.get_path(e, k) for k in KEYS)

@@ -4402,7 +4402,7 @@ test_phases(void)
 
 	for (i = 0; i < sizeof(lane) / sizeof(lane[0]); i++) {
 		mct_event_init(&ev, lane[i].json, strlen(lane[i].json), &h);
-		ok(mct_on_device(&ev) == lane[i].dev, "phases: %s is %sa "
+		ok(mct_device(&ev) == lane[i].dev, "phases: %s is %sa "
 		    "device event", lane[i].json, lane[i].dev ? "" : "not ");
 		mct_event_free(&ev);
 	}
@@ -4421,6 +4421,126 @@ test_phases(void)
 	    "phases: init, a steady run of 5 rounds, the tail");
 	mct_phases_free(&f);
 	ok(f.ph == NULL && f.nph == 0, "phases: freed");
+}
+
+/* ------------------------------------------------------------------ */
+/* device.c: the device lanes; seen.c: fields no event had */
+
+static int
+dev_of(const char *json, int host)
+{
+	struct mct_event ev;
+	int r;
+
+	mct_event_init(&ev, json, strlen(json), NULL);
+	r = host ? mct_host_call(&ev) : mct_device(&ev);
+	mct_event_free(&ev);
+	return r;
+}
+
+static void
+test_device(void)
+{
+	static const struct {
+		const char	*json;
+		int		 dev, host;
+	} c[] = {
+		{ "{\"ph\":\"X\",\"cat\":\"kernel\",\"pid\":0}", 1, 0 },
+		{ "{\"ph\":\"X\",\"cat\":\"Kernel\"}", 1, 0 },
+		{ "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\"}", 1, 0 },
+		{ "{\"ph\":\"X\",\"cat\":\"Memset\"}", 1, 0 },
+		{ "{\"ph\":\"X\",\"cat\":\"mtia_ccp_events\"}", 1, 0 },
+		{ "{\"ph\":\"i\",\"cat\":\"kernel\"}", 0, 0 },
+		{ "{\"ph\":\"X\",\"pid\":2}", 1, 0 },
+		{ "{\"ph\":\"X\",\"pid\":\"3\"}", 1, 0 },
+		{ "{\"ph\":\"X\",\"pid\":23}", 0, 0 },
+		{ "{\"ph\":\"X\",\"pid\":1}", 0, 1 },
+		{ "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"args\":"
+		    "{\"correlation\":5}}", 0, 1 },
+		{ "{\"ph\":\"X\",\"cat\":\"CUDA Driver\"}", 0, 1 },
+		{ "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"args\":"
+		    "{\"correlation\":5}}", 0, 0 },
+		{ "{\"ph\":\"X\",\"cat\":\"npu_op\",\"args\":"
+		    "{\"correlation\":5}}", 1, 0 },
+		{ "{\"ph\":\"X\",\"cat\":\"npu_op\",\"args\":"
+		    "{\"co_id\":5}}", 1, 0 },
+		{ "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"args\":"
+		    "{\"x\":{\"correlation\":5}}}", 0, 0 },
+		{ "{\"ph\":\"X\",\"cat\":7,\"pid\":2}", 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ok(dev_of(c[i].json, 0) == c[i].dev, "device: %s is%s device "
+		    "work", c[i].json, c[i].dev ? "" : " not");
+		ok(dev_of(c[i].json, 1) == c[i].host, "device: %s is%s a host "
+		    "call", c[i].json, c[i].host ? "" : " not");
+	}
+}
+
+struct seen_case {
+	const char	*field;		/* watched, by --by */
+	const char	*ev[3];
+	const char	*want;		/* what is said */
+};
+
+static void
+seen_run(void *arg)
+{
+	struct seen_case *c = arg;
+	struct mct_seen s;
+	struct mct_field f;
+	struct mct_event ev;
+	int i;
+
+	memset(&s, 0, sizeof(s));
+	mct_field_parse(c->field, &f);
+	mct_seen_add(&s, &f, "--by");
+	for (i = 0; i < 3 && c->ev[i]; i++) {
+		mct_event_init(&ev, c->ev[i], strlen(c->ev[i]), NULL);
+		mct_seen_event(&s, &ev);
+		mct_event_free(&ev);
+	}
+	mct_seen_end(&s);
+	mct_field_free(&f);
+}
+
+static void
+test_seen(void)
+{
+	static struct seen_case c[] = {
+		{ "nmae", { "{\"name\":\"a\",\"ts\":1}", NULL },
+		    "--by: no event has the field 'nmae' (did you mean "
+		    "'name'?)" },
+		{ "name", { "{\"ts\":1}", "{\"name\":\"a\"}", NULL }, "" },
+		{ "args.corelation", { "{\"args\":{\"correlation\":1}}",
+		    NULL }, "--by: no event has the field 'args.corelation' "
+		    "(did you mean 'args.correlation'?)" },
+		{ "args.regs", { "{\"args\":{\"registers per thread\":1,"
+		    "\"reg\":2}}", NULL }, "--by: no event has the field "
+		    "'args.regs' (did you mean 'args.reg'?)" },
+		{ "args.registers_per_thread", { "{\"args\":{\"registers "
+		    "per thread\":1}}", NULL }, "--by: no event has the field "
+		    "'args.registers_per_thread' (did you mean "
+		    "'args.\"registers per thread\"'?)" },
+		{ "zzzzzzzz", { "{\"name\":\"a\"}", NULL },
+		    "--by: no event has the field 'zzzzzzzz'" },
+		{ "nmae", { NULL }, "" },	/* no events: nothing to say */
+		{ "rel", { "{\"name\":\"a\"}", NULL }, "" },	/* virtual */
+	};
+	char msg[512], none[1] = "", *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		quietly(seen_run, &c[i], msg, sizeof(msg));
+		/* drop "unit: " and the newline */
+		p = strchr(msg, ':');
+		p = p && *c[i].want ? p + 2 : msg;
+		if ((p = strtok(p, "\n")) == NULL)
+			p = none;
+		ok(strcmp(p, c[i].want) == 0, "seen: %s -> \"%s\"",
+		    c[i].field, p);
+	}
 }
 
 int
@@ -4443,6 +4563,8 @@ main(void)
 	test_group();
 	test_sketch();
 	test_phases();
+	test_device();
+	test_seen();
 	test_differential();
 	run_reader_tests();
 	printf("1..%d\n", C->ntests);

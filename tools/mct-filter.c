@@ -38,6 +38,8 @@ struct opts {
 	int		 has_min, has_max;
 	int64_t		 min_dur, max_dur;
 	int		 invert, count, no_meta;
+	int		 device;	/* --device: the device lanes of mct(7) */
+	struct mct_seen	 seen;		/* --where fields some event had */
 	int		 rules;		/* --rules given, or category used */
 	long long	 kept;
 	struct mct_buf	 clipped;
@@ -46,7 +48,7 @@ struct opts {
 	int		 nmatch;
 };
 
-enum { OPT_CAT = CHAR_MAX + 1, OPT_CATEGORY, OPT_CLIP, OPT_FROM, OPT_MATCH,
+enum { OPT_CAT = CHAR_MAX + 1, OPT_CATEGORY, OPT_CLIP, OPT_DEVICE, OPT_FROM, OPT_MATCH,
     OPT_MAX_DUR, OPT_MIN_DUR, OPT_NAME, OPT_NO_HEADER, OPT_NO_META, OPT_PH,
     OPT_PID, OPT_RULES, OPT_TID, OPT_TIME_UNIT, OPT_TO, OPT_WHERE,
     OPT_WITHIN };
@@ -56,6 +58,7 @@ static const struct option longopts[] = {
 	{ "category",	required_argument,	NULL, OPT_CATEGORY },
 	{ "clip",	no_argument,		NULL, OPT_CLIP },
 	{ "count",	no_argument,		NULL, 'c' },
+	{ "device",	no_argument,		NULL, OPT_DEVICE },
 	{ "fields",	required_argument,	NULL, 'F' },
 	{ "from",	required_argument,	NULL, OPT_FROM },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -112,6 +115,9 @@ usage(int status)
 	    "      --where EXPR      FIELD OP VALUE, OP one of == != < <= > "
 	    ">= ~ !~,\n"
 	    "                        or a bare FIELD (exists); && and || join\n"
+	    "      --device          X events of device work (kernels, copies, "
+	    "memsets),\n"
+	    "                        whatever the producer (mct(7))\n"
 	    "      --category NAME   the rules give the event this label\n"
 	    "      --rules FILE      the rules file for category\n"
 	    "  -v, --invert          keep the events that do not match\n"
@@ -256,7 +262,8 @@ keep(struct opts *o, struct mct_event *ev)
 	    !in_list(o, ev, "pid", &o->pid, 0) ||
 	    !in_list(o, ev, "tid", &o->tid, 0) ||
 	    !in_list(o, ev, "cat", &o->cat, 1) ||
-	    !name_ok(o, ev) || !window_ok(o, ev))
+	    !name_ok(o, ev) || !window_ok(o, ev) ||
+	    (o->device && !mct_device(ev)))
 		return 0;
 	if (o->has_min || o->has_max) {
 		if (mct_get_ns(ev, "dur", &dur) != 0)
@@ -411,6 +418,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case OPT_CLIP:
 			o->clip = 1;
 			break;
+		case OPT_DEVICE:
+			o->device = 1;
+			break;
 		case OPT_FROM:
 			mct_opt_time("--from", optarg, &o->from, &o->from_abs);
 			o->has_from = 1;
@@ -492,6 +502,13 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 	return optind;
 }
 
+/* A --where field, watched: a warning if no event has it. */
+static void
+watch(const struct mct_field *f, void *seen)
+{
+	mct_seen_add(seen, f, "--where");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -509,6 +526,8 @@ main(int argc, char *argv[])
 	if ((o.rules || o.category.n) && mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
 
+	for (n = 0; n < o.nwhere; n++)
+		mct_expr_fields(o.where[n], watch, &o.seen);
 	r = mct_open(argc, argv, &mo);
 	window(&o, mct_header(r));
 	if (o.count || (o.no_meta && out.fmt == MCT_O_NDJSON))
@@ -521,6 +540,7 @@ main(int argc, char *argv[])
 				mct_out_event(&out, ev);
 			continue;
 		}
+		mct_seen_event(&o.seen, ev);
 		if (keep(&o, ev) == o.invert)
 			continue;
 		o.kept++;
@@ -530,6 +550,7 @@ main(int argc, char *argv[])
 			clip(&o, ev);
 		mct_out_event(&out, ev);
 	}
+	mct_seen_end(&o.seen);
 	if (o.count)
 		printf("%lld\n", o.kept);
 	else

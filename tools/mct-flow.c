@@ -55,6 +55,7 @@ struct fend {
 struct opts {
 	struct mct_field key;
 	int		 haskey;
+	struct mct_seen	 seen;		/* was --key in some event? */
 	struct mct_expr	*host;
 	int		 orphans, quiet;
 	struct mct_out	 out;
@@ -212,21 +213,9 @@ corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 static int
 is_host(struct opts *o, struct mct_event *ev)
 {
-	struct mct_val cat, pid;
-	size_t n;
-	const char *p;
-
 	if (o->host)
 		return mct_expr_eval(o->host, ev, o->hdr);
-	if (mct_get_key(ev, "cat", &cat) == 0 && cat.type == MCT_J_STRING) {
-		p = cat.p + 1;
-		n = cat.len - 2;
-		return (n >= 7 && strncasecmp(p + n - 7, "runtime", 7) == 0) ||
-		    (n >= 6 && strncasecmp(p + n - 6, "driver", 6) == 0);
-	}
-	return mct_get_key(ev, "pid", &pid) == 0 &&
-	    ((pid.len == 1 && pid.p[0] == '1') ||
-	    (pid.len == 3 && memcmp(pid.p, "\"1\"", 3) == 0));
+	return mct_host_call(ev);
 }
 
 /* Write a device event with its launch (key mode). */
@@ -837,6 +826,8 @@ main(int argc, char *argv[])
 	mct_field_parse("args.co_id", &o.co_id);
 	mct_field_parse("args.correlation", &o.correlation);
 
+	if (o.haskey)
+		mct_seen_add(&o.seen, &o.key, "--key");
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	mct_out_begin(&o.out, o.hdr);
@@ -845,9 +836,12 @@ main(int argc, char *argv[])
 			/* names for the viewer; not rows of a table */
 			if (o.out.fmt == MCT_O_NDJSON || o.out.fmt == MCT_O_TRACE)
 				mct_out_event(&o.out, ev);
-		} else
+		} else {
+			mct_seen_event(&o.seen, ev);
 			add(&o, ev);
+		}
 	}
+	mct_seen_end(&o.seen);
 	report(&o);
 	mct_out_end(&o.out);
 	return mct_finish(mct_close(r));

@@ -45,6 +45,7 @@ struct opts {
 	int		 merge;		/* --merge */
 	size_t		 limit;		/* --exact-limit */
 	struct mct_pspec ps;		/* what the partials group */
+	struct mct_seen	 seen;		/* --by and --value fields found */
 };
 
 enum { OPT_MISSING = CHAR_MAX + 1, OPT_META, OPT_NO_HEADER, OPT_RULES,
@@ -83,7 +84,7 @@ usage(int status)
 	}
 	printf("usage: mct-group [-hrV] [-a aggregates] [-k fields] [-n top] "
 	    "[-o format] [-s sort] [-u unit] [file ...]\n"
-	    "Group events by fields and aggregate a value (SPEC tables).\n\n"
+	    "Group events by fields and aggregate a value: one row per group.\n\n"
 	    "  -k, --by FIELDS       group by these fields (default name)\n"
 	    "      --value FIELD     the value to aggregate (default dur)\n"
 	    "  -a, --aggregates LIST (default " DEFAULT_AGGS ")\n"
@@ -531,15 +532,23 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 {
 	struct mct_reader *r;
 	struct mct_event *ev;
+	int i;
 
 	setup(o);
 	if (uses_category(o) && mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
+	for (i = 0; i < o->nby; i++)
+		mct_seen_add(&o->seen, &o->by[i], "--by");
+	if (o->value_given)
+		mct_seen_add(&o->seen, &o->value, "--value");
 	r = mct_open(argc, argv, mo);
 	o->hdr = o->t.hdr = mct_header(r);
 	while (mct_next(r, &ev))
-		if (o->meta || !is_meta(ev))
+		if (o->meta || !is_meta(ev)) {
+			mct_seen_event(&o->seen, ev);
 			add(o, ev);
+		}
+	mct_seen_end(&o->seen);
 	if (o->partial) {
 		spec(o);
 		o->ps.unit = o->hdr->unit;

@@ -21,10 +21,14 @@
  *    cases (warmup, functional checks): calls less than --join apart (by
  *    default 1% of the device span) form one warmup phase.
  * 5. What lies before the first phase is init, between two phases a
- *    switch, after the last one the tail.
+ *    switch, after the last one the tail.  Where the profiler annotated
+ *    the training steps (ProfilerStep#N), they are the rounds instead
+ *    (mct_phases_steps()); a switch shorter than --min-switch joins the phase
+ *    before it (mct_phases_merge_switches()).
  * 6. Gaps are the stretches longer than --gap T in which no device event
  *    runs (busy time is the union of the device intervals); for each, the
- *    host events that overlap it most, by overlapped time.
+ *    host names with the most time in it, each moment going to the
+ *    innermost host event of its lane (leaf ops, not enclosing frames).
  *
  * In the code: step 1 is add(); mct_phases_find() (lib/phases.c) does
  * steps 2 to 5 by find_runs(), take_steady(), find_warmups() and
@@ -49,7 +53,7 @@
 struct hostrec {
 	int64_t		 ts, dur;
 	int32_t		 name;
-	int32_t		 pad;
+	int32_t		 lane;		/* pid and tid, interned */
 };
 
 struct gap {
@@ -64,6 +68,8 @@ struct opts {
 	struct mct_expr	*device;
 	int		 gaps, only_gaps;
 	int64_t		 gapmin;	/* --gap; 0: automatic */
+	int64_t		 minswitch;	/* --min-switch; -1: 1% of the median round */
+	struct mct_steps steps;		/* Kineto's ProfilerStep#N */
 	struct mct_method	 m;
 	struct mct_out	 out;
 	int		 track;		/* -o trace: a stream of track events */
@@ -85,7 +91,7 @@ struct opts {
 };
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
-    OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
+    OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_MIN_SWITCH, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
     OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT };
 
 static const struct option longopts[] = {
@@ -97,6 +103,7 @@ static const struct option longopts[] = {
 	{ "key",	required_argument,	NULL, 'k' },
 	{ "min-rounds",	required_argument,	NULL, OPT_MIN_ROUNDS },
 	{ "min-share",	required_argument,	NULL, OPT_MIN_SHARE },
+	{ "min-switch",	required_argument,	NULL, OPT_MIN_SWITCH },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "only-gaps",	no_argument,		NULL, OPT_ONLY_GAPS },
 	{ "output",	required_argument,	NULL, 'o' },
@@ -125,10 +132,10 @@ usage(int status)
 	    "  -k, --key FIELDS      a call's signature (default " DEFAULT_KEY
 	    ")\n"
 	    "      --device EXPR     which events are device work (default: "
-	    "X events of\n"
-	    "                        cat kernel, gpu_memcpy, gpu_memset, or "
-	    "pid 2 and 3\n"
-	    "                        without cat)\n"
+	    "the device\n"
+	    "                        lanes of mct(7): kernels, copies and "
+	    "memsets of every\n"
+	    "                        producer)\n"
 	    "      --gaps            also list the idle gaps of the device\n"
 	    "      --only-gaps       list the gaps only\n"
 	    "      --gap T           a gap is longer than T (default: 1%% of the "
@@ -138,6 +145,8 @@ usage(int status)
 	    "(default 3)\n"
 	    "      --min-share P     its calls hold P%% of device time (default "
 	    "1)\n"
+	    "      --min-switch T    a shorter switch joins the phase before it\n"
+	    "                        (default: 1%% of the median round)\n"
 	    "      --split X         a pause over X times the median ends a run "
 	    "(default 5)\n"
 	    "      --overlap P       runs covering each other by P%% share a "
@@ -222,10 +231,29 @@ static void
 spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 {
 	struct hostrec h = { ts, dur, 0, 0 };
+	struct mct_buf *b = &o->tmp;
+	struct mct_val v;
 
+	b->len = 0;
+	if (mct_get_key(ev, "pid", &v) == 0)
+		mct_buf_add(b, v.p, v.len);
+	mct_buf_addc(b, '\037');
+	if (mct_get_key(ev, "tid", &v) == 0)
+		mct_buf_add(b, v.p, v.len);
+	h.lane = mct_intern(&o->st, b->p, b->len);
 	h.name = name_of(o, ev);
 	if (fwrite(&h, sizeof(h), 1, o->host) != 1)
 		err(MCT_EXIT_USAGE, "host spool");
+}
+
+/* Kineto's span of the whole profiling (cat Trace): not host work. */
+static int
+profiler_span(struct mct_event *ev)
+{
+	struct mct_val cat;
+
+	return mct_get_key(ev, "cat", &cat) == 0 &&
+	    mct_jstr_eq(&cat, "Trace", 5);
 }
 
 /* Step 1: an event of the stream.  Only X events count; all set tend. */
@@ -244,11 +272,13 @@ add(struct opts *o, struct mct_event *ev)
 	if (!o->hasend || ts + dur > o->tend)
 		o->tend = ts + dur;
 	o->hasend = 1;
-	lane = mct_on_device(ev);
+	lane = mct_device(ev);
+	if (!lane && mct_is_step(ev))
+		mct_steps_add(&o->steps, ts, dur);
 	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane)
 		add_call(o, ev, ts, dur);
-	else if (o->host && !lane)	/* not device lanes --device left out */
-		spool_host(o, ev, ts, dur);
+	else if (o->host && !lane && !profiler_span(ev))
+		spool_host(o, ev, ts, dur);	/* not device lanes --device left out */
 }
 
 static int
@@ -270,6 +300,9 @@ phases(struct opts *o)
 	f.origin = o->hdr->has_origin ? o->hdr->origin :
 	    (o->ndev ? o->dev[0].ts : 0);
 	mct_phases_find(&f);
+	if (o->steps.n >= (size_t)o->m.min_rounds)
+		mct_phases_steps(&f, o->steps.v, o->steps.n);
+	mct_phases_merge_switches(&f, o->minswitch);
 	o->ph = f.ph;
 	o->nph = f.nph;
 }
@@ -316,13 +349,16 @@ struct hostsum {
 	size_t		 n;
 };
 
-/* Takes a host name and its time inside the gap of s; adds it to s. */
+/*
+ * Takes a host name and its time inside the gap of s (less than 0: a
+ * child's time, taken from its parent); adds it to s.
+ */
 static void
 sum_host(struct hostsum *s, int32_t name, int64_t over)
 {
 	size_t m;
 
-	if (over <= 0)
+	if (over == 0)
 		return;
 	for (m = 0; m < s->n && s->name[m] != name; m++)
 		;
@@ -379,31 +415,110 @@ gap_after(struct opts *o, int64_t ts)
 	return lo;
 }
 
+/* A host event in memory, for the nesting of its lane. */
+struct hev {
+	int64_t		 ts, end;
+	int32_t		 name, lane;
+	size_t		 seq;		/* its place in the spool: ties */
+};
+
+static int
+cmp_hev(const void *a, const void *b)
+{
+	const struct hev *x = a, *y = b;
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;	/* the enclosing first */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Takes event e's time in [a, b); adds it to e's name and takes it from
+ * its parent's.
+ */
+static void
+self_time(struct hostsum *s, const struct hev *e, const struct hev *parent,
+    int64_t a, int64_t b)
+{
+	int64_t ov = mct_overlap(e->ts, e->end, a, b);
+
+	if (ov == 0)
+		return;
+	sum_host(s, e->name, ov);
+	if (parent != NULL)
+		sum_host(s, parent->name, -ov);
+}
+
+/*
+ * Takes the host events of one lane, in cmp_hev order; adds to each gap
+ * they reach the time of the innermost event at each moment (an event's
+ * time less its children's): leaf ops, not the frames around them.  A
+ * child is cut to its parent's end; stack is room for n.
+ */
+static void
+lane_in_gaps(struct opts *o, struct hev *h, size_t n, struct hostsum *sum,
+    struct hev **stack)
+{
+	struct hev *parent;
+	size_t i, g, depth = 0;
+
+	for (i = 0; i < n; i++) {
+		while (depth > 0 && stack[depth - 1]->end <= h[i].ts)
+			depth--;
+		parent = depth > 0 ? stack[depth - 1] : NULL;
+		if (parent != NULL && h[i].end > parent->end)
+			h[i].end = parent->end;
+		for (g = gap_after(o, h[i].ts); g < o->ngap &&
+		    o->gap[g].start < h[i].end; g++)
+			self_time(&sum[g], &h[i], parent, o->gap[g].start,
+			    o->gap[g].end);
+		stack[depth++] = &h[i];
+	}
+}
+
 /* Takes the gaps and the host spool; gives each gap its top host names. */
 static void
 host_in_gaps(struct opts *o)
 {
 	struct hostsum *sum;
-	struct hostrec h;
-	struct gap *g;
-	size_t i;
+	struct hostrec r;
+	struct hev *h = NULL, **stack;
+	size_t i, j, n = 0, cap = 0;
 
+	rewind(o->host);
+	while (fread(&r, sizeof(r), 1, o->host) == 1) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			h = mct_xrealloc(h, cap * sizeof(*h));
+		}
+		h[n].ts = r.ts;
+		h[n].end = r.ts + r.dur;
+		h[n].name = r.name;
+		h[n].lane = r.lane;
+		h[n].seq = n;
+		n++;
+	}
+	mct_sort(h, n, sizeof(*h), cmp_hev);
 	sum = mct_xmalloc(o->ngap * sizeof(*sum));
 	memset(sum, 0, o->ngap * sizeof(*sum));
-	rewind(o->host);
-	while (fread(&h, sizeof(h), 1, o->host) == 1)
-		for (i = gap_after(o, h.ts); i < o->ngap &&
-		    o->gap[i].start < h.ts + h.dur; i++) {
-			g = &o->gap[i];
-			sum_host(&sum[i], h.name, mct_overlap(h.ts, h.ts + h.dur,
-			    g->start, g->end));
-		}
+	stack = mct_xmalloc((n + 1) * sizeof(*stack));
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && h[j].lane == h[i].lane; j++)
+			;
+		lane_in_gaps(o, h + i, j - i, sum, stack);
+	}
 	for (i = 0; i < o->ngap; i++) {
 		top_host(o, &o->gap[i], &sum[i]);
 		free(sum[i].name);
 		free(sum[i].over);
 	}
+	free(stack);
 	free(sum);
+	free(h);
 }
 
 /* Step 6: idle gaps of the device, and the host events in them. */
@@ -845,6 +960,14 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_GAPS:
 			o->gaps = 1;
 			break;
+		case OPT_MIN_SWITCH:
+			if (mct_parse_dur(optarg, &o->minswitch) != 0 ||
+			    o->minswitch < 0) {
+				warnx("--min-switch: invalid duration '%s' (want "
+				    "e.g. 10us, 1ms)", optarg);
+				mct_usage_hint();
+			}
+			break;
 		case OPT_JOIN:
 			if (mct_parse_dur(optarg, &o->m.join) != 0 ||
 			    o->m.join < 0) {
@@ -907,7 +1030,8 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .m = { .min_rounds = 3, .min_share = 1, .split = 5,
-	    .overlap = 80, .join = -1 }, .out = { .header = 1 } };
+	    .overlap = 80, .join = -1 }, .out = { .header = 1 },
+	    .minswitch = -1 };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;

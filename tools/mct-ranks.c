@@ -41,6 +41,7 @@ struct rank {
 	int64_t		 id;
 	struct rcall	*call;		/* its device calls */
 	size_t		 n, cap;
+	struct mct_steps steps;		/* Kineto's ProfilerStep#N */
 	/* measured at the end */
 	int64_t		 start, end;	/* first start, last end */
 	int64_t		 busy, compute, commt;
@@ -215,15 +216,19 @@ add(struct opts *o, struct mct_event *ev)
 	struct rcall *c;
 	const char *cat;
 	int64_t ts, dur, id;
+	int lane;
 
 	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
 	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
 		return;
-	if (o->device ? !mct_expr_eval(o->device, ev, o->hdr) :
-	    !mct_on_device(ev))
-		return;
 	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
 		dur = 0;
+	/* the rounds, as mct-phases takes them */
+	if (!(lane = mct_device(ev)) && mct_is_step(ev) &&
+	    rank_of(o, ev, &id) == 0)
+		mct_steps_add(&rank_get(o, id)->steps, ts, dur);
+	if (o->device ? !mct_expr_eval(o->device, ev, o->hdr) : !lane)
+		return;
 	if (rank_of(o, ev, &id) != 0)
 		return;
 	r = rank_get(o, id);
@@ -330,6 +335,9 @@ rounds_of(struct opts *o, struct rank *r)
 		dev[i] = r->call[i].c;
 	f.dev = dev;
 	mct_phases_find(&f);
+	if (r->steps.n >= (size_t)o->m.min_rounds)
+		mct_phases_steps(&f, r->steps.v, r->steps.n);
+	mct_phases_merge_switches(&f, -1);
 	for (p = 0; p < f.nph; p++) {
 		if (f.ph[p].kind != MCT_PH_STEADY || f.ph[p].rounds <= 0)
 			continue;

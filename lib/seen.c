@@ -1,0 +1,187 @@
+/*
+ * seen.c - the fields a user named that no event had: a misspelled
+ * --by nmae gives an empty table and exit 0, so say it on stderr at the
+ * end, with the nearest field the input did have.
+ *
+ * The cost stays off the hot path: once every watched field has been
+ * found, mct_seen_event() is one comparison.  Until then it looks the
+ * missing fields up, and notes the paths the event has (its keys and
+ * their keys one level down) in a map, for the first MAXSAMPLE events
+ * that lack one, so a misspelling costs a bounded amount.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+#define MAXSAMPLE	4096	/* events whose paths are noted */
+#define MAXPATHS	4096	/* distinct paths kept */
+
+/*
+ * Watch field f, named by option what (a string that outlives s); virtual
+ * fields, which every event has, are not watched.
+ */
+void
+mct_seen_add(struct mct_seen *s, const struct mct_field *f, const char *what)
+{
+	if (mct_field_virtual(f) || f->nseg == 0)
+		return;
+	s->f = mct_xrealloc(s->f, (size_t)(s->nf + 1) * sizeof(*s->f));
+	s->what = mct_xrealloc(s->what, (size_t)(s->nf + 1) * sizeof(*s->what));
+	s->found = mct_xrealloc(s->found, (size_t)(s->nf + 1));
+	s->what[s->nf] = what;
+	s->f[s->nf] = f;
+	s->found[s->nf++] = 0;
+	s->nleft++;
+}
+
+/* A key as a path segment: quoted unless it is a plain word. */
+static void
+segment(struct mct_buf *b, const char *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(k[i] == '_' || (k[i] >= '0' && k[i] <= '9') ||
+		    (k[i] >= 'a' && k[i] <= 'z') ||
+		    (k[i] >= 'A' && k[i] <= 'Z')))
+			break;
+	if (i == n && n > 0) {
+		mct_buf_add(b, k, n);
+		return;
+	}
+	mct_buf_addc(b, '"');
+	mct_buf_add(b, k, n);
+	mct_buf_addc(b, '"');
+}
+
+static void
+note(struct mct_seen *s, const char *p, size_t n)
+{
+	int isnew;
+
+	if (s->paths.n < MAXPATHS)
+		mct_map_add(&s->paths, p, n, &isnew);
+}
+
+/* Note the event's paths: its keys, and its objects' keys. */
+static void
+sample(struct mct_seen *s, struct mct_event *ev)
+{
+	struct mct_kv *kv = NULL, *sub = NULL;
+	int nkv, kcap = 0, nsub, scap = 0, i, j;
+	const char *v;
+
+	if (mct_index(ev->json, ev->len, &kv, &nkv, &kcap) < 0)
+		nkv = 0;
+	for (i = 0; i < nkv; i++) {
+		s->tmp.len = 0;
+		segment(&s->tmp, ev->json + kv[i].koff, kv[i].klen);
+		note(s, s->tmp.p, s->tmp.len);
+		v = ev->json + kv[i].voff;
+		if (*v != '{' || mct_index(v, kv[i].vlen, &sub, &nsub,
+		    &scap) < 0)
+			continue;
+		for (j = 0; j < nsub; j++) {
+			s->tmp.len = 0;
+			segment(&s->tmp, ev->json + kv[i].koff, kv[i].klen);
+			mct_buf_addc(&s->tmp, '.');
+			segment(&s->tmp, v + sub[j].koff, sub[j].klen);
+			note(s, s->tmp.p, s->tmp.len);
+		}
+	}
+	free(kv);
+	free(sub);
+}
+
+/* An event the tool read: are the watched fields in it? */
+void
+mct_seen_event(struct mct_seen *s, struct mct_event *ev)
+{
+	struct mct_val v;
+	int i;
+
+	s->events++;
+	if (s->nleft == 0)
+		return;
+	for (i = 0; i < s->nf; i++)
+		if (!s->found[i] && mct_get(ev, s->f[i], &v) == 0) {
+			s->found[i] = 1;
+			s->nleft--;
+		}
+	if (s->nleft > 0 && s->sampled < MAXSAMPLE) {
+		s->sampled++;
+		sample(s, ev);
+	}
+}
+
+/* Levenshtein distance, two rows. */
+static size_t
+distance(const char *a, size_t n, const char *b, size_t m)
+{
+	size_t *row, i, j, prev, cur, d;
+
+	row = mct_xmalloc((m + 1) * sizeof(*row));
+	for (j = 0; j <= m; j++)
+		row[j] = j;
+	for (i = 1; i <= n; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= m; j++) {
+			cur = row[j];
+			d = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < d)
+				d = row[j] + 1;
+			if (row[j - 1] + 1 < d)
+				d = row[j - 1] + 1;
+			row[j] = d;
+			prev = cur;
+		}
+	}
+	d = row[m];
+	free(row);
+	return d;
+}
+
+/*
+ * The end of the input: warn of each watched field no event had (when
+ * there were events), naming its option and the nearest path seen.
+ * Frees what s holds.
+ */
+void
+mct_seen_end(struct mct_seen *s)
+{
+	const struct mct_mapent *e, *best;
+	size_t it, d, bd, n;
+	int i;
+
+	for (i = 0; i < s->nf && s->events > 0; i++) {
+		if (s->found[i])
+			continue;
+		n = strlen(s->f[i]->text);
+		best = NULL;
+		bd = 0;
+		for (it = 0; (e = mct_map_next(&s->paths, &it)) != NULL; ) {
+			d = distance(s->f[i]->text, n, e->key, e->len);
+			if (best == NULL || d < bd) {
+				best = e;
+				bd = d;
+			}
+		}
+		if (best != NULL && bd <= (n / 3 > 2 ? n / 3 : 2))
+			warnx("%s: no event has the field '%s' (did you mean "
+			    "'%s'?)", s->what[i], s->f[i]->text, best->key);
+		else
+			warnx("%s: no event has the field '%s'", s->what[i],
+			    s->f[i]->text);
+	}
+	free(s->f);
+	free(s->what);
+	free(s->found);
+	mct_map_free(&s->paths);
+	mct_buf_free(&s->tmp);
+	memset(s, 0, sizeof(*s));
+}
