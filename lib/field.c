@@ -20,7 +20,7 @@
 
 #include "mct.h"
 
-static mct_getter get_rel, get_end, get_none;
+static mct_getter get_rel, get_end, get_none, get_short;
 
 /*
  * The fields with a meaning beyond their path.  An entry with a getter is
@@ -35,6 +35,7 @@ static struct mct_vfield vfields[] = {
 	{ "rel",	1,	MCT_P_REL,	get_rel },
 	{ "end",	1,	MCT_P_ABS,	get_end },
 	{ "category",	0,	MCT_P_NONE,	get_none },	/* rules.c registers */
+	{ "short",	0,	MCT_P_NONE,	get_short },	/* name, readable */
 	/* times in mct-flow's records */
 	{ "latency",	1,	MCT_P_NONE,	NULL },
 	{ "queue",	1,	MCT_P_NONE,	NULL },
@@ -520,6 +521,29 @@ get_end(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	if (mct_get_ns(ev, "dur", &dur) != 0)
 		dur = 0;
 	return __builtin_add_overflow(ts, dur, ns) ? -1 : 0;
+}
+
+/* short: the name without templates and parameters (short.c) */
+static int
+get_short(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
+    struct mct_val *v, int64_t *ns)
+{
+	static struct mct_buf name, sh;
+	struct mct_val n;
+
+	(void)h;
+	(void)ns;
+	if (mct_get_key(ev, "name", &n) != 0 || n.type != MCT_J_STRING)
+		return -1;
+	name.len = sh.len = 0;
+	mct_jstr(&n, &name);
+	mct_short(name.p ? name.p : "", name.len, &sh);
+	b->len = 0;
+	mct_buf_addjstr(b, sh.p ? sh.p : "", sh.len);
+	v->type = MCT_J_STRING;
+	v->p = b->p;
+	v->len = b->len;
+	return 0;
 }
 
 /* A virtual field whose getter is not registered yet: missing. */

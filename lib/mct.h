@@ -413,6 +413,13 @@ int	 mct_rules_expr(const struct mct_expr *);
 const char *mct_category(struct mct_event *, const struct mct_header *);
 
 /*
+ * short.c - readable kernel names (the virtual field short); the
+ * demangler is demangle.cc's when configure found a C++ runtime.
+ */
+void	 mct_short(const char *, size_t, struct mct_buf *);
+char	*mct_demangle(const char *);
+
+/*
  * stats.c - exact statistics of a set of numbers (every value is kept).
  */
 union mct_num {
