@@ -226,6 +226,7 @@ int	 mct_parse_dur(const char *, int64_t *);
 int	 mct_opt_time(const char *, const char *, int64_t *, int *);
 void	 mct_opt_unit(const char *, enum mct_unit *);
 void	 mct_opt_time_unit(const char *, enum mct_unit *);
+void	 mct_opt_width(const char *, int *);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
@@ -453,18 +454,23 @@ void	 mct_stats_free(struct mct_stats *);
 enum mct_ofmt { MCT_O_NDJSON = 0, MCT_O_TSV, MCT_O_CSV, MCT_O_TABLE, MCT_O_TRACE,
     MCT_O_MD };
 
+#define MCT_WIDTH	60	/* characters in a human table's cell */
+
 struct mct_out {
 	enum mct_ofmt	 fmt;
 	struct mct_field *fields;	/* -F, for tsv/csv/table */
 	int		 nfields;
 	int		 header;	/* write the TSV/CSV header line */
 	enum mct_unit	 tunit;		/* --time-unit for tsv/csv/table */
+	int		 maxwidth;	/* --width: table and md cells cut with
+					   an ellipsis; 0 is MCT_WIDTH, <0 never */
 	const struct mct_header *hdr;
 	/* private */
 	int		 quiet;		/* nothing could be read: write nothing */
 	long long	 n;
 	struct mct_buf	 line;
 	struct mct_buf	 cell;
+	struct mct_buf	 cut;		/* a cell cut to width */
 	struct mct_buf	 rows;		/* table rows held to size columns */
 	int		 nrows;
 	size_t		*width;

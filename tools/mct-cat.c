@@ -15,7 +15,7 @@
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
 enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_RULES, OPT_TIME_UNIT };
+    OPT_RULES, OPT_TIME_UNIT, OPT_WIDTH };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -29,6 +29,7 @@ static const struct option longopts[] = {
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "wrap",	no_argument,		NULL, 'w' },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -53,6 +54,9 @@ usage(int status)
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
 	    "      --progress        show progress even if stderr is no terminal\n"
 	    "      --rules FILE      the rules file for the field category\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
 	    "  -u, --unit UNIT       the source's unit: auto (default), ns, "
@@ -109,6 +113,9 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			mct_rules_path(optarg);
 			if (mct_rules_need() != 0)
 				exit(MCT_EXIT_USAGE);
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &o->maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->tunit);

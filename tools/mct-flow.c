@@ -77,7 +77,7 @@ struct opts {
 };
 
 enum { OPT_HOST = CHAR_MAX + 1, OPT_KEY, OPT_NO_HEADER, OPT_ORPHANS,
-    OPT_RULES, OPT_TIME_UNIT, OPT_WINDOW };
+    OPT_RULES, OPT_TIME_UNIT, OPT_WIDTH, OPT_WINDOW };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -93,6 +93,7 @@ static const struct option longopts[] = {
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "window",	required_argument,	NULL, OPT_WINDOW },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -127,6 +128,9 @@ usage(int status)
 	    DEFAULT_FIELDS ")\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
@@ -772,6 +776,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 				    "60s, 0)", optarg);
 				mct_usage_hint();
 			}
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &o->out.maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);

@@ -38,7 +38,7 @@ struct opts {
 };
 
 enum { OPT_MISSING = CHAR_MAX + 1, OPT_META, OPT_NO_HEADER, OPT_RULES,
-    OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE };
+    OPT_TIME_UNIT, OPT_WIDTH, OPT_TOTAL, OPT_VALUE };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
@@ -57,6 +57,7 @@ static const struct option longopts[] = {
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "value",	required_argument,	NULL, OPT_VALUE },
 	{ "version",	no_argument,		NULL, 'V' },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -92,6 +93,9 @@ usage(int status)
 	    "(default\n"
 	    "                        otherwise), tsv, csv, md (Markdown)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), "
 	    "us, ms, s\n"
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
@@ -404,6 +408,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &o->out.maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);

@@ -117,7 +117,7 @@ struct opts {
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
     OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
-    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT };
+    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT, OPT_WIDTH };
 
 static const struct option longopts[] = {
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
@@ -137,6 +137,7 @@ static const struct option longopts[] = {
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -183,6 +184,9 @@ usage(int status)
 	    "                        otherwise), tsv, csv, md (Markdown), trace\n"
 	    "                        (events for a track)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), us, "
 	    "ms, s\n"
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
@@ -1296,6 +1300,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_SPLIT:
 			o->m.split = opt_num("--split", optarg, 1.01, 1e9);
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &o->out.maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);
