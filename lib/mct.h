@@ -421,6 +421,35 @@ void	 mct_short(const char *, size_t, struct mct_buf *);
 char	*mct_demangle(const char *);
 
 /*
+ * stack.c - the host stack of each launch, for mct-flow --stack: host
+ * intervals by pid/tid, and pairs that wait until their stack is known.
+ */
+struct mct_stack;
+
+struct mct_launch {
+	const char	*name, *pid, *tid;	/* JSON texts */
+	int64_t		 ts, dur;
+	int64_t		 ext;		/* args."External id" */
+	int		 has_ext;
+};
+
+struct mct_stack_counts {
+	long long	 unbalanced;	/* an E without B, a B without E */
+	long long	 nowhere;	/* an External id that names no op */
+	long long	 deep;		/* stacks cut at 1,000 frames */
+};
+
+struct mct_stack *mct_stack_open(int, int64_t);
+void	 mct_stack_time(struct mct_stack *, int64_t);
+void	 mct_stack_event(struct mct_stack *, struct mct_event *);
+int	 mct_stack_ext(struct mct_event *, int64_t *);
+int	 mct_stack_pair(struct mct_stack *, const char *, size_t,
+	    const struct mct_launch *);
+void	 mct_stack_end(struct mct_stack *);
+int	 mct_stack_next(struct mct_stack *, struct mct_buf *, struct mct_buf *);
+void	 mct_stack_close(struct mct_stack *, struct mct_stack_counts *);
+
+/*
  * stats.c - exact statistics of a set of numbers (every value is kept).
  */
 union mct_num {
