@@ -412,6 +412,9 @@ int	 mct_rules_need(void) __attribute__((warn_unused_result));
 int	 mct_rules_fields(const struct mct_field *, int);
 int	 mct_rules_expr(const struct mct_expr *);
 const char *mct_category(struct mct_event *, const struct mct_header *);
+int	 mct_category_other(struct mct_event *, const struct mct_header *);
+
+#define MCT_OTHER	"(other)"	/* the category of what no rule matched */
 
 /*
  * short.c - readable kernel names (the virtual field short); the

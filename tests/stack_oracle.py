@@ -34,12 +34,17 @@ Subcommands:
   check FILE PAIRS  PAIRS (mct-flow --stack's NDJSON) holds exactly the
                     expected stack, op, annotation and module of each pair
                     (matched by correlation id and device event start)
+  save DIR FILE PAIRS  all of the above in one reading of FILE: DIR/op,
+                    DIR/module, DIR/annotation, DIR/folded, DIR/total and
+                    DIR/check (of PAIRS)
   sort FILE         the trace again, its events sorted by ts (stable), as
                     one JSON object: a time-sorted input
 """
+import bisect
 import decimal
 import gzip
 import json
+import os
 import sys
 from collections import defaultdict
 
@@ -122,7 +127,7 @@ def analyse(path):
             continue
         if ph == "B":
             iv = [ts, float("inf"), e.get("name"), e.get("cat"), seq,
-                  e.get("pid")]
+                  e.get("pid"), "B"]
             lanes[lane].append(iv)
             opens[lane].append(iv)
             continue
@@ -131,7 +136,7 @@ def analyse(path):
         k = corr(e)
         if k is None:
             iv = [ts, ts + dur, e.get("name"), e.get("cat"), seq,
-                  e.get("pid")]
+                  e.get("pid"), "X"]
             lanes[lane].append(iv)
             a = e.get("args")
             if e.get("cat") in ("cpu_op", "Operator") and \
@@ -145,15 +150,35 @@ def analyse(path):
                 launch[k] = (e, ts, dur, lane)
         else:
             dev.append((k, e, ts, dur))
-    anns = [iv for ivs in lanes.values() for iv in ivs
-            if iv[3] == "user_annotation"]
+    anns = defaultdict(list)    # pid text -> its user_annotation Xs
+    for ivs in lanes.values():
+        for iv in ivs:
+            if iv[3] == "user_annotation" and iv[6] == "X":
+                anns[json.dumps(iv[5])].append(iv)
+    # each lane by start, with the latest end of every prefix: the scan
+    # back from a launch stops where no earlier interval reaches its end
+    starts, reach = {}, {}
+    for lane, ivs in lanes.items():
+        ivs.sort(key=lambda iv: iv[0])
+        starts[lane] = [iv[0] for iv in ivs]
+        m, r = float("-inf"), []
+        for iv in ivs:
+            m = max(m, iv[1])
+            r.append(m)
+        reach[lane] = r
     out = []
     for k, e, ts, dur in dev:
         if k not in launch:
             continue
         le, lts, ldur, lane = launch[k]
         lend = lts + ldur
-        fr = [iv for iv in lanes[lane] if iv[0] <= lts and iv[1] >= lend]
+        ivs = lanes.get(lane, [])
+        j = bisect.bisect_right(starts.get(lane, []), lts) - 1
+        fr = []
+        while j >= 0 and reach[lane][j] >= lend:
+            if ivs[j][1] >= lend:
+                fr.append(ivs[j])
+            j -= 1
         fr.sort(key=lambda iv: (iv[0], -iv[1], iv[4]))
         stack = [iv[2] for iv in fr][:1000] + [le.get("name")]
         op = ann = mod = None
@@ -171,9 +196,8 @@ def analyse(path):
             op = ext.get((lane[0], a["External id"]), op)
         if ann is None:
             best = None
-            for iv in anns:
-                if json.dumps(iv[5]) == lane[0] and iv[0] <= lts and \
-                        iv[1] >= lend:
+            for iv in anns.get(lane[0], []):
+                if iv[0] <= lts and iv[1] >= lend:
                     if best is None or (iv[0], -iv[1], iv[4]) > \
                             (best[0], -best[1], best[4]):
                         best = iv
@@ -188,6 +212,54 @@ def clean(s):
     return str(s).replace(";", ":").replace("\n", " ")
 
 
+def by(pairs, f, out):
+    agg = defaultdict(lambda: [0, 0])
+    for p in pairs:
+        if p[f] is not None:
+            agg[p[f]][0] += 1
+            agg[p[f]][1] += p["dur"]
+    for k in sorted(agg):
+        out.write("%s\t%d\t%d\n" % (k, agg[k][0], agg[k][1]))
+
+
+def folded(pairs, out):
+    agg = defaultdict(int)
+    for p in pairs:
+        agg[";".join(clean(s) for s in p["stack"] + [p["name"]])] += p["dur"]
+    for k in sorted(agg, key=lambda s: s.encode()):
+        out.write("%s %d\n" % (k, agg[k]))
+
+
+def total(pairs, out):
+    out.write("%d\t%d\n" % (len(pairs), sum(p["dur"] for p in pairs)))
+
+
+def check(pairs, path, out):
+    want = defaultdict(list)
+    for p in pairs:
+        want[(p["key"], p["ts"])].append(p)
+    bad = n = 0
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            if "launch" not in r:
+                continue
+            n += 1
+            k = (corr(r), r["ts"])
+            w = want.get(k)
+            got = {x: r.get(x) for x in
+                   ("stack", "op", "annotation", "module")}
+            if not w or not any(got == {x: p[x] for x in got} for p in w):
+                bad += 1
+                if bad <= 3:
+                    out.write("mismatch %s: got %s want %s\n" % (
+                        k, got, w and {x: w[0][x] for x in got}))
+    if n != len(pairs):
+        out.write("pairs: %d written, %d expected\n" % (n, len(pairs)))
+        bad += 1
+    out.write("ok\n" if bad == 0 else "%d bad\n" % bad)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -198,51 +270,26 @@ def main(argv):
                         key=lambda e: decimal.Decimal(str(e.get("ts", 0)))
                         if e.get("ph") != "M" else decimal.Decimal(-1))
         print(json.dumps({"traceEvents": events}, default=str))
-        return
-    pairs = analyse(argv[-1] if cmd != "check" else argv[2])
-    if cmd == "by":
-        f = argv[2]
-        agg = defaultdict(lambda: [0, 0])
-        for p in pairs:
-            if p[f] is not None:
-                agg[p[f]][0] += 1
-                agg[p[f]][1] += p["dur"]
-        for k in sorted(agg):
-            print("%s\t%d\t%d" % (k, agg[k][0], agg[k][1]))
+    elif cmd == "save":
+        d = argv[2]
+        pairs = analyse(argv[3])
+        for f in ("op", "module", "annotation"):
+            with open(os.path.join(d, f), "w") as out:
+                by(pairs, f, out)
+        with open(os.path.join(d, "folded"), "w") as out:
+            folded(pairs, out)
+        with open(os.path.join(d, "total"), "w") as out:
+            total(pairs, out)
+        with open(os.path.join(d, "check"), "w") as out:
+            check(pairs, argv[4], out)
+    elif cmd == "by":
+        by(analyse(argv[3]), argv[2], sys.stdout)
     elif cmd == "folded":
-        agg = defaultdict(int)
-        for p in pairs:
-            agg[";".join(clean(s) for s in p["stack"] + [p["name"]])] += \
-                p["dur"]
-        for k in sorted(agg, key=lambda s: s.encode()):
-            print("%s %d" % (k, agg[k]))
+        folded(analyse(argv[2]), sys.stdout)
     elif cmd == "total":
-        print("%d\t%d" % (len(pairs), sum(p["dur"] for p in pairs)))
+        total(analyse(argv[2]), sys.stdout)
     elif cmd == "check":
-        want = defaultdict(list)
-        for p in pairs:
-            want[(p["key"], p["ts"])].append(p)
-        bad = n = 0
-        with open(argv[3]) as f:
-            for line in f:
-                r = json.loads(line)
-                if "launch" not in r:
-                    continue
-                n += 1
-                k = (corr(r), r["ts"])
-                w = want.get(k)
-                got = {x: r.get(x) for x in
-                       ("stack", "op", "annotation", "module")}
-                if not w or not any(got == {x: p[x] for x in got}
-                                    for p in w):
-                    bad += 1
-                    if bad <= 3:
-                        print("mismatch %s: got %s want %s" % (
-                            k, got, w and {x: w[0][x] for x in got}))
-        if n != len(pairs):
-            print("pairs: %d written, %d expected" % (n, len(pairs)))
-            bad += 1
-        print("ok" if bad == 0 else "%d bad" % bad)
+        check(analyse(argv[2]), argv[3], sys.stdout)
     else:
         sys.exit(__doc__)
 

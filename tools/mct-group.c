@@ -183,6 +183,14 @@ parse_sort(struct opts *o, const char *text)
 	}
 }
 
+/* Is --by field i category, and did no rule match the event? */
+static int
+other(struct opts *o, int i, struct mct_event *ev)
+{
+	return o->by[i].vf != NULL && o->by[i].vf == mct_vfield("category") &&
+	    mct_category_other(ev, o->hdr);
+}
+
 /* The event's key: its --by fields' values, \037 apart.  -1: none. */
 static int
 key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
@@ -193,7 +201,11 @@ key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 	for (i = 0; i < o->nby; i++) {
 		if (i)
 			mct_buf_addc(k, '\037');
-		if (mct_field_key(ev, &o->by[i], o->hdr, k) != 0 && !o->missing)
+		if (mct_field_key(ev, &o->by[i], o->hdr, k) == 0)
+			continue;
+		if (other(o, i, ev))	/* no rule: a row, so shares add up */
+			mct_buf_adds(k, "\"" MCT_OTHER "\"");
+		else if (!o->missing)
 			return -1;
 	}
 	return 0;
