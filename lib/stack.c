@@ -573,6 +573,34 @@ readat(FILE *f, long long off, size_t len, struct mct_buf *b)
 }
 
 /*
+ * Sorted input: drop the written pairs from the queue and their lines
+ * from the buffer, so that a queue that never empties (a launch that
+ * outlasts the pairs behind it) does not grow with the trace.
+ */
+static void
+compact(struct mct_stack *s)
+{
+	size_t i, n = s->qn - s->qhead;
+	long long off;
+
+	if (n == 0) {
+		s->qhead = s->qn = 0;
+		s->held.len = 0;
+		return;
+	}
+	if (s->qhead < 4096 || s->qhead < n)
+		return;
+	off = s->q[s->qhead].off;
+	memmove(s->held.p, s->held.p + off, s->held.len - (size_t)off);
+	s->held.len -= (size_t)off;
+	memmove(s->q, s->q + s->qhead, n * sizeof(*s->q));
+	for (i = 0; i < n; i++)
+		s->q[i].off -= off;
+	s->qhead = 0;
+	s->qn = n;
+}
+
+/*
  * The next pair whose stack is known, in the order the pairs came: its
  * line with the members added in *line, and its frames joined by ; in
  * *folded (the launch call last).  Returns 0 when none is ready, -1
@@ -613,6 +641,8 @@ mct_stack_next(struct mct_stack *s, struct mct_buf *line,
 	mct_buf_add(line, s->res.p, s->res.len);
 	mct_buf_addc(line, '}');
 	s->qhead++;
+	if (s->sorted)
+		compact(s);
 	return 1;
 }
 
