@@ -252,3 +252,31 @@ BLAS/GEMM
 BLAS/GEMM
 BLAS/GEMM"
 }
+
+@test "mct-report: 'Device time by op and module' equals the oracle; -p writes the folded stacks, and the flame graph where a tool is" {
+	need_fixtures
+	local f=$fixtures/kineto-bert-h100.json.gz
+	[ -f "$f" ] || skip "kineto-bert-h100.json.gz absent"
+	mkdir py
+	mct-flow -q --stack "$f" > pairs.nd
+	spy save py "$f" pairs.nd
+	PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -i flame | paste -sd:) \
+	    mct-report -p pics "$f" > r.md 2>/dev/null
+	sed -n '/^## Device time by op and module/,/^## 9/p' r.md > sec
+	[ -s sec ]
+	# the first op row is the op with the most device time
+	local top
+	top=$(sort -t '	' -k3,3nr -k1,1 py/op | head -1 | cut -f1)
+	same "$(grep -m1 '^| aten::' sec | cut -d'|' -f2 | sed 's/^ //; s/ $//')" "$top"
+	grep -q '^| op | short |' sec
+	grep -q '^| module | short |' sec
+	same "$(cat pics/stacks.folded)" "$(cat py/folded)"
+	grep -q 'stacks.folded.*no flamegraph.pl' sec
+	# a flame-graph tool on PATH: its picture is linked
+	mkdir bin
+	printf '#!/bin/sh\ncat >/dev/null; echo "<svg/>"\n' > bin/flamegraph.pl
+	chmod +x bin/flamegraph.pl
+	PATH=$PWD/bin:$PATH mct-report -p pics2 "$f" > r2.md 2>/dev/null
+	grep -q '^!\[device time by host stack\](pics2/flame.svg)' r2.md
+	[ -s pics2/stacks.folded ]
+}
