@@ -115,11 +115,11 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-flow [-hqV] [-F fields] [-o format] "
-		    "[-u unit] [--key field] [file ...]\n");
+		    "[-u unit] [--key field] [--stack] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-flow [-hqV] [-F fields] [-o format] [-u unit] "
-	    "[--key field] [file ...]\n"
+	    "[--key field] [--stack] [file ...]\n"
 	    "Pair each host call with the device events it caused.  Writes "
 	    "the device\nevent with launch (the host call's name, ts, dur, "
 	    "pid, tid), latency\n(device start - launch start) and queue "
