@@ -13,7 +13,8 @@ Sections: cat, filter, group, flow, phases, report (the default sections);
           jq and python3 doing the same selection on the trace
   group   mct-group on the stream (--by name; --by category on the pid 2/3 stream) beside jq, mlr
           and python3; and the kernel table of issue 4, mct-cat | mct-filter | mct-group, on the trace
-  flow    mct-flow on the stream and on a sections-layout stream, beside a python3 join by co_id
+  flow    mct-flow on the stream and on a sections-layout stream, beside a python3 join by co_id;
+          mct-flow --stack beside plain mct-flow (within 1.3x)
   phases  mct-phases --gaps on the stream, beside a python3 busy-union-and-gaps script
   report  mct-report on the trace (wall time; its output must hold the seed's 91.14%)
   merge   mct-group --merge of 1,000 partials of the seed's kernel table (SPEC §12: <= 1 s), and the
@@ -1127,6 +1128,21 @@ def section_flow():
                 say("  peak RSS no higher than on the sorted run")
         target("mct-flow peak RSS, sections layout (%s waiting, 16 MB + %d B each)" % (commas(waiting), WORD_BYTES),
                rss, "<=", rss_allow(waiting), "MB")
+    flow_stack()
+
+
+def flow_stack():
+    """mct-flow --stack beside plain mct-flow on the sorted stream (SPEC §11: within 1.3x)."""
+    flow = find_built(S.builddir, "tools/mct-flow")
+    t = Table("flow --stack beside plain flow, the stream (sorted by time)", S.b_stream, S.ev_ind)
+    t.cmd("mct-flow", flow, "-q", S.stream, mct=True)
+    t.cmd("mct-flow --stack", flow, "-q", "--stack", S.stream, mct=True)
+    t.run()
+    a, b = t.median.get("mct-flow --stack"), t.median.get("mct-flow")
+    target("mct-flow --stack time / plain mct-flow time", "%.2f" % (a / b) if a and b else None,
+           "<=", 1.3, "x")
+    target("mct-flow --stack peak RSS, sorted stream", rss_mb(t.rss_kb.get("mct-flow --stack")),
+           "<=", 16, "MB")
 
 
 # ---------------------------------------------------------------- section: mct-phases

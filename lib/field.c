@@ -21,7 +21,7 @@
 
 #include "mct.h"
 
-static mct_getter get_rel, get_end, get_none, get_rank;
+static mct_getter get_rel, get_end, get_none, get_rank, get_short;
 
 /*
  * The fields with a meaning beyond their path.  An entry with a getter is
@@ -37,6 +37,7 @@ static struct mct_vfield vfields[] = {
 	{ "end",	1,	MCT_P_ABS,	get_end },
 	{ "category",	0,	MCT_P_NONE,	get_none },	/* rules.c registers */
 	{ "rank",	0,	MCT_P_NONE,	get_rank },
+	{ "short",	0,	MCT_P_NONE,	get_short },	/* name, readable */
 	/* times in mct-flow's records */
 	{ "latency",	1,	MCT_P_NONE,	NULL },
 	{ "queue",	1,	MCT_P_NONE,	NULL },
@@ -555,6 +556,29 @@ get_rank(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	b->len = 0;
 	mct_buf_addi(b, s->rank);
 	v->type = MCT_J_NUMBER;
+	v->p = b->p;
+	v->len = b->len;
+	return 0;
+}
+
+/* short: the name without templates and parameters (short.c) */
+static int
+get_short(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
+    struct mct_val *v, int64_t *ns)
+{
+	static struct mct_buf name, sh;
+	struct mct_val n;
+
+	(void)h;
+	(void)ns;
+	if (mct_get_key(ev, "name", &n) != 0 || n.type != MCT_J_STRING)
+		return -1;
+	name.len = sh.len = 0;
+	mct_jstr(&n, &name);
+	mct_short(name.p ? name.p : "", name.len, &sh);
+	b->len = 0;
+	mct_buf_addjstr(b, sh.p ? sh.p : "", sh.len);
+	v->type = MCT_J_STRING;
 	v->p = b->p;
 	v->len = b->len;
 	return 0;

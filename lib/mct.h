@@ -227,6 +227,7 @@ int	 mct_opt_time(const char *, const char *, int64_t *, int *);
 void	 mct_opt_unit(const char *, enum mct_unit *);
 void	 mct_opt_time_unit(const char *, enum mct_unit *);
 double	 mct_opt_num(const char *, const char *, double, double);
+void	 mct_opt_width(const char *, int *);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
@@ -467,6 +468,45 @@ int	 mct_rules_need(void) __attribute__((warn_unused_result));
 int	 mct_rules_fields(const struct mct_field *, int);
 int	 mct_rules_expr(const struct mct_expr *);
 const char *mct_category(struct mct_event *, const struct mct_header *);
+int	 mct_category_other(struct mct_event *, const struct mct_header *);
+
+#define MCT_OTHER	"(other)"	/* the category of what no rule matched */
+
+/*
+ * short.c - readable kernel names (the virtual field short); the
+ * demangler is demangle.cc's when configure found a C++ runtime.
+ */
+void	 mct_short(const char *, size_t, struct mct_buf *);
+char	*mct_demangle(const char *);
+
+/*
+ * stack.c - the host stack of each launch, for mct-flow --stack: host
+ * intervals by pid/tid, and pairs that wait until their stack is known.
+ */
+struct mct_stack;
+
+struct mct_launch {
+	const char	*name, *pid, *tid;	/* JSON texts */
+	int64_t		 ts, dur;
+	int64_t		 ext;		/* args."External id" */
+	int		 has_ext;
+};
+
+struct mct_stack_counts {
+	long long	 unbalanced;	/* an E without B, a B without E */
+	long long	 nowhere;	/* an External id that names no op */
+	long long	 deep;		/* stacks cut at 1,000 frames */
+};
+
+struct mct_stack *mct_stack_open(int, int64_t);
+void	 mct_stack_time(struct mct_stack *, int64_t);
+void	 mct_stack_event(struct mct_stack *, struct mct_event *);
+int	 mct_stack_ext(struct mct_event *, int64_t *);
+int	 mct_stack_pair(struct mct_stack *, const char *, size_t,
+	    const struct mct_launch *);
+void	 mct_stack_end(struct mct_stack *);
+int	 mct_stack_next(struct mct_stack *, struct mct_buf *, struct mct_buf *);
+void	 mct_stack_close(struct mct_stack *, struct mct_stack_counts *);
 
 /*
  * stats.c - exact statistics of a set of numbers (every value is kept).
@@ -533,12 +573,16 @@ void	 mct_sketch_free(struct mct_sketch *);
 enum mct_ofmt { MCT_O_NDJSON = 0, MCT_O_TSV, MCT_O_CSV, MCT_O_TABLE, MCT_O_TRACE,
     MCT_O_MD };
 
+#define MCT_WIDTH	60	/* characters in a human table's cell */
+
 struct mct_out {
 	enum mct_ofmt	 fmt;
 	struct mct_field *fields;	/* -F, for tsv/csv/table */
 	int		 nfields;
 	int		 header;	/* write the TSV/CSV header line */
 	enum mct_unit	 tunit;		/* --time-unit for tsv/csv/table */
+	int		 maxwidth;	/* --width: table and md cells cut with
+					   an ellipsis; 0 is MCT_WIDTH, <0 never */
 	const struct mct_header *hdr;
 	/* private */
 	int		 quiet;		/* nothing could be read: write nothing */
@@ -548,6 +592,7 @@ struct mct_out {
 	long long	 n;
 	struct mct_buf	 line;
 	struct mct_buf	 cell;
+	struct mct_buf	 cut;		/* a cell cut to width */
 	struct mct_buf	 rows;		/* table rows held to size columns */
 	int		 nrows;
 	size_t		*width;

@@ -81,6 +81,33 @@ sep(const struct mct_out *o)
 	return o->fmt == MCT_O_CSV ? ',' : o->fmt == MCT_O_TSV ? '\t' : '\037';
 }
 
+static void put_cell(struct mct_out *, const char *, size_t);
+
+/*
+ * A cell of a human table (table, md) wider than --width is cut to
+ * width - 1 characters and an ellipsis; characters, not bytes, so a
+ * UTF-8 name is never cut inside a character.  tsv, csv, ndjson: never.
+ */
+static void
+put_cut(struct mct_out *o, const char *s, size_t n)
+{
+	size_t w = o->maxwidth > 0 ? (size_t)o->maxwidth : MCT_WIDTH, i, chars = 0,
+	    keep = 0;
+
+	if (o->maxwidth >= 0 && mct_out_human(o))
+		for (i = 0; i < n; i++)
+			if (((unsigned char)s[i] & 0xc0) != 0x80 && chars++ == w - 1)
+				keep = i;	/* where character w starts */
+	if (chars <= w) {
+		put_cell(o, s, n);
+		return;
+	}
+	o->cut.len = 0;
+	mct_buf_add(&o->cut, s, keep);
+	mct_buf_adds(&o->cut, "\xe2\x80\xa6");	/* … */
+	put_cell(o, o->cut.p, o->cut.len);
+}
+
 static void
 put_cell(struct mct_out *o, const char *s, size_t n)
 {
@@ -146,7 +173,7 @@ cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
 	if (mct_get(ev, f, &v) != 0 || v.type == MCT_J_NULL)
 		return;
 	mct_jstr(&v, tmp);
-	put_cell(o, tmp->p, tmp->len);
+	put_cut(o, tmp->p, tmp->len);
 }
 
 static void
@@ -263,7 +290,7 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 		o->line.len = 0;
 		for (;;) {
 			c = memchr(q, '\037', (size_t)(end - q));
-			put_cell(o, q, (size_t)((c ? c : end) - q));
+			put_cut(o, q, (size_t)((c ? c : end) - q));
 			if (c == NULL)
 				break;
 			mct_buf_addc(&o->line, '\037');
@@ -483,6 +510,7 @@ mct_out_end(struct mct_out *o)
 	mct_buf_free(&o->line);
 	mct_buf_free(&o->rows);
 	mct_buf_free(&o->cell);
+	mct_buf_free(&o->cut);
 	free(o->width);
 	o->width = NULL;
 	o->ncols = 0;

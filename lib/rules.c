@@ -292,19 +292,16 @@ classify(struct mct_event *ev, const struct mct_header *h)
 	return -1;
 }
 
-/*
- * The category of an event, as a JSON string with its quotes, or NULL if
- * no rule matches (or no rules could be loaded).
- */
-const char *
-mct_category(struct mct_event *ev, const struct mct_header *h)
+/* The index of the rule the event matches, -1 for none, -2 if no rules. */
+static int
+rule_of(struct mct_event *ev, const struct mct_header *h)
 {
 	struct mct_buf *k = &rules.kbuf;
 	struct mct_mapent *c;
 	int i, r;
 
 	if (load() != 0)
-		return NULL;
+		return -2;
 	k->len = 0;
 	for (i = 0; i < rules.nkeys; i++) {
 		mct_field_key(ev, &rules.keys[i], h, k);
@@ -313,10 +310,32 @@ mct_category(struct mct_event *ev, const struct mct_header *h)
 	if (k->p == NULL)	/* the rules read no field */
 		mct_buf_addc(k, '\037');
 	if ((c = mct_map_find(&rules.cache, k->p, k->len)) != NULL)
-		return c->val.i < 0 ? NULL : rules.r[c->val.i].label;
+		return (int)c->val.i;
 	/* not seen: classify, and remember */
 	r = classify(ev, h);
 	if (rules.cache.n < CACHE_MAX)
 		mct_map_add(&rules.cache, k->p, k->len, NULL)->val.i = r;
+	return r;
+}
+
+/*
+ * The category of an event, as a JSON string with its quotes, or NULL if
+ * no rule matches (or no rules could be loaded).
+ */
+const char *
+mct_category(struct mct_event *ev, const struct mct_header *h)
+{
+	int r = rule_of(ev, h);
+
 	return r < 0 ? NULL : rules.r[r].label;
+}
+
+/*
+ * Did no rule match the event (as opposed to a rule whose label is -)?
+ * Category tables show those as (other), so that shares add up.
+ */
+int
+mct_category_other(struct mct_event *ev, const struct mct_header *h)
+{
+	return rule_of(ev, h) == -1;
 }

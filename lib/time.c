@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <err.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -318,6 +319,24 @@ mct_opt_num(const char *opt, const char *arg, double lo, double hi)
 		mct_usage_hint();
 	}
 	return d;
+}
+
+/* --width's argument: cells in human tables; 0 is "never cut" (-1). */
+void
+mct_opt_width(const char *arg, int *w)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || errno != 0 || n < 0 || n > 100000 ||
+	    (n > 0 && n < 2)) {
+		warnx("--width: invalid width '%s' (want a number of characters "
+		    "from 2, or 0 for no limit)", arg);
+		mct_usage_hint();
+	}
+	*w = n == 0 ? -1 : (int)n;
 }
 
 /* Parse a time option's argument, or exit with a message naming it. */

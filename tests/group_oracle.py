@@ -14,7 +14,8 @@ is taken from mct-group(1):
   groups     by the --by fields: first-level keys, dotted paths with
              quoted segments (args."a b"), rel (ts - origin), end (ts +
              dur, dur 0 when missing), category (the rules file: first
-             matching rule wins, label - means no category; the rules and
+             matching rule wins, label - means no category, no rule at
+             all is the category "(other)"; the rules and
              their --where predicates are tests/filter_oracle.py's, the
              one python reading of that language).  An event
              that lacks a --by field is left out, unless --missing (then
@@ -248,10 +249,15 @@ class Rules:
         self.ctx = None
 
     def category(self, ev, st):
+        """The label of the first rule that matches (None for -), or
+        (other) when none does: mct-group's row for what no rule knows."""
         if self.ctx is None:
             self.ctx = filter_oracle.Ctx(st.origin, self.rules)
-        return filter_oracle.category(filter_oracle.loads(st.raw[id(ev)]),
-                                      self.ctx)
+        e = filter_oracle.loads(st.raw[id(ev)])
+        for label, x in self.rules:
+            if filter_oracle.eval_expr(x, e, self.ctx):
+                return label
+        return "(other)"
 
 
 # ---------------------------------------------------------------- groups

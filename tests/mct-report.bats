@@ -76,7 +76,11 @@ for e in ev:
     ok = c in dev if c is not None else str(e.get("pid")) in ("2", "3")
     if ok:
         tot[e.get("name")] = tot.get(e.get("name"), 0) + float(e.get("dur", 0) or 0)
-print(max(sorted(tot), key=lambda k: tot[k]) if tot else "")
+top = max(sorted(tot), key=lambda k: tot[k]) if tot else ""
+# a Markdown cell is cut at 60 characters with an ellipsis (--width)
+if len(top) > 60:
+    top = top[:59] + "\u2026"
+sys.stdout.buffer.write(top.encode() + b"\n")
 PY
 )
 		if [ -n "$want" ]; then

@@ -15,7 +15,7 @@
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
 enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_RULES, OPT_TIME_UNIT, OPT_ALIGN, OPT_MERGE, OPT_RANK };
+    OPT_RULES, OPT_TIME_UNIT, OPT_ALIGN, OPT_MERGE, OPT_RANK, OPT_WIDTH };
 
 static const struct option longopts[] = {
 	{ "align",	required_argument,	NULL, OPT_ALIGN },
@@ -32,6 +32,7 @@ static const struct option longopts[] = {
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "wrap",	no_argument,		NULL, 'w' },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -73,6 +74,9 @@ usage(int status)
 	    "with two or more\n"
 	    "                        operands\n"
 	    "      --rules FILE      the rules file for the field category\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
 	    "  -u, --unit UNIT       the source's unit: auto (default), ns, "
@@ -177,6 +181,9 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			mct_rules_path(optarg);
 			if (mct_rules_need() != 0)
 				exit(MCT_EXIT_USAGE);
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &o->maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->tunit);

@@ -50,7 +50,7 @@ struct opts {
 
 enum { OPT_CAT = CHAR_MAX + 1, OPT_CATEGORY, OPT_CLIP, OPT_DEVICE, OPT_FROM, OPT_MATCH,
     OPT_MAX_DUR, OPT_MIN_DUR, OPT_NAME, OPT_NO_HEADER, OPT_NO_META, OPT_PH,
-    OPT_PID, OPT_RULES, OPT_TID, OPT_TIME_UNIT, OPT_TO, OPT_WHERE,
+    OPT_PID, OPT_RULES, OPT_TID, OPT_TIME_UNIT, OPT_WIDTH, OPT_TO, OPT_WHERE,
     OPT_WITHIN };
 
 static const struct option longopts[] = {
@@ -81,6 +81,7 @@ static const struct option longopts[] = {
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "where",	required_argument,	NULL, OPT_WHERE },
 	{ "within",	no_argument,		NULL, OPT_WITHIN },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -128,6 +129,9 @@ usage(int status)
 	    DEFAULT_FIELDS ")\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
@@ -467,6 +471,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			break;
 		case OPT_TID:
 			add(&o->tid, optarg);
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &out->maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &out->tunit);

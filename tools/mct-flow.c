@@ -14,6 +14,10 @@
  * enclosing slice binds to the next slice), which needs the slices again:
  * they are spooled to a temporary file until a correlation id shows that
  * key mode applies.
+ *
+ * --stack (lib/stack.c): each pair waits until the host intervals around
+ * its launch are known, and gains stack, op, annotation and module; -o
+ * folded sums the device time of each distinct stack instead.
  */
 #include "config.h"
 
@@ -37,6 +41,8 @@ struct corr {
 	uint32_t	 ndev;		/* device events paired with it */
 	uint16_t	 nwait;
 	uint8_t		 has_host;
+	uint8_t		 has_ext;	/* --stack: the host's External id */
+	int64_t		 ext;
 };
 
 enum { HOST_NAME, HOST_PID, HOST_TID };	/* intern_key()'s keys */
@@ -57,7 +63,7 @@ struct opts {
 	int		 haskey;
 	struct mct_seen	 seen;		/* was --key in some event? */
 	struct mct_expr	*host;
-	int		 orphans, quiet;
+	int		 orphans, quiet, stack;
 	struct mct_out	 out;
 	const struct mct_header *hdr;
 	/* key mode */
@@ -82,10 +88,16 @@ struct opts {
 	FILE		*spool;
 	long long	 spooled;
 	struct mct_buf	 tmp, line;
+	/* --stack, -o folded */
+	struct mct_stack *stk;
+	int		 folded;
+	struct mct_map	 fold;		/* frames;kernel -> device ns */
+	int		 damaged;	/* unbalanced B/E */
+	struct mct_buf	 sline, sfold;
 };
 
 enum { OPT_HOST = CHAR_MAX + 1, OPT_KEY, OPT_NO_HEADER, OPT_ORPHANS,
-    OPT_RULES, OPT_TIME_UNIT, OPT_WINDOW };
+    OPT_RULES, OPT_STACK, OPT_TIME_UNIT, OPT_WIDTH, OPT_WINDOW };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -97,10 +109,12 @@ static const struct option longopts[] = {
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
+	{ "stack",	no_argument,		NULL, OPT_STACK },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "window",	required_argument,	NULL, OPT_WINDOW },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -109,11 +123,11 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-flow [-hqV] [-F fields] [-o format] "
-		    "[-u unit] [--key field] [file ...]\n");
+		    "[-u unit] [--key field] [--stack] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-flow [-hqV] [-F fields] [-o format] [-u unit] "
-	    "[--key field] [file ...]\n"
+	    "[--key field] [--stack] [file ...]\n"
 	    "Pair each host call with the device events it caused.  Writes "
 	    "the device\nevent with launch (the host call's name, ts, dur, "
 	    "pid, tid), latency\n(device start - launch start) and queue "
@@ -128,13 +142,19 @@ usage(int status)
 	    "  -q, --quiet           no summary on stderr\n"
 	    "      --rules FILE      the rules file, for category in --key, --host\n"
 	    "                        or -F\n"
+	    "      --stack           add the host stack of each launch: stack, op,\n"
+	    "                        annotation, module\n"
 	    "      --window T        on a time-sorted input, forget a host call "
 	    "T after\n"
 	    "                        it ended (default 10s; 0: never)\n"
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ")\n"
-	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace,\n"
+	    "                        folded (device ns per stack, for flame graphs)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
@@ -218,6 +238,89 @@ is_host(struct opts *o, struct mct_event *ev)
 	return mct_host_call(ev);
 }
 
+/* --stack: the pair in o->line waits for its launch's stack. */
+static void
+stack_pair(struct opts *o, const struct corr *c)
+{
+	struct mct_launch l = { o->st.str[c->name], o->st.str[c->pid],
+	    o->st.str[c->tid], c->ts, c->dur, c->ext, c->has_ext };
+
+	if (mct_stack_pair(o->stk, o->line.p, o->line.len, &l) != 0)
+		exit(MCT_EXIT_USAGE);
+	o->pairs++;
+}
+
+/* -o folded: frames;kernel, device time summed per distinct line. */
+static void
+fold(struct opts *o, struct mct_event *ev)
+{
+	struct mct_val name;
+	struct mct_mapent *e;
+	int64_t dur;
+	size_t i, from;
+
+	if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur) || dur < 0)
+		dur = 0;
+	mct_buf_addc(&o->sfold, ';');
+	from = o->sfold.len;
+	if (mct_get_key(ev, "name", &name) == 0)
+		mct_jstr(&name, &o->sfold);
+	for (i = from; i < o->sfold.len; i++)	/* ; separates frames */
+		if (o->sfold.p[i] == ';' || o->sfold.p[i] == '\n')
+			o->sfold.p[i] = o->sfold.p[i] == ';' ? ':' : ' ';
+	e = mct_map_add(&o->fold, o->sfold.p, o->sfold.len, NULL);
+	if (__builtin_add_overflow(e->val.i, dur, &e->val.i))
+		e->val.i = INT64_MAX;
+}
+
+/* --stack: write the pairs whose stacks are known. */
+static void
+stack_drain(struct opts *o)
+{
+	struct mct_event ev;
+	int rc;
+
+	while ((rc = mct_stack_next(o->stk, &o->sline, &o->sfold)) == 1) {
+		mct_event_init(&ev, o->sline.p, o->sline.len, o->hdr);
+		if (o->folded)
+			fold(o, &ev);
+		else
+			mct_out_event(&o->out, &ev);
+		mct_event_free(&ev);
+	}
+	if (rc < 0)
+		exit(MCT_EXIT_USAGE);
+}
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct mct_mapent *x = *(const struct mct_mapent *const *)a,
+	    *y = *(const struct mct_mapent *const *)b;
+
+	return strcmp(x->key, y->key);
+}
+
+/* -o folded: the lines, by stack. */
+static void
+fold_write(struct opts *o)
+{
+	struct mct_mapent *e, **v;
+	char num[32];
+	size_t i, n = 0, it = 0;
+
+	v = mct_xmalloc((o->fold.n + 1) * sizeof(*v));
+	while ((e = mct_map_next(&o->fold, &it)) != NULL)
+		v[n++] = e;
+	mct_sort(v, n, sizeof(*v), cmp_key);
+	for (i = 0; i < n; i++) {
+		mct_write(v[i]->key, v[i]->len);
+		mct_write(num, (size_t)snprintf(num, sizeof(num), " %lld\n",
+		    (long long)v[i]->val.i));
+	}
+	free(v);
+}
+
 /* Write a device event with its launch (key mode). */
 static void
 pair(struct opts *o, const char *json, size_t len, const struct corr *c,
@@ -245,6 +348,10 @@ pair(struct opts *o, const char *json, size_t len, const struct corr *c,
 	mct_buf_adds(b, ",\"queue\":");
 	mct_buf_addi(b, dts - c->ts - c->dur);
 	mct_buf_addc(b, '}');
+	if (o->stk) {
+		stack_pair(o, c);
+		return;
+	}
 	mct_event_init(&ev, b->p, b->len, o->hdr);
 	mct_out_event(&o->out, &ev);
 	mct_event_free(&ev);
@@ -413,6 +520,8 @@ add(struct opts *o, struct mct_event *ev)
 			add_fend(o, ev, mct_jstr_eq(&ph, "s", 1));
 		return;
 	}
+	if (o->stk && (mct_jstr_eq(&ph, "B", 1) || mct_jstr_eq(&ph, "E", 1)))
+		mct_stack_event(o->stk, ev);
 	if (!mct_jstr_eq(&ph, "X", 1) || mct_get_ns(ev, "ts", &ts) != 0 ||
 	    !MCT_SANE_NS(ts))
 		return;
@@ -425,6 +534,8 @@ add(struct opts *o, struct mct_event *ev)
 		forget(o);
 	/* ids over 255 bytes are not ids */
 	if (corr_key(o, ev, &o->tmp) != 0 || o->tmp.len > 255) {
+		if (o->stk)	/* a host interval, maybe around a launch */
+			mct_stack_event(o->stk, ev);
 		if (o->spool && !o->keyed) {
 			/* flow mode may need this slice again */
 			if (fwrite(ev->json, 1, ev->len, o->spool) != ev->len ||
@@ -435,6 +546,8 @@ add(struct opts *o, struct mct_event *ev)
 	}
 	if (!o->keyed)
 		to_key_mode(o);	/* the spool and the flow ends are not needed */
+	if (o->stk)
+		mct_stack_time(o->stk, ts);
 	c = lookup(o, o->tmp.p, o->tmp.len);
 	if (is_host(o, ev)) {
 		int i;
@@ -447,6 +560,8 @@ add(struct opts *o, struct mct_event *ev)
 		c->tid = intern_key(o, ev, HOST_TID);
 		c->ts = ts;
 		c->dur = dur;
+		if (o->stk)
+			c->has_ext = mct_stack_ext(ev, &c->ext) == 0;
 		for (i = 0; i < c->nwait; i++) {
 			struct mct_event w;
 			int64_t wts;
@@ -689,6 +804,33 @@ dangling_flows(struct opts *o)
 	return n;
 }
 
+/* --stack: the last pairs, and what was wrong with the stacks. */
+static void
+stack_end(struct opts *o)
+{
+	struct mct_stack_counts c;
+
+	mct_stack_end(o->stk);
+	stack_drain(o);
+	mct_stack_close(o->stk, &c);
+	o->stk = NULL;
+	if (o->folded)
+		fold_write(o);
+	if (c.unbalanced)
+		fprintf(stderr, "%s: %lld unbalanced B/E events (an E without "
+		    "its B, or a B never ended)\n",
+		    program_invocation_short_name, c.unbalanced);
+	if (c.nowhere && !o->quiet)
+		fprintf(stderr, "%s: %lld launches whose External id names no "
+		    "op (op found by time instead)\n",
+		    program_invocation_short_name, c.nowhere);
+	if (c.deep)
+		fprintf(stderr, "%s: %lld stacks deeper than 1000 frames, cut "
+		    "to their outermost 1000\n", program_invocation_short_name,
+		    c.deep);
+	o->damaged = c.unbalanced > 0;
+}
+
 static void
 report(struct opts *o)
 {
@@ -713,6 +855,8 @@ report(struct opts *o)
 		}
 		dangling = o->haskey ? 0 : dangling_flows(o);
 	}
+	if (o->stk)
+		stack_end(o);
 	if (!o->quiet)
 		fprintf(stderr, "%s: %lld pairs; %lld host calls without "
 		    "device event, %lld device events without launch, %lld "
@@ -737,9 +881,11 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 			usage(0);
 			break;
 		case 'o':
+			if ((o->folded = strcmp(optarg, "folded") == 0))
+				break;
 			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0) {
 				warnx("-o: unknown format '%s' (want ndjson, "
-				    "tsv, csv, table, md or trace)", optarg);
+				    "tsv, csv, table, md, trace or folded)", optarg);
 				mct_usage_hint();
 			}
 			break;
@@ -772,6 +918,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 		case OPT_ORPHANS:
 			o->orphans = 1;
 			break;
+		case OPT_STACK:
+			o->stack = 1;
+			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
 			if (mct_rules_need() != 0)
@@ -784,6 +933,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 				    "60s, 0)", optarg);
 				mct_usage_hint();
 			}
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &o->out.maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);
@@ -830,19 +982,28 @@ main(int argc, char *argv[])
 		mct_seen_add(&o.seen, &o.key, "--key");
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
-	mct_out_begin(&o.out, o.hdr);
+	if ((o.stack || o.folded) &&
+	    (o.stk = mct_stack_open(o.hdr->sorted, o.window)) == NULL)
+		exit(MCT_EXIT_USAGE);
+	if (!o.folded)
+		mct_out_begin(&o.out, o.hdr);
 	while (mct_next(r, &ev)) {
 		if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1)) {
 			/* names for the viewer; not rows of a table */
-			if (o.out.fmt == MCT_O_NDJSON || o.out.fmt == MCT_O_TRACE)
+			if (!o.folded && (o.out.fmt == MCT_O_NDJSON ||
+			    o.out.fmt == MCT_O_TRACE))
 				mct_out_event(&o.out, ev);
 		} else {
 			mct_seen_event(&o.seen, ev);
 			add(&o, ev);
 		}
+		if (o.stk)
+			stack_drain(&o);
 	}
 	mct_seen_end(&o.seen);
 	report(&o);
-	mct_out_end(&o.out);
-	return mct_finish(mct_close(r));
+	if (!o.folded)
+		mct_out_end(&o.out);
+	return mct_finish(mct_status(mct_close(r),
+	    o.damaged ? MCT_EXIT_DAMAGED : MCT_EXIT_OK));
 }

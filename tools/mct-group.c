@@ -49,7 +49,8 @@ struct opts {
 };
 
 enum { OPT_MISSING = CHAR_MAX + 1, OPT_META, OPT_NO_HEADER, OPT_RULES,
-    OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE, OPT_MERGE, OPT_EXACT_LIMIT };
+    OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE, OPT_MERGE, OPT_EXACT_LIMIT,
+    OPT_WIDTH };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
@@ -70,6 +71,7 @@ static const struct option longopts[] = {
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "value",	required_argument,	NULL, OPT_VALUE },
 	{ "version",	no_argument,		NULL, 'V' },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -113,6 +115,9 @@ usage(int status)
 	    "                        1000000); past it a sketch, quantiles "
 	    "within 0.4%%\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), "
 	    "us, ms, s\n"
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
@@ -200,6 +205,14 @@ parse_sort(struct opts *o, const char *text)
 	}
 }
 
+/* Is --by field i category, and did no rule match the event? */
+static int
+other(struct opts *o, int i, struct mct_event *ev)
+{
+	return o->by[i].vf != NULL && o->by[i].vf == mct_vfield("category") &&
+	    mct_category_other(ev, o->hdr);
+}
+
 /* The event's key: its --by fields' values, \037 apart.  -1: none. */
 static int
 key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
@@ -210,7 +223,11 @@ key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 	for (i = 0; i < o->nby; i++) {
 		if (i)
 			mct_buf_addc(k, '\037');
-		if (mct_field_key(ev, &o->by[i], o->hdr, k) != 0 && !o->missing)
+		if (mct_field_key(ev, &o->by[i], o->hdr, k) == 0)
+			continue;
+		if (other(o, i, ev))	/* no rule: a row, so shares add up */
+			mct_buf_adds(k, "\"" MCT_OTHER "\"");
+		else if (!o->missing)
 			return -1;
 	}
 	return 0;
@@ -431,6 +448,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &o->out.maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);

@@ -92,7 +92,7 @@ struct opts {
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
     OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_MIN_SWITCH, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
-    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT };
+    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT, OPT_WIDTH };
 
 static const struct option longopts[] = {
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
@@ -113,6 +113,7 @@ static const struct option longopts[] = {
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
+	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -161,6 +162,9 @@ usage(int status)
 	    "                        otherwise), tsv, csv, md (Markdown), trace\n"
 	    "                        (events for a track)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), us, "
 	    "ms, s\n"
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
@@ -1004,6 +1008,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_SPLIT:
 			o->m.split = mct_opt_num("--split", optarg, 1.01, 1e9);
+			break;
+		case OPT_WIDTH:
+			mct_opt_width(optarg, &o->out.maxwidth);
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->out.tunit);

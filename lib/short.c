@@ -1,0 +1,190 @@
+/*
+ * short.c - readable kernel names: the virtual field short.
+ *
+ * A profiler writes a kernel's whole C++ signature (return type, template
+ * arguments, parameter list: hundreds of characters) or a generated GEMM
+ * name (Tensile's Cijk_... with forty tuning tokens).  People read the
+ * qualified name, and for a GEMM its family and macro tile.  The
+ * shortener only drops text; it never invents a name, and a name that is
+ * not a signature (Memcpy DtoD (Device -> Device)) is left as it is.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+#ifndef HAVE_DEMANGLE
+/* Without a C++ runtime's demangler mangled names pass through. */
+char *
+mct_demangle(const char *mangled)
+{
+	(void)mangled;
+	return NULL;
+}
+#endif
+
+static int
+is_ident(int c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.';
+}
+
+/*
+ * Tensile's Cijk_<A>_<B>_..._MT<m>x<n>x<k>_...: the family (the first
+ * three tokens) and the macro tile.  Returns -1 if it is not one.
+ */
+static int
+gemm(const char *s, size_t n, struct mct_buf *out)
+{
+	size_t i, fam = 0, tok, tlen;
+	int under = 0;
+
+	if (n < 5 || strncmp(s, "Cijk_", 5) != 0)
+		return -1;
+	for (i = 0; i < n && under < 3; i++)
+		if (s[i] == '_' && ++under == 3)
+			break;
+	fam = i;
+	mct_buf_add(out, s, fam);
+	for (tok = fam; tok < n; tok += tlen + 1) {
+		const char *t = s + tok + 1;
+
+		if (tok + 1 >= n)
+			break;
+		tlen = strcspn(t, "_");
+		if (tok + 1 + tlen > n)
+			tlen = n - tok - 1;
+		if (tlen > 2 && t[0] == 'M' && t[1] == 'T' &&
+		    isdigit((unsigned char)t[2])) {
+			mct_buf_adds(out, "_\xe2\x80\xa6_");	/* "_…_" */
+			mct_buf_add(out, t, tlen);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Does the name look like a C++ signature (not prose with a paren)? */
+static int
+signature(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == ':' && i + 1 < n && s[i + 1] == ':')
+			return 1;
+		if ((s[i] == '<' || s[i] == '(') && i > 0 && is_ident(s[i - 1]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Is the word at the end of b (a top-level token) a qualifier to drop? */
+static int
+qualifier(const char *w, size_t n)
+{
+	static const char *q[] = { "const", "volatile", "noexcept", "&",
+	    "&&", "__global__", "static", "inline", NULL };
+	int i;
+
+	for (i = 0; q[i]; i++)
+		if (strlen(q[i]) == n && memcmp(q[i], w, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The signature without what is inside <>, () and [] (any depth): a
+ * stack of the open brackets, so that the > of a -> in a parameter list
+ * closes nothing.  "(anonymous namespace)::" leaves an empty "::" that
+ * is closed up; the return type is the words before the last one.
+ */
+static void
+strip(const char *s, size_t n, struct mct_buf *out)
+{
+	char open[256];
+	size_t i, depth = 0, start = out->len, w, end, last;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == '<' || c == '(' || c == '[') {
+			/* operator(), operator< ...: keep the word "operator" */
+			if (depth < sizeof(open))
+				open[depth] = c;
+			depth++;
+			continue;
+		}
+		if (depth > 0) {
+			char o = depth <= sizeof(open) ? open[depth - 1] : 0;
+
+			if ((c == '>' && o == '<') || (c == ')' && o == '(') ||
+			    (c == ']' && o == '['))
+				depth--;
+			continue;
+		}
+		if (c == ':' && i + 1 < n && s[i + 1] == ':' &&
+		    out->len >= start + 2 && out->p[out->len - 1] == ':' &&
+		    out->p[out->len - 2] == ':') {
+			i++;	/* "::::" after an anonymous namespace */
+			continue;
+		}
+		mct_buf_addc(out, c);
+	}
+	/* trim, then keep the last word that is not a qualifier */
+	end = out->len;
+	for (;;) {
+		while (end > start && out->p[end - 1] == ' ')
+			end--;
+		for (w = end; w > start && out->p[w - 1] != ' '; w--)
+			;
+		if (w == start || !qualifier(out->p + w, end - w))
+			break;
+		end = w;
+	}
+	last = w;
+	if (last > start && last < end) {
+		memmove(out->p + start, out->p + last, end - last);
+		end = start + (end - last);
+	}
+	/* a name that began with :: (a lone qualifier dropped) */
+	if (end - start > 2 && out->p[start] == ':' && out->p[start + 1] == ':') {
+		memmove(out->p + start, out->p + start + 2, end - start - 2);
+		end -= 2;
+	}
+	out->len = end;
+}
+
+/*
+ * The short form of a name (its text, not JSON) appended to out.
+ * Itanium-mangled names are demangled first; a name that is neither a
+ * signature nor a generated GEMM is copied as it is.
+ */
+void
+mct_short(const char *s, size_t n, struct mct_buf *out)
+{
+	char *m = NULL, *d;
+	size_t start = out->len;
+
+	if (n > 2 && s[0] == '_' && s[1] == 'Z') {
+		m = mct_xmalloc(n + 1);
+		memcpy(m, s, n);
+		m[n] = '\0';
+		if ((d = mct_demangle(m)) != NULL) {
+			free(m);
+			m = d;
+			s = m;
+			n = strlen(m);
+		}
+	}
+	if (gemm(s, n, out) != 0) {
+		if (signature(s, n))
+			strip(s, n, out);
+		if (out->len == start)	/* nothing left: keep it all */
+			mct_buf_add(out, s, n);
+	}
+	free(m);
+}

@@ -1,0 +1,675 @@
+/*
+ * stack.c - what the host was doing at each launch (mct-flow --stack).
+ *
+ * The host intervals of every thread (X events, and B/E pairs) are kept
+ * as small structs by pid/tid (a lane).  A pair (the device event with
+ * its launch, as mct-flow writes it) waits in a queue until its stack is
+ * known, then comes back with stack, op, annotation and module added.
+ *
+ * On a time-sorted input a pair's stack is known as soon as an event
+ * starts after its launch ended: every interval that starts before the
+ * launch, and every E before its end, has been read.  Intervals that
+ * ended --window before the latest start are forgotten, as mct-flow
+ * forgets host calls, so memory stays bounded.  On any other input
+ * everything is kept (a few words an interval, the pairs' lines in a
+ * temporary file) and the stacks are found at the end, lane by lane, in
+ * one sweep over intervals and launches sorted by start.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+#define MAXDEPTH	1000	/* frames written; deeper stacks are cut */
+#define PRUNE_EVERY	65536	/* events between forgetting (sorted input) */
+
+enum { K_OTHER, K_OP, K_ANNOT, K_MODULE };
+
+/* A host interval; an open B ends at INT64_MAX until its E. */
+struct iv {
+	int64_t		 ts, end;
+	int32_t		 name;		/* interned JSON text */
+	int32_t		 pid;		/* interned: annotations of the process */
+	uint32_t	 seq;		/* input order, to break ties */
+	uint8_t		 kind, open;
+};
+
+struct lane {
+	struct iv	*v;
+	size_t		 n, cap, prune_at;
+	int32_t		 pid;
+};
+
+/* A pair waiting for its stack. */
+struct pend {
+	int32_t		 lane, pid, lname;
+	int64_t		 ts, end, ext;
+	int		 has_ext;
+	long long	 off, roff;	/* its line; its stack (unsorted) */
+	size_t		 len, rlen, flen;	/* the line, members, folded */
+};
+
+/* The op an External id names. */
+struct extop {
+	int64_t		 end;
+	int32_t		 name;
+};
+
+struct mct_stack {
+	int		 sorted, ended, swept;
+	int64_t		 window, last;
+	uint32_t	 seq;
+	long long	 nev;
+	struct mct_strtab st;		/* names, pids, lanes' keys */
+	struct mct_map	 lanemap;	/* pid \037 tid -> lane index */
+	struct lane	*lanes;
+	size_t		 nlanes;
+	struct iv	*ann;		/* annotations of every lane */
+	size_t		 nann, anncap;
+	struct mct_map	 ext;		/* pid \037 External id -> struct extop */
+	struct pend	*q;		/* the queue, FIFO */
+	size_t		 qhead, qn, qcap;
+	struct mct_buf	 held;		/* sorted: the waiting lines */
+	FILE		*spool, *rspool;	/* unsorted: lines, stacks */
+	struct mct_buf	 key, tmp, res, fold;
+	struct iv	*fr;		/* scratch: one stack's frames */
+	size_t		 frcap;
+	struct mct_stack_counts c;
+};
+
+struct mct_stack *
+mct_stack_open(int sorted, int64_t window)
+{
+	struct mct_stack *s = mct_xmalloc(sizeof(*s));
+
+	memset(s, 0, sizeof(*s));
+	s->sorted = sorted;
+	s->window = window;
+	s->last = INT64_MIN;
+	s->ext.extra = sizeof(struct extop);
+	if (!sorted && ((s->spool = mct_tmpfile(NULL)) == NULL ||
+	    (s->rspool = mct_tmpfile(NULL)) == NULL)) {
+		mct_stack_close(s, NULL);
+		return NULL;
+	}
+	return s;
+}
+
+static int32_t
+intern_val(struct mct_stack *s, struct mct_event *ev, const char *key)
+{
+	struct mct_val v;
+
+	if (mct_get_key(ev, key, &v) != 0)
+		return mct_intern(&s->st, "null", 4);
+	return mct_intern(&s->st, v.p, v.len);
+}
+
+/* The lane of a pid and tid (their JSON texts). */
+static int32_t
+lane_of(struct mct_stack *s, const char *pid, size_t np, const char *tid,
+    size_t nt)
+{
+	struct mct_mapent *e;
+	int isnew;
+
+	s->key.len = 0;
+	mct_buf_add(&s->key, pid, np);
+	mct_buf_addc(&s->key, '\037');
+	mct_buf_add(&s->key, tid, nt);
+	e = mct_map_add(&s->lanemap, s->key.p, s->key.len, &isnew);
+	if (isnew) {
+		s->lanes = mct_xrealloc(s->lanes,
+		    (s->nlanes + 1) * sizeof(*s->lanes));
+		memset(&s->lanes[s->nlanes], 0, sizeof(*s->lanes));
+		s->lanes[s->nlanes].pid = mct_intern(&s->st, pid, np);
+		s->lanes[s->nlanes].prune_at = 64;
+		e->val.i = (int64_t)s->nlanes++;
+	}
+	return (int32_t)e->val.i;
+}
+
+static int32_t
+ev_lane(struct mct_stack *s, struct mct_event *ev)
+{
+	struct mct_val pid, tid;
+
+	if (mct_get_key(ev, "pid", &pid) != 0)
+		pid.p = "null", pid.len = 4;
+	if (mct_get_key(ev, "tid", &tid) != 0)
+		tid.p = "null", tid.len = 4;
+	return lane_of(s, pid.p, pid.len, tid.p, tid.len);
+}
+
+/* args."External id" as an integer: Kineto's link of launch to op. */
+int
+mct_stack_ext(struct mct_event *ev, int64_t *ext)
+{
+	static struct mct_field f;
+	struct mct_val v;
+
+	if (f.text == NULL && mct_field_parse("args.\"External id\"", &f) != 0)
+		return -1;
+	if (mct_get(ev, &f, &v) != 0 || v.type != MCT_J_NUMBER)
+		return -1;
+	return mct_int(v.p, v.len, ext);
+}
+
+static int
+kind(struct mct_event *ev)
+{
+	struct mct_val cat, name;
+
+	if (mct_get_key(ev, "cat", &cat) != 0 || cat.type != MCT_J_STRING)
+		return K_OTHER;
+	if (mct_jstr_eq(&cat, "cpu_op", 6) || mct_jstr_eq(&cat, "Operator", 8))
+		return K_OP;
+	if (mct_jstr_eq(&cat, "user_annotation", 15))
+		return K_ANNOT;
+	if (mct_jstr_eq(&cat, "python_function", 15) &&
+	    mct_get_key(ev, "name", &name) == 0 && name.len > 13 &&
+	    memcmp(name.p, "\"nn.Module: ", 12) == 0)
+		return K_MODULE;
+	return K_OTHER;
+}
+
+/* The horizon: intervals that ended before it can enclose no launch. */
+static int64_t
+horizon(const struct mct_stack *s)
+{
+	int64_t h;
+	size_t i;
+
+	if (s->window <= 0 || s->last == INT64_MIN ||
+	    __builtin_sub_overflow(s->last, s->window, &h))
+		return INT64_MIN;
+	for (i = s->qhead; i < s->qn; i++)
+		if (s->q[i].ts < h)
+			h = s->q[i].ts;
+	return h;
+}
+
+/* Forget a lane's closed intervals that ended before the horizon. */
+static void
+prune_lane(struct lane *l, int64_t h)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < l->n; i++)
+		if (l->v[i].open || l->v[i].end >= h)
+			l->v[j++] = l->v[i];
+	l->n = j;
+	l->prune_at = 2 * j + 64;
+}
+
+/* Sorted input: forget annotations and External ids behind the horizon. */
+static void
+prune(struct mct_stack *s)
+{
+	struct mct_mapent *e;
+	int64_t h = horizon(s);
+	size_t i, j, it = 0;
+
+	if (h == INT64_MIN)
+		return;
+	for (i = j = 0; i < s->nann; i++)
+		if (s->ann[i].end >= h)
+			s->ann[j++] = s->ann[i];
+	s->nann = j;
+	while ((e = mct_map_next(&s->ext, &it)) != NULL)
+		if (((struct extop *)e->val.p)->end < h)
+			mct_map_del(&s->ext, e);
+	for (i = 0; i < s->nlanes; i++)
+		prune_lane(&s->lanes[i], h);
+}
+
+void
+mct_stack_time(struct mct_stack *s, int64_t ts)
+{
+	if (ts > s->last)
+		s->last = ts;
+}
+
+/*
+ * A host interval: an X event (the tool passes those that are not
+ * launches or device work), or a B or an E.  An E closes the latest open
+ * B of its lane; one with none is counted.
+ */
+void
+mct_stack_event(struct mct_stack *s, struct mct_event *ev)
+{
+	struct mct_val ph;
+	struct lane *l;
+	struct iv *iv;
+	int64_t ts, dur, ext;
+	int32_t ln;
+	size_t i;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || ph.type != MCT_J_STRING ||
+	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
+		return;
+	mct_stack_time(s, ts);
+	ln = ev_lane(s, ev);
+	l = &s->lanes[ln];
+	if (mct_jstr_eq(&ph, "E", 1)) {
+		for (i = l->n; i > 0; i--)
+			if (l->v[i - 1].open) {
+				l->v[i - 1].open = 0;
+				l->v[i - 1].end = ts;
+				return;
+			}
+		s->c.unbalanced++;
+		return;
+	}
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = mct_xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	iv = &l->v[l->n++];
+	iv->ts = ts;
+	iv->seq = s->seq++;
+	iv->pid = l->pid;
+	iv->name = intern_val(s, ev, "name");
+	iv->kind = (uint8_t)kind(ev);
+	iv->open = mct_jstr_eq(&ph, "B", 1);
+	if (iv->open)
+		iv->end = INT64_MAX;
+	else if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur) ||
+	    dur < 0)
+		iv->end = ts;
+	else
+		iv->end = ts + dur;
+	if (iv->kind == K_ANNOT && !iv->open) {
+		if (s->nann == s->anncap) {
+			s->anncap = s->anncap ? 2 * s->anncap : 64;
+			s->ann = mct_xrealloc(s->ann, s->anncap * sizeof(*s->ann));
+		}
+		s->ann[s->nann++] = *iv;
+	}
+	if (iv->kind == K_OP && mct_stack_ext(ev, &ext) == 0) {
+		struct extop *x;
+		struct mct_val pid;
+		char num[32];
+
+		if (mct_get_key(ev, "pid", &pid) != 0)
+			pid.p = "null", pid.len = 4;
+		s->key.len = 0;
+		mct_buf_add(&s->key, pid.p, pid.len);
+		mct_buf_addc(&s->key, '\037');
+		mct_buf_add(&s->key, num, (size_t)snprintf(num, sizeof(num),
+		    "%lld", (long long)ext));
+		x = mct_map_add(&s->ext, s->key.p, s->key.len, NULL)->val.p;
+		x->end = iv->end;
+		x->name = iv->name;
+	}
+	if (s->sorted && ++s->nev % PRUNE_EVERY == 0)
+		prune(s);
+	else if (s->sorted && l->n >= l->prune_at)
+		prune_lane(l, horizon(s));
+}
+
+/*
+ * A pair, as mct-flow would write it, waits for its launch's stack.
+ * Returns -1 if the temporary file cannot be written.
+ */
+int
+mct_stack_pair(struct mct_stack *s, const char *json, size_t len,
+    const struct mct_launch *L)
+{
+	struct pend *p;
+
+	if (s->qhead == s->qn)
+		s->qhead = s->qn = 0, s->held.len = 0;
+	if (s->qn == s->qcap) {
+		s->qcap = s->qcap ? 2 * s->qcap : 64;
+		s->q = mct_xrealloc(s->q, s->qcap * sizeof(*s->q));
+	}
+	p = &s->q[s->qn++];
+	memset(p, 0, sizeof(*p));
+	p->lane = lane_of(s, L->pid, strlen(L->pid), L->tid, strlen(L->tid));
+	p->pid = s->lanes[p->lane].pid;
+	p->lname = mct_intern(&s->st, L->name, strlen(L->name));
+	p->ts = L->ts;
+	p->end = L->dur > 0 ? L->ts + L->dur : L->ts;
+	p->ext = L->ext;
+	p->has_ext = L->has_ext;
+	p->len = len;
+	if (s->sorted) {
+		p->off = (long long)s->held.len;
+		mct_buf_add(&s->held, json, len);
+		return 0;
+	}
+	if (fseeko(s->spool, 0, SEEK_END) != 0 ||
+	    (p->off = ftello(s->spool)) < 0 ||
+	    fwrite(json, 1, len, s->spool) != len) {
+		warn("stack spool");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+cmp_frame(const void *a, const void *b)
+{
+	const struct iv *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;	/* outer first */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Add a JSON string's text to the folded line, ; made : (the separator). */
+static void
+fold_add(struct mct_stack *s, int32_t name)
+{
+	struct mct_val v = { MCT_J_STRING, s->st.str[name],
+	    strlen(s->st.str[name]) };
+	size_t i, from = s->fold.len;
+
+	if (v.p[0] != '"')
+		mct_buf_add(&s->fold, v.p, v.len);
+	else
+		mct_jstr(&v, &s->fold);
+	for (i = from; i < s->fold.len; i++)
+		if (s->fold.p[i] == ';' || s->fold.p[i] == '\n')
+			s->fold.p[i] = s->fold.p[i] == ';' ? ':' : ' ';
+}
+
+static void
+member(struct mct_buf *b, const char *key, const char *json)
+{
+	mct_buf_adds(b, ",\"");
+	mct_buf_adds(b, key);
+	mct_buf_adds(b, "\":");
+	mct_buf_adds(b, json);
+}
+
+/*
+ * The stack of a launch from the intervals that may enclose it (a
+ * lane's, or the sweep's active ones): its members in s->res, the
+ * frames joined by ; in s->fold.
+ */
+static void
+frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
+    size_t n)
+{
+	size_t i, nf = 0;
+	int32_t op = -1, ann = -1, mod = -1;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].ts > p->ts || v[i].end < p->end)
+			continue;
+		if (nf == s->frcap) {
+			s->frcap = s->frcap ? 2 * s->frcap : 64;
+			s->fr = mct_xrealloc(s->fr, s->frcap * sizeof(*s->fr));
+		}
+		s->fr[nf++] = v[i];
+	}
+	mct_sort(s->fr, nf, sizeof(*s->fr), cmp_frame);
+	s->res.len = s->fold.len = 0;
+	mct_buf_adds(&s->res, ",\"stack\":[");
+	for (i = 0; i < nf && i < MAXDEPTH; i++) {
+		mct_buf_adds(&s->res, s->st.str[s->fr[i].name]);
+		mct_buf_addc(&s->res, ',');
+		fold_add(s, s->fr[i].name);
+		mct_buf_addc(&s->fold, ';');
+	}
+	if (nf > MAXDEPTH)
+		s->c.deep++;
+	mct_buf_adds(&s->res, s->st.str[p->lname]);
+	mct_buf_addc(&s->res, ']');
+	fold_add(s, p->lname);
+	for (i = nf; i > 0; i--) {	/* innermost first */
+		const struct iv *f = &s->fr[i - 1];
+
+		if (f->kind == K_OP && op < 0)
+			op = f->name;
+		else if (f->kind == K_ANNOT && ann < 0)
+			ann = f->name;
+		else if (f->kind == K_MODULE && mod < 0)
+			mod = f->name;
+	}
+	if (p->has_ext) {
+		struct mct_mapent *e;
+		char num[64];
+
+		s->key.len = 0;
+		mct_buf_adds(&s->key, s->st.str[p->pid]);
+		mct_buf_addc(&s->key, '\037');
+		mct_buf_add(&s->key, num, (size_t)snprintf(num, sizeof(num),
+		    "%lld", (long long)p->ext));
+		if ((e = mct_map_find(&s->ext, s->key.p, s->key.len)) != NULL)
+			op = ((struct extop *)e->val.p)->name;
+		else
+			s->c.nowhere++;
+	}
+	/* no annotation on the thread: the process's (a backward thread
+	 * runs inside the main thread's ProfilerStep) */
+	if (ann < 0) {
+		const struct iv *best = NULL;
+
+		for (i = 0; i < s->nann; i++) {
+			const struct iv *a = &s->ann[i];
+
+			if (a->pid != p->pid || a->ts > p->ts || a->end < p->end)
+				continue;
+			if (best == NULL || cmp_frame(a, best) > 0)
+				best = a;
+		}
+		if (best)
+			ann = best->name;
+	}
+	if (op >= 0)
+		member(&s->res, "op", s->st.str[op]);
+	if (ann >= 0)
+		member(&s->res, "annotation", s->st.str[ann]);
+	if (mod >= 0)
+		member(&s->res, "module", s->st.str[mod]);
+}
+
+static int
+cmp_pend(const void *a, const void *b, void *arg)
+{
+	const struct pend *q = arg;
+	const struct pend *x = &q[*(const size_t *)a], *y = &q[*(const size_t *)b];
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/*
+ * Unsorted input, at its end: each lane's intervals and launches by
+ * start, and a sweep with the intervals that are still open; every
+ * pair's stack goes to the second spool.
+ */
+static int
+sweep(struct mct_stack *s)
+{
+	size_t *ord, i, j, k, na, acap = 0;
+	struct iv *act = NULL;
+	int rc = 0;
+
+	for (i = 0; i < s->nlanes; i++)
+		mct_sort(s->lanes[i].v, s->lanes[i].n, sizeof(struct iv),
+		    cmp_frame);
+	ord = mct_xmalloc((s->qn + 1) * sizeof(*ord));
+	for (i = 0; i < s->qn; i++)
+		ord[i] = i;
+	mct_sort_r(ord, s->qn, sizeof(*ord), cmp_pend, s->q);
+	for (i = 0; i < s->qn; i = j) {
+		struct lane *l = &s->lanes[s->q[ord[i]].lane];
+
+		na = 0;
+		k = 0;
+		for (j = i; j < s->qn && s->q[ord[j]].lane == s->q[ord[i]].lane;
+		    j++) {
+			struct pend *p = &s->q[ord[j]];
+			size_t a, b;
+
+			for (; k < l->n && l->v[k].ts <= p->ts; k++) {
+				if (na == acap) {
+					acap = acap ? 2 * acap : 64;
+					act = mct_xrealloc(act, acap * sizeof(*act));
+				}
+				act[na++] = l->v[k];
+			}
+			for (a = b = 0; a < na; a++)	/* still open at p */
+				if (act[a].end >= p->ts)
+					act[b++] = act[a];
+			na = b;
+			frames(s, p, act, na);
+			p->rlen = s->res.len;
+			p->flen = s->fold.len;
+			if (fseeko(s->rspool, 0, SEEK_END) != 0 ||
+			    (p->roff = ftello(s->rspool)) < 0 ||
+			    fwrite(s->res.p, 1, s->res.len, s->rspool) !=
+			    s->res.len ||
+			    fwrite(s->fold.p, 1, s->fold.len, s->rspool) !=
+			    s->fold.len) {
+				warn("stack spool");
+				rc = -1;
+				goto out;
+			}
+		}
+	}
+out:
+	free(act);
+	free(ord);
+	s->swept = 1;
+	return rc;
+}
+
+void
+mct_stack_end(struct mct_stack *s)
+{
+	size_t i, j;
+
+	s->ended = 1;
+	for (i = 0; i < s->nlanes; i++)
+		for (j = 0; j < s->lanes[i].n; j++)
+			if (s->lanes[i].v[j].open)
+				s->c.unbalanced++;
+}
+
+static int
+readat(FILE *f, long long off, size_t len, struct mct_buf *b)
+{
+	b->len = 0;
+	mct_buf_grow(b, len + 1);
+	if (fseeko(f, off, SEEK_SET) != 0 || fread(b->p, 1, len, f) != len) {
+		warn("stack spool");
+		return -1;
+	}
+	b->len = len;
+	return 0;
+}
+
+/*
+ * Sorted input: drop the written pairs from the queue and their lines
+ * from the buffer, so that a queue that never empties (a launch that
+ * outlasts the pairs behind it) does not grow with the trace.
+ */
+static void
+compact(struct mct_stack *s)
+{
+	size_t i, n = s->qn - s->qhead;
+	long long off;
+
+	if (n == 0) {
+		s->qhead = s->qn = 0;
+		s->held.len = 0;
+		return;
+	}
+	if (s->qhead < 4096 || s->qhead < n)
+		return;
+	off = s->q[s->qhead].off;
+	memmove(s->held.p, s->held.p + off, s->held.len - (size_t)off);
+	s->held.len -= (size_t)off;
+	memmove(s->q, s->q + s->qhead, n * sizeof(*s->q));
+	for (i = 0; i < n; i++)
+		s->q[i].off -= off;
+	s->qhead = 0;
+	s->qn = n;
+}
+
+/*
+ * The next pair whose stack is known, in the order the pairs came: its
+ * line with the members added in *line, and its frames joined by ; in
+ * *folded (the launch call last).  Returns 0 when none is ready, -1
+ * if the temporary file cannot be read back.
+ */
+int
+mct_stack_next(struct mct_stack *s, struct mct_buf *line,
+    struct mct_buf *folded)
+{
+	struct pend *p;
+	const char *json;
+
+	if (s->qhead == s->qn)
+		return 0;
+	p = &s->q[s->qhead];
+	if (s->sorted) {
+		if (!s->ended && p->end >= s->last)
+			return 0;
+		frames(s, p, s->lanes[p->lane].v, s->lanes[p->lane].n);
+		json = s->held.p + p->off;
+		folded->len = 0;
+		mct_buf_add(folded, s->fold.p, s->fold.len);
+	} else {
+		if (!s->ended)
+			return 0;
+		if (!s->swept && sweep(s) != 0)
+			return -1;
+		if (readat(s->spool, p->off, p->len, &s->tmp) != 0 ||
+		    readat(s->rspool, p->roff, p->rlen + p->flen, &s->res) != 0)
+			return -1;
+		json = s->tmp.p;
+		folded->len = 0;
+		mct_buf_add(folded, s->res.p + p->rlen, p->flen);
+		s->res.len = p->rlen;
+	}
+	line->len = 0;
+	mct_buf_add(line, json, p->len - 1);	/* without its closing brace */
+	mct_buf_add(line, s->res.p, s->res.len);
+	mct_buf_addc(line, '}');
+	s->qhead++;
+	if (s->sorted)
+		compact(s);
+	return 1;
+}
+
+void
+mct_stack_close(struct mct_stack *s, struct mct_stack_counts *c)
+{
+	size_t i;
+
+	if (c)
+		*c = s->c;
+	for (i = 0; i < s->nlanes; i++)
+		free(s->lanes[i].v);
+	free(s->lanes);
+	free(s->ann);
+	free(s->q);
+	free(s->fr);
+	mct_map_free(&s->lanemap);
+	mct_map_free(&s->ext);
+	mct_strtab_free(&s->st);
+	mct_buf_free(&s->held);
+	mct_buf_free(&s->key);
+	mct_buf_free(&s->tmp);
+	mct_buf_free(&s->res);
+	mct_buf_free(&s->fold);
+	if (s->spool)
+		fclose(s->spool);
+	if (s->rspool)
+		fclose(s->rspool);
+	free(s);
+}

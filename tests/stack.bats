@@ -1,0 +1,282 @@
+#!/usr/bin/env bats
+# stack.bats - mct-flow --stack and -o folded (host stacks, op, annotation,
+# module), the field short, --width, and category tables that add up.
+#
+# Expected values come from tests/stack_oracle.py (python3's json, the rules
+# of mct-flow(1) written down independently), run on the Kineto fixtures
+# (skipped when ../shared/fixtures is absent) and on generated traces.
+
+load helpers
+
+spy() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/stack_oracle.py" "$@"
+}
+
+setup_file() {
+	gen --scale 0.02 > "$BATS_FILE_TMPDIR/gen.json"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	gen="$BATS_FILE_TMPDIR/gen.json"
+}
+
+# Every number of mct-flow --stack on one trace against the oracle: each
+# pair's stack, op, annotation and module; device time per op, module and
+# annotation through mct-group; the folded lines and their sum.
+against_oracle() {
+	local f=$1 by
+
+	mct-flow -q --stack "$f" > pairs.nd
+	mkdir -p py
+	spy save py "$f" pairs.nd
+	same "$(tail -1 py/check)" "ok" || { cat py/check; return 1; }
+	for by in op module annotation; do
+		mct-group --by "$by" -a count,total -o tsv --no-header pairs.nd |
+		    sort > got
+		same "$(cat got)" "$(sort py/$by)"
+	done
+	mct-flow -q -o folded "$f" > folded
+	same "$(cat folded)" "$(cat py/folded)"
+	# every line "frames value"; the values add up to the device time
+	run awk '!/^[^\n]+ [0-9]+$/ { bad++ } { s += $NF }
+	    END { printf "%d %d\n", bad, s }' folded
+	same "$output" "0 $(cut -f2 py/total)"
+}
+
+@test "stack: the tiny Kineto call stack: op aten::mm, its annotation, the stack outermost first" {
+	need_fixtures
+	local f=$fixtures/kineto-call-stack-tiny.json
+	[ -f "$f" ] || skip "kineto-call-stack-tiny.json absent"
+	mct-flow -q --stack -o tsv -F op,annotation,stack "$f" > out
+	same "$(cat out)" "op	annotation	stack
+aten::mm	## backward ##	[\"autograd::engine::evaluate_function: AddmmBackward0\",\"AddmmBackward0\",\"aten::mm\",\"cudaLaunchKernel\"]"
+	against_oracle "$f"
+}
+
+@test "stack: the bert traces (CUDA and ROCm): op through External id, every figure as the oracle's" {
+	need_fixtures
+	local f
+	for f in "$fixtures"/kineto-bert-h100.json.gz "$fixtures"/kineto-bert-mi300.json.gz; do
+		[ -f "$f" ] || skip "${f##*/} absent"
+		against_oracle "$f"
+	done
+	# the modules are there: BertAttention above some launch
+	mct-flow -q --stack -o tsv -F stack --no-header \
+	    "$fixtures"/kineto-bert-h100.json.gz | grep -q 'nn.Module: BertAttention'
+}
+
+@test "stack: the diff traces (launches without External id): op by containment, as the oracle's" {
+	need_fixtures
+	local f=$fixtures/kineto-diff-test.json.gz
+	[ -f "$f" ] || skip "kineto-diff-test.json.gz absent"
+	against_oracle "$f"
+	# no launch carries an External id, and ops are found
+	[ "$(mct-flow -q --stack -o tsv -F op --no-header "$f" | grep -c .)" -gt 1000 ]
+}
+
+@test "stack: a time-sorted input (streamed, forgetting) gives what the unsorted one gives" {
+	need_fixtures
+	local f=$fixtures/kineto-diff-control.json.gz
+	[ -f "$f" ] || skip "kineto-diff-control.json.gz absent"
+	spy sort "$f" > sorted.json
+	mct-flow -q --stack sorted.json | head -1 | grep -q '"sorted":true'
+	against_oracle sorted.json
+	# a window just longer than the longest latency: intervals and host
+	# calls are forgotten as the trace goes, and no stack is lost
+	local w
+	w=$(mct-filter -o tsv -F latency --no-header pairs.nd | sort -n | tail -1)
+	mct-flow -q --stack --window $((w / 1000 + 1000))us sorted.json > w.nd
+	same "$(cat w.nd)" "$(cat pairs.nd)"
+}
+
+@test "stack: a generated mcTracer trace: the stack is the API call alone" {
+	against_oracle "$gen"
+	mct-flow -q -o folded "$gen" | sed 's/ [0-9]*$//' | sort -u > frames
+	grep -q '^mcModuleLaunchKernel;kernel_kernel$' frames
+	run grep -c ';.*;' frames
+	same "$output" "0"
+}
+
+@test "stack: -o tsv -F with stack fields, and the NDJSON record keeps the pair" {
+	mct-flow -q --stack -F launch.name,name,stack,op "$gen" -o tsv | head -2 > out
+	same "$(head -1 out)" "launch.name	name	stack	op"
+	mct-flow -q "$gen" | tail -n +2 | head -3 > plain
+	mct-flow -q --stack "$gen" | tail -n +2 | head -3 |
+	    sed 's/,"stack":\[[^]]*\]}$/}/' > stacked
+	same "$(cat stacked)" "$(cat plain)"
+}
+
+@test "stack: bad input: unbalanced B/E, an External id pointing nowhere, 1,500 nested frames" {
+	"$PYTHON3" - <<'EOF'
+import json
+ev = [{"ph": "X", "cat": "cpu_op", "name": "op%d" % i, "pid": 1, "tid": 1,
+       "ts": i, "dur": 10000 - 2 * i} for i in range(1500)]
+ev += [{"ph": "B", "name": "b", "pid": 1, "tid": 2, "ts": 0},
+       {"ph": "E", "pid": 1, "tid": 2, "ts": 1},
+       {"ph": "E", "pid": 1, "tid": 2, "ts": 2},
+       {"ph": "B", "name": "open", "pid": 1, "tid": 2, "ts": 3},
+       {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
+        "tid": 1, "ts": 2000, "dur": 5,
+        "args": {"correlation": 7, "External id": 99999}},
+       {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+        "ts": 3000, "dur": 50, "args": {"correlation": 7}},
+       {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
+        "tid": 2, "ts": 2000, "dur": 5, "args": {"correlation": 8}},
+       {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7,
+        "ts": 3100, "dur": 50, "args": {"correlation": 8}}]
+json.dump({"traceEvents": ev}, open("bad.json", "w"))
+EOF
+	run -1 --separate-stderr mct-flow --stack -o tsv -F name,op,stack bad.json
+	same "${stderr_lines[0]}" "mct-flow: 2 unbalanced B/E events (an E without its B, or a B never ended)"
+	same "${stderr_lines[1]}" "mct-flow: 1 launches whose External id names no op (op found by time instead)"
+	same "${stderr_lines[2]}" "mct-flow: 1 stacks deeper than 1000 frames, cut to their outermost 1000"
+	same "${lines[1]%%	\[*}" "k	op1499"
+	same "${lines[2]}" "k2		[\"open\",\"cudaLaunchKernel\"]"
+	# 1,000 frames and the launch
+	run "$PYTHON3" -c 'import json,sys; print(len(json.loads(sys.argv[1])))' \
+	    "$(mct-flow -q --stack -o tsv -F stack --no-header bad.json | head -1)"
+	same "$output" "1001"
+	# -q keeps the damage counts, drops the note on External ids
+	run -1 --separate-stderr mct-flow -q --stack bad.json
+	same "${#stderr_lines[@]}" "2"
+	mct-flow -q --stack bad.json > pairs.nd 2>/dev/null || :
+	spy check bad.json pairs.nd | tail -1 | grep -qx ok
+}
+
+@test "stack: -o folded takes no stack option, and an unknown -o names folded" {
+	mct-flow -q -o folded "$gen" > a
+	mct-flow -q --stack -o folded "$gen" > b
+	same "$(cat a)" "$(cat b)"
+	run -2 mct-flow -o flame "$gen"
+	same "${lines[0]}" "mct-flow: -o: unknown format 'flame' (want ndjson, tsv, csv, table, md, trace or folded)"
+}
+
+@test "short: no < or ( left in any kernel name of the ROCm fixtures and the bert pair; the issue's examples" {
+	need_fixtures
+	local f n=0
+	for f in kineto-rocm62-mi250.json.gz kineto-bert-mi300.json.gz kineto-bert-h100.json.gz; do
+		[ -f "$fixtures/$f" ] || skip "$f absent"
+		mct-filter --cat kernel -o tsv -F short --no-header "$fixtures/$f" > s
+		n=$((n + $(wc -l < s)))
+		run grep -c '[<(]' s
+		same "$output" "0"
+	done
+	[ "$n" -gt 100 ]
+	printf '%s\n' '{"name":"void at::native::vectorized_gather_kernel<16, long>(char*, char*, long)","ph":"X","ts":1}' \
+	    '{"name":"Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT320x224x64_MI16x16x1_SN_LDSB1","ph":"X","ts":2}' \
+	    '{"name":"Memcpy DtoD (Device -> Device)","ph":"X","ts":3}' > n.nd
+	run mct-filter -o tsv -F short --no-header n.nd
+	same "$output" "at::native::vectorized_gather_kernel
+Cijk_Alik_Bljk_…_MT320x224x64
+Memcpy DtoD (Device -> Device)"
+	# a mangled CK name: demangled when the C++ runtime was found
+	printf '%s\n' '{"name":"_ZN2ck27kernel_gemm_xdl_cshuffle_v1INS_16GridwiseGemm_xdlIfLb1EEELi256EEEvPKfPf","ph":"X","ts":1}' > m.nd
+	run mct-filter -o tsv -F short --no-header m.nd
+	if grep -q '^#define HAVE_DEMANGLE 1' "$MCT_BUILDDIR/config.h"; then
+		same "$output" "ck::kernel_gemm_xdl_cshuffle_v1"
+	else
+		same "$output" "_ZN2ck27kernel_gemm_xdl_cshuffle_v1INS_16GridwiseGemm_xdlIfLb1EEELi256EEEvPKfPf"
+	fi
+	# short groups: mct-group --by short
+	run mct-group --by short -a count -o tsv --no-header --sort short n.nd
+	same "${lines[2]}" "at::native::vectorized_gather_kernel	1"
+}
+
+@test "--width: table and md cells cut with an ellipsis, in characters; tsv, csv and ndjson never" {
+	"$PYTHON3" -c '
+import json
+print(json.dumps({"name": "\u00e9" * 70, "ph": "X", "ts": 1, "dur": 1}))
+print(json.dumps({"name": "x" * 60, "ph": "X", "ts": 2, "dur": 1}))' > w.nd
+	run mct-filter -o table -F name w.nd
+	same "${lines[1]}" "$(printf 'é%.0s' $(seq 59))…"
+	same "${lines[2]}" "$(printf 'x%.0s' $(seq 60))"
+	run mct-group -o md --width 10 -a count w.nd
+	same "${lines[2]}" "| ééééééééé… | 1 |"
+	run mct-filter -o table --width 0 -F name w.nd
+	same "${lines[1]}" "$(printf 'é%.0s' $(seq 70))"
+	for o in tsv csv; do
+		run mct-filter -o "$o" --width 5 -F name --no-header w.nd
+		same "${lines[0]}" "$(printf 'é%.0s' $(seq 70))"
+	done
+	same "$(mct-filter --width 5 w.nd)" "$(mct-cat w.nd)"
+	run -2 mct-group --width 1 w.nd
+	same "${lines[0]}" "mct-group: --width: invalid width '1' (want a number of characters from 2, or 0 for no limit)"
+}
+
+@test "category: (other) for what no rule matches, so every fixture's table sums to 100.00%" {
+	printf '%s\n' '{"name":"mystery","ph":"X","ts":1,"dur":30}' \
+	    '{"name":"ampere_sgemm_128x64_nn","cat":"kernel","ph":"X","ts":2,"dur":70}' \
+	    '{"name":"flow","ph":"s","id":1,"ts":3}' > o.nd
+	run mct-group --by category -a count,total,share -o tsv --no-header o.nd
+	same "$output" "BLAS/GEMM	1	70000	70
+(other)	1	30000	30"
+	# the label - (the flow here) makes no row; (other) is a row, not a label
+	run mct-filter -c --where 'category' o.nd
+	same "$output" "1"
+	# the generated trace's device lanes: every kernel has a rule
+	run sh -c "mct-filter --where 'pid==2' '$gen' |
+	    mct-group --by category -a count -o tsv --no-header"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"(other)"* ]]
+	need_fixtures
+	local f
+	for f in "$fixtures"/*.json*; do
+		run sh -c "mct-group --by category -a total,share -o tsv --no-header '$f' 2>/dev/null |
+		    awk -F'\t' '{ t += \$2; s += \$3 } END { if (t > 0) printf \"%.2f\n\", s; else print \"100.00\" }'"
+		same "$output" "100.00" || { echo "in ${f##*/}"; return 1; }
+	done
+}
+
+@test "category: the default rules know attention, normalization, communication and ROCm GEMMs" {
+	printf '%s\n' \
+	    '{"name":"void pytorch_flash::flash_fwd_kernel<int>(int)","cat":"kernel","ph":"X","ts":1}' \
+	    '{"name":"attn_fwd","cat":"kernel","ph":"X","ts":2}' \
+	    '{"name":"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float>(int)","cat":"kernel","ph":"X","ts":3}' \
+	    '{"name":"rms_norm_kernel","cat":"kernel","ph":"X","ts":4}' \
+	    '{"name":"ncclDevKernel_SendRecv(ncclDevComm*)","cat":"kernel","ph":"X","ts":5}' \
+	    '{"name":"mcclKernel_Sum_float_Simple","cat":"kernel","ph":"X","ts":6}' \
+	    '{"name":"Cijk_Alik_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1","cat":"kernel","ph":"X","ts":7}' \
+	    '{"name":"_ZN2ck27kernel_gemm_xdl_cshuffle_v1INS_16GridwiseGemm_xdlIfLb1EEELi256EEEvPKfPf","ph":"X","ts":8}' \
+	    '{"name":"igemm_fwd_gtcx3_nhwc_fp16","ph":"X","ts":9}' \
+	    '{"name":"hipblasltKernel","ph":"X","ts":10}' > r.nd
+	run mct-filter -o tsv -F category --no-header r.nd
+	same "$output" "attention
+attention
+normalization
+normalization
+communication
+communication
+BLAS/GEMM
+BLAS/GEMM
+BLAS/GEMM
+BLAS/GEMM"
+}
+
+@test "mct-report: 'Device time by op and module' equals the oracle; -p writes the folded stacks, and the flame graph where a tool is" {
+	need_fixtures
+	local f=$fixtures/kineto-bert-h100.json.gz
+	[ -f "$f" ] || skip "kineto-bert-h100.json.gz absent"
+	mkdir py
+	mct-flow -q --stack "$f" > pairs.nd
+	spy save py "$f" pairs.nd
+	PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -i flame | paste -sd:) \
+	    mct-report -p pics "$f" > r.md 2>/dev/null
+	sed -n '/^## 9. Device time by op and module/,/^## 10\./p' r.md > sec
+	[ -s sec ]
+	# the first op row is the op with the most device time
+	local top
+	top=$(sort -t '	' -k3,3nr -k1,1 py/op | head -1 | cut -f1)
+	same "$(grep -m1 '^| aten::' sec | cut -d'|' -f2 | sed 's/^ //; s/ $//')" "$top"
+	grep -q '^| op | short |' sec
+	grep -q '^| module | short |' sec
+	same "$(cat pics/stacks.folded)" "$(cat py/folded)"
+	grep -q 'stacks.folded.*no flamegraph.pl' sec
+	# a flame-graph tool on PATH: its picture is linked
+	mkdir bin
+	printf '#!/bin/sh\ncat >/dev/null; echo "<svg/>"\n' > bin/flamegraph.pl
+	chmod +x bin/flamegraph.pl
+	PATH=$PWD/bin:$PATH mct-report -p pics2 "$f" > r2.md 2>/dev/null
+	grep -q '^!\[device time by host stack\](pics2/flame.svg)' r2.md
+	[ -s pics2/stacks.folded ]
+}

@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""stack_oracle.py - host stacks of launches, computed independently, for
+the tests of mct-flow --stack (see mct-flow(1)).
+
+Python's json module reads the trace (gzip or not, Object or Array form);
+ts and dur become integer ns from their decimal text: us when any ts or
+dur has a fraction, else ns when an event has args.co_id, else us.
+
+The rules:
+  pairs     X events with a correlation id (args.co_id, else
+            args.correlation); the launch of an id is its first host event
+            (cat ending in runtime or driver, any case; no cat and pid 1);
+            every other X event of the id is device work paired with it.
+  frames    on the launch's pid and tid, the X events without a correlation
+            id and the B/E pairs (an E closes the latest open B; a B never
+            closed lasts for ever) with start <= launch start and
+            end >= launch end (end = ts + dur); outermost first: by start,
+            then longest, then input order.  The stack is their names and
+            then the launch's name.
+  op        the cpu_op (cat cpu_op or Operator) of the same pid whose
+            args."External id" is the launch's (the last such op in the
+            input), else the innermost cpu_op frame.
+  annotation the innermost user_annotation frame, else the innermost
+            user_annotation X event of the pid that encloses the launch.
+  module    the innermost python_function frame named "nn.Module: ...".
+
+Subcommands:
+  by FIELD FILE     TSV, no header, sorted: FIELD value, count, total
+                    device ns; FIELD is op, module or annotation (pairs
+                    without one are left out, as mct-group --by does)
+  folded FILE       the folded lines: frames;kernel and summed device ns,
+                    sorted (';' in a name written ':', newline ' ')
+  total FILE        the number of pairs and their device ns summed
+  check FILE PAIRS  PAIRS (mct-flow --stack's NDJSON) holds exactly the
+                    expected stack, op, annotation and module of each pair
+                    (matched by correlation id and device event start)
+  save DIR FILE PAIRS  all of the above in one reading of FILE: DIR/op,
+                    DIR/module, DIR/annotation, DIR/folded, DIR/total and
+                    DIR/check (of PAIRS)
+  sort FILE         the trace again, its events sorted by ts (stable), as
+                    one JSON object: a time-sorted input
+"""
+import bisect
+import decimal
+import gzip
+import json
+import os
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    doc = json.loads(raw.decode("utf-8", "replace"),
+                     parse_float=decimal.Decimal)
+    if isinstance(doc, dict):
+        return doc, doc.get("traceEvents", [])
+    return doc, doc
+
+
+def unit_of(events):
+    frac = co = False
+    for e in events:
+        if not isinstance(e, dict):
+            continue
+        for k in ("ts", "dur"):
+            v = e.get(k)
+            if isinstance(v, decimal.Decimal) or (
+                    isinstance(v, str) and "." in v):
+                frac = True
+        a = e.get("args")
+        if isinstance(a, dict) and "co_id" in a:
+            co = True
+    return 1000 if frac or not co else 1
+
+
+def ns(v, mul):
+    if v is None or isinstance(v, bool):
+        return None
+    try:
+        return int(decimal.Decimal(str(v)) * mul)
+    except decimal.InvalidOperation:
+        return None
+
+
+def corr(e):
+    a = e.get("args")
+    if not isinstance(a, dict):
+        return None
+    for k in ("co_id", "correlation"):
+        if k in a and a[k] is not None:
+            return str(a[k])
+    return None
+
+
+def is_host(e):
+    c = e.get("cat")
+    if isinstance(c, str):
+        c = c.lower()
+        return c.endswith("runtime") or c.endswith("driver")
+    return str(e.get("pid")) == "1"
+
+
+def analyse(path):
+    _, events = load(path)
+    mul = unit_of(events)
+    lanes = defaultdict(list)   # (pid, tid) -> [ts, end, name, cat, seq]
+    opens = defaultdict(list)
+    ext = {}
+    launch, dev = {}, []
+    seq = 0
+    for e in events:
+        if not isinstance(e, dict) or e.get("ph") not in ("X", "B", "E"):
+            continue
+        ts = ns(e.get("ts"), mul)
+        if ts is None:
+            continue
+        lane = (json.dumps(e.get("pid")), json.dumps(e.get("tid")))
+        seq += 1
+        ph = e["ph"]
+        if ph == "E":
+            if opens[lane]:
+                opens[lane].pop()[1] = ts
+            continue
+        if ph == "B":
+            iv = [ts, float("inf"), e.get("name"), e.get("cat"), seq,
+                  e.get("pid"), "B"]
+            lanes[lane].append(iv)
+            opens[lane].append(iv)
+            continue
+        dur = ns(e.get("dur"), mul)
+        dur = dur if dur is not None and dur >= 0 else 0
+        k = corr(e)
+        if k is None:
+            iv = [ts, ts + dur, e.get("name"), e.get("cat"), seq,
+                  e.get("pid"), "X"]
+            lanes[lane].append(iv)
+            a = e.get("args")
+            if e.get("cat") in ("cpu_op", "Operator") and \
+                    isinstance(a, dict) and isinstance(
+                        a.get("External id"), int):
+                ext[(json.dumps(e.get("pid")), a["External id"])] = \
+                    e.get("name")
+            continue
+        if is_host(e):
+            if k not in launch:
+                launch[k] = (e, ts, dur, lane)
+        else:
+            dev.append((k, e, ts, dur))
+    anns = defaultdict(list)    # pid text -> its user_annotation Xs
+    for ivs in lanes.values():
+        for iv in ivs:
+            if iv[3] == "user_annotation" and iv[6] == "X":
+                anns[json.dumps(iv[5])].append(iv)
+    # each lane by start, with the latest end of every prefix: the scan
+    # back from a launch stops where no earlier interval reaches its end
+    starts, reach = {}, {}
+    for lane, ivs in lanes.items():
+        ivs.sort(key=lambda iv: iv[0])
+        starts[lane] = [iv[0] for iv in ivs]
+        m, r = float("-inf"), []
+        for iv in ivs:
+            m = max(m, iv[1])
+            r.append(m)
+        reach[lane] = r
+    out = []
+    for k, e, ts, dur in dev:
+        if k not in launch:
+            continue
+        le, lts, ldur, lane = launch[k]
+        lend = lts + ldur
+        ivs = lanes.get(lane, [])
+        j = bisect.bisect_right(starts.get(lane, []), lts) - 1
+        fr = []
+        while j >= 0 and reach[lane][j] >= lend:
+            if ivs[j][1] >= lend:
+                fr.append(ivs[j])
+            j -= 1
+        fr.sort(key=lambda iv: (iv[0], -iv[1], iv[4]))
+        stack = [iv[2] for iv in fr][:1000] + [le.get("name")]
+        op = ann = mod = None
+        for iv in reversed(fr):
+            if op is None and iv[3] in ("cpu_op", "Operator"):
+                op = iv[2]
+            if ann is None and iv[3] == "user_annotation":
+                ann = iv[2]
+            if mod is None and iv[3] == "python_function" and \
+                    isinstance(iv[2], str) and \
+                    iv[2].startswith("nn.Module: "):
+                mod = iv[2]
+        a = le.get("args")
+        if isinstance(a, dict) and isinstance(a.get("External id"), int):
+            op = ext.get((lane[0], a["External id"]), op)
+        if ann is None:
+            best = None
+            for iv in anns.get(lane[0], []):
+                if iv[0] <= lts and iv[1] >= lend:
+                    if best is None or (iv[0], -iv[1], iv[4]) > \
+                            (best[0], -best[1], best[4]):
+                        best = iv
+            ann = best[2] if best else None
+        out.append({"key": k, "ts": ts, "dur": dur, "name": e.get("name"),
+                    "stack": stack, "op": op, "annotation": ann,
+                    "module": mod})
+    return out
+
+
+def clean(s):
+    return str(s).replace(";", ":").replace("\n", " ")
+
+
+def by(pairs, f, out):
+    agg = defaultdict(lambda: [0, 0])
+    for p in pairs:
+        if p[f] is not None:
+            agg[p[f]][0] += 1
+            agg[p[f]][1] += p["dur"]
+    for k in sorted(agg):
+        out.write("%s\t%d\t%d\n" % (k, agg[k][0], agg[k][1]))
+
+
+def folded(pairs, out):
+    agg = defaultdict(int)
+    for p in pairs:
+        agg[";".join(clean(s) for s in p["stack"] + [p["name"]])] += p["dur"]
+    for k in sorted(agg, key=lambda s: s.encode()):
+        out.write("%s %d\n" % (k, agg[k]))
+
+
+def total(pairs, out):
+    out.write("%d\t%d\n" % (len(pairs), sum(p["dur"] for p in pairs)))
+
+
+def check(pairs, path, out):
+    want = defaultdict(list)
+    for p in pairs:
+        want[(p["key"], p["ts"])].append(p)
+    bad = n = 0
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            if "launch" not in r:
+                continue
+            n += 1
+            k = (corr(r), r["ts"])
+            w = want.get(k)
+            got = {x: r.get(x) for x in
+                   ("stack", "op", "annotation", "module")}
+            if not w or not any(got == {x: p[x] for x in got} for p in w):
+                bad += 1
+                if bad <= 3:
+                    out.write("mismatch %s: got %s want %s\n" % (
+                        k, got, w and {x: w[0][x] for x in got}))
+    if n != len(pairs):
+        out.write("pairs: %d written, %d expected\n" % (n, len(pairs)))
+        bad += 1
+    out.write("ok\n" if bad == 0 else "%d bad\n" % bad)
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    cmd = argv[1]
+    if cmd == "sort":
+        doc, events = load(argv[2])
+        events = sorted((e for e in events if isinstance(e, dict)),
+                        key=lambda e: decimal.Decimal(str(e.get("ts", 0)))
+                        if e.get("ph") != "M" else decimal.Decimal(-1))
+        print(json.dumps({"traceEvents": events}, default=str))
+    elif cmd == "save":
+        d = argv[2]
+        pairs = analyse(argv[3])
+        for f in ("op", "module", "annotation"):
+            with open(os.path.join(d, f), "w") as out:
+                by(pairs, f, out)
+        with open(os.path.join(d, "folded"), "w") as out:
+            folded(pairs, out)
+        with open(os.path.join(d, "total"), "w") as out:
+            total(pairs, out)
+        with open(os.path.join(d, "check"), "w") as out:
+            check(pairs, argv[4], out)
+    elif cmd == "by":
+        by(analyse(argv[3]), argv[2], sys.stdout)
+    elif cmd == "folded":
+        folded(analyse(argv[2]), sys.stdout)
+    elif cmd == "total":
+        total(analyse(argv[2]), sys.stdout)
+    elif cmd == "check":
+        check(analyse(argv[2]), argv[3], sys.stdout)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
