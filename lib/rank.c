@@ -89,25 +89,31 @@ by_rules(struct mct_source *s, int i)
 }
 
 /*
- * Give every source its rank, if the run has ranks: always with --rank,
- * else when there is more than one operand.  A stream that already
- * carries ranks keeps them.  Returns 1 if the events get ranks, 0 if
- * not, -1 (said) if two sources have one rank.
+ * Give every source its rank, if the run has ranks: with --rank every
+ * operand, else every trace operand when more than one is read (streams
+ * are not ranks by themselves: `mct-cat --wrap t.nd phases.nd` is one
+ * trace and its track).  A stream that already carries ranks keeps them.
+ * Returns 1 if the events get ranks, 0 if not, -1 (said) if two sources
+ * have one rank.
  */
 int
 mct_rank_decide(struct mct_source *src, int n, const struct mct_opts *o)
 {
-	int i, j, ranked = 0;
+	int i, j, ranked = 0, ntrace = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (src[i].ranks_inside)
 			ranked = 1;
-	if (o->rank == MCT_RANK_AUTO && n < 2)
+		if (src[i].ok && !src[i].stream && !src[i].notrace)
+			ntrace++;
+	}
+	if (o->rank == MCT_RANK_AUTO && ntrace < 2)
 		return ranked;
 	for (i = 0; i < n; i++) {
 		struct mct_source *s = &src[i];
 
-		if (!s->ok || s->ranks_inside || s->notrace)
+		if (!s->ok || s->ranks_inside || s->notrace ||
+		    (s->stream && o->rank == MCT_RANK_AUTO))
 			continue;
 		if (o->rank == MCT_RANK_GIVEN) {
 			s->rank = o->rank_n;

@@ -71,7 +71,7 @@ usage(int status)
 	    "position), or N\n"
 	    "                        (one operand); the default is auto "
 	    "with two or more\n"
-	    "                        operands\n"
+	    "                        trace operands\n"
 	    "      --rules FILE      the rules file for the field category\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"

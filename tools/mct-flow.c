@@ -34,6 +34,7 @@ struct corr {
 	int64_t		 ts, dur;
 	char		**wait;		/* device lines that came first */
 	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
+	int32_t		 rank;		/* its rank's text, "null" if none */
 	uint32_t	 ndev;		/* device events paired with it */
 	uint16_t	 nwait;
 	uint8_t		 has_host;
@@ -59,6 +60,7 @@ struct opts {
 	const struct mct_header *hdr;
 	/* key mode */
 	struct mct_field co_id, correlation;	/* the default keys */
+	struct mct_field rank;		/* ids and lanes are a rank's own */
 	struct mct_map	 corrs;		/* id -> struct corr, in the entry */
 	int		 keyed;		/* some event had a correlation id */
 	long long	 pairs, no_dev;
@@ -160,6 +162,21 @@ lookup(struct opts *o, const char *k, size_t n)
 	return mct_map_add(&o->corrs, k, n, NULL)->val.p;
 }
 
+/*
+ * Correlation ids, flow ids and pids repeat across the ranks of a job: a
+ * key is the event's rank and \036, if it has one, then the rest.
+ */
+static void
+rank_part(struct opts *o, struct mct_event *ev, struct mct_buf *k)
+{
+	struct mct_val v;
+
+	if (mct_get(ev, &o->rank, &v) == 0 && v.type == MCT_J_NUMBER) {
+		mct_buf_add(k, v.p, v.len);
+		mct_buf_addc(k, '\036');
+	}
+}
+
 /* The event's correlation id as text (strings unquoted), or -1. */
 static int
 corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
@@ -179,6 +196,7 @@ corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 		if (v.type == MCT_J_NULL)
 			return -1;
 	}
+	rank_part(o, ev, k);
 	mct_jstr(&v, k);
 	if (k->p == NULL)
 		mct_buf_addc(k, '\0'), k->len = 0;
@@ -228,6 +246,10 @@ pair(struct opts *o, const char *json, size_t len, const struct corr *c,
 	mct_buf_adds(b, o->st.str[c->pid]);
 	mct_buf_adds(b, ",\"tid\":");
 	mct_buf_adds(b, o->st.str[c->tid]);
+	if (strcmp(o->st.str[c->rank], "null") != 0) {
+		mct_buf_adds(b, ",\"rank\":");
+		mct_buf_adds(b, o->st.str[c->rank]);
+	}
 	mct_buf_adds(b, "},\"latency\":");
 	mct_buf_addi(b, dts - c->ts);
 	mct_buf_adds(b, ",\"queue\":");
@@ -264,6 +286,7 @@ static void
 no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
 {
 	struct mct_buf b = { 0 };
+	const char *r;
 
 	o->no_dev++;
 	if (!o->orphans)
@@ -279,7 +302,12 @@ no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
 	mct_buf_adds(&b, ",\"tid\":");
 	mct_buf_adds(&b, o->st.str[c->tid]);
 	mct_buf_adds(&b, ",\"key\":");
-	mct_buf_addjstr(&b, e->key, e->len);
+	if ((r = memchr(e->key, '\036', e->len)) != NULL) {
+		mct_buf_addjstr(&b, r + 1, e->len - (size_t)(r + 1 - e->key));
+		mct_buf_adds(&b, ",\"rank\":");
+		mct_buf_add(&b, e->key, (size_t)(r - e->key));
+	} else
+		mct_buf_addjstr(&b, e->key, e->len);
 	mct_buf_addc(&b, '}');
 	orphan(o, b.p, b.len, "launch without device event");
 	mct_buf_free(&b);
@@ -352,6 +380,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 		return;
 	if (o->keyed) {
 		o->tmp.len = 0;
+		rank_part(o, ev, &o->tmp);
 		if (mct_get_key(ev, "cat", &cat) == 0)
 			mct_jstr(&cat, &o->tmp);
 		mct_buf_addc(&o->tmp, '\037');
@@ -367,6 +396,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 	memset(f, 0, sizeof(*f));
 	/* a flow is its cat and id: Kineto's ac2g and fwdbwd share ids */
 	o->tmp.len = 0;
+	rank_part(o, ev, &o->tmp);
 	if (mct_get_key(ev, "cat", &cat) == 0)
 		mct_jstr(&cat, &o->tmp);
 	mct_buf_addc(&o->tmp, '\037');
@@ -375,6 +405,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 	mct_get_key(ev, "pid", &pid);
 	mct_get_key(ev, "tid", &tid);
 	o->tmp.len = 0;
+	rank_part(o, ev, &o->tmp);
 	mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
 	mct_buf_addc(&o->tmp, '\037');
 	mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
@@ -433,6 +464,7 @@ add(struct opts *o, struct mct_event *ev)
 		c->name = intern_key(o, ev, "name");
 		c->pid = intern_key(o, ev, "pid");
 		c->tid = intern_key(o, ev, "tid");
+		c->rank = intern_key(o, ev, "rank");
 		c->ts = ts;
 		c->dur = dur;
 		for (i = 0; i < c->nwait; i++) {
@@ -557,6 +589,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			mct_get_key(&ev, "pid", &pid);
 			mct_get_key(&ev, "tid", &tid);
 			o->tmp.len = 0;
+			rank_part(o, &ev, &o->tmp);
 			mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
 			mct_buf_addc(&o->tmp, '\037');
 			mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
@@ -651,6 +684,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			cr.name = intern_key(o, &h, "name");
 			cr.pid = intern_key(o, &h, "pid");
 			cr.tid = intern_key(o, &h, "tid");
+			cr.rank = intern_key(o, &h, "rank");
 			cr.ts = s->sts;
 			cr.dur = s->sdur;
 			mct_event_free(&h);
@@ -811,6 +845,7 @@ main(int argc, char *argv[])
 		exit(MCT_EXIT_USAGE);
 	mct_field_parse("args.co_id", &o.co_id);
 	mct_field_parse("args.correlation", &o.correlation);
+	mct_field_parse("rank", &o.rank);
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
