@@ -327,7 +327,7 @@ struct mct_event {
 
 /* --rank: when events get a rank key, and from what. */
 enum mct_rankmode {
-	MCT_RANK_AUTO = 0,	/* when more than one operand is read, by the rules */
+	MCT_RANK_AUTO = 0,	/* two trace operands or more: by the rules */
 	MCT_RANK_RULES,		/* always, by the rules (--rank=auto) */
 	MCT_RANK_ORDER,		/* always, the operand's position (--rank=order) */
 	MCT_RANK_GIVEN		/* one operand, rank given (--rank=N) */

@@ -400,6 +400,24 @@ trace_open(struct mct_out *o)
 	mct_buf_free(&b);
 }
 
+/*
+ * An event of a stream of ranks, for a trace: its pid and flow ids its
+ * rank's own (rank.c).  NULL if it is not written (a sort index: they are
+ * given at the end).
+ */
+static struct mct_event *
+wrap_event(struct mct_out *o, struct mct_event *ev)
+{
+	switch (mct_wrap_event(o->wrap, ev, &o->wline)) {
+	case -1:
+		return NULL;
+	case 1:
+		mct_event_set(&o->wev, o->wline.p, o->wline.len);
+		return &o->wev;
+	}
+	return ev;
+}
+
 /* An event, in the source's unit, for a trace. */
 static void
 trace_event(struct mct_out *o, struct mct_event *ev)
@@ -412,11 +430,6 @@ trace_event(struct mct_out *o, struct mct_event *ev)
 
 	if (o->n++ > 0)
 		mct_write(",\n", 2);
-	if (o->wrap != NULL && mct_wrap_event(o->wrap, ev, &o->wline)) {
-		/* a rank's event, its pid and flow ids its rank's own */
-		mct_event_set(&o->wev, o->wline.p, o->wline.len);
-		ev = &o->wev;
-	}
 	if (unit == 1) {
 		mct_write(ev->json, ev->len);
 		return;
@@ -458,6 +471,8 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 		}
 		return;
 	case MCT_O_TRACE:
+		if (o->wrap != NULL && (ev = wrap_event(o, ev)) == NULL)
+			return;
 		if (o->n == 0)
 			trace_open(o);
 		trace_event(o, ev);

@@ -1123,6 +1123,28 @@ read_header(struct input *in)
 	free(ev.kv);
 }
 
+/* ,"key": and a string, or null. */
+static void
+put_str(struct mct_buf *b, const char *key, const char *v)
+{
+	mct_buf_adds(b, key);
+	if (v)
+		mct_buf_addjstr(b, v, strlen(v));
+	else
+		mct_buf_adds(b, "null");
+}
+
+/* ,"key": and a number, or null if it is not set. */
+static void
+put_int(struct mct_buf *b, const char *key, int set, int64_t v)
+{
+	mct_buf_adds(b, key);
+	if (set)
+		mct_buf_addi(b, v);
+	else
+		mct_buf_adds(b, "null");
+}
+
 /*
  * The header's list of ranked sources: "ranks":[{path, rank, rank_from,
  * unit, unit_from, origin, shift, top}, ...], one per operand.
@@ -1145,30 +1167,13 @@ header_ranks(struct mct_reader *r, struct mct_buf *b)
 		}
 		mct_buf_adds(b, "{\"path\":");
 		mct_buf_addjstr(b, s->path, strlen(s->path));
-		mct_buf_adds(b, ",\"rank\":");
-		if (s->rank >= 0)
-			mct_buf_addi(b, s->rank);
-		else
-			mct_buf_adds(b, "null");
-		mct_buf_adds(b, ",\"rank_from\":");
-		if (s->rank_from)
-			mct_buf_addjstr(b, s->rank_from, strlen(s->rank_from));
-		else
-			mct_buf_adds(b, "null");
-		mct_buf_adds(b, ",\"unit\":\"");
-		mct_buf_adds(b, mct_unit_name(s->unit ? s->unit : MCT_UNIT_NS));
-		mct_buf_adds(b, "\",\"unit_from\":");
-		if (s->why)
-			mct_buf_addjstr(b, s->why, strlen(s->why));
-		else
-			mct_buf_adds(b, "null");
-		mct_buf_adds(b, ",\"origin\":");
-		if (s->has_origin)
-			mct_buf_addi(b, s->origin);
-		else
-			mct_buf_adds(b, "null");
-		mct_buf_adds(b, ",\"shift\":");
-		mct_buf_addi(b, s->shift);
+		put_int(b, ",\"rank\":", s->rank >= 0, s->rank);
+		put_str(b, ",\"rank_from\":", s->rank_from);
+		put_str(b, ",\"unit\":",
+		    mct_unit_name(s->unit ? s->unit : MCT_UNIT_NS));
+		put_str(b, ",\"unit_from\":", s->why);
+		put_int(b, ",\"origin\":", s->has_origin, s->origin);
+		put_int(b, ",\"shift\":", 1, s->shift);
 		mct_buf_adds(b, ",\"top\":{");
 		if (s->top)
 			mct_buf_adds(b, s->top);

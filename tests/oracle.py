@@ -250,14 +250,23 @@ def rank_of(t, path, i):
     return i, "order"
 
 
+def is_stream_file(path):
+    """Does the file begin with an mct header line (an mct stream)?"""
+    with open(path, "rb") as f:
+        return f.read(32).startswith(b'{"name":"mct_header"')
+
+
 def read_all(paths, unit, operands=None, rank=None):
     """Expected header args and events of mct-cat on these operands.
 
     operands: every operand as given (paths are the readable ones);
-    rank: --rank (auto, order, N); with two operands or more, auto."""
+    rank: --rank (auto, order, N); with two trace operands or more (mct
+    streams do not count), auto."""
     events, origin, head = [], None, None
     operands = operands if operands is not None else paths
-    ranked = rank is not None or len(operands) > 1
+    traces = [o for o in operands if o == "-" or
+              (os.path.isfile(o) and not is_stream_file(o))]
+    ranked = rank is not None or len(traces) > 1
     ranks = [{"path": p, "rank": None, "rank_from": None, "unit": "ns",
               "unit_from": None, "origin": None, "shift": 0, "top": {}}
              for p in operands]

@@ -3329,14 +3329,19 @@ test_ranks(void)
 	    "wrap: a process name says its rank (%.*s)", (int)b.len, b.p);
 	set_text(&e, "{\"ph\":\"X\"}");
 	ok(mct_wrap_event(w, &e, &b) == 0, "wrap: an event with no rank: as it is");
+	set_text(&e, "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":7,"
+	    "\"args\":{\"sort_index\":536870912},\"rank\":1}");
+	ok(mct_wrap_event(w, &e, &b) == -1, "wrap: a sort index is kept for the end");
 	b.len = 0;
 	mct_wrap_end(w, &b);
 	mct_buf_addc(&b, '\0');
 	ok(strstr(b.p, "\"pid\":10000012,\"args\":{\"name\":\"rank 1 \xc2\xb7 "
-	    "pid 12\"}") && strstr(b.p, "\"pid\":10000012,\"args\":{\"sort_index\":"
-	    "10000000}") && strstr(b.p, "\"pid\":\"rank 2 p\",\"args\":"
+	    "pid 12\"}") && strstr(b.p, "\"pid\":10000007,\"args\":{\"sort_index\":"
+	    "10000000}") && strstr(b.p, "\"pid\":10000012,\"args\":{\"sort_index\":"
+	    "10000001}") && strstr(b.p, "\"pid\":\"rank 2 p\",\"args\":"
 	    "{\"sort_index\":20000000}") && !strstr(b.p, "rank 2 \xc2\xb7 pid"),
-	    "wrap: names and sort indexes for the processes that had none");
+	    "wrap: names for the processes that had none, sort indexes by rank, "
+	    "then by their own (%s)", b.p);
 	mct_wrap_free(w);
 	mct_event_free(&e);
 	mct_field_free(&f);

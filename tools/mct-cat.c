@@ -72,7 +72,7 @@ usage(int status)
 	    "position), or N\n"
 	    "                        (one operand); the default is auto "
 	    "with two or more\n"
-	    "                        operands\n"
+	    "                        trace operands\n"
 	    "      --rules FILE      the rules file for the field category\n"
 	    "      --width N         cut table and md cells wider than N "
 	    "characters\n"

@@ -38,6 +38,7 @@ struct corr {
 	int64_t		 ts, dur;
 	char		**wait;		/* device lines that came first */
 	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
+	int32_t		 rank;		/* its rank's text, "null" if none */
 	uint32_t	 ndev;		/* device events paired with it */
 	uint16_t	 nwait;
 	uint8_t		 has_host;
@@ -45,7 +46,7 @@ struct corr {
 	int64_t		 ext;
 };
 
-enum { HOST_NAME, HOST_PID, HOST_TID };	/* intern_key()'s keys */
+enum { HOST_NAME, HOST_PID, HOST_TID, HOST_RANK };	/* intern_key()'s keys */
 
 /* A flow end (s or f), and the slice it binds to (flow mode). */
 struct fend {
@@ -68,19 +69,20 @@ struct opts {
 	const struct mct_header *hdr;
 	/* key mode */
 	struct mct_field co_id, correlation;	/* the default keys */
+	struct mct_field rank;		/* ids and lanes are a rank's own */
 	struct mct_map	 corrs;		/* id -> struct corr, in the entry */
 	int		 keyed;		/* some event had a correlation id */
 	long long	 pairs, no_dev;
 	/* forgetting host calls on a time-sorted input */
 	int64_t		 last_ts, window;
 	long long	 nadd;
-	/* interned strings, and the last host name, pid and tid */
+	/* interned strings, and the last host name, pid, tid and rank */
 	struct mct_strtab st;
 	struct lastkey {
 		int32_t	 id;
 		uint32_t len;		/* UINT32_MAX: none kept */
 		char	 text[48];
-	}		 last[3];
+	}		 last[4];
 	/* flow ends, for dangling counts and flow mode */
 	struct fend	*fe;
 	size_t		 nfe, fecap;
@@ -168,7 +170,7 @@ usage(int status)
 }
 
 /*
- * The host call's name, pid or tid (HOST_NAME, ...), interned.  One
+ * The host call's name, pid, tid or rank (HOST_NAME, ...), interned.  One
  * launch after another comes from the same thread, mostly with the same
  * name: the text of the last one of each is kept, and a hit costs a
  * compare instead of a hash and a probe.
@@ -176,7 +178,7 @@ usage(int status)
 static int32_t
 intern_key(struct opts *o, struct mct_event *ev, int which)
 {
-	static const char *const keys[] = { "name", "pid", "tid" };
+	static const char *const keys[] = { "name", "pid", "tid", "rank" };
 	struct lastkey *l = &o->last[which];
 	struct mct_val v;
 
@@ -204,6 +206,21 @@ lookup(struct opts *o, const char *k, size_t n)
 	return mct_map_add(&o->corrs, k, n, NULL)->val.p;
 }
 
+/*
+ * Correlation ids, flow ids and pids repeat across the ranks of a job: a
+ * key is the event's rank and \036, if it has one, then the rest.
+ */
+static void
+rank_part(struct opts *o, struct mct_event *ev, struct mct_buf *k)
+{
+	struct mct_val v;
+
+	if (mct_get(ev, &o->rank, &v) == 0 && v.type == MCT_J_NUMBER) {
+		mct_buf_add(k, v.p, v.len);
+		mct_buf_addc(k, '\036');
+	}
+}
+
 /* The event's correlation id as text (strings unquoted), or -1. */
 static int
 corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
@@ -223,6 +240,7 @@ corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 		if (v.type == MCT_J_NULL)
 			return -1;
 	}
+	rank_part(o, ev, k);
 	mct_jstr(&v, k);
 	if (k->p == NULL)
 		mct_buf_addc(k, '\0'), k->len = 0;
@@ -343,6 +361,10 @@ pair(struct opts *o, const char *json, size_t len, const struct corr *c,
 	mct_buf_adds(b, o->st.str[c->pid]);
 	mct_buf_adds(b, ",\"tid\":");
 	mct_buf_adds(b, o->st.str[c->tid]);
+	if (strcmp(o->st.str[c->rank], "null") != 0) {
+		mct_buf_adds(b, ",\"rank\":");
+		mct_buf_adds(b, o->st.str[c->rank]);
+	}
 	mct_buf_adds(b, "},\"latency\":");
 	mct_buf_addi(b, dts - c->ts);
 	mct_buf_adds(b, ",\"queue\":");
@@ -383,6 +405,7 @@ static void
 no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
 {
 	struct mct_buf b = { 0 };
+	const char *r;
 
 	o->no_dev++;
 	if (!o->orphans)
@@ -398,7 +421,12 @@ no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
 	mct_buf_adds(&b, ",\"tid\":");
 	mct_buf_adds(&b, o->st.str[c->tid]);
 	mct_buf_adds(&b, ",\"key\":");
-	mct_buf_addjstr(&b, e->key, e->len);
+	if ((r = memchr(e->key, '\036', e->len)) != NULL) {
+		mct_buf_addjstr(&b, r + 1, e->len - (size_t)(r + 1 - e->key));
+		mct_buf_adds(&b, ",\"rank\":");
+		mct_buf_add(&b, e->key, (size_t)(r - e->key));
+	} else
+		mct_buf_addjstr(&b, e->key, e->len);
 	mct_buf_addc(&b, '}');
 	orphan(o, b.p, b.len, "launch without device event");
 	mct_buf_free(&b);
@@ -471,6 +499,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 		return;
 	if (o->keyed) {
 		o->tmp.len = 0;
+		rank_part(o, ev, &o->tmp);
 		if (mct_get_key(ev, "cat", &cat) == 0)
 			mct_jstr(&cat, &o->tmp);
 		mct_buf_addc(&o->tmp, '\037');
@@ -486,6 +515,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 	memset(f, 0, sizeof(*f));
 	/* a flow is its cat and id: Kineto's ac2g and fwdbwd share ids */
 	o->tmp.len = 0;
+	rank_part(o, ev, &o->tmp);
 	if (mct_get_key(ev, "cat", &cat) == 0)
 		mct_jstr(&cat, &o->tmp);
 	mct_buf_addc(&o->tmp, '\037');
@@ -494,6 +524,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 	mct_get_key(ev, "pid", &pid);
 	mct_get_key(ev, "tid", &tid);
 	o->tmp.len = 0;
+	rank_part(o, ev, &o->tmp);
 	mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
 	mct_buf_addc(&o->tmp, '\037');
 	mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
@@ -558,6 +589,7 @@ add(struct opts *o, struct mct_event *ev)
 		c->name = intern_key(o, ev, HOST_NAME);
 		c->pid = intern_key(o, ev, HOST_PID);
 		c->tid = intern_key(o, ev, HOST_TID);
+		c->rank = intern_key(o, ev, HOST_RANK);
 		c->ts = ts;
 		c->dur = dur;
 		if (o->stk)
@@ -684,6 +716,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			mct_get_key(&ev, "pid", &pid);
 			mct_get_key(&ev, "tid", &tid);
 			o->tmp.len = 0;
+			rank_part(o, &ev, &o->tmp);
 			mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
 			mct_buf_addc(&o->tmp, '\037');
 			mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
@@ -778,6 +811,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			cr.name = intern_key(o, &h, HOST_NAME);
 			cr.pid = intern_key(o, &h, HOST_PID);
 			cr.tid = intern_key(o, &h, HOST_TID);
+			cr.rank = intern_key(o, &h, HOST_RANK);
 			cr.ts = s->sts;
 			cr.dur = s->sdur;
 			mct_event_free(&h);
@@ -954,7 +988,7 @@ main(int argc, char *argv[])
 	    .out = { .fmt = MCT_O_NDJSON, .header = 1 },
 	    .corrs = { .extra = sizeof(struct corr) },
 	    .last = { { .len = UINT32_MAX }, { .len = UINT32_MAX },
-	    { .len = UINT32_MAX } } };
+	    { .len = UINT32_MAX }, { .len = UINT32_MAX } } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
@@ -977,6 +1011,7 @@ main(int argc, char *argv[])
 		exit(MCT_EXIT_USAGE);
 	mct_field_parse("args.co_id", &o.co_id);
 	mct_field_parse("args.correlation", &o.correlation);
+	mct_field_parse("rank", &o.rank);
 
 	if (o.haskey)
 		mct_seen_add(&o.seen, &o.key, "--key");

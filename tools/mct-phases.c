@@ -54,12 +54,28 @@ struct hostrec {
 	int64_t		 ts, dur;
 	int32_t		 name;
 	int32_t		 lane;		/* pid and tid, interned */
+	int32_t		 rank;		/* the index of its rank (struct ranks) */
 };
 
 struct gap {
 	int64_t		 start, end;
 	int32_t		 top[NTOP];
 	int64_t		 over[NTOP];
+};
+
+/*
+ * The ranks of a job (SPEC §9): each is cut into phases of its own.  The
+ * device calls are read with the index of their rank beside them, then
+ * grouped by rank; cur is the rank being cut and reported.
+ */
+struct ranks {
+	struct mct_field field;		/* rank */
+	int64_t		*rank;		/* by index, as they came; -1: none */
+	int64_t		*tend;		/* each one's last end */
+	int		 n, cur, any;	/* any: some event had a rank */
+	int		 reported;	/* ranks reported yet */
+	int32_t		*of;		/* the rank of each device call */
+	size_t		 ofcap;
 };
 
 struct opts {
@@ -70,6 +86,8 @@ struct opts {
 	int64_t		 gapmin;	/* --gap; 0: automatic */
 	int64_t		 minswitch;	/* --min-switch; -1: 1% of the median round */
 	struct mct_steps steps;		/* Kineto's ProfilerStep#N */
+	int32_t		*steprk;	/* the rank of each (struct ranks) */
+	size_t		 steprkcap;
 	struct mct_method	 m;
 	struct mct_out	 out;
 	int		 track;		/* -o trace: a stream of track events */
@@ -88,6 +106,7 @@ struct opts {
 	struct gap	*gap;
 	size_t		 ngap;
 	struct mct_buf	 tmp;		/* one event's texts, to intern */
+	struct ranks	 rk;
 };
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
@@ -234,7 +253,7 @@ add_call(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 static void
 spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 {
-	struct hostrec h = { ts, dur, 0, 0 };
+	struct hostrec h = { ts, dur, 0, 0, o->rk.cur };
 	struct mct_buf *b = &o->tmp;
 	struct mct_val v;
 
@@ -248,6 +267,38 @@ spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 	h.name = name_of(o, ev);
 	if (fwrite(&h, sizeof(h), 1, o->host) != 1)
 		err(MCT_EXIT_USAGE, "host spool");
+}
+
+/* The event's rank: its index in o->rk (made if new) is o->rk.cur. */
+static void
+rank_of(struct opts *o, struct mct_event *ev, int64_t end)
+{
+	struct ranks *rk = &o->rk;
+	struct mct_val v;
+	int64_t rank = -1;
+	int i;
+
+	if (mct_get(ev, &rk->field, &v) == 0 && v.type == MCT_J_NUMBER &&
+	    mct_int(v.p, v.len, &rank) == 0 && rank >= 0)
+		rk->any = 1;
+	else
+		rank = -1;
+	if (rk->n == 0 || rk->rank[rk->cur] != rank) {
+		for (i = 0; i < rk->n && rk->rank[i] != rank; i++)
+			;
+		if (i == rk->n) {
+			rk->rank = mct_xrealloc(rk->rank, (size_t)(i + 1) *
+			    sizeof(*rk->rank));
+			rk->tend = mct_xrealloc(rk->tend, (size_t)(i + 1) *
+			    sizeof(*rk->tend));
+			rk->rank[i] = rank;
+			rk->tend[i] = end;
+			rk->n++;
+		}
+		rk->cur = i;
+	}
+	if (end > rk->tend[rk->cur])
+		rk->tend[rk->cur] = end;
 }
 
 /* Kineto's span of the whole profiling (cat Trace): not host work. */
@@ -276,12 +327,26 @@ add(struct opts *o, struct mct_event *ev)
 	if (!o->hasend || ts + dur > o->tend)
 		o->tend = ts + dur;
 	o->hasend = 1;
+	rank_of(o, ev, ts + dur);
 	lane = mct_device(ev);
-	if (!lane && mct_is_step(ev))
+	if (!lane && mct_is_step(ev)) {
 		mct_steps_add(&o->steps, ts, dur);
-	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane)
+		if (o->steps.cap > o->steprkcap) {
+			o->steprkcap = o->steps.cap;
+			o->steprk = mct_xrealloc(o->steprk, o->steprkcap *
+			    sizeof(*o->steprk));
+		}
+		o->steprk[o->steps.n - 1] = o->rk.cur;
+	}
+	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane) {
 		add_call(o, ev, ts, dur);
-	else if (o->host && !lane && !profiler_span(ev))
+		if (o->ndev > o->rk.ofcap) {
+			o->rk.ofcap = o->devcap;
+			o->rk.of = mct_xrealloc(o->rk.of, o->rk.ofcap *
+			    sizeof(*o->rk.of));
+		}
+		o->rk.of[o->ndev - 1] = o->rk.cur;
+	} else if (o->host && !lane && !profiler_span(ev))
 		spool_host(o, ev, ts, dur);	/* not device lanes --device left out */
 }
 
@@ -300,12 +365,25 @@ phases(struct opts *o)
 	struct mct_phaser f = { .dev = o->dev, .ndev = o->ndev,
 	    .nsig = (size_t)o->st.n, .m = &o->m, .tend = o->tend,
 	    .hasend = o->hasend };
+	struct mct_step *st;
+	size_t i, nst;
 
 	f.origin = o->hdr->has_origin ? o->hdr->origin :
 	    (o->ndev ? o->dev[0].ts : 0);
 	mct_phases_find(&f);
-	if (o->steps.n >= (size_t)o->m.min_rounds)
-		mct_phases_steps(&f, o->steps.v, o->steps.n);
+	/* the profiler's steps of the rank being cut (of all, with one) */
+	st = o->steps.v;
+	nst = o->steps.n;
+	if (o->rk.n > 1) {
+		st = mct_xmalloc((o->steps.n + 1) * sizeof(*st));
+		for (i = nst = 0; i < o->steps.n; i++)
+			if (o->steprk[i] == o->rk.cur)
+				st[nst++] = o->steps.v[i];
+	}
+	if (nst >= (size_t)o->m.min_rounds)
+		mct_phases_steps(&f, st, nst);
+	if (st != o->steps.v)
+		free(st);
 	mct_phases_merge_switches(&f, o->minswitch);
 	o->ph = f.ph;
 	o->nph = f.nph;
@@ -495,6 +573,8 @@ host_in_gaps(struct opts *o)
 
 	rewind(o->host);
 	while (fread(&r, sizeof(r), 1, o->host) == 1) {
+		if (r.rank != o->rk.cur)
+			continue;	/* not this rank's */
 		if (n == cap) {
 			cap = cap ? cap * 2 : 4096;
 			h = mct_xrealloc(h, cap * sizeof(*h));
@@ -661,6 +741,10 @@ put_place(struct opts *o, struct mct_buf *line, const char *kind,
 		{ "\"phase\":\"", "\",\"start\":", ",\"end\":", ",\"span\":" }
 	};
 
+	if (!json && o->rk.any) {	/* a table's first column */
+		mct_buf_addi(line, o->rk.rank[o->rk.cur]);
+		mct_buf_addc(line, '\037');
+	}
 	mct_buf_adds(line, before[json][0]);
 	mct_buf_adds(line, kind);
 	mct_buf_adds(line, before[json][1]);
@@ -691,6 +775,11 @@ begin_event(struct opts *o, struct mct_buf *line, const char *name,
 	mct_buf_adds(line, ",\"tid\":");
 	mct_buf_addi(line, tid);
 	mct_buf_addc(line, ',');
+	if (o->rk.any) {
+		mct_buf_adds(line, "\"rank\":");
+		mct_buf_addi(line, o->rk.rank[o->rk.cur]);
+		mct_buf_addc(line, ',');
+	}
 	if (o->track)
 		mct_buf_adds(line, "\"args\":{");
 	put_place(o, line, kind, start, end, 1);
@@ -888,7 +977,12 @@ track_name(struct opts *o, const char *what, int tid, const char *name)
 	mct_buf_addi(&m, tid);
 	mct_buf_adds(&m, ",\"args\":{\"name\":\"");
 	mct_buf_adds(&m, name);
-	mct_buf_adds(&m, "\"}}");
+	mct_buf_adds(&m, "\"}");
+	if (o->rk.any) {
+		mct_buf_adds(&m, ",\"rank\":");
+		mct_buf_addi(&m, o->rk.rank[o->rk.cur]);
+	}
+	mct_buf_addc(&m, '}');
 	emit(o, &m);
 	mct_buf_free(&m);
 }
@@ -896,7 +990,7 @@ track_name(struct opts *o, const char *what, int tid, const char *name)
 static void
 report(struct opts *o)
 {
-	static const char h[] = "phase\037start\037end\037span\037events"
+	static const char h[] = "rank\037phase\037start\037end\037span\037events"
 	    "\037busy_pct\037rounds\037round\037top";
 	size_t i;
 	int p;
@@ -905,9 +999,10 @@ report(struct opts *o)
 		track_name(o, "process_name", 0, "mct phases");
 		track_name(o, "thread_name", 1, "phases");
 		track_name(o, "thread_name", 2, "idle gaps");
-	} else if (o->out.fmt != MCT_O_NDJSON &&
+	} else if (o->out.fmt != MCT_O_NDJSON && o->rk.reported++ == 0 &&
 	    (o->out.header || mct_out_human(&o->out)))
-		mct_out_row(&o->out, h, sizeof(h) - 1);
+		mct_out_row(&o->out, o->rk.any ? h : h + 5, o->rk.any ?
+		    sizeof(h) - 1 : sizeof(h) - 6);
 	if (!o->only_gaps)
 		for (p = 0; p < o->nph; p++)
 			phase_record(o, p);
@@ -1033,6 +1128,67 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 	return optind;
 }
 
+static int
+cmp_rankix(const void *a, const void *b, void *arg)
+{
+	const int64_t *rank = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return rank[x] < rank[y] ? -1 : rank[x] > rank[y];
+}
+
+/*
+ * Several ranks: the calls grouped by rank (a counting sort, stable),
+ * then each rank cut into phases and reported on its own, by rank.
+ */
+static void
+by_rank(struct opts *o)
+{
+	struct ranks *rk = &o->rk;
+	struct mct_call *all = mct_xmalloc((o->ndev + 1) * sizeof(*all));
+	size_t *at = mct_xmalloc(((size_t)rk->n + 1) * sizeof(*at)), i;
+	int *order = mct_xmalloc((size_t)rk->n * sizeof(*order)), k, p;
+
+	memset(at, 0, ((size_t)rk->n + 1) * sizeof(*at));
+	for (i = 0; i < o->ndev; i++)
+		at[rk->of[i] + 1]++;
+	for (k = 0; k < rk->n; k++) {
+		at[k + 1] += at[k];
+		order[k] = k;
+	}
+	for (i = 0; i < o->ndev; i++)
+		all[at[rk->of[i]]++] = o->dev[i];
+	free(o->dev);
+	mct_sort_r(order, (size_t)rk->n, sizeof(*order), cmp_rankix, rk->rank);
+	for (k = 0; k < rk->n; k++) {
+		int j = order[k];
+		size_t end = at[j], n = end - (j > 0 ? at[j - 1] : 0);
+
+		/* at[j] is the end of rank j's calls now */
+		o->dev = all + end - n;
+		o->ndev = n;
+		o->tend = rk->tend[j];
+		rk->cur = j;
+		mct_sort(o->dev, o->ndev, sizeof(*o->dev), cmp_dev);
+		phases(o);
+		if (o->gaps)
+			find_gaps(o);
+		report(o);
+		for (p = 0; p < o->nph; p++)
+			free(o->ph[p].anc);
+		free(o->ph);
+		free(o->gap);
+		o->ph = NULL;
+		o->gap = NULL;
+		o->nph = 0;
+		o->ngap = 0;
+	}
+	o->dev = all;
+	o->ndev = 0;
+	free(at);
+	free(order);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1053,16 +1209,22 @@ main(int argc, char *argv[])
 	if (o.gaps && (o.host = mct_tmpfile(NULL)) == NULL)
 		exit(MCT_EXIT_USAGE);
 
+	mct_field_parse("rank", &o.rk.field);
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	while (mct_next(r, &ev))
 		add(&o, ev);
-	mct_sort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
-	phases(&o);
-	if (o.gaps)
-		find_gaps(&o);
 	mct_out_begin(&o.out, o.hdr);
-	report(&o);
+	if (o.rk.any)
+		by_rank(&o);
+	else {
+		mct_sort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
+		o.rk.cur = 0;
+		phases(&o);
+		if (o.gaps)
+			find_gaps(&o);
+		report(&o);
+	}
 	mct_out_end(&o.out);
 	return mct_finish(mct_close(r));
 }
