@@ -453,6 +453,7 @@ struct mct_out {
 	int		 header;	/* write the TSV/CSV header line */
 	enum mct_unit	 tunit;		/* --time-unit for tsv/csv/table */
 	const struct mct_header *hdr;
+	int		 meta;		/* rows of metadata (ph M) events too */
 	/* private */
 	int		 quiet;		/* nothing could be read: write nothing */
 	long long	 n;

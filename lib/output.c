@@ -405,6 +405,19 @@ trace_event(struct mct_out *o, struct mct_event *ev)
 	mct_write(b->p, b->len);
 }
 
+/*
+ * A metadata event (ph M) names processes and threads for a viewer; as a
+ * row of a table it is noise to awk and gnuplot (ts 0, no dur), so rows
+ * leave it out unless asked (o->meta).
+ */
+static int
+is_meta(struct mct_event *ev)
+{
+	struct mct_val ph;
+
+	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
+}
+
 void
 mct_out_event(struct mct_out *o, struct mct_event *ev)
 {
@@ -427,6 +440,8 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 		trace_event(o, ev);
 		return;
 	default:
+		if (!o->meta && is_meta(ev))
+			return;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)
 				mct_buf_addc(&o->line, sep(o));

@@ -83,6 +83,7 @@ struct facts {
 	i128		 min_e6;	/* the smallest ts, M events aside */
 	char		 min_text[64];	/* as written */
 	int		 damaged;	/* damage was noted */
+	int		 nottrace;	/* it began with neither '{' nor '[' */
 };
 
 /*
@@ -674,10 +675,11 @@ frame(struct framer *f)
 			goto resync;
 		}
 bad:
-		if (state == S_TOP && fx->nevents == 0 && fx->form == 0)
+		if (state == S_TOP && fx->nevents == 0 && fx->form == 0) {
+			fx->nottrace = 1;
 			damage_at(f, evoff, "not a trace: expected '{' or "
 			    "'[', found '%c'", c >= ' ' && c < 127 ? c : '?');
-		else
+		} else
 			damage_at(f, evoff, "unexpected '%c' between events",
 			    c >= ' ' && c < 127 ? c : '?');
 resync:
@@ -1138,6 +1140,22 @@ spool_at(struct mct_reader *r)
 	return ftello(r->spoolf);
 }
 
+/*
+ * Pass 1 found no trace: an empty input is worth a warning only (a
+ * profiler that wrote nothing), but bytes that are not JSON at all (a
+ * log, a binary, the wrong file) are a usage error, not a damaged trace.
+ */
+static void
+not_trace(struct mct_reader *r, const struct input *in)
+{
+	if (in->fx.nevents > 0)
+		return;
+	if (in->fx.form == 0 && !in->fx.damaged)
+		warnx("%s: empty input: no events", in->s->name);
+	else if (in->fx.nottrace)
+		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+}
+
 /* Pass 1 of a trace operand. */
 static void
 pass1(struct mct_reader *r, struct input *in)
@@ -1157,6 +1175,7 @@ pass1(struct mct_reader *r, struct input *in)
 	}
 	if (!in->direct)
 		in->rp.spool_to = spool_at(r);
+	not_trace(r, in);
 	decide_unit(r, in);
 	publish(in);
 	framer_reset(f);	/* pass 2 of a plain file starts afresh */

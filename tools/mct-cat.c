@@ -15,11 +15,12 @@
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
 enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_RULES, OPT_TIME_UNIT };
+    OPT_RULES, OPT_TIME_UNIT, OPT_META };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
 	{ "help",	no_argument,		NULL, 'h' },
+	{ "meta",	no_argument,		NULL, OPT_META },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "no-progress", no_argument,		NULL, OPT_NO_PROGRESS },
 	{ "output",	required_argument,	NULL, 'o' },
@@ -48,6 +49,8 @@ usage(int status)
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ")\n"
 	    "  -h, --help            show this help and exit\n"
+	    "      --meta            rows of metadata (ph M) events in tsv, csv, "
+	    "table, md\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --no-progress     never show progress on stderr\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
@@ -95,6 +98,9 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			break;
 		case 'w':
 			o->fmt = MCT_O_TRACE;
+			break;
+		case OPT_META:
+			o->meta = 1;
 			break;
 		case OPT_NO_HEADER:
 			o->header = 0;
