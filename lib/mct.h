@@ -315,6 +315,7 @@ struct mct_event {
 struct mct_opts {
 	enum mct_unit	 unit;		/* --unit; AUTO detects */
 	int		 progress;	/* show progress on a terminal */
+	int		 pair_be;	/* --pair-be: the tool reads through pairbe.c */
 };
 
 struct mct_reader;
@@ -325,6 +326,18 @@ int	 mct_next(struct mct_reader *, struct mct_event **);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * pairbe.c - B/E duration events paired into X events (--pair-be), with
+ * one stack of open B events per thread; events come out in E order.
+ */
+struct mct_pairbe;
+
+struct mct_pairbe *mct_pairbe_new(const struct mct_header *);
+const struct mct_header *mct_pairbe_header(const struct mct_pairbe *);
+int	 mct_pairbe_next(struct mct_pairbe *, struct mct_reader *,
+	    struct mct_event **);
+void	 mct_pairbe_free(struct mct_pairbe *);
 
 /*
  * field.c - field paths (`args.grid`, `args."a b"`) and their values, and

@@ -15,7 +15,7 @@
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
 enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_RULES, OPT_TIME_UNIT, OPT_META };
+    OPT_RULES, OPT_TIME_UNIT, OPT_META, OPT_PAIR_BE };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -24,6 +24,7 @@ static const struct option longopts[] = {
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "no-progress", no_argument,		NULL, OPT_NO_PROGRESS },
 	{ "output",	required_argument,	NULL, 'o' },
+	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
 	{ "progress",	no_argument,		NULL, OPT_PROGRESS },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
@@ -54,6 +55,8 @@ usage(int status)
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --no-progress     never show progress on stderr\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
+	    "      --pair-be         each matched B/E pair of a thread as one X "
+	    "event\n"
 	    "      --progress        show progress even if stderr is no terminal\n"
 	    "      --rules FILE      the rules file for the field category\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
@@ -102,6 +105,9 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 		case OPT_META:
 			o->meta = 1;
 			break;
+		case OPT_PAIR_BE:
+			mo->pair_be = 1;
+			break;
 		case OPT_NO_HEADER:
 			o->header = 0;
 			break;
@@ -141,6 +147,7 @@ main(int argc, char *argv[])
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
 	struct mct_event *ev;
+	struct mct_pairbe *pb = NULL;
 	int n;
 
 	n = options(argc, argv, &o, &mo, &fields);
@@ -148,9 +155,12 @@ main(int argc, char *argv[])
 	argv += n;
 
 	r = mct_open(argc, argv, &mo);
-	mct_out_begin(&o, mct_header(r));
-	while (mct_next(r, &ev))
+	if (mo.pair_be)
+		pb = mct_pairbe_new(mct_header(r));
+	mct_out_begin(&o, pb ? mct_pairbe_header(pb) : mct_header(r));
+	while (mct_pairbe_next(pb, r, &ev))
 		mct_out_event(&o, ev);
 	mct_out_end(&o);
+	mct_pairbe_free(pb);
 	return mct_finish(mct_close(r));
 }

@@ -38,7 +38,7 @@ struct opts {
 };
 
 enum { OPT_MISSING = CHAR_MAX + 1, OPT_META, OPT_NO_HEADER, OPT_RULES,
-    OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE };
+    OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE, OPT_PAIR_BE };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
@@ -48,6 +48,7 @@ static const struct option longopts[] = {
 	{ "missing",	no_argument,		NULL, OPT_MISSING },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "output",	required_argument,	NULL, 'o' },
+	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
 	{ "reverse",	no_argument,		NULL, 'r' },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "sort",	required_argument,	NULL, 's' },
@@ -87,6 +88,8 @@ usage(int status)
 	    "      --total           a total row in tsv, csv and ndjson too\n"
 	    "      --missing         keep events that lack a --by field\n"
 	    "      --meta            count metadata (ph M) events too\n"
+	    "      --pair-be         each matched B/E pair of a thread as one X "
+	    "event\n"
 	    "      --rules FILE      the rules file for the field category\n"
 	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
 	    "(default\n"
@@ -396,6 +399,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_META:
 			o->meta = 1;
 			break;
+		case OPT_PAIR_BE:
+			mo->pair_be = 1;
+			break;
 		case OPT_MISSING:
 			o->missing = 1;
 			break;
@@ -449,6 +455,7 @@ main(int argc, char *argv[])
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
+	struct mct_pairbe *pb = NULL;
 	int n;
 
 	n = options(argc, argv, &o, &mo);
@@ -459,11 +466,14 @@ main(int argc, char *argv[])
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = o.t.hdr = mct_header(r);
-	while (mct_next(r, &ev))
+	if (mo.pair_be)
+		o.hdr = o.t.hdr = mct_pairbe_header(pb = mct_pairbe_new(o.hdr));
+	while (mct_pairbe_next(pb, r, &ev))
 		if (o.meta || !is_meta(ev))
 			add(&o, ev);
 	mct_out_begin(&o.out, o.hdr);
 	report(&o);
 	mct_out_end(&o.out);
+	mct_pairbe_free(pb);
 	return mct_finish(mct_close(r));
 }

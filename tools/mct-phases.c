@@ -117,7 +117,7 @@ struct opts {
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
     OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
-    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT };
+    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT, OPT_PAIR_BE };
 
 static const struct option longopts[] = {
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
@@ -132,6 +132,7 @@ static const struct option longopts[] = {
 	{ "only-gaps",	no_argument,		NULL, OPT_ONLY_GAPS },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "overlap",	required_argument,	NULL, OPT_OVERLAP },
+	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "split",	required_argument,	NULL, OPT_SPLIT },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
@@ -178,6 +179,8 @@ usage(int status)
 	    "                        (default: 1%% of the device span)\n"
 	    "      --rules FILE      the rules file, for category in --key or "
 	    "--device\n"
+	    "      --pair-be         each matched B/E pair of a thread as one X "
+	    "event\n"
 	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
 	    "(default\n"
 	    "                        otherwise), tsv, csv, md (Markdown), trace\n"
@@ -1291,6 +1294,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_OVERLAP:
 			o->m.overlap = opt_num("--overlap", optarg, 1, 100);
 			break;
+		case OPT_PAIR_BE:
+			mo->pair_be = 1;
+			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
 			break;
@@ -1326,6 +1332,7 @@ main(int argc, char *argv[])
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
+	struct mct_pairbe *pb = NULL;
 	int n;
 
 	n = options(argc, argv, &o, &mo);
@@ -1339,7 +1346,9 @@ main(int argc, char *argv[])
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
-	while (mct_next(r, &ev))
+	if (mo.pair_be)
+		o.hdr = mct_pairbe_header(pb = mct_pairbe_new(o.hdr));
+	while (mct_pairbe_next(pb, r, &ev))
 		add(&o, ev);
 	mct_sort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
 	phases(&o);
@@ -1348,5 +1357,6 @@ main(int argc, char *argv[])
 	mct_out_begin(&o.out, o.hdr);
 	report(&o);
 	mct_out_end(&o.out);
+	mct_pairbe_free(pb);
 	return mct_finish(mct_close(r));
 }
