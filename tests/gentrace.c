@@ -1174,7 +1174,9 @@ static struct {
 	int form, indent, unit_us, layout, keys_around, grid_string;
 	int no_close, trailing_comma, string_ts, stats;
 	int64_t cut;
-} opt = { 1.0, 1, FORM_OBJECT, 0, 0, LAYOUT_TIME, 0, 0, 0, 0, 0, 0, -1 };
+	int be;		/* X events as B/E pairs; be_half: which one is written */
+} opt = { 1.0, 1, FORM_OBJECT, 0, 0, LAYOUT_TIME, 0, 0, 0, 0, 0, 0, -1, 0 };
+static int be_half;
 
 #define OBUF_SIZE (1 << 20)
 static char *obuf;
@@ -1425,12 +1427,21 @@ static void write_event(const Ev *e, int depth)
 		break;
 	default: {
 		const NameDef *d = &names[e->name];
+		if (be_half == 2) {
+			/* the E of a B/E pair: where and when it ends */
+			jw_str("ph", "E");
+			jw_int("pid", e->pid);
+			jw_int("tid", e->pid == HOST_PID ? HOST_TID : e->tid);
+			jw_time("ts", ORIGIN + e->ts + e->dur);
+			break;
+		}
 		jw_str("name", d->name);
-		jw_str("ph", "X");
+		jw_str("ph", be_half == 1 ? "B" : "X");
 		jw_int("pid", e->pid);
 		jw_int("tid", e->pid == HOST_PID ? HOST_TID : e->tid);
 		jw_time("ts", ORIGIN + e->ts);
-		jw_time("dur", e->dur);
+		if (be_half == 0)
+			jw_time("dur", e->dur);
 		jw_key("args");
 		jw_open('{');
 		jw_int("co_id", e->id);
@@ -1454,7 +1465,23 @@ static void write_event(const Ev *e, int depth)
 
 static uint64_t nwritten_events;
 
+static void out_one(const Ev *e);
+
+/* An event; with --be an X event is a B then its E. */
 static void out_event(const Ev *e)
+{
+	if (!opt.be || e->type != EV_X) {
+		out_one(e);
+		return;
+	}
+	be_half = 1;
+	out_one(e);
+	be_half = 2;
+	out_one(e);
+	be_half = 0;
+}
+
+static void out_one(const Ev *e)
 {
 	switch (opt.form) {
 	case FORM_NDJSON:
@@ -1903,6 +1930,8 @@ static void usage(FILE *f)
 	    "      --cut N           stop after exactly N bytes of output\n"
 	    "      --no-close        omit the closing ] or ]} after the last event\n"
 	    "      --trailing-comma  write a comma after the last event\n"
+	    "      --be              each X event as a B event and its E (Chrome's\n"
+	    "                        duration events; mct-cat --pair-be undoes it)\n"
 	    "  -h, --help            this help\n"
 	    "\n"
 	    "Exit status: 0 success, 1 write error, 2 usage error.\n", f);
@@ -1916,7 +1945,8 @@ static void bad_value(const char *opt_name, const char *v)
 
 int main(int argc, char **argv)
 {
-	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL };
+	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL,
+	    O_BE };
 	static const struct option lopts[] = {
 		{ "scale", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -1931,6 +1961,7 @@ int main(int argc, char **argv)
 		{ "cut", required_argument, NULL, O_CUT },
 		{ "no-close", no_argument, NULL, O_NOCLOSE },
 		{ "trailing-comma", no_argument, NULL, O_TRAIL },
+		{ "be", no_argument, NULL, O_BE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1998,6 +2029,7 @@ int main(int argc, char **argv)
 		}
 		case O_NOCLOSE: opt.no_close = 1; break;
 		case O_TRAIL: opt.trailing_comma = 1; break;
+		case O_BE: opt.be = 1; break;
 		case 'h':
 			usage(stdout);
 			return 0;
