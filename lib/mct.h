@@ -278,6 +278,9 @@ struct mct_source {
 	int		 sorted;	/* its events in ts order */
 	unsigned long long nevents;	/* events pass 1 framed (0 for a stream) */
 	int		 damaged;	/* pass 1 found damage */
+	const struct mct_bigtop *big;	/* top-level values over the limit */
+	int		 nbig;
+	const char	*dropped;	/* a stream's top_dropped: "k":n,... or NULL */
 };
 
 struct mct_header {
@@ -294,6 +297,9 @@ struct mct_header {
 	size_t		 linelen;
 	const struct mct_source *src;	/* every operand's facts, in order */
 	int		 nsrc;
+	const struct mct_bigtop *big;	/* the first operand's big top-level */
+	int		 nbig;		/* values, kept for --wrap */
+	int		 bigfd;		/* their spool; read with mct_bigtop_value() */
 };
 
 struct mct_event {
@@ -316,6 +322,23 @@ struct mct_opts {
 	enum mct_unit	 unit;		/* --unit; AUTO detects */
 	int		 progress;	/* show progress on a terminal */
 	int		 pair_be;	/* --pair-be: the tool reads through pairbe.c */
+	long long	 top_max;	/* --top-max: bytes of a top-level value in
+					   the header; 0: MCT_TOP_MAX, -1: no limit */
+};
+
+/*
+ * A top-level value over the size limit: not in the header (which says
+ * top_dropped), but kept in a spool of the reader's, for --wrap.
+ */
+#define MCT_TOP_MAX	(64 * 1024)
+
+struct mct_bigtop {
+	char		*key;		/* the key, quoted, as in the source */
+	size_t		 keylen;
+	long long	 off;		/* the value in the spool */
+	size_t		 len;
+	int		 before;	/* it came before traceEvents */
+	int		 pos;		/* its place among all top-level keys */
 };
 
 struct mct_reader;
@@ -326,6 +349,7 @@ int	 mct_next(struct mct_reader *, struct mct_event **);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
 
 /*
  * pairbe.c - B/E duration events paired into X events (--pair-be), with

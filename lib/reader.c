@@ -84,6 +84,11 @@ struct facts {
 	char		 min_text[64];	/* as written */
 	int		 damaged;	/* damage was noted */
 	int		 nottrace;	/* it began with neither '{' nor '[' */
+	struct mct_bigtop *big;		/* top-level values over the limit */
+	int		 nbig;
+	int		 bigtop;	/* a thread's part met one: frame alone */
+	int		 ntop;		/* keys in top */
+	struct mct_buf	 dropped;	/* a stream header's top_dropped */
 };
 
 /*
@@ -100,6 +105,7 @@ struct framer {
 	int		 check;		/* pass 1 of a plain file: check, copy nothing */
 	int		 again;		/* pass 2: framing again, the facts are known */
 	int		 quiet;		/* say nothing of damage, only note it */
+	long long	 topmax;	/* a top-level value's size limit, -1: none */
 	/* a part of a file framed by a thread: stop at the next one's start */
 	long long	 stop;		/* -1: read to the end */
 	long long	 stopped_at;	/* where the framer stopped, -1: the end */
@@ -142,6 +148,7 @@ struct mct_reader {
 	char		*spoolname;
 	FILE		*spoolf;
 	int		 spoolbad;	/* it could not be written or read */
+	FILE		*topf;		/* big top-level values (struct mct_bigtop) */
 	struct rbuf	 srb;		/* reading the spool back */
 	long long	 spool_pos;
 	struct mct_header hdr;
@@ -463,6 +470,65 @@ resync(const struct rbuf *b, size_t from, int *inarray)
 }
 
 /*
+ * Keep a value over the limit in the reader's side spool: 0, or -1 if it
+ * cannot be written (then it goes in the header after all).
+ */
+static int
+top_spool(struct mct_reader *r, struct facts *fx, const char *p, size_t n,
+    size_t k, int before)
+{
+	struct mct_bigtop *t;
+	long long off;
+
+	if (r->topf == NULL && (r->topf = mct_tmpfile(NULL)) == NULL)
+		return -1;
+	if (fseeko(r->topf, 0, SEEK_END) != 0 || (off = ftello(r->topf)) < 0 ||
+	    fwrite(p + k + 1, 1, n - k - 1, r->topf) != n - k - 1 ||
+	    fflush(r->topf) != 0) {
+		warn("spool of big top-level values");
+		return -1;
+	}
+	fx->big = mct_xrealloc(fx->big, (size_t)(fx->nbig + 1) * sizeof(*t));
+	t = &fx->big[fx->nbig++];
+	t->key = mct_xmalloc(k + 1);
+	memcpy(t->key, p, k);
+	t->key[k] = '\0';
+	t->keylen = k;
+	t->off = off;
+	t->len = n - k - 1;
+	t->before = before;
+	t->pos = fx->ntop + fx->nbig - 1;
+	return 0;
+}
+
+/*
+ * A top-level "key":value of the source, compact, p[0..n), the quoted
+ * key k bytes: to the header's keys, unless the value is over the limit
+ * (Fuchsia's systemTraceEvents, megabytes, would make every stream's first
+ * line that long): then it is kept aside for --wrap, and the header says
+ * top_dropped.  A thread's part cannot: it has the file framed alone.
+ */
+static void
+top_add(struct framer *f, const char *p, size_t n, size_t k, int before)
+{
+	struct facts *fx = f->fx;
+
+	if (f->topmax >= 0 && n - k - 1 > (size_t)f->topmax) {
+		if (f->r == NULL) {
+			fx->bigtop = 1;
+			return;
+		}
+		if (top_spool(f->r, fx, p, n, k, before) == 0)
+			return;
+	}
+	if (fx->top.len)
+		mct_buf_addc(&fx->top, ',');
+	mct_buf_add(&fx->top, p, n);
+	fx->ntop_before += before;
+	fx->ntop++;
+}
+
+/*
  * A top-level "key": value after the traceEvents array; the key is in
  * f->out.  Returns 0, -1 on a syntax error, -2 if the input ends inside
  * the pair.  Needing more input, it rewinds to the key so that the
@@ -473,7 +539,7 @@ after_key(struct framer *f, unsigned long long keyoff)
 {
 	struct rbuf *b = &f->rb;
 	struct mct_scan *sc = &f->sc;
-	struct facts *fx = f->fx;
+	size_t klen = f->out.len;
 	int rc;
 
 	while (b->pos < b->end && strchr(" \t\r\n", b->p[b->pos]))
@@ -490,11 +556,8 @@ after_key(struct framer *f, unsigned long long keyoff)
 		rc = mct_scan(sc);
 		if (rc == MCT_SCAN_OK) {
 			b->pos = (size_t)(sc->p - b->p);
-			if (!f->again) {
-				if (fx->top.len)
-					mct_buf_addc(&fx->top, ',');
-				mct_buf_add(&fx->top, f->out.p, f->out.len);
-			}
+			if (!f->again)
+				top_add(f, f->out.p, f->out.len, klen, 0);
 			return 0;
 		}
 		if (rc != MCT_SCAN_MORE || b->eof)	/* the key is dropped */
@@ -648,14 +711,10 @@ frame(struct framer *f)
 			int i;
 
 			fx->form = 'o';
-			for (i = 0; i < sc->nkv && !f->again; i++) {
-				if (fx->top.len)
-					mct_buf_addc(&fx->top, ',');
-				mct_buf_add(&fx->top, f->out.p + sc->kv[i].koff - 1,
+			for (i = 0; i < sc->nkv && !f->again; i++)
+				top_add(f, f->out.p + sc->kv[i].koff - 1,
 				    sc->kv[i].voff + sc->kv[i].vlen -
-				    sc->kv[i].koff + 1);
-				fx->ntop_before++;
-			}
+				    sc->kv[i].koff + 1, sc->kv[i].klen + 2, 1);
 			b->pos = (size_t)(sc->p - b->p);
 			state = S_ARRAY;
 			sep = 1;
@@ -787,6 +846,7 @@ merge(struct facts *fx, const struct facts *p)
 			mct_buf_addc(&fx->top, ',');
 		mct_buf_add(&fx->top, p->top.p, p->top.len);
 	}
+	fx->ntop += p->ntop;
 }
 
 /* Did framer f stop right where the next part starts, between events? */
@@ -844,6 +904,7 @@ frame_parts(struct input *in)
 		pf->name = f->name;
 		pf->fx = &parts[i].fx;
 		pf->check = pf->quiet = 1;
+		pf->topmax = f->topmax;
 		parts[i].fx.form = in->fx.form;
 		pf->state = state;	/* after a ',' (or a line end), not first */
 		pf->begun = 1;
@@ -870,8 +931,9 @@ frame_parts(struct input *in)
 	/* each part must have stopped where the next began, between events */
 	ok = ok && stopped_at_cut(f, cut[0], state);
 	for (i = 0; ok && i < n; i++)
-		ok = i + 1 == n ? !parts[i].fx.damaged :
-		    stopped_at_cut(&parts[i].f, cut[i + 1], state);
+		ok = i + 1 == n ? !parts[i].fx.damaged && !parts[i].fx.bigtop :
+		    stopped_at_cut(&parts[i].f, cut[i + 1], state) &&
+		    !parts[i].fx.bigtop;
 	for (i = 0; ok && i < n; i++)
 		merge(&in->fx, &parts[i].fx);
 	if (ok)
@@ -887,6 +949,18 @@ frame_parts(struct input *in)
 	return ok ? 1 : -1;
 }
 
+static void
+bigtop_free(struct facts *fx)
+{
+	int i;
+
+	for (i = 0; i < fx->nbig; i++)
+		free(fx->big[i].key);
+	free(fx->big);
+	fx->big = NULL;
+	fx->nbig = 0;
+}
+
 /* Frame an input again from its start, as if for the first time. */
 static void
 restart(struct input *in)
@@ -899,6 +973,7 @@ restart(struct input *in)
 	top.len = 0;
 	if (top.p)
 		top.p[0] = '\0';
+	bigtop_free(&in->fx);
 	memset(&in->fx, 0, sizeof(in->fx));
 	in->fx.top = top;
 	mct_src_rewind(in->src, -1);
@@ -950,6 +1025,9 @@ publish(struct input *in)
 	s->sorted = !fx->unsorted;
 	s->nevents = fx->nevents;
 	s->damaged = fx->damaged;
+	s->big = fx->big;
+	s->nbig = fx->nbig;
+	s->dropped = fx->dropped.len ? fx->dropped.p : NULL;
 }
 
 static int
@@ -1038,9 +1116,36 @@ read_header(struct input *in)
 		if (mct_get_key(&a, "top", &f) == 0 && f.type == MCT_J_OBJECT &&
 		    f.len > 2)
 			mct_buf_add(&fx->top, f.p + 1, f.len - 2);
+		if (mct_get_key(&a, "top_dropped", &f) == 0 &&
+		    f.type == MCT_J_OBJECT && f.len > 2) {
+			mct_buf_add(&fx->dropped, f.p + 1, f.len - 2);
+			mct_buf_addc(&fx->dropped, '\0');
+			fx->dropped.len--;
+		}
 		free(a.kv);
 	}
 	free(ev.kv);
+}
+
+/* ,"top_dropped":{"key":bytes,...}: the values not in the header. */
+static void
+top_dropped(struct mct_buf *b, const struct mct_source *s)
+{
+	int i;
+
+	if (s->dropped == NULL && s->nbig == 0)
+		return;
+	mct_buf_adds(b, ",\"top_dropped\":{");
+	if (s->dropped)
+		mct_buf_adds(b, s->dropped);
+	for (i = 0; i < s->nbig; i++) {
+		if (i || s->dropped)
+			mct_buf_addc(b, ',');
+		mct_buf_add(b, s->big[i].key, s->big[i].keylen);
+		mct_buf_addc(b, ':');
+		mct_buf_addi(b, (int64_t)s->big[i].len);
+	}
+	mct_buf_addc(b, '}');
 }
 
 /* Build the header of the whole run from the operands' facts. */
@@ -1075,6 +1180,9 @@ make_header(struct mct_reader *r)
 	h->top = first->top ? mct_xstrdup(first->top) : NULL;
 	h->ntop_before = first->ntop_before;
 	h->sorted = h->nread == 1 && first->sorted;
+	h->big = first->big;
+	h->nbig = first->nbig;
+	h->bigfd = r->topf ? fileno(r->topf) : -1;
 	if (r->nin == 1 && first->stream) {
 		const struct mct_buf *l = &r->in[0].hline;
 
@@ -1105,7 +1213,9 @@ make_header(struct mct_reader *r)
 	mct_buf_adds(&b, ",\"top\":{");
 	if (h->top)
 		mct_buf_adds(&b, h->top);
-	mct_buf_adds(&b, "},\"sources\":[");
+	mct_buf_addc(&b, '}');
+	top_dropped(&b, first);
+	mct_buf_adds(&b, ",\"sources\":[");
 	for (i = 0; i < r->nin; i++) {
 		const char *n = r->src[i].path;
 
@@ -1262,6 +1372,7 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 		in->fr.name = s->name;
 		in->fr.fx = &in->fx;
 		in->fr.stop = -1;
+		in->fr.topmax = r->opts.top_max ? r->opts.top_max : MCT_TOP_MAX;
 		if (strcmp(argv[i], "-") == 0 && stdin_used++) {
 			warnx("standard input given twice; read once");
 			continue;
@@ -1498,11 +1609,15 @@ mct_close(struct mct_reader *r)
 		framer_reset(&in->fr);
 		free(in->rp.rb.p);
 		mct_buf_free(&in->fx.top);
+		mct_buf_free(&in->fx.dropped);
+		bigtop_free(&in->fx);
 		mct_buf_free(&in->hline);
 		mct_buf_free(&in->whybuf);
 	}
 	if (r->spoolf)
 		fclose(r->spoolf);	/* and r->spool, its descriptor */
+	if (r->topf)
+		fclose(r->topf);
 	free(r->spoolname);
 	free(r->srb.p);
 	free(r->in);
@@ -1513,4 +1628,32 @@ mct_close(struct mct_reader *r)
 	free(r->hdr.line);
 	free(r);
 	return status;
+}
+
+/*
+ * The value of h->big[i], from the reader's spool, into b (replacing what
+ * b held).  Returns 0, or -1 if it cannot be read (said here).
+ */
+int
+mct_bigtop_value(const struct mct_header *h, int i, struct mct_buf *b)
+{
+	const struct mct_bigtop *t = &h->big[i];
+	size_t done = 0;
+	ssize_t n;
+
+	b->len = 0;
+	mct_buf_grow(b, t->len + 1);
+	while (done < t->len) {
+		n = pread(h->bigfd, b->p + done, t->len - done,
+		    (off_t)(t->off + (long long)done));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			warn("spool of big top-level values");
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	b->len = t->len;
+	return 0;
 }

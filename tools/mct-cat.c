@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
 enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_RULES, OPT_TIME_UNIT, OPT_META, OPT_PAIR_BE };
+    OPT_RULES, OPT_TIME_UNIT, OPT_META, OPT_PAIR_BE, OPT_TOP_MAX };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -28,6 +29,7 @@ static const struct option longopts[] = {
 	{ "progress",	no_argument,		NULL, OPT_PROGRESS },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	{ "top-max",	required_argument,	NULL, OPT_TOP_MAX },
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "wrap",	no_argument,		NULL, 'w' },
@@ -61,6 +63,12 @@ usage(int status)
 	    "      --rules FILE      the rules file for the field category\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
+	    "      --top-max SIZE    a top-level key's value in the header up to "
+	    "SIZE bytes\n"
+	    "                        (K, M; default 64K; 0: no limit); bigger "
+	    "ones are\n"
+	    "                        named in top_dropped, and -o trace restores "
+	    "them\n"
 	    "  -u, --unit UNIT       the source's unit: auto (default), ns, "
 	    "us, ms, s\n"
 	    "  -V, --version         show the version and exit\n"
@@ -70,6 +78,31 @@ usage(int status)
 	    "Exit status: 0 success, 1 damaged input (intact events written), "
 	    "2 usage or\nunreadable file.  See mct-cat(1) and mct(7).\n");
 	exit(mct_finish(MCT_EXIT_OK));
+}
+
+/* --top-max: bytes, K or M; 0 is no limit (the reader's -1). */
+static long long
+top_max(const char *arg)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(arg, &end, 10);
+	if (*end == 'K' || *end == 'k') {
+		n *= 1024;
+		end++;
+	} else if (*end == 'M' || *end == 'm') {
+		n *= 1024 * 1024;
+		end++;
+	}
+	if (errno || end == arg || *end != '\0' || n < 0 ||
+	    n > (1LL << 40)) {
+		warnx("--top-max: invalid size '%s' (want bytes, e.g. 65536, "
+		    "64K, 8M, or 0 for no limit)", arg);
+		mct_usage_hint();
+	}
+	return n == 0 ? -1 : n;
 }
 
 static int
@@ -124,6 +157,9 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 			break;
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->tunit);
+			break;
+		case OPT_TOP_MAX:
+			mo->top_max = top_max(optarg);
 			break;
 		default:
 			usage(2);
