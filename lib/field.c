@@ -508,15 +508,21 @@ mct_field_key(struct mct_event *ev, const struct mct_field *f,
 	return 0;
 }
 
-/* rel: ts - origin */
+/*
+ * rel: ts - origin.  A metadata event (ph M) has none: its ts (often 0)
+ * is no point on the timeline the origin was taken from.
+ */
 static int
 get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
     struct mct_val *v, int64_t *ns)
 {
+	struct mct_val ph;
 	int64_t ts;
 
 	(void)b;
 	(void)v;
+	if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1))
+		return -1;
 	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
 	    __builtin_sub_overflow(ts, h->origin, ns))
 		return -1;

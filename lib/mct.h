@@ -290,6 +290,9 @@ struct mct_source {
 	int64_t		 shift;		/* ns added to its ts (--align) */
 	int		 has_mark;
 	int64_t		 mark;		/* ts of its first event named --align NAME */
+	const struct mct_bigtop *big;	/* top-level values over the limit */
+	int		 nbig;
+	const char	*dropped;	/* a stream's top_dropped: "k":n,... or NULL */
 };
 
 struct mct_header {
@@ -307,6 +310,9 @@ struct mct_header {
 	const struct mct_source *src;	/* every operand's facts, in order */
 	int		 nsrc;
 	int		 ranked;	/* event lines carry a rank key */
+	const struct mct_bigtop *big;	/* the first operand's big top-level */
+	int		 nbig;		/* values, kept for --wrap */
+	int		 bigfd;		/* their spool; read with mct_bigtop_value() */
 };
 
 struct mct_event {
@@ -346,6 +352,24 @@ struct mct_opts {
 	enum mct_align	 align;		/* --align */
 	const char	*align_name;	/* --align NAME: a glob on name */
 	int		 merged;	/* the events will be merged: say sorted */
+	int		 pair_be;	/* --pair-be: the tool reads through pairbe.c */
+	long long	 top_max;	/* --top-max: bytes of a top-level value in
+					   the header; 0: MCT_TOP_MAX, -1: no limit */
+};
+
+/*
+ * A top-level value over the size limit: not in the header (which says
+ * top_dropped), but kept in a spool of the reader's, for --wrap.
+ */
+#define MCT_TOP_MAX	(64 * 1024)
+
+struct mct_bigtop {
+	char		*key;		/* the key, quoted, as in the source */
+	size_t		 keylen;
+	long long	 off;		/* the value in the spool */
+	size_t		 len;
+	int		 before;	/* it came before traceEvents */
+	int		 pos;		/* its place among all top-level keys */
 };
 
 struct mct_reader;
@@ -356,6 +380,19 @@ int	 mct_next(struct mct_reader *, struct mct_event **);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
+
+/*
+ * pairbe.c - B/E duration events paired into X events (--pair-be), with
+ * one stack of open B events per thread; events come out in E order.
+ */
+struct mct_pairbe;
+
+struct mct_pairbe *mct_pairbe_new(const struct mct_header *);
+const struct mct_header *mct_pairbe_header(const struct mct_pairbe *);
+int	 mct_pairbe_next(struct mct_pairbe *, struct mct_reader *,
+	    struct mct_event **);
+void	 mct_pairbe_free(struct mct_pairbe *);
 
 /*
  * rank.c - the rank of each source, its ts shift, and a multi-rank
@@ -584,6 +621,7 @@ struct mct_out {
 	int		 maxwidth;	/* --width: table and md cells cut with
 					   an ellipsis; 0 is MCT_WIDTH, <0 never */
 	const struct mct_header *hdr;
+	int		 meta;		/* rows of metadata (ph M) events too */
 	/* private */
 	int		 quiet;		/* nothing could be read: write nothing */
 	struct mct_wrap	*wrap;		/* a trace of several ranks (rank.c) */

@@ -47,32 +47,82 @@ mct_out_human(const struct mct_out *o)
 	return o->fmt == MCT_O_TABLE || o->fmt == MCT_O_MD;
 }
 
-/* The top-level keys of the source: those before traceEvents, or after. */
+/* "key":value, a comma before it (after) or after it (before). */
+static void
+top_pair(struct mct_buf *b, int before, const char *k, size_t klen,
+    const char *v, size_t vlen)
+{
+	if (!before)
+		mct_buf_addc(b, ',');
+	mct_buf_add(b, k, klen);
+	mct_buf_addc(b, ':');
+	mct_buf_add(b, v, vlen);
+	if (before)
+		mct_buf_addc(b, ',');
+}
+
+/*
+ * A stream's header that says top-level values were left out upstream
+ * (over mct-cat's --top-max), which this process does not have: say so,
+ * for the trace written lacks them.
+ */
+static void
+dropped_keys(const struct mct_header *h)
+{
+	struct mct_event hev, d;
+	struct mct_field f;
+	struct mct_val v;
+	int i;
+
+	if (h->nbig > 0 || h->line == NULL)
+		return;
+	mct_event_init(&hev, h->line, h->linelen, h);
+	mct_field_parse("args.top_dropped", &f);
+	if (mct_get(&hev, &f, &v) == 0 && v.type == MCT_J_OBJECT) {
+		mct_event_init(&d, v.p, v.len, h);
+		mct_event_index(&d);
+		for (i = 0; i < d.nkv; i++)
+			warnx("top-level key \"%.*s\" (%.*s bytes) was left out "
+			    "of the stream (mct-cat --top-max): not in this trace",
+			    (int)d.kv[i].klen, d.json + d.kv[i].koff,
+			    (int)d.kv[i].vlen, d.json + d.kv[i].voff);
+		mct_event_free(&d);
+	}
+	mct_field_free(&f);
+	mct_event_free(&hev);
+}
+
+/*
+ * The top-level keys of the source: those before traceEvents, or after;
+ * the values too big for the header back in their places, from the
+ * reader's spool.
+ */
 static void
 top_keys(const struct mct_header *h, int before, struct mct_buf *b)
 {
-	struct mct_buf obj = { 0 };
+	struct mct_buf obj = { 0 }, v = { 0 };
 	struct mct_kv *kv = NULL;
-	int nkv = 0, cap = 0, i;
+	int nkv = 0, cap = 0, i, j = 0;
 
-	if (h->top == NULL)
-		return;
 	mct_buf_addc(&obj, '{');
-	mct_buf_adds(&obj, h->top);
+	if (h->top)
+		mct_buf_adds(&obj, h->top);
 	mct_buf_addc(&obj, '}');
 	mct_index(obj.p, obj.len, &kv, &nkv, &cap);
-	for (i = 0; i < nkv; i++) {
-		if ((i < h->ntop_before) != before)
-			continue;
-		if (!before)
-			mct_buf_addc(b, ',');
-		mct_buf_add(b, obj.p + kv[i].koff - 1,
-		    kv[i].voff + kv[i].vlen - kv[i].koff + 1);
-		if (before)
-			mct_buf_addc(b, ',');
+	for (i = 0; i <= nkv; i++) {
+		/* the big ones that came before key i of the header */
+		for (; j < h->nbig && h->big[j].pos <= i + j; j++)
+			if (h->big[j].before == before &&
+			    mct_bigtop_value(h, j, &v) == 0)
+				top_pair(b, before, h->big[j].key,
+				    h->big[j].keylen, v.p, v.len);
+		if (i < nkv && (i < h->ntop_before) == before)
+			top_pair(b, before, obj.p + kv[i].koff - 1,
+			    kv[i].klen + 2, obj.p + kv[i].voff, kv[i].vlen);
 	}
 	free(kv);
 	mct_buf_free(&obj);
+	mct_buf_free(&v);
 }
 
 static char
@@ -389,6 +439,7 @@ trace_open(struct mct_out *o)
 {
 	struct mct_buf b = { 0 };
 
+	dropped_keys(o->hdr);
 	if (o->hdr->form == 'a')
 		mct_buf_adds(&b, "[\n");
 	else {
@@ -454,6 +505,19 @@ trace_event(struct mct_out *o, struct mct_event *ev)
 	mct_write(b->p, b->len);
 }
 
+/*
+ * A metadata event (ph M) names processes and threads for a viewer; as a
+ * row of a table it is noise to awk and gnuplot (ts 0, no dur), so rows
+ * leave it out unless asked (o->meta).
+ */
+static int
+is_meta(struct mct_event *ev)
+{
+	struct mct_val ph;
+
+	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
+}
+
 void
 mct_out_event(struct mct_out *o, struct mct_event *ev)
 {
@@ -478,6 +542,8 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 		trace_event(o, ev);
 		return;
 	default:
+		if (!o->meta && is_meta(ev))
+			return;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)
 				mct_buf_addc(&o->line, sep(o));

@@ -88,6 +88,11 @@ struct facts {
 	int		 has_mark;	/* --align NAME: its first event */
 	i128		 mark_e6;
 	char		 mark_text[64];
+	struct mct_bigtop *big;		/* top-level values over the limit */
+	int		 nbig;
+	int		 bigtop;	/* a thread's part met one: frame alone */
+	int		 ntop;		/* keys in top */
+	struct mct_buf	 dropped;	/* a stream header's top_dropped */
 };
 
 /*
@@ -104,6 +109,7 @@ struct framer {
 	int		 check;		/* pass 1 of a plain file: check, copy nothing */
 	int		 again;		/* pass 2: framing again, the facts are known */
 	int		 quiet;		/* say nothing of damage, only note it */
+	long long	 topmax;	/* a top-level value's size limit, -1: none */
 	/* a part of a file framed by a thread: stop at the next one's start */
 	long long	 stop;		/* -1: read to the end */
 	long long	 stopped_at;	/* where the framer stopped, -1: the end */
@@ -150,6 +156,7 @@ struct mct_reader {
 	char		*spoolname;
 	FILE		*spoolf;
 	int		 spoolbad;	/* it could not be written or read */
+	FILE		*topf;		/* big top-level values (struct mct_bigtop) */
 	struct rbuf	 srb;		/* reading the spool back */
 	long long	 spool_pos;
 	struct mct_header hdr;
@@ -501,6 +508,65 @@ resync(const struct rbuf *b, size_t from, int *inarray)
 }
 
 /*
+ * Keep a value over the limit in the reader's side spool: 0, or -1 if it
+ * cannot be written (then it goes in the header after all).
+ */
+static int
+top_spool(struct mct_reader *r, struct facts *fx, const char *p, size_t n,
+    size_t k, int before)
+{
+	struct mct_bigtop *t;
+	long long off;
+
+	if (r->topf == NULL && (r->topf = mct_tmpfile(NULL)) == NULL)
+		return -1;
+	if (fseeko(r->topf, 0, SEEK_END) != 0 || (off = ftello(r->topf)) < 0 ||
+	    fwrite(p + k + 1, 1, n - k - 1, r->topf) != n - k - 1 ||
+	    fflush(r->topf) != 0) {
+		warn("spool of big top-level values");
+		return -1;
+	}
+	fx->big = mct_xrealloc(fx->big, (size_t)(fx->nbig + 1) * sizeof(*t));
+	t = &fx->big[fx->nbig++];
+	t->key = mct_xmalloc(k + 1);
+	memcpy(t->key, p, k);
+	t->key[k] = '\0';
+	t->keylen = k;
+	t->off = off;
+	t->len = n - k - 1;
+	t->before = before;
+	t->pos = fx->ntop + fx->nbig - 1;
+	return 0;
+}
+
+/*
+ * A top-level "key":value of the source, compact, p[0..n), the quoted
+ * key k bytes: to the header's keys, unless the value is over the limit
+ * (Fuchsia's systemTraceEvents, megabytes, would make every stream's first
+ * line that long): then it is kept aside for --wrap, and the header says
+ * top_dropped.  A thread's part cannot: it has the file framed alone.
+ */
+static void
+top_add(struct framer *f, const char *p, size_t n, size_t k, int before)
+{
+	struct facts *fx = f->fx;
+
+	if (f->topmax >= 0 && n - k - 1 > (size_t)f->topmax) {
+		if (f->r == NULL) {
+			fx->bigtop = 1;
+			return;
+		}
+		if (top_spool(f->r, fx, p, n, k, before) == 0)
+			return;
+	}
+	if (fx->top.len)
+		mct_buf_addc(&fx->top, ',');
+	mct_buf_add(&fx->top, p, n);
+	fx->ntop_before += before;
+	fx->ntop++;
+}
+
+/*
  * A top-level "key": value after the traceEvents array; the key is in
  * f->out.  Returns 0, -1 on a syntax error, -2 if the input ends inside
  * the pair.  Needing more input, it rewinds to the key so that the
@@ -511,7 +577,7 @@ after_key(struct framer *f, unsigned long long keyoff)
 {
 	struct rbuf *b = &f->rb;
 	struct mct_scan *sc = &f->sc;
-	struct facts *fx = f->fx;
+	size_t klen = f->out.len;
 	int rc;
 
 	while (b->pos < b->end && strchr(" \t\r\n", b->p[b->pos]))
@@ -528,11 +594,8 @@ after_key(struct framer *f, unsigned long long keyoff)
 		rc = mct_scan(sc);
 		if (rc == MCT_SCAN_OK) {
 			b->pos = (size_t)(sc->p - b->p);
-			if (!f->again) {
-				if (fx->top.len)
-					mct_buf_addc(&fx->top, ',');
-				mct_buf_add(&fx->top, f->out.p, f->out.len);
-			}
+			if (!f->again)
+				top_add(f, f->out.p, f->out.len, klen, 0);
 			return 0;
 		}
 		if (rc != MCT_SCAN_MORE || b->eof)	/* the key is dropped */
@@ -687,14 +750,10 @@ frame(struct framer *f)
 			int i;
 
 			fx->form = 'o';
-			for (i = 0; i < sc->nkv && !f->again; i++) {
-				if (fx->top.len)
-					mct_buf_addc(&fx->top, ',');
-				mct_buf_add(&fx->top, f->out.p + sc->kv[i].koff - 1,
+			for (i = 0; i < sc->nkv && !f->again; i++)
+				top_add(f, f->out.p + sc->kv[i].koff - 1,
 				    sc->kv[i].voff + sc->kv[i].vlen -
-				    sc->kv[i].koff + 1);
-				fx->ntop_before++;
-			}
+				    sc->kv[i].koff + 1, sc->kv[i].klen + 2, 1);
 			b->pos = (size_t)(sc->p - b->p);
 			state = S_ARRAY;
 			sep = 1;
@@ -831,6 +890,7 @@ merge(struct facts *fx, const struct facts *p)
 			mct_buf_addc(&fx->top, ',');
 		mct_buf_add(&fx->top, p->top.p, p->top.len);
 	}
+	fx->ntop += p->ntop;
 }
 
 /* Did framer f stop right where the next part starts, between events? */
@@ -889,6 +949,7 @@ frame_parts(struct input *in)
 		pf->mark = f->mark;
 		pf->fx = &parts[i].fx;
 		pf->check = pf->quiet = 1;
+		pf->topmax = f->topmax;
 		parts[i].fx.form = in->fx.form;
 		pf->state = state;	/* after a ',' (or a line end), not first */
 		pf->begun = 1;
@@ -915,8 +976,9 @@ frame_parts(struct input *in)
 	/* each part must have stopped where the next began, between events */
 	ok = ok && stopped_at_cut(f, cut[0], state);
 	for (i = 0; ok && i < n; i++)
-		ok = i + 1 == n ? !parts[i].fx.damaged :
-		    stopped_at_cut(&parts[i].f, cut[i + 1], state);
+		ok = i + 1 == n ? !parts[i].fx.damaged && !parts[i].fx.bigtop :
+		    stopped_at_cut(&parts[i].f, cut[i + 1], state) &&
+		    !parts[i].fx.bigtop;
 	for (i = 0; ok && i < n; i++)
 		merge(&in->fx, &parts[i].fx);
 	if (ok)
@@ -932,6 +994,18 @@ frame_parts(struct input *in)
 	return ok ? 1 : -1;
 }
 
+static void
+bigtop_free(struct facts *fx)
+{
+	int i;
+
+	for (i = 0; i < fx->nbig; i++)
+		free(fx->big[i].key);
+	free(fx->big);
+	fx->big = NULL;
+	fx->nbig = 0;
+}
+
 /* Frame an input again from its start, as if for the first time. */
 static void
 restart(struct input *in)
@@ -944,6 +1018,7 @@ restart(struct input *in)
 	top.len = 0;
 	if (top.p)
 		top.p[0] = '\0';
+	bigtop_free(&in->fx);
 	memset(&in->fx, 0, sizeof(in->fx));
 	in->fx.top = top;
 	mct_src_rewind(in->src, -1);
@@ -998,6 +1073,9 @@ publish(struct input *in)
 	s->nevents = fx->nevents;
 	s->damaged = fx->damaged;
 	s->notrace = fx->notrace && fx->nevents == 0;
+	s->big = fx->big;
+	s->nbig = fx->nbig;
+	s->dropped = fx->dropped.len ? fx->dropped.p : NULL;
 }
 
 static int
@@ -1118,6 +1196,12 @@ read_header(struct input *in)
 			mct_buf_add(&fx->top, f.p + 1, f.len - 2);
 		if (mct_get_key(&a, "ranks", &f) == 0 && f.type == MCT_J_ARRAY)
 			read_ranks(in, &f);
+		if (mct_get_key(&a, "top_dropped", &f) == 0 &&
+		    f.type == MCT_J_OBJECT && f.len > 2) {
+			mct_buf_add(&fx->dropped, f.p + 1, f.len - 2);
+			mct_buf_addc(&fx->dropped, '\0');
+			fx->dropped.len--;
+		}
 		free(a.kv);
 	}
 	free(ev.kv);
@@ -1222,6 +1306,27 @@ rank_event(struct mct_reader *r, struct input *in)
 	ev->wkdone = 0;
 }
 
+/* ,"top_dropped":{"key":bytes,...}: the values not in the header. */
+static void
+top_dropped(struct mct_buf *b, const struct mct_source *s)
+{
+	int i;
+
+	if (s->dropped == NULL && s->nbig == 0)
+		return;
+	mct_buf_adds(b, ",\"top_dropped\":{");
+	if (s->dropped)
+		mct_buf_adds(b, s->dropped);
+	for (i = 0; i < s->nbig; i++) {
+		if (i || s->dropped)
+			mct_buf_addc(b, ',');
+		mct_buf_add(b, s->big[i].key, s->big[i].keylen);
+		mct_buf_addc(b, ':');
+		mct_buf_addi(b, (int64_t)s->big[i].len);
+	}
+	mct_buf_addc(b, '}');
+}
+
 /* Build the header of the whole run from the operands' facts. */
 static void
 make_header(struct mct_reader *r)
@@ -1255,6 +1360,9 @@ make_header(struct mct_reader *r)
 	h->top = first->top ? mct_xstrdup(first->top) : NULL;
 	h->ntop_before = first->ntop_before;
 	h->sorted = (h->nread == 1 && first->sorted) || r->opts.merged;
+	h->big = first->big;
+	h->nbig = first->nbig;
+	h->bigfd = r->topf ? fileno(r->topf) : -1;
 	if (r->nin == 1 && first->stream && !r->in[0].addrank &&
 	    first->shift == 0 && !r->opts.merged) {
 		const struct mct_buf *l = &r->in[0].hline;
@@ -1286,7 +1394,9 @@ make_header(struct mct_reader *r)
 	mct_buf_adds(&b, ",\"top\":{");
 	if (h->top)
 		mct_buf_adds(&b, h->top);
-	mct_buf_adds(&b, "},\"sources\":[");
+	mct_buf_addc(&b, '}');
+	top_dropped(&b, first);
+	mct_buf_adds(&b, ",\"sources\":[");
 	for (i = 0; i < r->nin; i++) {
 		const char *n = r->src[i].path;
 
@@ -1324,6 +1434,22 @@ spool_at(struct mct_reader *r)
 	return ftello(r->spoolf);
 }
 
+/*
+ * Pass 1 found no trace: an empty input is worth a warning only (a
+ * profiler that wrote nothing), but bytes that are not JSON at all (a
+ * log, a binary, the wrong file) are a usage error, not a damaged trace.
+ */
+static void
+not_trace(struct mct_reader *r, const struct input *in)
+{
+	if (in->fx.nevents > 0)
+		return;
+	if (in->fx.form == 0 && !in->fx.damaged)
+		warnx("%s: empty input: no events", in->s->name);
+	else if (in->fx.notrace)
+		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+}
+
 /* Pass 1 of a trace operand. */
 static void
 pass1(struct mct_reader *r, struct input *in)
@@ -1343,6 +1469,7 @@ pass1(struct mct_reader *r, struct input *in)
 	}
 	if (!in->direct)
 		in->rp.spool_to = spool_at(r);
+	not_trace(r, in);
 	decide_unit(r, in);
 	publish(in);
 	framer_reset(f);	/* pass 2 of a plain file starts afresh */
@@ -1432,6 +1559,7 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 		in->fr.mark = r->opts.align == MCT_ALIGN_NAME ?
 		    r->opts.align_name : NULL;
 		s->rank = MCT_RANK_NONE;
+		in->fr.topmax = r->opts.top_max ? r->opts.top_max : MCT_TOP_MAX;
 		if (strcmp(argv[i], "-") == 0 && stdin_used++) {
 			warnx("standard input given twice; read once");
 			continue;
@@ -1673,6 +1801,8 @@ mct_close(struct mct_reader *r)
 		framer_reset(&in->fr);
 		free(in->rp.rb.p);
 		mct_buf_free(&in->fx.top);
+		mct_buf_free(&in->fx.dropped);
+		bigtop_free(&in->fx);
 		mct_buf_free(&in->hline);
 		mct_buf_free(&in->whybuf);
 		mct_buf_free(&in->rankfrom);
@@ -1680,6 +1810,8 @@ mct_close(struct mct_reader *r)
 	}
 	if (r->spoolf)
 		fclose(r->spoolf);	/* and r->spool, its descriptor */
+	if (r->topf)
+		fclose(r->topf);
 	free(r->spoolname);
 	free(r->srb.p);
 	free(r->in);
@@ -1691,4 +1823,32 @@ mct_close(struct mct_reader *r)
 	free(r->hdr.line);
 	free(r);
 	return status;
+}
+
+/*
+ * The value of h->big[i], from the reader's spool, into b (replacing what
+ * b held).  Returns 0, or -1 if it cannot be read (said here).
+ */
+int
+mct_bigtop_value(const struct mct_header *h, int i, struct mct_buf *b)
+{
+	const struct mct_bigtop *t = &h->big[i];
+	size_t done = 0;
+	ssize_t n;
+
+	b->len = 0;
+	mct_buf_grow(b, t->len + 1);
+	while (done < t->len) {
+		n = pread(h->bigfd, b->p + done, t->len - done,
+		    (off_t)(t->off + (long long)done));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			warn("spool of big top-level values");
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	b->len = t->len;
+	return 0;
 }

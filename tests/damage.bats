@@ -172,7 +172,7 @@ check_case() {
 	check_case 13-metadata-only.json
 }
 
-@test "14-empty.json: an empty file: a header, no events (exit 0)" {
+@test "14-empty.json: an empty file: a header, no events, a warning (exit 0)" {
 	check_case 14-empty.json
 }
 
@@ -188,11 +188,11 @@ check_case() {
 	check_case 17-whitespace-only.json
 }
 
-@test "18-not-json.txt: a text file that is not JSON (exit 1)" {
+@test "18-not-json.txt: a text file that is not JSON (exit 2)" {
 	check_case 18-not-json.txt
 }
 
-@test "19-top-level-scalar.json: a JSON number, not a trace (exit 1)" {
+@test "19-top-level-scalar.json: a JSON number, not a trace (exit 2)" {
 	check_case 19-top-level-scalar.json
 }
 
@@ -377,7 +377,7 @@ check_case() {
 	check_case 64-nul-first.json
 }
 
-@test "65-binary-garbage.bin: (made) 4 KB of binary garbage (no '{') (exit 1)" {
+@test "65-binary-garbage.bin: (made) 4 KB of binary garbage (no '{') (exit 2)" {
 	check_case 65-binary-garbage.bin
 }
 

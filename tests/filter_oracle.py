@@ -39,7 +39,8 @@ Modes (default: print the number of kept non-M events, like -c):
   --out-unit U       with --check of a trace: its ts/dur unit (default:
                      detected as for an input trace)
   --tsv FIELDS       the TSV mct-filter -o tsv -F FIELDS should print
-                     (with --time-unit U, --no-header)
+                     (with --time-unit U, --no-header); no rows for
+                     M events unless --meta or --ph M
   --csv FIELDS       the cells of mct-filter -o csv -F FIELDS, one JSON
                      list a row; "--parse-csv FILE" (alone) prints the
                      rows of a CSV file read by python's csv module alike
@@ -377,7 +378,7 @@ def field_ns(ev, f, ctx):
     """A time field in ns, or None."""
     ts = int_key(ev, "ts")
     if f.kind == "rel":
-        if ts is None or ctx.origin is None:
+        if ts is None or ctx.origin is None or ev.get("ph") == "M":
             return None
         return ts - ctx.origin
     if f.kind == "end":
@@ -597,6 +598,7 @@ def parser():
     p.add_argument("--rules")
     p.add_argument("-v", "--invert", action="store_true")
     p.add_argument("--no-meta", action="store_true")
+    p.add_argument("--meta", action="store_true")
     p.add_argument("-u", "--unit", default="auto")
     # modes
     p.add_argument("--events", action="store_true")
@@ -891,7 +893,10 @@ def main(argv):
             rows = []
             if not a.no_header:
                 rows.append([f.text for f in fields])
-            rows += [cells(e, fields, sel.ctx, a.time_unit) for e in out]
+            # rows of M events only when asked (--meta, or --ph M)
+            meta = a.meta or "M" in a.ph
+            rows += [cells(e, fields, sel.ctx, a.time_unit) for e in out
+                     if meta or e.get("ph") != "M"]
             if a.tsv:
                 for r in rows:
                     print("\t".join(tsv_escape(c) for c in r))

@@ -433,7 +433,7 @@ static void
 fuzz_reader(const uint8_t *data, size_t n)
 {
 	static const char pre[] = "{\"name\":\"" MCT_HEADER_NAME "\"";
-	struct mct_opts o = { MCT_UNIT_AUTO, 0 };
+	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
 	const struct mct_header *h;

@@ -1199,7 +1199,9 @@ static struct {
 	int form, indent, unit_us, layout, keys_around, grid_string;
 	int no_close, trailing_comma, string_ts, stats;
 	int64_t cut;
-} opt = { 1.0, 1, FORM_OBJECT, 0, 0, LAYOUT_TIME, 0, 0, 0, 0, 0, 0, -1 };
+	int be;		/* X events as B/E pairs; be_half: which one is written */
+} opt = { 1.0, 1, FORM_OBJECT, 0, 0, LAYOUT_TIME, 0, 0, 0, 0, 0, 0, -1, 0 };
+static int be_half;
 
 /* --ranks (see "Ranks" below) */
 static struct {
@@ -1473,12 +1475,21 @@ static void write_event(const Ev *e, int depth)
 		break;
 	default: {
 		const NameDef *d = &names[e->name];
+		if (be_half == 2) {
+			/* the E of a B/E pair: where and when it ends */
+			jw_str("ph", "E");
+			jw_int("pid", e->pid);
+			jw_int("tid", e->pid == HOST_PID ? HOST_TID : e->tid);
+			jw_time("ts", ORIGIN + e->ts + e->dur);
+			break;
+		}
 		jw_str("name", d->name);
-		jw_str("ph", "X");
+		jw_str("ph", be_half == 1 ? "B" : "X");
 		jw_int("pid", e->pid);
 		jw_int("tid", e->pid == HOST_PID ? HOST_TID : e->tid);
 		jw_time("ts", ORIGIN + e->ts);
-		jw_time("dur", e->dur);
+		if (be_half == 0)
+			jw_time("dur", e->dur);
 		jw_key("args");
 		jw_open('{');
 		jw_int("co_id", e->id);
@@ -1502,7 +1513,23 @@ static void write_event(const Ev *e, int depth)
 
 static uint64_t nwritten_events;
 
+static void out_one(const Ev *e);
+
+/* An event; with --be an X event is a B then its E. */
 static void out_event(const Ev *e)
+{
+	if (!opt.be || e->type != EV_X) {
+		out_one(e);
+		return;
+	}
+	be_half = 1;
+	out_one(e);
+	be_half = 2;
+	out_one(e);
+	be_half = 0;
+}
+
+static void out_one(const Ev *e)
 {
 	switch (opt.form) {
 	case FORM_NDJSON:
@@ -2065,6 +2092,8 @@ static void usage(FILE *f)
 	    "      --slow-rank R     with --ranks: rank R is slower ...\n"
 	    "      --slow-factor F   ... by the factor F (a decimal, default 1)\n"
 	    "      --clock-offset NS with --ranks: each rank's clock off by up to NS ns\n"
+	    "      --be              each X event as a B event and its E (Chrome's\n"
+	    "                        duration events; mct-cat --pair-be undoes it)\n"
 	    "  -h, --help            this help\n"
 	    "\n"
 	    "Exit status: 0 success, 1 write error, 2 usage error.\n", f);
@@ -2163,7 +2192,8 @@ static int write_ranks(const char *dir, const Ev *m)
 int main(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL,
-	    O_RANKS, O_OUT, O_SLOW, O_FACTOR, O_OFFSET };
+	    O_RANKS, O_OUT, O_SLOW, O_FACTOR, O_OFFSET,
+	    O_BE };
 	static const struct option lopts[] = {
 		{ "scale", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -2183,6 +2213,7 @@ int main(int argc, char **argv)
 		{ "slow-rank", required_argument, NULL, O_SLOW },
 		{ "slow-factor", required_argument, NULL, O_FACTOR },
 		{ "clock-offset", required_argument, NULL, O_OFFSET },
+		{ "be", no_argument, NULL, O_BE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -2266,6 +2297,7 @@ int main(int argc, char **argv)
 			rk.offmax = whole("--clock-offset", optarg, 0,
 			    INT64_C(1000000000000000));
 			break;
+		case O_BE: opt.be = 1; break;
 		case 'h':
 			usage(stdout);
 			return 0;

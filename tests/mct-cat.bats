@@ -443,23 +443,27 @@ mct-cat: t.json:23: not an event (not a JSON object); skipped"
 	same "${lines[2]}" '{"ts":2000}'
 }
 
-@test "a file that is not JSON: 'not a trace', exit 1" {
+@test "a file that is not JSON: 'not a trace', exit 2 (not a damaged trace)" {
 	echo 'hello, world' > t.txt
 	run --separate-stderr mct-cat t.txt
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	same "$stderr" "mct-cat: t.txt:0: not a trace: expected '{' or '[', found 'h'"
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "${lines[0]}" == *'"origin":null,'* ]]
 }
 
-@test "an empty file, [] and {\"traceEvents\":[]}: a header and no events, exit 0" {
+@test "an empty file, [] and {\"traceEvents\":[]}: a header and no events, exit 0; the empty file warned of" {
 	: > e.json
 	printf '[]' > a.json
 	printf '{"traceEvents":[],"otherData":{}}' > o.json
 	for f in e.json a.json o.json; do
 		run --separate-stderr mct-cat $f
 		[ "$status" -eq 0 ]
-		[ -z "$stderr" ]
+		if [ $f = e.json ]; then
+			same "$stderr" "mct-cat: e.json: empty input: no events"
+		else
+			[ -z "$stderr" ]
+		fi
 		[ "${#lines[@]}" -eq 1 ]
 		[[ "${lines[0]}" == '{"name":"mct_header",'*'"origin":null,'* ]]
 	done

@@ -474,7 +474,8 @@ def cmd_columns(args):
     flist = opt(args, "--fields", "ts,dur,ph,pid,tid,name")
     tunit = opt(args, "--time-unit", "ns")
     header = "--no-header" not in args
-    args = [a for a in args if a != "--no-header"]
+    meta = "--meta" in args     # rows of ph M events too (else left out)
+    args = [a for a in args if a not in ("--no-header", "--meta")]
     head, events = read_all(args, "auto")
     origin = head["origin"]
     fields = parse_fields(flist)
@@ -492,8 +493,10 @@ def cmd_columns(args):
             ts, dur = e.get("ts"), e.get("dur")
             ts = ts if isinstance(ts, int) else None
             dur = dur if isinstance(dur, int) else None
+            ism = e.get("ph") == "M"    # a metadata event has no rel
             n = {"ts": ts, "dur": dur,
-                 "rel": None if ts is None or origin is None else ts - origin,
+                 "rel": None if ts is None or origin is None or ism
+                 else ts - origin,
                  "end": None if ts is None else ts + (dur or 0)}[segs[0]]
             return "" if n is None else dec_text(n, tunit)
         v = e
@@ -510,7 +513,8 @@ def cmd_columns(args):
     if header:
         out.append(sep.join(cell(n) for n in split_list(flist)))
     for e in events:
-        out.append(sep.join(cell(value(e, f)) for f in fields))
+        if meta or not (isinstance(e, dict) and e.get("ph") == "M"):
+            out.append(sep.join(cell(value(e, f)) for f in fields))
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -1517,6 +1517,17 @@ test_field(void)
 	h.has_origin = 0;
 	t_field_ns(&ev, "rel", &h, -1, 0);
 	ok(!mct_is_header(&ev), "mct_is_header: an event is not the header");
+	{
+		struct mct_event m;
+
+		/* a metadata event's ts (0) is no point on the timeline */
+		h.has_origin = 1;
+		mct_event_init(&m, "{\"ph\":\"M\",\"ts\":100}", 19, &h);
+		t_field_ns(&m, "rel", &h, -1, 0);
+		t_field_ns(&m, "ts", &h, 0, 100);
+		h.has_origin = 0;
+		mct_event_free(&m);
+	}
 	free(ev.kv);
 
 	ev2.json = "{\"ts\":7,\"name\":\"n\"}";
@@ -2653,6 +2664,8 @@ tfile(const char *name, const void *data, size_t n)
 
 #define TFILE(name, s)	tfile((name), (s), sizeof(s) - 1)
 
+static int rd_pair_be;		/* readv() reads through pairbe.c */
+
 struct rd {
 	struct mct_buf events;	/* one line per event */
 	struct mct_buf err;	/* what the reader said on stderr */
@@ -2679,6 +2692,7 @@ readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 	struct mct_opts o = { .unit = unit };
 	struct mct_reader *rr;
 	struct mct_event *ev;
+	struct mct_pairbe *pb = NULL;
 	const struct mct_header *h;
 	FILE *ef = tmpfile();
 	int saved;
@@ -2692,6 +2706,8 @@ readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 		dup2(fileno(ef), 2);
 	rr = mct_open(argc, (char **)argv, &o);
 	h = mct_header(rr);
+	if (rd_pair_be)
+		h = mct_pairbe_header(pb = mct_pairbe_new(h));
 	r->h = *h;
 	r->top = h->top ? mct_xstrdup(h->top) : NULL;
 	r->line = h->line ? mct_xstrdup(h->line) : NULL;
@@ -2699,7 +2715,7 @@ readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 	/* the header's strings are the reader's: keep copies past mct_close() */
 	r->why = h->why ? strdup(h->why) : NULL;
 	r->h.why = r->why;
-	while (mct_next(rr, &ev)) {
+	while (mct_pairbe_next(pb, rr, &ev)) {
 		struct mct_val v;
 		json_object *jo;
 
@@ -2717,6 +2733,7 @@ readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 		if (mct_get_key(ev, "ts", &v) == 0 && v.type == MCT_J_NONE)
 			r->badkey++;
 	}
+	mct_pairbe_free(pb);
 	r->status = mct_close(rr);
 	fflush(stderr);
 	dup2(saved, 2);
@@ -2760,6 +2777,87 @@ t_read(const char *what, const struct rd *r, const char *events, int status,
 		diag("want status %d, events:\n%s  got status %d, events:\n%s"
 		    "  stderr: %s", status, events, r->status,
 		    r->events.p ? r->events.p : "", r->err.p);
+}
+
+/* pairbe.c: B/E pairs of a thread as X events. */
+static void
+test_pairbe(void)
+{
+	struct rd r;
+	const char *p;
+
+	rd_pair_be = 1;
+	p = TFILE("be.json", "{\"traceEvents\":["
+	    "{\"ph\":\"B\",\"name\":\"o\",\"pid\":1,\"tid\":1,\"ts\":10,"
+	    "\"args\":{\"a\":1,\"b\":2}},"
+	    "{\"ph\":\"B\",\"name\":\"i\",\"pid\":1,\"tid\":1,\"ts\":12,\"dur\":9},"
+	    "{\"ph\":\"B\",\"name\":\"t\",\"pid\":1,\"tid\":\"1\",\"ts\":13},"
+	    "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":15,\"args\":{\"c\":3}},"
+	    "{\"ph\":\"X\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":16,\"dur\":1},"
+	    "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":20,\"args\":{\"b\":5}},"
+	    "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":21},"
+	    "{\"ph\":\"B\",\"name\":\"late\",\"pid\":2,\"ts\":30},"
+	    "{\"ph\":\"E\",\"pid\":2,\"ts\":29}"
+	    "]}");
+	readf(p, MCT_UNIT_NS, &r);
+	t_read("pairbe: nesting, E's args merged (E wins), dur replaced, "
+	    "threads by their JSON text, the unpaired passed on and counted",
+	    &r,
+	    "{\"ph\":\"X\",\"name\":\"i\",\"pid\":1,\"tid\":1,\"ts\":12,"
+	    "\"dur\":3,\"args\":{\"c\":3}}\n"
+	    "{\"ph\":\"X\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":16,\"dur\":1}\n"
+	    "{\"ph\":\"X\",\"name\":\"o\",\"pid\":1,\"tid\":1,\"ts\":10,"
+	    "\"dur\":10,\"args\":{\"a\":1,\"b\":5}}\n"
+	    "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":21}\n"
+	    "{\"ph\":\"B\",\"name\":\"late\",\"pid\":2,\"ts\":30}\n"
+	    "{\"ph\":\"E\",\"pid\":2,\"ts\":29}\n"
+	    "{\"ph\":\"B\",\"name\":\"t\",\"pid\":1,\"tid\":\"1\",\"ts\":13}\n",
+	    0, "--pair-be: 2 B/E pairs made X events; passed on unchanged: "
+	    "1 E with no open B on its thread, 1 B never closed, 1 E before "
+	    "its B\n");
+	ok(!r.h.sorted && strstr(r.line, ",\"sorted\":false,") != NULL,
+	    "pairbe: the header says sorted false");
+	rd_free(&r);
+	p = TFILE("nobe.json", "[{\"ph\":\"X\",\"ts\":1,\"dur\":2}]");
+	readf(p, MCT_UNIT_NS, &r);
+	t_read("pairbe: no B/E, nothing said", &r,
+	    "{\"ph\":\"X\",\"ts\":1,\"dur\":2}\n", 0, NULL);
+	rd_free(&r);
+	rd_pair_be = 0;
+}
+
+/* reader.c: top-level values over the limit leave the header. */
+static void
+test_bigtop(void)
+{
+	struct mct_buf b = { 0 };
+	struct rd r;
+	const char *p;
+	int i;
+
+	mct_buf_adds(&b, "{\"a\":1,\"big\":\"");
+	for (i = 0; i < MCT_TOP_MAX; i++)
+		mct_buf_addc(&b, 'x');
+	mct_buf_adds(&b, "\",\"traceEvents\":[{\"ts\":1}],\"z\":[1]}");
+	p = tfile("bigtop.json", b.p, b.len);
+	readf(p, MCT_UNIT_NS, &r);
+	t_read("a top-level value over 64 KB", &r, "{\"ts\":1}\n", 0, NULL);
+	ok(r.top && strcmp(r.top, "\"a\":1,\"z\":[1]") == 0 &&
+	    strstr(r.line, "\"top_before\":1,") != NULL &&
+	    strstr(r.line, ",\"top_dropped\":{\"big\":65538},") != NULL,
+	    "reader: a top-level value over 64 KB is named in top_dropped, "
+	    "with its size, not in top");
+	rd_free(&r);
+	/* 65534 x and the quotes: 64 KB exactly */
+	b.len -= strlen("\",\"traceEvents\":[{\"ts\":1}],\"z\":[1]}") + 2;
+	mct_buf_adds(&b, "\",\"traceEvents\":[{\"ts\":1}],\"z\":[1]}");
+	p = tfile("edgetop.json", b.p, b.len);
+	readf(p, MCT_UNIT_NS, &r);
+	ok(r.top && strncmp(r.top, "\"a\":1,\"big\":\"xxx", 13) == 0 &&
+	    strstr(r.line, "top_dropped") == NULL,
+	    "reader: a top-level value of 64 KB stays in the header");
+	rd_free(&r);
+	mct_buf_free(&b);
 }
 
 static void
@@ -2946,12 +3044,13 @@ test_reader(void)
 	rd_free(&r);
 	p = TFILE("nottrace.json", "hello\n");
 	readf(p, MCT_UNIT_AUTO, &r);
-	t_read("not a trace", &r, "", 1, ":0: not a trace: expected '{' or '[', "
-	    "found 'h'");
+	t_read("not a trace: a usage error, not damage", &r, "", 2,
+	    ":0: not a trace: expected '{' or '[', found 'h'");
 	rd_free(&r);
 	p = TFILE("empty.json", "");
 	readf(p, MCT_UNIT_AUTO, &r);
-	t_read("an empty file", &r, "", 0, NULL);
+	t_read("an empty file: a warning", &r, "", 0,
+	    ": empty input: no events");
 	ok(!r.h.has_origin && strcmp(r.h.why, "no events") == 0,
 	    "reader: an empty file has no origin, \"no events\"");
 	rd_free(&r);
@@ -4208,6 +4307,8 @@ run_reader_tests(void)
 	fflush(stdout);
 	fflush(stderr);
 	if ((pid = fork()) == -1) {
+		test_pairbe();
+		test_bigtop();
 		test_reader();
 		test_input();
 		test_sources();
@@ -4220,6 +4321,8 @@ run_reader_tests(void)
 		return;
 	}
 	if (pid == 0) {
+		test_pairbe();
+		test_bigtop();
 		test_reader();
 		test_input();
 		test_sources();

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -15,20 +16,24 @@
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
 enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_RULES, OPT_TIME_UNIT, OPT_ALIGN, OPT_MERGE, OPT_RANK, OPT_WIDTH };
+    OPT_RULES, OPT_TIME_UNIT, OPT_ALIGN, OPT_MERGE, OPT_RANK, OPT_WIDTH,
+    OPT_META, OPT_PAIR_BE, OPT_TOP_MAX };
 
 static const struct option longopts[] = {
 	{ "align",	required_argument,	NULL, OPT_ALIGN },
 	{ "fields",	required_argument,	NULL, 'F' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "merge",	no_argument,		NULL, OPT_MERGE },
+	{ "meta",	no_argument,		NULL, OPT_META },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "no-progress", no_argument,		NULL, OPT_NO_PROGRESS },
 	{ "output",	required_argument,	NULL, 'o' },
+	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
 	{ "progress",	no_argument,		NULL, OPT_PROGRESS },
 	{ "rank",	required_argument,	NULL, OPT_RANK },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	{ "top-max",	required_argument,	NULL, OPT_TOP_MAX },
 	{ "unit",	required_argument,	NULL, 'u' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "wrap",	no_argument,		NULL, 'w' },
@@ -62,9 +67,13 @@ usage(int status)
 	    "      --merge           all operands' events in one ts order "
 	    "(ties: rank, then\n"
 	    "                        input order), in bounded memory\n"
+	    "      --meta            rows of metadata (ph M) events in tsv, csv, "
+	    "table, md\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --no-progress     never show progress on stderr\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
+	    "      --pair-be         each matched B/E pair of a thread as one X "
+	    "event\n"
 	    "      --progress        show progress even if stderr is no terminal\n"
 	    "      --rank HOW        a rank key on every event: auto (by "
 	    "distributedInfo,\n"
@@ -79,6 +88,12 @@ usage(int status)
 	    "                        (default 60; 0: never)\n"
 	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
 	    "ms, s\n"
+	    "      --top-max SIZE    a top-level key's value in the header up to "
+	    "SIZE bytes\n"
+	    "                        (K, M; default 64K; 0: no limit); bigger "
+	    "ones are\n"
+	    "                        named in top_dropped, and -o trace restores "
+	    "them\n"
 	    "  -u, --unit UNIT       the source's unit: auto (default), ns, "
 	    "us, ms, s\n"
 	    "  -V, --version         show the version and exit\n"
@@ -129,6 +144,31 @@ opt_align(const char *arg, struct mct_opts *mo)
 	}
 }
 
+/* --top-max: bytes, K or M; 0 is no limit (the reader's -1). */
+static long long
+top_max(const char *arg)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(arg, &end, 10);
+	if (*end == 'K' || *end == 'k') {
+		n *= 1024;
+		end++;
+	} else if (*end == 'M' || *end == 'm') {
+		n *= 1024 * 1024;
+		end++;
+	}
+	if (errno || end == arg || *end != '\0' || n < 0 ||
+	    n > (1LL << 40)) {
+		warnx("--top-max: invalid size '%s' (want bytes, e.g. 65536, "
+		    "64K, 8M, or 0 for no limit)", arg);
+		mct_usage_hint();
+	}
+	return n == 0 ? -1 : n;
+}
+
 static int
 options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
     const char **fields)
@@ -165,6 +205,12 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 		case OPT_MERGE:
 			mo->merged = 1;
 			break;
+		case OPT_META:
+			o->meta = 1;
+			break;
+		case OPT_PAIR_BE:
+			mo->pair_be = 1;
+			break;
 		case OPT_NO_HEADER:
 			o->header = 0;
 			break;
@@ -188,6 +234,9 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 		case OPT_TIME_UNIT:
 			mct_opt_time_unit(optarg, &o->tunit);
 			break;
+		case OPT_TOP_MAX:
+			mo->top_max = top_max(optarg);
+			break;
 		default:
 			usage(2);
 		}
@@ -202,6 +251,11 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 	if (mo->rank == MCT_RANK_GIVEN && argc - optind > 1) {
 		warnx("--rank=%lld: one operand only (--rank=order numbers "
 		    "several)", (long long)mo->rank_n);
+		mct_usage_hint();
+	}
+	if (mo->merged && mo->pair_be) {
+		warnx("--merge and --pair-be: pair each trace first "
+		    "(mct-cat --pair-be F > F.nd), then merge the streams");
 		mct_usage_hint();
 	}
 	return optind;
@@ -237,6 +291,7 @@ main(int argc, char *argv[])
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
 	struct mct_event *ev;
+	struct mct_pairbe *pb = NULL;
 	int n, status = MCT_EXIT_OK;
 
 	n = options(argc, argv, &o, &mo, &fields);
@@ -246,7 +301,9 @@ main(int argc, char *argv[])
 	r = mct_open(argc, argv, &mo);
 	if (mo.align != MCT_ALIGN_NONE)
 		say_shifts(mct_header(r), &mo);
-	mct_out_begin(&o, mct_header(r));
+	if (mo.pair_be)
+		pb = mct_pairbe_new(mct_header(r));
+	mct_out_begin(&o, pb ? mct_pairbe_header(pb) : mct_header(r));
 	if (mo.merged) {
 		struct mct_merge *m = mct_merge_open(r);
 
@@ -254,8 +311,9 @@ main(int argc, char *argv[])
 			mct_out_event(&o, ev);
 		status = mct_merge_close(m);
 	} else
-		while (mct_next(r, &ev))
+		while (mct_pairbe_next(pb, r, &ev))
 			mct_out_event(&o, ev);
 	mct_out_end(&o);
+	mct_pairbe_free(pb);
 	return mct_finish(mct_status(mct_close(r), status));
 }

@@ -33,7 +33,12 @@ struct opts {
 	int		 icase;
 	int		 has_from, has_to, from_abs, to_abs;
 	int64_t		 from, to;	/* as given */
+	const char	*from_text, *to_text;
 	int64_t		 lo, hi;	/* the window in absolute ns */
+	int64_t		 bare;		/* a unitless relative --from/--to (ns) */
+	const char	*bare_opt, *bare_arg;
+	int64_t		 first, last;	/* the trace's first ts and last end */
+	int		 extent_seen;	/* first and last are set */
 	int		 within, clip;
 	int		 has_min, has_max;
 	int64_t		 min_dur, max_dur;
@@ -49,7 +54,7 @@ struct opts {
 };
 
 enum { OPT_CAT = CHAR_MAX + 1, OPT_CATEGORY, OPT_CLIP, OPT_DEVICE, OPT_FROM, OPT_MATCH,
-    OPT_MAX_DUR, OPT_MIN_DUR, OPT_NAME, OPT_NO_HEADER, OPT_NO_META, OPT_PH,
+    OPT_MAX_DUR, OPT_META, OPT_MIN_DUR, OPT_NAME, OPT_NO_HEADER, OPT_NO_META, OPT_PH,
     OPT_PID, OPT_RULES, OPT_TID, OPT_TIME_UNIT, OPT_WIDTH, OPT_TO, OPT_WHERE,
     OPT_WITHIN };
 
@@ -66,6 +71,7 @@ static const struct option longopts[] = {
 	{ "invert",	no_argument,		NULL, 'v' },
 	{ "match",	required_argument,	NULL, OPT_MATCH },
 	{ "max-dur",	required_argument,	NULL, OPT_MAX_DUR },
+	{ "meta",	no_argument,		NULL, OPT_META },
 	{ "min-dur",	required_argument,	NULL, OPT_MIN_DUR },
 	{ "name",	required_argument,	NULL, OPT_NAME },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
@@ -128,6 +134,9 @@ usage(int status)
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ")\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace\n"
+	    "      --meta            rows of metadata (ph M) events in tsv, csv, "
+	    "table, md\n"
+	    "                        (also with --ph M)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --width N         cut table and md cells wider than N "
 	    "characters\n"
@@ -353,6 +362,79 @@ window(struct opts *o, const struct mct_header *h)
 		o->hi = o->to > 0 ? INT64_MAX : INT64_MIN;
 }
 
+/*
+ * [from, to) that holds nothing is a mistake (--from 10ms --to 5ms), not
+ * a question with the answer "no events".
+ */
+static void
+empty_window(const struct opts *o, int64_t lo, int64_t hi)
+{
+	if (!o->has_from || !o->has_to || lo < hi)
+		return;
+	warnx("--from %s --to %s: an empty window (from must be before to)",
+	    o->from_text, o->to_text);
+	mct_usage_hint();
+}
+
+/*
+ * A time without a unit is ns, as documented; but 1.5 or a number far
+ * below the trace's length was likely meant in us, ms or s: say so (the
+ * second once the trace has been read, in unitless_end()).
+ */
+static void
+bare_time(struct opts *o, const char *opt, const char *arg, int64_t ns,
+    int absolute)
+{
+	size_t n = strlen(arg);
+
+	if (n == 0 || !((arg[n - 1] >= '0' && arg[n - 1] <= '9') ||
+	    arg[n - 1] == '.'))
+		return;		/* it has a unit */
+	if (strchr(arg, '.') != NULL)
+		warnx("%s: '%s' has no unit and is read as ns, rounded to %lld "
+		    "ns; write %sus, %sms or %ss for those units", opt, arg,
+		    (long long)ns, arg, arg, arg);
+	else if (!absolute && ns > 0 && ns > o->bare) {
+		o->bare = ns;
+		o->bare_opt = opt;
+		o->bare_arg = arg;
+	}
+}
+
+static void
+bare_end(const struct opts *o)
+{
+	char s[64];
+	int64_t width;
+
+	if (o->bare == 0 || !o->extent_seen ||
+	    __builtin_sub_overflow(o->last, o->first, &width) ||
+	    width / 1000 <= o->bare)
+		return;
+	mct_fmt_human(s, (double)width);
+	warnx("%s: '%s' has no unit and was read as %s ns, but the trace "
+	    "is %s long: did you mean %sus, %sms or %ss?", o->bare_opt,
+	    o->bare_arg, o->bare_arg, s, o->bare_arg, o->bare_arg, o->bare_arg);
+}
+
+/* Note the extent of the trace, for bare_end(). */
+static void
+extent(struct opts *o, struct mct_event *ev)
+{
+	int64_t ts, dur;
+
+	if (mct_get_ns(ev, "ts", &ts) != 0)
+		return;
+	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 ||
+	    __builtin_add_overflow(ts, dur, &dur))
+		dur = ts;
+	if (!o->extent_seen || ts < o->first)
+		o->first = ts;
+	if (!o->extent_seen || dur > o->last)
+		o->last = dur;
+	o->extent_seen = 1;
+}
+
 /* --match regexes, once -i is known. */
 static void
 compile(struct opts *o)
@@ -372,6 +454,21 @@ compile(struct opts *o)
 		}
 		o->nre++;
 	}
+}
+
+/*
+ * --ph: warn of a value no Chrome trace has (a typo such as x for X
+ * selects nothing); asking for M asks for metadata rows too.
+ */
+static void
+ph_check(const char *ph, struct mct_out *out)
+{
+	if (strcmp(ph, "M") == 0)
+		out->meta = 1;
+	if (strlen(ph) != 1 || strchr("BEXiICbneOstfPNDMRcS(T)pFvV", *ph) ==
+	    NULL)
+		warnx("--ph: '%s' is not a Chrome trace phase (X, B, E, i, I, "
+		    "C, b, e, n, s, t, f, M, ...; case matters)", ph);
 }
 
 static int
@@ -428,6 +525,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case OPT_FROM:
 			mct_opt_time("--from", optarg, &o->from, &o->from_abs);
 			o->has_from = 1;
+			o->from_text = optarg;
+			bare_time(o, "--from", optarg, o->from, o->from_abs);
 			break;
 		case OPT_MATCH:
 			o->match = mct_xrealloc(o->match,
@@ -456,11 +555,15 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case OPT_NO_HEADER:
 			out->header = 0;
 			break;
+		case OPT_META:
+			out->meta = 1;
+			break;
 		case OPT_NO_META:
 			o->no_meta = 1;
 			break;
 		case OPT_PH:
 			add(&o->ph, optarg);
+			ph_check(optarg, out);
 			break;
 		case OPT_PID:
 			add(&o->pid, optarg);
@@ -481,6 +584,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case OPT_TO:
 			mct_opt_time("--to", optarg, &o->to, &o->to_abs);
 			o->has_to = 1;
+			o->to_text = optarg;
+			bare_time(o, "--to", optarg, o->to, o->to_abs);
 			break;
 		case OPT_WHERE:
 			o->where = mct_xrealloc(o->where,
@@ -535,8 +640,11 @@ main(int argc, char *argv[])
 
 	for (n = 0; n < o.nwhere; n++)
 		mct_expr_fields(o.where[n], watch, &o.seen);
+	if (o.from_abs == o.to_abs)
+		empty_window(&o, o.from, o.to);
 	r = mct_open(argc, argv, &mo);
 	window(&o, mct_header(r));
+	empty_window(&o, o.lo, o.hi);
 	if (o.count || (o.no_meta && out.fmt == MCT_O_NDJSON))
 		out.hdr = mct_header(r);	/* no header line */
 	else
@@ -548,6 +656,8 @@ main(int argc, char *argv[])
 			continue;
 		}
 		mct_seen_event(&o.seen, ev);
+		if (o.bare)
+			extent(&o, ev);
 		if (keep(&o, ev) == o.invert)
 			continue;
 		o.kept++;
@@ -558,6 +668,7 @@ main(int argc, char *argv[])
 		mct_out_event(&out, ev);
 	}
 	mct_seen_end(&o.seen);
+	bare_end(&o);
 	if (o.count)
 		printf("%lld\n", o.kept);
 	else

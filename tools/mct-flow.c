@@ -99,7 +99,7 @@ struct opts {
 };
 
 enum { OPT_HOST = CHAR_MAX + 1, OPT_KEY, OPT_NO_HEADER, OPT_ORPHANS,
-    OPT_RULES, OPT_STACK, OPT_TIME_UNIT, OPT_WIDTH, OPT_WINDOW };
+    OPT_RULES, OPT_STACK, OPT_TIME_UNIT, OPT_WIDTH, OPT_WINDOW, OPT_PAIR_BE };
 
 static const struct option longopts[] = {
 	{ "fields",	required_argument,	NULL, 'F' },
@@ -109,6 +109,7 @@ static const struct option longopts[] = {
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "orphans",	no_argument,		NULL, OPT_ORPHANS },
 	{ "output",	required_argument,	NULL, 'o' },
+	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "stack",	no_argument,		NULL, OPT_STACK },
@@ -141,6 +142,8 @@ usage(int status)
 	    "ending in\n"
 	    "                        runtime or driver, or pid 1 without cat)\n"
 	    "      --orphans         also write unpaired events, with \"orphan\"\n"
+	    "      --pair-be         each matched B/E pair of a thread as one X "
+	    "event\n"
 	    "  -q, --quiet           no summary on stderr\n"
 	    "      --rules FILE      the rules file, for category in --key, --host\n"
 	    "                        or -F\n"
@@ -952,6 +955,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 		case OPT_ORPHANS:
 			o->orphans = 1;
 			break;
+		case OPT_PAIR_BE:
+			mo->pair_be = 1;
+			break;
 		case OPT_STACK:
 			o->stack = 1;
 			break;
@@ -994,6 +1000,7 @@ main(int argc, char *argv[])
 	struct mct_reader *r;
 	struct mct_event *ev;
 	struct mct_val ph;
+	struct mct_pairbe *pb = NULL;
 	int n;
 
 	n = options(argc, argv, &o, &mo, &fields);
@@ -1017,12 +1024,14 @@ main(int argc, char *argv[])
 		mct_seen_add(&o.seen, &o.key, "--key");
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
+	if (mo.pair_be)
+		o.hdr = mct_pairbe_header(pb = mct_pairbe_new(o.hdr));
 	if ((o.stack || o.folded) &&
 	    (o.stk = mct_stack_open(o.hdr->sorted, o.window)) == NULL)
 		exit(MCT_EXIT_USAGE);
 	if (!o.folded)
 		mct_out_begin(&o.out, o.hdr);
-	while (mct_next(r, &ev)) {
+	while (mct_pairbe_next(pb, r, &ev)) {
 		if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1)) {
 			/* names for the viewer; not rows of a table */
 			if (!o.folded && (o.out.fmt == MCT_O_NDJSON ||
@@ -1039,6 +1048,7 @@ main(int argc, char *argv[])
 	report(&o);
 	if (!o.folded)
 		mct_out_end(&o.out);
+	mct_pairbe_free(pb);
 	return mct_finish(mct_status(mct_close(r),
 	    o.damaged ? MCT_EXIT_DAMAGED : MCT_EXIT_OK));
 }

@@ -50,7 +50,7 @@ struct opts {
 
 enum { OPT_MISSING = CHAR_MAX + 1, OPT_META, OPT_NO_HEADER, OPT_RULES,
     OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE, OPT_MERGE, OPT_EXACT_LIMIT,
-    OPT_WIDTH };
+    OPT_WIDTH, OPT_PAIR_BE };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
@@ -62,6 +62,7 @@ static const struct option longopts[] = {
 	{ "missing",	no_argument,		NULL, OPT_MISSING },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "output",	required_argument,	NULL, 'o' },
+	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
 	{ "reverse",	no_argument,		NULL, 'r' },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "sort",	required_argument,	NULL, 's' },
@@ -102,6 +103,8 @@ usage(int status)
 	    "      --total           a total row in tsv, csv and ndjson too\n"
 	    "      --missing         keep events that lack a --by field\n"
 	    "      --meta            count metadata (ph M) events too\n"
+	    "      --pair-be         each matched B/E pair of a thread as one X "
+	    "event\n"
 	    "      --rules FILE      the rules file for the field category\n"
 	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
 	    "(default\n"
@@ -440,6 +443,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_META:
 			o->meta = 1;
 			break;
+		case OPT_PAIR_BE:
+			mo->pair_be = 1;
+			break;
 		case OPT_MISSING:
 			o->missing = 1;
 			break;
@@ -552,6 +558,7 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 {
 	struct mct_reader *r;
 	struct mct_event *ev;
+	struct mct_pairbe *pb = NULL;
 	int i;
 
 	setup(o);
@@ -563,7 +570,9 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 		mct_seen_add(&o->seen, &o->value, "--value");
 	r = mct_open(argc, argv, mo);
 	o->hdr = o->t.hdr = mct_header(r);
-	while (mct_next(r, &ev))
+	if (mo->pair_be)
+		o->hdr = o->t.hdr = mct_pairbe_header(pb = mct_pairbe_new(o->hdr));
+	while (mct_pairbe_next(pb, r, &ev))
 		if (o->meta || !is_meta(ev)) {
 			mct_seen_event(&o->seen, ev);
 			add(o, ev);
@@ -582,6 +591,7 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 		report(o);
 		mct_out_end(&o->out);
 	}
+	mct_pairbe_free(pb);
 	return mct_close(r);
 }
 

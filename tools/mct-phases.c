@@ -111,7 +111,7 @@ struct opts {
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
     OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_MIN_SWITCH, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
-    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT, OPT_WIDTH };
+    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT, OPT_WIDTH, OPT_PAIR_BE };
 
 static const struct option longopts[] = {
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
@@ -127,6 +127,7 @@ static const struct option longopts[] = {
 	{ "only-gaps",	no_argument,		NULL, OPT_ONLY_GAPS },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "overlap",	required_argument,	NULL, OPT_OVERLAP },
+	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
 	{ "split",	required_argument,	NULL, OPT_SPLIT },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
@@ -176,6 +177,8 @@ usage(int status)
 	    "                        (default: 1%% of the device span)\n"
 	    "      --rules FILE      the rules file, for category in --key or "
 	    "--device\n"
+	    "      --pair-be         each matched B/E pair of a thread as one X "
+	    "event\n"
 	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
 	    "(default\n"
 	    "                        otherwise), tsv, csv, md (Markdown), trace\n"
@@ -1098,6 +1101,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->m.overlap = mct_opt_num("--overlap", optarg, 1,
 			    100);
 			break;
+		case OPT_PAIR_BE:
+			mo->pair_be = 1;
+			break;
 		case OPT_RULES:
 			mct_rules_path(optarg);
 			break;
@@ -1198,6 +1204,7 @@ main(int argc, char *argv[])
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
+	struct mct_pairbe *pb = NULL;
 	int n;
 
 	n = options(argc, argv, &o, &mo);
@@ -1212,7 +1219,9 @@ main(int argc, char *argv[])
 	mct_field_parse("rank", &o.rk.field);
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
-	while (mct_next(r, &ev))
+	if (mo.pair_be)
+		o.hdr = mct_pairbe_header(pb = mct_pairbe_new(o.hdr));
+	while (mct_pairbe_next(pb, r, &ev))
 		add(&o, ev);
 	mct_out_begin(&o.out, o.hdr);
 	if (o.rk.any)
@@ -1226,5 +1235,6 @@ main(int argc, char *argv[])
 		report(&o);
 	}
 	mct_out_end(&o.out);
+	mct_pairbe_free(pb);
 	return mct_finish(mct_close(r));
 }
