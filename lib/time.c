@@ -27,7 +27,7 @@ typedef mct_i128 i128;
 static int
 dec_scaled(const char *s, size_t n, int scale, i128 *out)
 {
-	const char *p = s, *end = s + n;
+	const char *p = s, *end = s + n, *q, *dot = NULL;
 	i128 v = 0, lim = (i128)1 << 120;
 	int neg = 0, digits = 0, frac = -1, exp = 0, eneg = 0, roundup = 0;
 	int shift, i;
@@ -39,19 +39,17 @@ dec_scaled(const char *s, size_t n, int scale, i128 *out)
 	 * The common case first, in 64 bits: Kineto's 1661203462598738.047
 	 * (at most 19 digits, no exponent, no digit to round away).
 	 */
-	for (i = 0; p + i < end && i < 20; i++) {
-		if ((unsigned)(p[i] - '0') < 10) {
-			u = u * 10 + (uint64_t)(p[i] - '0');
-			digits++;
-			if (frac >= 0)
-				frac++;
-		} else if (p[i] == '.' && frac < 0)
-			frac = 0;
+	for (q = p; q < end && q - p < 21; q++) {
+		if ((unsigned)(*q - '0') < 10)
+			u = u * 10 + (uint64_t)(*q - '0');	/* mod 2^64 */
+		else if (*q == '.' && dot == NULL)
+			dot = q;
 		else
 			break;
 	}
-	if (p + i == end && digits > 0 && digits <= 19 &&
-	    (shift = scale - (frac < 0 ? 0 : frac)) >= 0) {
+	digits = (int)(q - p) - (dot != NULL);
+	if (q == end && digits > 0 && digits <= 19 &&
+	    (shift = scale - (dot ? (int)(q - dot - 1) : 0)) >= 0) {
 		static const uint64_t p10[] = { 1, 10, 100, 1000, 10000,
 		    100000, 1000000, 10000000, 100000000, 1000000000 };
 
