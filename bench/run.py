@@ -5,7 +5,7 @@ beside the same job done by jq and by a plain python3 json script in the same ru
 Usage:  python3 bench/run.py [-h] [SECTION...]   (from the build directory, or with MCT_BUILDDIR set)
         make bench                               (runs it from the build directory)
 
-Sections: cat, filter, group, flow, phases, report (the default sections);
+Sections: cat, filter, group, flow, phases, report, real (the default sections);
           big (2 GB constant-memory run), slice (2 GB cat | filter --from --to | cat --wrap),
           huge (> 4 GiB run).
   cat     mct-cat, trace -> stream, beside jq and python3 json
@@ -23,6 +23,9 @@ Sections: cat, filter, group, flow, phases, report (the default sections);
   ranks   8 seed-sized compact ranks (gentrace --ranks 8, rank 3 slower by 8%) merged in time order
           (mct-cat --merge; without it, mct-ranks reads the 8 files itself) and summed up by
           mct-ranks, beside a python3 json script doing the same
+  real    mct-cat on the largest real Kineto trace of MCT_FIXTURES (default ../shared/fixtures
+          beside the source tree), plain and .json.gz, beside jq, python3 and the inflate floor
+          (igzip -dc, zcat); skipped with a note when the fixtures are absent
 The analysis sections read streams made once by mct-cat and kept in BENCH_DIR beside the traces.
 With no SECTION the default sections run, plus big and slice if BENCH_BIG=1 and huge if BENCH_HUGE=1.
 Naming a section on the command line runs it whatever BENCH_BIG/BENCH_HUGE say.
@@ -68,6 +71,7 @@ Adding a section: write section_NAME and add NAME to SECTIONS_ALL (and SECTIONS_
 """
 
 import glob
+import gzip
 import hashlib
 import math
 import os
@@ -82,8 +86,8 @@ import tempfile
 import time
 from types import SimpleNamespace
 
-SECTIONS_ALL = "cat filter group flow phases report merge ranks big slice huge".split()
-SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks".split()
+SECTIONS_ALL = "cat filter group flow phases report merge ranks real big slice huge".split()
+SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks real".split()
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(BENCH)
@@ -676,6 +680,102 @@ def section_cat():
            fig.get("compact_jq"), ">=", jq_cmp_need, "x")
     target("mct-cat indented >= 10x jq", fig.get("indented_jq"), ">=", 10, "x")
     target("mct-cat compact >= 10x jq", fig.get("compact_jq"), ">=", 10, "x")
+
+
+# ---------------------------------------------------------------- real Kineto traces (issue 16)
+
+def real_trace():
+    """The largest Kineto fixture (by its plain size) as BENCH_DIR/real.json and real.json.gz (the
+    fixture's own bytes), or None with a note. Fixtures are read where they are, never copied into
+    the source tree."""
+    fdir = os.environ.get("MCT_FIXTURES") or os.path.join(SRCDIR, "..", "shared", "fixtures")
+    if not os.path.isdir(fdir):
+        say("  skipped: no fixtures folder %s (set MCT_FIXTURES)", fdir)
+        return None
+    best = None
+    for name in sorted(os.listdir(fdir)):
+        if not name.startswith(("kineto", "hta")) or not name.endswith((".json", ".json.gz")):
+            continue
+        path = os.path.join(fdir, name)
+        opener = gzip.open if name.endswith(".gz") else open
+        with opener(path, "rb") as f:
+            size = sum(len(b) for b in iter(lambda: f.read(1 << 20), b""))
+        if best is None or size > best[0]:
+            best = (size, path)
+    if best is None:
+        say("  skipped: no kineto*.json or kineto*.json.gz in %s", fdir)
+        return None
+    src = best[1]
+    os.makedirs(S.bench_dir, exist_ok=True)
+    plain, gz = os.path.join(S.bench_dir, "real.json"), os.path.join(S.bench_dir, "real.json.gz")
+    stamp = "%s %d" % (os.path.realpath(src), os.stat(src).st_mtime)
+    sfile = os.path.join(S.bench_dir, "real.stamp")
+    if not (os.path.exists(sfile) and open(sfile).read() == stamp and os.path.exists(plain)
+            and os.path.exists(gz)):
+        if src.endswith(".gz"):
+            shutil.copyfile(src, gz)
+            with gzip.open(src, "rb") as f, open(plain, "wb") as o:
+                shutil.copyfileobj(f, o, 1 << 20)
+        else:
+            shutil.copyfile(src, plain)
+            with open(src, "rb") as f, gzip.open(gz, "wb", 6) as o:
+                shutil.copyfileobj(f, o, 1 << 20)
+        with open(sfile, "w") as f:
+            f.write(stamp)
+    say("  %s: %s bytes plain, %s gzipped", os.path.basename(src), commas(file_bytes(plain)),
+        commas(file_bytes(gz)))
+    return plain, gz
+
+
+def section_real():
+    say("\n== real: mct-cat on a real Kineto trace (SPEC §7: >= 500 MB/s, >= 0.8x the seed's indented"
+        " shape per byte; .json.gz >= 85% of the plain speed)")
+    files = real_trace()
+    if files is None:
+        return
+    plain, gz = files
+    nbytes = file_bytes(plain)
+    events = count_events(plain) if S.have_py else None
+    export(F_REAL=plain, F_REALGZ=gz)
+    if events is not None:
+        check("mct-cat events, real", sh_lines(q(S.mct_cat, plain)) - 1, events)
+        check("mct-cat events, real gzip", sh_lines(q(S.mct_cat, gz)) - 1, events)
+    warm(plain)
+    warm(gz)
+    need_seed()
+    igzip = shutil.which("igzip")
+    zcat = shutil.which("zcat")
+    # one table, so that every figure and ratio below comes from the same round-robin
+    t = Table("cat, real Kineto trace %s (MB/s of its plain JSON)" % os.path.basename(plain),
+              nbytes, events)
+    t.cmd("mct-cat", S.mct_cat, plain, mct=True)
+    t.cmd("mct-cat .gz", S.mct_cat, gz, mct=True)
+    t.cmd("mct-cat seed indented*", S.mct_cat, S.f_ind, mct=True)
+    if igzip:
+        t.cmd("igzip -dc (floor)", igzip, "-dc", gz)
+    if zcat:
+        t.cmd("zcat (floor)", zcat, gz)
+    if S.have_jq:
+        t.cmd("jq -c", S.jq, "-c", ".traceEvents[]", plain)
+    if S.have_py:
+        t.cmd("python3 json", S.python3, os.path.join(REF, "cat.py"), plain)
+    t.run()
+    have("igzip", igzip)
+    have("zcat", zcat)
+    have("jq", S.have_jq)
+    have("python3", S.have_py)
+    real_mbs, gz_mbs = mbs(t, "mct-cat", nbytes), mbs(t, "mct-cat .gz", nbytes)
+    seed_mbs = mbs(t, "mct-cat seed indented*", S.b_ind)
+    say("  * the seed-shaped indented trace, %s MB: %s MB/s in the same run (the table's MB/s"
+        " column counts the real trace's bytes)", mb(S.b_ind), seed_mbs or "-")
+    ratios(t, "mct-cat", "mct-cat .gz", "igzip -dc (floor)", "zcat (floor)", "jq -c", "python3 json")
+    target("mct-cat on the real Kineto trace", real_mbs, ">=", 500, "MB/s")
+    target("real Kineto MB/s / seed indented MB/s",
+           "%.2f" % (float(real_mbs) / float(seed_mbs)) if real_mbs and seed_mbs else None,
+           ">=", 0.8, "x")
+    target("mct-cat .json.gz / plain speed",
+           "%.2f" % (float(gz_mbs) / float(real_mbs)) if real_mbs and gz_mbs else None,
+           ">=", 0.85, "x")
 
 
 # ---------------------------------------------------------------- big and huge traces through a pipe

@@ -546,6 +546,20 @@ value:
 				p = q;
 				goto after;
 			}
+		} else {
+			/*
+			 * Any other plain integer (Kineto's args are full of
+			 * ids and counts): its digits, and the byte after them
+			 * neither a digit nor part of a fraction or exponent,
+			 * is all the grammar there is to check.
+			 */
+			for (q = p + 1; q < end && (unsigned)(*q - '0') < 10; q++)
+				;
+			if (q < end && *q != '.' && *q != 'e' && *q != 'E') {
+				EMIT(p, (size_t)(q - p));
+				p = q;
+				goto after;
+			}
 		}
 		/* FALLTHROUGH */
 	case '-': case '0':

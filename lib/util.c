@@ -90,11 +90,27 @@ mct_buf_addc(struct mct_buf *b, int c)
 void
 mct_buf_addi(struct mct_buf *b, int64_t v)
 {
-	char tmp[24];
-	int n;
+	static const char d2[] =
+	    "00010203040506070809101112131415161718192021222324"
+	    "25262728293031323334353637383940414243444546474849"
+	    "50515253545556575859606162636465666768697071727374"
+	    "75767778798081828384858687888990919293949596979899";
+	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 
-	n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
-	mct_buf_add(b, tmp, (size_t)n);
+	/* by hand, two digits a step: snprintf cost a tenth of mct-cat's time */
+	for (; u >= 100; u /= 100) {
+		q -= 2;
+		memcpy(q, d2 + 2 * (u % 100), 2);
+	}
+	if (u >= 10) {
+		q -= 2;
+		memcpy(q, d2 + 2 * u, 2);
+	} else
+		*--q = (char)('0' + u);
+	if (v < 0)
+		*--q = '-';
+	mct_buf_add(b, q, (size_t)(e - q));
 }
 
 /* Append s as a JSON string, quotes included. */

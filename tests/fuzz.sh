@@ -101,6 +101,11 @@ fi
 # Build: each target and every lib/*.c, all instrumented.
 jflags=$(pkg-config --cflags json-c 2>/dev/null || true)
 jlibs=$(pkg-config --libs json-c 2>/dev/null || true)
+# the build's gzip inflater: ISA-L's if its config.h says so
+zlibs=-lz
+if grep -q '^#define HAVE_ISAL 1' "$inc/config.h"; then
+	zlibs="-lisal -lz"
+fi
 for t in $targets; do
 	echo "fuzz.sh: building $dir/fuzz-$t with $cc"
 	# shellcheck disable=SC2086
@@ -109,7 +114,7 @@ for t in $targets; do
 	    -fsanitize-recover=pointer-overflow,nonnull-attribute,shift \
 	    ${FUZZ_CFLAGS:-} -I"$srcdir/lib" -I"$inc" $jflags \
 	    -o "$dir/fuzz-$t" "$srcdir/tests/fuzz-$t.c" "$srcdir"/lib/*.c \
-	    $jlibs -lz -lm
+	    $jlibs $zlibs -lpthread -lm
 done
 
 # Seeds of the reader: the heads of the real traces, small whole files,
@@ -158,6 +163,11 @@ seed_reader() {
 	printf '{"traceEvents":[{"ts":1},{"ts":2},{"ts":3' | seed cut
 	printf '{"a":{"b":[{"c":{"d":[[[[{}]]]]}}]},"traceEvents":[],"z":[1e400,-0.0e-5,18446744073709551616]}' | seed nested
 	printf '[{"ts":1,"ph":"X"},{"ts":2,"ph":"X"}]' | gzip -c | seed gzip
+	# the inflating thread: two members, and a member cut short
+	{ printf '[{"ts":1,"ph":"X"},' | gzip -c; printf '{"ts":2}]' | gzip -c; } |
+	    seed gzip-members
+	printf '{"traceEvents":[{"ts":1.5,"ph":"X","dur":2.25}]}' | gzip -c |
+	    head -c 30 | seed gzip-cut
 
 	cat >"$dir/reader.dict" <<'EOF'
 "{"

@@ -377,6 +377,30 @@ test_time(void)
 	t_dec_ns("1e10", MCT_UNIT_S, -1, 0);
 	t_dec_ns("1e400", MCT_UNIT_NS, -1, 0);
 	t_dec_ns("-", MCT_UNIT_NS, -1, 0);
+	t_dec_ns("+1.5", MCT_UNIT_US, 0, 1500);
+	t_dec_ns("123456789012345.678", MCT_UNIT_US, 0, 123456789012345678LL);
+	t_dec_ns("1234567890123456.789", MCT_UNIT_US, 0, 1234567890123456789LL);
+	t_dec_ns("1.", MCT_UNIT_S, 0, 1000000000);
+	t_dec_ns("1..5", MCT_UNIT_US, -1, 0);
+	t_dec_ns(".", MCT_UNIT_US, -1, 0);
+	{
+		static const int64_t iv[] = { 0, 7, -7, 10, -100, 1661203462598738047LL,
+		    INT64_MAX, -INT64_MAX, INT64_MIN };
+		struct mct_buf b = { 0 };
+		char want[32];
+		size_t ai, bad_i = 0;
+
+		for (ai = 0; ai < sizeof(iv) / sizeof(iv[0]); ai++) {
+			b.len = 0;
+			mct_buf_addi(&b, iv[ai]);
+			snprintf(want, sizeof(want), "%" PRId64, iv[ai]);
+			if (b.len != strlen(want) || memcmp(b.p, want, b.len) != 0)
+				bad_i++;
+		}
+		ok(bad_i == 0, "mct_buf_addi writes %zu integers as printf does",
+		    sizeof(iv) / sizeof(iv[0]));
+		mct_buf_free(&b);
+	}
 	t_dec_ns("", MCT_UNIT_NS, -1, 0);
 	t_dec_ns("12a", MCT_UNIT_NS, -1, 0);
 	t_dec_ns("1.2.3", MCT_UNIT_US, -1, 0);
@@ -1221,6 +1245,17 @@ test_compact(void)
 	    "mct_index: not an object is -1");
 	ok(mct_index("{\"a\"1}", 6, &kv, &nkv, &cap) == -1,
 	    "mct_index: a key without ':' is -1");
+	/* Kineto's long args: nested values skipped eight bytes at a time */
+	t = "{\"args\":{\"Input Dims\":[[],[2,3],[]],\"s\":\"]}[{\\\"\",\"x\":"
+	    "{\"y\":[{\"z\":\"}\"}]}},\"ts\":5}";
+	n = mct_index(t, strlen(t), &kv, &nkv, &cap);
+	ok(n == 2 && kv[0].klen == 4 && t[kv[0].voff] == '{' &&
+	    t[kv[0].voff + kv[0].vlen - 1] == '}' && kv[1].klen == 2 &&
+	    kv[1].vlen == 1 && t[kv[1].voff] == '5',
+	    "mct_index: brackets and quotes inside nested strings are skipped");
+	t = "{\"a\":[[1,2],{\"b\":\"c\"}],\"d\":[0123456789abcdef}";
+	ok(mct_index(t, strlen(t), &kv, &nkv, &cap) == -1,
+	    "mct_index: a nested value that does not close is -1");
 	free(kv);
 
 #define JSTR(text, want, wantlen) do {					\
