@@ -552,14 +552,14 @@ PY
 	done
 }
 
-@test "a rules file with no rules (empty, or comments only): no event has a category, exit 0" {
+@test "a rules file with no rules (empty, or comments only): every event is (other), exit 0" {
 	printf '# no rules\n\n' > "$T/comments.rules"
 	: > "$T/empty.rules"
 	for f in "$T/comments.rules" "$T/empty.rules"; do
 		t mct-group --rules "$f" -k category --missing -a count -o tsv --no-header 01-object-complete.json
 		[ "$rc" -eq 0 ]
 		same "$(cat "$T/err")" ""
-		same "$(cat "$T/out")" "	3"
+		same "$(cat "$T/out")" "(other)	3"
 		t mct-filter --rules "$f" --category x -c 01-object-complete.json
 		[ "$rc" -eq 0 ]
 		same "$(cat "$T/out")" 0

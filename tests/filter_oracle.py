@@ -199,8 +199,26 @@ class Input:
         self.origin = None
         self.tops = []
         self.forms = []
-        for p in paths or ["-"]:
-            self._add(p, unit)
+        self.ntrace = 0
+        ops = []
+        for i, p in enumerate(paths or ["-"]):
+            n = len(self.events)
+            if self._add(p, unit):
+                ops.append((i, p, n, len(self.events)))
+        # two trace operands or more are the ranks of a job (mct(7)): every
+        # event gets the rank of its file, by distributedInfo.rank, else the
+        # number after "rank" in its name, else its place among the operands
+        if len(ops) > 1:
+            for i, p, a, b in ops:
+                di = self.tops[i].get("distributedInfo")
+                r = di.get("rank") if isinstance(di, dict) else None
+                if not (type(r) is int and r >= 0):
+                    m = re.search(r"rank[-_]?([0-9]{1,9})",
+                                  p.rsplit("/", 1)[-1], re.I) \
+                        if p != "-" else None
+                    r = int(m.group(1)) if m else i
+                for e in self.events[a:b]:
+                    e["rank"] = r
 
     def _origin(self, o):
         if o is not None and (self.origin is None or o < self.origin):
@@ -220,7 +238,7 @@ class Input:
                 if line.startswith('{"name":"mct_header"'):
                     continue
                 self.events.append(loads(line))
-            return
+            return False
         form, top, events = parse_trace_text(text)
         self.forms.append(form)
         self.tops.append(top)
@@ -233,6 +251,7 @@ class Input:
             if type(ts) is int and e.get("ph") != "M":
                 self._origin(ts)
         self.events.extend(events)
+        return True
 
 
 def detect_unit(events):
