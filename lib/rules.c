@@ -227,15 +227,16 @@ static int
 load(void)
 {
 	char exe[PATH_MAX], *slash;
-	const char *path = rules.path, *env = getenv("MCT_RULES");
+	const char *path = rules.path, *env;
 	struct mct_buf b = { 0 };
 	ssize_t n;
 	int rv;
 
-	if (rules.loaded)
+	if (rules.loaded)	/* every event asks: nothing before this */
 		return 0;
 	if (rules.failed)
 		return -1;
+	env = getenv("MCT_RULES");
 	if (path == NULL && env != NULL && *env != '\0')
 		path = env;
 	if (path == NULL) {

@@ -185,7 +185,9 @@ intern_key(struct opts *o, struct mct_event *ev, int which)
 	struct lastkey *l = &o->last[which];
 	struct mct_val v;
 
-	if (mct_get_key(ev, keys[which], &v) != 0) {
+	/* (no rank is looked for where the header says no line has one) */
+	if ((which == HOST_RANK && !o->hdr->ranked) ||
+	    mct_get_key(ev, keys[which], &v) != 0) {
 		v.p = "null";
 		v.len = 4;
 	}
@@ -218,7 +220,8 @@ rank_part(struct opts *o, struct mct_event *ev, struct mct_buf *k)
 {
 	struct mct_val v;
 
-	if (mct_get(ev, &o->rank, &v) == 0 && v.type == MCT_J_NUMBER) {
+	if (o->hdr->ranked && mct_get(ev, &o->rank, &v) == 0 &&
+	    v.type == MCT_J_NUMBER) {
 		mct_buf_add(k, v.p, v.len);
 		mct_buf_addc(k, '\036');
 	}

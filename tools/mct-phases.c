@@ -281,8 +281,10 @@ rank_of(struct opts *o, struct mct_event *ev, int64_t end)
 	int64_t rank = -1;
 	int i;
 
-	if (mct_get(ev, &rk->field, &v) == 0 && v.type == MCT_J_NUMBER &&
-	    mct_int(v.p, v.len, &rank) == 0 && rank >= 0)
+	/* (no rank is looked for where the header says no line has one) */
+	if (o->hdr->ranked && mct_get(ev, &rk->field, &v) == 0 &&
+	    v.type == MCT_J_NUMBER && mct_int(v.p, v.len, &rank) == 0 &&
+	    rank >= 0)
 		rk->any = 1;
 	else
 		rank = -1;
@@ -578,6 +580,15 @@ host_in_gaps(struct opts *o)
 	while (fread(&r, sizeof(r), 1, o->host) == 1) {
 		if (r.rank != o->rk.cur)
 			continue;	/* not this rank's */
+		/*
+		 * Only what overlaps a gap is kept: the time it shares with
+		 * no gap is nobody's, and an event around one in a gap
+		 * overlaps that gap too.  Memory grows with the host work
+		 * in the gaps, not with the trace.
+		 */
+		if ((i = gap_after(o, r.ts)) == o->ngap ||
+		    o->gap[i].start >= r.ts + r.dur)
+			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 4096;
 			h = mct_xrealloc(h, cap * sizeof(*h));
