@@ -256,9 +256,14 @@ add_call(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 static void
 spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 {
-	struct hostrec h = { ts, dur, 0, 0, o->rk.cur };
+	struct hostrec h;
 	struct mct_buf *b = &o->tmp;
 	struct mct_val v;
+
+	memset(&h, 0, sizeof(h));	/* its padding goes to the spool too */
+	h.ts = ts;
+	h.dur = dur;
+	h.rank = o->rk.cur;
 
 	b->len = 0;
 	if (mct_get_key(ev, "pid", &v) == 0)
