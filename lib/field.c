@@ -572,7 +572,8 @@ static int
 get_short(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
     struct mct_val *v, int64_t *ns)
 {
-	static struct mct_buf name, sh;
+	/* scratch within one call: one per thread, none shared between them */
+	static _Thread_local struct mct_buf name, sh;
 	struct mct_val n;
 
 	(void)h;
