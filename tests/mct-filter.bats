@@ -313,6 +313,7 @@ agree_batch() {
 }
 
 @test "fixtures: --ph, --name, --from/--to, --clip, --where counts and events equal python's on every file" {
+	slow
 	need_fixtures
 	local f n=0
 	local -a where

@@ -57,6 +57,7 @@ gstat() {
 # --- the seed-shaped trace ------------------------------------------------
 
 @test "seed trace: 18,391 pairs and 11 device events without launch, the counts python computes" {
+	slow
 	flow_to "$full"
 	[ "$status" -eq 0 ]
 	same "$(cat err)" "$(cat "$pyd/summary")"
@@ -73,12 +74,14 @@ gstat() {
 }
 
 @test "seed trace: every pair's record, latency and queue, and every orphan record, equal python's" {
+	slow
 	flow_to --orphans "$full"
 	[ "$status" -eq 0 ]
 	fpy check --orphans out.nd "$pyd"
 }
 
 @test "seed trace through mct-cat: the same output as reading the trace directly" {
+	slow
 	mct-cat "$full" | mct-flow > piped.nd 2> err
 	same "$(cat err)" "$(cat "$pyd/summary")"
 	flow_to "$full"
@@ -86,6 +89,7 @@ gstat() {
 }
 
 @test "seed trace, --layout sections (host, then kernels, then copies): python's counts and records" {
+	slow
 	gen --layout sections > sec.json
 	flow_to sec.json
 	[ "$status" -eq 0 ]
@@ -95,6 +99,7 @@ gstat() {
 }
 
 @test "seed trace, --layout shuffle (order broken): python's counts and records" {
+	slow
 	gen --layout shuffle > shuf.json
 	flow_to shuf.json
 	[ "$status" -eq 0 ]
@@ -104,6 +109,7 @@ gstat() {
 }
 
 @test "seed trace reversed (every device event before its host call): each waits and is paired, as python says" {
+	slow
 	mct-cat "$full" > s.nd
 	{ head -1 s.nd; tail -n +2 s.nd | tac; } > rev.nd
 	flow_to --orphans rev.nd
@@ -178,6 +184,7 @@ gstat() {
 # --- real traces written by other tools ------------------------------------
 
 @test "Kineto fixtures: pairs and orphans of each kind equal python's computation on args.correlation" {
+	slow
 	need_fixtures
 	n=0
 	for f in "$fixtures"/kineto*; do
@@ -195,6 +202,7 @@ gstat() {
 }
 
 @test "Kineto fixtures: every record, and with --orphans every orphan, equals python's" {
+	slow
 	need_fixtures
 	for f in "$fixtures"/kineto*; do
 		[ -f "$f" ] || continue
@@ -206,6 +214,7 @@ gstat() {
 }
 
 @test "Kineto fixture: mct-cat | mct-flow equals mct-flow FILE" {
+	slow
 	need_fixtures
 	f=$fixtures/kineto-resnet50-array.pt.trace.json.gz
 	[ -f "$f" ] || skip "${f##*/} not present"
@@ -215,6 +224,7 @@ gstat() {
 }
 
 @test "non-Kineto traces with s/f flows (rpd, Chrome): flow-mode pairs equal python's flow-mode computation" {
+	slow
 	need_fixtures
 	for name in rpd-matmul-string-ts.json chrome116-devtools.json chrome-android-threadtime.json.gz; do
 		f=$fixtures/$name
@@ -348,6 +358,7 @@ EOF
 # --- flow mode ---------------------------------------------------------------
 
 @test "flow mode (no correlation ids): the seed's flows give its 18,391 pairs at scale 1 and key mode's latencies" {
+	slow
 	fpy strip-ids "$full" > flows.nd
 	flow_to -u ns -o tsv --no-header flows.nd
 	[ "$status" -eq 0 ]
@@ -370,6 +381,7 @@ EOF
 }
 
 @test "flow mode: an f end that no slice encloses binds to the next slice on its lane (f 1 ns before each device slice)" {
+	slow
 	next=$BATS_FILE_TMPDIR/next.nd
 	flow_to -u ns "$next"
 	[ "$status" -eq 0 ]
@@ -455,6 +467,7 @@ EOF
 # --- options -----------------------------------------------------------------
 
 @test "--key args.co_id explicitly: the default's pairs, and no dangling flow ends are counted" {
+	slow
 	flow_to --key args.co_id "$full"
 	[ "$status" -eq 0 ]
 	same "$(cat err)" "$(fpy summary --key args.co_id "$full")"

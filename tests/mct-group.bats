@@ -258,6 +258,7 @@ kernel_kernel_1"
 }
 
 @test "--by name on every fixture: count, total, median, min, max equal the python oracle exactly" {
+	slow
 	need_fixtures
 	local f n=0
 

@@ -294,6 +294,7 @@ sys.exit(1)
 # --- the Kineto fixtures -------------------------------------------------
 
 @test "Kineto fixtures: exit 0, output parses, events and busy of every phase equal python's" {
+	slow
 	need_fixtures
 	n=0
 	for f in "$fixtures"/kineto-*; do
@@ -314,6 +315,7 @@ sys.exit(1)
 }
 
 @test "Kineto fixtures: the phases equal python's six steps" {
+	slow
 	need_fixtures
 	for f in "$fixtures"/kineto-*; do
 		[ -f "$f" ] || continue
@@ -326,6 +328,7 @@ sys.exit(1)
 }
 
 @test "Kineto fixtures: the idle gaps and their host events equal python's" {
+	slow
 	need_fixtures
 	for f in "$fixtures"/kineto-*; do
 		[ -f "$f" ] || continue
