@@ -914,9 +914,13 @@ mct_partial_lines(const char *path, const struct mct_partkind *k, void *arg)
 		if (nl == p)
 			continue;
 		if (!whole(p, (size_t)(nl - p))) {
-			warnx("%s:%llu: %s", pr.name, pr.off, nl == end ?
-			    "truncated partial: its last line is cut" :
-			    "damaged partial line");
+			if (state == 0 && nl != end)	/* a trace, say */
+				warnx("%s:%llu: not a partial of %s (no header "
+				    "line)", pr.name, pr.off, k->what);
+			else
+				warnx("%s:%llu: %s", pr.name, pr.off, nl == end ?
+				    "truncated partial: its last line is cut" :
+				    "damaged partial line");
 			cut = nl == end;
 			status = mct_status(status, MCT_EXIT_DAMAGED);
 			if (state == 0)

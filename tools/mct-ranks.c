@@ -86,6 +86,7 @@ struct opts {
 	int		 status;
 	int		 partial;	/* -o partial */
 	int		 merge;		/* --merge */
+	int		 partial_in;	/* a partial was read as a trace */
 	const char	*opt[MCT_RP_NOPT];	/* --key, --device, --rules */
 };
 
@@ -222,6 +223,23 @@ intern_of(struct opts *o, struct mct_event *ev, const struct mct_field *f,
 	return mct_intern(&o->st, b->p ? b->p : "", b->len);
 }
 
+/*
+ * A partial among the traces (a line with no ph is the only place to
+ * look): its ranks would be missing from the table without a word.
+ */
+static void
+partial_in(struct opts *o, struct mct_event *ev)
+{
+	struct mct_val v;
+
+	if (mct_get_key(ev, "mct_ranks_partial", &v) != 0 &&
+	    mct_get_key(ev, "mct_partial", &v) != 0)
+		return;
+	warnx("%s:%llu: a partial, not a trace: read partials with --merge "
+	    "(and only partials)", ev->file, ev->where);
+	o->partial_in = 1;
+}
+
 static void
 add(struct opts *o, struct mct_event *ev)
 {
@@ -232,7 +250,11 @@ add(struct opts *o, struct mct_event *ev)
 	int64_t ts, dur, id;
 	int lane;
 
-	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
+	if (mct_get_key(ev, "ph", &ph) != 0) {
+		partial_in(o, ev);
+		return;
+	}
+	if (!mct_jstr_eq(&ph, "X", 1) ||
 	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
 		return;
 	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
@@ -1215,6 +1237,8 @@ main(int argc, char *argv[])
 	o.hdr = mct_header(r);
 	while (mct_next(r, &ev))
 		add(&o, ev);
+	if (o.partial_in)
+		exit(MCT_EXIT_USAGE);
 	measure(&o);
 	if (!o.partial || o.hdr->nread > 0)
 		report(&o);
