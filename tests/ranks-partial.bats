@@ -230,12 +230,18 @@ state() {
 	same "$stderr" "mct-ranks: (stdin): empty: not a partial of mct-ranks -o partial"
 }
 
-@test "-o partial: a trace alone keeps its rank (distributedInfo, else its file name); through a pipe, the header's distributedInfo or mct-cat --rank" {
+@test "-o partial: a trace alone keeps its rank (distributedInfo, else its file name; through a pipe, the header or mct-cat --rank); a rank without device work is all 0" {
 	gen --scale 0.005 > rank-5.json
 	mct-ranks -o partial rank-5.json | sed -n 2p | grep -q '^{"rank":5,"start":'
 	mct-cat --rank=auto rank-5.json | mct-ranks -o partial | sed -n 2p |
 	    grep -q '^{"rank":5,"start":'
 	mct-ranks -o partial < "$d/s2.nd" | sed -n 2p | grep -q '^{"rank":2,"start":'
+	# a rank with profiler steps and no device work: its figures are 0
+	printf '{"traceEvents":[{"ph":"X","name":"ProfilerStep#1","ts":1,"dur":5,"pid":1,"tid":1}]}\n' > rank-7.json
+	run mct-ranks -o partial rank-7.json
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "$output" | sed -n 2p)" \
+	    '{"rank":7,"start":0,"end":0,"busy":0,"compute":0,"comm":0,"rounds":0,"round":null}'
 	# a run that reads nothing writes no partial
 	run --separate-stderr mct-ranks -o partial nosuch.json
 	[ "$status" -eq 2 ]

@@ -408,6 +408,8 @@ measure(struct opts *o)
 	mct_sort(o->rk, o->nrk, sizeof(*o->rk), cmp_rank);
 	for (i = 0; i < o->nrk; i++) {
 		r = &o->rk[i];
+		if (r->n == 0)		/* profiler steps, no device work */
+			continue;	/* its figures stay 0 */
 		mct_sort(r->call, r->n, sizeof(*r->call), cmp_rcall);
 		r->start = r->call[0].c.ts;
 		r->end = r->start;
