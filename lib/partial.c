@@ -775,9 +775,29 @@ read_end(struct mct_pline *pr, void *arg)
 	return MCT_EXIT_OK;
 }
 
-/* The whole of a file (gzip or not), or NULL (said). */
+/*
+ * Does text[0..n) begin as a partial's header ({"mct_...)?  1 yes, 0 no,
+ * -1 not known yet.  *at: where its first line begins.
+ */
+static int
+begins(const char *p, size_t n, size_t *at)
+{
+	static const char head[] = "{\"mct_";
+
+	for (*at = 0; *at < n && strchr(" \t\r\n", p[*at]) != NULL; (*at)++)
+		;
+	if (n - *at < sizeof(head) - 1)
+		return -1;
+	return memcmp(p + *at, head, sizeof(head) - 1) == 0;
+}
+
+/*
+ * The whole of a file (gzip or not), or NULL (said).  A file that does
+ * not begin as a partial does is read no further (*head 0; else 1): a
+ * trace given by mistake is not held whole in memory.
+ */
 static char *
-slurp(const char *path, size_t *len, int *status)
+slurp(const char *path, size_t *len, int *status, int *head, size_t *first)
 {
 	struct mct_src *src = mct_src_open(path);
 	struct mct_buf b = { 0 };
@@ -793,11 +813,14 @@ slurp(const char *path, size_t *len, int *status)
 		*status = MCT_EXIT_USAGE;
 		return NULL;
 	}
+	*head = -1;
 	for (;;) {
 		mct_buf_grow(&b, 65536);
 		if ((n = mct_src_read(src, b.p + b.len, 65536)) <= 0)
 			break;
 		b.len += (size_t)n;
+		if (*head == -1 && (*head = begins(b.p, b.len, first)) == 0)
+			break;
 	}
 	if ((e = mct_src_error(src, &at)) != NULL) {
 		warnx("%s:%lld: %s", mct_src_name(src), at, e);
@@ -896,15 +919,22 @@ mct_partial_lines(const char *path, const struct mct_partkind *k, void *arg)
 {
 	struct mct_pline pr = { 0 };
 	char *text;
-	size_t len;
+	size_t len, at;
+	int head;
 	const char *p, *nl, *end;
 	long long nlines = 0, nbad = 0;	/* lines read, damaged */
 	int status, r, cut = 0;
 	int state = 0;		/* 0: want a header, 1: lines, 2: ended */
 
 	pr.name = strcmp(path, "-") == 0 ? "(stdin)" : path;
-	if ((text = slurp(path, &len, &status)) == NULL)
+	if ((text = slurp(path, &len, &status, &head, &at)) == NULL)
 		return status;
+	if (head == 0) {
+		warnx("%s:%zu: not a partial of %s (no header line)", pr.name,
+		    at, k->what);
+		free(text);
+		return MCT_EXIT_USAGE;
+	}
 	mct_event_init(&pr.ev, "{}", 2, NULL);
 	end = text + len;
 	for (p = text; p < end && status != MCT_EXIT_USAGE; p = nl + 1) {
