@@ -6,7 +6,7 @@
 #
 #   fleet.sh [-a AGGREGATES] [-k FIELDS] [-f 'MCT-FILTER OPTIONS']
 #            [-o FORMAT] [-J JOBLOG] [-P PARTIALS] HOST:FILE ...
-#   fleet.sh -r|-c [-k FIELDS] [-f ...] [-o FORMAT] [-J ...] [-P ...]
+#   fleet.sh -r|-c [-A] [-k FIELDS] [-f ...] [-o FORMAT] [-J ...] [-P ...]
 #            HOST:FILE ...
 #
 # e.g.  fleet.sh -k name -f '--pid 2' node1:/scratch/rank-0.json.gz \
@@ -18,7 +18,8 @@
 #           every trace would print, byte for byte)
 #
 # -r, the ranks of one job (one trace a rank): mct-ranks' table instead
-# (-c: its --collectives); -k is then mct-ranks' --key, -a is not used.
+# (-c: its --collectives; -A: the hosts' clocks aligned by the merge, as
+# mct-cat --align start would); -k is then mct-ranks' --key, -a is unused.
 # On HOST:  mct-cat --rank=auto FILE | mct-filter OPTIONS | mct-ranks -o partial
 # Here:     mct-ranks --merge -o FORMAT (mct-ranks over every trace, byte
 #           for byte).  Each trace's rank is its distributedInfo.rank,
@@ -43,8 +44,10 @@ fmt=tsv
 joblog=
 keep=
 ranks=
-while getopts a:cf:J:k:o:P:r opt; do
+align=
+while getopts Aa:cf:J:k:o:P:r opt; do
 	case $opt in
+	A) align="--align start" ;;
 	a) aggs=$OPTARG ;;
 	c) ranks=--collectives ;;
 	f) filter=$OPTARG ;;
@@ -53,7 +56,7 @@ while getopts a:cf:J:k:o:P:r opt; do
 	o) fmt=$OPTARG ;;
 	P) keep=$OPTARG ;;
 	r) ranks=${ranks:-" "} ;;
-	*) echo "usage: fleet.sh [-cr] [-a aggregates] [-k fields] [-f filter] [-o format] [-J joblog] [-P partials] host:file ..." >&2
+	*) echo "usage: fleet.sh [-Acr] [-a aggregates] [-k fields] [-f filter] [-o format] [-J joblog] [-P partials] host:file ..." >&2
 	   exit 2 ;;
 	esac
 done
@@ -111,8 +114,8 @@ parallel --hostgroups --ssh "${MCT_SSH:-ssh}" "$@" \
 
 [ -z "$keep" ] || cp "$tmp/partials" "$keep"
 if [ -n "$ranks" ]; then
-	# shellcheck disable=SC2086 # $ranks is --collectives or a blank
-	mct-ranks --merge -o "$fmt" ${by:+-k "$by"} $ranks "$tmp/partials"
+	# shellcheck disable=SC2086 # $ranks and $align: words, or blank
+	mct-ranks --merge -o "$fmt" ${by:+-k "$by"} $ranks $align "$tmp/partials"
 else
 	mct-group --merge -o "$fmt" -k "${by:-name}" -a "$aggs" "$tmp/partials"
 fi || {

@@ -826,6 +826,9 @@ struct mct_rprank {
 	long		 rounds;	/* steady rounds */
 	int64_t		 round;		/* their median time, if hasround */
 	int		 hasround;
+	int64_t		 origin;	/* its trace's, if hasorigin (--align) */
+	int		 hasorigin;
+	int64_t		 shift;		/* added to its times by --align */
 	int		 file;		/* read from rp->file[file] */
 	struct mct_rpcall *call;	/* its collective calls, in time order */
 	size_t		 ncall, cap;
@@ -847,6 +850,7 @@ struct mct_rprank *mct_rpart_rank(struct mct_rpart *, int64_t);
 void	 mct_rpart_call(struct mct_rprank *, int32_t, long, int64_t, int64_t);
 void	 mct_rpart_write(const struct mct_rpart *);
 int	 mct_rpart_read(struct mct_rpart *, const char *);
+int	 mct_rpart_align(struct mct_rpart *);
 void	 mct_rpart_free(struct mct_rpart *);
 
 /*

@@ -11,8 +11,10 @@
  *   {"mct_ranks_partial":1,"key":"name,args.grid,args.block",
  *    "device":null,"rules":null,"unit":"ns","origin":N,"sources":[..]}
  *   {"rank":R,"start":T,"end":T,"busy":N,"compute":N,"comm":N,
- *    "rounds":N,"round":N}                 one per rank ("round":null
- *                                           when it has no steady round)
+ *    "rounds":N,"round":N,"origin":T}      one per rank ("round":null
+ *                                           when it has no steady round,
+ *                                           "origin":null when the rank's
+ *                                           own origin is not known)
  *   {"rank":R,"call":"name","n":K,"ts":T,"dur":N}
  *                                          after its rank's line, one per
  *                                          collective call, in time order
@@ -20,7 +22,9 @@
  *
  * The header's key, device and rules are the options that change the
  * figures (--key, --device, --rules, as written; null where not given):
- * partials of other ones are refused.  Lines are read by partial.c's
+ * partials of other ones are refused.  A rank's origin (the smallest ts
+ * of its trace) lets a merge align the ranks' clocks as mct-cat --align
+ * start does.  Lines are read by partial.c's
  * mct_partial_lines(), as mct-group's partials are.
  */
 #include "config.h"
@@ -124,6 +128,11 @@ rank_line(struct mct_buf *b, const struct mct_rprank *r)
 	key(b, "round");
 	if (r->hasround)
 		mct_buf_addi(b, r->round);
+	else
+		mct_buf_adds(b, "null");
+	key(b, "origin");
+	if (r->hasorigin)
+		mct_buf_addi(b, r->origin);
 	else
 		mct_buf_adds(b, "null");
 	mct_buf_adds(b, "}\n");
@@ -270,6 +279,11 @@ rank_figures(struct rread *rr, struct mct_pline *pr, int64_t id)
 			return -1;
 		r.hasround = 1;
 	}
+	if (mct_get_key(&pr->ev, "origin", &v) == 0 && v.type != MCT_J_NULL) {
+		if (mct_pline_int(pr, "origin", &r.origin) != 0)
+			return -1;
+		r.hasorigin = 1;
+	}
 	*(rr->cur = mct_rpart_rank(rr->rp, id)) = r;
 	return 0;
 }
@@ -337,6 +351,47 @@ mct_rpart_read(struct mct_rpart *rp, const char *path)
 	status = mct_partial_lines(path, &ranks, &rr);
 	mct_buf_free(&rr.s);
 	return status;
+}
+
+/*
+ * --align start on the ranks of rp: each shifted so that its trace's
+ * origin is the earliest rank's, as mct-cat --align start shifts a
+ * rank's events; rp->rk[i].shift says by how much.  0, or -1 (said) if
+ * a rank's origin is not known.
+ */
+int
+mct_rpart_align(struct mct_rpart *rp)
+{
+	struct mct_rprank *r;
+	int64_t target = 0;
+	size_t i, k;
+
+	for (i = 0; i < rp->nrk; i++) {
+		r = &rp->rk[i];
+		if (!r->hasorigin) {
+			warnx("--align start: rank %lld of %s has no origin of "
+			    "its own (a partial of a stream of several ranks): "
+			    "align with mct-cat --align start before it",
+			    (long long)r->rank, rp->file[r->file]);
+			return -1;
+		}
+		if (i == 0 || r->origin < target)
+			target = r->origin;
+	}
+	for (i = 0; i < rp->nrk; i++) {
+		r = &rp->rk[i];
+		r->shift = target - r->origin;
+		r->origin = target;
+		r->start += r->shift;
+		r->end += r->shift;
+		for (k = 0; k < r->ncall; k++)
+			r->call[k].ts += r->shift;
+	}
+	if (rp->nrk > 0) {
+		rp->cover.origin = target;
+		rp->cover.has_origin = 1;
+	}
+	return 0;
 }
 
 void

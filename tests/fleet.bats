@@ -153,18 +153,20 @@ fail_with() {
 	same "$output" "$want"
 }
 
-@test "fleet.sh -c over two ssh hosts: mct-ranks' collectives, and (from the partials it kept) its table, merged from per-rank partials, are one local mct-ranks' byte for byte" {
+@test "fleet.sh -c -A over two ssh hosts: mct-ranks' collectives (clocks aligned), and (from the partials it kept) its table, merged from per-rank partials, are one local mct-ranks' byte for byte" {
 	local j=$BATS_FILE_TMPDIR/job args=() i
 
 	for i in 0 1 2 3; do
 		args+=("host$((i % 2 + 1)):$j/rank-$i.json")
 	done
-	run --separate-stderr sh "$fleet" -c -J joblog -P partials "${args[@]}"
+	run --separate-stderr sh "$fleet" -c -A -J joblog -P partials "${args[@]}"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c '^mct-ranks: --align start: rank [0-3] (.*) shifted by ')" -eq 4 ]
 	[ "$(awk -F'\t' 'NR > 1 { print $2 }' joblog | sort -u | tr '\n' ' ')" = "host1 host2 " ]
 	sed 's/^/# /' joblog >&3
-	same "$output" "$(mct-ranks --collectives -o tsv "$j"/rank-[0-3].json)"
+	same "$output" "$(mct-cat --align start "$j"/rank-[0-3].json 2> /dev/null |
+	    mct-ranks --collectives -o tsv)"
 	[ "$(printf '%s\n' "$output" | wc -l)" -gt 6 ]
 	# one partial a rank, each of its own rank (by distributedInfo)
 	[ "$(grep -c '"mct_ranks_partial":1' partials)" -eq 4 ]

@@ -42,12 +42,13 @@ state() {
 	"$PYTHON3" "$MCT_SRCDIR/tests/ranks_partial_oracle.py" state "$@"
 }
 
-@test "mct-ranks --help: -o partial and --merge" {
+@test "mct-ranks --help: -o partial, --merge, --align" {
 	run mct-ranks --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"[--merge]"* ]]
 	[[ "$output" == *"--merge "*"partials (-o partial)"* ]]
 	[[ "$output" == *"md (Markdown), partial"* ]]
+	[[ "$output" == *"--align HOW       with --merge: none (default), or start"* ]]
 }
 
 @test "-o partial of each rank's trace: its header, the rank's figures and its collective calls, as python's oracle computes them" {
@@ -246,4 +247,33 @@ state() {
 	run --separate-stderr mct-ranks -o partial nosuch.json
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
+}
+
+@test "--merge --align start: the ranks' clocks aligned as mct-cat --align start aligns them (the same collectives, the same shifts said); not for a partial of a stream of ranks" {
+	mct-cat --align start "$d"/job/rank-[0-3].json 2> shifts > aligned.nd
+	run --separate-stderr mct-ranks --merge --align start --collectives -o tsv "${P[@]}"
+	[ "$status" -eq 0 ]
+	same "$output" "$(mct-ranks --collectives -o tsv aligned.nd)"
+	[ "$output" != "$(cat "$d/colls.tsv")" ]
+	same "$(printf '%s\n' "$stderr" | sed 's/ (.*)//')" \
+	    "$(sed 's/^mct-cat:/mct-ranks:/; s/ (.*)//' shifts)"
+	[ "$(grep -c 'shifted by -[1-9]' shifts)" -eq 3 ]
+	same "$(mct-ranks --merge --align start -o tsv "${P[@]}" 2> /dev/null)" \
+	    "$(cat "$d/whole.tsv")"
+	# an aligned partial merges again to the same
+	mct-ranks --merge --align start -o partial "$d/P3" "$d/P1" "$d/P0" "$d/P2" > A 2> /dev/null
+	same "$(mct-ranks --merge --collectives -o tsv A)" \
+	    "$(mct-ranks --collectives -o tsv aligned.nd)"
+	# the ranks of one stream have no origins of their own in a partial
+	mct-cat "$d"/job/rank-[0-3].json | mct-ranks -o partial > S
+	run --separate-stderr mct-ranks --merge --align start S
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	same "$stderr" "mct-ranks: --align start: rank 0 of S has no origin of its own (a partial of a stream of several ranks): align with mct-cat --align start before it"
+	run --separate-stderr mct-ranks --align start "$d/job.nd"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-ranks: --align: with --merge only"* ]]
+	run --separate-stderr mct-ranks --merge --align ProfilerStep "${P[@]}"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-ranks: --align: 'ProfilerStep': none or start"* ]]
 }

@@ -8,11 +8,12 @@ Usage:
         single stream's events rank R), the rank's line: start, end (first
         start, last end of its device events), busy, compute, comm (unions
         of intervals), rounds and round (the steady rounds and their
-        median time); then its collective calls, in time order: name, n
-        (the rank's n-th call of that name), ts, dur.  Its header must be
-        of version 1 with the streams' origin (their smallest ts, M
-        events aside), its end line must count its lines.  Prints what it checked; exit 1 on the first
-        difference, saying it.
+        median time) and origin (the smallest ts of its events, M events
+        aside: its trace's); then its collective calls, in time order:
+        name, n (the rank's n-th call of that name), ts, dur.  Its header
+        must be of version 1 with the streams' origin (their smallest ts),
+        its end line must count its lines.  Prints what it checked; exit 1
+        on the first difference, saying it.
 """
 import json
 import os
@@ -27,21 +28,28 @@ def fail(msg):
     sys.exit(1)
 
 
-def origin_of(paths):
-    """The smallest ts of the streams' events, M events aside."""
-    best = None
-    for path in paths:
+def origins(paths, rank):
+    """The smallest ts of the streams' events, M events aside: of all of
+    them, and of each rank's (a rank's trace's origin)."""
+    best, of = None, {}
+    for i, path in enumerate(paths):
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             for line in f:
                 e = json.loads(line)
                 ts = e.get("ts")
-                if e.get("ph") != "M" and isinstance(ts, int) and \
-                        (best is None or ts < best):
+                if e.get("ph") == "M" or not isinstance(ts, int):
+                    continue
+                r = rank if rank is not None else \
+                    e.get("rank", i if len(paths) > 1 else 0)
+                if best is None or ts < best:
                     best = ts
-    return best
+                if r not in of or ts < of[r]:
+                    of[r] = ts
+    return best, of
 
 
 def expected(paths, rank):
+    _, origin = origins(paths, rank)
     ranks, _ = ranks_oracle.read(paths)
     if rank is not None:
         if len(ranks) != 1:
@@ -60,7 +68,8 @@ def expected(paths, rank):
         f = ranks_oracle.figures(rk)
         want[r] = ({"start": rk.origin, "end": rk.tend, "busy": f["busy"],
                     "compute": f["compute"], "comm": f["comm"],
-                    "rounds": f["rounds"], "round": f["round"]}, calls)
+                    "rounds": f["rounds"], "round": f["round"],
+                    "origin": origin[r]}, calls)
     return want
 
 
@@ -76,8 +85,9 @@ def cmd_state(args):
     head, end, body = lines[0], lines[-1], lines[1:-1]
     if head.get("mct_ranks_partial") != 1:
         fail("no header of version 1: %r" % head)
-    if head.get("origin") != origin_of(paths):
-        fail("origin %r, want %r" % (head.get("origin"), origin_of(paths)))
+    origin, _ = origins(paths, rank)
+    if head.get("origin") != origin:
+        fail("origin %r, want %r" % (head.get("origin"), origin))
     if end != {"mct_ranks_partial_end": len(body)}:
         fail("end line %r, want %d lines" % (end, len(body)))
     got, cur = {}, None

@@ -4993,7 +4993,7 @@ rp_write(const struct mct_rpart *rp, const char *name)
 	return p;
 }
 
-/* mct_rpart_read() of path, its messages in err. */
+/* mct_rpart_read() of path (NULL: mct_rpart_align()), its messages in err. */
 static int
 rp_read(struct mct_rpart *rp, const char *path, struct mct_buf *err)
 {
@@ -5005,7 +5005,7 @@ rp_read(struct mct_rpart *rp, const char *path, struct mct_buf *err)
 	fflush(stderr);
 	saved = dup(2);
 	dup2(fileno(ef), 2);
-	st = mct_rpart_read(rp, path);
+	st = path ? mct_rpart_read(rp, path) : mct_rpart_align(rp);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -5060,6 +5060,8 @@ rp_sample(struct mct_rpart *rp, struct mct_strtab *st)
 	r->rounds = 4;
 	r->round = 220;
 	r->hasround = 1;
+	r->origin = 4;
+	r->hasorigin = 1;
 	mct_rpart_call(r, mct_intern(st, "nccl\"all\\reduce\xc3\xa9", 18),
 	    1, 100, 50);
 	mct_rpart_call(r, mct_intern(st, "ncclBroadcast", 13), 1, 100, 7);
@@ -5081,6 +5083,8 @@ rp_same_rank(const struct mct_rpart *a, const struct mct_rprank *x,
 	    x->busy != y->busy || x->compute != y->compute ||
 	    x->comm != y->comm || x->rounds != y->rounds ||
 	    x->hasround != y->hasround || (x->hasround && x->round != y->round) ||
+	    x->hasorigin != y->hasorigin ||
+	    (x->hasorigin && x->origin != y->origin) ||
 	    x->ncall != y->ncall)
 		return 0;
 	for (k = 0; k < x->ncall; k++)
@@ -5116,13 +5120,15 @@ test_rankpart(void)
 	want = "{\"mct_ranks_partial\":1,\"key\":\"name\",\"device\":"
 	    "null,\"rules\":\"r.rules\",\"unit\":\"us\",\"origin\":5,\"sources\":"
 	    "[\"x.json\"]}\n{\"rank\":3,\"start\":10,\"end\":1000,\"busy\":700,"
-	    "\"compute\":600,\"comm\":150,\"rounds\":4,\"round\":220}\n{\"rank\":3,"
+	    "\"compute\":600,\"comm\":150,\"rounds\":4,\"round\":220,"
+	    "\"origin\":4}\n{\"rank\":3,"
 	    "\"call\":\"nccl\\\"all\\\\reduce\xc3\xa9\",\"n\":1,\"ts\":100,"
 	    "\"dur\":50}\n";
 	ok(strncmp(t.p, want, strlen(want)) == 0 &&
 	    strstr(t.p, "{\"rank\":1,\"start\":-5,\"end\":20,\"busy\":25,"
 	    "\"compute\":25,\"comm\":0,\"rounds\":0,"
-	    "\"round\":null}\n{\"mct_ranks_partial_end\":5}\n") != NULL,
+	    "\"round\":null,\"origin\":null}\n{\"mct_ranks_partial_end\":5}\n")
+	    != NULL,
 	    "rankpart: header, a rank's figures, its calls, the end line");
 
 	in.st = &st2;
@@ -5167,6 +5173,26 @@ test_rankpart(void)
 	    in.rk[2].ncall == 3 && in.cover.origin == 2 && in.cover.nsrc == 2 &&
 	    strcmp(in.cover.src[1], "y.json") == 0,
 	    "rankpart: two partials: every rank, the smaller origin, both sources");
+
+	/* --align start: each rank to the earliest rank's origin */
+	in.rk[2].origin = 1;
+	s = rp_read(&in, NULL, &err);
+	ok(s == -1 && in.rk[0].shift == 0 && in.rk[0].start == 10 &&
+	    strstr(err.p, "--align start: rank 1 of ") &&
+	    strstr(err.p, "a.nd has no origin of its own"),
+	    "rankpart: --align start wants every rank's origin (rank 1 has "
+	    "none): %s", esc(err.p, err.len));
+	in.rk[1].origin = 3;
+	in.rk[1].hasorigin = 1;
+	s = rp_read(&in, NULL, &err);
+	ok(s == 0 && in.rk[0].shift == -3 && in.rk[0].start == 7 &&
+	    in.rk[0].end == 997 && in.rk[0].call[1].ts == 97 &&
+	    in.rk[0].busy == 700 && in.rk[1].shift == -2 &&
+	    in.rk[1].start == -7 && in.rk[2].shift == 0 &&
+	    in.rk[2].call[2].ts == 900 && in.rk[0].origin == 1 &&
+	    in.cover.origin == 1,
+	    "rankpart: --align start shifts each rank's times to the earliest "
+	    "origin, not its figures");
 	mct_rpart_free(&in);
 
 	/* options given must be the partials' */

@@ -87,13 +87,15 @@ struct opts {
 	int		 partial;	/* -o partial */
 	int		 merge;		/* --merge */
 	int		 partial_in;	/* a partial was read as a trace */
+	int		 align;		/* --align start (with --merge) */
 	const char	*opt[MCT_RP_NOPT];	/* --key, --device, --rules */
 };
 
 enum { OPT_COLLECTIVES = CHAR_MAX + 1, OPT_DEVICE, OPT_NO_HEADER, OPT_RULES,
-    OPT_THRESHOLD, OPT_TIME_UNIT, OPT_MERGE };
+    OPT_THRESHOLD, OPT_TIME_UNIT, OPT_MERGE, OPT_ALIGN };
 
 static const struct option longopts[] = {
+	{ "align",	required_argument,	NULL, OPT_ALIGN },
 	{ "collectives", no_argument,		NULL, OPT_COLLECTIVES },
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -114,12 +116,13 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-ranks [-hV] [-k key] [-o format] "
-		    "[-u unit] [--collectives] [--merge] [--threshold P] "
-		    "[file ...]\n");
+		    "[-u unit] [--align how] [--collectives] [--merge]\n"
+		    "                 [--threshold P] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-ranks [-hV] [-k key] [-o format] [-u unit] "
-	    "[--collectives] [--merge] [--threshold P] [file ...]\n"
+	    "[--align how] [--collectives] [--merge]\n"
+	    "                 [--threshold P] [file ...]\n"
 	    "One row per rank of a job: span, device busy, compute, "
 	    "communication,\nexposed communication, idle, steady rounds, each "
 	    "beside the median rank,\nand the straggler.\n\n"
@@ -146,6 +149,10 @@ usage(int status)
 	    "for --merge)\n"
 	    "      --merge           read partials (-o partial) of whole "
 	    "ranks, not traces\n"
+	    "      --align HOW       with --merge: none (default), or start "
+	    "(each rank's\n"
+	    "                        times shifted as mct-cat --align start "
+	    "shifts them)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), us, "
 	    "ms, s\n"
@@ -1001,6 +1008,29 @@ coll_report(struct opts *o)
 }
 
 /*
+ * The origin of rank id's trace, for --align at a merge: that of the
+ * operand that is the rank, or of the run when it read a single rank.
+ * 0, or -1 if not known (a stream of several ranks).
+ */
+static int
+rank_origin(const struct opts *o, int64_t id, int64_t *origin)
+{
+	const struct mct_header *h = o->hdr;
+	int i;
+
+	for (i = 0; i < h->nsrc; i++)
+		if (h->src[i].ok && h->src[i].rank != MCT_RANK_NONE &&
+		    h->src[i].rank == id && h->src[i].has_origin) {
+			*origin = h->src[i].origin;
+			return 0;
+		}
+	if (o->nrk != 1 || !h->has_origin)
+		return -1;
+	*origin = h->origin;
+	return 0;
+}
+
+/*
  * -o partial: every rank's figures and collective calls (lib/rankpart.c),
  * under the options that made them.
  */
@@ -1034,6 +1064,7 @@ partial_of(struct opts *o, struct mct_rpart *rp)
 		p->rounds = r->rounds;
 		p->round = r->round;
 		p->hasround = r->hasround;
+		p->hasorigin = rank_origin(o, r->id, &p->origin) == 0;
 		memset(nth, 0, ((size_t)o->st.n + 1) * sizeof(*nth));
 		for (k = 0; k < r->n; k++)
 			if (r->call[k].comm)
@@ -1099,6 +1130,20 @@ report(struct opts *o)
 	mct_out_end(&o->out);
 }
 
+/* --merge --align start: the ranks shifted, each shift said. */
+static void
+align(struct mct_rpart *rp)
+{
+	size_t i;
+
+	if (mct_rpart_align(rp) != 0)
+		exit(MCT_EXIT_USAGE);
+	for (i = 0; i < rp->nrk; i++)
+		warnx("--align start: rank %lld (%s) shifted by %lld ns",
+		    (long long)rp->rk[i].rank, rp->file[rp->rk[i].file],
+		    (long long)rp->rk[i].shift);
+}
+
 /*
  * Partials in: the ranks of every file.  A partial that cannot be read,
  * is of other options (those given must be the partials' own) or holds a
@@ -1125,6 +1170,8 @@ from_partials(struct opts *o, int argc, char *argv[])
 		status = mct_status(status, mct_rpart_read(&rp, argv[i]));
 	if (status == MCT_EXIT_USAGE)
 		exit(MCT_EXIT_USAGE);
+	if (o->align)
+		align(&rp);
 	mct_partial_header(&rp.cover, &hdr);
 	o->hdr = &hdr;
 	if (o->partial)
@@ -1183,6 +1230,16 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_NO_HEADER:
 			o->out.header = 0;
 			break;
+		case OPT_ALIGN:
+			if (strcmp(optarg, "none") != 0 &&
+			    strcmp(optarg, "start") != 0) {
+				warnx("--align: '%s': none or start (by a name, "
+				    "align the traces with mct-cat --align)",
+				    optarg);
+				mct_usage_hint();
+			}
+			o->align = strcmp(optarg, "start") == 0;
+			break;
 		case OPT_MERGE:
 			o->merge = 1;
 			break;
@@ -1206,6 +1263,11 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 	}
 	if (!fmt)
 		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
+	if (o->align && !o->merge) {
+		warnx("--align: with --merge only (traces: mct-cat --align "
+		    "start ... | mct-ranks)");
+		mct_usage_hint();
+	}
 	return optind;
 }
 
