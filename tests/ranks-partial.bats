@@ -238,11 +238,12 @@ state() {
 	    grep -q '^{"rank":5,"start":'
 	mct-ranks -o partial < "$d/s2.nd" | sed -n 2p | grep -q '^{"rank":2,"start":'
 	# a rank with profiler steps and no device work: its figures are 0
+	# (its origin is its one event's ts, 1 us)
 	printf '{"traceEvents":[{"ph":"X","name":"ProfilerStep#1","ts":1,"dur":5,"pid":1,"tid":1}]}\n' > rank-7.json
 	run mct-ranks -o partial rank-7.json
 	[ "$status" -eq 0 ]
 	same "$(printf '%s\n' "$output" | sed -n 2p)" \
-	    '{"rank":7,"start":0,"end":0,"busy":0,"compute":0,"comm":0,"rounds":0,"round":null}'
+	    '{"rank":7,"start":0,"end":0,"busy":0,"compute":0,"comm":0,"rounds":0,"round":null,"origin":1000}'
 	# a run that reads nothing writes no partial
 	run --separate-stderr mct-ranks -o partial nosuch.json
 	[ "$status" -eq 2 ]
