@@ -6,13 +6,24 @@
 #
 #   fleet.sh [-a AGGREGATES] [-k FIELDS] [-f 'MCT-FILTER OPTIONS']
 #            [-o FORMAT] [-J JOBLOG] [-P PARTIALS] HOST:FILE ...
+#   fleet.sh -r|-c [-A] [-k FIELDS] [-f ...] [-o FORMAT] [-J ...] [-P ...]
+#            HOST:FILE ...
 #
 # e.g.  fleet.sh -k name -f '--pid 2' node1:/scratch/rank-0.json.gz \
 #           node1:/scratch/rank-1.json.gz node2:/scratch/rank-2.json.gz
+#       fleet.sh -r node1:/scratch/rank-0.json.gz node2:/scratch/rank-1.json.gz
 #
 # On HOST:  mct-cat FILE | mct-filter OPTIONS | mct-group -o partial ...
 # Here:     mct-group --merge -o FORMAT ... (the table one mct-group over
 #           every trace would print, byte for byte)
+#
+# -r, the ranks of one job (one trace a rank): mct-ranks' table instead
+# (-c: its --collectives; -A: the hosts' clocks aligned by the merge, as
+# mct-cat --align start would); -k is then mct-ranks' --key, -a is unused.
+# On HOST:  mct-cat --rank=auto FILE | mct-filter OPTIONS | mct-ranks -o partial
+# Here:     mct-ranks --merge -o FORMAT (mct-ranks over every trace, byte
+#           for byte).  Each trace's rank is its distributedInfo.rank,
+#           else the number after "rank" in its file name.
 #
 # Each FILE runs only on its HOST (GNU parallel's host groups: FILE@HOST);
 # a host runs as many pipelines at once as MCT_JOBS (default 1) says.
@@ -27,20 +38,25 @@
 set -eu
 
 aggs=count,total,mean,median,min,max
-by=name
+by=
 filter=
 fmt=tsv
 joblog=
 keep=
-while getopts a:f:J:k:o:P: opt; do
+ranks=
+align=
+while getopts Aa:cf:J:k:o:P:r opt; do
 	case $opt in
+	A) align="--align start" ;;
 	a) aggs=$OPTARG ;;
+	c) ranks=--collectives ;;
 	f) filter=$OPTARG ;;
 	J) joblog=$OPTARG ;;
 	k) by=$OPTARG ;;
 	o) fmt=$OPTARG ;;
 	P) keep=$OPTARG ;;
-	*) echo "usage: fleet.sh [-a aggregates] [-k fields] [-f filter] [-o format] [-J joblog] [-P partials] host:file ..." >&2
+	r) ranks=${ranks:-" "} ;;
+	*) echo "usage: fleet.sh [-Acr] [-a aggregates] [-k fields] [-f filter] [-o format] [-J joblog] [-P partials] host:file ..." >&2
 	   exit 2 ;;
 	esac
 done
@@ -77,9 +93,18 @@ done
 remote=
 [ -z "${MCT_REMOTE_PATH:-}" ] ||
 	remote="PATH='$MCT_REMOTE_PATH':\$PATH; export PATH; "
-remote="${remote}exec 4>&1; st=\$( { { mct-cat {} || echo mct-cat: \$? >&3; } | "
+if [ -n "$ranks" ]; then
+	cat="mct-cat --rank=auto"
+	name=mct-ranks
+	tool="mct-ranks -o partial${by:+ -k '$by'}"
+else
+	cat=mct-cat
+	name=mct-group
+	tool="mct-group -o partial -k '${by:-name}' -a '$aggs'"
+fi
+remote="${remote}exec 4>&1; st=\$( { { $cat {} || echo mct-cat: \$? >&3; } | "
 remote="$remote{ mct-filter $filter || echo mct-filter: \$? >&3; } | "
-remote="$remote{ mct-group -o partial -k '$by' -a '$aggs' >&4 || echo mct-group: \$? >&3; }; } 3>&1 ); "
+remote="$remote{ $tool >&4 || echo $name: \$? >&3; }; } 3>&1 ); "
 remote="$remote[ -z \"\$st\" ] || { echo {}: exit status \$st >&2; exit 1; }"
 
 status=0
@@ -88,7 +113,12 @@ parallel --hostgroups --ssh "${MCT_SSH:-ssh}" "$@" \
     "$remote" :::: "$tmp/args" > "$tmp/partials" || status=1
 
 [ -z "$keep" ] || cp "$tmp/partials" "$keep"
-mct-group --merge -o "$fmt" -k "$by" -a "$aggs" "$tmp/partials" || {
+if [ -n "$ranks" ]; then
+	# shellcheck disable=SC2086 # $ranks and $align: words, or blank
+	mct-ranks --merge -o "$fmt" ${by:+-k "$by"} $ranks $align "$tmp/partials"
+else
+	mct-group --merge -o "$fmt" -k "${by:-name}" -a "$aggs" "$tmp/partials"
+fi || {
 	s=$?
 	[ $s -gt $status ] && status=$s
 }

@@ -771,6 +771,89 @@ void	 mct_partial_header(const struct mct_pspec *, struct mct_header *);
 void	 mct_pspec_free(struct mct_pspec *);
 
 /*
+ * Any kind of partial, read line by line: mct_partial_lines() checks the
+ * header's kind and version, counts the lines against the end line, says
+ * damage as FILE:OFFSET, and hands each line to the kind's reader.
+ */
+struct mct_pline {
+	const char	*name;		/* the file, for messages */
+	unsigned long long off;		/* the line's byte offset */
+	struct mct_event ev;		/* the line */
+};
+
+struct mct_partkind {
+	const char	*key;		/* the header's: "mct_partial" */
+	int		 version;
+	const char	*tool;		/* "mct-group", in messages */
+	const char	*what;		/* "mct-group -o partial" */
+	const char	*endkey;	/* the end line's: "mct_partial_end" */
+	const char	*item;		/* a line's name: "group" */
+	int		(*header)(struct mct_pline *, void *);	/* 0, -1 said */
+	int		(*line)(struct mct_pline *, void *);	/* 0, -1 damaged,
+								   -2 refused (said) */
+	int		(*end)(struct mct_pline *, void *);	/* a status; or NULL */
+};
+
+int	 mct_partial_lines(const char *, const struct mct_partkind *, void *);
+int	 mct_pline_int(struct mct_pline *, const char *, int64_t *);
+void	 mct_partial_cover(struct mct_pspec *, struct mct_pline *);
+void	 mct_partial_cover_write(struct mct_buf *, const struct mct_pspec *);
+void	 mct_partial_cover_of(struct mct_pspec *, const struct mct_header *);
+
+/*
+ * rankpart.c - mct-ranks' mergeable state (mct-ranks -o partial and
+ * --merge, SPEC §12): a header with the options that change the figures
+ * and the traces covered; per rank a line of its figures (final: a rank's
+ * unions of intervals cannot be merged, so one partial holds all of a
+ * rank) followed by a line per collective call of the rank (name, n, ts,
+ * dur), in the rank's time order; an end line.  Two partials of one
+ * rank, or of other options, are refused (MCT_EXIT_USAGE).
+ */
+#define MCT_RPART_VERSION	1
+
+enum { MCT_RP_KEY, MCT_RP_DEVICE, MCT_RP_RULES, MCT_RP_NOPT };
+
+struct mct_rpcall {
+	int32_t		 name;		/* interned in the mct_rpart's st */
+	long		 n;		/* the rank's n-th call of name, from 1 */
+	int64_t		 ts, dur;
+};
+
+struct mct_rprank {
+	int64_t		 rank;
+	int64_t		 start, end;	/* first start, last end of its calls */
+	int64_t		 busy, compute, comm;	/* unions of intervals */
+	long		 rounds;	/* steady rounds */
+	int64_t		 round;		/* their median time, if hasround */
+	int		 hasround;
+	int64_t		 origin;	/* its trace's, if hasorigin (--align) */
+	int		 hasorigin;
+	int64_t		 shift;		/* added to its times by --align */
+	int		 file;		/* read from rp->file[file] */
+	struct mct_rpcall *call;	/* its collective calls, in time order */
+	size_t		 ncall, cap;
+};
+
+struct mct_rpart {
+	char		*opt[MCT_RP_NOPT];	/* --key, --device, --rules as
+						   written; NULL: none given */
+	int		 known[MCT_RP_NOPT];	/* opt[i] is set: check the rest */
+	struct mct_pspec cover;		/* unit, origin, sources */
+	struct mct_rprank *rk;
+	size_t		 nrk;
+	struct mct_strtab *st;		/* the names of calls: the caller's */
+	char		**file;		/* the files read, for messages */
+	int		 nfile;
+};
+
+struct mct_rprank *mct_rpart_rank(struct mct_rpart *, int64_t);
+void	 mct_rpart_call(struct mct_rprank *, int32_t, long, int64_t, int64_t);
+void	 mct_rpart_write(const struct mct_rpart *);
+int	 mct_rpart_read(struct mct_rpart *, const char *);
+int	 mct_rpart_align(struct mct_rpart *);
+void	 mct_rpart_free(struct mct_rpart *);
+
+/*
  * phases.c - mct-phases' method, steps 2 to 5: device calls (in time
  * order, signatures and names interned below nsig) cut into phases.
  */

@@ -5,7 +5,7 @@
  * Three kinds of line, in this order:
  *
  *   {"mct_partial":1,"by":[..],"value":"dur","x":[..],"missing":false,
- *    "meta":false,"unit":"us","origin":N,"limit":L,"sources":[..]}
+ *    "meta":false,"limit":L,"unit":"us","origin":N,"sources":[..]}
  *   {"key":"..","count":N,"n":N,"float":false,"sum":S,"sumsq":Q,"min":..,
  *    "max":..,"first":T,"last":T,"x":[[n,float,isum,dsum,min,max],..],
  *    "values":[..]}                       one per group; "sketch" instead
@@ -17,6 +17,10 @@
  * and sums of squares in 128 bits, as decimal numbers); doubles are
  * written in the shortest text that reads back to the same bits.  The
  * end line makes a partial cut at a line boundary known as truncated.
+ *
+ * The reading of lines, headers and end lines (mct_partial_lines()) and
+ * the traces a header covers (mct_partial_cover()) serve every kind of
+ * partial: mct-ranks' (rankpart.c) too.
  */
 #include "config.h"
 
@@ -83,6 +87,41 @@ addstrs(struct mct_buf *b, char *const *v, int n)
 	mct_buf_addc(b, ']');
 }
 
+/*
+ * The end of any partial's header: the traces it covers (unit, origin,
+ * sources), as mct_partial_cover() reads them back.
+ */
+void
+mct_partial_cover_write(struct mct_buf *b, const struct mct_pspec *ps)
+{
+	addkey(b, "unit");
+	mct_buf_addc(b, '"');
+	mct_buf_adds(b, mct_unit_name(ps->unit ? ps->unit : MCT_UNIT_NS));
+	mct_buf_addc(b, '"');
+	addkey(b, "origin");
+	if (ps->has_origin)
+		mct_buf_addi(b, ps->origin);
+	else
+		mct_buf_adds(b, "null");
+	addkey(b, "sources");
+	addstrs(b, ps->src, ps->nsrc);
+}
+
+/* The traces a run read (its header h), as its partial covers them. */
+void
+mct_partial_cover_of(struct mct_pspec *ps, const struct mct_header *h)
+{
+	int i;
+
+	ps->unit = h->unit;
+	ps->has_origin = h->has_origin;
+	ps->origin = h->origin;
+	ps->src = mct_xmalloc((size_t)(h->nsrc + 1) * sizeof(*ps->src));
+	for (i = 0; i < h->nsrc; i++)
+		ps->src[i] = mct_xstrdup(h->src[i].path);
+	ps->nsrc = h->nsrc;
+}
+
 static void
 header(struct mct_buf *b, const struct mct_gtab *t, const struct mct_pspec *ps,
     size_t limit)
@@ -103,19 +142,9 @@ header(struct mct_buf *b, const struct mct_gtab *t, const struct mct_pspec *ps,
 	free(x);
 	addbool(b, "missing", ps->missing);
 	addbool(b, "meta", ps->meta);
-	addkey(b, "unit");
-	mct_buf_addc(b, '"');
-	mct_buf_adds(b, mct_unit_name(ps->unit ? ps->unit : MCT_UNIT_NS));
-	mct_buf_addc(b, '"');
-	addkey(b, "origin");
-	if (ps->has_origin)
-		mct_buf_addi(b, ps->origin);
-	else
-		mct_buf_adds(b, "null");
 	addkey(b, "limit");
 	mct_buf_addi(b, (int64_t)limit);
-	addkey(b, "sources");
-	addstrs(b, ps->src, ps->nsrc);
+	mct_partial_cover_write(b, ps);
 	mct_buf_adds(b, "}\n");
 }
 
@@ -262,12 +291,11 @@ mct_partial_write(struct mct_gtab *t, const struct mct_pspec *ps, size_t limit)
 
 /* Reading back. */
 
-struct preader {
-	const char	*name;		/* for messages */
-	char		*text;		/* the whole file */
-	size_t		 len;
-	unsigned long long off;		/* of the current line */
-	struct mct_event ev;		/* the current line */
+/* What mct_partial_read() merges into, and how a partial's x maps to it. */
+struct gread {
+	struct mct_gtab	*t;
+	struct mct_pspec *ps;
+	size_t		 limit;
 	int		*xmap;		/* a partial's x index -> the table's */
 	int		 nxmap;
 };
@@ -295,8 +323,8 @@ i128(const struct mct_val *v, mct_i128 *out)
 	return 0;
 }
 
-static int
-getint(struct preader *pr, const char *k, int64_t *out)
+int
+mct_pline_int(struct mct_pline *pr, const char *k, int64_t *out)
 {
 	struct mct_val v;
 
@@ -305,7 +333,7 @@ getint(struct preader *pr, const char *k, int64_t *out)
 }
 
 static int
-get128(struct preader *pr, const char *k, mct_i128 *out)
+get128(struct mct_pline *pr, const char *k, mct_i128 *out)
 {
 	struct mct_val v;
 
@@ -327,7 +355,7 @@ dbl(const char *p, size_t n, double *out)
 }
 
 static int
-getdbl(struct preader *pr, const char *k, double *out)
+getdbl(struct mct_pline *pr, const char *k, double *out)
 {
 	struct mct_val v;
 
@@ -336,7 +364,7 @@ getdbl(struct preader *pr, const char *k, double *out)
 }
 
 static int
-getbool(struct preader *pr, const char *k, int *out)
+getbool(struct mct_pline *pr, const char *k, int *out)
 {
 	struct mct_val v;
 
@@ -398,7 +426,7 @@ arr_dbl(const struct mct_val *v, const char **p, double *out)
 
 /* Does the header's array of strings k equal want[0..n)? */
 static int
-same_list(struct preader *pr, const char *k, char **want, int n)
+same_list(struct mct_pline *pr, const char *k, char **want, int n)
 {
 	struct mct_val v, e;
 	struct mct_buf s = { 0 };
@@ -419,7 +447,7 @@ same_list(struct preader *pr, const char *k, char **want, int n)
 
 /* The strings of the header's array k, newly allocated; -1 if not one. */
 static int
-str_list(struct preader *pr, const char *k, char ***out, int *n)
+str_list(struct mct_pline *pr, const char *k, char ***out, int *n)
 {
 	struct mct_val v, e;
 	struct mct_buf s = { 0 };
@@ -457,8 +485,9 @@ free_list(char **v, int n)
  * gives the table's index of each.  0, or -1 (said) on a mismatch.
  */
 static int
-xfields(struct mct_gtab *t, struct preader *pr, int first)
+xfields(struct gread *g, struct mct_pline *pr, int first)
 {
+	struct mct_gtab *t = g->t;
 	char **x;
 	int nx, i, j;
 
@@ -467,9 +496,9 @@ xfields(struct mct_gtab *t, struct preader *pr, int first)
 		    pr->name, pr->off);
 		return -1;
 	}
-	free(pr->xmap);
-	pr->xmap = mct_xmalloc((size_t)(nx + 1) * sizeof(*pr->xmap));
-	pr->nxmap = nx;
+	free(g->xmap);
+	g->xmap = mct_xmalloc((size_t)(nx + 1) * sizeof(*g->xmap));
+	g->nxmap = nx;
 	for (i = 0; i < nx; i++) {
 		for (j = 0; j < t->nx; j++)
 			if (strcmp(t->xf[j].text, x[i]) == 0)
@@ -483,7 +512,7 @@ xfields(struct mct_gtab *t, struct preader *pr, int first)
 		}
 		if (j == t->nx)
 			break;
-		pr->xmap[i] = j;
+		g->xmap[i] = j;
 	}
 	free_list(x, nx);
 	if (i < nx || nx != t->nx) {
@@ -496,7 +525,7 @@ xfields(struct mct_gtab *t, struct preader *pr, int first)
 
 /* The traces a partial covers, after those of the partials before it. */
 static void
-sources(struct mct_pspec *ps, struct preader *pr)
+sources(struct mct_pspec *ps, struct mct_pline *pr)
 {
 	char **v;
 	int n, i;
@@ -510,26 +539,45 @@ sources(struct mct_pspec *ps, struct preader *pr)
 	free(v);
 }
 
-/* A header line: check it against spec (or set spec from it). */
-static int
-read_header(struct mct_gtab *t, struct mct_pspec *ps, struct preader *pr)
+/*
+ * What a partial's header says of the traces it covers, whatever its
+ * kind: the unit (the first partial's), the origin (the smallest), the
+ * sources (all, in order).  Counts the header in ps->nhdr.
+ */
+void
+mct_partial_cover(struct mct_pspec *ps, struct mct_pline *pr)
 {
 	struct mct_val v;
+	int64_t origin;
+
+	if (mct_get_key(&pr->ev, "unit", &v) == 0 && v.type == MCT_J_STRING &&
+	    ps->nhdr == 0) {
+		char u[8] = { 0 };
+
+		if (v.len - 2 < sizeof(u))
+			memcpy(u, v.p + 1, v.len - 2);
+		if (mct_parse_unit(u, &ps->unit) != 0)
+			ps->unit = MCT_UNIT_NS;
+	}
+	sources(ps, pr);
+	if (mct_pline_int(pr, "origin", &origin) == 0 &&
+	    (!ps->has_origin || origin < ps->origin)) {
+		ps->origin = origin;
+		ps->has_origin = 1;
+	}
+	ps->nhdr++;
+}
+
+/* A header line: check it against spec (or set spec from it). */
+static int
+read_header(struct mct_pline *pr, void *arg)
+{
+	struct gread *g = arg;
+	struct mct_pspec *ps = g->ps;
+	struct mct_val v;
 	struct mct_buf s = { 0 };
-	int64_t ver, origin;
 	int missing, meta;
 
-	if (getint(pr, "mct_partial", &ver) != 0) {
-		warnx("%s:%llu: not a partial of mct-group -o partial "
-		    "(no header line)", pr->name, pr->off);
-		return -1;
-	}
-	if (ver != MCT_PARTIAL_VERSION) {
-		warnx("%s:%llu: a partial of format version %lld; this "
-		    "mct-group reads version %d", pr->name, pr->off,
-		    (long long)ver, MCT_PARTIAL_VERSION);
-		return -1;
-	}
 	if (mct_get_key(&pr->ev, "value", &v) != 0 || v.type != MCT_J_STRING ||
 	    getbool(pr, "missing", &missing) != 0 ||
 	    getbool(pr, "meta", &meta) != 0) {
@@ -559,24 +607,9 @@ read_header(struct mct_gtab *t, struct mct_pspec *ps, struct preader *pr)
 	mct_buf_free(&s);
 	ps->missing = missing;
 	ps->meta = meta;
-	if (xfields(t, pr, ps->nhdr == 0) != 0)
+	if (xfields(g, pr, ps->nhdr == 0) != 0)
 		return -1;
-	if (mct_get_key(&pr->ev, "unit", &v) == 0 && v.type == MCT_J_STRING &&
-	    ps->nhdr == 0) {
-		char u[8] = { 0 };
-
-		if (v.len - 2 < sizeof(u))
-			memcpy(u, v.p + 1, v.len - 2);
-		if (mct_parse_unit(u, &ps->unit) != 0)
-			ps->unit = MCT_UNIT_NS;
-	}
-	sources(ps, pr);
-	if (getint(pr, "origin", &origin) == 0 &&
-	    (!ps->has_origin || origin < ps->origin)) {
-		ps->origin = origin;
-		ps->has_origin = 1;
-	}
-	ps->nhdr++;
+	mct_partial_cover(ps, pr);
 	return 0;
 }
 
@@ -615,7 +648,7 @@ read_sketch(const struct mct_val *obj, struct mct_sketch *sk)
 
 /* The summary and values (or sketch) of a group's line into s. */
 static int
-read_stats(struct preader *pr, struct mct_stats *s)
+read_stats(struct mct_pline *pr, struct mct_stats *s)
 {
 	struct mct_val v, sk, e;
 	int64_t n, i, c;
@@ -623,7 +656,7 @@ read_stats(struct preader *pr, struct mct_stats *s)
 	const char *p;
 	double d;
 
-	if (getint(pr, "n", &n) != 0 || n < 0 ||
+	if (mct_pline_int(pr, "n", &n) != 0 || n < 0 ||
 	    getbool(pr, "float", &isfloat) != 0)
 		return -1;
 	if (n == 0)
@@ -646,8 +679,8 @@ read_stats(struct preader *pr, struct mct_stats *s)
 	s->isfloat = isfloat;
 	s->n = (size_t)n;
 	if (get128(pr, "sum", &s->isum) != 0 ||
-	    getint(pr, "min", &s->imin) != 0 ||
-	    getint(pr, "max", &s->imax) != 0 ||
+	    mct_pline_int(pr, "min", &s->imin) != 0 ||
+	    mct_pline_int(pr, "max", &s->imax) != 0 ||
 	    getdbl(pr, "fsum", &s->fsum) != 0 ||
 	    getdbl(pr, "fsumsq", &s->fsumsq) != 0 ||
 	    getdbl(pr, "fmin", &s->fmin) != 0 ||
@@ -660,7 +693,7 @@ read_stats(struct preader *pr, struct mct_stats *s)
 
 /* A group's extra fields (sum:F and kin). */
 static int
-read_runs(struct preader *pr, struct mct_run *x)
+read_runs(struct gread *g, struct mct_pline *pr, struct mct_run *x)
 {
 	struct mct_val v, e;
 	const char *p, *q;
@@ -673,9 +706,9 @@ read_runs(struct preader *pr, struct mct_run *x)
 		struct mct_val fl, sum;
 		int64_t n;
 
-		if (i >= pr->nxmap || arr_open(&e, &q) != 0)
+		if (i >= g->nxmap || arr_open(&e, &q) != 0)
 			return -1;
-		a = &x[pr->xmap[i++]];
+		a = &x[g->xmap[i++]];
 		if (arr_int(&e, &q, &n) != 0 || arr_next(&e, &q, &fl) != 1 ||
 		    fl.type != MCT_J_BOOL || arr_next(&e, &q, &sum) != 1 ||
 		    i128(&sum, &a->isum) != 0 || arr_dbl(&e, &q, &a->dsum) ||
@@ -684,13 +717,15 @@ read_runs(struct preader *pr, struct mct_run *x)
 		a->n = n;
 		a->isfloat = *fl.p == 't';
 	}
-	return r == 0 && i == pr->nxmap ? 0 : -1;
+	return r == 0 && i == g->nxmap ? 0 : -1;
 }
 
 /* A group's line: merged into its group of t.  0, or -1 if damaged. */
 static int
-read_group(struct mct_gtab *t, struct preader *pr, size_t limit)
+read_group(struct mct_pline *pr, void *arg)
 {
+	struct gread *gr = arg;
+	struct mct_gtab *t = gr->t;
 	struct mct_group g = { 0 }, *into;
 	struct mct_val v;
 	struct mct_buf key = { 0 };
@@ -701,16 +736,16 @@ read_group(struct mct_gtab *t, struct preader *pr, size_t limit)
 	if (t->nx)
 		memset(g.x, 0, (size_t)t->nx * sizeof(*g.x));
 	if (mct_get_key(&pr->ev, "key", &v) != 0 || v.type != MCT_J_STRING ||
-	    getint(pr, "count", &count) != 0 || count < 0 ||
-	    read_stats(pr, &g.val) != 0 || read_runs(pr, g.x) != 0)
+	    mct_pline_int(pr, "count", &count) != 0 || count < 0 ||
+	    read_stats(pr, &g.val) != 0 || read_runs(gr, pr, g.x) != 0)
 		goto out;
 	g.count = count;
-	g.span = getint(pr, "first", &g.first) == 0 &&
-	    getint(pr, "last", &g.last) == 0;
+	g.span = mct_pline_int(pr, "first", &g.first) == 0 &&
+	    mct_pline_int(pr, "last", &g.last) == 0;
 	mct_jstr(&v, &key);
 	into = mct_gtab_group(t, key.p ? key.p : "", key.len);
 	mct_group_merge(t, into, &g);
-	if (into->val.n > limit)
+	if (into->val.n > gr->limit)
 		mct_stats_sketch(&into->val);
 	r = 0;
 out:
@@ -721,15 +756,14 @@ out:
 }
 
 static int
-read_end(struct mct_gtab *t, struct preader *pr, long long ngroups)
+read_end(struct mct_pline *pr, void *arg)
 {
-	int64_t n;
+	struct mct_gtab *t = ((struct gread *)arg)->t;
 	mct_i128 total;
 	double totalf;
 	int allfloat;
 
-	if (getint(pr, "mct_partial_end", &n) != 0 ||
-	    get128(pr, "alltotal", &total) != 0 ||
+	if (get128(pr, "alltotal", &total) != 0 ||
 	    getdbl(pr, "alltotalf", &totalf) != 0 ||
 	    getbool(pr, "allfloat", &allfloat) != 0) {
 		warnx("%s:%llu: damaged partial end line", pr->name, pr->off);
@@ -738,17 +772,32 @@ read_end(struct mct_gtab *t, struct preader *pr, long long ngroups)
 	t->alltotal += total;
 	t->alltotalf += totalf;
 	t->allfloat |= allfloat;
-	if (n != ngroups) {
-		warnx("%s:%llu: the partial has %lld groups, its end line says "
-		    "%lld", pr->name, pr->off, ngroups, (long long)n);
-		return MCT_EXIT_DAMAGED;
-	}
 	return MCT_EXIT_OK;
 }
 
-/* The whole of a file (gzip or not), or NULL (said). */
+/*
+ * Does text[0..n) begin as a partial's header ({"mct_...)?  1 yes, 0 no,
+ * -1 not known yet.  *at: where its first line begins.
+ */
+static int
+begins(const char *p, size_t n, size_t *at)
+{
+	static const char head[] = "{\"mct_";
+
+	for (*at = 0; *at < n && strchr(" \t\r\n", p[*at]) != NULL; (*at)++)
+		;
+	if (n - *at < sizeof(head) - 1)
+		return -1;
+	return memcmp(p + *at, head, sizeof(head) - 1) == 0;
+}
+
+/*
+ * The whole of a file (gzip or not), or NULL (said).  A file that does
+ * not begin as a partial does is read no further (*head 0; else 1): a
+ * trace given by mistake is not held whole in memory.
+ */
 static char *
-slurp(const char *path, size_t *len, int *status)
+slurp(const char *path, size_t *len, int *status, int *head, size_t *first)
 {
 	struct mct_src *src = mct_src_open(path);
 	struct mct_buf b = { 0 };
@@ -764,11 +813,14 @@ slurp(const char *path, size_t *len, int *status)
 		*status = MCT_EXIT_USAGE;
 		return NULL;
 	}
+	*head = -1;
 	for (;;) {
 		mct_buf_grow(&b, 65536);
 		if ((n = mct_src_read(src, b.p + b.len, 65536)) <= 0)
 			break;
 		b.len += (size_t)n;
+		if (*head == -1 && (*head = begins(b.p, b.len, first)) == 0)
+			break;
 	}
 	if ((e = mct_src_error(src, &at)) != NULL) {
 		warnx("%s:%lld: %s", mct_src_name(src), at, e);
@@ -795,38 +847,110 @@ whole(const char *p, size_t n)
 	return sc.p == sc.end;
 }
 
+/* The kinds of partial, by their header's key: to say which one it is. */
+static const struct {
+	const char	*key, *what;
+} kinds[] = {
+	{ "mct_partial",	"mct-group -o partial" },
+	{ "mct_ranks_partial",	"mct-ranks -o partial" },
+};
+
+/* Is the line a header of kind k, of its version?  0, or -1 (said). */
+static int
+kind_header(struct mct_pline *pr, const struct mct_partkind *k)
+{
+	struct mct_val v;
+	int64_t ver;
+	size_t i;
+
+	if (mct_pline_int(pr, k->key, &ver) != 0) {
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (mct_get_key(&pr->ev, kinds[i].key, &v) == 0) {
+				warnx("%s:%llu: a partial of %s, not of %s",
+				    pr->name, pr->off, kinds[i].what, k->what);
+				return -1;
+			}
+		warnx("%s:%llu: not a partial of %s (no header line)",
+		    pr->name, pr->off, k->what);
+		return -1;
+	}
+	if (ver != k->version) {
+		warnx("%s:%llu: a partial of format version %lld; this "
+		    "%s reads version %d", pr->name, pr->off, (long long)ver,
+		    k->tool, k->version);
+		return -1;
+	}
+	return 0;
+}
+
 /*
- * Merge the partials of one file (path; "-" is standard input) into t.
- * Returns MCT_EXIT_OK; MCT_EXIT_DAMAGED for a damaged or truncated
- * partial, whose intact groups are merged; MCT_EXIT_USAGE for a file that
- * cannot be read or a partial that does not match spec (the table is then
- * unfit to print).  Each problem is said as FILE:OFFSET: what.
+ * The end line of a partial of n lines (read or damaged): its own
+ * figures (k->end), then its count of lines.  A status.
+ */
+static int
+kind_end(struct mct_pline *pr, const struct mct_partkind *k, void *arg,
+    long long n)
+{
+	int64_t said;
+	int status;
+
+	mct_pline_int(pr, k->endkey, &said);
+	if ((status = k->end ? k->end(pr, arg) : MCT_EXIT_OK) != MCT_EXIT_OK)
+		return status;
+	if (said != n) {
+		warnx("%s:%llu: the partial has %lld %ss, its end line says "
+		    "%lld", pr->name, pr->off, n, k->item, (long long)said);
+		return MCT_EXIT_DAMAGED;
+	}
+	return MCT_EXIT_OK;
+}
+
+/*
+ * Read the partials of kind k in one file (path; "-" is standard input),
+ * one after another: each a header line, its lines, an end line that
+ * counts them.  Returns MCT_EXIT_OK; MCT_EXIT_DAMAGED for a damaged or
+ * truncated partial, whose intact lines are read; MCT_EXIT_USAGE for a
+ * file that cannot be read, a header of another kind or version or that
+ * k->header refuses, or a line k->line refuses (-2: said; the reading
+ * stops).  Each problem is said as FILE:OFFSET: what.
  */
 int
-mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
-    size_t limit)
+mct_partial_lines(const char *path, const struct mct_partkind *k, void *arg)
 {
-	struct preader pr = { 0 };
+	struct mct_pline pr = { 0 };
+	char *text;
+	size_t len, at;
+	int head;
 	const char *p, *nl, *end;
-	long long ngroups = 0, nbad = 0;	/* group lines read, damaged */
-	int status, cut = 0;
-	int state = 0;		/* 0: want a header, 1: groups, 2: ended */
+	long long nlines = 0, nbad = 0;	/* lines read, damaged */
+	int status, r, cut = 0;
+	int state = 0;		/* 0: want a header, 1: lines, 2: ended */
 
 	pr.name = strcmp(path, "-") == 0 ? "(stdin)" : path;
-	if ((pr.text = slurp(path, &pr.len, &status)) == NULL)
+	if ((text = slurp(path, &len, &status, &head, &at)) == NULL)
 		return status;
+	if (head == 0) {
+		warnx("%s:%zu: not a partial of %s (no header line)", pr.name,
+		    at, k->what);
+		free(text);
+		return MCT_EXIT_USAGE;
+	}
 	mct_event_init(&pr.ev, "{}", 2, NULL);
-	end = pr.text + pr.len;
-	for (p = pr.text; p < end && status != MCT_EXIT_USAGE; p = nl + 1) {
+	end = text + len;
+	for (p = text; p < end && status != MCT_EXIT_USAGE; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		pr.off = (unsigned long long)(p - pr.text);
+		pr.off = (unsigned long long)(p - text);
 		if (nl == p)
 			continue;
 		if (!whole(p, (size_t)(nl - p))) {
-			warnx("%s:%llu: %s", pr.name, pr.off, nl == end ?
-			    "truncated partial: its last line is cut" :
-			    "damaged partial line");
+			if (state == 0 && nl != end)	/* a trace, say */
+				warnx("%s:%llu: not a partial of %s (no header "
+				    "line)", pr.name, pr.off, k->what);
+			else
+				warnx("%s:%llu: %s", pr.name, pr.off, nl == end ?
+				    "truncated partial: its last line is cut" :
+				    "damaged partial line");
 			cut = nl == end;
 			status = mct_status(status, MCT_EXIT_DAMAGED);
 			if (state == 0)
@@ -836,33 +960,59 @@ mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
 		}
 		mct_event_set(&pr.ev, p, (size_t)(nl - p));
 		if (state != 1) {
-			if (read_header(t, ps, &pr) != 0)
+			if (kind_header(&pr, k) != 0 || k->header(&pr, arg) != 0)
 				status = MCT_EXIT_USAGE;
 			state = 1;
-			ngroups = nbad = 0;
-		} else if (getint(&pr, "mct_partial_end", &(int64_t){ 0 }) == 0) {
+			nlines = nbad = 0;
+		} else if (mct_pline_int(&pr, k->endkey, &(int64_t){ 0 }) == 0) {
 			status = mct_status(status,
-			    read_end(t, &pr, ngroups + nbad));
+			    kind_end(&pr, k, arg, nlines + nbad));
 			state = 2;
-		} else if (read_group(t, &pr, limit) != 0) {
-			warnx("%s:%llu: damaged partial group", pr.name, pr.off);
+		} else if ((r = k->line(&pr, arg)) == -2)
+			status = MCT_EXIT_USAGE;
+		else if (r != 0) {
+			warnx("%s:%llu: damaged partial %s", pr.name, pr.off,
+			    k->item);
 			status = mct_status(status, MCT_EXIT_DAMAGED);
 			nbad++;
 		} else
-			ngroups++;
+			nlines++;
 	}
 	if (state == 0 && status == MCT_EXIT_OK) {
-		warnx("%s: empty: not a partial of mct-group -o partial",
-		    pr.name);
+		warnx("%s: empty: not a partial of %s", pr.name, k->what);
 		status = MCT_EXIT_USAGE;
 	} else if (state == 1 && !cut && status != MCT_EXIT_USAGE) {
 		warnx("%s:%llu: truncated partial: no end line after %lld "
-		    "groups", pr.name, (unsigned long long)pr.len, ngroups);
+		    "%ss", pr.name, (unsigned long long)len, nlines, k->item);
 		status = mct_status(status, MCT_EXIT_DAMAGED);
 	}
 	mct_event_free(&pr.ev);
-	free(pr.xmap);
-	free(pr.text);
+	free(text);
+	return status;
+}
+
+/*
+ * Merge the partials of one file (path; "-" is standard input) into t.
+ * Returns MCT_EXIT_OK; MCT_EXIT_DAMAGED for a damaged or truncated
+ * partial, whose intact groups are merged; MCT_EXIT_USAGE for a file that
+ * cannot be read or a partial that does not match spec (the table is then
+ * unfit to print).
+ */
+int
+mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
+    size_t limit)
+{
+	static const struct mct_partkind group = {
+		.key = "mct_partial", .version = MCT_PARTIAL_VERSION,
+		.tool = "mct-group", .what = "mct-group -o partial",
+		.endkey = "mct_partial_end", .item = "group",
+		.header = read_header, .line = read_group, .end = read_end
+	};
+	struct gread gr = { .t = t, .ps = ps, .limit = limit };
+	int status;
+
+	status = mct_partial_lines(path, &group, &gr);
+	free(gr.xmap);
 	return status;
 }
 

@@ -75,6 +75,10 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	# and two generated ones.
 	gen --scale 0.02 --seed 2 > "$BATS_FILE_TMPDIR/rank-2.json"
 	gen --scale 0.02 --seed 3 --unit us > "$BATS_FILE_TMPDIR/rank-3.json"
+	# and a job of 4 ranks, rank 1 slow, clocks apart (fleet.sh -r)
+	mkdir "$BATS_FILE_TMPDIR/job"
+	gen --scale 0.02 --ranks 4 --slow-rank 1 --slow-factor 1.1 \
+	    --clock-offset 2000000000 --out "$BATS_FILE_TMPDIR/job"
 }
 
 teardown_file() {
@@ -147,4 +151,29 @@ fail_with() {
 	awk -F'\t' 'NR > 1 && $7 != 0 { print $2 }' joblog | grep -qx host2
 	want=$(mct-cat "${traces[0]}" | mct-group -o tsv -a count,total,mean,median,min,max)
 	same "$output" "$want"
+}
+
+@test "fleet.sh -c -A over two ssh hosts: mct-ranks' collectives (clocks aligned), and (from the partials it kept) its table, merged from per-rank partials, are one local mct-ranks' byte for byte" {
+	local j=$BATS_FILE_TMPDIR/job args=() i
+
+	for i in 0 1 2 3; do
+		args+=("host$((i % 2 + 1)):$j/rank-$i.json")
+	done
+	run --separate-stderr sh "$fleet" -c -A -J joblog -P partials "${args[@]}"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c '^mct-ranks: --align start: rank [0-3] (.*) shifted by ')" -eq 4 ]
+	[ "$(awk -F'\t' 'NR > 1 { print $2 }' joblog | sort -u | tr '\n' ' ')" = "host1 host2 " ]
+	sed 's/^/# /' joblog >&3
+	same "$output" "$(mct-cat --align start "$j"/rank-[0-3].json 2> /dev/null |
+	    mct-ranks --collectives -o tsv)"
+	[ "$(printf '%s\n' "$output" | wc -l)" -gt 6 ]
+	# one partial a rank, each of its own rank (by distributedInfo)
+	[ "$(grep -c '"mct_ranks_partial":1' partials)" -eq 4 ]
+	[ "$(grep -o '^{"rank":[0-9]*,"start"' partials | sort | tr -d '\n')" = \
+	    '{"rank":0,"start"{"rank":1,"start"{"rank":2,"start"{"rank":3,"start"' ]
+	# what fleet.sh -r prints: the rank table, rank 1 the straggler
+	run mct-ranks --merge -o tsv partials
+	same "$output" "$(mct-ranks -o tsv "$j"/rank-[0-3].json)"
+	[[ "$output" == *$'\n1\t'*$'\ttrue\n2\t'* ]]
 }

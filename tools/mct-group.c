@@ -540,18 +540,6 @@ spec(struct opts *o)
 	o->ps.meta = o->meta;
 }
 
-/* The traces read, for the partial's header. */
-static void
-sources(struct opts *o)
-{
-	int i;
-
-	o->ps.src = mct_xmalloc((size_t)(o->hdr->nsrc + 1) * sizeof(*o->ps.src));
-	for (i = 0; i < o->hdr->nsrc; i++)
-		o->ps.src[i] = mct_xstrdup(o->hdr->src[i].path);
-	o->ps.nsrc = o->hdr->nsrc;
-}
-
 /* Events in: the table of one run (or the partial of it). */
 static int
 from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
@@ -580,10 +568,7 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 	mct_seen_end(&o->seen);
 	if (o->partial) {
 		spec(o);
-		o->ps.unit = o->hdr->unit;
-		o->ps.has_origin = o->hdr->has_origin;
-		o->ps.origin = o->hdr->origin;
-		sources(o);
+		mct_partial_cover_of(&o->ps, o->hdr);
 		if (o->hdr->nread > 0)
 			mct_partial_write(&o->t, &o->ps, o->limit);
 	} else {

@@ -13,6 +13,10 @@
  * steady rounds are those mct-phases finds (lib/phases.c) in the rank's
  * calls.  Collectives pair by name and order: the n-th call of a
  * communication kernel on every rank is one collective.
+ *
+ * -o partial writes, instead of the tables, each rank's figures and its
+ * collective calls (lib/rankpart.c); --merge reads such partials in place
+ * of events and fills the ranks from them, measured already.
  */
 #include "config.h"
 
@@ -80,16 +84,23 @@ struct opts {
 	struct mct_strtab st;		/* signatures and names */
 	struct mct_buf	 tmp;
 	int		 status;
+	int		 partial;	/* -o partial */
+	int		 merge;		/* --merge */
+	int		 partial_in;	/* a partial was read as a trace */
+	int		 align;		/* --align start (with --merge) */
+	const char	*opt[MCT_RP_NOPT];	/* --key, --device, --rules */
 };
 
 enum { OPT_COLLECTIVES = CHAR_MAX + 1, OPT_DEVICE, OPT_NO_HEADER, OPT_RULES,
-    OPT_THRESHOLD, OPT_TIME_UNIT };
+    OPT_THRESHOLD, OPT_TIME_UNIT, OPT_MERGE, OPT_ALIGN };
 
 static const struct option longopts[] = {
+	{ "align",	required_argument,	NULL, OPT_ALIGN },
 	{ "collectives", no_argument,		NULL, OPT_COLLECTIVES },
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "key",	required_argument,	NULL, 'k' },
+	{ "merge",	no_argument,		NULL, OPT_MERGE },
 	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "rules",	required_argument,	NULL, OPT_RULES },
@@ -105,11 +116,13 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-ranks [-hV] [-k key] [-o format] "
-		    "[-u unit] [--collectives] [--threshold P] [file ...]\n");
+		    "[-u unit] [--align how] [--collectives] [--merge]\n"
+		    "                 [--threshold P] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-ranks [-hV] [-k key] [-o format] [-u unit] "
-	    "[--collectives] [--threshold P] [file ...]\n"
+	    "[--align how] [--collectives] [--merge]\n"
+	    "                 [--threshold P] [file ...]\n"
 	    "One row per rank of a job: span, device busy, compute, "
 	    "communication,\nexposed communication, idle, steady rounds, each "
 	    "beside the median rank,\nand the straggler.\n\n"
@@ -130,7 +143,16 @@ usage(int status)
 	    "      --rules FILE      the rules file that labels communication\n"
 	    "  -o, --output FORMAT   table (default on a terminal), ndjson "
 	    "(default\n"
-	    "                        otherwise), tsv, csv, md (Markdown)\n"
+	    "                        otherwise), tsv, csv, md (Markdown), "
+	    "partial (each\n"
+	    "                        rank's figures and collective calls, "
+	    "for --merge)\n"
+	    "      --merge           read partials (-o partial) of whole "
+	    "ranks, not traces\n"
+	    "      --align HOW       with --merge: none (default), or start "
+	    "(each rank's\n"
+	    "                        times shifted as mct-cat --align start "
+	    "shifts them)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), us, "
 	    "ms, s\n"
@@ -208,6 +230,23 @@ intern_of(struct opts *o, struct mct_event *ev, const struct mct_field *f,
 	return mct_intern(&o->st, b->p ? b->p : "", b->len);
 }
 
+/*
+ * A partial among the traces (a line with no ph is the only place to
+ * look): its ranks would be missing from the table without a word.
+ */
+static void
+partial_in(struct opts *o, struct mct_event *ev)
+{
+	struct mct_val v;
+
+	if (mct_get_key(ev, "mct_ranks_partial", &v) != 0 &&
+	    mct_get_key(ev, "mct_partial", &v) != 0)
+		return;
+	warnx("%s:%llu: a partial, not a trace: read partials with --merge "
+	    "(and only partials)", ev->file, ev->where);
+	o->partial_in = 1;
+}
+
 static void
 add(struct opts *o, struct mct_event *ev)
 {
@@ -218,7 +257,11 @@ add(struct opts *o, struct mct_event *ev)
 	int64_t ts, dur, id;
 	int lane;
 
-	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
+	if (mct_get_key(ev, "ph", &ph) != 0) {
+		partial_in(o, ev);
+		return;
+	}
+	if (!mct_jstr_eq(&ph, "X", 1) ||
 	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
 		return;
 	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
@@ -372,6 +415,8 @@ measure(struct opts *o)
 	mct_sort(o->rk, o->nrk, sizeof(*o->rk), cmp_rank);
 	for (i = 0; i < o->nrk; i++) {
 		r = &o->rk[i];
+		if (r->n == 0)		/* profiler steps, no device work */
+			continue;	/* its figures stay 0 */
 		mct_sort(r->call, r->n, sizeof(*r->call), cmp_rcall);
 		r->start = r->call[0].c.ts;
 		r->end = r->start;
@@ -381,7 +426,7 @@ measure(struct opts *o)
 		r->busy = union_of(r, -1);
 		r->compute = union_of(r, 0);
 		r->commt = union_of(r, 1);
-		if (!o->collectives)
+		if (!o->collectives || o->partial)
 			rounds_of(o, r);
 	}
 }
@@ -962,6 +1007,183 @@ coll_report(struct opts *o)
 	free(cs.wait);
 }
 
+/*
+ * The origin of rank id's trace, for --align at a merge: that of the
+ * operand that is the rank, or of the run when it read a single rank.
+ * 0, or -1 if not known (a stream of several ranks).
+ */
+static int
+rank_origin(const struct opts *o, int64_t id, int64_t *origin)
+{
+	const struct mct_header *h = o->hdr;
+	int i;
+
+	for (i = 0; i < h->nsrc; i++)
+		if (h->src[i].ok && h->src[i].rank != MCT_RANK_NONE &&
+		    h->src[i].rank == id && h->src[i].has_origin) {
+			*origin = h->src[i].origin;
+			return 0;
+		}
+	if (o->nrk != 1 || !h->has_origin)
+		return -1;
+	*origin = h->origin;
+	return 0;
+}
+
+/*
+ * -o partial: every rank's figures and collective calls (lib/rankpart.c),
+ * under the options that made them.
+ */
+static void
+partial_of(struct opts *o, struct mct_rpart *rp)
+{
+	const char *env = getenv("MCT_RULES");
+	struct mct_rprank *p;
+	const struct rank *r;
+	long *nth;
+	size_t i, k;
+
+	rp->st = &o->st;
+	rp->opt[MCT_RP_KEY] = mct_xstrdup(o->opt[MCT_RP_KEY] ?
+	    o->opt[MCT_RP_KEY] : DEFAULT_KEY);
+	if (o->opt[MCT_RP_DEVICE] != NULL)
+		rp->opt[MCT_RP_DEVICE] = mct_xstrdup(o->opt[MCT_RP_DEVICE]);
+	if (o->opt[MCT_RP_RULES] != NULL || (env != NULL && *env != '\0'))
+		rp->opt[MCT_RP_RULES] = mct_xstrdup(o->opt[MCT_RP_RULES] ?
+		    o->opt[MCT_RP_RULES] : env);
+	mct_partial_cover_of(&rp->cover, o->hdr);
+	nth = mct_xmalloc(((size_t)o->st.n + 1) * sizeof(*nth));
+	for (i = 0; i < o->nrk; i++) {
+		r = &o->rk[i];
+		p = mct_rpart_rank(rp, r->id);
+		p->start = r->start;
+		p->end = r->end;
+		p->busy = r->busy;
+		p->compute = r->compute;
+		p->comm = r->commt;
+		p->rounds = r->rounds;
+		p->round = r->round;
+		p->hasround = r->hasround;
+		p->hasorigin = rank_origin(o, r->id, &p->origin) == 0;
+		memset(nth, 0, ((size_t)o->st.n + 1) * sizeof(*nth));
+		for (k = 0; k < r->n; k++)
+			if (r->call[k].comm)
+				mct_rpart_call(p, r->call[k].c.name,
+				    ++nth[r->call[k].c.name], r->call[k].c.ts,
+				    r->call[k].c.dur);
+	}
+	free(nth);
+}
+
+/*
+ * --merge: the ranks of the partials, measured already; their calls are
+ * the collective ones only, in the order they had on their rank.
+ */
+static void
+ranks_of(struct opts *o, const struct mct_rpart *rp)
+{
+	const struct mct_rprank *p;
+	struct rank *r;
+	size_t i, k;
+
+	for (i = 0; i < rp->nrk; i++) {
+		p = &rp->rk[i];
+		r = rank_get(o, p->rank);
+		r->start = p->start;
+		r->end = p->end;
+		r->busy = p->busy;
+		r->compute = p->compute;
+		r->commt = p->comm;
+		r->rounds = p->rounds;
+		r->round = p->round;
+		r->hasround = p->hasround;
+		r->n = r->cap = p->ncall;
+		r->call = mct_xmalloc((p->ncall + 1) * sizeof(*r->call));
+		for (k = 0; k < p->ncall; k++) {
+			r->call[k].c.ts = p->call[k].ts;
+			r->call[k].c.dur = p->call[k].dur;
+			r->call[k].c.name = r->call[k].c.sig = p->call[k].name;
+			r->call[k].seq = k;
+			r->call[k].comm = 1;
+		}
+	}
+	mct_sort(o->rk, o->nrk, sizeof(*o->rk), cmp_rank);
+}
+
+/* The tables (or the partial) of the ranks read. */
+static void
+report(struct opts *o)
+{
+	struct mct_rpart rp = { 0 };
+
+	if (o->partial) {
+		partial_of(o, &rp);
+		mct_rpart_write(&rp);
+		mct_rpart_free(&rp);
+		return;
+	}
+	mct_out_begin(&o->out, o->hdr);
+	if (o->collectives)
+		coll_report(o);
+	else
+		rank_report(o);
+	mct_out_end(&o->out);
+}
+
+/* --merge --align start: the ranks shifted, each shift said. */
+static void
+align(struct mct_rpart *rp)
+{
+	size_t i;
+
+	if (mct_rpart_align(rp) != 0)
+		exit(MCT_EXIT_USAGE);
+	for (i = 0; i < rp->nrk; i++)
+		warnx("--align start: rank %lld (%s) shifted by %lld ns",
+		    (long long)rp->rk[i].rank, rp->file[rp->rk[i].file],
+		    (long long)rp->rk[i].shift);
+}
+
+/*
+ * Partials in: the ranks of every file.  A partial that cannot be read,
+ * is of other options (those given must be the partials' own) or holds a
+ * rank another one holds ends the run at once, with nothing written.
+ */
+static int
+from_partials(struct opts *o, int argc, char *argv[])
+{
+	static struct mct_header hdr;
+	static char dash[] = "-", *stdin_only[] = { dash, NULL };
+	struct mct_rpart rp = { .st = &o->st };
+	int i, status = MCT_EXIT_OK;
+
+	if (argc == 0) {
+		argc = 1;
+		argv = stdin_only;
+	}
+	for (i = 0; i < MCT_RP_NOPT; i++)
+		if (o->opt[i] != NULL) {
+			rp.opt[i] = mct_xstrdup(o->opt[i]);
+			rp.known[i] = 1;
+		}
+	for (i = 0; i < argc && status != MCT_EXIT_USAGE; i++)
+		status = mct_status(status, mct_rpart_read(&rp, argv[i]));
+	if (status == MCT_EXIT_USAGE)
+		exit(MCT_EXIT_USAGE);
+	if (o->align)
+		align(&rp);
+	mct_partial_header(&rp.cover, &hdr);
+	o->hdr = &hdr;
+	if (o->partial)
+		mct_rpart_write(&rp);
+	else {
+		ranks_of(o, &rp);
+		report(o);
+	}
+	mct_rpart_free(&rp);
+	return status;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -975,13 +1197,15 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			usage(0);
 			break;
 		case 'k':
-			key = optarg;
+			key = o->opt[MCT_RP_KEY] = optarg;
 			break;
 		case 'o':
-			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0 ||
+			if ((o->partial = strcmp(optarg, "partial") == 0))
+				o->out.fmt = MCT_O_NDJSON;
+			else if (mct_parse_ofmt(optarg, &o->out.fmt) != 0 ||
 			    o->out.fmt == MCT_O_TRACE) {
 				warnx("-o: unknown format '%s' (want table, "
-				    "md, ndjson, tsv or csv)", optarg);
+				    "md, ndjson, tsv, csv or partial)", optarg);
 				mct_usage_hint();
 			}
 			fmt = 1;
@@ -996,6 +1220,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->collectives = 1;
 			break;
 		case OPT_DEVICE:
+			o->opt[MCT_RP_DEVICE] = optarg;
 			if ((o->device = mct_expr_parse(optarg, 0, err,
 			    sizeof(err))) == NULL) {
 				warnx("--device: %s in '%s'", err, optarg);
@@ -1005,8 +1230,21 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_NO_HEADER:
 			o->out.header = 0;
 			break;
+		case OPT_ALIGN:
+			if (strcmp(optarg, "none") != 0 &&
+			    strcmp(optarg, "start") != 0) {
+				warnx("--align: '%s': none or start (by a name, "
+				    "align the traces with mct-cat --align)",
+				    optarg);
+				mct_usage_hint();
+			}
+			o->align = strcmp(optarg, "start") == 0;
+			break;
+		case OPT_MERGE:
+			o->merge = 1;
+			break;
 		case OPT_RULES:
-			mct_rules_path(optarg);
+			mct_rules_path(o->opt[MCT_RP_RULES] = optarg);
 			break;
 		case OPT_THRESHOLD:
 			o->threshold = mct_opt_num("--threshold", optarg, 0,
@@ -1025,6 +1263,11 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 	}
 	if (!fmt)
 		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
+	if (o->align && !o->merge) {
+		warnx("--align: with --merge only (traces: mct-cat --align "
+		    "start ... | mct-ranks)");
+		mct_usage_hint();
+	}
 	return optind;
 }
 
@@ -1042,9 +1285,14 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
+	if (o.merge)
+		return mct_finish(from_partials(&o, argc, argv));
 	/* communication is a category: the rules are always needed */
 	if (mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
+	/* a partial is of whole ranks: a single trace has its own rank too */
+	if (o.partial && mo.rank == MCT_RANK_AUTO)
+		mo.rank = MCT_RANK_RULES;
 	if (mct_field_parse("rank", &o.rankf) != 0 ||
 	    mct_field_parse("name", &o.namef) != 0)
 		errx(MCT_EXIT_USAGE, "cannot parse the fields rank and name");
@@ -1053,13 +1301,11 @@ main(int argc, char *argv[])
 	o.hdr = mct_header(r);
 	while (mct_next(r, &ev))
 		add(&o, ev);
+	if (o.partial_in)
+		exit(MCT_EXIT_USAGE);
 	measure(&o);
-	mct_out_begin(&o.out, o.hdr);
-	if (o.collectives)
-		coll_report(&o);
-	else
-		rank_report(&o);
-	mct_out_end(&o.out);
+	if (!o.partial || o.hdr->nread > 0)
+		report(&o);
 	status = mct_close(r);
 	return mct_finish(mct_status(status, o.status));
 }
