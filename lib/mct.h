@@ -486,6 +486,7 @@ struct mct_expr;
 int	 mct_regcomp(regex_t *, const char *, int);
 
 struct mct_expr *mct_expr_parse(const char *, int, char *, size_t);
+struct mct_expr *mct_expr_parse_at(const char *, int, char *, size_t, size_t *);
 void	 mct_expr_free(struct mct_expr *);
 int	 mct_expr_eval(const struct mct_expr *, struct mct_event *,
 	    const struct mct_header *);

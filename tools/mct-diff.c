@@ -491,9 +491,13 @@ is_change(int c)
 	    c == C_MEDIAN_PCT;
 }
 
-/* The row as an NDJSON record; tu scales its times (ns for --fail-if). */
+/*
+ * The row as an NDJSON record; tu scales its times.  For --fail-if (gate
+ * set) in ns, and a column without a number is left out: a missing field
+ * meets no comparison, where null would compare as the text "null".
+ */
 static void
-row_json(struct opts *o, const struct row *w, enum mct_unit tu,
+row_json(struct opts *o, const struct row *w, enum mct_unit tu, int gate,
     struct mct_buf *b)
 {
 	int c;
@@ -502,6 +506,8 @@ row_json(struct opts *o, const struct row *w, enum mct_unit tu,
 	mct_buf_addc(b, '{');
 	mct_group_json(key_of(w), o->by, o->nby, b);
 	for (c = 0; c < NCOL; c++) {
+		if (gate && w->c[c].null)
+			continue;
 		if (b->len > 1)
 			mct_buf_addc(b, ',');
 		mct_buf_addc(b, '"');
@@ -510,7 +516,8 @@ row_json(struct opts *o, const struct row *w, enum mct_unit tu,
 		put_raw(b, &w->c[c], col[c].kind == K_VALUE && o->vtime, tu, 1);
 	}
 	mct_buf_adds(b, w->only == 'a' ? ",\"only\":\"a\"}" :
-	    w->only == 'b' ? ",\"only\":\"b\"}" : ",\"only\":null}");
+	    w->only == 'b' ? ",\"only\":\"b\"}" : gate ? "}" :
+	    ",\"only\":null}");
 }
 
 /* The key's cells: missing and null are empty. */
@@ -539,7 +546,7 @@ write_row(struct opts *o, const struct row *w)
 	int c, time;
 
 	if (o->out.fmt == MCT_O_NDJSON) {
-		row_json(o, w, o->out.tunit, b);
+		row_json(o, w, o->out.tunit, 0, b);
 		mct_event_init(&ev, b->p, b->len, NULL);
 		mct_out_event(&o->out, &ev);
 		mct_event_free(&ev);
@@ -744,7 +751,7 @@ gate(struct opts *o)
 	if (o->fail == NULL)
 		return MCT_EXIT_OK;
 	for (i = 0; i < o->nrow; i++) {
-		row_json(o, &o->row[i], MCT_UNIT_NS, &b);
+		row_json(o, &o->row[i], MCT_UNIT_NS, 1, &b);
 		mct_event_init(&ev, b.p, b.len, &o->hdr);
 		if (mct_expr_eval(o->fail, &ev, &o->hdr)) {
 			met++;
@@ -815,6 +822,7 @@ static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	char err[512], *end;
+	size_t at;
 	int ch, fmt = 0;
 
 	while ((ch = getopt_long(argc, argv, "hk:n:o:u:V", longopts,
@@ -853,9 +861,10 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_FAIL_IF:
 			mct_expr_free(o->fail);
-			if ((o->fail = mct_expr_parse(optarg, 0, err,
-			    sizeof(err))) == NULL) {
-				warnx("--fail-if: %s in '%s'", err, optarg);
+			if ((o->fail = mct_expr_parse_at(optarg, 0, err,
+			    sizeof(err), &at)) == NULL) {
+				warnx("--fail-if: %s at character %zu of '%s'",
+				    err, at + 1, optarg);
 				mct_usage_hint();
 			}
 			break;
