@@ -238,6 +238,29 @@ read_partial(struct opts *o, struct run *r)
 	return status;
 }
 
+/*
+ * A run without rows, by a field that mct-flow --stack adds: say how to
+ * get it (once).
+ */
+static void
+stack_hint(struct opts *o)
+{
+	static const char *const stackf[] = { "op", "module", "annotation",
+	    "stack", NULL };
+	static int said;
+	int i, j;
+
+	for (i = 0; i < o->nby && !said; i++)
+		for (j = 0; stackf[j] && !said; j++)
+			if (strcmp(o->by[i].text, stackf[j]) == 0) {
+				warnx("--by %s: a field of mct-flow --stack's "
+				    "records: mct-diff --by %s <(mct-cat A | "
+				    "mct-flow --stack) <(mct-cat B | mct-flow "
+				    "--stack)", stackf[j], stackf[j]);
+				said = 1;
+			}
+}
+
 static int
 read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 {
@@ -271,6 +294,8 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 		mct_gtab_event(&r->t, ev, o->by, o->nby, 0, &o->kbuf);
 	}
 	mct_seen_end(&seen);
+	if (r->t.n == 0)
+		stack_hint(o);
 	mct_runsum_end(&r->rs, &o->m);
 	r->has_origin = h->has_origin;
 	r->origin = h->origin;
