@@ -81,13 +81,18 @@ for l in list(open(sys.argv[1]))[2:]:
 	[ "$status" -eq 3 ]
 }
 
-@test "--by and --value, --device: the oracle agrees" {
+@test "--by and --value, --device: the oracle agrees; --by op on traces says how to get op" {
 	mct-diff --device --by name,args.grid --value args.bytes "$d/a.json" \
 	    "$d/c.json.gz" > k.nd
 	oracle --device --by name,args.grid --value args.bytes --check k.nd \
 	    "$d/a.json" "$d/c.json.gz"
 	# device work only: no host call is a row
 	! grep -q mcLaunchKernel k.nd
+	# --by op on traces: no rows, and how to get them
+	run --separate-stderr mct-diff --by op "$d/a.json" "$d/b.json"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "$stderr" == *"mct-diff: --by op: a field of mct-flow --stack's records: mct-diff --by op <(mct-cat A | mct-flow --stack) <(mct-cat B | mct-flow --stack)"* ]]
 }
 
 @test "the summary: span, busy, busy %, steady rounds and median round of each run, as mct-ranks measures a run" {

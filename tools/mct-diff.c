@@ -30,6 +30,10 @@
 
 #define EXIT_FAIL	3	/* a row met --fail-if */
 #define SUMMARY_NAME	"mct_diff_summary"
+#define SYNOPSIS	"usage: mct-diff [-hV] [-k fields] [-n top] [-o format] " \
+	"[-u unit] [--device]\n" \
+	"                [--fail-if expr] [--min-delta time] [--value field] " \
+	"A B\n"
 
 /* A cell's number: an exact integer, else a double; or none. */
 struct num {
@@ -122,13 +126,11 @@ static void
 usage(int status)
 {
 	if (status != 0) {
-		fprintf(stderr, "usage: mct-diff [-hV] [-k fields] [-n top] "
-		    "[-o format] [-u unit] [--fail-if expr] A B\n");
+		fprintf(stderr, "%s", SYNOPSIS);
 		mct_usage_hint();
 	}
-	printf("usage: mct-diff [-hV] [-k fields] [-n top] [-o format] "
-	    "[-u unit] [--fail-if expr] A B\n"
-	    "Compare two runs (traces, streams or mct-group partials): one "
+	printf("%s", SYNOPSIS);
+	printf("Compare two runs (traces, streams or mct-group partials): one "
 	    "row per key,\nsorted by the change of its total; a summary of "
 	    "each run's device first.\n\n"
 	    "  -k, --by FIELDS       the key of a row (default name)\n"
