@@ -23,6 +23,8 @@ Sections: cat, filter, group, flow, phases, report, real (the default sections);
   ranks   8 seed-sized compact ranks (gentrace --ranks 8, rank 3 slower by 8%) merged in time order
           (mct-cat --merge; without it, mct-ranks reads the 8 files itself) and summed up by
           mct-ranks, beside a python3 json script doing the same
+  diff    mct-diff of two full-scale seed traces (the second with kernel_kernel 10% slower), beside
+          one mct-cat | mct-group over one of them (SPEC §10: <= 2x) and a python3 json diff script
   real    mct-cat on the largest real Kineto trace of MCT_FIXTURES (default ../shared/fixtures
           beside the source tree), plain and .json.gz, beside jq, python3 and the inflate floor
           (igzip -dc, zcat); skipped with a note when the fixtures are absent
@@ -86,8 +88,8 @@ import tempfile
 import time
 from types import SimpleNamespace
 
-SECTIONS_ALL = "cat filter group flow phases report merge ranks real big slice huge".split()
-SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks real".split()
+SECTIONS_ALL = "cat filter group flow phases report merge ranks diff real big slice huge".split()
+SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks diff real".split()
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(BENCH)
@@ -1406,6 +1408,37 @@ def section_ranks():
           fmt_time(t.median.get(job)), "<=", 1.5, "s")
     for tool in ((job, "mct-cat --merge") if merge else (job,)):
         judge("%s peak RSS" % tool, rss_mb(t.rss_kb.get(tool)), "<=", 64, "MB")
+
+
+# ---------------------------------------------------------------- section: mct-diff
+
+def section_diff():
+    if not (need_tool("mct-diff") and need_tool("mct-group")):
+        return
+    need_seed()
+    f_slow = generate("seed-s%s-slow-kernel.json" % S.scale, "--scale", S.scale, "--slow-kernel",
+                      "kernel_kernel", "--slow-factor-kernel", "1.10")
+    export(F_SLOW=f_slow)
+    warm(f_slow)
+    say("\n== mct-diff: two compact seed traces compared, kernel_kernel 10% slower in the second")
+    say("   (SPEC §10: <= 2x the time of one mct-cat | mct-group over one of them)")
+    note("  python3 json: both traces read whole, per name count, total, median and their changes")
+    t = Table("diff of two compact traces", S.b_cmp + file_bytes(f_slow), 2 * S.ev_cmp)
+    t.sh("mct-diff", 'rss mct-diff -o tsv --no-header "$F_CMP" "$F_SLOW" | head -1 | cut -f1', mct=True)
+    t.sh("mct-cat | mct-group", 'mct-cat "$F_CMP" | rss mct-group --by name | wc -l', mct=True)
+    if S.have_py:
+        t.sh("python3 json", 'rss "$PYTHON3" "$REF/diff.py" "$F_CMP" "$F_SLOW"')
+    t.run()
+    have("python3", S.have_py)
+    first = (t.out.get("mct-diff") or "").strip()
+    check("first row of mct-diff is kernel_kernel", 1 if first == "kernel_kernel" else 0, 1)
+    if t.median.get("python3 json") is not None:
+        py_first = (t.out.get("python3 json") or "").strip().partition(",")[2]
+        check("first row of the python3 diff is kernel_kernel", 1 if py_first == "kernel_kernel" else 0, 1)
+    ratios(t, "mct-cat | mct-group", "mct-diff", "python3 json")
+    a, b = t.median.get("mct-diff"), t.median.get("mct-cat | mct-group")
+    target("mct-diff of two traces / one mct-cat | mct-group", a and b and "%.2f" % (a / b), "<=", 2,
+           "x")
 
 
 # ---------------------------------------------------------------- section: the 2 GB slice

@@ -240,6 +240,19 @@ bad:
 struct mct_expr *
 mct_expr_parse(const char *s, int cflags, char *err, size_t errlen)
 {
+	size_t at;
+
+	return mct_expr_parse_at(s, cflags, err, errlen, &at);
+}
+
+/*
+ * The same, and on an error in *at the offset in s of the condition (or
+ * the text) that could not be read: the place to show the user.
+ */
+struct mct_expr *
+mct_expr_parse_at(const char *s, int cflags, char *err, size_t errlen,
+    size_t *at)
+{
 	struct mct_expr *e;
 	const char *p = s;
 	struct mct_and *a;
@@ -255,6 +268,7 @@ mct_expr_parse(const char *s, int cflags, char *err, size_t errlen)
 		memset(a, 0, sizeof(*a));
 		for (;;) {
 			a->c = mct_xrealloc(a->c, (size_t)(a->n + 1) * sizeof(*a->c));
+			*at = (size_t)(skipsp(p) - s);
 			if (parse_cond(&p, &a->c[a->n], err, errlen, cflags) != 0)
 				goto bad;
 			a->n++;
@@ -268,6 +282,7 @@ mct_expr_parse(const char *s, int cflags, char *err, size_t errlen)
 		p += 2;
 	}
 	if (*skipsp(p) != '\0') {
+		*at = (size_t)(skipsp(p) - s);
 		snprintf(err, errlen, "unexpected text '%s'", p);
 		goto bad;
 	}

@@ -63,6 +63,19 @@ static struct mct_vfield vfields[] = {
 	{ "skew",	1,	MCT_P_NONE,	NULL },
 	{ "spread",	1,	MCT_P_NONE,	NULL },
 	{ "wait",	1,	MCT_P_NONE,	NULL },
+	/* times in mct-diff's rows and summary (with a time as --value) */
+	{ "total_a",	1,	MCT_P_NONE,	NULL },
+	{ "total_b",	1,	MCT_P_NONE,	NULL },
+	{ "total_delta", 1,	MCT_P_NONE,	NULL },
+	{ "median_a",	1,	MCT_P_NONE,	NULL },
+	{ "median_b",	1,	MCT_P_NONE,	NULL },
+	{ "median_delta", 1,	MCT_P_NONE,	NULL },
+	{ "span_a",	1,	MCT_P_NONE,	NULL },
+	{ "span_b",	1,	MCT_P_NONE,	NULL },
+	{ "busy_a",	1,	MCT_P_NONE,	NULL },
+	{ "busy_b",	1,	MCT_P_NONE,	NULL },
+	{ "round_a",	1,	MCT_P_NONE,	NULL },
+	{ "round_b",	1,	MCT_P_NONE,	NULL },
 };
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))

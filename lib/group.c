@@ -659,3 +659,77 @@ mct_gtab_report(struct mct_gtab *t, const struct mct_order *o, long top,
 	group_free(&all);
 	free(v);
 }
+
+/*
+ * The key of an event (mct-group's and mct-diff's): its by fields'
+ * values, \037 apart.  An event without one of them has no key (-1),
+ * unless missing is set; category gives (other) where no rule matched,
+ * so that shares add up.
+ */
+int
+mct_group_key(struct mct_event *ev, const struct mct_field *by, int nby,
+    int missing, const struct mct_header *hdr, struct mct_buf *k)
+{
+	int i;
+
+	k->len = 0;
+	for (i = 0; i < nby; i++) {
+		if (i)
+			mct_buf_addc(k, '\037');
+		if (mct_field_key(ev, &by[i], hdr, k) == 0)
+			continue;
+		if (by[i].vf != NULL && by[i].vf == mct_vfield("category") &&
+		    mct_category_other(ev, hdr))
+			mct_buf_adds(k, "\"" MCT_OTHER "\"");
+		else if (!missing)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * One event into the table under its key (mct_group_key), k the caller's
+ * scratch; its value counts in share even when it has no key.
+ */
+void
+mct_gtab_event(struct mct_gtab *t, struct mct_event *ev,
+    const struct mct_field *by, int nby, int missing, struct mct_buf *k)
+{
+	struct mct_number x;
+	int has = mct_gtab_value(t, ev, &x) == 0;
+
+	if (mct_group_key(ev, by, nby, missing, t->hdr, k) == 0)
+		mct_gtab_add(t, ev, k->p ? k->p : "", k->len, has ? &x : NULL);
+	else
+		mct_gtab_add(t, ev, NULL, 0, has ? &x : NULL);
+}
+
+/*
+ * A group's key as JSON members (no braces): the paths nested back, the
+ * virtual fields flat under their names.
+ */
+void
+mct_group_json(const struct mct_group *g, const struct mct_field *by,
+    int nby, struct mct_buf *b)
+{
+	int i, n = 0, *idx;
+	size_t len, start = b->len;
+	const char *p;
+
+	idx = mct_xmalloc((size_t)(nby + 1) * sizeof(*idx));
+	for (i = 0; i < nby; i++)
+		if (!mct_field_virtual(&by[i]))
+			idx[n++] = i;
+	mct_group_members(g, by, idx, n, b);
+	free(idx);
+	for (i = 0; i < nby; i++) {
+		if (!mct_field_virtual(&by[i]))
+			continue;
+		p = mct_group_part(g, i, &len);
+		if (b->len > start)
+			mct_buf_addc(b, ',');
+		mct_buf_addjstr(b, by[i].text, strlen(by[i].text));
+		mct_buf_addc(b, ':');
+		mct_buf_add(b, len ? p : "null", len ? len : 4);
+	}
+}

@@ -486,6 +486,7 @@ struct mct_expr;
 int	 mct_regcomp(regex_t *, const char *, int);
 
 struct mct_expr *mct_expr_parse(const char *, int, char *, size_t);
+struct mct_expr *mct_expr_parse_at(const char *, int, char *, size_t, size_t *);
 void	 mct_expr_free(struct mct_expr *);
 int	 mct_expr_eval(const struct mct_expr *, struct mct_event *,
 	    const struct mct_header *);
@@ -736,6 +737,12 @@ const char *mct_group_part(const struct mct_group *, int, size_t *);
 void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
 void	 mct_group_members(const struct mct_group *, const struct mct_field *,
 	    const int *, int, struct mct_buf *);
+int	 mct_group_key(struct mct_event *, const struct mct_field *, int, int,
+	    const struct mct_header *, struct mct_buf *);
+void	 mct_gtab_event(struct mct_gtab *, struct mct_event *,
+	    const struct mct_field *, int, int, struct mct_buf *);
+void	 mct_group_json(const struct mct_group *, const struct mct_field *,
+	    int, struct mct_buf *);
 
 /*
  * partial.c - a group table's mergeable state as NDJSON (mct-group -o
@@ -939,6 +946,43 @@ void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);
 void	 mct_phases_steps(struct mct_phaser *, struct mct_step *, size_t);
 void	 mct_phases_merge_switches(struct mct_phaser *, int64_t);
 void	 mct_phases_free(struct mct_phaser *);
+
+/*
+ * runsum.c - a run's device figures: span, busy time (the union of its
+ * device calls), steady rounds and their median time (lib/phases.c).
+ * Zero it with mct_runsum_init(), give it every event, end it.
+ */
+#define MCT_SIG_DEFAULT	"name,args.grid,args.block"	/* mct-phases' --key */
+
+struct mct_rcall;
+
+struct mct_runsum {
+	/* private: the device calls */
+	struct mct_rcall *call;
+	size_t		 n, cap;
+	struct mct_steps steps;		/* Kineto's ProfilerStep#N */
+	struct mct_strtab st;		/* signatures and names */
+	struct mct_field *sig, name;
+	int		 nsig;
+	struct mct_buf	 tmp;
+	/* the figures, after mct_runsum_end(); all 0 without device calls */
+	int64_t		 start, end;	/* first start, last end (absolute ns) */
+	int64_t		 busy;
+	long		 rounds;
+	int64_t		 round;		/* median time of a steady round */
+	int		 hasround;
+};
+
+int64_t	 mct_median_i64(int64_t *, size_t);
+int32_t	 mct_intern_fields(struct mct_strtab *, struct mct_event *,
+	    const struct mct_field *, int, struct mct_buf *);
+int	 mct_rounds(const struct mct_call *, size_t, size_t,
+	    const struct mct_method *, int64_t, int64_t,
+	    const struct mct_steps *, long *, int64_t *);
+void	 mct_runsum_init(struct mct_runsum *, const char *);
+void	 mct_runsum_event(struct mct_runsum *, struct mct_event *, int);
+void	 mct_runsum_end(struct mct_runsum *, const struct mct_method *);
+void	 mct_runsum_free(struct mct_runsum *);
 
 /*
  * device.c - the device lanes: which X events are device work, and

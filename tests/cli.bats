@@ -26,6 +26,11 @@ fail_no_tools() {
 	return 1
 }
 
+# mct-diff compares two runs: it is given its input twice (against itself).
+twice() {
+	if [ "$1" = mct-diff ]; then echo "$2 $2"; else echo "$2"; fi
+}
+
 # What a tool reads in these tests: mct-cat a trace, the others a stream.
 input_for() {
 	if [ "$1" = mct-cat ]; then
@@ -97,7 +102,8 @@ input_for() {
 	for t in "${TOOLS[@]}"; do
 		echo "tool: $t"
 		in=$(input_for "$t" small)
-		run --separate-stderr bash -c '"$0" "$1" >/dev/full' "$t" "$in"
+		# shellcheck disable=SC2046
+		run --separate-stderr bash -c '"$0" "$@" >/dev/full' "$t" $(twice "$t" "$in")
 		[ "$status" -eq 2 ]
 		same "$stderr" "$t: write error: No space left on device"
 	done
@@ -107,8 +113,9 @@ input_for() {
 	for t in "${TOOLS[@]}"; do
 		echo "tool: $t"
 		in=$(input_for "$t" big)
-		run bash -c 'timeout 20 "$0" "$1" 2>err | head -1 >/dev/null
-			echo "${PIPESTATUS[0]}"' "$t" "$in"
+		# shellcheck disable=SC2046
+		run bash -c 'timeout 20 "$0" "$@" 2>err | head -1 >/dev/null
+			echo "${PIPESTATUS[0]}"' "$t" $(twice "$t" "$in")
 		echo "status: $output"
 		# 0 if all output fitted into the pipe, 141 after SIGPIPE;
 		# 124 would be timeout's: the tool went on after the reader left
@@ -124,10 +131,10 @@ input_for() {
 	for t in "${TOOLS[@]}"; do
 		for args in "" "-o tsv" "-o csv" "-o table"; do
 			echo "tool: $t $args"
-			# shellcheck disable=SC2086
-			c=$(LC_ALL=C "$t" $args "$in_nd" 2>&1; echo "status $?")
-			# shellcheck disable=SC2086
-			de=$(LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 "$t" $args "$in_nd" 2>&1
+			# shellcheck disable=SC2086,SC2046
+			c=$(LC_ALL=C "$t" $args $(twice "$t" "$in_nd") 2>&1; echo "status $?")
+			# shellcheck disable=SC2086,SC2046
+			de=$(LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 "$t" $args $(twice "$t" "$in_nd") 2>&1
 			    echo "status $?")
 			same "$de" "$c"
 		done

@@ -1433,6 +1433,33 @@ static void kernel_cfg(const Ev *e, int *gx, int *gy)
 	}
 }
 
+/* --slow-kernel, --add-kernel, --drop-kernel: a second run of the same work */
+static struct {
+	const char *slow;               /* its events' dur x num / den */
+	int64_t num, den;
+	const char *add;                /* written after every ADD_EVERY-th kernel */
+	const char *drop;               /* its events left out */
+	uint64_t nkern;                 /* kernels written */
+	int adding;                     /* writing the added kernel */
+} kd = { NULL, 1, 1, NULL, NULL, 0, 0 };
+#define ADD_EVERY 100
+#define ADD_DUR 1000
+#define ADD_TID 7
+
+static int is_named(const Ev *e, const char *name)
+{
+	return name != NULL && (e->type == EV_X || e->type == EV_COLL) &&
+	    strcmp(e->type == EV_COLL ? COLL_NAME : names[e->name].name, name) == 0;
+}
+
+/* dur as written: --slow-kernel's stretched, rounded down */
+static int64_t dur_of(const Ev *e)
+{
+	if (kd.adding || !is_named(e, kd.slow))
+		return e->dur;
+	return e->dur / kd.den * kd.num + e->dur % kd.den * kd.num / kd.den;
+}
+
 static void write_event(const Ev *e, int depth)
 {
 	jw.depth = depth;
@@ -1480,16 +1507,16 @@ static void write_event(const Ev *e, int depth)
 			jw_str("ph", "E");
 			jw_int("pid", e->pid);
 			jw_int("tid", e->pid == HOST_PID ? HOST_TID : e->tid);
-			jw_time("ts", ORIGIN + e->ts + e->dur);
+			jw_time("ts", ORIGIN + e->ts + dur_of(e));
 			break;
 		}
-		jw_str("name", d->name);
+		jw_str("name", kd.adding ? kd.add : d->name);
 		jw_str("ph", be_half == 1 ? "B" : "X");
 		jw_int("pid", e->pid);
 		jw_int("tid", e->pid == HOST_PID ? HOST_TID : e->tid);
 		jw_time("ts", ORIGIN + e->ts);
 		if (be_half == 0)
-			jw_time("dur", e->dur);
+			jw_time("dur", dur_of(e));
 		jw_key("args");
 		jw_open('{');
 		jw_int("co_id", e->id);
@@ -1516,7 +1543,28 @@ static uint64_t nwritten_events;
 static void out_one(const Ev *e);
 
 /* An event; with --be an X event is a B then its E. */
+static void out_event_as(const Ev *e);
+
 static void out_event(const Ev *e)
+{
+	Ev a;
+
+	if (is_named(e, kd.drop))
+		return;
+	out_event_as(e);
+	if (kd.add == NULL || e->type != EV_X || e->pid != 2 ||
+	    ++kd.nkern % ADD_EVERY != 0)
+		return;
+	a = *e;
+	a.ts = e->ts + dur_of(e);
+	a.dur = ADD_DUR;
+	a.tid = ADD_TID;
+	kd.adding = 1;
+	out_event_as(&a);
+	kd.adding = 0;
+}
+
+static void out_event_as(const Ev *e)
 {
 	if (!opt.be || e->type != EV_X) {
 		out_one(e);
@@ -2092,6 +2140,10 @@ static void usage(FILE *f)
 	    "      --slow-rank R     with --ranks: rank R is slower ...\n"
 	    "      --slow-factor F   ... by the factor F (a decimal, default 1)\n"
 	    "      --clock-offset NS with --ranks: each rank's clock off by up to NS ns\n"
+	    "      --slow-kernel NAME  the events named NAME take longer ...\n"
+	    "      --slow-factor-kernel F  ... by the factor F (dur x F, rounded down)\n"
+	    "      --add-kernel NAME a kernel NAME (1 us, pid 2 tid 7) after every 100th kernel\n"
+	    "      --drop-kernel NAME  the events named NAME left out\n"
 	    "      --be              each X event as a B event and its E (Chrome's\n"
 	    "                        duration events; mct-cat --pair-be undoes it)\n"
 	    "  -h, --help            this help\n"
@@ -2193,7 +2245,7 @@ int main(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL,
 	    O_RANKS, O_OUT, O_SLOW, O_FACTOR, O_OFFSET,
-	    O_BE };
+	    O_BE, O_SLOWK, O_FACTORK, O_ADDK, O_DROPK };
 	static const struct option lopts[] = {
 		{ "scale", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -2214,6 +2266,10 @@ int main(int argc, char **argv)
 		{ "slow-factor", required_argument, NULL, O_FACTOR },
 		{ "clock-offset", required_argument, NULL, O_OFFSET },
 		{ "be", no_argument, NULL, O_BE },
+		{ "slow-kernel", required_argument, NULL, O_SLOWK },
+		{ "slow-factor-kernel", required_argument, NULL, O_FACTORK },
+		{ "add-kernel", required_argument, NULL, O_ADDK },
+		{ "drop-kernel", required_argument, NULL, O_DROPK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -2298,6 +2354,13 @@ int main(int argc, char **argv)
 			    INT64_C(1000000000000000));
 			break;
 		case O_BE: opt.be = 1; break;
+		case O_SLOWK: kd.slow = optarg; break;
+		case O_FACTORK:
+			if (parse_factor(optarg, &kd.num, &kd.den) != 0)
+				bad_value("--slow-factor-kernel", optarg);
+			break;
+		case O_ADDK: kd.add = optarg; break;
+		case O_DROPK: kd.drop = optarg; break;
 		case 'h':
 			usage(stdout);
 			return 0;

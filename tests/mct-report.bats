@@ -137,3 +137,23 @@ PY
 		    head -c 4 "$BATS_TEST_TMPDIR/p/$p.png" | grep -q PNG
 	done
 }
+
+@test "--against B: a section of mct-diff tables, the slowed kernel first; an unreadable B exits 2" {
+	cd "$BATS_TEST_TMPDIR"
+	gen --scale 0.05 > a.json
+	gen --scale 0.05 --slow-kernel kernel_kernel --slow-factor-kernel 1.10 > b.json
+	run --separate-stderr mct-report --against b.json a.json
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > r.md
+	grep -q '^## 10\. Against b\.json$' r.md
+	grep -q '^| summary | a | b | delta | delta_pct |$' r.md
+	# the section's tables are mct-diff's own (as Markdown, top rows)
+	mct-filter --device a.json > da
+	mct-filter --device b.json > db
+	same "$(grep -A3 '^| category | count_a' r.md)" \
+	    "$(mct-diff --by category -n 10 -o md da db | sed '1,/^$/d' | head -4)"
+	grep -q '^| kernel_kernel | 14 | 14 | 1.78 s | 1.96 s | +178.12 ms | +10.00% |' r.md
+	grep -q '^By op (`mct-flow --stack | mct-diff --by op`):$' r.md
+	run mct-report --against nonexistent.json a.json
+	[ "$status" -eq 2 ]
+}

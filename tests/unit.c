@@ -5266,6 +5266,89 @@ test_rankpart(void)
 	rmdir(rpdir);
 }
 
+/* ------------------------------------------------------------------ */
+/* runsum.c: a run's device figures; group.c: keys; expr.c: error places */
+
+static void
+runsum_add(struct mct_runsum *rs, const char *json, int dev)
+{
+	struct mct_event ev;
+
+	mct_event_init(&ev, json, strlen(json), NULL);
+	mct_runsum_event(rs, &ev, dev);
+	mct_event_free(&ev);
+}
+
+static void
+test_runsum(void)
+{
+	struct mct_method m = { .min_rounds = 3, .min_share = 1, .split = 5,
+	    .overlap = 80, .join = -1 };
+	struct mct_runsum rs;
+	struct mct_field by[2];
+	struct mct_buf k = { 0 };
+	struct mct_event ev;
+	struct mct_expr *e;
+	int64_t v[] = { 5, 1, 4, 2 }, w[] = { -3, -2 }, x[] = { 7 };
+	char err[256], json[128];
+	size_t at = 0;
+	int i;
+
+	ok(mct_median_i64(v, 4) == 3 && mct_median_i64(w, 2) == -3 &&
+	    mct_median_i64(x, 1) == 7,
+	    "runsum: median, of an even count the mean rounded down");
+	mct_runsum_init(&rs, NULL);
+	/* two overlapping calls (busy 15 of 0..15), one apart; not X, none */
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"k\",\"ts\":10,\"dur\":10}", 1);
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"k\",\"ts\":0,\"dur\":15}", 1);
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"k\",\"ts\":100,\"dur\":5}", 1);
+	runsum_add(&rs, "{\"ph\":\"i\",\"name\":\"k\",\"ts\":200}", 1);
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"h\",\"ts\":300,\"dur\":5}", 0);
+	mct_runsum_end(&rs, &m);
+	ok(rs.n == 3 && rs.start == 0 && rs.end == 105 && rs.busy == 25,
+	    "runsum: span and busy time are of the device calls, busy their "
+	    "union");
+	mct_runsum_free(&rs);
+	/* five rounds of one kernel: a steady phase, each round 100 ns */
+	mct_runsum_init(&rs, "name");
+	for (i = 0; i < 5; i++) {
+		snprintf(json, sizeof(json), "{\"ph\":\"X\",\"name\":\"k\","
+		    "\"ts\":%d,\"dur\":50}", 100 + 100 * i);
+		runsum_add(&rs, json, 1);
+	}
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"z\",\"ts\":2000,\"dur\":10}", 1);
+	mct_runsum_end(&rs, &m);
+	ok(rs.hasround && rs.rounds == 5 && rs.round == 90,
+	    "runsum: steady rounds as mct-phases finds them, and their median "
+	    "time (%ld rounds of %lld)", rs.rounds, (long long)rs.round);
+	mct_runsum_free(&rs);
+
+	/* keys: --by fields' JSON texts, \037 apart; none without a field */
+	mct_field_parse("name", &by[0]);
+	mct_field_parse("args.grid", &by[1]);
+	snprintf(json, sizeof(json), "{\"name\":\"k\",\"args\":{\"grid\":"
+	    "[1,2]}}");
+	mct_event_init(&ev, json, strlen(json), NULL);
+	ok(mct_group_key(&ev, by, 2, 0, NULL, &k) == 0 && k.len == 9 &&
+	    memcmp(k.p, "\"k\"\037[1,2]", 9) == 0, "group: an event's key");
+	mct_event_free(&ev);
+	mct_event_init(&ev, "{\"name\":\"k\"}", 12, NULL);
+	ok(mct_group_key(&ev, by, 2, 0, NULL, &k) == -1 &&
+	    mct_group_key(&ev, by, 2, 1, NULL, &k) == 0 && k.len == 4,
+	    "group: no key without a field, unless missing is set");
+	mct_event_free(&ev);
+	mct_field_free(&by[0]);
+	mct_field_free(&by[1]);
+	mct_buf_free(&k);
+
+	e = mct_expr_parse_at("dur > 5 && ", 0, err, sizeof(err), &at);
+	ok(e == NULL && at == 11, "expr: the place of a missing field (%zu)",
+	    at);
+	e = mct_expr_parse_at("a == 1 && b ?? 2", 0, err, sizeof(err), &at);
+	ok(e == NULL && at == 10, "expr: the place of the condition that "
+	    "does not parse (%zu: %s)", at, err);
+}
+
 int
 main(void)
 {
@@ -5291,6 +5374,7 @@ main(void)
 	test_device();
 	test_seen();
 	test_rankpart();
+	test_runsum();
 	test_differential();
 	run_reader_tests();
 	printf("1..%d\n", C->ntests);

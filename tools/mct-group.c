@@ -208,71 +208,18 @@ parse_sort(struct opts *o, const char *text)
 	}
 }
 
-/* Is --by field i category, and did no rule match the event? */
-static int
-other(struct opts *o, int i, struct mct_event *ev)
-{
-	return o->by[i].vf != NULL && o->by[i].vf == mct_vfield("category") &&
-	    mct_category_other(ev, o->hdr);
-}
-
-/* The event's key: its --by fields' values, \037 apart.  -1: none. */
-static int
-key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
-{
-	int i;
-
-	k->len = 0;
-	for (i = 0; i < o->nby; i++) {
-		if (i)
-			mct_buf_addc(k, '\037');
-		if (mct_field_key(ev, &o->by[i], o->hdr, k) == 0)
-			continue;
-		if (other(o, i, ev))	/* no rule: a row, so shares add up */
-			mct_buf_adds(k, "\"" MCT_OTHER "\"");
-		else if (!o->missing)
-			return -1;
-	}
-	return 0;
-}
-
-/* One event into its group; its value counts in share even without one. */
+/* One event into its group (lib/group.c makes the key from --by). */
 static void
 add(struct opts *o, struct mct_event *ev)
 {
-	struct mct_number x;
-	int has = mct_gtab_value(&o->t, ev, &x) == 0;
-
-	if (key(o, ev, &o->kbuf) == 0)
-		mct_gtab_add(&o->t, ev, o->kbuf.p ? o->kbuf.p : "", o->kbuf.len,
-		    has ? &x : NULL);
-	else
-		mct_gtab_add(&o->t, ev, NULL, 0, has ? &x : NULL);
+	mct_gtab_event(&o->t, ev, o->by, o->nby, o->missing, &o->kbuf);
 }
 
 /* The group's key as JSON members: paths nested back, virtual fields flat. */
 static void
 key_json(struct opts *o, const struct mct_group *g, struct mct_buf *b)
 {
-	int i, n = 0, *idx;
-
-	idx = mct_xmalloc((size_t)(o->nby + 1) * sizeof(*idx));
-	for (i = 0; i < o->nby; i++)
-		if (!mct_field_virtual(&o->by[i]))
-			idx[n++] = i;
-	mct_group_members(g, o->by, idx, n, b);
-	free(idx);
-	for (i = 0; i < o->nby; i++)
-		if (mct_field_virtual(&o->by[i])) {
-			size_t len;
-			const char *p = mct_group_part(g, i, &len);
-
-			if (b->len > 1)
-				mct_buf_addc(b, ',');
-			mct_buf_addjstr(b, o->by[i].text, strlen(o->by[i].text));
-			mct_buf_addc(b, ':');
-			mct_buf_add(b, len ? p : "null", len ? len : 4);
-		}
+	mct_group_json(g, o->by, o->nby, b);
 }
 
 /* Write one row: a group, the others, or the total. */

@@ -215,19 +215,7 @@ static int32_t
 intern_of(struct opts *o, struct mct_event *ev, const struct mct_field *f,
     int nf)
 {
-	struct mct_buf *b = &o->tmp;
-	struct mct_val v;
-	int i;
-
-	b->len = 0;
-	for (i = 0; i < nf; i++) {
-		if (mct_get(ev, &f[i], &v) != 0)
-			continue;
-		if (b->len)
-			mct_buf_addc(b, ' ');
-		mct_jstr(&v, b);
-	}
-	return mct_intern(&o->st, b->p ? b->p : "", b->len);
+	return mct_intern_fields(&o->st, ev, f, nf, &o->tmp);
 }
 
 /*
@@ -304,30 +292,6 @@ cmp_rcall(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The median of n values (sorts them): the middle one, or of an even
- * number the mean of the two middle ones, rounded down.
- */
-static int64_t
-median(int64_t *v, size_t n)
-{
-	mct_i128 s;
-
-	mct_sort(v, n, sizeof(*v), cmp_i64);
-	if (n % 2)
-		return v[n / 2];
-	s = (mct_i128)v[n / 2 - 1] + v[n / 2];
-	return (int64_t)(s >= 0 ? s / 2 : (s - 1) / 2);
-}
-
 /* The union of a rank's calls: communication (1), the rest (0), all (-1). */
 static int64_t
 union_of(const struct rank *r, int which)
@@ -365,36 +329,15 @@ union_of(const struct rank *r, int which)
 static void
 rounds_of(struct opts *o, struct rank *r)
 {
-	struct mct_phaser f = { .ndev = r->n, .nsig = (size_t)o->st.n,
-	    .m = &o->m, .origin = r->start, .tend = r->end, .hasend = 1 };
 	struct mct_call *dev;
-	int64_t *v = NULL, t;
-	size_t i, nv = 0;
-	long k;
-	int p;
+	size_t i;
 
 	dev = mct_xmalloc((r->n + 1) * sizeof(*dev));
 	for (i = 0; i < r->n; i++)
 		dev[i] = r->call[i].c;
-	f.dev = dev;
-	mct_phases_find(&f);
-	if (r->steps.n >= (size_t)o->m.min_rounds)
-		mct_phases_steps(&f, r->steps.v, r->steps.n);
-	mct_phases_merge_switches(&f, -1);
-	for (p = 0; p < f.nph; p++) {
-		if (f.ph[p].kind != MCT_PH_STEADY || f.ph[p].rounds <= 0)
-			continue;
-		r->rounds += f.ph[p].rounds;
-		t = (f.ph[p].end - f.ph[p].start) / f.ph[p].rounds;
-		v = mct_xrealloc(v, (nv + (size_t)f.ph[p].rounds) * sizeof(*v));
-		for (k = 0; k < f.ph[p].rounds; k++)
-			v[nv++] = t;
-	}
-	if ((r->hasround = nv > 0))
-		r->round = median(v, nv);
-	free(v);
+	r->hasround = mct_rounds(dev, r->n, (size_t)o->st.n, &o->m, r->start,
+	    r->end, &r->steps, &r->rounds, &r->round);
 	free(dev);
-	mct_phases_free(&f);
 }
 
 static int
@@ -489,7 +432,7 @@ medians(struct opts *o, const struct figures *f, struct figures *med)
 				d[n++] = f[i].pct;
 			}
 		if ((med->has[m] = n > 0))
-			med->v[m] = median(v, n);
+			med->v[m] = mct_median_i64(v, n);
 		if (m == M_BUSYPCT && n > 0) {
 			mct_sort(d, n, sizeof(*d), cmp_double);
 			med->pct = n % 2 ? d[n / 2] :

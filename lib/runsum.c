@@ -1,0 +1,220 @@
+/*
+ * runsum.c - a run's device time in a few figures: its span (first
+ * start to last end of its device calls), busy time (their union, so
+ * that overlapping streams count once), and its steady rounds and their
+ * median time as mct-phases finds them (lib/phases.c).  mct-ranks
+ * measures each rank so, mct-diff each run.
+ *
+ * A run keeps each device call as a small struct (no event): its place,
+ * its signature and name interned, and its input order, so that calls
+ * that start together keep the order they came in.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+struct mct_rcall {
+	struct mct_call	 c;
+	size_t		 seq;
+};
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The median of n > 0 values (sorts them): the middle one, or of an even
+ * number the mean of the two middle ones, rounded down.
+ */
+int64_t
+mct_median_i64(int64_t *v, size_t n)
+{
+	mct_i128 s;
+
+	mct_sort(v, n, sizeof(*v), cmp_i64);
+	if (n % 2)
+		return v[n / 2];
+	s = (mct_i128)v[n / 2 - 1] + v[n / 2];
+	return (int64_t)(s >= 0 ? s / 2 : (s - 1) / 2);
+}
+
+/* The texts of fields of the event, a space apart, interned. */
+int32_t
+mct_intern_fields(struct mct_strtab *st, struct mct_event *ev,
+    const struct mct_field *f, int nf, struct mct_buf *b)
+{
+	struct mct_val v;
+	int i;
+
+	b->len = 0;
+	for (i = 0; i < nf; i++) {
+		if (mct_get(ev, &f[i], &v) != 0)
+			continue;
+		if (b->len)
+			mct_buf_addc(b, ' ');
+		mct_jstr(&v, b);
+	}
+	return mct_intern(st, b->p ? b->p : "", b->len);
+}
+
+/*
+ * The steady rounds of device calls (in time order; signatures and names
+ * below nsig) from start to end, as mct-phases finds them, profiler steps
+ * as rounds where there are enough: how many, and in *round the median
+ * time of one (each round of a steady phase takes the phase's span over
+ * its rounds).  Returns 0 when there is no steady round.
+ */
+int
+mct_rounds(const struct mct_call *dev, size_t n, size_t nsig,
+    const struct mct_method *m, int64_t start, int64_t end,
+    const struct mct_steps *steps, long *rounds, int64_t *round)
+{
+	struct mct_phaser f = { .dev = dev, .ndev = n, .nsig = nsig, .m = m,
+	    .origin = start, .tend = end, .hasend = 1 };
+	int64_t *v = NULL, t;
+	size_t nv = 0;
+	long k;
+	int p, has;
+
+	*rounds = 0;
+	mct_phases_find(&f);
+	if (steps->n >= (size_t)m->min_rounds)
+		mct_phases_steps(&f, steps->v, steps->n);
+	mct_phases_merge_switches(&f, -1);
+	for (p = 0; p < f.nph; p++) {
+		if (f.ph[p].kind != MCT_PH_STEADY || f.ph[p].rounds <= 0)
+			continue;
+		*rounds += f.ph[p].rounds;
+		t = (f.ph[p].end - f.ph[p].start) / f.ph[p].rounds;
+		v = mct_xrealloc(v, (nv + (size_t)f.ph[p].rounds) * sizeof(*v));
+		for (k = 0; k < f.ph[p].rounds; k++)
+			v[nv++] = t;
+	}
+	if ((has = nv > 0))
+		*round = mct_median_i64(v, nv);
+	free(v);
+	mct_phases_free(&f);
+	return has;
+}
+
+/* sig: the signature's fields (mct-phases' --key); NULL for its default. */
+void
+mct_runsum_init(struct mct_runsum *rs, const char *sig)
+{
+	memset(rs, 0, sizeof(*rs));
+	if (mct_fields_parse(sig ? sig : MCT_SIG_DEFAULT, &rs->sig,
+	    &rs->nsig) != 0 || mct_field_parse("name", &rs->name) != 0)
+		mct_nomem("runsum");	/* the default parses: no memory */
+}
+
+/*
+ * One event of the run: a device call if dev is set (the caller's
+ * choice of lanes), else maybe a profiler step.
+ */
+void
+mct_runsum_event(struct mct_runsum *rs, struct mct_event *ev, int dev)
+{
+	struct mct_rcall *c;
+	struct mct_val ph;
+	int64_t ts, dur;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
+	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
+		return;
+	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
+		dur = 0;
+	if (!dev) {
+		if (mct_is_step(ev))
+			mct_steps_add(&rs->steps, ts, dur);
+		return;
+	}
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 1024;
+		rs->call = mct_xrealloc(rs->call, rs->cap * sizeof(*rs->call));
+	}
+	c = &rs->call[rs->n];
+	c->seq = rs->n++;
+	c->c.ts = ts;
+	c->c.dur = dur;
+	c->c.sig = mct_intern_fields(&rs->st, ev, rs->sig, rs->nsig, &rs->tmp);
+	c->c.name = mct_intern_fields(&rs->st, ev, &rs->name, 1, &rs->tmp);
+}
+
+static int
+cmp_rcall(const void *a, const void *b)
+{
+	const struct mct_rcall *x = a, *y = b;
+
+	if (x->c.ts != y->c.ts)
+		return x->c.ts < y->c.ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The union of the calls (in time order): the device's busy time. */
+static int64_t
+busy(const struct mct_rcall *c, size_t n)
+{
+	int64_t sum = 0, cur0 = 0, cur1 = 0, s, e;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		s = c[i].c.ts;
+		e = s + c[i].c.dur;
+		if (i > 0 && s <= cur1) {
+			if (e > cur1)
+				cur1 = e;
+			continue;
+		}
+		sum += cur1 - cur0;
+		cur0 = s;
+		cur1 = e;
+	}
+	return sum + cur1 - cur0;
+}
+
+/* The figures, with the method's knobs m: after the last event. */
+void
+mct_runsum_end(struct mct_runsum *rs, const struct mct_method *m)
+{
+	struct mct_call *dev;
+	size_t i;
+
+	if (rs->n == 0)
+		return;
+	mct_sort(rs->call, rs->n, sizeof(*rs->call), cmp_rcall);
+	rs->start = rs->call[0].c.ts;
+	rs->end = rs->start;
+	for (i = 0; i < rs->n; i++)
+		if (rs->call[i].c.ts + rs->call[i].c.dur > rs->end)
+			rs->end = rs->call[i].c.ts + rs->call[i].c.dur;
+	rs->busy = busy(rs->call, rs->n);
+	dev = mct_xmalloc(rs->n * sizeof(*dev));
+	for (i = 0; i < rs->n; i++)
+		dev[i] = rs->call[i].c;
+	rs->hasround = mct_rounds(dev, rs->n, (size_t)rs->st.n, m, rs->start,
+	    rs->end, &rs->steps, &rs->rounds, &rs->round);
+	free(dev);
+}
+
+void
+mct_runsum_free(struct mct_runsum *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->nsig; i++)
+		mct_field_free(&rs->sig[i]);
+	free(rs->sig);
+	mct_field_free(&rs->name);
+	free(rs->call);
+	free(rs->steps.v);
+	mct_strtab_free(&rs->st);
+	mct_buf_free(&rs->tmp);
+	memset(rs, 0, sizeof(*rs));
+}

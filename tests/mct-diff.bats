@@ -1,0 +1,227 @@
+#!/usr/bin/env bats
+# mct-diff.bats - two runs compared (SPEC §10): a generated trace against a
+# copy with one kernel made slower, one added and one removed; every figure
+# checked by tests/diff_oracle.py (python3 json), never against captured
+# output; --fail-if's exit 3; the summary; formats; partials; damaged and
+# unreadable operands; the real pairs of ../shared/fixtures.
+
+load helpers
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR
+
+	# run A; B: kernel_kernel 10% slower; C: a kernel added, one removed
+	gen --scale 0.05 > "$d/a.json"
+	gen --scale 0.05 --slow-kernel kernel_kernel --slow-factor-kernel 1.10 \
+	    > "$d/b.json"
+	gen --scale 0.05 --add-kernel added_kernel --drop-kernel \
+	    mc_memset_d32_kernel | gzip > "$d/c.json.gz"
+	mct-cat "$d/a.json" > "$d/a.nd"
+	mct-diff -o ndjson "$d/a.json" "$d/b.json" > "$d/ab.nd"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	d=$BATS_FILE_TMPDIR
+}
+
+oracle() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/diff_oracle.py" "$@"
+}
+
+# A column of the rows (the records after the header and the summary).
+col() {
+	"$PYTHON3" -c '
+import json, sys
+for l in list(open(sys.argv[1]))[2:]:
+    r = json.loads(l)
+    print(" ".join(str(r.get(k)) for k in sys.argv[2:]))' "$@"
+}
+
+@test "one kernel 10% slower: it is the first row, total_pct 10.00, no other row changed; every figure is the oracle's" {
+	oracle --summary --check "$d/ab.nd" "$d/a.json" "$d/b.json"
+	run col "$d/ab.nd" name total_pct
+	[[ "${lines[0]}" == "kernel_kernel 9.99"* || "${lines[0]}" == "kernel_kernel 10.00"* ]]
+	same "$(printf '%.2f' "${lines[0]#* }")" 10.00
+	run col "$d/ab.nd" total_delta median_delta only
+	same "$(printf '%s\n' "${lines[@]:1}" | sort -u)" "0 0 None
+0 None None"
+}
+
+@test "--fail-if 'total_pct > 5' exits 3 and names the row on stderr; a bound not reached exits 0" {
+	run --separate-stderr mct-diff -o tsv --fail-if 'total_pct > 5' \
+	    "$d/a.json" "$d/b.json"
+	[ "$status" -eq 3 ]
+	same "$stderr" "mct-diff: --fail-if: kernel_kernel (total +178.12 ms, +10.00%)"
+	[ "${#lines[@]}" -gt 10 ]
+	run mct-diff --fail-if 'total_pct > 5 && total_delta > 1s' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 0 ]
+	run mct-diff --fail-if 'total_delta > 100ms' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 3 ]
+}
+
+@test "a trace against itself (one side a stream): exit 0, every delta 0, with a --fail-if on any change" {
+	run --separate-stderr mct-diff --fail-if 'total_delta > 0 || total_delta < 0 || median_delta > 0 || median_delta < 0' \
+	    "$d/a.json" "$d/a.nd"
+	[ "$status" -eq 0 ]
+	same "$stderr" ""
+	printf '%s\n' "$output" > same.nd
+	oracle --summary --check same.nd "$d/a.json" "$d/a.nd"
+	same "$(col same.nd total_delta | sort -u)" 0
+	same "$(col same.nd only | sort -u)" None
+}
+
+@test "a kernel added and one removed (gzip, from a pipe): rows with only b and only a, first; the oracle agrees" {
+	mct-diff "$d/a.json" <(zcat "$d/c.json.gz") > ac.nd
+	oracle --check ac.nd "$d/a.json" "$d/c.json.gz"
+	run col ac.nd name count_a count_b total_pct median_a only
+	same "${lines[0]}" "mc_memset_d32_kernel 1 0 -100 441911 a"
+	same "${lines[1]}" "added_kernel 0 7 None None b"
+	run mct-diff --fail-if 'only == b' "$d/a.json" "$d/c.json.gz"
+	[ "$status" -eq 3 ]
+}
+
+@test "--by and --value, --device: the oracle agrees; --by op on traces says how to get op" {
+	mct-diff --device --by name,args.grid --value args.bytes "$d/a.json" \
+	    "$d/c.json.gz" > k.nd
+	oracle --device --by name,args.grid --value args.bytes --check k.nd \
+	    "$d/a.json" "$d/c.json.gz"
+	# device work only: no host call is a row
+	! grep -q mcLaunchKernel k.nd
+	# --by op on traces: no rows, and how to get them
+	run --separate-stderr mct-diff --by op "$d/a.json" "$d/b.json"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "$stderr" == *"mct-diff: --by op: a field of mct-flow --stack's records: mct-diff --by op <(mct-cat A | mct-flow --stack) <(mct-cat B | mct-flow --stack)"* ]]
+}
+
+@test "the summary: span, busy, busy %, steady rounds and median round of each run, as mct-ranks measures a run" {
+	run col "$d/ab.nd" name
+	head -2 "$d/ab.nd" | tail -1 > s.json
+	"$PYTHON3" - "$d/a.nd" s.json <<'EOF'
+import json, subprocess, sys
+s = json.load(open(sys.argv[2]))
+assert s["name"] == "mct_diff_summary", s
+r = [json.loads(l) for l in subprocess.run(["mct-ranks", "-o", "ndjson",
+     sys.argv[1]], capture_output=True, text=True, check=True).stdout.split("\n")[1:] if l]
+r = [x for x in r if "rounds" in x][0]
+for k in ("span", "busy", "rounds", "round"):
+    assert s[k + "_a"] == r[k], (k, s[k + "_a"], r[k])
+assert s["rounds_a"] > 0 and s["rounds_b"] == s["rounds_a"], s
+assert s["busy_b"] > s["busy_a"] and s["span_b"] == s["span_a"], s
+assert abs(s["busy_pct_a"] - 100 * s["busy_a"] / s["span_a"]) < 1e-9
+EOF
+}
+
+@test "formats: tsv and csv have exactly the columns of SPEC §10; md and table the summary first; --time-unit scales times" {
+	cols="name	count_a	count_b	total_a	total_b	total_delta	total_pct	median_a	median_b	median_delta	median_pct	only"
+	run mct-diff -o tsv "$d/a.json" "$d/b.json"
+	same "${lines[0]}" "$cols"
+	[[ "${lines[1]}" == "kernel_kernel	14	14	1781186000	1959304597	178118597	9.99"*"	47290000	52019000	4729000	10	" ]]
+	run mct-diff -o csv --no-header "$d/a.json" "$d/b.json"
+	[[ "${lines[0]}" == kernel_kernel,14,14,1781186000,* ]]
+	run mct-diff -o tsv --time-unit ms --top 1 "$d/a.json" "$d/b.json"
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == "kernel_kernel	14	14	1781.186	1959.304597	178.118597	"* ]]
+	run mct-diff -o md "$d/a.json" "$d/b.json"
+	same "${lines[0]}" "| summary | a | b | delta | delta_pct |"
+	[[ "${lines[2]}" == "| span | "* ]]
+	# (bats leaves out the empty line between the tables)
+	same "${lines[7]}" "| ${cols//	/ | } |"
+	[[ "${lines[9]}" == "| kernel_kernel | 14 | 14 | 1.78 s | 1.96 s | +178.12 ms | +10.00% |"* ]]
+	run mct-diff -o table "$d/a.json" "$d/b.json"
+	[[ "${lines[0]}" == "summary "* ]]
+	[[ "$output" == *"steady rounds"* ]]
+	# ndjson: the header, the summary, the rows
+	run mct-diff "$d/a.json" "$d/b.json"
+	[[ "${lines[0]}" == '{"name":"mct_header"'* ]]
+	[[ "${lines[1]}" == '{"name":"mct_diff_summary"'* ]]
+	[[ "${lines[2]}" == '{"name":"kernel_kernel","count_a":14,'* ]]
+}
+
+@test "--top N and --min-delta T hide rows; --fail-if still sees every row" {
+	run mct-diff -o tsv --no-header --min-delta 1us "$d/a.json" "$d/b.json"
+	[ "${#lines[@]}" -eq 1 ]
+	run mct-diff -o tsv --no-header --min-delta 179ms "$d/a.json" "$d/b.json"
+	[ "${#lines[@]}" -eq 0 ]
+	run mct-diff -o tsv --no-header --top 3 "$d/a.json" "$d/b.json"
+	[ "${#lines[@]}" -eq 3 ]
+	run mct-diff -o tsv --min-delta 179ms --fail-if 'total_pct > 5' \
+	    "$d/a.json" "$d/b.json"
+	[ "$status" -eq 3 ]
+}
+
+@test "partials: mct-group -o partial of each run give the rows of the traces; the summary is then not known" {
+	mct-group -o partial "$d/a.json" > pa
+	mct-group -o partial "$d/b.json" | gzip > pb.gz
+	mct-diff pa pb.gz > p.nd
+	same "$(tail -n +3 p.nd)" "$(tail -n +3 "$d/ab.nd")"
+	sed -n 2p p.nd | grep -q '"span_a":null,"span_b":null,'
+	# a partial and a trace mix
+	mct-diff pa "$d/b.json" > pt.nd
+	same "$(tail -n +3 pt.nd)" "$(tail -n +3 "$d/ab.nd")"
+	# another grouping is refused
+	mct-group -o partial -k category "$d/b.json" > pc
+	run --separate-stderr mct-diff pa pc
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"pc:0: a partial of another grouping"* ]]
+	# a partial through a pipe is refused, not read as events
+	run --separate-stderr mct-diff pa <(cat pa)
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"a partial of mct-group is read from a file, not from a pipe"* ]]
+}
+
+@test "a damaged operand: exit 1, its rows from the intact events; an unreadable one: exit 2, nothing written" {
+	# a line of run B's stream made garbage
+	awk 'NR == 500 { print "{\"name\": broken"; next } { print }' \
+	    <(gen --scale 0.05 --form ndjson --slow-kernel kernel_kernel \
+	    --slow-factor-kernel 1.10) > bad.nd
+	run --separate-stderr mct-diff "$d/a.json" bad.nd
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "mct-diff: bad.nd:"* ]]
+	printf '%s\n' "$output" > bad.out
+	grep -v broken bad.nd > intact.nd
+	oracle --check bad.out "$d/a.json" intact.nd
+	run --separate-stderr mct-diff "$d/a.json" nonexistent.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"nonexistent.json"* ]]
+	same "$output" ""
+}
+
+@test "usage errors exit 2: --fail-if that does not parse (with its place), one operand, an unknown format" {
+	run --separate-stderr mct-diff --fail-if 'total_pct > 5 &&' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-diff: --fail-if: a field is missing at character 17 of 'total_pct > 5 &&'"* ]]
+	same "$output" ""
+	run --separate-stderr mct-diff --fail-if 'total_pct >' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"at character 1 of 'total_pct >'"* ]]
+	run --separate-stderr mct-diff "$d/a.json"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-diff: two runs to compare, A and B (got 1 operand)"* ]]
+	run mct-diff -o trace "$d/a.json" "$d/b.json"
+	[ "$status" -eq 2 ]
+	run mct-diff --min-delta x "$d/a.json" "$d/b.json"
+	[ "$status" -eq 2 ]
+}
+
+@test "fixtures: kineto-diff-control against kineto-diff-test, every figure of every row is the oracle's" {
+	need_fixtures
+	mct-diff "$fixtures/kineto-diff-control.json.gz" \
+	    "$fixtures/kineto-diff-test.json.gz" > kd.nd
+	oracle --summary --check kd.nd "$fixtures/kineto-diff-control.json.gz" \
+	    "$fixtures/kineto-diff-test.json.gz"
+}
+
+@test "fixtures: bert on H100 against MI300, by name and --by op through mct-flow --stack: the oracle's device time per op" {
+	need_fixtures
+	local h=$fixtures/kineto-bert-h100.json.gz m=$fixtures/kineto-bert-mi300.json.gz
+
+	mct-diff "$h" "$m" > bn.nd
+	oracle --summary --check bn.nd "$h" "$m"
+	mct-diff --by op <(mct-cat "$h" | mct-flow --stack 2>/dev/null) \
+	    <(mct-cat "$m" | mct-flow --stack 2>/dev/null) > op.nd
+	oracle --op --by op --check op.nd "$h" "$m"
+	# the rows line up: every op is in both runs
+	same "$(col op.nd only | sort -u)" None
+}
