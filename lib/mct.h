@@ -377,6 +377,8 @@ struct mct_reader;
 struct mct_reader *mct_open(int, char **, const struct mct_opts *);
 const struct mct_header *mct_header(const struct mct_reader *);
 int	 mct_next(struct mct_reader *, struct mct_event **);
+int	 mct_next_in(struct mct_reader *, int, struct mct_event **);
+int	 mct_apart(const struct mct_reader *, int);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -1695,97 +1695,126 @@ direct_next(struct mct_reader *r, struct input *in)
 }
 
 /*
+ * The next event of operand r->cur, or 0 at its end.  The event is the
+ * reader's, valid until the next call.
+ */
+static int
+next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
+{
+	struct mct_event *ev = &r->ev;
+	struct rbuf *b;
+	char *nl;
+
+	if (in->direct) {
+		if (!direct_next(r, in))
+			return 0;
+		*evp = ev;
+		return 1;
+	}
+	if (in->stream) {
+		if (in->src == NULL)
+			return 0;
+		b = &in->rp.rb;
+	} else {
+		if (in->rp.spool_to <= in->rp.spool_from || r->spoolbad)
+			return 0;
+		b = &r->srb;
+		if (!in->rp.started) {
+			/* this operand's lines in the spool, from their start */
+			r->spool_pos = in->rp.spool_from;
+			b->pos = b->end = 0;
+			b->eof = 0;
+			in->rp.started = 1;
+		}
+	}
+	for (;;) {
+		nl = find_nl(b);
+		if (nl == NULL) {
+			if (!b->eof) {
+				ssize_t n;
+
+				if (in->stream) {
+					n = refill(b, src_rd, in->src);
+					src_error(r, in->s->name, in->src, &in->fx);
+				} else if ((n = refill(b, spool_rd, r)) < 0)
+					b->pos = b->end;	/* said; none of it */
+				if (n < 0)
+					r->status = mct_status(r->status,
+					    MCT_EXIT_DAMAGED);
+				continue;
+			}
+			if (b->pos == b->end)
+				break;
+			nl = b->p + b->end;	/* last line, no newline */
+			b->p[b->end] = '\n';
+		}
+		event_at(r, in, b->p + b->pos, (size_t)(nl - (b->p + b->pos)));
+		b->pos = (size_t)(nl - b->p) + 1;
+		if (b->pos > b->end)
+			b->pos = b->end;
+		ev->where = ++in->rp.line;
+		if (in->stream) {
+			ev->byline = 1;
+			while (ev->len > 0 && ev->json[ev->len - 1] == '\r')
+				ev->len--;
+			if (ev->len == 0)
+				continue;
+			if (!stream_line(r, ev))
+				continue;
+			if (is_header_line(ev->json, ev->len))
+				continue;	/* another stream's header */
+		} else if (in->convert)
+			convert(r, in);
+		rank_event(r, in);
+		*evp = ev;
+		return 1;
+	}
+	/* done with this operand */
+	if (in->stream) {
+		r->status = mct_status(r->status, mct_src_close(in->src));
+		in->src = NULL;
+		free(in->rp.rb.p);
+		memset(&in->rp.rb, 0, sizeof(in->rp.rb));
+	} else {
+		r->srb.pos = r->srb.end = 0;
+		r->srb.eof = 0;
+	}
+	return 0;
+}
+
+/*
  * The next event, or 0 at the end.  The event is the reader's, valid
  * until the next call.
  */
 int
 mct_next(struct mct_reader *r, struct mct_event **evp)
 {
-	struct mct_event *ev = &r->ev;
-	struct input *in;
-	struct rbuf *b;
-	char *nl;
-
-	for (; r->cur < r->nin && !r->fatal; r->cur++) {
-		in = &r->in[r->cur];
-		if (in->direct) {
-			if (direct_next(r, in)) {
-				*evp = ev;
-				return 1;
-			}
-			continue;
-		}
-		if (in->stream) {
-			if (in->src == NULL)
-				continue;
-			b = &in->rp.rb;
-		} else {
-			if (in->rp.spool_to <= in->rp.spool_from || r->spoolbad)
-				continue;
-			b = &r->srb;
-			if (!in->rp.started) {
-				/* this operand's lines in the spool, from their start */
-				r->spool_pos = in->rp.spool_from;
-				b->pos = b->end = 0;
-				b->eof = 0;
-				in->rp.started = 1;
-			}
-		}
-		for (;;) {
-			nl = find_nl(b);
-			if (nl == NULL) {
-				if (!b->eof) {
-					ssize_t n;
-
-					if (in->stream) {
-						n = refill(b, src_rd, in->src);
-						src_error(r, in->s->name,
-						    in->src, &in->fx);
-					} else if ((n = refill(b, spool_rd, r)) < 0)
-						b->pos = b->end; /* said; none of it */
-					if (n < 0)
-						r->status = mct_status(r->status,
-						    MCT_EXIT_DAMAGED);
-					continue;
-				}
-				if (b->pos == b->end)
-					break;
-				nl = b->p + b->end;	/* last line, no newline */
-				b->p[b->end] = '\n';
-			}
-			event_at(r, in, b->p + b->pos, (size_t)(nl - (b->p + b->pos)));
-			b->pos = (size_t)(nl - b->p) + 1;
-			if (b->pos > b->end)
-				b->pos = b->end;
-			ev->where = ++in->rp.line;
-			if (in->stream) {
-				ev->byline = 1;
-				while (ev->len > 0 && ev->json[ev->len - 1] == '\r')
-					ev->len--;
-				if (ev->len == 0)
-					continue;
-				if (!stream_line(r, ev))
-					continue;
-				if (is_header_line(ev->json, ev->len))
-					continue;	/* another stream's header */
-			} else if (in->convert)
-				convert(r, in);
-			rank_event(r, in);
-			*evp = ev;
+	for (; r->cur < r->nin && !r->fatal; r->cur++)
+		if (next_of(r, &r->in[r->cur], evp))
 			return 1;
-		}
-		/* done with this operand */
-		if (in->stream) {
-			r->status = mct_status(r->status, mct_src_close(in->src));
-			in->src = NULL;
-			free(in->rp.rb.p);
-			memset(&in->rp.rb, 0, sizeof(in->rp.rb));
-		} else {
-			r->srb.pos = r->srb.end = 0;
-			r->srb.eof = 0;
-		}
-	}
 	return 0;
+}
+
+/*
+ * The next event of operand i alone (for a merge), or 0 at its end.
+ * Operands that mct_apart() allows can be read in turns, one event of
+ * each at a time; any other must be read to its end before another of
+ * its kind begins (they share the reader's spool).
+ */
+int
+mct_next_in(struct mct_reader *r, int i, struct mct_event **evp)
+{
+	if (r->fatal || i < 0 || i >= r->nin)
+		return 0;
+	r->cur = i;
+	return next_of(r, &r->in[i], evp);
+}
+
+/* Can operand i be read in turns with others by mct_next_in()? */
+int
+mct_apart(const struct mct_reader *r, int i)
+{
+	return i >= 0 && i < r->nin && (r->in[i].direct || r->in[i].stream);
 }
 
 int
