@@ -3447,6 +3447,14 @@ test_ranks(void)
 	set_text(&e, "{}");
 	ok(mct_rank_line(&e, 0, 7, &b) == 0 && strcmp(b.p, "{\"rank\":0}\n") == 0,
 	    "ranks: {} ranked");
+	/* no shift: no index; whether a comma goes before rank is seen */
+	set_text(&e, "{ \t}");
+	ok(mct_rank_line(&e, 3, 0, &b) == 0 &&
+	    strcmp(b.p, "{ \t\"rank\":3}\n") == 0, "ranks: { } ranked, no shift");
+	set_text(&e, "{\"a\":{}}");
+	ok(mct_rank_line(&e, 3, 0, &b) == 0 && !e.indexed &&
+	    strcmp(b.p, "{\"a\":{},\"rank\":3}\n") == 0,
+	    "ranks: a line ranked, no shift, not indexed (%s)", b.p);
 	set_text(&e, "[1]");
 	ok(mct_rank_line(&e, 0, 0, &b) != 0, "ranks: not an object: left");
 
