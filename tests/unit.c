@@ -1525,6 +1525,35 @@ test_field(void)
 	ok(mct_get_key(&ev, "registers per thread", &v) == -1,
 	    "mct_get_key looks at first-level keys only");
 	{
+		/* a well-known key without a slot: missing, or spelt with escapes */
+		struct mct_event e2;
+		struct mct_buf many = { 0 };
+		int k, found;
+
+#define T2(t)	mct_event_set(&e2, (t), strlen(t))
+		mct_event_init(&e2, NULL, 0, NULL);
+		T2("{\"a\":1,\"c\\u0061t\":\"x\"}");
+		found = mct_get_key(&e2, "cat", &v) == 0 && v.len == 3;
+		T2("{\"a\":1,\"b\":\"\\u0061\"}");
+		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
+		    mct_get_key(&e2, "dur", &v) == -1 && e2.wkdone == 3;
+		T2("{\"a\":1,\"b\":2}");
+		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
+		    e2.wkdone == 2 && mct_get_key(&e2, "b", &v) == 0;
+		mct_buf_addc(&many, '{');
+		for (k = 0; k < 130; k++)
+			mct_buf_adds(&many, "\"k\":0,");
+		mct_buf_adds(&many, "\"cat\":\"y\"}");
+		mct_event_set(&e2, many.p, many.len);
+		found = found && mct_get_key(&e2, "cat", &v) == 0 && v.len == 3 &&
+		    e2.nkv == 131;
+		ok(found, "mct_get_key: a well-known key with no slot is missing, "
+		    "unless spelt with escapes or past slot 127");
+#undef T2
+		mct_event_free(&e2);
+		mct_buf_free(&many);
+	}
+	{
 		struct mct_field rel, end;
 
 		mct_field_parse("rel", &rel);
