@@ -229,7 +229,8 @@ mct_rank_line(struct mct_event *ev, int64_t rank, int64_t shift,
     struct mct_buf *out)
 {
 	const char *j = ev->json;
-	size_t len = ev->len, from = 0;
+	char tail[40], digits[20];
+	size_t len = ev->len, from = 0, n, d;
 	int64_t ts;
 	int k;
 
@@ -248,13 +249,23 @@ mct_rank_line(struct mct_event *ev, int64_t rank, int64_t shift,
 		from = ev->kv[k].voff + ev->kv[k].vlen;
 	}
 	mct_buf_add(out, j + from, len - 1 - from);
+	/* the tail made on the stack, added at once: this runs per event */
+	n = 0;
 	if (rank >= 0) {
 		if (has_keys(ev, len))
-			mct_buf_addc(out, ',');
-		mct_buf_adds(out, "\"rank\":");
-		mct_buf_addi(out, rank);
+			tail[n++] = ',';
+		memcpy(tail + n, "\"rank\":", 7);
+		n += 7;
+		d = sizeof(digits);
+		do
+			digits[--d] = (char)('0' + rank % 10);
+		while ((rank /= 10) > 0);
+		memcpy(tail + n, digits + d, sizeof(digits) - d);
+		n += sizeof(digits) - d;
 	}
-	mct_buf_adds(out, "}\n");
+	tail[n++] = '}';
+	tail[n++] = '\n';
+	mct_buf_add(out, tail, n);
 	out->len--;
 	return 0;
 }

@@ -200,14 +200,17 @@ mct_int(const char *s, size_t n, int64_t *v)
 	}
 	if (p >= end)
 		return -1;
-	if (end - p <= 18) {
-		/* cannot overflow */
+	if (end - p <= 19) {
+		/* below 10^19 < 2^64: only int64's range to check, once (epoch
+		   ns have 19 digits) */
 		for (; p < end; p++) {
 			if (*p < '0' || *p > '9')
 				return -1;
 			u = u * 10 + (uint64_t)(*p - '0');
 		}
-		*v = neg ? -(int64_t)u : (int64_t)u;
+		if (u > (uint64_t)INT64_MAX + (uint64_t)neg)
+			return -1;
+		*v = neg ? (int64_t)(0 - u) : (int64_t)u;
 		return 0;
 	}
 	for (; p < end; p++) {
