@@ -362,7 +362,7 @@ mct_event_index(struct mct_event *ev)
 }
 
 /* The well-known keys, which get a slot each. */
-static int
+static inline int
 wk_slot(const char *k, size_t n)
 {
 	switch (n) {
