@@ -375,7 +375,7 @@ mct_event_index(struct mct_event *ev)
 }
 
 /* The well-known keys, which get a slot each. */
-static int
+static inline int
 wk_slot(const char *k, size_t n)
 {
 	switch (n) {
@@ -422,11 +422,23 @@ mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
 				ev->wk[w] = (int8_t)(i < 127 ? i : -1);
 		ev->wkdone = 1;
 	}
-	if ((w = wk_slot(key, n)) >= 0 && ev->wk[w] >= 0) {
-		struct mct_kv *kv = &ev->kv[ev->wk[w]];
+	if ((w = wk_slot(key, n)) >= 0) {
+		if (ev->wk[w] >= 0) {
+			struct mct_kv *kv = &ev->kv[ev->wk[w]];
 
-		setval(v, ev->json + kv->voff, kv->vlen);
-		return 0;
+			setval(v, ev->json + kv->voff, kv->vlen);
+			return 0;
+		}
+		/*
+		 * No slot: missing, unless a key is spelt with escapes or
+		 * lies past slot 127.  Known once (2: surely missing), it
+		 * spares the search below for keys most events lack (cat).
+		 */
+		if (ev->wkdone == 1)
+			ev->wkdone = ev->nkv <= 127 &&
+			    memchr(ev->json, '\\', ev->len) == NULL ? 2 : 3;
+		if (ev->wkdone == 2)
+			goto missing;
 	}
 	for (i = ev->nkv - 1; i >= 0; i--) {
 		struct mct_kv *kv = &ev->kv[i];
@@ -436,6 +448,7 @@ mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
 			return 0;
 		}
 	}
+missing:
 	v->type = MCT_J_NONE;
 	v->p = NULL;
 	v->len = 0;

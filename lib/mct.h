@@ -13,8 +13,10 @@
  * operand's facts are a struct mct_source in the header (hdr->src); the
  * header's own fields and line are those of the run.  mct_next() then
  * hands out one event at a time, with ts/dur in integer nanoseconds and
- * the index of its operand (ev->source).  A reader keeps all its state
- * in itself: a tool can have two open at once.
+ * the index of its operand (ev->source); mct_next_in() the next event of
+ * one operand, so that a merge reads the operands mct_apart() allows side
+ * by side.  A reader keeps all its state in itself: a tool can have two
+ * open at once.
  *
  * Ownership, one rule: the reader owns every event.  A tool borrows the
  * event it is given until its next call to mct_next(); whatever it keeps
@@ -377,6 +379,8 @@ struct mct_reader;
 struct mct_reader *mct_open(int, char **, const struct mct_opts *);
 const struct mct_header *mct_header(const struct mct_reader *);
 int	 mct_next(struct mct_reader *, struct mct_event **);
+int	 mct_next_in(struct mct_reader *, int, struct mct_event **);
+int	 mct_apart(const struct mct_reader *, int);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

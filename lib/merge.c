@@ -1,24 +1,26 @@
 /*
  * merge.c - the events of every operand in one ts order (mct-cat --merge),
- * in bounded memory: an external merge sort.
+ * in bounded memory: a k-way merge of sorted runs.
  *
- * mct_merge_open() reads the whole reader once and writes its events to
- * sorted runs in one unlinked spool file in $TMPDIR.  An operand whose
- * events came in ts order (pass 1 saw it) is copied as it comes, a new run
- * begun wherever its order breaks after all (a stream whose header said
- * sorted, wrongly); any other operand is cut into chunks of CHUNK bytes,
+ * An operand that pass 1 saw in ts order, and that the reader can read in
+ * turns with others (a plain trace file, framed again in pass 2), is a run
+ * by itself: it is read in place, one event at a time, its head copied to
+ * a buffer of its own.  Every other operand is read once, at open, into
+ * sorted runs in one unlinked spool file in $TMPDIR: a stream (its header
+ * may say sorted wrongly) is copied as it comes, a new run begun wherever
+ * its order breaks; an unsorted operand is cut into chunks of CHUNK bytes,
  * each sorted in memory and written as a run.  mct_merge_next() then
- * merges the runs with a heap, each run read through a small buffer, so
- * memory is one chunk plus a buffer a run, whatever the size of the
- * input.
+ * merges all runs with a heap, each spooled run read through a small
+ * buffer, so memory is one chunk, plus a buffer a run and the longest
+ * event of each operand read in place, whatever the size of the input.
  *
  * The order: ts; events with the same ts by rank, then in input order
  * (operand, then place in it).  An event without an integer ts, or an M
  * event, takes the key of the event before it in its operand (the
  * smallest time if it comes first), so metadata stays where it was.
  *
- * A record in the spool: key, rank, sequence number (int64 each), the
- * length of the line (uint32), the line and a newline.
+ * A record in the spool: key, rank, sequence number in its operand (int64
+ * each), the length of the line (uint32), the line and a newline.
  */
 #include "config.h"
 
@@ -46,7 +48,8 @@ struct item {
 struct run {
 	long long	 pos, to;	/* what is left of it in the spool */
 	int		 src;		/* its operand */
-	char		*buf;
+	int		 live;		/* the operand itself, read in place */
+	char		*buf;		/* a live run's: a copy of its head */
 	size_t		 cap, at, end;
 	/* its head record */
 	int64_t		 key, rank;
@@ -56,8 +59,9 @@ struct run {
 };
 
 struct mct_merge {
+	struct mct_reader *r;
 	const struct mct_header *hdr;
-	FILE		*spool;
+	FILE		*spool;		/* made when an operand needs it */
 	int		 fd;
 	int		 bad;		/* the spool failed (said) */
 	struct run	*run;
@@ -118,9 +122,9 @@ put_record(struct mct_merge *m, int64_t key, int64_t rank, uint64_t seq,
 	put(m, "\n", 1);
 }
 
-/* A new run of operand src, from here in the spool. */
-static void
-run_begin(struct mct_merge *m, int src)
+/* A new run of operand src. */
+static struct run *
+run_add(struct mct_merge *m, int src)
 {
 	struct run *u;
 
@@ -131,6 +135,22 @@ run_begin(struct mct_merge *m, int src)
 	u = &m->run[m->nrun++];
 	memset(u, 0, sizeof(*u));
 	u->src = src;
+	return u;
+}
+
+/* A new run of operand src, from here in the spool (made if need be). */
+static void
+run_begin(struct mct_merge *m, int src)
+{
+	struct run *u;
+
+	if (m->spool == NULL && !m->bad) {
+		if ((m->spool = mct_tmpfile(NULL)) == NULL)
+			m->bad = 1;	/* said */
+		else
+			m->fd = fileno(m->spool);
+	}
+	u = run_add(m, src);
 	u->pos = spool_end(m);
 	u->to = -1;		/* open */
 }
@@ -192,6 +212,8 @@ chunk_add(struct mct_merge *m, int64_t key, int64_t rank, uint64_t seq,
 	it->seq = seq;
 	it->off = m->chunk.len;
 	it->len = (uint32_t)ev->len;
+	if (m->chunk.cap == 0)	/* room for a full chunk and the event that fills it */
+		mct_buf_grow(&m->chunk, m->chunkmax + (64u << 10));
 	mct_buf_add(&m->chunk, ev->json, ev->len);
 	if (m->chunk.len >= m->chunkmax)
 		chunk_flush(m);
@@ -246,55 +268,67 @@ last_key(struct mct_merge *m, int64_t rank)
 	return &m->last_key[i];
 }
 
-/* Read every event of the reader into sorted runs. */
+/* Read every event of operand i into sorted runs in the spool. */
 static void
-spill(struct mct_merge *m, struct mct_reader *r)
+spill(struct mct_merge *m, int i)
 {
-	const struct mct_header *h = m->hdr;
+	const struct mct_source *s = &m->hdr->src[i];
 	struct mct_event *ev;
-	int64_t key = INT64_MIN, prev = INT64_MIN, *kp;
+	int64_t key = INT64_MIN, prev = INT64_MIN, *kp, rank;
 	uint64_t seq = 0;
-	int src = -1, sorted = 0;
 
-	while (mct_next(r, &ev)) {
-		const struct mct_source *s = &h->src[ev->source];
-		int64_t rank;
-
+	m->nlast = 0;
+	m->chunk_src = i;
+	while (mct_next_in(m->r, i, &ev)) {
 		if (ev->len > UINT32_MAX - 1)
 			continue;	/* cannot be: the reader holds lines in memory */
-		if (ev->source != src) {
-			chunk_flush(m);
-			run_end(m);
-			src = ev->source;
-			sorted = s->sorted;
-			key = prev = INT64_MIN;
-			m->nlast = 0;
-			m->chunk_src = src;
-			if (sorted)
-				run_begin(m, src);
-		}
 		rank = rank_of(ev, s);
 		kp = s->ranks_inside ? last_key(m, rank) : &key;
 		key = *kp = key_of(ev, *kp);
-		if (!sorted) {
+		if (!s->sorted) {
 			chunk_add(m, key, rank, seq++, ev);
 			continue;
 		}
-		if (key < prev) {	/* not in order after all: a new run */
+		if (seq == 0 || key < prev) {	/* not in order after all: a new run */
 			run_end(m);
-			run_begin(m, src);
+			run_begin(m, i);
 		}
 		prev = key;
 		put_record(m, key, rank, seq++, ev->json, (uint32_t)ev->len);
 	}
 	chunk_flush(m);
 	run_end(m);
-	mct_buf_free(&m->chunk);
-	free(m->last_rank);
-	free(m->last_key);
-	free(m->item);
-	m->item = NULL;
-	m->nitem = m->capitem = 0;
+}
+
+/*
+ * The next event of a live run into its head.  Returns 0 at its end.
+ * Its key never goes back: pass 1 saw the operand in order (were the
+ * file changed since, the reader says so).
+ */
+static int
+live_next(struct mct_merge *m, struct run *u)
+{
+	struct mct_event *ev;
+	int64_t key;
+
+	do
+		if (!mct_next_in(m->r, u->src, &ev))
+			return 0;
+	while (ev->len > UINT32_MAX - 1);
+	if ((key = key_of(ev, u->key)) > u->key)
+		u->key = key;
+	u->rank = rank_of(ev, &m->hdr->src[u->src]);
+	u->seq = ev->where - 1;
+	if (ev->len + 1 > u->cap) {
+		u->cap = ev->len + 1 + 256;
+		free(u->buf);
+		u->buf = mct_xmalloc(u->cap);
+	}
+	memcpy(u->buf, ev->json, ev->len);
+	u->buf[ev->len] = '\n';	/* as a spool line has: written at once */
+	u->line = u->buf;
+	u->len = (uint32_t)ev->len;
+	return 1;
 }
 
 /* The next record of a run into its head.  Returns 0 at its end. */
@@ -305,6 +339,8 @@ run_next(struct mct_merge *m, struct run *u)
 	size_t need;
 	ssize_t n;
 
+	if (u->live)
+		return live_next(m, u);
 	for (;;) {
 		if (u->end - u->at >= RECHEAD) {
 			memcpy(&len, u->buf + u->at + 24, 4);
@@ -380,10 +416,19 @@ sift_down(struct mct_merge *m, size_t i)
 	}
 }
 
+/* Is operand i read in place: sorted (pass 1 saw it) and readable in turns? */
+static int
+in_place(const struct mct_merge *m, int i)
+{
+	const struct mct_source *s = &m->hdr->src[i];
+
+	return s->ok && !s->stream && s->sorted && mct_apart(m->r, i);
+}
+
 /*
- * Read every event of r (sorting them into runs); then mct_merge_next()
- * hands them out in ts order.  Returns NULL (said) if the spool cannot
- * be made.
+ * Read every operand that is not read in place into sorted runs; then
+ * mct_merge_next() hands out the events of all in ts order.  Returns
+ * NULL (said) if the spool cannot be made.
  */
 struct mct_merge *
 mct_merge_open(struct mct_reader *r)
@@ -391,29 +436,43 @@ mct_merge_open(struct mct_reader *r)
 	struct mct_merge *m = mct_xmalloc(sizeof(*m));
 	const char *env = getenv("MCT_MERGE_CHUNK");
 	size_t i, bufsz;
+	int k;
 
 	memset(m, 0, sizeof(*m));
+	m->r = r;
 	m->hdr = mct_header(r);
 	m->chunkmax = env && atol(env) > 0 ? (size_t)atol(env) : CHUNK;
-	/* room for a full chunk and the event that fills it: no doubling */
-	mct_buf_grow(&m->chunk, m->chunkmax + (64u << 10));
-	if ((m->spool = mct_tmpfile(NULL)) == NULL) {
-		free(m);
+	for (k = 0; k < m->hdr->nsrc && !m->bad; k++)
+		if (!in_place(m, k))
+			spill(m, k);
+	mct_buf_free(&m->chunk);
+	free(m->last_rank);
+	free(m->last_key);
+	free(m->item);
+	if (m->bad) {
+		mct_merge_close(m);
 		return NULL;
 	}
-	m->fd = fileno(m->spool);
-	spill(m, r);
 	bufsz = m->nrun > 0 && RUNBUFS / m->nrun < RUNBUF ?
 	    RUNBUFS / m->nrun : RUNBUF;
 	if (bufsz < RUNBUF_MIN)
 		bufsz = RUNBUF_MIN;
-	m->heap = mct_xmalloc((m->nrun + 1) * sizeof(*m->heap));
 	for (i = 0; i < m->nrun; i++) {
 		m->run[i].cap = bufsz;
 		m->run[i].buf = mct_xmalloc(bufsz);
-		if (m->run[i].to > m->run[i].pos && run_next(m, &m->run[i]))
-			m->heap[m->nheap++] = i;
 	}
+	for (k = 0; k < m->hdr->nsrc; k++)
+		if (in_place(m, k)) {
+			struct run *u = run_add(m, k);
+
+			u->live = 1;
+			u->key = INT64_MIN;
+		}
+	m->heap = mct_xmalloc((m->nrun + 1) * sizeof(*m->heap));
+	for (i = 0; i < m->nrun; i++)
+		if ((m->run[i].live || m->run[i].to > m->run[i].pos) &&
+		    run_next(m, &m->run[i]))
+			m->heap[m->nheap++] = i;
 	for (i = m->nheap; i-- > 0;)
 		sift_down(m, i);
 	mct_event_init(&m->ev, "", 0, m->hdr);
@@ -460,7 +519,8 @@ mct_merge_close(struct mct_merge *m)
 	free(m->run);
 	free(m->heap);
 	mct_event_free(&m->ev);
-	fclose(m->spool);
+	if (m->spool)
+		fclose(m->spool);
 	free(m);
 	return status;
 }

@@ -201,6 +201,25 @@ key_at(const struct mct_event *ev, const char *key)
 }
 
 /*
+ * Has the object (len bytes, '}' last) a key?  Without an index, which
+ * costs more than the rest of the line's work: the reader's lines are
+ * whole objects, so anything but space between the braces is a key.
+ */
+static int
+has_keys(const struct mct_event *ev, size_t len)
+{
+	size_t i;
+
+	if (ev->indexed)
+		return ev->nkv > 0;
+	for (i = 1; i + 1 < len; i++)
+		if (!(ev->json[i] == ' ' || ev->json[i] == '\t' ||
+		    ev->json[i] == '\n' || ev->json[i] == '\r'))
+			return 1;
+	return 0;
+}
+
+/*
  * An event line with its ts shifted and, if rank >= 0, a rank key
  * appended, into out (a newline after it, not counted).  Returns 0, or
  * -1 if the line is not an object (nothing written).
@@ -210,7 +229,8 @@ mct_rank_line(struct mct_event *ev, int64_t rank, int64_t shift,
     struct mct_buf *out)
 {
 	const char *j = ev->json;
-	size_t len = ev->len, from = 0;
+	char tail[40], digits[20];
+	size_t len = ev->len, from = 0, n, d;
 	int64_t ts;
 	int k;
 
@@ -219,7 +239,8 @@ mct_rank_line(struct mct_event *ev, int64_t rank, int64_t shift,
 	if (len < 2 || j[len - 1] != '}')
 		return -1;
 	out->len = 0;
-	mct_event_index(ev);
+	if (shift != 0)
+		mct_event_index(ev);
 	if (shift != 0 && (k = key_at(ev, "ts")) >= 0 &&
 	    mct_int(j + ev->kv[k].voff, ev->kv[k].vlen, &ts) == 0 &&
 	    MCT_SANE_NS(ts)) {
@@ -228,13 +249,23 @@ mct_rank_line(struct mct_event *ev, int64_t rank, int64_t shift,
 		from = ev->kv[k].voff + ev->kv[k].vlen;
 	}
 	mct_buf_add(out, j + from, len - 1 - from);
+	/* the tail made on the stack, added at once: this runs per event */
+	n = 0;
 	if (rank >= 0) {
-		if (ev->nkv > 0)
-			mct_buf_addc(out, ',');
-		mct_buf_adds(out, "\"rank\":");
-		mct_buf_addi(out, rank);
+		if (has_keys(ev, len))
+			tail[n++] = ',';
+		memcpy(tail + n, "\"rank\":", 7);
+		n += 7;
+		d = sizeof(digits);
+		do
+			digits[--d] = (char)('0' + rank % 10);
+		while ((rank /= 10) > 0);
+		memcpy(tail + n, digits + d, sizeof(digits) - d);
+		n += sizeof(digits) - d;
 	}
-	mct_buf_adds(out, "}\n");
+	tail[n++] = '}';
+	tail[n++] = '\n';
+	mct_buf_add(out, tail, n);
 	out->len--;
 	return 0;
 }

@@ -108,6 +108,8 @@ struct framer {
 	int		 state, nosep, begun;	/* between events; zero to start */
 	int		 check;		/* pass 1 of a plain file: check, copy nothing */
 	int		 again;		/* pass 2: framing again, the facts are known */
+	int		 index;		/* pass 2: index each event's keys as it is
+					   scanned (a merge looks up its ts) */
 	int		 quiet;		/* say nothing of damage, only note it */
 	long long	 topmax;	/* a top-level value's size limit, -1: none */
 	/* a part of a file framed by a thread: stop at the next one's start */
@@ -708,7 +710,8 @@ frame(struct framer *f)
 		/* pass 1 of a plain file only checks the events of an array */
 		sc->out = f->check && state == S_ARRAY && f->mark == NULL ?
 		    NULL : &f->out;
-		sc->toplevel = sc->index = state == S_TOP;
+		sc->toplevel = state == S_TOP;
+		sc->index = state == S_TOP || (f->index && state == S_ARRAY);
 		sc->event = state != S_AFTER;
 		rc = mct_scan(sc);
 		if (rc == MCT_SCAN_MORE && !b->eof) {
@@ -1290,11 +1293,17 @@ decide_ranks(struct mct_reader *r)
 		    r->src[i].rank >= 0;
 }
 
-/* The event r->ev with its rank and shift, if its source has them. */
+/*
+ * The event r->ev with its rank and shift, if its source has them.  An
+ * index of the event stays right when only a rank is appended: it gets
+ * the rank's key (the line ends "rank":N}).
+ */
 static void
 rank_event(struct mct_reader *r, struct input *in)
 {
 	struct mct_event *ev = &r->ev;
+	int keep = ev->indexed && ev->nkv >= 0 && in->s->shift == 0;
+	struct mct_kv *kv;
 
 	if ((!in->addrank && in->s->shift == 0) ||
 	    mct_rank_line(ev, in->addrank ? in->s->rank : MCT_RANK_NONE,
@@ -1304,6 +1313,20 @@ rank_event(struct mct_reader *r, struct input *in)
 	ev->len = r->rline.len;
 	ev->indexed = 0;
 	ev->wkdone = 0;
+	if (!keep)
+		return;
+	if (ev->nkv == ev->kvcap) {
+		ev->kvcap = ev->kvcap ? ev->kvcap * 2 : 16;
+		ev->kv = mct_xrealloc(ev->kv, (size_t)ev->kvcap * sizeof(*ev->kv));
+	}
+	kv = &ev->kv[ev->nkv++];
+	kv->vlen = 0;
+	while (ev->json[ev->len - 2 - kv->vlen] != ':')
+		kv->vlen++;
+	kv->voff = (uint32_t)(ev->len - 1 - kv->vlen);
+	kv->koff = kv->voff - 6;	/* rank": */
+	kv->klen = 4;
+	ev->indexed = 1;
 }
 
 /* ,"top_dropped":{"key":bytes,...}: the values not in the header. */
@@ -1658,6 +1681,21 @@ event_at(struct mct_reader *r, struct input *in, const char *json,
 	ev->hdr = &r->hdr;
 }
 
+/* The scanner's index of the event it framed is the event's. */
+static void
+take_index(struct mct_event *ev, const struct mct_scan *sc)
+{
+	if (sc->nkv > ev->kvcap) {
+		ev->kvcap = sc->nkv;
+		ev->kv = mct_xrealloc(ev->kv, (size_t)ev->kvcap * sizeof(*ev->kv));
+	}
+	if (sc->nkv > 0)
+		memcpy(ev->kv, sc->kv, (size_t)sc->nkv * sizeof(*ev->kv));
+	ev->nkv = sc->nkv;
+	ev->indexed = 1;
+	ev->wkdone = 0;
+}
+
 /* Pass 2 of a direct operand: frame it again; 0 at its end. */
 static int
 direct_next(struct mct_reader *r, struct input *in)
@@ -1669,12 +1707,15 @@ direct_next(struct mct_reader *r, struct input *in)
 	if (!f->again) {
 		f->again = f->quiet = 1;	/* pass 1 said what was damaged */
 		f->check = 0;
+		f->index = r->opts.merged;
 		mct_src_rewind(in->src, in->rp.length);
 	}
 	if (frame(f)) {
 		/* a line end after it, as a spool line has (mct_scan left room) */
 		f->out.p[f->out.len] = '\n';
 		event_at(r, in, f->out.p, f->out.len);
+		if (f->sc.index)
+			take_index(&r->ev, &f->sc);
 		r->ev.where = ++in->rp.line;
 		if (in->convert)
 			convert(r, in);
@@ -1695,97 +1736,126 @@ direct_next(struct mct_reader *r, struct input *in)
 }
 
 /*
+ * The next event of operand r->cur, or 0 at its end.  The event is the
+ * reader's, valid until the next call.
+ */
+static int
+next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
+{
+	struct mct_event *ev = &r->ev;
+	struct rbuf *b;
+	char *nl;
+
+	if (in->direct) {
+		if (!direct_next(r, in))
+			return 0;
+		*evp = ev;
+		return 1;
+	}
+	if (in->stream) {
+		if (in->src == NULL)
+			return 0;
+		b = &in->rp.rb;
+	} else {
+		if (in->rp.spool_to <= in->rp.spool_from || r->spoolbad)
+			return 0;
+		b = &r->srb;
+		if (!in->rp.started) {
+			/* this operand's lines in the spool, from their start */
+			r->spool_pos = in->rp.spool_from;
+			b->pos = b->end = 0;
+			b->eof = 0;
+			in->rp.started = 1;
+		}
+	}
+	for (;;) {
+		nl = find_nl(b);
+		if (nl == NULL) {
+			if (!b->eof) {
+				ssize_t n;
+
+				if (in->stream) {
+					n = refill(b, src_rd, in->src);
+					src_error(r, in->s->name, in->src, &in->fx);
+				} else if ((n = refill(b, spool_rd, r)) < 0)
+					b->pos = b->end;	/* said; none of it */
+				if (n < 0)
+					r->status = mct_status(r->status,
+					    MCT_EXIT_DAMAGED);
+				continue;
+			}
+			if (b->pos == b->end)
+				break;
+			nl = b->p + b->end;	/* last line, no newline */
+			b->p[b->end] = '\n';
+		}
+		event_at(r, in, b->p + b->pos, (size_t)(nl - (b->p + b->pos)));
+		b->pos = (size_t)(nl - b->p) + 1;
+		if (b->pos > b->end)
+			b->pos = b->end;
+		ev->where = ++in->rp.line;
+		if (in->stream) {
+			ev->byline = 1;
+			while (ev->len > 0 && ev->json[ev->len - 1] == '\r')
+				ev->len--;
+			if (ev->len == 0)
+				continue;
+			if (!stream_line(r, ev))
+				continue;
+			if (is_header_line(ev->json, ev->len))
+				continue;	/* another stream's header */
+		} else if (in->convert)
+			convert(r, in);
+		rank_event(r, in);
+		*evp = ev;
+		return 1;
+	}
+	/* done with this operand */
+	if (in->stream) {
+		r->status = mct_status(r->status, mct_src_close(in->src));
+		in->src = NULL;
+		free(in->rp.rb.p);
+		memset(&in->rp.rb, 0, sizeof(in->rp.rb));
+	} else {
+		r->srb.pos = r->srb.end = 0;
+		r->srb.eof = 0;
+	}
+	return 0;
+}
+
+/*
  * The next event, or 0 at the end.  The event is the reader's, valid
  * until the next call.
  */
 int
 mct_next(struct mct_reader *r, struct mct_event **evp)
 {
-	struct mct_event *ev = &r->ev;
-	struct input *in;
-	struct rbuf *b;
-	char *nl;
-
-	for (; r->cur < r->nin && !r->fatal; r->cur++) {
-		in = &r->in[r->cur];
-		if (in->direct) {
-			if (direct_next(r, in)) {
-				*evp = ev;
-				return 1;
-			}
-			continue;
-		}
-		if (in->stream) {
-			if (in->src == NULL)
-				continue;
-			b = &in->rp.rb;
-		} else {
-			if (in->rp.spool_to <= in->rp.spool_from || r->spoolbad)
-				continue;
-			b = &r->srb;
-			if (!in->rp.started) {
-				/* this operand's lines in the spool, from their start */
-				r->spool_pos = in->rp.spool_from;
-				b->pos = b->end = 0;
-				b->eof = 0;
-				in->rp.started = 1;
-			}
-		}
-		for (;;) {
-			nl = find_nl(b);
-			if (nl == NULL) {
-				if (!b->eof) {
-					ssize_t n;
-
-					if (in->stream) {
-						n = refill(b, src_rd, in->src);
-						src_error(r, in->s->name,
-						    in->src, &in->fx);
-					} else if ((n = refill(b, spool_rd, r)) < 0)
-						b->pos = b->end; /* said; none of it */
-					if (n < 0)
-						r->status = mct_status(r->status,
-						    MCT_EXIT_DAMAGED);
-					continue;
-				}
-				if (b->pos == b->end)
-					break;
-				nl = b->p + b->end;	/* last line, no newline */
-				b->p[b->end] = '\n';
-			}
-			event_at(r, in, b->p + b->pos, (size_t)(nl - (b->p + b->pos)));
-			b->pos = (size_t)(nl - b->p) + 1;
-			if (b->pos > b->end)
-				b->pos = b->end;
-			ev->where = ++in->rp.line;
-			if (in->stream) {
-				ev->byline = 1;
-				while (ev->len > 0 && ev->json[ev->len - 1] == '\r')
-					ev->len--;
-				if (ev->len == 0)
-					continue;
-				if (!stream_line(r, ev))
-					continue;
-				if (is_header_line(ev->json, ev->len))
-					continue;	/* another stream's header */
-			} else if (in->convert)
-				convert(r, in);
-			rank_event(r, in);
-			*evp = ev;
+	for (; r->cur < r->nin && !r->fatal; r->cur++)
+		if (next_of(r, &r->in[r->cur], evp))
 			return 1;
-		}
-		/* done with this operand */
-		if (in->stream) {
-			r->status = mct_status(r->status, mct_src_close(in->src));
-			in->src = NULL;
-			free(in->rp.rb.p);
-			memset(&in->rp.rb, 0, sizeof(in->rp.rb));
-		} else {
-			r->srb.pos = r->srb.end = 0;
-			r->srb.eof = 0;
-		}
-	}
 	return 0;
+}
+
+/*
+ * The next event of operand i alone (for a merge), or 0 at its end.
+ * Operands that mct_apart() allows can be read in turns, one event of
+ * each at a time; any other must be read to its end before another of
+ * its kind begins (they share the reader's spool).
+ */
+int
+mct_next_in(struct mct_reader *r, int i, struct mct_event **evp)
+{
+	if (r->fatal || i < 0 || i >= r->nin)
+		return 0;
+	r->cur = i;
+	return next_of(r, &r->in[i], evp);
+}
+
+/* Can operand i be read in turns with others by mct_next_in()? */
+int
+mct_apart(const struct mct_reader *r, int i)
+{
+	return i >= 0 && i < r->nin && (r->in[i].direct || r->in[i].stream);
 }
 
 int

@@ -106,10 +106,13 @@ print("rank1\t%d" % sum(k for (r, n), k in c.items() if r == 1))' job.nd | sort 
 	# a stream of ranks merged: the same events
 	mct-cat --merge job.nd > "$BATS_TEST_TMPDIR/m3.nd"
 	cmp <(tail -n +2 "$BATS_TEST_TMPDIR/m.nd") <(tail -n +2 "$BATS_TEST_TMPDIR/m3.nd")
-	# a spool that cannot be made: exit 2, said
-	run --separate-stderr env TMPDIR=/nonexistent mct-cat --merge rank-0.json
+	# a spool that cannot be made: exit 2, said; sorted files need none,
+	# they are read in place
+	run --separate-stderr env TMPDIR=/nonexistent mct-cat --merge rank-0.json b.json
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"/nonexistent"* ]]
+	env TMPDIR=/nonexistent mct-cat --merge --rank=order rank-0.json rank-0.json > "$BATS_TEST_TMPDIR/m4.nd"
+	ro check --merge --rank order "$BATS_TEST_TMPDIR/m4.nd" rank-0.json rank-0.json
 }
 
 @test "--align start and --align NAME: each rank's shift on stderr and in the header, ts shifted, dur kept" {

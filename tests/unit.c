@@ -415,6 +415,13 @@ test_time(void)
 	t_int("-9223372036854775808", 0, INT64_MIN);
 	t_int("9223372036854775808", -1, 0);
 	t_int("-9223372036854775809", -1, 0);
+	t_int("9999999999999999999", -1, 0);
+	t_int("1712195480123456789", 0, INT64_C(1712195480123456789));
+	t_int("-0000000000000000001", 0, -1);
+	t_int("12345/78", -1, 0);
+	t_int("1234567:", -1, 0);
+	t_int("17121954801234567?9", -1, 0);
+	t_int("00000000000000000000042", 0, 42);
 	t_int("18446744073709551616", -1, 0);
 	t_int("99999999999999999999999", -1, 0);
 	t_int("", -1, 0);
@@ -1525,6 +1532,35 @@ test_field(void)
 	ok(mct_get_key(&ev, "registers per thread", &v) == -1,
 	    "mct_get_key looks at first-level keys only");
 	{
+		/* a well-known key without a slot: missing, or spelt with escapes */
+		struct mct_event e2;
+		struct mct_buf many = { 0 };
+		int k, found;
+
+#define T2(t)	mct_event_set(&e2, (t), strlen(t))
+		mct_event_init(&e2, NULL, 0, NULL);
+		T2("{\"a\":1,\"c\\u0061t\":\"x\"}");
+		found = mct_get_key(&e2, "cat", &v) == 0 && v.len == 3;
+		T2("{\"a\":1,\"b\":\"\\u0061\"}");
+		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
+		    mct_get_key(&e2, "dur", &v) == -1 && e2.wkdone == 3;
+		T2("{\"a\":1,\"b\":2}");
+		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
+		    e2.wkdone == 2 && mct_get_key(&e2, "b", &v) == 0;
+		mct_buf_addc(&many, '{');
+		for (k = 0; k < 130; k++)
+			mct_buf_adds(&many, "\"k\":0,");
+		mct_buf_adds(&many, "\"cat\":\"y\"}");
+		mct_event_set(&e2, many.p, many.len);
+		found = found && mct_get_key(&e2, "cat", &v) == 0 && v.len == 3 &&
+		    e2.nkv == 131;
+		ok(found, "mct_get_key: a well-known key with no slot is missing, "
+		    "unless spelt with escapes or past slot 127");
+#undef T2
+		mct_event_free(&e2);
+		mct_buf_free(&many);
+	}
+	{
 		struct mct_field rel, end;
 
 		mct_field_parse("rel", &rel);
@@ -2095,8 +2131,37 @@ struct dstats {
 	long jc_pair_bug;	/* json-c 0.16 gets a surrogate pair wrong */
 	long index_fail;
 	long consistency_fail;
+	long own_index_checked;	/* mct_scan's index of its copy... */
+	long own_index_fail;	/* ...is not mct_index()'s of the copy */
 	int printed;
 };
+
+/*
+ * The index mct_scan() makes of its copy of an event is mct_index()'s of
+ * the copy: the reader hands it on with the event (a merge looks up ts
+ * in it) instead of indexing the event again.
+ */
+static void
+check_own_index(struct dstats *st, const char *t, size_t n)
+{
+	static struct mct_buf out;
+	static struct mct_scan s;
+	static struct mct_kv *kv;
+	static int cap;
+	int nkv = 0;
+
+	if (scan(t, n, 1, 1, &out, &s) != MCT_SCAN_OK || out.len == 0 ||
+	    out.p[0] != '{')
+		return;
+	st->own_index_checked++;
+	if (mct_index(out.p, out.len, &kv, &nkv, &cap) == s.nkv &&
+	    (s.nkv == 0 || memcmp(kv, s.kv, (size_t)s.nkv * sizeof(*kv)) == 0))
+		return;
+	st->own_index_fail++;
+	if (st->printed++ < maxprint)
+		diag("mct_scan's index of \"%s\" is not mct_index()'s of its "
+		    "copy \"%s\"", esc(t, n), esc(out.p, out.len));
+}
 
 /*
  * Does the text use something json-c accepts in strict mode that JSON
@@ -2593,6 +2658,8 @@ dcase(struct dstats *st)
 	if (rc1 == MCT_SCAN_OK || rn(4) == 0)
 		check_event(st, t, n, scan(t, n, 0, 1, &out1, &s1), &out1, &s1,
 		    &se, &oute);
+	if (mct_ok)
+		check_own_index(st, t, n);
 }
 
 static void
@@ -2667,6 +2734,10 @@ test_differential(void)
 	    ".out, and at the end of the text, is consistent");
 	ok(st.index_fail == 0, "differential: the first-level index and "
 	    "mct_jstr match json-c (%ld objects)", st.index_checked);
+	ok(st.own_index_checked > 10000 && st.own_index_fail == 0,
+	    "differential: mct_scan's index of its copy is mct_index()'s of "
+	    "the copy (%ld objects, %ld differ)", st.own_index_checked,
+	    st.own_index_fail);
 	ok(st.event_fail == 0, "differential: event mode matches compact mode "
 	    "and its notes match the keys (%ld cases)", st.event_checked);
 	ok(st.check_only_comma == 0, "differential: mct_scan without .out accepts what it "
@@ -3447,6 +3518,14 @@ test_ranks(void)
 	set_text(&e, "{}");
 	ok(mct_rank_line(&e, 0, 7, &b) == 0 && strcmp(b.p, "{\"rank\":0}\n") == 0,
 	    "ranks: {} ranked");
+	/* no shift: no index; whether a comma goes before rank is seen */
+	set_text(&e, "{ \t}");
+	ok(mct_rank_line(&e, 3, 0, &b) == 0 &&
+	    strcmp(b.p, "{ \t\"rank\":3}\n") == 0, "ranks: { } ranked, no shift");
+	set_text(&e, "{\"a\":{}}");
+	ok(mct_rank_line(&e, 3, 0, &b) == 0 && !e.indexed &&
+	    strcmp(b.p, "{\"a\":{},\"rank\":3}\n") == 0,
+	    "ranks: a line ranked, no shift, not indexed (%s)", b.p);
 	set_text(&e, "[1]");
 	ok(mct_rank_line(&e, 0, 0, &b) != 0, "ranks: not an object: left");
 
@@ -3507,6 +3586,37 @@ test_ranks(void)
 		    "ts after the event before them (%s)", names.p);
 		mct_close(rr);
 		mct_buf_free(&names);
+	}
+	/*
+	 * For a merge the reader hands on the framer's index of each event,
+	 * kept when a rank is appended: it must be mct_index()'s of the line
+	 * (in ns, ts need no rewriting).
+	 * The operands read in turns (b is sorted, a is not).
+	 */
+	{
+		struct mct_opts mo = { .unit = MCT_UNIT_NS, .merged = 1 };
+		struct mct_kv *kv = NULL;
+		int nkv = 0, cap = 0, got = 0, same = 1, turns = 0, i;
+		int more[2] = { 1, 1 };
+
+		rr = mct_open(2, (char **)argv, &mo);
+		while (more[0] || more[1])
+			for (i = 0; i < 2; i++) {
+				if (!more[i] || !(more[i] = mct_next_in(rr, i, &ev)))
+					continue;
+				got++;
+				turns += ev->source == i;
+				same = same && ev->indexed &&
+				    mct_index(ev->json, ev->len, &kv, &nkv, &cap) ==
+				    ev->nkv && memcmp(kv, ev->kv, (size_t)nkv *
+				    sizeof(*kv)) == 0 && ev->kv[nkv - 1].klen == 4;
+			}
+		ok(got == 8 && turns == 8 && same && mct_apart(rr, 0) &&
+		    mct_apart(rr, 1) && !mct_apart(rr, 2),
+		    "merge: operands read in turns, each event's index handed on "
+		    "with its rank key (%d events)", got);
+		mct_close(rr);
+		free(kv);
 	}
 }
 

@@ -249,14 +249,18 @@ add(struct opts *o, struct mct_event *ev)
 		partial_in(o, ev);
 		return;
 	}
-	if (!mct_jstr_eq(&ph, "X", 1) ||
-	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
+	if (!mct_jstr_eq(&ph, "X", 1))
+		return;
+	/* most events are host calls, of no use here: no times read for them */
+	lane = mct_device(ev);
+	if (!lane && o->device == NULL && !mct_is_step(ev))
+		return;
+	if (mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
 		return;
 	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
 		dur = 0;
 	/* the rounds, as mct-phases takes them */
-	if (!(lane = mct_device(ev)) && mct_is_step(ev) &&
-	    rank_of(o, ev, &id) == 0)
+	if (!lane && mct_is_step(ev) && rank_of(o, ev, &id) == 0)
 		mct_steps_add(&rank_get(o, id)->steps, ts, dur);
 	if (o->device ? !mct_expr_eval(o->device, ev, o->hdr) : !lane)
 		return;
