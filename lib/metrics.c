@@ -232,7 +232,7 @@ in_list(const char *const *l, const char *s, size_t n)
 static int
 split(struct mct_mlog *l, const char *p, size_t n)
 {
-	const char *end = p + n;
+	const char *end = p + n, *q;
 	struct mct_buf *b = &l->fbuf;
 	size_t start;
 	int nf = 0;
@@ -255,8 +255,10 @@ split(struct mct_mlog *l, const char *p, size_t n)
 			if (p < end)
 				p++;
 		}
-		for (; p < end && *p != l->delim; p++)
-			mct_buf_addc(b, *p);
+		if ((q = memchr(p, l->delim, (size_t)(end - p))) == NULL)
+			q = end;
+		mct_buf_add(b, p, (size_t)(q - p));
+		p = q;
 		while (b->len > start && (b->p[b->len - 1] == ' ' ||
 		    b->p[b->len - 1] == '\t' || b->p[b->len - 1] == '\r'))
 			b->len--;
@@ -699,6 +701,39 @@ mct_fmt_e6(char *buf, int64_t v)
 }
 
 /*
+ * sign, whole part, and the fraction's digits (frac < 10^digits), its
+ * trailing zeros dropped if trim: by hand, for --join writes four
+ * numbers an event.
+ */
+static void
+add_fixed(struct mct_buf *b, int neg, uint64_t whole, uint64_t frac,
+    int digits, int trim)
+{
+	char d[8];
+	int i;
+
+	if (neg && (whole || frac))
+		mct_buf_addc(b, '-');
+	mct_buf_addi(b, (int64_t)whole);
+	for (i = digits - 1; i >= 0; i--, frac /= 10)
+		d[i] = (char)('0' + frac % 10);
+	while (trim && digits > 0 && d[digits - 1] == '0')
+		digits--;
+	if (digits > 0) {
+		mct_buf_addc(b, '.');
+		mct_buf_add(b, d, (size_t)digits);
+	}
+}
+
+static void
+add_e6(struct mct_buf *b, int64_t v)
+{
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	add_fixed(b, v < 0, u / E6, u % E6, 6, 1);
+}
+
+/*
  * The mean to three decimals, rounded half away from zero: wsum is in
  * millionths x ns, so mean x 1000 = wsum / (covered x 1000).
  */
@@ -707,31 +742,23 @@ fmt_mean(struct mct_buf *b, const struct mct_over *o)
 {
 	mct_i128 d = (mct_i128)o->covered * 1000, w = o->wsum, q;
 	int neg = w < 0;
-	char buf[64];
-	int64_t ip, fp;
 
 	if (neg)
 		w = -w;
 	q = (w * 2 + d) / (d * 2);	/* half away from zero */
-	ip = (int64_t)(q / 1000);
-	fp = (int64_t)(q % 1000);
-	snprintf(buf, sizeof(buf), "%s%" PRId64 ".%03" PRId64,
-	    neg && q ? "-" : "", ip, fp);
-	mct_buf_adds(b, buf);
+	add_fixed(b, neg, (uint64_t)(q / 1000), (uint64_t)(q % 1000), 3, 0);
 }
 
 /* {"mean":..,"min":..,"max":..,"samples":n} */
 void
 mct_over_json(const struct mct_over *o, struct mct_buf *b)
 {
-	char buf[64];
-
 	mct_buf_adds(b, "{\"mean\":");
 	fmt_mean(b, o);
 	mct_buf_adds(b, ",\"min\":");
-	mct_buf_add(b, buf, mct_fmt_e6(buf, o->min));
+	add_e6(b, o->min);
 	mct_buf_adds(b, ",\"max\":");
-	mct_buf_add(b, buf, mct_fmt_e6(buf, o->max));
+	add_e6(b, o->max);
 	mct_buf_adds(b, ",\"samples\":");
 	mct_buf_addi(b, o->samples);
 	mct_buf_addc(b, '}');

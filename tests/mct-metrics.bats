@@ -57,7 +57,7 @@ metrics_to() {
 	printf 'time,x\n1,2\n' > l.csv
 	for a in "--tz Mars/Base" "--tz +25:00" "--sync 2026" \
 	    "--sync 2026/12/02 07:00:00=12" "--time-unit parsec" \
-	    "--device 1" "--window 1s" "--join hbm --tz UTC" "--join ,," \
+	    "--device 1" "--window 1s" "--join ,," \
 	    "--join x --window -1s" "-o pdf" "--bogus"; do
 		metrics_to $a l.csv
 		[ "$status" -eq 2 ] || { echo "$a: $status"; return 1; }
@@ -181,16 +181,34 @@ EOF
 	[[ "$output" == "ok "* ]]
 	[ "${output#ok }" != "0 joined" ]
 	head -1 "$D/j.nd" | grep -q '"sorted":false'
-	# the trace and the log read directly: merged first, the same lines
+	# the trace and the log (its stream, or the CSV itself) read directly:
+	# the trace's events in their order, the same values, no counters
+	grep -v '"ph":"C"' "$D/j.nd" | sed 1d | sort > want
 	metrics_to --join hbm_bw,sm_clock "$D/t.json" "$D/g.nd"
 	[ "$status" -eq 0 ]
-	same "$(sort out)" "$(sort "$D/j.nd")"
+	[ ! -s err ]
+	same "$(sed 1d out | sort)" "$(cat want)"
+	head -1 out | grep -q '"sorted":true'
+	same "$(sed 1d out | cut -d, -f1-4)" "$(mct-cat "$D/t.json" | sed 1d |
+	    cut -d, -f1-4)"
+	metrics_to --join hbm_bw,sm_clock "$D/g.csv" "$D/t.json"
+	[ "$status" -eq 0 ]
+	same "$(sed 1d out | sort)" "$(cat want)"
+	# counters in the trace operand are not joined then: said
+	metrics_to --join hbm_bw "$D/m.nd" "$D/g.csv"
+	grep -q 'counter events of the trace operands not joined' err
 	# the nvidia-smi log of the same trace, wall times synced
 	mct-cat --merge "$D/t.json" "$D/nv.nd" > nm.nd
 	metrics_to --join utilization.memory,nothing nm.nd
 	[ "$status" -eq 0 ]
 	grep -q -- '--join nothing: no counter events of that name' err
 	pyo join nm.nd out utilization.memory,nothing
+	# its CSV read directly with --sync: the same events
+	grep -v '"ph":"C"' out | sed 1d | sort > want
+	metrics_to --join utilization.memory --sync "$SYNC" "$D/t.json" \
+	    "$D/nv.csv"
+	[ "$status" -eq 0 ]
+	same "$(sed 1d out | sort)" "$(cat want)"
 }
 
 @test "mct-metrics --join: mct-group --value metrics.X.mean puts kernel_kernel_1, the high-bandwidth kernel, on top" {

@@ -62,7 +62,6 @@ struct opts {
 	struct mct_mlog	 proto;		/* the log options */
 	const char	*sync;		/* --sync WALL=@TS */
 	const char	*join;
-	const char	*tzname;		/* --tz, if given */
 	int		 has_device, has_window;
 	int64_t		 device, window;
 	struct mct_opts	 mo;
@@ -83,6 +82,8 @@ struct opts {
 	int64_t		 now, forgot;
 	int		 has_now, has_forgot;
 	long long	 late, latesamples, withdur, sincefgt;
+	int		 preloaded;	/* the samples came from log operands */
+	long long	 unjoined;	/* counters of other operands then */
 	int64_t		 evfirst, evlast;
 	struct mct_strtab seen;		/* counter names in the input */
 	struct mct_field valuef;	/* args.value */
@@ -186,7 +187,6 @@ opt_tz(struct opts *o, const char *arg)
 		    "like Asia/Shanghai)", arg);
 		mct_usage_hint();
 	}
-	o->tzname = arg;
 	if (!o->proto.tz.local)
 		return;
 	snprintf(path, sizeof(path), "/usr/share/zoneinfo/%s", arg);
@@ -311,12 +311,6 @@ options(int argc, char *argv[], struct opts *o)
 		opt_sync(o);
 	if (o->join == NULL && (o->has_device || o->has_window)) {
 		warnx("--device and --window go with --join");
-		mct_usage_hint();
-	}
-	if (o->join != NULL && (o->sync || o->proto.timecol ||
-	    o->proto.devcol || o->proto.metrics || o->tzname)) {
-		warnx("--join reads a stream: --sync, --time, --index, --tz and "
-		    "-m are for logs");
 		mct_usage_hint();
 	}
 	return optind;
@@ -473,6 +467,18 @@ row_cmp(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* The samples in time order (most logs are already). */
+static void
+sort_rows(struct opts *o)
+{
+	size_t i;
+
+	for (i = 1; i < o->nrow && o->row[i - 1].ts <= o->row[i].ts; i++)
+		;
+	if (i < o->nrow)
+		mct_sort(o->row, o->nrow, sizeof(*o->row), row_cmp);
+}
+
 /* The stream header of counter events: ns, their smallest ts, sorted. */
 static void
 log_header(struct opts *o, int argc, char *argv[])
@@ -509,6 +515,14 @@ log_header(struct opts *o, int argc, char *argv[])
 	o->hline = b.p;
 }
 
+/* An event out; text[len] is its newline. */
+static void
+emit(struct opts *o, const char *text, size_t len)
+{
+	mct_event_set(&o->ev, text, len);
+	mct_out_event(&o->out, &o->ev);
+}
+
 /* {"name":M,"ph":"C","pid":"metrics","tid":DEV,"ts":TS,"args":{...}} */
 static void
 write_row(struct opts *o, const struct row *r)
@@ -531,9 +545,8 @@ write_row(struct opts *o, const struct row *r)
 		mct_buf_addjstr(b, o->unit[r->metric],
 		    strlen(o->unit[r->metric]));
 	}
-	mct_buf_adds(b, "}}");
-	mct_event_set(&o->ev, b->p, b->len);
-	mct_out_event(&o->out, &o->ev);
+	mct_buf_adds(b, "}}\n");
+	emit(o, b->p, b->len - 1);
 }
 
 static void
@@ -547,7 +560,7 @@ logs(struct opts *o, int argc, char *argv[])
 	else
 		for (k = 0; k < argc; k++)
 			read_log(o, argv[k]);
-	mct_sort(o->row, o->nrow, sizeof(*o->row), row_cmp);
+	sort_rows(o);
 	log_header(o, argc, argv);
 	mct_event_init(&o->ev, "", 0, &o->hdr);
 	mct_out_begin(&o->out, &o->hdr);
@@ -628,6 +641,29 @@ jmetric(struct opts *o, const struct mct_val *name)
 	return NULL;
 }
 
+/* A sample of a counter --join names, if of its device. */
+static void
+sample(struct opts *o, struct jmetric *j, int64_t dev, int64_t ts, int64_t v)
+{
+	if (!j->has_dev) {
+		j->has_dev = 1;
+		j->dev = dev;
+	}
+	if (dev != j->dev) {
+		j->other++;
+		return;
+	}
+	if (o->has_now && ts < o->now - o->window)
+		o->latesamples++;
+	if (j->nsamples == 0 || ts < j->first)
+		j->first = ts;
+	if (j->nsamples == 0 || ts > j->last)
+		j->last = ts;
+	j->nsamples++;
+	mct_series_add(&j->s, ts, v);
+	o->sincefgt++;
+}
+
 /* A counter event: a sample of its metric, if --join names it. */
 static void
 counter(struct opts *o, struct mct_event *ev, int64_t ts)
@@ -649,23 +685,37 @@ counter(struct opts *o, struct mct_event *ev, int64_t ts)
 	}
 	if (mct_get_ns(ev, "tid", &dev) != 0)
 		dev = 0;
-	if (!j->has_dev) {
-		j->has_dev = 1;
-		j->dev = dev;
+	sample(o, j, dev, ts, x);
+}
+
+/* The samples of CSV logs given as operands, in time order. */
+static void
+csv_samples(struct opts *o)
+{
+	struct jmetric **by;
+	size_t i;
+	int32_t k;
+	int n;
+
+	sort_rows(o);
+	by = mct_xmalloc(((size_t)o->names.n + 1) * sizeof(*by));
+	for (k = 0; k < o->names.n; k++) {
+		by[k] = NULL;
+		mct_intern(&o->seen, o->names.str[k], strlen(o->names.str[k]));
+		for (n = 0; n < o->njm; n++)
+			if (strcmp(o->jm[n].name, o->names.str[k]) == 0)
+				by[k] = &o->jm[n];
 	}
-	if (dev != j->dev) {
-		j->other++;
-		return;
-	}
-	if (o->has_now && ts < o->now - o->window)
-		o->latesamples++;
-	if (j->nsamples == 0 || ts < j->first)
-		j->first = ts;
-	if (j->nsamples == 0 || ts > j->last)
-		j->last = ts;
-	j->nsamples++;
-	mct_series_add(&j->s, ts, x);
-	o->sincefgt++;
+	for (i = 0; i < o->nrow; i++)
+		if (by[o->row[i].metric] != NULL)
+			sample(o, by[o->row[i].metric], o->row[i].dev,
+			    o->row[i].ts, o->row[i].v);
+	free(by);
+	for (k = 0; k < o->nunit; k++)
+		free(o->unit[k]);
+	free(o->unit);
+	free(o->row);
+	mct_strtab_free(&o->names);
 }
 
 static int
@@ -709,41 +759,40 @@ heap_pop(struct opts *o)
 		o->heap[i] = last;
 }
 
-static void
-emit(struct opts *o, const char *text, size_t len)
-{
-	mct_event_set(&o->ev, text, len);
-	mct_out_event(&o->out, &o->ev);
-}
-
 /* The event, with metrics.NAME for every counter in effect during it. */
 static void
-finish(struct opts *o, const struct pend *p)
+join_write(struct opts *o, const char *text, size_t len, int64_t a, int64_t b)
 {
-	struct mct_buf *b = &o->line;
+	struct mct_buf *l = &o->line;
 	struct mct_over ov;
 	int i, any = 0;
 
-	if (p->a < o->forgot && o->has_forgot)
+	if (a < o->forgot && o->has_forgot)
 		o->late++;
-	b->len = 0;
-	mct_buf_add(b, p->text, p->len - 1);	/* up to its last } */
+	l->len = 0;
+	mct_buf_add(l, text, len - 1);	/* up to its last } */
 	for (i = 0; i < o->njm; i++) {
 		struct jmetric *j = &o->jm[i];
 
-		if (mct_series_over(&j->s, p->a, p->b - p->a, &ov) != 0)
+		if (mct_series_over(&j->s, a, b - a, &ov) != 0)
 			continue;
-		mct_buf_adds(b, any++ ? "," : ",\"metrics\":{");
-		mct_buf_addjstr(b, j->name, strlen(j->name));
-		mct_buf_addc(b, ':');
-		mct_over_json(&ov, b);
+		mct_buf_adds(l, any++ ? "," : ",\"metrics\":{");
+		mct_buf_addjstr(l, j->name, strlen(j->name));
+		mct_buf_addc(l, ':');
+		mct_over_json(&ov, l);
 		j->joined++;
 	}
 	if (any) {
-		mct_buf_adds(b, "}}");
-		emit(o, b->p, b->len);
+		mct_buf_adds(l, "}}\n");	/* one write with its newline */
+		emit(o, l->p, l->len - 1);
 	} else
-		emit(o, p->text, p->len);
+		emit(o, text, len);
+}
+
+static void
+finish(struct opts *o, const struct pend *p)
+{
+	join_write(o, p->text, p->len, p->a, p->b);
 	free(p->text);
 }
 
@@ -783,7 +832,7 @@ flush(struct opts *o)
 static void
 event(struct opts *o, struct mct_event *ev)
 {
-	struct mct_val ph;
+	struct mct_val ph, name;
 	struct pend p;
 	int64_t ts, dur;
 	int hasts;
@@ -791,8 +840,13 @@ event(struct opts *o, struct mct_event *ev)
 	hasts = mct_get_ns(ev, "ts", &ts) == 0 && MCT_SANE_NS(ts);
 	if (mct_get_key(ev, "ph", &ph) != 0)
 		ph.type = MCT_J_NONE;
-	if (hasts && ph.type == MCT_J_STRING && mct_jstr_eq(&ph, "C", 1))
-		counter(o, ev, ts);
+	if (hasts && ph.type == MCT_J_STRING && mct_jstr_eq(&ph, "C", 1)) {
+		if (!o->preloaded)
+			counter(o, ev, ts);
+		else if (mct_get_key(ev, "name", &name) == 0 &&
+		    jmetric(o, &name) != NULL)
+			o->unjoined++;
+	}
 	if (hasts && (!o->has_now || ts > o->now) &&
 	    !(ph.type == MCT_J_STRING && mct_jstr_eq(&ph, "M", 1))) {
 		o->now = ts;
@@ -809,12 +863,17 @@ event(struct opts *o, struct mct_event *ev)
 		o->evfirst = ts;
 	if (o->withdur == 1 || ts + dur > o->evlast)
 		o->evlast = ts + dur;
+	if (o->preloaded) {
+		join_write(o, ev->json, ev->len, ts, ts + dur);
+		return;
+	}
 	p.a = ts;
 	p.b = ts + dur;
 	p.seq = o->seq++;
 	p.len = ev->len;
-	p.text = mct_xmalloc(ev->len);
+	p.text = mct_xmalloc(ev->len + 1);
 	memcpy(p.text, ev->json, ev->len);
+	p.text[ev->len] = '\n';	/* as the reader's lines: one write */
 	heap_push(o, &p);
 	flush(o);
 }
@@ -853,6 +912,9 @@ join_end(struct opts *o)
 		if (i == 0)
 			warnx("counters in the input: %s%s", o->seen.str[0],
 			    o->seen.n > 1 ? ", ..." : "");
+	if (o->unjoined)
+		warnx("%lld counter events of the trace operands not joined: "
+		    "the samples are those of the log operands", o->unjoined);
 	if (o->latesamples)
 		warnx("%lld samples came more than --window after later "
 		    "events: events written before them lack them",
@@ -860,6 +922,79 @@ join_end(struct opts *o)
 	if (o->late)
 		warnx("%lld events began more than --window before the latest "
 		    "ts: joined with the samples left", o->late);
+}
+
+/*
+ * What an operand is: 'l' a stream mct-metrics wrote (its header says
+ * so), 'c' a CSV or TSV log (no JSON), else 't' (a trace or a stream).
+ */
+static int
+kind(const char *path)
+{
+	static const char pre[] = "{\"name\":\"" MCT_HEADER_NAME "\"";
+	struct mct_src *src;
+	char buf[1024], *nl, *p;
+	ssize_t n = 0, k;
+
+	if (strcmp(path, "-") == 0 || (src = mct_src_open(path)) == NULL)
+		return 't';
+	while (!mct_src_failed(src) && n < (ssize_t)sizeof(buf) - 1 &&
+	    (k = mct_src_read(src, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+		n += k;
+	mct_src_close(src);
+	buf[n > 0 ? n : 0] = '\0';
+	for (p = buf; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
+		;
+	if (*p != '\0' && *p != '{' && *p != '[' && *p != '\xef')
+		return 'c';	/* not JSON (a BOM is JSON's) */
+	if ((nl = strchr(buf, '\n')) != NULL)
+		*nl = '\0';
+	return strncmp(buf, pre, sizeof(pre) - 1) == 0 &&
+	    strstr(buf, "\"unit_from\":\"mct-metrics\"") != NULL ? 'l' : 't';
+}
+
+/*
+ * Logs given as operands (CSV, or streams mct-metrics wrote) are read
+ * first, their samples kept; the others then as they come, each event
+ * written at once, in order.  Returns the number of other operands, now
+ * first in argv.
+ */
+static int
+preload(struct opts *o, int argc, char *argv[])
+{
+	struct mct_reader *r;
+	struct mct_event *ev;
+	char **logs = mct_xmalloc((size_t)(argc + 1) * sizeof(*logs));
+	int i, nlog = 0, ncsv = 0, nrest = 0;
+	int64_t ts;
+
+	for (i = 0; i < argc; i++)
+		switch (kind(argv[i])) {
+		case 'l':
+			logs[nlog++] = argv[i];
+			break;
+		case 'c':
+			read_log(o, argv[i]);
+			ncsv++;
+			break;
+		default:
+			argv[nrest++] = argv[i];
+		}
+	if (ncsv > 0)
+		csv_samples(o);
+	if (nlog > 0) {
+		r = mct_open(nlog, logs, &o->mo);
+		while (mct_next(r, &ev))
+			if (mct_get_ns(ev, "ts", &ts) == 0 && MCT_SANE_NS(ts))
+				counter(o, ev, ts);
+		o->status = mct_status(o->status, mct_close(r));
+	}
+	free(logs);
+	if (nlog + ncsv == 0)
+		return argc;
+	o->preloaded = 1;
+	o->sincefgt = 0;
+	return nrest;
 }
 
 static void
@@ -871,10 +1006,14 @@ join(struct opts *o, int argc, char *argv[])
 	int i;
 
 	join_parse(o);
+	argc = preload(o, argc, argv);
 	r = mct_open(argc, argv, &o->mo);
-	if (!mct_header(r)->sorted && !o->has_window)
+	if (!o->preloaded && !mct_header(r)->sorted && !o->has_window)
 		m = mct_merge_open(r);
-	join_header(o, mct_header(r));
+	if (o->preloaded)
+		o->hdr = *mct_header(r);	/* written in order */
+	else
+		join_header(o, mct_header(r));
 	mct_event_init(&o->ev, "", 0, &o->hdr);
 	mct_out_begin(&o->out, &o->hdr);
 	while (m ? mct_merge_next(m, &ev) : mct_next(r, &ev))
