@@ -356,36 +356,77 @@ keep(struct opts *o, const struct mct_mlog *l)
 	}
 }
 
-/* The whole of a log, gzip or not.  Returns 0, or -1 if unreadable. */
+static void join_samples(struct opts *, const struct mct_mlog *);
+
+/* A log's lines, read in chunks (gzip or not). */
+struct lines {
+	struct mct_src	*src;
+	struct mct_buf	 b;
+	size_t		 pos;
+	int		 eof;
+};
+
+/* The next line, without its newline.  Returns 0 at the end. */
 static int
-slurp(struct opts *o, const char *path, const char *name, struct mct_buf *b)
+next_line(struct lines *li, const char **p, size_t *n)
 {
-	struct mct_src *src = mct_src_open(path);
+	struct mct_buf *b = &li->b;
+	char *nl;
+	ssize_t k;
+
+	for (;;) {
+		if (b->len > li->pos && (nl = memchr(b->p + li->pos, '\n',
+		    b->len - li->pos)) != NULL) {
+			*p = b->p + li->pos;
+			*n = (size_t)(nl - *p);
+			li->pos = (size_t)(nl - b->p) + 1;
+			return 1;
+		}
+		if (li->eof) {
+			if (li->pos >= b->len)
+				return 0;
+			*p = b->p + li->pos;
+			*n = b->len - li->pos;
+			li->pos = b->len;
+			return 1;
+		}
+		if (li->pos > 0) {
+			memmove(b->p, b->p + li->pos, b->len - li->pos);
+			b->len -= li->pos;
+			li->pos = 0;
+		}
+		mct_buf_grow(b, 65536);
+		if ((k = mct_src_read(li->src, b->p + b->len, 65536)) <= 0)
+			li->eof = 1;
+		else
+			b->len += (size_t)k;
+	}
+}
+
+/* What went wrong reading a log, said; the status it gives. */
+static int
+log_error(struct lines *li, const char *name)
+{
 	const char *e;
 	long long off;
-	ssize_t n;
 
-	if (!mct_src_failed(src))
-		for (;;) {
-			mct_buf_grow(b, 65536);
-			if ((n = mct_src_read(src, b->p + b->len, 65536)) <= 0)
-				break;
-			b->len += (size_t)n;
-		}
-	if ((e = mct_src_error(src, &off)) != NULL) {
-		if (off < 0)
-			warnx("%s: %s", name, e);
-		else
-			warnx("%s:%lld: %s", name, off, e);
-		o->status = mct_status(o->status, mct_src_failed(src) && b->len == 0 ?
-		    MCT_EXIT_USAGE : MCT_EXIT_DAMAGED);
-	}
-	if (mct_src_failed(src) && b->len == 0) {
-		mct_src_close(src);
-		return -1;
-	}
-	o->status = mct_status(o->status, mct_src_close(src));
-	return 0;
+	if ((e = mct_src_error(li->src, &off)) == NULL)
+		return mct_src_close(li->src);
+	if (off < 0)
+		warnx("%s: %s", name, e);
+	else
+		warnx("%s:%lld: %s", name, off, e);
+	mct_src_close(li->src);
+	return li->b.len == 0 && li->pos == 0 ? MCT_EXIT_USAGE :
+	    MCT_EXIT_DAMAGED;
+}
+
+static int
+blank(const char *p, size_t n)
+{
+	while (n > 0 && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++, n--;
+	return n == 0;
 }
 
 /* A sample earlier than the one before it: said once a file, counted. */
@@ -403,28 +444,28 @@ backwards(struct opts *o, const char *name, long long line, int64_t from,
 	o->status = mct_status(o->status, MCT_EXIT_DAMAGED);
 }
 
+/*
+ * A log: its samples kept for the sort (o->row), or with --join given
+ * to the counters at once.
+ */
 static void
 read_log(struct opts *o, const char *path)
 {
 	const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
 	struct mct_mlog l = o->proto;
-	struct mct_buf b = { 0 };
-	const char *p, *end, *nl, *why;
+	struct lines li = { 0 };
+	const char *p, *why;
+	size_t n;
 	long long line = 0, nbad = 0, nback = 0;
 	int64_t last = 0;
 	int hdr = 0, r, has_last = 0;
 
-	if (slurp(o, path, name, &b) != 0)
-		return;
-	for (p = b.p, end = b.p + b.len; p != NULL && p < end;
-	    p = nl ? nl + 1 : NULL) {
-		size_t n;
-
-		nl = memchr(p, '\n', (size_t)(end - p));
-		n = (size_t)((nl ? nl : end) - p);
+	li.src = mct_src_open(path);
+	li.eof = mct_src_failed(li.src);
+	while (next_line(&li, &p, &n)) {
 		line++;
 		if (!hdr) {
-			if (n == 0 || strspn(p, " \t\r") >= n)
+			if (blank(p, n))
 				continue;
 			if (mct_mlog_header(&l, p, n, &why) != 0) {
 				warnx("%s:%lld: %s", name, line, why);
@@ -445,8 +486,12 @@ read_log(struct opts *o, const char *path)
 			backwards(o, name, line, last, l.sample[0].ts, &nback);
 		last = l.sample[0].ts;
 		has_last = 1;
-		keep(o, &l);
+		if (o->join)
+			join_samples(o, &l);
+		else
+			keep(o, &l);
 	}
+	o->status = mct_status(o->status, log_error(&li, name));
 	if (nbad > MAX_SAY)
 		warnx("%s: %lld bad lines in all, skipped", name, nbad);
 	if (nback > 1)
@@ -454,7 +499,7 @@ read_log(struct opts *o, const char *path)
 	if (!hdr && o->status < MCT_EXIT_USAGE)
 		warnx("%s: no header line: an empty log", name);
 	mct_mlog_free(&l);
-	mct_buf_free(&b);
+	mct_buf_free(&li.b);
 }
 
 static int
@@ -688,34 +733,22 @@ counter(struct opts *o, struct mct_event *ev, int64_t ts)
 	sample(o, j, dev, ts, x);
 }
 
-/* The samples of CSV logs given as operands, in time order. */
+/* A line of a CSV log given as an operand: its samples to the counters. */
 static void
-csv_samples(struct opts *o)
+join_samples(struct opts *o, const struct mct_mlog *l)
 {
-	struct jmetric **by;
 	size_t i;
-	int32_t k;
-	int n;
+	int k;
 
-	sort_rows(o);
-	by = mct_xmalloc(((size_t)o->names.n + 1) * sizeof(*by));
-	for (k = 0; k < o->names.n; k++) {
-		by[k] = NULL;
-		mct_intern(&o->seen, o->names.str[k], strlen(o->names.str[k]));
-		for (n = 0; n < o->njm; n++)
-			if (strcmp(o->jm[n].name, o->names.str[k]) == 0)
-				by[k] = &o->jm[n];
+	for (i = 0; i < l->nsample; i++) {
+		const struct mct_msample *m = &l->sample[i];
+		const char *name = l->col[m->col].name;
+
+		mct_intern(&o->seen, name, strlen(name));
+		for (k = 0; k < o->njm; k++)
+			if (strcmp(o->jm[k].name, name) == 0)
+				sample(o, &o->jm[k], m->dev, m->ts, m->v);
 	}
-	for (i = 0; i < o->nrow; i++)
-		if (by[o->row[i].metric] != NULL)
-			sample(o, by[o->row[i].metric], o->row[i].dev,
-			    o->row[i].ts, o->row[i].v);
-	free(by);
-	for (k = 0; k < o->nunit; k++)
-		free(o->unit[k]);
-	free(o->unit);
-	free(o->row);
-	mct_strtab_free(&o->names);
 }
 
 static int
@@ -980,8 +1013,6 @@ preload(struct opts *o, int argc, char *argv[])
 		default:
 			argv[nrest++] = argv[i];
 		}
-	if (ncsv > 0)
-		csv_samples(o);
 	if (nlog > 0) {
 		r = mct_open(nlog, logs, &o->mo);
 		while (mct_next(r, &ev))
