@@ -1089,5 +1089,8 @@ main(int argc, char *argv[])
 	else
 		logs(&o, argc, argv);
 	mct_buf_free(&o.line);
+	for (n = 0; n < o.out.nfields; n++)
+		mct_field_free(&o.out.fields[n]);
+	free(o.out.fields);
 	return mct_finish(o.status);
 }
