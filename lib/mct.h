@@ -393,6 +393,8 @@ const struct mct_header *mct_pairbe_header(const struct mct_pairbe *);
 int	 mct_pairbe_next(struct mct_pairbe *, struct mct_reader *,
 	    struct mct_event **);
 void	 mct_pairbe_free(struct mct_pairbe *);
+void	 mct_header_unsorted(struct mct_header *, char **,
+	    const struct mct_header *);
 
 /*
  * rank.c - the rank of each source, its ts shift, and a multi-rank

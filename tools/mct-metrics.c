@@ -652,29 +652,6 @@ join_parse(struct opts *o)
 		errx(MCT_EXIT_USAGE, "args.value: no field");
 }
 
-/* The header of the joined stream: the reader's, "sorted":false. */
-static void
-join_header(struct opts *o, const struct mct_header *h)
-{
-	static const char s[] = ",\"sorted\":true,";
-	const char *at;
-	size_t n;
-
-	o->hdr = *h;
-	o->hdr.sorted = 0;
-	if ((at = memmem(h->line, h->linelen, s, sizeof(s) - 1)) == NULL)
-		return;
-	n = (size_t)(at - h->line);
-	o->hline = mct_xmalloc(h->linelen + 2);
-	memcpy(o->hline, h->line, n);
-	memcpy(o->hline + n, ",\"sorted\":false,", sizeof(s));
-	memcpy(o->hline + n + sizeof(s), at + sizeof(s) - 1,
-	    h->linelen - n - (sizeof(s) - 1));
-	o->hdr.linelen = h->linelen + 1;
-	o->hline[o->hdr.linelen] = '\0';
-	o->hdr.line = o->hline;
-}
-
 static struct jmetric *
 jmetric(struct opts *o, const struct mct_val *name)
 {
@@ -1044,7 +1021,7 @@ join(struct opts *o, int argc, char *argv[])
 	if (o->preloaded)
 		o->hdr = *mct_header(r);	/* written in order */
 	else
-		join_header(o, mct_header(r));
+		mct_header_unsorted(&o->hdr, &o->hline, mct_header(r));
 	mct_event_init(&o->ev, "", 0, &o->hdr);
 	mct_out_begin(&o->out, &o->hdr);
 	while (m ? mct_merge_next(m, &ev) : mct_next(r, &ev))
