@@ -22,6 +22,7 @@
 #define E6		1000000
 #define NS_S		INT64_C(1000000000)
 #define VALUE_MAX	(INT64_C(1000000000000) * E6)	/* |value| < 10^12 */
+#define SEC_MAX		(INT64_C(1) << 62) / NS_S	/* wall times: seconds */
 
 /*
  * Time zones: UTC, a fixed offset, or the process's local rules (the
@@ -182,8 +183,10 @@ mct_wall_ns(const char *s, size_t n, const struct mct_tz *tz, int64_t *ns)
 			return -1;
 	} else if (tz->local && local_offset(y, mo, d, h, mi, sec, &off) != 0)
 		return -1;
-	*ns = ((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
-	    off) * NS_S) + frac;
+	sec += days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 - off;
+	if (sec <= -SEC_MAX || sec >= SEC_MAX)
+		return -1;	/* beyond int64 ns (1824 to 2116) */
+	*ns = sec * NS_S + frac;
 	return 0;
 }
 
@@ -563,11 +566,13 @@ static void
 set_limit(struct mct_series *s, size_t i)
 {
 	size_t j = i;
+	mct_i128 lim;
 
 	while (j > s->lo && s->t[j - 1] == s->t[i])
 		j--;
-	s->lim[i] = j > s->lo && s->t[i] - s->t[j - 1] < NO_LIMIT / 4 ?
-	    s->t[i] + 2 * (s->t[i] - s->t[j - 1]) : NO_LIMIT;
+	lim = j > s->lo ? (mct_i128)s->t[i] + 2 * ((mct_i128)s->t[i] -
+	    s->t[j - 1]) : NO_LIMIT;
+	s->lim[i] = lim < NO_LIMIT ? (int64_t)lim : NO_LIMIT;
 }
 
 static void

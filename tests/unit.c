@@ -4946,7 +4946,8 @@ test_metrics_wall(void)
 {
 	struct mct_tz utc, cst, bad;
 	struct tm tm;
-	int64_t ns, seed = 12345;
+	int64_t ns;
+	uint64_t seed = 12345;
 	char txt[64];
 	int i, good = 1;
 
@@ -4960,15 +4961,15 @@ test_metrics_wall(void)
 	for (i = 0; i < 2000; i++) {
 		time_t t;
 
-		seed = seed * 6364136223846793005LL + 1442695040888963407LL;
-		t = (time_t)((seed >> 11) % (INT64_C(95000000000))) -
-		    INT64_C(30000000000);
+		seed = seed * UINT64_C(6364136223846793005) +
+		    UINT64_C(1442695040888963407);
+		/* 1825 to 2115: the wall times int64 ns holds */
+		t = (time_t)((seed >> 11) % UINT64_C(9200000000)) -
+		    INT64_C(4600000000);
 		gmtime_r(&t, &tm);
-		if (tm.tm_year + 1900 < 1 || tm.tm_year + 1900 > 9999)
-			continue;
 		snprintf(txt, sizeof(txt), "%04d-%02d-%02dT%02d:%02d:%02d.%09d",
 		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		    tm.tm_min, tm.tm_sec, (int)(seed & 0x3fffffff) % 1000000000);
+		    tm.tm_min, tm.tm_sec, (int)((seed & 0x3fffffff) % 1000000000));
 		if (mct_wall_ns(txt, strlen(txt), &utc, &ns) != 0 ||
 		    ns != (int64_t)t * 1000000000 +
 		    (int64_t)((seed & 0x3fffffff) % 1000000000)) {
@@ -4996,9 +4997,12 @@ test_metrics_wall(void)
 	    mct_wall_ns("2026/12-02 07:00:00", 19, &utc, &ns) != 0 &&
 	    mct_wall_ns("2026-12-02 07:00:00.", 20, &utc, &ns) != 0 &&
 	    mct_wall_ns("2026-12-02 07:00:00.0000000001", 30, &utc, &ns) != 0 &&
-	    mct_wall_ns("2026-12-02 07:00:00 x", 21, &utc, &ns) != 0,
+	    mct_wall_ns("2026-12-02 07:00:00 x", 21, &utc, &ns) != 0 &&
+	    mct_wall_ns("2262-04-12 00:00:00", 19, &utc, &ns) != 0 &&
+	    mct_wall_ns("1677-09-21 00:00:00", 19, &utc, &ns) != 0,
 	    "metrics: no date alone, no minutes alone, no month 13, no "
-	    "mixed separators, nothing below a ns, nothing after");
+	    "mixed separators, nothing below a ns, nothing after, nothing "
+	    "beyond int64 ns");
 }
 
 static void

@@ -293,7 +293,7 @@ options(int argc, char *argv[], struct opts *o)
 			break;
 		case OPT_WINDOW:
 			mct_opt_time("--window", optarg, &o->window, &abs);
-			if (abs || o->window < 0) {
+			if (abs || o->window < 0 || !MCT_SANE_NS(o->window)) {
 				warnx("--window: invalid length '%s'", optarg);
 				mct_usage_hint();
 			}
