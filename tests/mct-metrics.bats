@@ -282,7 +282,14 @@ PY
 }
 
 @test "mct-report --metrics: a device metrics section, kernel_kernel_1 on top of the bandwidth column" {
-	mct-report --metrics "$D/g.csv" "$D/t.json" > r.md
+	if command -v gnuplot > /dev/null; then
+		# with -p: the counters under the kernels, linked
+		mct-report --metrics "$D/g.csv" -p pl "$D/t.json" > r.md
+		[ "$(wc -c < pl/metrics.png)" -gt 10000 ]
+		grep -q '^!\[kernels and device metrics\](pl/metrics.png)$' r.md
+	else
+		mct-report --metrics "$D/g.csv" "$D/t.json" > r.md
+	fi
 	sed -n '/^## [0-9]*\. Device metrics/,/^## /p' r.md > sec
 	grep -q '^| name | count | total | hbm_bw (mean) | hbm_bw (max) | sm_clock (mean) | sm_clock (max) |$' sec
 	# the rows are mct-group's over the joined device lanes
