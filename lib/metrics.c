@@ -512,8 +512,9 @@ mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
 		size_t fl = l->field[i].len;
 
 		if (c->role == MCT_MC_TIME || c->role == MCT_MC_DEVICE ||
-		    c->role == MCT_MC_TEXT || in_list(nothing, f, fl))
-			continue;
+		    c->role == MCT_MC_TEXT || ((fl == 0 ||
+		    !isdigit((unsigned char)*f)) && in_list(nothing, f, fl)))
+			continue;	/* (a digit first: a number, quickly) */
 		if (value(c, f, fl, &v) == 0) {
 			c->role = MCT_MC_METRIC;
 			sample(l, ts, dev, i, v);

@@ -84,6 +84,9 @@ struct opts {
 	long long	 late, latesamples, withdur, sincefgt;
 	int		 preloaded;	/* the samples came from log operands */
 	long long	 unjoined;	/* counters of other operands then */
+	int		*colmap;	/* a CSV log's column -> counter */
+	int		 ncolmap;
+	const struct mct_mlog *maplog;	/* the log colmap is of */
 	int64_t		 evfirst, evlast;
 	struct mct_strtab seen;		/* counter names in the input */
 	struct mct_field valuef;	/* args.value */
@@ -500,6 +503,7 @@ read_log(struct opts *o, const char *path)
 		warnx("%s: no header line: an empty log", name);
 	mct_mlog_free(&l);
 	mct_buf_free(&li.b);
+	o->maplog = NULL;	/* the next log has columns of its own */
 }
 
 static int
@@ -710,21 +714,38 @@ counter(struct opts *o, struct mct_event *ev, int64_t ts)
 	sample(o, j, dev, ts, x);
 }
 
-/* A line of a CSV log given as an operand: its samples to the counters. */
+/*
+ * A line of a CSV log given as an operand: its samples to the counters.
+ * Which counter a column is, is found once a log (o->colmap).
+ */
 static void
 join_samples(struct opts *o, const struct mct_mlog *l)
 {
 	size_t i;
-	int k;
+	int k, c;
 
+	if (o->maplog != l || o->ncolmap != l->ncol) {
+		o->colmap = mct_xrealloc(o->colmap, (size_t)l->ncol *
+		    sizeof(*o->colmap));
+		for (c = 0; c < l->ncol; c++)
+			o->colmap[c] = -2;	/* not known yet */
+		o->maplog = l;
+		o->ncolmap = l->ncol;
+	}
 	for (i = 0; i < l->nsample; i++) {
 		const struct mct_msample *m = &l->sample[i];
-		const char *name = l->col[m->col].name;
 
-		mct_intern(&o->seen, name, strlen(name));
-		for (k = 0; k < o->njm; k++)
-			if (strcmp(o->jm[k].name, name) == 0)
-				sample(o, &o->jm[k], m->dev, m->ts, m->v);
+		if ((k = o->colmap[m->col]) == -2) {
+			const char *name = l->col[m->col].name;
+
+			mct_intern(&o->seen, name, strlen(name));
+			for (k = o->njm - 1; k >= 0 &&
+			    strcmp(o->jm[k].name, name) != 0; k--)
+				;
+			o->colmap[m->col] = k;
+		}
+		if (k >= 0)
+			sample(o, &o->jm[k], m->dev, m->ts, m->v);
 	}
 }
 
@@ -1044,6 +1065,7 @@ join(struct opts *o, int argc, char *argv[])
 		mct_series_free(&o->jm[i].s);
 	}
 	free(o->jm);
+	free(o->colmap);
 	free(o->heap);
 	free(o->hline);
 	mct_event_free(&o->ev);
