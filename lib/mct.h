@@ -943,6 +943,7 @@ struct mct_mlog {
 struct mct_series {
 	int64_t		*t, *v, *lim;
 	size_t		 lo, n, cap;
+	size_t		 hint;		/* private: the last answer */
 };
 
 /* The step function over an interval. */
@@ -965,7 +966,7 @@ int	 mct_mlog_line(struct mct_mlog *, const char *, size_t);
 void	 mct_mlog_free(struct mct_mlog *);
 void	 mct_series_add(struct mct_series *, int64_t, int64_t);
 void	 mct_series_forget(struct mct_series *, int64_t);
-int	 mct_series_over(const struct mct_series *, int64_t, int64_t,
+int	 mct_series_over(struct mct_series *, int64_t, int64_t,
 	    struct mct_over *);
 void	 mct_series_free(struct mct_series *);
 void	 mct_over_json(const struct mct_over *, struct mct_buf *);

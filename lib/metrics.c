@@ -615,11 +615,22 @@ mct_series_add(struct mct_series *s, int64_t t, int64_t v)
 		set_limit(s, k);
 }
 
-/* The last sample at or before t, or lo if none is. */
+/*
+ * The last sample at or before t, or lo if none is.  Events come mostly
+ * in time order: the answer of the last call, or the one after it, is
+ * tried first.
+ */
 static size_t
 at_or_before(const struct mct_series *s, int64_t t)
 {
-	size_t lo = s->lo, hi = s->n;
+	size_t lo = s->lo, hi = s->n, h = s->hint;
+
+	if (h >= lo && h < hi && s->t[h] <= t) {
+		if (h + 1 == hi || s->t[h + 1] > t)
+			return h;
+		if (h + 2 == hi || s->t[h + 2] > t)
+			return h + 1;
+	}
 
 	while (lo < hi) {	/* the first sample after t */
 		size_t mid = lo + (hi - lo) / 2;
@@ -656,12 +667,13 @@ until(const struct mct_series *s, size_t i)
  * Returns 0, or -1 if no sample is in effect during it.
  */
 int
-mct_series_over(const struct mct_series *s, int64_t a, int64_t dur,
+mct_series_over(struct mct_series *s, int64_t a, int64_t dur,
     struct mct_over *o)
 {
 	size_t i = at_or_before(s, a);
 	int64_t b = a + dur, from, to;
 
+	s->hint = i;
 	memset(o, 0, sizeof(*o));
 	if (s->n == s->lo)
 		return -1;
