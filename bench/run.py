@@ -5,7 +5,7 @@ beside the same job done by jq and by a plain python3 json script in the same ru
 Usage:  python3 bench/run.py [-h] [SECTION...]   (from the build directory, or with MCT_BUILDDIR set)
         make bench                               (runs it from the build directory)
 
-Sections: cat, filter, group, flow, phases, report, real (the default sections);
+Sections: cat, filter, group, flow, phases, report, merge, ranks, metrics, real (the default sections);
           big (2 GB constant-memory run), slice (2 GB cat | filter --from --to | cat --wrap),
           huge (> 4 GiB run).
   cat     mct-cat, trace -> stream, beside jq and python3 json
@@ -25,6 +25,8 @@ Sections: cat, filter, group, flow, phases, report, real (the default sections);
           mct-ranks, beside a python3 json script doing the same
   diff    mct-diff of two full-scale seed traces (the second with kernel_kernel 10% slower), beside
           one mct-cat | mct-group over one of them (SPEC §10: <= 2x) and a python3 json diff script
+  metrics mct-metrics --join of the compact trace and a 1 kHz metric log of its span (gentrace
+          --metrics), beside mct-cat over the trace (issue 17: <= 1.5x) and a python3 bisect join
   real    mct-cat on the largest real Kineto trace of MCT_FIXTURES (default ../shared/fixtures
           beside the source tree), plain and .json.gz, beside jq, python3 and the inflate floor
           (igzip -dc, zcat); skipped with a note when the fixtures are absent
@@ -88,8 +90,8 @@ import tempfile
 import time
 from types import SimpleNamespace
 
-SECTIONS_ALL = "cat filter group flow phases report merge ranks diff real big slice huge".split()
-SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks diff real".split()
+SECTIONS_ALL = "cat filter group flow phases report merge ranks diff metrics real big slice huge".split()
+SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks diff metrics real".split()
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(BENCH)
@@ -1439,6 +1441,46 @@ def section_diff():
     a, b = t.median.get("mct-diff"), t.median.get("mct-cat | mct-group")
     target("mct-diff of two traces / one mct-cat | mct-group", a and b and "%.2f" % (a / b), "<=", 2,
            "x")
+# ---------------------------------------------------------------- section: metrics (SPEC §14)
+
+def section_metrics():
+    if not need_tool("mct-metrics"):
+        return
+    if not S.gentrace:
+        return note("  skipped: no tests/gentrace")
+    need_seed()
+    say("\n== mct-metrics --join: the compact trace with a 1 kHz metric log of its span, two counters")
+    say("   joined to every event with a dur (issue 17: <= 1.5x the time of mct-cat over the trace)")
+    log = os.path.join(S.bench_dir, "seed-s%s-metrics.csv" % S.scale)
+    args = ("--scale", S.scale, "--metrics", "/dev/fd/3", "--metrics-form", "csv")
+    make_file(log, log + ".stamp", gen_fingerprint(*args), "generating %s (gentrace %s)" % (log, " ".join(args)),
+              cmd="%s 3>&1 >/dev/null" % q(S.gentrace, *args))
+    nd = os.path.join(S.bench_dir, "seed-s%s-metrics.nd" % S.scale)
+    make_file(nd, nd + ".stamp", fingerprint(read_bytes(log), "mct-metrics"), "making %s" % nd,
+              cmd="mct-metrics %s" % q(log))
+    export(MET_CSV=log, MET_ND=nd)
+    note("  log: %s, %s samples" % (log, commas(sum(1 for _ in open(log)) - 1)))
+    t = Table("--join hbm_bw,sm_clock, compact trace + 1 kHz log", S.b_cmp, S.ev_cmp)
+    t.sh("mct-cat", 'rss mct-cat "$F_CMP" >/dev/null', mct=True)
+    t.sh("mct-metrics --join TRACE LOG",
+         'rss mct-metrics --join hbm_bw,sm_clock "$F_CMP" "$MET_CSV" >/dev/null', mct=True)
+    t.sh("mct-cat --merge | --join",
+         'mct-cat --merge "$F_CMP" "$MET_ND" | rss mct-metrics --join hbm_bw,sm_clock >/dev/null', mct=True)
+    if S.have_py:
+        t.sh("python3 json", 'rss "$PYTHON3" "$REF/metrics.py" "$F_CMP" "$MET_CSV"')
+    t.run()
+    have("python3", S.have_py)
+    job = "mct-metrics --join TRACE LOG"
+    if t.median.get("python3 json") is not None and t.median.get(job) is not None:
+        # counted once, outside the timed job (grep over its output would be timed too)
+        check("events joined: %s" % job, sh_lines('mct-metrics --join hbm_bw,sm_clock "$F_CMP" "$MET_CSV" | '
+                                                  'grep -F \'"metrics":\''),
+              number(t.out.get("python3 json")))
+    ratios(t, "mct-cat", job, "mct-cat --merge | --join", "python3 json")
+    judge = target if float(S.scale) == 1 else target_full
+    r = ratio(t, job, "mct-cat")
+    judge("--join TRACE LOG / mct-cat TRACE, wall", r, "<=", 1.5, "x")
+    judge("--join peak RSS (memory constant on sorted input)", rss_mb(t.rss_kb.get(job)), "<=", 64, "MB")
 
 
 # ---------------------------------------------------------------- section: the 2 GB slice

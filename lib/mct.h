@@ -397,6 +397,8 @@ const struct mct_header *mct_pairbe_header(const struct mct_pairbe *);
 int	 mct_pairbe_next(struct mct_pairbe *, struct mct_reader *,
 	    struct mct_event **);
 void	 mct_pairbe_free(struct mct_pairbe *);
+void	 mct_header_unsorted(struct mct_header *, char **,
+	    const struct mct_header *);
 
 /*
  * rank.c - the rank of each source, its ts shift, and a multi-rank
@@ -1014,5 +1016,90 @@ void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
 	    const char *);
 void	 mct_seen_event(struct mct_seen *, struct mct_event *);
 void	 mct_seen_end(struct mct_seen *);
+
+/*
+ * metrics.c - device metric logs (SPEC §14): wall times as epoch ns, a
+ * CSV/TSV log's lines as samples (values in millionths, exact from the
+ * text), and a metric's step function over an interval (mct-metrics).
+ */
+struct mct_tz {
+	int		 local;		/* the local rules (TZ) */
+	int64_t		 off;		/* else seconds east of UTC */
+};
+
+enum mct_mcrole { MCT_MC_UNKNOWN = 0, MCT_MC_TIME, MCT_MC_DEVICE,
+    MCT_MC_METRIC, MCT_MC_TEXT };
+
+struct mct_mcol {
+	char		*name;		/* the header's text, unit taken off */
+	char		*unit;		/* "MHz" of "clocks.sm [MHz]", or NULL */
+	enum mct_mcrole	 role;		/* a metric once a value was a number */
+};
+
+struct mct_msample {
+	int64_t		 ts, dev;
+	int		 col;		/* its metric: the column */
+	int64_t		 v;		/* value x 10^6 */
+};
+
+struct mct_mlog {
+	/* set before the header */
+	const char	*timecol;	/* --time: a name or number, or NULL */
+	const char	*devcol;	/* --index, or NULL */
+	const char	*metrics;	/* -m: names, comma-separated, or NULL */
+	enum mct_unit	 tunit;		/* numbers in the time column */
+	struct mct_tz	 tz;		/* wall times without an offset */
+	int		 has_sync;	/* ts = sync_ts + (time - sync_t) */
+	int64_t		 sync_t, sync_ts;
+	/* the header's */
+	int		 delim;
+	struct mct_mcol	*col;
+	int		 ncol, tcol, dcol;	/* dcol -1: device 0 */
+	/* a line's samples, or why it is bad */
+	struct mct_msample *sample;
+	size_t		 nsample, scap;
+	char		 why[128];
+	/* private */
+	char		*hline;
+	size_t		 hlen;
+	struct mct_buf	 fbuf;
+	struct { size_t off, len; } *field;
+	int		 nfield, fcap;
+};
+
+/*
+ * A metric's samples in time order, live from lo to n; each holds until
+ * the next, at most until its lim (twice the time since the one before).
+ */
+struct mct_series {
+	int64_t		*t, *v, *lim;
+	size_t		 lo, n, cap;
+	size_t		 hint;		/* private: the last answer */
+};
+
+/* The step function over an interval. */
+struct mct_over {
+	long long	 samples;	/* in effect for part of it */
+	int64_t		 min, max;	/* x 10^6 */
+	mct_i128	 wsum;		/* value x 10^6 x ns */
+	int64_t		 covered;	/* ns of it the log covers */
+};
+
+int	 mct_tz_parse(const char *, struct mct_tz *);
+int	 mct_wall_ns(const char *, size_t, const struct mct_tz *, int64_t *);
+int	 mct_value_e6(const char *, size_t, int64_t *);
+size_t	 mct_fmt_e6(char *, int64_t);
+int	 mct_mlog_header(struct mct_mlog *, const char *, size_t,
+	    const char **);
+int	 mct_mlog_time(const struct mct_mlog *, const char *, size_t,
+	    int64_t *);
+int	 mct_mlog_line(struct mct_mlog *, const char *, size_t);
+void	 mct_mlog_free(struct mct_mlog *);
+void	 mct_series_add(struct mct_series *, int64_t, int64_t);
+void	 mct_series_forget(struct mct_series *, int64_t);
+int	 mct_series_over(struct mct_series *, int64_t, int64_t,
+	    struct mct_over *);
+void	 mct_series_free(struct mct_series *);
+void	 mct_over_json(const struct mct_over *, struct mct_buf *);
 
 #endif /* MCT_H */

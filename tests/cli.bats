@@ -7,10 +7,12 @@ load helpers
 
 setup_file() {
 	# A big generated trace (the seed's full scale) and its stream.
-	gen > "$BATS_FILE_TMPDIR/big.json"
+	# (and their metric logs, for mct-metrics)
+	gen --metrics "$BATS_FILE_TMPDIR/big.csv" > "$BATS_FILE_TMPDIR/big.json"
 	mct-cat "$BATS_FILE_TMPDIR/big.json" > "$BATS_FILE_TMPDIR/big.nd"
 	# A small trace in µs, so that times have fractions.
-	gen --scale 0.02 --unit us > "$BATS_FILE_TMPDIR/small.json"
+	gen --scale 0.02 --unit us --metrics "$BATS_FILE_TMPDIR/small.csv" \
+	    > "$BATS_FILE_TMPDIR/small.json"
 	mct-cat "$BATS_FILE_TMPDIR/small.json" > "$BATS_FILE_TMPDIR/small.nd"
 }
 
@@ -31,10 +33,13 @@ twice() {
 	if [ "$1" = mct-diff ]; then echo "$2 $2"; else echo "$2"; fi
 }
 
-# What a tool reads in these tests: mct-cat a trace, the others a stream.
+# What a tool reads in these tests: mct-cat a trace, mct-metrics a metric
+# log, the others a stream.
 input_for() {
 	if [ "$1" = mct-cat ]; then
 		echo "$BATS_FILE_TMPDIR/$2.json"
+	elif [ "$1" = mct-metrics ]; then
+		echo "$BATS_FILE_TMPDIR/$2.csv"
 	else
 		echo "$BATS_FILE_TMPDIR/$2.nd"
 	fi

@@ -39,3 +39,4 @@ run_example() {
 @test "10 launch latency per API" { run_example 10-latency; }
 @test "11 a window sliced for the viewer" { run_example 11-window; }
 @test "12 launches per second with awk" { run_example 12-launch-rate; }
+@test "13 memory utilization and clock per kernel" { run_example 13-metrics; }

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define US INT64_C(1000)
 #define MS INT64_C(1000000)
@@ -1542,6 +1543,99 @@ static uint64_t nwritten_events;
 
 static void out_one(const Ev *e);
 
+/*
+ * --metrics FILE: a metric log of the trace, sampled every
+ * --metrics-period ns from ORIGIN to the trace's end.  A sample's values
+ * depend only on which custom kernel runs on the device at its time:
+ * high bandwidth in kernel_kernel_1, middling in kernel_kernel, low
+ * elsewhere (with a small integer wobble), so mct-metrics --join must
+ * put kernel_kernel_1 on top.  Forms: nvidia (nvidia-smi --format=csv,
+ * wall times: ORIGIN is METRICS_WALL0) and csv (trace ns, a few us of
+ * jitter).
+ */
+#define METRICS_WALL0_S INT64_C(1796194800)	/* 2026/12/02 07:00:00 UTC */
+static struct {
+	const char *path;
+	int nvidia;		/* else csv */
+	int64_t period;
+	struct mspan { int64_t ts, end; int kk1; } *v;
+	size_t n, cap;
+	int64_t end;		/* the trace's last end, relative */
+} mlog = { NULL, 1, 1000000, NULL, 0, 0, 0 };
+
+static void metrics_note(const Ev *e)
+{
+	if (e->type != EV_M && e->ts + e->dur > mlog.end)
+		mlog.end = e->ts + e->dur;
+	if (e->type != EV_X || (e->name != K_KK && e->name != K_KK1))
+		return;
+	if (mlog.n == mlog.cap) {
+		mlog.cap = mlog.cap ? mlog.cap * 2 : 1024;
+		mlog.v = realloc(mlog.v, mlog.cap * sizeof(*mlog.v));
+		if (mlog.v == NULL) {
+			fputs("gentrace: out of memory\n", stderr);
+			exit(1);
+		}
+	}
+	mlog.v[mlog.n].ts = e->ts;
+	mlog.v[mlog.n].end = e->ts + e->dur;
+	mlog.v[mlog.n++].kk1 = e->name == K_KK1;
+}
+
+static int mspan_cmp(const void *a, const void *b)
+{
+	const struct mspan *x = a, *y = b;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static void metrics_write(void)
+{
+	FILE *f;
+	size_t at = 0;
+	int64_t t, k;
+
+	if (mlog.path == NULL)
+		return;
+	if ((f = fopen(mlog.path, "w")) == NULL) {
+		fprintf(stderr, "gentrace: %s: %s\n", mlog.path, strerror(errno));
+		exit(2);
+	}
+	qsort(mlog.v, mlog.n, sizeof(*mlog.v), mspan_cmp);
+	fputs(mlog.nvidia ? "timestamp, index, clocks.current.sm [MHz], "
+	    "utilization.memory [%], memory.used [MiB]\n" :
+	    "time_ns,gpu,hbm_bw [GB/s],sm_clock [MHz]\n", f);
+	for (k = 0, t = 0; t <= mlog.end; k++, t = k * mlog.period) {
+		int64_t ts = t, bw, util, clk;
+		int in = 0;	/* 0 none, 1 kernel_kernel, 2 kernel_kernel_1 */
+
+		if (!mlog.nvidia && t > 0)
+			ts += (int64_t)(mix64((uint64_t)k) % 5000);	/* jitter */
+		while (at < mlog.n && mlog.v[at].end <= ts)
+			at++;
+		if (at < mlog.n && mlog.v[at].ts <= ts)
+			in = mlog.v[at].kk1 ? 2 : 1;
+		bw = in == 2 ? 1600 + k * 53 % 200 : in == 1 ? 300 + k * 31 % 100 :
+		    50 + k * 17 % 40;
+		util = in == 2 ? 88 + k % 7 : in == 1 ? 20 + k % 5 : 3 + k % 3;
+		clk = in == 1 ? 1500 - k % 3 * 10 : 1600;
+		if (mlog.nvidia) {
+			time_t w = (time_t)(METRICS_WALL0_S + ts / 1000000000);
+			struct tm tm;
+			gmtime_r(&w, &tm);
+			fprintf(f, "%04d/%02d/%02d %02d:%02d:%02d.%03d, 0, %d MHz, "
+			    "%d %%, 40960 MiB\n", tm.tm_year + 1900, tm.tm_mon + 1,
+			    tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			    (int)(ts % 1000000000 / 1000000), (int)clk, (int)util);
+		} else
+			fprintf(f, "%" PRId64 ",0,%d,%d\n", ORIGIN + ts, (int)bw,
+			    (int)clk);
+	}
+	if (fclose(f) != 0) {
+		fprintf(stderr, "gentrace: %s: write error\n", mlog.path);
+		exit(1);
+	}
+}
+
 /* An event; with --be an X event is a B then its E. */
 static void out_event_as(const Ev *e);
 
@@ -1566,6 +1660,8 @@ static void out_event(const Ev *e)
 
 static void out_event_as(const Ev *e)
 {
+	if (mlog.path != NULL)
+		metrics_note(e);
 	if (!opt.be || e->type != EV_X) {
 		out_one(e);
 		return;
@@ -2146,6 +2242,10 @@ static void usage(FILE *f)
 	    "      --drop-kernel NAME  the events named NAME left out\n"
 	    "      --be              each X event as a B event and its E (Chrome's\n"
 	    "                        duration events; mct-cat --pair-be undoes it)\n"
+	    "      --metrics FILE    also write a metric log of the trace to FILE\n"
+	    "      --metrics-form F  nvidia (nvidia-smi CSV, wall times, default) or\n"
+	    "                        csv (time_ns on the trace's clock)\n"
+	    "      --metrics-period NS  a sample every NS ns (default 1000000)\n"
 	    "  -h, --help            this help\n"
 	    "\n"
 	    "Exit status: 0 success, 1 write error, 2 usage error.\n", f);
@@ -2245,7 +2345,8 @@ int main(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL,
 	    O_RANKS, O_OUT, O_SLOW, O_FACTOR, O_OFFSET,
-	    O_BE, O_SLOWK, O_FACTORK, O_ADDK, O_DROPK };
+	    O_BE, O_SLOWK, O_FACTORK, O_ADDK, O_DROPK, O_METRICS, O_MFORM,
+	    O_MPERIOD };
 	static const struct option lopts[] = {
 		{ "scale", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -2270,6 +2371,9 @@ int main(int argc, char **argv)
 		{ "slow-factor-kernel", required_argument, NULL, O_FACTORK },
 		{ "add-kernel", required_argument, NULL, O_ADDK },
 		{ "drop-kernel", required_argument, NULL, O_DROPK },
+		{ "metrics", required_argument, NULL, O_METRICS },
+		{ "metrics-form", required_argument, NULL, O_MFORM },
+		{ "metrics-period", required_argument, NULL, O_MPERIOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -2361,6 +2465,16 @@ int main(int argc, char **argv)
 			break;
 		case O_ADDK: kd.add = optarg; break;
 		case O_DROPK: kd.drop = optarg; break;
+		case O_METRICS: mlog.path = optarg; break;
+		case O_MFORM:
+			if (!strcmp(optarg, "nvidia")) mlog.nvidia = 1;
+			else if (!strcmp(optarg, "csv")) mlog.nvidia = 0;
+			else bad_value("--metrics-form", optarg);
+			break;
+		case O_MPERIOD:
+			mlog.period = whole("--metrics-period", optarg, 1000,
+			    INT64_C(60000000000));
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -2389,6 +2503,11 @@ int main(int argc, char **argv)
 		fputs("gentrace: --ranks N and --out DIR go together; --slow-rank "
 		    "(below N), --slow-factor\nand --clock-offset need them; "
 		    "--stats and --cut do not take them\n", stderr);
+		return 2;
+	}
+
+	if (mlog.path != NULL && (rk.n > 0 || opt.stats)) {
+		fputs("gentrace: --metrics writes the log of one trace: not with --ranks or --stats\n", stderr);
 		return 2;
 	}
 
@@ -2441,5 +2560,6 @@ int main(int argc, char **argv)
 	out_flush();
 	if (fflush(stdout) != 0)
 		die_write();
+	metrics_write();
 	return 0;
 }

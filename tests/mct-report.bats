@@ -157,3 +157,33 @@ PY
 	run mct-report --against nonexistent.json a.json
 	[ "$status" -eq 2 ]
 }
+
+@test "--metrics LOG: a device metrics section, kernel_kernel_1 on top of the bandwidth column" {
+	# (issue 17; tests/mct-metrics.bats checks the join itself)
+	cd "$BATS_TEST_TMPDIR"
+	gen --scale 0.02 --metrics g.csv --metrics-form csv > t.json
+	if command -v gnuplot > /dev/null; then
+		# with -p: the counters under the kernels, linked
+		export MCT_PLOTS="$MCT_SRCDIR/examples"
+		mct-report --metrics g.csv -p pl t.json > r.md
+		[ "$(wc -c < pl/metrics.png)" -gt 10000 ]
+		grep -q '^!\[kernels and device metrics\](pl/metrics.png)$' r.md
+	else
+		mct-report --metrics g.csv t.json > r.md
+	fi
+	sed -n '/^## [0-9]*\. Device metrics/,/^## /p' r.md > sec
+	grep -q '^| name | count | total | hbm_bw (mean) | hbm_bw (max) | sm_clock (mean) | sm_clock (max) |$' sec
+	# the rows are mct-group's over the joined device lanes
+	mct-cat t.json | mct-filter --device |
+	    mct-metrics --join hbm_bw,sm_clock - g.csv |
+	    mct-group -a 'mean:metrics.hbm_bw.mean' -o tsv --no-header > want
+	kk1=$(awk -F'\t' '$1 == "kernel_kernel_1" { printf "%.2f", $2 }' want)
+	[ -n "$kk1" ]
+	grep -q "^| kernel_kernel_1 | [0-9]* | [^|]* | $kk1 |" sec
+	same "$(grep '^| [a-z]' sec | sort -t'|' -k5,5gr | head -1 | cut -d'|' -f2)" \
+	    " kernel_kernel_1 "
+	# a log that cannot be read is an error
+	run mct-report --metrics nothing.csv t.json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"metric log nothing.csv: cannot read"* ]]
+}

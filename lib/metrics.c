@@ -1,0 +1,783 @@
+/*
+ * metrics.c - device metric logs (SPEC §14): wall times as epoch ns, the
+ * lines of a CSV/TSV log (nvidia-smi, rocm-smi, any with a time column)
+ * as samples, and a metric's step function over an event's interval.
+ *
+ * Values are kept as integers in millionths (value x 10^6, from the
+ * decimal text, rounded once past six decimals), so the time-weighted
+ * mean of a step function is a ratio of two exact integers: sum of
+ * value x time over the time covered.  Nothing goes through a double.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "mct.h"
+
+#define E6		1000000
+#define NS_S		INT64_C(1000000000)
+#define VALUE_MAX	(INT64_C(1000000000000) * E6)	/* |value| < 10^12 */
+#define SEC_MAX		(INT64_C(1) << 62) / NS_S	/* wall times: seconds */
+
+/*
+ * Time zones: UTC, a fixed offset, or the process's local rules (the
+ * tool sets TZ for a named zone).
+ */
+int
+mct_tz_parse(const char *s, struct mct_tz *tz)
+{
+	int64_t h, m = 0;
+	const char *p = s + 1;
+	size_t n;
+
+	memset(tz, 0, sizeof(*tz));
+	if (strcasecmp(s, "UTC") == 0 || strcasecmp(s, "GMT") == 0 ||
+	    strcmp(s, "Z") == 0)
+		return 0;
+	if (*s != '+' && *s != '-') {
+		tz->local = 1;	/* a zone name: the caller sets TZ */
+		return *s == '\0' ? -1 : 0;
+	}
+	n = strspn(p, "0123456789");
+	if (n == 4 && p[n] == '\0') {
+		h = (p[0] - '0') * 10 + (p[1] - '0');
+		m = (p[2] - '0') * 10 + (p[3] - '0');
+	} else if ((n == 1 || n == 2) && (p[n] == '\0' || (p[n] == ':' &&
+	    strlen(p + n + 1) == 2 && strspn(p + n + 1, "0123456789") == 2))) {
+		h = p[0] - '0';
+		if (n == 2)
+			h = h * 10 + (p[1] - '0');
+		if (p[n] == ':')
+			m = (p[n + 1] - '0') * 10 + (p[n + 2] - '0');
+	} else
+		return -1;
+	if (h > 14 || m > 59)
+		return -1;
+	tz->off = (h * 3600 + m * 60) * (*s == '-' ? -1 : 1);
+	return 0;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
+static int64_t
+days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* n digits at *p as a number, or -1; *p moves past them. */
+static int64_t
+digits(const char **p, const char *end, int n)
+{
+	int64_t v = 0;
+
+	for (; n > 0; n--, (*p)++) {
+		if (*p >= end || !isdigit((unsigned char)**p))
+			return -1;
+		v = v * 10 + (**p - '0');
+	}
+	return v;
+}
+
+/* The seconds east of UTC written after a wall time: Z, +HH:MM, +HHMM, +HH. */
+static int
+wall_offset(const char *p, const char *end, int64_t *off)
+{
+	int64_t h, m = 0;
+	int sign;
+
+	if (p < end && *p == 'Z' && p + 1 == end) {
+		*off = 0;
+		return 0;
+	}
+	if (p >= end || (*p != '+' && *p != '-'))
+		return -1;
+	sign = *p++ == '-' ? -1 : 1;
+	if ((h = digits(&p, end, 2)) < 0)
+		return -1;
+	if (p < end && *p == ':')
+		p++;
+	if (p < end && (m = digits(&p, end, 2)) < 0)
+		return -1;
+	if (p != end || h > 14 || m > 59)
+		return -1;
+	*off = sign * (h * 3600 + m * 60);
+	return 0;
+}
+
+/* Local rules: the offset mktime() finds for that wall clock reading. */
+static int
+local_offset(int64_t y, int64_t mo, int64_t d, int64_t h, int64_t mi,
+    int64_t s, int64_t *off)
+{
+	struct tm tm;
+	time_t t;
+
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = (int)(y - 1900);
+	tm.tm_mon = (int)(mo - 1);
+	tm.tm_mday = (int)d;
+	tm.tm_hour = (int)h;
+	tm.tm_min = (int)mi;
+	tm.tm_sec = (int)s;
+	tm.tm_isdst = -1;
+	if ((t = mktime(&tm)) == (time_t)-1)
+		return -1;
+	*off = (days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) -
+	    (int64_t)t;
+	return 0;
+}
+
+/*
+ * A wall time as epoch ns: YYYY/MM/DD HH:MM:SS[.frac] (nvidia-smi) or
+ * YYYY-MM-DD[T ]HH:MM:SS[.frac][Z|+HH:MM], up to 9 digits of fraction.
+ * An offset in the text wins over tz.  Returns 0, or -1 if it is none.
+ */
+int
+mct_wall_ns(const char *s, size_t n, const struct mct_tz *tz, int64_t *ns)
+{
+	const char *p = s, *end = s + n;
+	int64_t y, mo, d, h, mi, sec, frac = 0, off = tz->off;
+	int nd = 0;
+	char sep;
+
+	if ((y = digits(&p, end, 4)) < 0 || p >= end)
+		return -1;
+	sep = *p++;
+	if ((sep != '/' && sep != '-') || (mo = digits(&p, end, 2)) < 0 ||
+	    p >= end || *p++ != sep || (d = digits(&p, end, 2)) < 0 ||
+	    p >= end || (*p != ' ' && *p != 'T'))
+		return -1;
+	p++;
+	if ((h = digits(&p, end, 2)) < 0 || p >= end || *p++ != ':' ||
+	    (mi = digits(&p, end, 2)) < 0 || p >= end || *p++ != ':' ||
+	    (sec = digits(&p, end, 2)) < 0)
+		return -1;
+	if (p < end && (*p == '.' || *p == ',')) {
+		for (p++; p < end && isdigit((unsigned char)*p); p++, nd++)
+			if (nd < 9)
+				frac = frac * 10 + (*p - '0');
+			else if (*p != '0')
+				return -1;	/* below a ns */
+		if (nd == 0)
+			return -1;
+		for (; nd < 9; nd++)
+			frac *= 10;
+	}
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    sec > 60)
+		return -1;
+	if (p < end) {
+		if (wall_offset(p, end, &off) != 0)
+			return -1;
+	} else if (tz->local && local_offset(y, mo, d, h, mi, sec, &off) != 0)
+		return -1;
+	sec += days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 - off;
+	if (sec <= -SEC_MAX || sec >= SEC_MAX)
+		return -1;	/* beyond int64 ns (1824 to 2116) */
+	*ns = sec * NS_S + frac;
+	return 0;
+}
+
+/*
+ * A value in millionths, exactly from its decimal text.  Returns 0, or
+ * -1 if it is no number or too large.
+ */
+int
+mct_value_e6(const char *s, size_t n, int64_t *v)
+{
+	mct_i128 x;
+
+	if (n == 0 || mct_dec_e6(s, n, &x) != 0 || x >= VALUE_MAX ||
+	    x <= -VALUE_MAX)
+		return -1;
+	*v = (int64_t)x;
+	return 0;
+}
+
+/*
+ * Reading a log: the header names the columns; each line is a time, a
+ * device and the metrics' values.
+ */
+static const char *const timenames[] = { "timestamp", "time", "date",
+    "datetime", NULL };
+static const char *const devnames[] = { "index", "device", "gpu", "card",
+    "gpu index", NULL };
+
+/* Values that say "no sample" (nvidia-smi's [N/A], rocm-smi's N/A). */
+static const char *const nothing[] = { "", "N/A", "[N/A]", "NA", "-",
+    "[Not Supported]", "Not Supported", "[Unknown Error]", NULL };
+
+static int
+in_list(const char *const *l, const char *s, size_t n)
+{
+	for (; *l != NULL; l++)
+		if (strlen(*l) == n && strncasecmp(*l, s, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Split a line into fields: by the delimiter, quotes ("a,b", "" inside)
+ * removed, blanks around each field trimmed.  Returns the field count.
+ */
+static int
+split(struct mct_mlog *l, const char *p, size_t n)
+{
+	const char *end = p + n, *q;
+	struct mct_buf *b = &l->fbuf;
+	size_t start;
+	int nf = 0;
+
+	b->len = 0;
+	l->nfield = 0;
+	for (;;) {
+		while (p < end && (*p == ' ' || (*p == '\t' && l->delim != '\t')))
+			p++;
+		start = b->len;
+		if (p < end && *p == '"') {
+			for (p++; p < end; p++) {
+				if (*p == '"' && p + 1 < end && p[1] == '"')
+					mct_buf_addc(b, *p++);
+				else if (*p == '"')
+					break;
+				else
+					mct_buf_addc(b, *p);
+			}
+			if (p < end)
+				p++;
+		}
+		if ((q = memchr(p, l->delim, (size_t)(end - p))) == NULL)
+			q = end;
+		mct_buf_add(b, p, (size_t)(q - p));
+		p = q;
+		while (b->len > start && (b->p[b->len - 1] == ' ' ||
+		    b->p[b->len - 1] == '\t' || b->p[b->len - 1] == '\r'))
+			b->len--;
+		if (nf == l->fcap) {
+			l->fcap = l->fcap ? l->fcap * 2 : 16;
+			l->field = mct_xrealloc(l->field,
+			    (size_t)l->fcap * sizeof(*l->field));
+		}
+		l->field[nf].off = start;
+		l->field[nf++].len = b->len - start;
+		mct_buf_addc(b, '\0');		/* FIELD() is a C string */
+		if (p >= end)
+			break;
+		p++;
+	}
+	l->nfield = nf;
+	return nf;
+}
+
+#define FIELD(l, i)	((l)->fbuf.p + (l)->field[i].off)
+
+/* A column's name and unit: "clocks.sm [MHz]", "GPU use (%)". */
+static void
+column(struct mct_mcol *c, const char *s, size_t n)
+{
+	const char *o;
+	char close = n ? s[n - 1] : 0;
+	size_t un = 0, nn = n;
+
+	if (close == ']' || close == ')') {
+		for (o = s + n - 1; o > s && *o != (close == ']' ? '[' : '(');
+		    o--)
+			;
+		if (o > s) {
+			un = (size_t)(s + n - 1 - o - 1);
+			nn = (size_t)(o - s);
+			while (nn && s[nn - 1] == ' ')
+				nn--;
+			c->unit = mct_xmalloc(un + 1);
+			memcpy(c->unit, o + 1, un);
+			c->unit[un] = '\0';
+		}
+	}
+	c->name = mct_xmalloc(nn + 1);
+	memcpy(c->name, s, nn);
+	c->name[nn] = '\0';
+}
+
+/* The column a --time or --index argument names: its name or number. */
+static int
+named(struct mct_mlog *l, const char *what)
+{
+	int64_t k;
+	int i;
+
+	for (i = 0; i < l->ncol; i++)
+		if (strcmp(l->col[i].name, what) == 0 ||
+		    strcmp(FIELD(l, i), what) == 0)
+			return i;
+	if (mct_int(what, strlen(what), &k) == 0 && k >= 1 && k <= l->ncol)
+		return (int)k - 1;
+	return -1;
+}
+
+static int
+first_named(struct mct_mlog *l, const char *const *names)
+{
+	int i;
+
+	for (i = 0; i < l->ncol; i++)
+		if (in_list(names, l->col[i].name, strlen(l->col[i].name)))
+			return i;
+	return -1;
+}
+
+/* Is the metric in the comma-separated list? */
+static int
+listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list, *q;
+
+	for (; *p; p = *q ? q + 1 : q) {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		if ((size_t)(q - p) == n && strncmp(p, name, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The header line: the delimiter (a tab if it has one, else a comma),
+ * the columns, which is the time, which the device, which are metrics.
+ * Returns 0, or -1 with *why set.
+ */
+int
+mct_mlog_header(struct mct_mlog *l, const char *p, size_t n,
+    const char **why)
+{
+	int i;
+
+	l->delim = memchr(p, '\t', n) != NULL ? '\t' : ',';
+	l->ncol = split(l, p, n);
+	l->col = mct_xmalloc((size_t)l->ncol * sizeof(*l->col));
+	memset(l->col, 0, (size_t)l->ncol * sizeof(*l->col));
+	l->hline = mct_xmalloc(n + 1);
+	memcpy(l->hline, p, n);
+	l->hline[n] = '\0';
+	l->hlen = n;
+	for (i = 0; i < l->ncol; i++)
+		column(&l->col[i], FIELD(l, i), l->field[i].len);
+	l->tcol = l->timecol ? named(l, l->timecol) :
+	    first_named(l, timenames);
+	for (i = 0; l->tcol < 0 && !l->timecol && i < l->ncol; i++)
+		if (strncasecmp(l->col[i].name, "time", 4) == 0)
+			l->tcol = i;	/* time_ns, timestamp_s */
+	if (l->tcol < 0) {
+		*why = l->timecol ? "no such column as --time names" :
+		    "no time column (timestamp, time..., date): name one with "
+		    "--time";
+		return -1;
+	}
+	l->dcol = l->devcol ? named(l, l->devcol) : first_named(l, devnames);
+	if (l->devcol && l->dcol < 0) {
+		*why = "no such column as --index names";
+		return -1;
+	}
+	for (i = 0; i < l->ncol; i++) {
+		struct mct_mcol *c = &l->col[i];
+
+		c->role = i == l->tcol ? MCT_MC_TIME : i == l->dcol ?
+		    MCT_MC_DEVICE : MCT_MC_UNKNOWN;
+		if (c->role == MCT_MC_UNKNOWN && l->metrics != NULL)
+			c->role = listed(l->metrics, c->name) ? MCT_MC_METRIC :
+			    MCT_MC_TEXT;
+	}
+	if (l->metrics != NULL)
+		for (i = 0; i < l->ncol && l->col[i].role != MCT_MC_METRIC; i++)
+			;
+	if (l->metrics != NULL && i == l->ncol) {
+		*why = "no column of the names -m gives";
+		return -1;
+	}
+	return 0;
+}
+
+/* A value with its unit, if any, after it: "1410 MHz", "45 %", "12.5". */
+static int
+value(const struct mct_mcol *c, const char *s, size_t n, int64_t *v)
+{
+	size_t k = strspn(s, "+-0123456789.eE"), r = k;
+
+	if (k > n)
+		k = r = n;
+	while (r < n && s[r] == ' ')
+		r++;
+	if (r < n && (c->unit == NULL || strlen(c->unit) != n - r ||
+	    memcmp(c->unit, s + r, n - r) != 0))
+		return -1;
+	return mct_value_e6(s, k, v);
+}
+
+/* A device: a number, or the digits at the end of "card0", "GPU[1]". */
+static int
+device(const char *s, size_t n, int64_t *dev)
+{
+	size_t e = n, b;
+
+	if (e && s[e - 1] == ']')
+		e--;
+	for (b = e; b > 0 && isdigit((unsigned char)s[b - 1]); b--)
+		;
+	if (b == e || e - b > 9)
+		return -1;
+	return mct_int(s + b, e - b, dev);
+}
+
+/* The time of a line: a number in the time unit, or a wall time. */
+int
+mct_mlog_time(const struct mct_mlog *l, const char *s, size_t n,
+    int64_t *ns)
+{
+	size_t k = strspn(s, "+-0123456789.");
+
+	if (k >= n && n > 0)
+		return mct_dec_ns(s, n, l->tunit, ns);
+	return mct_wall_ns(s, n, &l->tz, ns);
+}
+
+static void
+sample(struct mct_mlog *l, int64_t ts, int64_t dev, int col, int64_t v)
+{
+	struct mct_msample *m;
+
+	if (l->nsample == l->scap) {
+		l->scap = l->scap ? l->scap * 2 : 16;
+		l->sample = mct_xrealloc(l->sample,
+		    l->scap * sizeof(*l->sample));
+	}
+	m = &l->sample[l->nsample++];
+	m->ts = ts;
+	m->dev = dev;
+	m->col = col;
+	m->v = v;
+}
+
+/*
+ * A line after the header: its samples in l->sample (l->nsample of
+ * them; a value that says "no sample" gives none).  Returns 1 for a line
+ * of samples, 0 for a line to skip quietly (blank, a comment, the header
+ * again), -1 for a bad line, with *why in l->why.
+ */
+int
+mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
+{
+	int64_t ts, dev = 0, v;
+	int i, nf;
+
+	l->nsample = 0;
+	while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
+		n--;
+	if (n == 0 || *p == '#' || (n == l->hlen && memcmp(p, l->hline, n) == 0))
+		return 0;
+	if ((nf = split(l, p, n)) != l->ncol) {
+		snprintf(l->why, sizeof(l->why), "%d fields, the header has %d",
+		    nf, l->ncol);
+		return -1;
+	}
+	if (mct_mlog_time(l, FIELD(l, l->tcol), l->field[l->tcol].len,
+	    &ts) != 0 || !MCT_SANE_NS(ts)) {
+		snprintf(l->why, sizeof(l->why), "time '%.40s' is no number "
+		    "and no wall time", FIELD(l, l->tcol));
+		return -1;
+	}
+	if (l->has_sync)
+		ts = l->sync_ts + (ts - l->sync_t);
+	if (l->dcol >= 0 && device(FIELD(l, l->dcol), l->field[l->dcol].len,
+	    &dev) != 0) {
+		snprintf(l->why, sizeof(l->why), "device '%.40s' is no number",
+		    FIELD(l, l->dcol));
+		return -1;
+	}
+	for (i = 0; i < l->ncol; i++) {
+		struct mct_mcol *c = &l->col[i];
+		const char *f = FIELD(l, i);
+		size_t fl = l->field[i].len;
+
+		if (c->role == MCT_MC_TIME || c->role == MCT_MC_DEVICE ||
+		    c->role == MCT_MC_TEXT || ((fl == 0 ||
+		    !isdigit((unsigned char)*f)) && in_list(nothing, f, fl)))
+			continue;	/* (a digit first: a number, quickly) */
+		if (value(c, f, fl, &v) == 0) {
+			c->role = MCT_MC_METRIC;
+			sample(l, ts, dev, i, v);
+		} else if (c->role == MCT_MC_UNKNOWN)
+			c->role = MCT_MC_TEXT;	/* a name, a bus id */
+		else {
+			snprintf(l->why, sizeof(l->why), "%s: '%.40s' is no "
+			    "number", c->name, f);
+			l->nsample = 0;
+			return -1;
+		}
+	}
+	return 1;
+}
+
+void
+mct_mlog_free(struct mct_mlog *l)
+{
+	int i;
+
+	for (i = 0; i < l->ncol; i++) {
+		free(l->col[i].name);
+		free(l->col[i].unit);
+	}
+	free(l->col);
+	free(l->field);
+	free(l->sample);
+	free(l->hline);
+	mct_buf_free(&l->fbuf);
+	l->col = NULL;
+	l->field = NULL;
+	l->sample = NULL;
+	l->hline = NULL;
+	l->ncol = l->nfield = l->fcap = 0;
+	l->nsample = l->scap = 0;
+}
+
+/*
+ * The step function: each sample holds from its time until the next
+ * one's, but at most twice the time since the sample before it (of an
+ * earlier time), so that a log that stopped or paused does not hold its
+ * last value for ever; the first sample holds until the next.  Samples
+ * come in time order (one out of order is put in its place); the oldest
+ * are forgotten once no interval can need them.
+ */
+#define NO_LIMIT	INT64_MAX
+
+/* Sample i's limit, from the last sample before it of an earlier time. */
+static void
+set_limit(struct mct_series *s, size_t i)
+{
+	size_t j = i;
+	mct_i128 lim;
+
+	while (j > s->lo && s->t[j - 1] == s->t[i])
+		j--;
+	lim = j > s->lo ? (mct_i128)s->t[i] + 2 * ((mct_i128)s->t[i] -
+	    s->t[j - 1]) : NO_LIMIT;
+	s->lim[i] = lim < NO_LIMIT ? (int64_t)lim : NO_LIMIT;
+}
+
+static void
+grow(struct mct_series *s)
+{
+	size_t k = s->n - s->lo;
+
+	if (s->lo > 0 && s->lo >= s->n / 2) {
+		memmove(s->t, s->t + s->lo, k * sizeof(*s->t));
+		memmove(s->v, s->v + s->lo, k * sizeof(*s->v));
+		memmove(s->lim, s->lim + s->lo, k * sizeof(*s->lim));
+		s->n = k;
+		s->lo = 0;
+		return;
+	}
+	s->cap = s->cap ? s->cap * 2 : 256;
+	s->t = mct_xrealloc(s->t, s->cap * sizeof(*s->t));
+	s->v = mct_xrealloc(s->v, s->cap * sizeof(*s->v));
+	s->lim = mct_xrealloc(s->lim, s->cap * sizeof(*s->lim));
+}
+
+void
+mct_series_add(struct mct_series *s, int64_t t, int64_t v)
+{
+	size_t i, k;
+
+	if (s->n == s->cap)
+		grow(s);
+	for (i = s->n; i > s->lo && s->t[i - 1] > t; i--) {
+		s->t[i] = s->t[i - 1];
+		s->v[i] = s->v[i - 1];
+		s->lim[i] = s->lim[i - 1];
+	}
+	s->t[i] = t;
+	s->v[i] = v;
+	s->n++;
+	/* its limit, and those of the samples after it up to a later time */
+	for (k = i; k < s->n && (k == i || s->t[k - 1] == t); k++)
+		set_limit(s, k);
+}
+
+/*
+ * The last sample at or before t, or lo if none is.  Events come mostly
+ * in time order: the answer of the last call, or the one after it, is
+ * tried first.
+ */
+static size_t
+at_or_before(const struct mct_series *s, int64_t t)
+{
+	size_t lo = s->lo, hi = s->n, h = s->hint;
+
+	if (h >= lo && h < hi && s->t[h] <= t) {
+		if (h + 1 == hi || s->t[h + 1] > t)
+			return h;
+		if (h + 2 == hi || s->t[h + 2] > t)
+			return h + 1;
+	}
+
+	while (lo < hi) {	/* the first sample after t */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->t[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > s->lo ? lo - 1 : s->lo;
+}
+
+/* Forget samples no interval starting at t or later needs. */
+void
+mct_series_forget(struct mct_series *s, int64_t t)
+{
+	if (s->n > s->lo)
+		s->lo = at_or_before(s, t);
+}
+
+/* Where sample i stops holding. */
+static int64_t
+until(const struct mct_series *s, size_t i)
+{
+	int64_t e = i + 1 < s->n ? s->t[i + 1] : NO_LIMIT;
+
+	return s->lim[i] < e ? s->lim[i] : e;
+}
+
+/*
+ * The step function over [a, a + dur): the samples in effect for part of
+ * it, their min and max, and the sum of value x time over the part the
+ * log covers.  An interval of no length takes the sample in effect at a.
+ * Returns 0, or -1 if no sample is in effect during it.
+ */
+int
+mct_series_over(struct mct_series *s, int64_t a, int64_t dur,
+    struct mct_over *o)
+{
+	size_t i = at_or_before(s, a);
+	int64_t b = a + dur, from, to;
+
+	s->hint = i;
+	memset(o, 0, sizeof(*o));
+	if (s->n == s->lo)
+		return -1;
+	if (dur == 0) {
+		if (s->t[i] > a || until(s, i) <= a)
+			return -1;
+		o->samples = 1;
+		o->min = o->max = s->v[i];
+		o->wsum = s->v[i];	/* its value for 1 ns */
+		o->covered = 1;
+		return 0;
+	}
+	for (; i < s->n && s->t[i] < b; i++) {
+		from = s->t[i] > a ? s->t[i] : a;
+		to = until(s, i) < b ? until(s, i) : b;
+		if (to <= from)
+			continue;
+		if (o->samples == 0 || s->v[i] < o->min)
+			o->min = s->v[i];
+		if (o->samples == 0 || s->v[i] > o->max)
+			o->max = s->v[i];
+		o->samples++;
+		o->wsum += (mct_i128)s->v[i] * (to - from);
+		o->covered += to - from;
+	}
+	return o->samples ? 0 : -1;
+}
+
+void
+mct_series_free(struct mct_series *s)
+{
+	free(s->t);
+	free(s->v);
+	free(s->lim);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A value in millionths as decimal text, trailing zeros dropped. */
+size_t
+mct_fmt_e6(char *buf, int64_t v)
+{
+	return mct_fmt_dec(buf, v, E6);
+}
+
+/*
+ * sign, whole part, and the fraction's digits (frac < 10^digits), its
+ * trailing zeros dropped if trim: by hand, for --join writes four
+ * numbers an event.
+ */
+static void
+add_fixed(struct mct_buf *b, int neg, uint64_t whole, uint64_t frac,
+    int digits, int trim)
+{
+	char d[8];
+	int i;
+
+	if (neg && (whole || frac))
+		mct_buf_addc(b, '-');
+	mct_buf_addi(b, (int64_t)whole);
+	for (i = digits - 1; i >= 0; i--, frac /= 10)
+		d[i] = (char)('0' + frac % 10);
+	while (trim && digits > 0 && d[digits - 1] == '0')
+		digits--;
+	if (digits > 0) {
+		mct_buf_addc(b, '.');
+		mct_buf_add(b, d, (size_t)digits);
+	}
+}
+
+static void
+add_e6(struct mct_buf *b, int64_t v)
+{
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	add_fixed(b, v < 0, u / E6, u % E6, 6, 1);
+}
+
+/*
+ * The mean to three decimals, rounded half away from zero: wsum is in
+ * millionths x ns, so mean x 1000 = wsum / (covered x 1000).
+ */
+static void
+fmt_mean(struct mct_buf *b, const struct mct_over *o)
+{
+	mct_i128 d = (mct_i128)o->covered * 1000, w = o->wsum, q;
+	int neg = w < 0;
+
+	if (neg)
+		w = -w;
+	q = (w * 2 + d) / (d * 2);	/* half away from zero */
+	add_fixed(b, neg, (uint64_t)(q / 1000), (uint64_t)(q % 1000), 3, 0);
+}
+
+/* {"mean":..,"min":..,"max":..,"samples":n} */
+void
+mct_over_json(const struct mct_over *o, struct mct_buf *b)
+{
+	mct_buf_adds(b, "{\"mean\":");
+	fmt_mean(b, o);
+	mct_buf_adds(b, ",\"min\":");
+	add_e6(b, o->min);
+	mct_buf_adds(b, ",\"max\":");
+	add_e6(b, o->max);
+	mct_buf_adds(b, ",\"samples\":");
+	mct_buf_addi(b, o->samples);
+	mct_buf_addc(b, '}');
+}

@@ -1,0 +1,282 @@
+#!/usr/bin/env bats
+# mct-metrics.bats - device metric logs as counter events, and --join
+# (SPEC §14): every option, format and error of mct-metrics(1).
+#
+# Expected values come from tests/metrics_oracle.py (python3's csv,
+# datetime, Decimal and Fraction reading the same log and streams), or
+# from what gentrace --metrics was told (bandwidth high in
+# kernel_kernel_1); never from output of mct-metrics kept from a run.
+
+load helpers
+
+SYNC='2026/12/02 07:00:00.000=@1712195480123456789'
+
+setup_file() {
+	local d="$BATS_FILE_TMPDIR"
+
+	# A small trace with its nvidia-smi log (wall times, 1 ms) and its
+	# generic log (trace ns, jittered); the logs as streams; merged.
+	gen --scale 0.02 --metrics "$d/nv.csv" > "$d/t.json"
+	gen --scale 0.02 --metrics "$d/g.csv" --metrics-form csv > /dev/null
+	mct-metrics --sync "$SYNC" "$d/nv.csv" > "$d/nv.nd"
+	mct-metrics "$d/g.csv" > "$d/g.nd"
+	mct-cat --merge "$d/t.json" "$d/g.nd" > "$d/m.nd"
+	mct-metrics --join hbm_bw,sm_clock "$d/m.nd" > "$d/j.nd"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	D="$BATS_FILE_TMPDIR"
+}
+
+pyo() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/metrics_oracle.py" "$@"
+}
+
+# mct-metrics into out (stdout) and err; its exit status in $status.
+metrics_to() {
+	mct-metrics "$@" > out 2> err && status=0 || status=$?
+}
+
+@test "mct-metrics: --help and --version" {
+	run mct-metrics --help
+	[ "$status" -eq 0 ]
+	for o in --metric --time --index --time-unit --tz --sync --join \
+	    --device --window --unit --fields --output --no-header --help \
+	    --version; do
+		[[ "$output" == *"$o"* ]] || { echo "no $o"; return 1; }
+		grep -q -- "${o#--}" "$MCT_SRCDIR/man/mct-metrics.1" ||
+		    { echo "$o not in the man page"; return 1; }
+	done
+	run mct-metrics --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == mct-metrics* ]]
+}
+
+@test "mct-metrics: usage errors exit 2 with a message" {
+	printf 'time,x\n1,2\n' > l.csv
+	for a in "--tz Mars/Base" "--tz +25:00" "--sync 2026" \
+	    "--sync 2026/12/02 07:00:00=12" "--time-unit parsec" \
+	    "--device 1" "--window 1s" "--join ,," \
+	    "--join x --window -1s" "-o pdf" "--bogus"; do
+		metrics_to $a l.csv
+		[ "$status" -eq 2 ] || { echo "$a: $status"; return 1; }
+		grep -q "Try 'mct-metrics --help'" err
+	done
+	metrics_to none.csv
+	[ "$status" -eq 2 ]
+	grep -q 'none.csv' err
+	printf 'a,b\n1,2\n' > nt.csv
+	metrics_to nt.csv
+	[ "$status" -eq 2 ]
+	grep -q 'nt.csv:1: no time column' err
+	metrics_to --time nope l.csv
+	[ "$status" -eq 2 ]
+	grep -q 'no such column as --time names' err
+}
+
+@test "mct-metrics: nvidia-smi CSV, wall times and --sync: every ts as python's to the ns, units in args.unit" {
+	pyo log "$D/nv.csv" "$D/nv.nd" --sync "$SYNC"
+	# three metrics a line, the header line first, sorted, on the trace's
+	# clock: the first sample is at the trace's origin
+	[ "$(($(wc -l < "$D/nv.nd") - 1))" -eq "$((3 * ($(wc -l < "$D/nv.csv") - 1)))" ]
+	head -1 "$D/nv.nd" | grep -q '"name":"mct_header".*"sorted":true'
+	sed -n 2p "$D/nv.nd" | grep -q '"ts":1712195480123456789,"args":{"value":1600,"unit":"MHz"}'
+	grep -q '"name":"utilization.memory".*"unit":"%"' "$D/nv.nd"
+	# without --sync: epoch ns; --tz moves them by the offset
+	metrics_to "$D/nv.csv"
+	[ "$status" -eq 0 ]
+	pyo log "$D/nv.csv" out
+	sed -n 2p out | grep -q '"ts":1796194800000000000,'
+	metrics_to --tz +08:00 "$D/nv.csv"
+	pyo log "$D/nv.csv" out --tz +08:00
+	sed -n 2p out | grep -q '"ts":1796166000000000000,'
+	if [ -e /usr/share/zoneinfo/America/New_York ]; then
+		metrics_to --tz America/New_York "$D/nv.csv"
+		pyo log "$D/nv.csv" out --tz America/New_York
+	fi
+}
+
+@test "mct-metrics: nounits, TSV, quoted fields, N/A, gzip: the same samples" {
+	# nvidia-smi's nounits: the values bare, the header keeps its units
+	sed '2,$s/ \(MHz\|%\|MiB\),/,/g; 2,$s/ MiB$//' "$D/nv.csv" > nu.csv
+	! grep -q 'MHz,' <(sed 1d nu.csv)
+	metrics_to --sync "$SYNC" nu.csv
+	[ "$status" -eq 0 ]
+	same "$(sed 1d out)" "$(sed 1d "$D/nv.nd")"
+	# a TSV with a quoted field, [N/A] and an empty field: no sample
+	printf 'time\tgpu\tpower (W)\tname\n' > t.tsv
+	printf '1.5\t"card1"\t[N/A]\tMI300X\n2.25\tcard1\t310.5\tMI300X\n3\tcard1\t\tMI300X\n' >> t.tsv
+	metrics_to --time-unit s t.tsv
+	[ "$status" -eq 0 ]
+	pyo log t.tsv out --time-unit s
+	same "$(sed 1d out)" '{"name":"power","ph":"C","pid":"metrics","tid":1,"ts":2250000000,"args":{"value":310.5,"unit":"W"}}'
+	gzip -c t.tsv > t.tsv.gz
+	metrics_to --time-unit s t.tsv.gz
+	[ "$status" -eq 0 ]
+	pyo log t.tsv out --time-unit s
+}
+
+@test "mct-metrics: rocm-smi --csv with a time column, -m, --time and --index by number" {
+	cat > rocm.csv <<'EOF'
+time,device,Temperature (Sensor edge) (C),GPU use (%),Card series
+2026-12-02 07:00:00.5,card0,35.0,12,AMD Instinct MI300X
+2026-12-02 07:00:00.5,card1,36.0,99,AMD Instinct MI300X
+time,device,Temperature (Sensor edge) (C),GPU use (%),Card series
+2026-12-02T07:00:01.000000001Z,card0,35.0,13,AMD Instinct MI300X
+2026-12-02 08:00:01.25+01:00,card1,36.5,98,AMD Instinct MI300X
+EOF
+	metrics_to rocm.csv
+	[ "$status" -eq 0 ]
+	[ ! -s err ]
+	pyo log rocm.csv out
+	[ "$(grep -c '"name":"Temperature (Sensor edge)".*"unit":"C"' out)" -eq 4 ]
+	grep -q '"tid":0,"ts":1796194801000000001,"args":{"value":13,"unit":"%"}' out
+	! grep -q 'Card series' out
+	metrics_to -m 'GPU use' --time 1 --index 2 rocm.csv
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '"ph":"C"' out)" -eq 4 ]
+	! grep -q Temperature out
+	metrics_to -m nope rocm.csv
+	[ "$status" -eq 2 ]
+	metrics_to -o tsv -F ts,tid,name,args.value rocm.csv
+	same "$(sed -n 2p out)" "$(printf '1796194800500000000\t0\tTemperature (Sensor edge)\t35')"
+}
+
+@test "mct-metrics: bad lines are told with their line, skipped; a time going back is kept, sorted, exit 1" {
+	cat > bad.csv <<'EOF'
+timestamp, index, clocks.current.sm [MHz]
+2026/12/02 07:00:00.100, 0, 1410 MHz
+garbage
+2026/12/02 07:00:00.200, 0, fast
+2026/13/02 07:00:00.300, 0, 1400 MHz
+2026/12/02 07:00:00.400, x, 1400 MHz
+2026/12/02 07:00:00.500, 0, 1400 GHz
+2026/12/02 07:00:00.050, 0, 1390 MHz
+2026/12/02 07:00:00.600, 0, 1380 MHz
+EOF
+	metrics_to bad.csv
+	[ "$status" -eq 1 ]
+	grep -q '^mct-metrics: bad.csv:3: 1 fields, the header has 3$' err
+	grep -q '^mct-metrics: bad.csv:4: clocks.current.sm: .fast. is no number$' err
+	grep -q '^mct-metrics: bad.csv:5: time .2026/13/02' err
+	grep -q '^mct-metrics: bad.csv:6: device .x. is no number$' err
+	grep -q '^mct-metrics: bad.csv:7: clocks.current.sm' err
+	grep -q '^mct-metrics: bad.csv:8: the time goes back 50 ms: samples are put in time order$' err
+	pyo log bad.csv out
+	same "$(grep -o '"value":[0-9]*' out)" "$(printf '"value":%s\n' 1390 1410 1380)"
+	# past 20 bad lines of a file: a count
+	{ echo 'time,x'; echo '0,5'; for i in $(seq 30); do
+		echo "$i,no"; echo "$i,1"; done; } > many.csv
+	metrics_to many.csv
+	[ "$status" -eq 1 ]
+	[ "$(grep -c 'many.csv:[0-9]*:' err)" -eq 20 ]
+	grep -q 'many.csv: 30 bad lines in all, skipped' err
+	[ "$(grep -c '"ph":"C"' out)" -eq 31 ]
+}
+
+@test "mct-metrics --join: every event's mean, min, max and samples as python's, exactly; events kept" {
+	run pyo join "$D/m.nd" "$D/j.nd" hbm_bw,sm_clock
+	[ "$status" -eq 0 ]
+	[[ "$output" == "ok "* ]]
+	[ "${output#ok }" != "0 joined" ]
+	head -1 "$D/j.nd" | grep -q '"sorted":false'
+	# the trace and the log (its stream, or the CSV itself) read directly:
+	# the trace's events in their order, the same values, no counters
+	grep -v '"ph":"C"' "$D/j.nd" | sed 1d | sort > want
+	metrics_to --join hbm_bw,sm_clock "$D/t.json" "$D/g.nd"
+	[ "$status" -eq 0 ]
+	[ ! -s err ]
+	same "$(sed 1d out | sort)" "$(cat want)"
+	head -1 out | grep -q '"sorted":true'
+	same "$(sed 1d out | cut -d, -f1-4)" "$(mct-cat "$D/t.json" | sed 1d |
+	    cut -d, -f1-4)"
+	metrics_to --join hbm_bw,sm_clock "$D/g.csv" "$D/t.json"
+	[ "$status" -eq 0 ]
+	same "$(sed 1d out | sort)" "$(cat want)"
+	# counters in the trace operand are not joined then: said
+	metrics_to --join hbm_bw "$D/m.nd" "$D/g.csv"
+	grep -q 'counter events of the trace operands not joined' err
+	# the nvidia-smi log of the same trace, wall times synced
+	mct-cat --merge "$D/t.json" "$D/nv.nd" > nm.nd
+	metrics_to --join utilization.memory,nothing nm.nd
+	[ "$status" -eq 0 ]
+	grep -q -- '--join nothing: no counter events of that name' err
+	pyo join nm.nd out utilization.memory,nothing
+	# its CSV read directly with --sync: the same events
+	grep -v '"ph":"C"' out | sed 1d | sort > want
+	metrics_to --join utilization.memory --sync "$SYNC" "$D/t.json" \
+	    "$D/nv.csv"
+	[ "$status" -eq 0 ]
+	same "$(sed 1d out | sort)" "$(cat want)"
+}
+
+@test "mct-metrics --join: mct-group --value metrics.X.mean puts kernel_kernel_1, the high-bandwidth kernel, on top" {
+	mct-group --by name --value metrics.hbm_bw.mean -a mean --sort mean \
+	    -o tsv --no-header "$D/j.nd" > out
+	same "$(head -1 out | cut -f1)" kernel_kernel_1
+	mct-metrics --join utilization.memory "$D/t.json" "$D/nv.nd" |
+	    mct-group --by name --value 'metrics."utilization.memory".mean' \
+	    -a mean --sort mean -o tsv --no-header > out
+	same "$(head -1 out | cut -f1)" kernel_kernel_1
+}
+
+@test "mct-metrics --join: --device, --window on input out of order, and a log that does not overlap" {
+	# two devices: the first one counts unless --device says
+	sed 's/"tid":0/"tid":1/; s/"value":\([0-9]*\)/"value":1\1/' "$D/g.nd" |
+	    grep -e mct_header -e '"hbm_bw"' > g1.nd
+	mct-cat --merge "$D/t.json" "$D/g.nd" g1.nd > two.nd
+	metrics_to --join hbm_bw two.nd
+	[ "$status" -eq 0 ]
+	grep -q 'samples of other devices than 0 left out (--device N chooses)' err
+	metrics_to --join hbm_bw --device 1 two.nd
+	[ "$status" -eq 0 ]
+	grep -v '"pid":"metrics","tid":0' two.nd > dev1.nd
+	pyo join dev1.nd <(grep -v '"pid":"metrics","tid":0' out) hbm_bw
+	# out of order by a little: --window joins as it comes
+	"$PYTHON3" - "$D/m.nd" > wob.nd <<'PY'
+import random, sys
+random.seed(7)
+lines = open(sys.argv[1]).read().splitlines(True)
+out = [lines[0].replace('"sorted":true', '"sorted":false', 1)]
+for i in range(1, len(lines), 40):
+    c = lines[i:i + 40]
+    random.shuffle(c)
+    out += c
+sys.stdout.write("".join(out))
+PY
+	metrics_to --join hbm_bw --window 1s wob.nd
+	[ "$status" -eq 0 ]
+	[ ! -s err ]
+	pyo join wob.nd out hbm_bw
+	metrics_to --join hbm_bw wob.nd
+	pyo join wob.nd out hbm_bw
+	metrics_to --join hbm_bw --window 0 wob.nd
+	grep -q 'samples came more than --window after later events' err
+	# a log of another time: a warning, no values, exit 0
+	metrics_to --sync '2026/12/02 07:00:00.000=@1000' "$D/nv.csv"
+	mct-cat --merge "$D/t.json" out > far.nd
+	metrics_to --join utilization.memory far.nd
+	[ "$status" -eq 0 ]
+	grep -q 'do not overlap the events' err
+	! grep -q '"metrics":' out
+	[ "$(wc -l < out)" -eq "$(wc -l < far.nd)" ]
+}
+
+@test "mct-metrics: the mx-smi recipe of the man page makes its sample the generic CSV" {
+	local man="$MCT_SRCDIR/man/mct-metrics.1"
+
+	sed -n '/^\.\\" sample-begin/,/^\.\\" sample-end/p' "$man" |
+	    grep -v '^\.' > hbm.log
+	sed -n '/^\.\\" recipe-begin/,/^\.\\" recipe-end/p' "$man" |
+	    grep -v '^\.' | sed 's/\\e/\\/g' > recipe.sh
+	[ "$(wc -l < hbm.log)" -eq 4 ]
+	sh recipe.sh
+	same "$(cat hbm.csv)" "time,index,hbm_bw [GB/s]
+2026-12-02 07:00:01.000412345,0,812.5
+2026-12-02 07:00:02.001398761,0,95.25"
+	metrics_to hbm.csv
+	[ "$status" -eq 0 ]
+	pyo log hbm.csv out
+	grep -q '"ts":1796194801000412345,"args":{"value":812.5,"unit":"GB/s"}' out
+}
