@@ -175,8 +175,8 @@ forget(struct mct_flow *f)
 }
 
 /* An X event starting at ts was read: forget now and then. */
-void
-mct_flow_time(struct mct_flow *f, int64_t ts)
+static void
+flow_time(struct mct_flow *f, int64_t ts)
 {
 	if (ts > f->last_ts)
 		f->last_ts = ts;
@@ -233,9 +233,9 @@ host(struct mct_flow *f, struct mct_event *ev, struct mct_corr *c,
  * An X event at ts, dur whose id mct_flow_key() put in k: a host call
  * or a device event.  -1 if the stack's queue failed (said).
  */
-int
-mct_flow_event(struct mct_flow *f, struct mct_event *ev, const struct mct_buf *k,
-    int64_t ts, int64_t dur)
+static int
+flow_event(struct mct_flow *f, struct mct_event *ev,
+    const struct mct_buf *k, int64_t ts, int64_t dur)
 {
 	struct mct_corr *c;
 
@@ -261,6 +261,37 @@ mct_flow_event(struct mct_flow *f, struct mct_event *ev, const struct mct_buf *k
 	c->wait[c->nwait][ev->len] = '\0';
 	c->nwait++;
 	return 0;
+}
+
+/*
+ * Any event: B/E go to the stack, an X with a correlation id is paired
+ * or waits, one without is a host interval for the stack.  Returns
+ * MCT_FLOW_KEYED, MCT_FLOW_NOKEY (an X without id, in the flow mode
+ * of mct-flow a slice), 0 for anything else, -1 if the stack's queue
+ * failed (said).
+ */
+int
+mct_flow_add(struct mct_flow *f, struct mct_event *ev, struct mct_buf *k)
+{
+	struct mct_val ph;
+	int64_t ts, dur;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || ph.type != MCT_J_STRING)
+		return 0;
+	if (f->stk && (mct_jstr_eq(&ph, "B", 1) || mct_jstr_eq(&ph, "E", 1)))
+		mct_stack_event(f->stk, ev);
+	if (!mct_jstr_eq(&ph, "X", 1) || mct_get_ns(ev, "ts", &ts) != 0 ||
+	    !MCT_SANE_NS(ts))
+		return 0;
+	if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur))
+		dur = 0;
+	flow_time(f, ts);
+	if (mct_flow_key(f, ev, k) != 0) {
+		if (f->stk)	/* a host interval, maybe around a launch */
+			mct_stack_event(f->stk, ev);
+		return MCT_FLOW_NOKEY;
+	}
+	return flow_event(f, ev, k, ts, dur) != 0 ? -1 : MCT_FLOW_KEYED;
 }
 
 void

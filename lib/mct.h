@@ -565,6 +565,7 @@ struct mct_corr {			/* a correlation id's state */
 };
 
 enum { MCT_FLOW_NAME, MCT_FLOW_PID, MCT_FLOW_TID, MCT_FLOW_RANK };
+enum { MCT_FLOW_NOKEY = 1, MCT_FLOW_KEYED };	/* mct_flow_add() */
 
 struct mct_flow {
 	const struct mct_header *hdr;
@@ -597,9 +598,7 @@ void	 mct_flow_init(struct mct_flow *, const struct mct_header *);
 int32_t	 mct_flow_intern(struct mct_flow *, struct mct_event *, int);
 void	 mct_flow_rank(struct mct_flow *, struct mct_event *, struct mct_buf *);
 int	 mct_flow_key(struct mct_flow *, struct mct_event *, struct mct_buf *);
-void	 mct_flow_time(struct mct_flow *, int64_t);
-int	 mct_flow_event(struct mct_flow *, struct mct_event *,
-	    const struct mct_buf *, int64_t, int64_t);
+int	 mct_flow_add(struct mct_flow *, struct mct_event *, struct mct_buf *);
 int	 mct_flow_pair(struct mct_flow *, const char *, size_t,
 	    const struct mct_corr *, int64_t);
 void	 mct_flow_free(struct mct_flow *);

@@ -360,7 +360,6 @@ static void
 add(struct opts *o, struct mct_event *ev)
 {
 	struct mct_val ph;
-	int64_t ts, dur;
 
 	if (mct_get_key(ev, "ph", &ph) != 0 || ph.type != MCT_J_STRING)
 		return;
@@ -369,29 +368,22 @@ add(struct opts *o, struct mct_event *ev)
 			add_fend(o, ev, mct_jstr_eq(&ph, "s", 1));
 		return;
 	}
-	if (o->fl.stk && (mct_jstr_eq(&ph, "B", 1) || mct_jstr_eq(&ph, "E", 1)))
-		mct_stack_event(o->fl.stk, ev);
-	if (!mct_jstr_eq(&ph, "X", 1) || mct_get_ns(ev, "ts", &ts) != 0 ||
-	    !MCT_SANE_NS(ts))
-		return;
-	if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur))
-		dur = 0;
-	mct_flow_time(&o->fl, ts);
-	if (mct_flow_key(&o->fl, ev, &o->tmp) != 0) {
-		if (o->fl.stk)	/* a host interval, maybe around a launch */
-			mct_stack_event(o->fl.stk, ev);
+	switch (mct_flow_add(&o->fl, ev, &o->tmp)) {
+	case -1:
+		exit(MCT_EXIT_USAGE);
+	case MCT_FLOW_NOKEY:
 		if (o->spool && !o->keyed) {
 			/* flow mode may need this slice again */
 			if (fwrite(ev->json, 1, ev->len, o->spool) != ev->len ||
 			    putc('\n', o->spool) == EOF)
 				err(MCT_EXIT_USAGE, "flow spool");
 		}
-		return;
+		break;
+	case MCT_FLOW_KEYED:
+		if (!o->keyed)	/* the spool and flow ends are not needed */
+			to_key_mode(o);
+		break;
 	}
-	if (!o->keyed)
-		to_key_mode(o);	/* the spool and the flow ends are not needed */
-	if (mct_flow_event(&o->fl, ev, &o->tmp, ts, dur) != 0)
-		exit(MCT_EXIT_USAGE);
 }
 
 /* A slice of flow mode: where it is, and where its line is in the spool. */
