@@ -139,7 +139,7 @@ usage(int status)
 	    "module,\n"
 	    "                        annotation, stack: device events paired "
 	    "with their\n"
-	    "                        launches' host stacks, as mct-flow --stack\n"
+	    "                        launches' host stacks (see mct-flow(1))\n"
 	    "      --value FIELD     the value totalled (default dur)\n"
 	    "      --device          only the device work (kernels, copies, "
 	    "memsets)\n"

@@ -6,8 +6,9 @@
  * remembered as a small struct; a device event whose host call has been
  * seen is written at once, one that comes first waits (its line is kept)
  * until the host call arrives.  On a time-sorted input a host call is
- * forgotten --window after it ended, so memory stays bounded.  Flow
- * events (s/f) are only checked for dangling ends.
+ * forgotten --window after it ended, so memory stays bounded (all of
+ * this is lib/flow.c's, which mct-diff shares).  Flow events (s/f) are
+ * only checked for dangling ends.
  *
  * Flow mode (no correlation ids anywhere, but s/f flow events): each flow
  * end is bound to the X slice that encloses it on its lane (an f with no
