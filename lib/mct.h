@@ -553,6 +553,63 @@ int	 mct_stack_next(struct mct_stack *, struct mct_buf *, struct mct_buf *);
 void	 mct_stack_close(struct mct_stack *, struct mct_stack_counts *);
 
 /*
+ * flow.c - device events joined to their launches by correlation id
+ * (mct-flow's key mode, mct-diff --by op).  The caller sets key/haskey,
+ * host, window, stk (pairs go to lib/stack.c's queue) or write (pairs
+ * as events), nodev and arg after mct_flow_init().
+ */
+struct mct_corr {			/* a correlation id's state */
+	int64_t		 ts, dur;	/* of the host call */
+	char		**wait;		/* device lines that came first */
+	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
+	int32_t		 rank;		/* its rank's text, "null" if none */
+	uint32_t	 ndev;		/* device events paired with it */
+	uint16_t	 nwait;
+	uint8_t		 has_host;
+	uint8_t		 has_ext;	/* with stk: the host's External id */
+	int64_t		 ext;
+};
+
+enum { MCT_FLOW_NAME, MCT_FLOW_PID, MCT_FLOW_TID, MCT_FLOW_RANK };
+enum { MCT_FLOW_NOKEY = 1, MCT_FLOW_KEYED };	/* mct_flow_add() */
+
+struct mct_flow {
+	const struct mct_header *hdr;
+	struct mct_field key;		/* with haskey: the id (--key) */
+	int		 haskey;
+	struct mct_expr	*host;		/* which events are host calls, or NULL */
+	int64_t		 window;	/* forget a host call this after it
+					   ended (sorted input); 0: never */
+	struct mct_stack *stk;
+	void		(*write)(void *, struct mct_event *);
+	void		(*nodev)(void *, const struct mct_corr *,
+			    const struct mct_mapent *);	/* forgotten unused */
+	void		*arg;
+	long long	 pairs;
+	struct mct_map	 corrs;		/* id -> struct mct_corr, in the entry */
+	struct mct_strtab st;		/* host names, pids, tids, ranks */
+	/* private */
+	struct mct_field co_id, correlation, rank;
+	int64_t		 last_ts;
+	long long	 nadd;
+	struct mct_flow_last {
+		int32_t	 id;
+		uint32_t len;		/* UINT32_MAX: none kept */
+		char	 text[48];
+	}		 last[4];
+	struct mct_buf	 line;
+};
+
+void	 mct_flow_init(struct mct_flow *, const struct mct_header *);
+int32_t	 mct_flow_intern(struct mct_flow *, struct mct_event *, int);
+void	 mct_flow_rank(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_key(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_add(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_pair(struct mct_flow *, const char *, size_t,
+	    const struct mct_corr *, int64_t);
+void	 mct_flow_free(struct mct_flow *);
+
+/*
  * stats.c - exact statistics of a set of numbers (every value is kept).
  */
 union mct_num {

@@ -153,7 +153,7 @@ PY
 	same "$(grep -A3 '^| category | count_a' r.md)" \
 	    "$(mct-diff --by category -n 10 -o md da db | sed '1,/^$/d' | head -4)"
 	grep -q '^| kernel_kernel | 14 | 14 | 1.78 s | 1.96 s | +178.12 ms | +10.00% |' r.md
-	grep -q '^By op (`mct-flow --stack | mct-diff --by op`):$' r.md
+	grep -q '^By op (`mct-diff --by op`: the device time of the op that launched it):$' r.md
 	run mct-report --against nonexistent.json a.json
 	[ "$status" -eq 2 ]
 }

@@ -30,6 +30,7 @@
 
 #define EXIT_FAIL	3	/* a row met --fail-if */
 #define SUMMARY_NAME	"mct_diff_summary"
+#define FLOW_WINDOW	10000000000LL	/* mct-flow's default --window */
 #define SYNOPSIS	"usage: mct-diff [-hV] [-k fields] [-n top] [-o format] " \
 	"[-u unit] [--device]\n" \
 	"                [--fail-if expr] [--min-delta time] [--value field] " \
@@ -98,7 +99,8 @@ struct opts {
 	struct row	*row;
 	size_t		 nrow;
 	struct mct_header hdr;		/* of the output */
-	struct mct_buf	 kbuf, line;
+	int		 stack;		/* --by a field of the launch's stack */
+	struct mct_buf	 kbuf, line, fold, fkey;
 };
 
 enum { OPT_DEVICE = CHAR_MAX + 1, OPT_FAIL_IF, OPT_MIN_DELTA, OPT_NO_HEADER,
@@ -133,7 +135,11 @@ usage(int status)
 	printf("Compare two runs (traces, streams or mct-group partials): one "
 	    "row per key,\nsorted by the change of its total; a summary of "
 	    "each run's device first.\n\n"
-	    "  -k, --by FIELDS       the key of a row (default name)\n"
+	    "  -k, --by FIELDS       the key of a row (default name); op, "
+	    "module,\n"
+	    "                        annotation, stack: device events paired "
+	    "with their\n"
+	    "                        launches' host stacks (see mct-flow(1))\n"
 	    "      --value FIELD     the value totalled (default dur)\n"
 	    "      --device          only the device work (kernels, copies, "
 	    "memsets)\n"
@@ -240,27 +246,110 @@ read_partial(struct opts *o, struct run *r)
 	return status;
 }
 
-/*
- * A run without rows, by a field that mct-flow --stack adds: say how to
- * get it (once).
- */
-static void
-stack_hint(struct opts *o)
+/* Does --by name a field that mct-flow --stack adds? */
+static int
+stack_by(const struct opts *o)
 {
 	static const char *const stackf[] = { "op", "module", "annotation",
 	    "stack", NULL };
-	static int said;
 	int i, j;
 
-	for (i = 0; i < o->nby && !said; i++)
-		for (j = 0; stackf[j] && !said; j++)
-			if (strcmp(o->by[i].text, stackf[j]) == 0) {
-				warnx("--by %s: a field of mct-flow --stack's "
-				    "records: mct-diff --by %s <(mct-cat A | "
-				    "mct-flow --stack) <(mct-cat B | mct-flow "
-				    "--stack)", stackf[j], stackf[j]);
-				said = 1;
-			}
+	for (i = 0; i < o->nby; i++)
+		for (j = 0; stackf[j]; j++)
+			if (strcmp(o->by[i].text, stackf[j]) == 0)
+				return 1;
+	return 0;
+}
+
+/*
+ * An event of the run into its table.  A pair (a device event with its
+ * launch, from here or from mct-flow upstream) is kept without the
+ * fields it lacks: a kernel whose launch is in no op is the null op's.
+ */
+static void
+group(struct opts *o, struct run *r, struct mct_seen *seen,
+    struct mct_event *ev, int dev, int missing)
+{
+	if (o->device && !dev)
+		return;
+	mct_seen_event(seen, ev);
+	mct_gtab_event(&r->t, ev, o->by, o->nby, missing, &o->kbuf);
+}
+
+/* The pairs whose stacks are known, into the table. */
+static void
+stack_drain(struct opts *o, struct run *r, struct mct_seen *seen,
+    struct mct_stack *stk)
+{
+	struct mct_event ev;
+	int rc;
+
+	while ((rc = mct_stack_next(stk, &o->line, &o->fold)) == 1) {
+		mct_event_init(&ev, o->line.p, o->line.len, r->t.hdr);
+		group(o, r, seen, &ev, mct_device(&ev), 1);
+		mct_event_free(&ev);
+	}
+	if (rc < 0)
+		exit(mct_finish(MCT_EXIT_USAGE));
+}
+
+/*
+ * --by op (module, annotation, stack) on a trace: its device events
+ * paired with their launches and the launches' stacks, as mct-flow
+ * --stack would (lib/flow.c, lib/stack.c), and the pairs grouped.
+ */
+static struct mct_stack *
+stack_open(struct run *r, struct mct_flow *fl)
+{
+	mct_flow_init(fl, r->t.hdr);
+	fl->window = FLOW_WINDOW;
+	if ((fl->stk = mct_stack_open(r->t.hdr->sorted, fl->window)) == NULL)
+		exit(mct_finish(MCT_EXIT_USAGE));
+	return fl->stk;
+}
+
+/* The last pairs, and what could not be paired: 1 for unbalanced B/E. */
+static int
+stack_close(struct opts *o, struct run *r, struct mct_seen *seen,
+    struct mct_flow *fl)
+{
+	struct mct_stack_counts c;
+	struct mct_mapent *e;
+	long long nolaunch = 0;
+	size_t it = 0;
+
+	mct_stack_end(fl->stk);
+	stack_drain(o, r, seen, fl->stk);
+	mct_stack_close(fl->stk, &c);
+	while ((e = mct_map_next(&fl->corrs, &it)) != NULL)
+		nolaunch += ((struct mct_corr *)e->val.p)->nwait;
+	mct_flow_free(fl);
+	if (nolaunch)
+		warnx("%s: %lld device events without launch, in no row",
+		    r->name, nolaunch);
+	if (c.unbalanced)
+		warnx("%s: %lld unbalanced B/E events (an E without its B, "
+		    "or a B never ended)", r->name, c.unbalanced);
+	if (c.deep)
+		warnx("%s: %lld stacks deeper than 1000 frames, cut to their "
+		    "outermost 1000", r->name, c.deep);
+	return c.unbalanced ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
+}
+
+/* An event of a run --by a stack field. */
+static void
+stack_event(struct opts *o, struct run *r, struct mct_seen *seen,
+    struct mct_flow *fl, struct mct_event *ev, int dev)
+{
+	struct mct_val v;
+
+	if (mct_get_key(ev, "launch", &v) == 0) {	/* mct-flow's pair */
+		group(o, r, seen, ev, dev, 1);
+		return;
+	}
+	if (mct_flow_add(fl, ev, &o->fkey) < 0)
+		exit(mct_finish(MCT_EXIT_USAGE));
+	stack_drain(o, r, seen, fl->stk);
 }
 
 static int
@@ -268,10 +357,11 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 {
 	char *argv[2] = { (char *)r->path, NULL };
 	struct mct_seen seen = { 0 };
+	struct mct_flow fl = { 0 };
 	struct mct_reader *rd;
 	struct mct_event *ev;
 	const struct mct_header *h;
-	int i, dev, first = 1, status;
+	int i, dev, first = 1, status = MCT_EXIT_OK;
 
 	snprintf(r->what, sizeof(r->what), "--by (run %c)",
 	    r == &o->run[0] ? 'A' : 'B');
@@ -279,6 +369,8 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 		mct_seen_add(&seen, &o->by[i], r->what);
 	rd = mct_open(1, argv, mo);
 	h = r->t.hdr = mct_header(rd);
+	if (o->stack)
+		stack_open(r, &fl);
 	while (mct_next(rd, &ev)) {
 		if (first && partial_line(ev->json, ev->len)) {
 			warnx("%s: a partial of mct-group is read from a file, "
@@ -290,14 +382,14 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 			continue;
 		dev = mct_device(ev);
 		mct_runsum_event(&r->rs, ev, dev);
-		if (o->device && !dev)
-			continue;
-		mct_seen_event(&seen, ev);
-		mct_gtab_event(&r->t, ev, o->by, o->nby, 0, &o->kbuf);
+		if (o->stack)
+			stack_event(o, r, &seen, &fl, ev, dev);
+		else
+			group(o, r, &seen, ev, dev, 0);
 	}
+	if (o->stack)
+		status = stack_close(o, r, &seen, &fl);
 	mct_seen_end(&seen);
-	if (r->t.n == 0)
-		stack_hint(o);
 	mct_runsum_end(&r->rs, &o->m);
 	r->has_origin = h->has_origin;
 	r->origin = h->origin;
@@ -306,8 +398,7 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 		exit(mct_finish(MCT_EXIT_USAGE));
 	}
 	r->t.hdr = NULL;		/* the reader's, gone with it */
-	status = mct_close(rd);
-	return status;
+	return mct_status(mct_close(rd), status);
 }
 
 /*
@@ -935,6 +1026,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		warnx("--by: invalid field list '%s'", o->by_text);
 		mct_usage_hint();
 	}
+	o->stack = stack_by(o);
 	if (mct_field_parse(o->value_text, &o->value) != 0) {
 		warnx("--value: invalid field '%s'", o->value_text);
 		mct_usage_hint();

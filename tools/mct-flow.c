@@ -6,8 +6,9 @@
  * remembered as a small struct; a device event whose host call has been
  * seen is written at once, one that comes first waits (its line is kept)
  * until the host call arrives.  On a time-sorted input a host call is
- * forgotten --window after it ended, so memory stays bounded.  Flow
- * events (s/f) are only checked for dangling ends.
+ * forgotten --window after it ended, so memory stays bounded (all of
+ * this is lib/flow.c's, which mct-diff shares).  Flow events (s/f) are
+ * only checked for dangling ends.
  *
  * Flow mode (no correlation ids anywhere, but s/f flow events): each flow
  * end is bound to the X slice that encloses it on its lane (an f with no
@@ -33,21 +34,6 @@
 
 #define DEFAULT_FIELDS	"launch.name,name,latency,queue"
 
-/* A correlation id's state (key mode). */
-struct corr {
-	int64_t		 ts, dur;
-	char		**wait;		/* device lines that came first */
-	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
-	int32_t		 rank;		/* its rank's text, "null" if none */
-	uint32_t	 ndev;		/* device events paired with it */
-	uint16_t	 nwait;
-	uint8_t		 has_host;
-	uint8_t		 has_ext;	/* --stack: the host's External id */
-	int64_t		 ext;
-};
-
-enum { HOST_NAME, HOST_PID, HOST_TID, HOST_RANK };	/* intern_key()'s keys */
-
 /* A flow end (s or f), and the slice it binds to (flow mode). */
 struct fend {
 	char		*id;
@@ -60,29 +46,13 @@ struct fend {
 };
 
 struct opts {
-	struct mct_field key;
-	int		 haskey;
+	struct mct_flow	 fl;		/* key mode (lib/flow.c) */
 	struct mct_seen	 seen;		/* was --key in some event? */
-	struct mct_expr	*host;
 	int		 orphans, quiet, stack;
 	struct mct_out	 out;
 	const struct mct_header *hdr;
-	/* key mode */
-	struct mct_field co_id, correlation;	/* the default keys */
-	struct mct_field rank;		/* ids and lanes are a rank's own */
-	struct mct_map	 corrs;		/* id -> struct corr, in the entry */
 	int		 keyed;		/* some event had a correlation id */
-	long long	 pairs, no_dev;
-	/* forgetting host calls on a time-sorted input */
-	int64_t		 last_ts, window;
-	long long	 nadd;
-	/* interned strings, and the last host name, pid, tid and rank */
-	struct mct_strtab st;
-	struct lastkey {
-		int32_t	 id;
-		uint32_t len;		/* UINT32_MAX: none kept */
-		char	 text[48];
-	}		 last[4];
+	long long	 no_dev;
 	/* flow ends, for dangling counts and flow mode */
 	struct fend	*fe;
 	size_t		 nfe, fecap;
@@ -91,7 +61,6 @@ struct opts {
 	long long	 spooled;
 	struct mct_buf	 tmp, line;
 	/* --stack, -o folded */
-	struct mct_stack *stk;
 	int		 folded;
 	struct mct_map	 fold;		/* frames;kernel -> device ns */
 	int		 damaged;	/* unbalanced B/E */
@@ -172,108 +141,6 @@ usage(int status)
 	exit(mct_finish(MCT_EXIT_OK));
 }
 
-/*
- * The host call's name, pid, tid or rank (HOST_NAME, ...), interned.  One
- * launch after another comes from the same thread, mostly with the same
- * name: the text of the last one of each is kept, and a hit costs a
- * compare instead of a hash and a probe.
- */
-static int32_t
-intern_key(struct opts *o, struct mct_event *ev, int which)
-{
-	static const char *const keys[] = { "name", "pid", "tid", "rank" };
-	struct lastkey *l = &o->last[which];
-	struct mct_val v;
-
-	/* (no rank is looked for where the header says no line has one) */
-	if ((which == HOST_RANK && !o->hdr->ranked) ||
-	    mct_get_key(ev, keys[which], &v) != 0) {
-		v.p = "null";
-		v.len = 4;
-	}
-	if (l->len == v.len && memcmp(l->text, v.p, v.len) == 0)
-		return l->id;
-	l->id = mct_intern(&o->st, v.p, v.len);
-	l->len = v.len < sizeof(l->text) ? (uint32_t)v.len : UINT32_MAX;
-	if (l->len != UINT32_MAX)
-		memcpy(l->text, v.p, v.len);
-	return l->id;
-}
-
-/*
- * The state of a correlation id, made (zeroed) if new.  It lives in the
- * map beside its key: no malloc per record, and a forgotten record's
- * room serves the next.
- */
-static struct corr *
-lookup(struct opts *o, const char *k, size_t n)
-{
-	return mct_map_add(&o->corrs, k, n, NULL)->val.p;
-}
-
-/*
- * Correlation ids, flow ids and pids repeat across the ranks of a job: a
- * key is the event's rank and \036, if it has one, then the rest.
- */
-static void
-rank_part(struct opts *o, struct mct_event *ev, struct mct_buf *k)
-{
-	struct mct_val v;
-
-	if (o->hdr->ranked && mct_get(ev, &o->rank, &v) == 0 &&
-	    v.type == MCT_J_NUMBER) {
-		mct_buf_add(k, v.p, v.len);
-		mct_buf_addc(k, '\036');
-	}
-}
-
-/* The event's correlation id as text (strings unquoted), or -1. */
-static int
-corr_key(struct opts *o, struct mct_event *ev, struct mct_buf *k)
-{
-	struct mct_val a, v;
-
-	k->len = 0;
-	if (o->haskey) {
-		if (mct_get(ev, &o->key, &v) != 0 || v.type == MCT_J_NULL)
-			return -1;
-	} else {
-		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT)
-			return -1;
-		if (mct_get(ev, &o->co_id, &v) != 0 &&
-		    mct_get(ev, &o->correlation, &v) != 0)
-			return -1;
-		if (v.type == MCT_J_NULL)
-			return -1;
-	}
-	rank_part(o, ev, k);
-	mct_jstr(&v, k);
-	if (k->p == NULL)
-		mct_buf_addc(k, '\0'), k->len = 0;
-	return 0;
-}
-
-/* Is the event a host call? */
-static int
-is_host(struct opts *o, struct mct_event *ev)
-{
-	if (o->host)
-		return mct_expr_eval(o->host, ev, o->hdr);
-	return mct_host_call(ev);
-}
-
-/* --stack: the pair in o->line waits for its launch's stack. */
-static void
-stack_pair(struct opts *o, const struct corr *c)
-{
-	struct mct_launch l = { o->st.str[c->name], o->st.str[c->pid],
-	    o->st.str[c->tid], c->ts, c->dur, c->ext, c->has_ext };
-
-	if (mct_stack_pair(o->stk, o->line.p, o->line.len, &l) != 0)
-		exit(MCT_EXIT_USAGE);
-	o->pairs++;
-}
-
 /* -o folded: frames;kernel, device time summed per distinct line. */
 static void
 fold(struct opts *o, struct mct_event *ev)
@@ -304,7 +171,7 @@ stack_drain(struct opts *o)
 	struct mct_event ev;
 	int rc;
 
-	while ((rc = mct_stack_next(o->stk, &o->sline, &o->sfold)) == 1) {
+	while ((rc = mct_stack_next(o->fl.stk, &o->sline, &o->sfold)) == 1) {
 		mct_event_init(&ev, o->sline.p, o->sline.len, o->hdr);
 		if (o->folded)
 			fold(o, &ev);
@@ -345,47 +212,6 @@ fold_write(struct opts *o)
 	free(v);
 }
 
-/* Write a device event with its launch (key mode). */
-static void
-pair(struct opts *o, const char *json, size_t len, const struct corr *c,
-    int64_t dts)
-{
-	struct mct_buf *b = &o->line;
-	struct mct_event ev;
-
-	b->len = 0;
-	mct_buf_add(b, json, len - 1);	/* without the closing brace */
-	if (len > 2)
-		mct_buf_addc(b, ',');
-	mct_buf_adds(b, "\"launch\":{\"name\":");
-	mct_buf_adds(b, o->st.str[c->name]);
-	mct_buf_adds(b, ",\"ts\":");
-	mct_buf_addi(b, c->ts);
-	mct_buf_adds(b, ",\"dur\":");
-	mct_buf_addi(b, c->dur);
-	mct_buf_adds(b, ",\"pid\":");
-	mct_buf_adds(b, o->st.str[c->pid]);
-	mct_buf_adds(b, ",\"tid\":");
-	mct_buf_adds(b, o->st.str[c->tid]);
-	if (strcmp(o->st.str[c->rank], "null") != 0) {
-		mct_buf_adds(b, ",\"rank\":");
-		mct_buf_adds(b, o->st.str[c->rank]);
-	}
-	mct_buf_adds(b, "},\"latency\":");
-	mct_buf_addi(b, dts - c->ts);
-	mct_buf_adds(b, ",\"queue\":");
-	mct_buf_addi(b, dts - c->ts - c->dur);
-	mct_buf_addc(b, '}');
-	if (o->stk) {
-		stack_pair(o, c);
-		return;
-	}
-	mct_event_init(&ev, b->p, b->len, o->hdr);
-	mct_out_event(&o->out, &ev);
-	mct_event_free(&ev);
-	o->pairs++;
-}
-
 static void
 orphan(struct opts *o, const char *json, size_t len, const char *why)
 {
@@ -406,10 +232,20 @@ orphan(struct opts *o, const char *json, size_t len, const char *why)
 	mct_event_free(&ev);
 }
 
+/* A key mode pair, without --stack. */
+static void
+put(void *arg, struct mct_event *ev)
+{
+	struct opts *o = arg;
+
+	mct_out_event(&o->out, ev);
+}
+
 /* A host call that caused no device work: counted, written with --orphans. */
 static void
-no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
+no_device(void *arg, const struct mct_corr *c, const struct mct_mapent *e)
 {
+	struct opts *o = arg;
 	struct mct_buf b = { 0 };
 	const char *r;
 
@@ -417,15 +253,15 @@ no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
 	if (!o->orphans)
 		return;
 	mct_buf_adds(&b, "{\"name\":");
-	mct_buf_adds(&b, o->st.str[c->name]);
+	mct_buf_adds(&b, o->fl.st.str[c->name]);
 	mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
 	mct_buf_addi(&b, c->ts);
 	mct_buf_adds(&b, ",\"dur\":");
 	mct_buf_addi(&b, c->dur);
 	mct_buf_adds(&b, ",\"pid\":");
-	mct_buf_adds(&b, o->st.str[c->pid]);
+	mct_buf_adds(&b, o->fl.st.str[c->pid]);
 	mct_buf_adds(&b, ",\"tid\":");
-	mct_buf_adds(&b, o->st.str[c->tid]);
+	mct_buf_adds(&b, o->fl.st.str[c->tid]);
 	mct_buf_adds(&b, ",\"key\":");
 	if ((r = memchr(e->key, '\036', e->len)) != NULL) {
 		mct_buf_addjstr(&b, r + 1, e->len - (size_t)(r + 1 - e->key));
@@ -436,28 +272,6 @@ no_device(struct opts *o, const struct corr *c, const struct mct_mapent *e)
 	mct_buf_addc(&b, '}');
 	orphan(o, b.p, b.len, "launch without device event");
 	mct_buf_free(&b);
-}
-
-/*
- * On a time-sorted input, forget the host calls that ended more than
- * --window before the latest start seen: memory stays bounded.
- */
-static void
-forget(struct opts *o)
-{
-	struct mct_mapent *e;
-	struct corr *c;
-	size_t it = 0;
-
-	while ((e = mct_map_next(&o->corrs, &it)) != NULL) {
-		c = e->val.p;
-		if (!c->has_host || c->nwait > 0 ||
-		    c->ts + c->dur + o->window >= o->last_ts)
-			continue;
-		if (c->ndev == 0)
-			no_device(o, c, e);
-		mct_map_del(&o->corrs, e);
-	}
 }
 
 /*
@@ -505,7 +319,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 		return;
 	if (o->keyed) {
 		o->tmp.len = 0;
-		rank_part(o, ev, &o->tmp);
+		mct_flow_rank(&o->fl, ev, &o->tmp);
 		if (mct_get_key(ev, "cat", &cat) == 0)
 			mct_jstr(&cat, &o->tmp);
 		mct_buf_addc(&o->tmp, '\037');
@@ -521,7 +335,7 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 	memset(f, 0, sizeof(*f));
 	/* a flow is its cat and id: Kineto's ac2g and fwdbwd share ids */
 	o->tmp.len = 0;
-	rank_part(o, ev, &o->tmp);
+	mct_flow_rank(&o->fl, ev, &o->tmp);
 	if (mct_get_key(ev, "cat", &cat) == 0)
 		mct_jstr(&cat, &o->tmp);
 	mct_buf_addc(&o->tmp, '\037');
@@ -530,11 +344,11 @@ add_fend(struct opts *o, struct mct_event *ev, int start)
 	mct_get_key(ev, "pid", &pid);
 	mct_get_key(ev, "tid", &tid);
 	o->tmp.len = 0;
-	rank_part(o, ev, &o->tmp);
+	mct_flow_rank(&o->fl, ev, &o->tmp);
 	mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
 	mct_buf_addc(&o->tmp, '\037');
 	mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
-	f->lane = mct_intern(&o->st, o->tmp.p, o->tmp.len);
+	f->lane = mct_intern(&o->fl.st, o->tmp.p, o->tmp.len);
 	f->start = start;
 	f->bpe = !start && mct_get_key(ev, "bp", &bp) == 0 &&
 	    mct_jstr_eq(&bp, "e", 1);
@@ -547,91 +361,30 @@ static void
 add(struct opts *o, struct mct_event *ev)
 {
 	struct mct_val ph;
-	struct corr *c;
-	int64_t ts, dur;
 
 	if (mct_get_key(ev, "ph", &ph) != 0 || ph.type != MCT_J_STRING)
 		return;
 	if (mct_jstr_eq(&ph, "s", 1) || mct_jstr_eq(&ph, "f", 1)) {
-		if (!o->haskey)
+		if (!o->fl.haskey)
 			add_fend(o, ev, mct_jstr_eq(&ph, "s", 1));
 		return;
 	}
-	if (o->stk && (mct_jstr_eq(&ph, "B", 1) || mct_jstr_eq(&ph, "E", 1)))
-		mct_stack_event(o->stk, ev);
-	if (!mct_jstr_eq(&ph, "X", 1) || mct_get_ns(ev, "ts", &ts) != 0 ||
-	    !MCT_SANE_NS(ts))
-		return;
-	if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur))
-		dur = 0;
-	if (ts > o->last_ts)
-		o->last_ts = ts;
-	/* only on an input the header says is in time order */
-	if (++o->nadd % 65536 == 0 && o->hdr->sorted && o->window > 0)
-		forget(o);
-	/* ids over 255 bytes are not ids */
-	if (corr_key(o, ev, &o->tmp) != 0 || o->tmp.len > 255) {
-		if (o->stk)	/* a host interval, maybe around a launch */
-			mct_stack_event(o->stk, ev);
+	switch (mct_flow_add(&o->fl, ev, &o->tmp)) {
+	case -1:
+		exit(MCT_EXIT_USAGE);
+	case MCT_FLOW_NOKEY:
 		if (o->spool && !o->keyed) {
 			/* flow mode may need this slice again */
 			if (fwrite(ev->json, 1, ev->len, o->spool) != ev->len ||
 			    putc('\n', o->spool) == EOF)
 				err(MCT_EXIT_USAGE, "flow spool");
 		}
-		return;
+		break;
+	case MCT_FLOW_KEYED:
+		if (!o->keyed)	/* the spool and flow ends are not needed */
+			to_key_mode(o);
+		break;
 	}
-	if (!o->keyed)
-		to_key_mode(o);	/* the spool and the flow ends are not needed */
-	if (o->stk)
-		mct_stack_time(o->stk, ts);
-	c = lookup(o, o->tmp.p, o->tmp.len);
-	if (is_host(o, ev)) {
-		int i;
-
-		if (c->has_host)
-			return;	/* a second host call with the same id */
-		c->has_host = 1;
-		c->name = intern_key(o, ev, HOST_NAME);
-		c->pid = intern_key(o, ev, HOST_PID);
-		c->tid = intern_key(o, ev, HOST_TID);
-		c->rank = intern_key(o, ev, HOST_RANK);
-		c->ts = ts;
-		c->dur = dur;
-		if (o->stk)
-			c->has_ext = mct_stack_ext(ev, &c->ext) == 0;
-		for (i = 0; i < c->nwait; i++) {
-			struct mct_event w;
-			int64_t wts;
-
-			mct_event_init(&w, c->wait[i], strlen(c->wait[i]),
-			    o->hdr);
-			if (mct_get_ns(&w, "ts", &wts) == 0)
-				pair(o, w.json, w.len, c, wts);
-			c->ndev++;
-			mct_event_free(&w);
-			free(c->wait[i]);
-		}
-		free(c->wait);
-		c->wait = NULL;
-		c->nwait = 0;
-		return;
-	}
-	if (c->has_host) {
-		pair(o, ev->json, ev->len, c, ts);
-		c->ndev++;
-		return;
-	}
-	if (c->nwait == UINT16_MAX) {
-		mct_damage(ev, "more than %d device events wait for id %s; "
-		    "this one is dropped", UINT16_MAX, o->tmp.p);
-		return;
-	}
-	c->wait = mct_xrealloc(c->wait, (size_t)(c->nwait + 1) * sizeof(*c->wait));
-	c->wait[c->nwait] = mct_xmalloc(ev->len + 1);
-	memcpy(c->wait[c->nwait], ev->json, ev->len);
-	c->wait[c->nwait][ev->len] = '\0';
-	c->nwait++;
 }
 
 /* A slice of flow mode: where it is, and where its line is in the spool. */
@@ -722,7 +475,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			mct_get_key(&ev, "pid", &pid);
 			mct_get_key(&ev, "tid", &tid);
 			o->tmp.len = 0;
-			rank_part(o, &ev, &o->tmp);
+			mct_flow_rank(&o->fl, &ev, &o->tmp);
 			mct_buf_add(&o->tmp, pid.p ? pid.p : "", pid.len);
 			mct_buf_addc(&o->tmp, '\037');
 			mct_buf_add(&o->tmp, tid.p ? tid.p : "", tid.len);
@@ -731,7 +484,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 				sls = mct_xrealloc(sls, slcap * sizeof(*sls));
 			}
 			sl = &sls[nsl++];
-			sl->lane = mct_intern(&o->st, o->tmp.p, o->tmp.len);
+			sl->lane = mct_intern(&o->fl.st, o->tmp.p, o->tmp.len);
 			sl->ts = ts;
 			sl->dur = dur;
 			sl->off = off;
@@ -800,7 +553,7 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 		}
 		for (lo = i; lo < j; lo++) {
 			struct fend *f = byid[lo];
-			struct corr cr = { 0 };
+			struct mct_corr cr = { 0 };
 			struct mct_event h;
 
 			if (f->start || f->slice < 0 ||
@@ -814,14 +567,16 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 				continue;
 			}
 			mct_event_init(&h, hl.p, hl.len, o->hdr);
-			cr.name = intern_key(o, &h, HOST_NAME);
-			cr.pid = intern_key(o, &h, HOST_PID);
-			cr.tid = intern_key(o, &h, HOST_TID);
-			cr.rank = intern_key(o, &h, HOST_RANK);
+			cr.name = mct_flow_intern(&o->fl, &h, MCT_FLOW_NAME);
+			cr.pid = mct_flow_intern(&o->fl, &h, MCT_FLOW_PID);
+			cr.tid = mct_flow_intern(&o->fl, &h, MCT_FLOW_TID);
+			cr.rank = mct_flow_intern(&o->fl, &h, MCT_FLOW_RANK);
 			cr.ts = s->sts;
 			cr.dur = s->sdur;
 			mct_event_free(&h);
-			pair(o, line.p, line.len, &cr, f->sts);
+			if (mct_flow_pair(&o->fl, line.p, line.len, &cr,
+			    f->sts) != 0)
+				exit(MCT_EXIT_USAGE);
 		}
 	}
 	free(byid);
@@ -850,10 +605,10 @@ stack_end(struct opts *o)
 {
 	struct mct_stack_counts c;
 
-	mct_stack_end(o->stk);
+	mct_stack_end(o->fl.stk);
 	stack_drain(o);
-	mct_stack_close(o->stk, &c);
-	o->stk = NULL;
+	mct_stack_close(o->fl.stk, &c);
+	o->fl.stk = NULL;
 	if (o->folded)
 		fold_write(o);
 	if (c.unbalanced)
@@ -882,8 +637,8 @@ report(struct opts *o)
 	if (!o->keyed && o->spool && o->nfe > 0)
 		flow_mode(o, o->spool, &o->no_dev, &no_host, &dangling);
 	else {
-		while ((e = mct_map_next(&o->corrs, &it)) != NULL) {
-			struct corr *c = e->val.p;
+		while ((e = mct_map_next(&o->fl.corrs, &it)) != NULL) {
+			struct mct_corr *c = e->val.p;
 
 			if (c->has_host && c->ndev == 0)
 				no_device(o, c, e);
@@ -893,15 +648,15 @@ report(struct opts *o)
 				    "device event without launch");
 			}
 		}
-		dangling = o->haskey ? 0 : dangling_flows(o);
+		dangling = o->fl.haskey ? 0 : dangling_flows(o);
 	}
-	if (o->stk)
+	if (o->fl.stk)
 		stack_end(o);
 	if (!o->quiet)
 		fprintf(stderr, "%s: %lld pairs; %lld host calls without "
 		    "device event, %lld device events without launch, %lld "
 		    "dangling flow ends\n", program_invocation_short_name,
-		    o->pairs, o->no_dev, no_host, dangling);
+		    o->fl.pairs, o->no_dev, no_host, dangling);
 }
 
 static int
@@ -939,18 +694,18 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 			mct_version();
 			break;
 		case OPT_HOST:
-			if ((o->host = mct_expr_parse(optarg, 0, err,
+			if ((o->fl.host = mct_expr_parse(optarg, 0, err,
 			    sizeof(err))) == NULL) {
 				warnx("--host: %s in '%s'", err, optarg);
 				mct_usage_hint();
 			}
 			break;
 		case OPT_KEY:
-			if (mct_field_parse(optarg, &o->key) != 0) {
+			if (mct_field_parse(optarg, &o->fl.key) != 0) {
 				warnx("--key: invalid field '%s'", optarg);
 				mct_usage_hint();
 			}
-			o->haskey = 1;
+			o->fl.haskey = 1;
 			break;
 		case OPT_NO_HEADER:
 			o->out.header = 0;
@@ -970,8 +725,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 				exit(MCT_EXIT_USAGE);
 			break;
 		case OPT_WINDOW:
-			if (mct_parse_dur(optarg, &o->window) != 0 ||
-			    o->window < 0) {
+			if (mct_parse_dur(optarg, &o->fl.window) != 0 ||
+			    o->fl.window < 0) {
 				warnx("--window: invalid duration '%s' (want e.g. "
 				    "60s, 0)", optarg);
 				mct_usage_hint();
@@ -993,11 +748,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { .window = 10000000000LL,
-	    .out = { .fmt = MCT_O_NDJSON, .header = 1 },
-	    .corrs = { .extra = sizeof(struct corr) },
-	    .last = { { .len = UINT32_MAX }, { .len = UINT32_MAX },
-	    { .len = UINT32_MAX }, { .len = UINT32_MAX } } };
+	struct opts o = { .fl = { .window = 10000000000LL },
+	    .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
@@ -1013,24 +765,25 @@ main(int argc, char *argv[])
 		warnx("-F: invalid field list '%s'", fields);
 		mct_usage_hint();
 	}
-	if ((mct_rules_fields(&o.key, 1) || mct_rules_expr(o.host) ||
+	if ((mct_rules_fields(&o.fl.key, 1) || mct_rules_expr(o.fl.host) ||
 	    mct_rules_fields(o.out.fields, o.out.nfields)) &&
 	    mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
-	if (!o.haskey && (o.spool = mct_tmpfile(NULL)) == NULL)
+	if (!o.fl.haskey && (o.spool = mct_tmpfile(NULL)) == NULL)
 		exit(MCT_EXIT_USAGE);
-	mct_field_parse("args.co_id", &o.co_id);
-	mct_field_parse("args.correlation", &o.correlation);
-	mct_field_parse("rank", &o.rank);
 
-	if (o.haskey)
-		mct_seen_add(&o.seen, &o.key, "--key");
+	if (o.fl.haskey)
+		mct_seen_add(&o.seen, &o.fl.key, "--key");
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	if (mo.pair_be)
 		o.hdr = mct_pairbe_header(pb = mct_pairbe_new(o.hdr));
+	mct_flow_init(&o.fl, o.hdr);
+	o.fl.write = put;
+	o.fl.nodev = no_device;
+	o.fl.arg = &o;
 	if ((o.stack || o.folded) &&
-	    (o.stk = mct_stack_open(o.hdr->sorted, o.window)) == NULL)
+	    (o.fl.stk = mct_stack_open(o.hdr->sorted, o.fl.window)) == NULL)
 		exit(MCT_EXIT_USAGE);
 	if (!o.folded)
 		mct_out_begin(&o.out, o.hdr);
@@ -1044,7 +797,7 @@ main(int argc, char *argv[])
 			mct_seen_event(&o.seen, ev);
 			add(&o, ev);
 		}
-		if (o.stk)
+		if (o.fl.stk)
 			stack_drain(&o);
 	}
 	mct_seen_end(&o.seen);
