@@ -68,6 +68,7 @@ struct ring {
 	int		 done;		/* the thread published its last slot */
 	int		 stop;		/* the reader closes early */
 	int		 started;
+	size_t		 slotsz;	/* SLOT, or less for a test */
 	/* the thread's own */
 	zstate		 z;
 	int		 zend;		/* inflate saw the end of a member */
@@ -101,10 +102,25 @@ struct mct_src {
 	long long	 zpos;		/* compressed bytes behind what was taken */
 	unsigned char	*zbuf;
 	size_t		 zlen;		/* plain bytes read ahead of the caller */
+	size_t		 zmax;		/* compressed bytes read at once */
 };
 
 static int	ring_new(struct mct_src *);
 static void	ring_free(struct mct_src *);
+
+/*
+ * MCT_GZSLOT=N makes the ring's buffers and the compressed reads N bytes
+ * (at most their usual sizes), so that a test or the fuzzer turns the
+ * ring over many times on a small input.  0: the usual sizes.
+ */
+static size_t
+gzslot(size_t max)
+{
+	const char *env = getenv("MCT_GZSLOT");
+	long long n = env && *env ? atoll(env) : 0;
+
+	return n < 1 || (size_t)n > max ? max : (size_t)n;
+}
 
 /* Keep an error for the reader to take: at a byte offset, or -1. */
 static void
@@ -156,8 +172,9 @@ mct_src_open(const char *name)
 #endif
 	/* Read the first bytes to see whether it is gzip. */
 	s->zbuf = mct_xmalloc(ZBUF);
+	s->zmax = gzslot(ZBUF);
 	while (s->zlen < 2) {
-		n = read(s->fd, s->zbuf + s->zlen, ZBUF - s->zlen);
+		n = read(s->fd, s->zbuf + s->zlen, s->zmax - s->zlen);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
@@ -368,7 +385,7 @@ zread(struct mct_src *s)
 	int e, old;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-	r = raw_read(s, s->zbuf, ZBUF);
+	r = raw_read(s, s->zbuf, s->zmax);
 	e = errno;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	errno = e;
@@ -392,10 +409,10 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 	int rc;
 
 	z->next_out = (unsigned char *)out;
-	z->avail_out = SLOT;
+	z->avail_out = (unsigned int)g->slotsz;
 	rc = 0;
 	while (z->avail_out > 0 && rc == 0) {
-		at = g->zout + (long long)(SLOT - z->avail_out);
+		at = g->zout + (long long)(g->slotsz - z->avail_out);
 		if (z->avail_in == 0 && (g->zend || !g->pending)) {
 			if ((r = zread(s)) == -1)
 				rc = zfail(g, -1, "", strerror(errno), 0, 0);
@@ -427,7 +444,7 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 			g->zend = 1;
 			break;
 		case INF_ERR:
-			rc = zfail(g, g->zout + (long long)(SLOT -
+			rc = zfail(g, g->zout + (long long)(g->slotsz -
 			    z->avail_out), "damaged gzip data: ", msg, 1, 1);
 			break;
 		default:
@@ -440,7 +457,7 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 		/* with its output full, the inflater may hold more */
 		g->pending = z->avail_out == 0;
 	}
-	*len = SLOT - z->avail_out;
+	*len = g->slotsz - z->avail_out;
 	return rc;
 }
 
@@ -497,8 +514,9 @@ ring_new(struct mct_src *s)
 	g->z.avail_in = (unsigned int)s->zlen;
 	g->zin = (long long)s->zlen;
 	s->zlen = 0;
+	g->slotsz = gzslot(SLOT);
 	for (i = 0; i < RING; i++)
-		g->slot[i].p = mct_xmalloc(SLOT);
+		g->slot[i].p = mct_xmalloc(g->slotsz);
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->more, NULL);
 	pthread_cond_init(&g->room, NULL);
