@@ -195,11 +195,19 @@ struct mct_scan {
 	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
 	const char	*ts_text;	/* its text (in the input) */
 	size_t		 ts_len;
+	/*
+	 * With .event: the first-level ts and dur values as they came, the
+	 * first two of them as offsets into out (or p) and lengths, so that
+	 * the reader converts them without indexing the event again.
+	 */
+	int		 ntimes;
+	size_t		 time_off[2], time_len[2];
 };
 
 int	 mct_scan(struct mct_scan *);
 int	 mct_skip(const char *, const char *, const char **);
 int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
 int	 mct_jstr(const struct mct_val *, struct mct_buf *);
 int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
 
