@@ -36,6 +36,7 @@
 #define ZBUF	(256 * 1024)	/* compressed bytes read at once */
 #define RING	4		/* buffers of inflated bytes ahead of the reader */
 #define SLOT	(256 * 1024)
+#define ZHEAD	4096		/* a member's first inflate gets this much */
 
 #ifdef HAVE_ISAL
 typedef struct inflate_state	zstate;
@@ -73,6 +74,8 @@ struct ring {
 	zstate		 z;
 	int		 zend;		/* inflate saw the end of a member */
 	int		 pending;	/* the inflater may hold output */
+	int		 fresh;		/* at a member's start */
+	int		 zeof;		/* no compressed bytes left to read */
 	long long	 zin;		/* compressed bytes read */
 	long long	 zout;		/* inflated bytes published */
 	/* how it ended: set before done */
@@ -110,8 +113,9 @@ static void	ring_free(struct mct_src *);
 
 /*
  * MCT_GZSLOT=N makes the ring's buffers and the compressed reads N bytes
- * (at most their usual sizes), so that a test or the fuzzer turns the
- * ring over many times on a small input.  0: the usual sizes.
+ * (at most their usual sizes, at least 2), so that a test or the fuzzer
+ * turns the ring over many times on a small input, and reads compressed
+ * bytes in pieces as a slow pipe gives them.  0: the usual sizes.
  */
 static size_t
 gzslot(size_t max)
@@ -119,7 +123,8 @@ gzslot(size_t max)
 	const char *env = getenv("MCT_GZSLOT");
 	long long n = env && *env ? atoll(env) : 0;
 
-	return n < 1 || (size_t)n > max ? max : (size_t)n;
+	/* (two bytes at least, to see the magic) */
+	return n < 1 || (size_t)n > max ? max : n < 2 ? 2 : (size_t)n;
 }
 
 /* Keep an error for the reader to take: at a byte offset, or -1. */
@@ -238,6 +243,21 @@ long long
 mct_src_size(const struct mct_src *s)
 {
 	return s->gz ? -1 : s->size;
+}
+
+/*
+ * The size of a plain regular file now, from the source's start: it may
+ * have changed since it was opened.  -1 if it is not such a file.
+ */
+long long
+mct_src_size_now(const struct mct_src *s)
+{
+	struct stat st;
+
+	if (s->gz || s->start < 0 || fstat(s->fd, &st) == -1 ||
+	    !S_ISREG(st.st_mode))
+		return -1;
+	return (long long)st.st_size - s->start;
 }
 
 /* How far into the file we are: compressed bytes for gzip (for progress). */
@@ -375,17 +395,19 @@ zfail(struct ring *g, long long off, const char *what, const char *msg,
 }
 
 /*
- * Compressed bytes, read in the thread.  Only here may the reader cancel
- * it: a pipe that never ends must not keep mct_src_close() waiting.
+ * Compressed bytes, read in the thread after the off bytes kept at the
+ * buffer's start.  Only here may the reader cancel it: a pipe that never
+ * ends must not keep mct_src_close() waiting.
  */
 static ssize_t
-zread(struct mct_src *s)
+zread(struct mct_src *s, size_t off)
 {
 	ssize_t r;
 	int e, old;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-	r = raw_read(s, s->zbuf, s->zmax);
+	r = raw_read(s, s->zbuf + off, ZBUF - off < s->zmax ? ZBUF - off :
+	    s->zmax);
 	e = errno;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	errno = e;
@@ -413,9 +435,19 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 	rc = 0;
 	while (z->avail_out > 0 && rc == 0) {
 		at = g->zout + (long long)(g->slotsz - z->avail_out);
-		if (z->avail_in == 0 && (g->zend || !g->pending)) {
-			if ((r = zread(s)) == -1)
+		/*
+		 * More input when it is all taken, and at a member's start
+		 * up to ZHEAD bytes: ISA-L misreads a gzip header with a
+		 * file name that comes in pieces (a slow pipe).
+		 */
+		if ((z->avail_in == 0 && (g->zend || !g->pending)) ||
+		    (g->fresh && z->avail_in < ZHEAD && !g->zeof)) {
+			if (z->avail_in > 0)
+				memmove(s->zbuf, z->next_in, z->avail_in);
+			if ((r = zread(s, z->avail_in)) == -1)
 				rc = zfail(g, -1, "", strerror(errno), 0, 0);
+			else if (r == 0 && z->avail_in > 0)
+				g->zeof = 1;	/* on with what there is */
 			else if (r == 0 && g->zend)
 				rc = 1;
 			else if (r == 0)
@@ -425,7 +457,8 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 				break;
 			g->zin += r;
 			z->next_in = s->zbuf;
-			z->avail_in = (unsigned int)r;
+			z->avail_in += (unsigned int)r;
+			continue;
 		}
 		if (g->zend) {
 			/* Another member follows the one that ended. */
@@ -436,7 +469,10 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 			}
 			inf_reset(z);
 			g->zend = 0;
+			g->fresh = 1;
+			continue;
 		}
+		g->fresh = 0;
 		in = z->avail_in;
 		avail = z->avail_out;
 		switch (inf_run(z, &msg)) {
@@ -512,6 +548,7 @@ ring_new(struct mct_src *s)
 	}
 	g->z.next_in = s->zbuf;
 	g->z.avail_in = (unsigned int)s->zlen;
+	g->fresh = 1;
 	g->zin = (long long)s->zlen;
 	s->zlen = 0;
 	g->slotsz = gzslot(SLOT);

@@ -506,13 +506,15 @@ value:
 				s->is_meta = 1;
 			else if ((key1 == K_TS || key1 == K_DUR) && n > 0 &&
 			    n < 64 && is_number(q + 1, n) &&
-			    note_time(s, key1 == K_DUR, q + 1, n) == 0 &&
-			    out && (size_t)(o - out->p) >= n + 2 &&
-			    memcmp(o - n - 1, q + 1, n) == 0) {
-				/* "ts":"123" becomes "ts":123 */
-				o -= n + 2;
-				time_at(s, OUTPOS(p), n);
-				EMIT(q + 1, n);
+			    note_time(s, key1 == K_DUR, q + 1, n) == 0) {
+				if (out && (size_t)(o - out->p) >= n + 2 &&
+				    memcmp(o - n - 1, q + 1, n) == 0) {
+					/* "ts":"123" becomes "ts":123 */
+					o -= n + 2;
+					time_at(s, OUTPOS(p), n);
+					EMIT(q + 1, n);
+				} else
+					time_at(s, 0, 0);	/* counted */
 			}
 		}
 		goto after;

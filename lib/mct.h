@@ -256,6 +256,7 @@ int		 mct_src_failed(const struct mct_src *);
 const char	*mct_src_error(struct mct_src *, long long *);
 const char	*mct_src_name(const struct mct_src *);
 long long	 mct_src_size(const struct mct_src *);
+long long	 mct_src_size_now(const struct mct_src *);
 long long	 mct_src_pos(const struct mct_src *);
 ssize_t		 mct_src_read(struct mct_src *, char *, size_t);
 int		 mct_src_rewindable(const struct mct_src *);

@@ -1933,7 +1933,7 @@ chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
 {
 	struct input *in = p->in;
 	unsigned long long n = 0;
-	long long from, to;
+	long long from, to, now;
 	int state;
 
 	chunk_bounds(p, k, &from, &to, &state);
@@ -1958,8 +1958,12 @@ chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
 		}
 		chunk_put(c, in, &f->sc, t, f->out.p, f->out.len, n);
 	}
-	if (mct_src_pos(f->src) < to)
-		c->shrank = mct_src_pos(f->src);
+	if (mct_src_pos(f->src) < to) {
+		/* a chunk after the new end reads nothing: say the end */
+		now = mct_src_size_now(f->src);
+		c->shrank = now >= 0 && now < mct_src_pos(f->src) ? now :
+		    mct_src_pos(f->src);
+	}
 	c->changed = f->fx->damaged;
 	mct_src_close(f->src);
 	f->src = NULL;
