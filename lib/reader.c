@@ -20,6 +20,12 @@
  * copy as big as the trace, and lets the programs downstream start as
  * soon as pass 1 ends.
  *
+ * Pass 2 is most of the work (compacting and converting every event), so
+ * threads share it (struct pass2): pass 1 notes an event start every
+ * chunk bytes (struct ckpt), and workers frame the chunks between, or
+ * convert the spool's lines of a chunk, while mct_next() hands their
+ * lines out in order.
+ *
  * The state is in three kinds of struct, one of each per operand:
  *   struct framer   the scanning position and state machine of one byte
  *                   stream, with its scratch (mct_scan, the compact copy);
