@@ -525,24 +525,16 @@ value:
 			uint64_t u = 0;
 			mct_i128 e6;
 			int kind;
+#ifdef MCT_DIGITS8
+			int64_t d8;
+#endif
 
 			q = p;
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef MCT_DIGITS8
 			/* eight digits at a time while they last */
-			while (end - q >= 8 && q - p <= 11) {
-				uint64_t w;
-
-				memcpy(&w, q, 8);
-				if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
-				    ((w + 0x0606060606060606ULL) &
-				    0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL)
-					break;
-				w -= 0x3030303030303030ULL;
-				/* pairs, quads, then all eight (first digit highest) */
-				w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
-				w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
-				w = (w * 10000 + (w >> 32)) & 0xffffffffULL;
-				u = u * 100000000 + w;
+			while (end - q >= 8 && q - p <= 11 &&
+			    (d8 = mct_digits8((const char *)q)) >= 0) {
+				u = u * 100000000 + (uint64_t)d8;
 				q += 8;
 			}
 #endif

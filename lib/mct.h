@@ -241,6 +241,31 @@ size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
 size_t	 mct_fmt_double(char *, double);
 
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MCT_DIGITS8	1
+/*
+ * The eight bytes at p as a number if they are all decimal digits, else
+ * -1: each byte 0x30..0x39, then combined in pairs, quads and the eight
+ * (the first digit highest).  For the scanner's and time.c's loops over
+ * long timestamps.
+ */
+static inline int64_t
+mct_digits8(const char *p)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, p, 8);
+	if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
+	    ((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) !=
+	    0x3030303030303030ULL)
+		return -1;
+	w -= 0x3030303030303030ULL;
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	return (int64_t)((w * 10000 + (w >> 32)) & 0xffffffffULL);
+}
+#endif
+
 /*
  * input.c - byte sources: a file or standard input, gzip or plain.
  */

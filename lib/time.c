@@ -24,29 +24,19 @@ typedef mct_i128 i128;
 /*
  * Up to max decimal digits at p, as a number in *u; returns how many.
  * Eight at a time while they last (Kineto's µs times have 16 before the
- * point): the bytes of a word are digits if each is 0x30..0x39, and are
- * then combined in pairs, quads and the eight.
+ * point).
  */
 static inline int
 digits(const char *p, const char *end, int max, uint64_t *u)
 {
 	const char *q = p;
 	uint64_t v = 0;
+#ifdef MCT_DIGITS8
+	int64_t d;
 
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while (end - q >= 8 && (q - p) + 8 <= max) {
-		uint64_t w;
-
-		memcpy(&w, q, 8);
-		if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
-		    ((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) !=
-		    0x3030303030303030ULL)
-			break;
-		w -= 0x3030303030303030ULL;
-		w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
-		w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
-		w = (w * 10000 + (w >> 32)) & 0xffffffffULL;
-		v = v * 100000000 + w;
+	while (end - q >= 8 && (q - p) + 8 <= max &&
+	    (d = mct_digits8(q)) >= 0) {
+		v = v * 100000000 + (uint64_t)d;
 		q += 8;
 	}
 #endif
