@@ -25,9 +25,11 @@
  *     valid compact JSON objects.  The file is read three ways (twice,
  *     the plain file's way; once through the spool, MCT_SPOOL; in parts
  *     of 16 bytes by threads, MCT_SPLIT): the header, the events and the
- *     status must be the same.  The input gzipped, in members, must read
- *     the same once more through the inflating thread and a ring of small
- *     buffers (MCT_GZSLOT); cut inside its last member it is damage
+ *     status must be the same (in parts, pass 2 too is framed in chunks
+ *     by threads).  The input gzipped, in members, must read the same
+ *     once more through the inflating thread and a ring of small buffers
+ *     (MCT_GZSLOT), its spooled lines converted in chunks by threads
+ *     (MCT_SPLIT); cut inside its last member it is damage
  *     (exit 1, or 2 if what is left is no trace).
  *
  * A failed invariant prints what failed and abort()s, so that libFuzzer
@@ -524,7 +526,10 @@ fuzz_gzip(const uint8_t *data, size_t n, struct mct_opts *o,
 	put_tmp(gz.p, gz.len);
 	snprintf(slot, sizeof(slot), "%d", 16 << (n > 2 ? data[2] % 8 : 0));
 	setenv("MCT_GZSLOT", slot, 1);
+	/* the spool's lines converted in chunks of 16 bytes by threads */
+	setenv("MCT_SPLIT", "16", 1);
 	st = read_all(o, &got);
+	unsetenv("MCT_SPLIT");
 	CHECK(got.len == want->len && st == wantst &&
 	    memcmp(got.p, want->p, want->len) == 0,
 	    "the same read gzipped, in members, through the ring");
