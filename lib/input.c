@@ -36,6 +36,7 @@
 #define ZBUF	(256 * 1024)	/* compressed bytes read at once */
 #define RING	4		/* buffers of inflated bytes ahead of the reader */
 #define SLOT	(256 * 1024)
+#define ZHEAD	4096		/* a member's first inflate gets this much */
 
 #ifdef HAVE_ISAL
 typedef struct inflate_state	zstate;
@@ -68,10 +69,13 @@ struct ring {
 	int		 done;		/* the thread published its last slot */
 	int		 stop;		/* the reader closes early */
 	int		 started;
+	size_t		 slotsz;	/* SLOT, or less for a test */
 	/* the thread's own */
 	zstate		 z;
 	int		 zend;		/* inflate saw the end of a member */
 	int		 pending;	/* the inflater may hold output */
+	int		 fresh;		/* at a member's start */
+	int		 zeof;		/* no compressed bytes left to read */
 	long long	 zin;		/* compressed bytes read */
 	long long	 zout;		/* inflated bytes published */
 	/* how it ended: set before done */
@@ -101,10 +105,27 @@ struct mct_src {
 	long long	 zpos;		/* compressed bytes behind what was taken */
 	unsigned char	*zbuf;
 	size_t		 zlen;		/* plain bytes read ahead of the caller */
+	size_t		 zmax;		/* compressed bytes read at once */
 };
 
 static int	ring_new(struct mct_src *);
 static void	ring_free(struct mct_src *);
+
+/*
+ * MCT_GZSLOT=N makes the ring's buffers and the compressed reads N bytes
+ * (at most their usual sizes, at least 2), so that a test or the fuzzer
+ * turns the ring over many times on a small input, and reads compressed
+ * bytes in pieces as a slow pipe gives them.  0: the usual sizes.
+ */
+static size_t
+gzslot(size_t max)
+{
+	const char *env = getenv("MCT_GZSLOT");
+	long long n = env && *env ? atoll(env) : 0;
+
+	/* (two bytes at least, to see the magic) */
+	return n < 1 || (size_t)n > max ? max : n < 2 ? 2 : (size_t)n;
+}
 
 /* Keep an error for the reader to take: at a byte offset, or -1. */
 static void
@@ -156,8 +177,9 @@ mct_src_open(const char *name)
 #endif
 	/* Read the first bytes to see whether it is gzip. */
 	s->zbuf = mct_xmalloc(ZBUF);
+	s->zmax = gzslot(ZBUF);
 	while (s->zlen < 2) {
-		n = read(s->fd, s->zbuf + s->zlen, ZBUF - s->zlen);
+		n = read(s->fd, s->zbuf + s->zlen, s->zmax - s->zlen);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
@@ -221,6 +243,21 @@ long long
 mct_src_size(const struct mct_src *s)
 {
 	return s->gz ? -1 : s->size;
+}
+
+/*
+ * The size of a plain regular file now, from the source's start: it may
+ * have changed since it was opened.  -1 if it is not such a file.
+ */
+long long
+mct_src_size_now(const struct mct_src *s)
+{
+	struct stat st;
+
+	if (s->gz || s->start < 0 || fstat(s->fd, &st) == -1 ||
+	    !S_ISREG(st.st_mode))
+		return -1;
+	return (long long)st.st_size - s->start;
 }
 
 /* How far into the file we are: compressed bytes for gzip (for progress). */
@@ -358,17 +395,19 @@ zfail(struct ring *g, long long off, const char *what, const char *msg,
 }
 
 /*
- * Compressed bytes, read in the thread.  Only here may the reader cancel
- * it: a pipe that never ends must not keep mct_src_close() waiting.
+ * Compressed bytes, read in the thread after the off bytes kept at the
+ * buffer's start.  Only here may the reader cancel it: a pipe that never
+ * ends must not keep mct_src_close() waiting.
  */
 static ssize_t
-zread(struct mct_src *s)
+zread(struct mct_src *s, size_t off)
 {
 	ssize_t r;
 	int e, old;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-	r = raw_read(s, s->zbuf, ZBUF);
+	r = raw_read(s, s->zbuf + off, ZBUF - off < s->zmax ? ZBUF - off :
+	    s->zmax);
 	e = errno;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	errno = e;
@@ -392,13 +431,23 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 	int rc;
 
 	z->next_out = (unsigned char *)out;
-	z->avail_out = SLOT;
+	z->avail_out = (unsigned int)g->slotsz;
 	rc = 0;
 	while (z->avail_out > 0 && rc == 0) {
-		at = g->zout + (long long)(SLOT - z->avail_out);
-		if (z->avail_in == 0 && (g->zend || !g->pending)) {
-			if ((r = zread(s)) == -1)
+		at = g->zout + (long long)(g->slotsz - z->avail_out);
+		/*
+		 * More input when it is all taken, and at a member's start
+		 * up to ZHEAD bytes: ISA-L misreads a gzip header with a
+		 * file name that comes in pieces (a slow pipe).
+		 */
+		if ((z->avail_in == 0 && (g->zend || !g->pending)) ||
+		    (g->fresh && z->avail_in < ZHEAD && !g->zeof)) {
+			if (z->avail_in > 0)
+				memmove(s->zbuf, z->next_in, z->avail_in);
+			if ((r = zread(s, z->avail_in)) == -1)
 				rc = zfail(g, -1, "", strerror(errno), 0, 0);
+			else if (r == 0 && z->avail_in > 0)
+				g->zeof = 1;	/* on with what there is */
 			else if (r == 0 && g->zend)
 				rc = 1;
 			else if (r == 0)
@@ -408,7 +457,8 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 				break;
 			g->zin += r;
 			z->next_in = s->zbuf;
-			z->avail_in = (unsigned int)r;
+			z->avail_in += (unsigned int)r;
+			continue;
 		}
 		if (g->zend) {
 			/* Another member follows the one that ended. */
@@ -419,7 +469,10 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 			}
 			inf_reset(z);
 			g->zend = 0;
+			g->fresh = 1;
+			continue;
 		}
+		g->fresh = 0;
 		in = z->avail_in;
 		avail = z->avail_out;
 		switch (inf_run(z, &msg)) {
@@ -427,7 +480,7 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 			g->zend = 1;
 			break;
 		case INF_ERR:
-			rc = zfail(g, g->zout + (long long)(SLOT -
+			rc = zfail(g, g->zout + (long long)(g->slotsz -
 			    z->avail_out), "damaged gzip data: ", msg, 1, 1);
 			break;
 		default:
@@ -440,7 +493,7 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 		/* with its output full, the inflater may hold more */
 		g->pending = z->avail_out == 0;
 	}
-	*len = SLOT - z->avail_out;
+	*len = g->slotsz - z->avail_out;
 	return rc;
 }
 
@@ -495,10 +548,12 @@ ring_new(struct mct_src *s)
 	}
 	g->z.next_in = s->zbuf;
 	g->z.avail_in = (unsigned int)s->zlen;
+	g->fresh = 1;
 	g->zin = (long long)s->zlen;
 	s->zlen = 0;
+	g->slotsz = gzslot(SLOT);
 	for (i = 0; i < RING; i++)
-		g->slot[i].p = mct_xmalloc(SLOT);
+		g->slot[i].p = mct_xmalloc(g->slotsz);
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->more, NULL);
 	pthread_cond_init(&g->room, NULL);

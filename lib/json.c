@@ -421,6 +421,17 @@ note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n)
 	return 0;
 }
 
+/* A ts or dur number of the event at off (in out) for the reader. */
+static inline void
+time_at(struct mct_scan *s, size_t off, size_t n)
+{
+	if (s->ntimes < 2) {
+		s->time_off[s->ntimes] = off;
+		s->time_len[s->ntimes] = n;
+	}
+	s->ntimes++;
+}
+
 int
 mct_scan(struct mct_scan *s)
 {
@@ -441,6 +452,7 @@ mct_scan(struct mct_scan *s)
 	s->errmsg = NULL;
 	s->has_co_id = s->is_meta = s->odd = 0;
 	s->ts_kind = s->dur_kind = MCT_TS_NONE;
+	s->ntimes = 0;
 	if (out) {
 		mct_buf_grow(out, (size_t)(end - p) + 64);
 		o = out->p + out->len;
@@ -494,12 +506,15 @@ value:
 				s->is_meta = 1;
 			else if ((key1 == K_TS || key1 == K_DUR) && n > 0 &&
 			    n < 64 && is_number(q + 1, n) &&
-			    note_time(s, key1 == K_DUR, q + 1, n) == 0 &&
-			    out && (size_t)(o - out->p) >= n + 2 &&
-			    memcmp(o - n - 1, q + 1, n) == 0) {
-				/* "ts":"123" becomes "ts":123 */
-				o -= n + 2;
-				EMIT(q + 1, n);
+			    note_time(s, key1 == K_DUR, q + 1, n) == 0) {
+				if (out && (size_t)(o - out->p) >= n + 2 &&
+				    memcmp(o - n - 1, q + 1, n) == 0) {
+					/* "ts":"123" becomes "ts":123 */
+					o -= n + 2;
+					time_at(s, OUTPOS(p), n);
+					EMIT(q + 1, n);
+				} else
+					time_at(s, 0, 0);	/* counted */
 			}
 		}
 		goto after;
@@ -508,40 +523,58 @@ value:
 		if (event && depth == 1 && (key1 == K_TS || key1 == K_DUR)) {
 			/* the common ts or dur: a plain integer, in one pass */
 			uint64_t u = 0;
+			mct_i128 e6;
+			int kind;
+#ifdef MCT_DIGITS8
+			int64_t d8;
+#endif
 
 			q = p;
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef MCT_DIGITS8
 			/* eight digits at a time while they last */
-			while (end - q >= 8 && q - p <= 11) {
-				uint64_t w;
-
-				memcpy(&w, q, 8);
-				if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
-				    ((w + 0x0606060606060606ULL) &
-				    0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL)
-					break;
-				w -= 0x3030303030303030ULL;
-				/* pairs, quads, then all eight (first digit highest) */
-				w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
-				w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
-				w = (w * 10000 + (w >> 32)) & 0xffffffffULL;
-				u = u * 100000000 + w;
+			while (end - q >= 8 && q - p <= 11 &&
+			    (d8 = mct_digits8((const char *)q)) >= 0) {
+				u = u * 100000000 + (uint64_t)d8;
 				q += 8;
 			}
 #endif
 			for (; q < end && q - p < 19 &&
 			    (unsigned)(*q - '0') < 10; q++)
 				u = u * 10 + (uint64_t)(*q - '0');
+			/*
+			 * Kineto's fractional µs, 1661203462598738.047: up to
+			 * six digits after the point are exact at 1e-6 units.
+			 */
+			kind = MCT_TS_INT;
+			e6 = (mct_i128)u * 1000000;
+			if (q + 1 < end && *q == '.' &&
+			    (unsigned)(q[1] - '0') < 10) {
+				const unsigned char *f = q + 1;
+				uint64_t fr = 0, scale = 1000000;
+
+				for (; f < end && f - q <= 6 &&
+				    (unsigned)(*f - '0') < 10; f++) {
+					fr = fr * 10 + (uint64_t)(*f - '0');
+					scale /= 10;
+				}
+				if (f < end && !((unsigned)(*f - '0') < 10 ||
+				    *f == 'e' || *f == 'E')) {
+					kind = MCT_TS_FRAC;
+					e6 += (mct_i128)(fr * scale);
+					q = f;
+				}
+			}
 			if (q < end && !((unsigned)(*q - '0') < 10 || *q == '.' ||
 			    *q == 'e' || *q == 'E')) {
 				if (key1 == K_DUR)
-					s->dur_kind = MCT_TS_INT;
+					s->dur_kind = kind;
 				else {
-					s->ts_kind = MCT_TS_INT;
-					s->ts_e6 = (mct_i128)u * 1000000;
+					s->ts_kind = kind;
+					s->ts_e6 = e6;
 					s->ts_text = (const char *)p;
 					s->ts_len = (size_t)(q - p);
 				}
+				time_at(s, OUTPOS(p), (size_t)(q - p));
 				EMIT(p, (size_t)(q - p));
 				p = q;
 				goto after;
@@ -576,14 +609,16 @@ value:
 			s->errmsg = "invalid number";
 			goto error;
 		}
+		if (event && depth == 1 && (key1 == K_TS || key1 == K_DUR)) {
+			note_time(s, key1 == K_DUR, q, (size_t)(p - q));
+			time_at(s, OUTPOS(q), (size_t)(p - q));
+		}
 		if (out) {
 			const unsigned char *r;
 
 			for (r = q; r < p; r++)
 				*o++ = (char)*r;
 		}
-		if (event && depth == 1 && (key1 == K_TS || key1 == K_DUR))
-			note_time(s, key1 == K_DUR, q, (size_t)(p - q));
 		goto after;
 	case 't':
 		kp = (const unsigned char *)"true";
@@ -824,7 +859,7 @@ mct_skip(const char *p, const char *end, const char **next)
 }
 
 /* After the string at p (on its opening quote), or NULL if it does not end. */
-static const unsigned char *
+static inline __attribute__((always_inline)) const unsigned char *
 string_end(const unsigned char *p, const unsigned char *end)
 {
 	p++;
@@ -855,14 +890,29 @@ string_end(const unsigned char *p, const unsigned char *end)
 	}
 }
 
+/* Is the pair a first-level "ts" (1) or "dur" (2) with a number? */
+static int
+time_pair(const unsigned char *s, uint32_t koff, uint32_t klen, uint32_t voff)
+{
+	const unsigned char *k = s + koff, v = s[voff];
+
+	if (!(v == '-' || (v >= '0' && v <= '9')))
+		return 0;
+	if (klen == 2 && k[0] == 't' && k[1] == 's')
+		return 1;
+	if (klen == 3 && k[0] == 'd' && k[1] == 'u' && k[2] == 'r')
+		return 2;
+	return 0;
+}
+
 /*
- * Index the first-level keys of the compact object text[0..n): a check
- * of its structure (one complete object, "key":value pairs at the first
- * level), not of every token as mct_scan does.  Returns the number of
- * keys, or -1 if the text is not one complete object.
+ * mct_index(), and with times set it stops once it has a "ts" and a
+ * "dur" number (the rest of the text unchecked).  Inlined in both, so
+ * that mct_index() (every stream line) pays nothing for it.
  */
-int
-mct_index(const char *text, size_t n, struct mct_kv **kv, int *nkv, int *cap)
+static inline __attribute__((always_inline)) int
+index_keys(const char *text, size_t n, struct mct_kv **kv, int *nkv,
+    int *cap, int times)
 {
 	static const unsigned char cls[256] = {
 		['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
@@ -938,12 +988,39 @@ mct_index(const char *text, size_t n, struct mct_kv **kv, int *nkv, int *cap)
 			(*kv)[*nkv].vlen = (uint32_t)(p - s) - voff;
 			(*nkv)++;
 			open = 0;
+			if (times && (times |= time_pair(s, koff, klen,
+			    voff) << 1) == 7)
+				return *nkv;
 		}
 		if (depth == 0)
 			return *nkv;
 		want_key = 1;
 	}
 	return -1;
+}
+
+/*
+ * Index the first-level keys of the compact object text[0..n): a check
+ * of its structure (one complete object, "key":value pairs at the first
+ * level), not of every token as mct_scan does.  Returns the number of
+ * keys, or -1 if the text is not one complete object.
+ */
+int
+mct_index(const char *text, size_t n, struct mct_kv **kv, int *nkv, int *cap)
+{
+	return index_keys(text, n, kv, nkv, cap, 0);
+}
+
+/*
+ * The same up to the first-level "ts" and "dur" numbers of an object
+ * known to be valid: the reader's, to convert them, when no event has
+ * more of them than one of each (the rest of the text is not looked at).
+ */
+int
+mct_index_times(const char *text, size_t n, struct mct_kv **kv, int *nkv,
+    int *cap)
+{
+	return index_keys(text, n, kv, nkv, cap, 1);
 }
 
 static int

@@ -197,11 +197,19 @@ struct mct_scan {
 	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
 	const char	*ts_text;	/* its text (in the input) */
 	size_t		 ts_len;
+	/*
+	 * With .event: the first-level ts and dur values as they came, the
+	 * first two of them as offsets into out (or p) and lengths, so that
+	 * the reader converts them without indexing the event again.
+	 */
+	int		 ntimes;
+	size_t		 time_off[2], time_len[2];
 };
 
 int	 mct_scan(struct mct_scan *);
 int	 mct_skip(const char *, const char *, const char **);
 int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
 int	 mct_jstr(const struct mct_val *, struct mct_buf *);
 int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
 
@@ -235,6 +243,31 @@ size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
 size_t	 mct_fmt_double(char *, double);
 
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MCT_DIGITS8	1
+/*
+ * The eight bytes at p as a number if they are all decimal digits, else
+ * -1: each byte 0x30..0x39, then combined in pairs, quads and the eight
+ * (the first digit highest).  For the scanner's and time.c's loops over
+ * long timestamps.
+ */
+static inline int64_t
+mct_digits8(const char *p)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, p, 8);
+	if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
+	    ((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) !=
+	    0x3030303030303030ULL)
+		return -1;
+	w -= 0x3030303030303030ULL;
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	return (int64_t)((w * 10000 + (w >> 32)) & 0xffffffffULL);
+}
+#endif
+
 /*
  * input.c - byte sources: a file or standard input, gzip or plain.
  */
@@ -250,6 +283,7 @@ int		 mct_src_failed(const struct mct_src *);
 const char	*mct_src_error(struct mct_src *, long long *);
 const char	*mct_src_name(const struct mct_src *);
 long long	 mct_src_size(const struct mct_src *);
+long long	 mct_src_size_now(const struct mct_src *);
 long long	 mct_src_pos(const struct mct_src *);
 ssize_t		 mct_src_read(struct mct_src *, char *, size_t);
 int		 mct_src_rewindable(const struct mct_src *);

@@ -20,6 +20,12 @@
  * copy as big as the trace, and lets the programs downstream start as
  * soon as pass 1 ends.
  *
+ * Pass 2 is most of the work (compacting and converting every event), so
+ * threads share it (struct pass2): pass 1 notes an event start every
+ * chunk bytes (struct ckpt), and workers frame the chunks between, or
+ * convert the spool's lines of a chunk, while mct_next() hands their
+ * lines out in order.
+ *
  * The state is in three kinds of struct, one of each per operand:
  *   struct framer   the scanning position and state machine of one byte
  *                   stream, with its scratch (mct_scan, the compact copy);
@@ -59,6 +65,7 @@ typedef mct_i128 i128;
 #define MAX_DIRECT	64	/* plain files kept open for pass 2 */
 #define MAX_PARTS	8	/* threads framing one file in pass 1 */
 #define SPLIT_MIN	(8LL << 20)	/* bytes a part has at least */
+#define CHUNK		(512LL << 10)	/* bytes a chunk of pass 2 has at least */
 
 /* A buffer of input bytes, and where it stands in the source. */
 struct rbuf {
@@ -66,6 +73,12 @@ struct rbuf {
 	size_t		 cap, pos, end;
 	unsigned long long base;	/* source offset of p[0] */
 	int		 eof;
+};
+
+/* Pass 1 saw an event start here: pass 2 may start framing here too. */
+struct ckpt {
+	long long	 off;
+	int		 state;		/* the framer's, before the event */
 };
 
 /*
@@ -93,6 +106,9 @@ struct facts {
 	int		 bigtop;	/* a thread's part met one: frame alone */
 	int		 ntop;		/* keys in top */
 	struct mct_buf	 dropped;	/* a stream header's top_dropped */
+	struct ckpt	*cp;		/* an event start every chunk bytes */
+	int		 ncp, cpcap;
+	int		 manytimes;	/* an event has 3 ts/dur numbers or more */
 };
 
 /*
@@ -118,6 +134,9 @@ struct framer {
 	int		 stop_state, stop_sep;
 	int		 nparts;	/* of the first part: how many in all */
 	const char	*mark;		/* --align NAME: note its first event */
+	long long	 chunk;		/* pass 1: note a ckpt every chunk bytes */
+	long long	 spooled;	/* bytes of the operand's spool lines */
+	unsigned long long evoff;	/* where the event framed last starts */
 	struct mct_scan	 sc;		/* the event being framed */
 	struct mct_buf	 out;		/* its compact copy */
 };
@@ -147,6 +166,20 @@ struct input {
 	struct mct_buf	 hline, whybuf;
 	struct mct_buf	 rankfrom;	/* a stream's one rank's rule */
 	struct mct_buf	 ranklist;	/* a stream's header's ranks, [ ] off */
+	struct pass2	*p2;		/* a plain file's pass 2 by threads */
+};
+
+/* Where the ts and dur values of an event are, to be converted. */
+struct span {
+	size_t		 off, len;
+};
+
+/* Scratch of time_spans(). */
+struct spans {
+	struct span	*sp;
+	int		 cap;
+	struct mct_kv	*kv;
+	int		 kvcap;
 };
 
 struct mct_reader {
@@ -164,6 +197,7 @@ struct mct_reader {
 	struct mct_header hdr;
 	struct mct_event ev;
 	struct mct_buf	 conv;
+	struct spans	 spans;
 	struct mct_buf	 rline;		/* an event with its rank */
 	int		 fatal;		/* nothing to read (duplicate ranks) */
 	int		 status;
@@ -410,9 +444,22 @@ saw_mark(struct framer *f)
 	mct_event_free(&ev);
 }
 
+static void
+ckpt_add(struct facts *fx, long long off, int state)
+{
+	if (fx->ncp == fx->cpcap) {
+		fx->cpcap = fx->cpcap ? fx->cpcap * 2 : 64;
+		fx->cp = mct_xrealloc(fx->cp, (size_t)fx->cpcap * sizeof(*fx->cp));
+	}
+	fx->cp[fx->ncp].off = off;
+	fx->cp[fx->ncp].state = state;
+	fx->ncp++;
+}
+
 /*
  * The event just framed to the spool (unless pass 1 only checks it);
- * note what the header needs.
+ * note what the header needs, and in pass 1 of a plain file where pass 2
+ * may cut it into chunks.
  */
 static void
 emit(struct framer *f)
@@ -420,12 +467,19 @@ emit(struct framer *f)
 	const struct mct_scan *sc = &f->sc;
 	struct facts *fx = f->fx;
 	struct mct_reader *r = f->r;
+	long long at;
 
+	/* where pass 2 may start: in the file, or the operand's spool lines */
+	at = f->check ? (long long)f->evoff : f->spooled;
+	if (f->chunk > 0 && at >= (fx->ncp ? fx->cp[fx->ncp - 1].off : 0) +
+	    f->chunk)
+		ckpt_add(fx, at, f->state);
 	if (!f->check && !r->spoolbad) {
 		f->out.p[f->out.len] = '\n';
 		if (fwrite(f->out.p, 1, f->out.len + 1, r->spoolf) !=
 		    f->out.len + 1)
 			spool_failed(r);
+		f->spooled += (long long)f->out.len + 1;
 	}
 	fx->nevents++;
 	if (sc->ts_kind == MCT_TS_FRAC || sc->dur_kind == MCT_TS_FRAC)
@@ -434,6 +488,8 @@ emit(struct framer *f)
 		fx->anycoid = 1;
 	if (sc->odd)
 		fx->anyodd = 1;
+	if (sc->ntimes > 2)
+		fx->manytimes = 1;
 	if (sc->ts_kind != MCT_TS_NONE && !sc->is_meta) {
 		saw_ts(fx, sc->ts_e6, sc->ts_e6);
 		saw_min(fx, sc->ts_e6, sc->ts_text, sc->ts_len);
@@ -735,6 +791,7 @@ frame(struct framer *f)
 				f->state = state;
 				f->nosep = !sep;
 				f->begun = !first;
+				f->evoff = evoff;
 				return 1;
 			}
 			/* "key": value after the traceEvents array */
@@ -874,10 +931,13 @@ cut_at(struct mct_src *src, long long off, long long limit, int *inarray)
 static void
 merge(struct facts *fx, const struct facts *p)
 {
+	int i;
+
 	fx->nevents += p->nevents;
 	fx->anyfrac |= p->anyfrac;
 	fx->anycoid |= p->anycoid;
 	fx->anyodd |= p->anyodd;
+	fx->manytimes |= p->manytimes;
 	fx->unsorted |= p->unsorted;
 	if (p->has_min)
 		saw_min(fx, p->min_e6, p->min_text, strlen(p->min_text));
@@ -894,6 +954,8 @@ merge(struct facts *fx, const struct facts *p)
 		mct_buf_add(&fx->top, p->top.p, p->top.len);
 	}
 	fx->ntop += p->ntop;
+	for (i = 0; i < p->ncp; i++)
+		ckpt_add(fx, p->cp[i].off, p->cp[i].state);
 }
 
 /* Did framer f stop right where the next part starts, between events? */
@@ -953,6 +1015,7 @@ frame_parts(struct input *in)
 		pf->fx = &parts[i].fx;
 		pf->check = pf->quiet = 1;
 		pf->topmax = f->topmax;
+		pf->chunk = f->chunk;
 		parts[i].fx.form = in->fx.form;
 		pf->state = state;	/* after a ',' (or a line end), not first */
 		pf->begun = 1;
@@ -990,6 +1053,7 @@ frame_parts(struct input *in)
 		mct_src_close(parts[i].f.src);
 		framer_reset(&parts[i].f);
 		mct_buf_free(&parts[i].fx.top);
+		free(parts[i].fx.cp);
 	}
 	f->quiet = 0;
 	f->stop = -1;
@@ -1022,6 +1086,7 @@ restart(struct input *in)
 	if (top.p)
 		top.p[0] = '\0';
 	bigtop_free(&in->fx);
+	free(in->fx.cp);
 	memset(&in->fx, 0, sizeof(in->fx));
 	in->fx.top = top;
 	mct_src_rewind(in->src, -1);
@@ -1473,6 +1538,16 @@ not_trace(struct mct_reader *r, const struct input *in)
 		r->status = mct_status(r->status, MCT_EXIT_USAGE);
 }
 
+/* Bytes a chunk of pass 2 has at least: MCT_SPLIT, as a part of pass 1. */
+static long long
+chunk_size(void)
+{
+	const char *env = getenv("MCT_SPLIT");
+	long long n = env && *env ? atoll(env) : CHUNK;
+
+	return n < 1 ? 1 : n;
+}
+
 /* Pass 1 of a trace operand. */
 static void
 pass1(struct mct_reader *r, struct input *in)
@@ -1532,6 +1607,7 @@ open_input(struct mct_reader *r, struct input *in, int *ndirect)
 	}
 	in->fr.src = in->src;
 	in->fr.check = in->direct;
+	in->fr.chunk = chunk_size();
 	/* the framer goes on with what probe_stream() read */
 	in->fr.rb = in->rp.rb;
 	memset(&in->rp.rb, 0, sizeof(in->rp.rb));
@@ -1604,45 +1680,125 @@ mct_header(const struct mct_reader *r)
 	return &r->hdr;
 }
 
-/* Rewrite ts and dur of a line from the source's unit to integer ns. */
-static void
-convert(struct mct_reader *r, struct input *in)
+/*
+ * The ts and dur values of the compact event json[0..len), in order:
+ * the scan's (sc, if the event was framed and had two at most), else
+ * found by indexing the event, up to its first ts and dur only if few
+ * (no event of the operand has more).  Returns how many, in t->sp.
+ */
+static int
+time_spans(const struct mct_scan *sc, const char *json, size_t len,
+    struct spans *t, int few)
 {
-	struct mct_event *ev = &r->ev;
-	struct mct_buf *c = &r->conv;
-	enum mct_unit unit = in->s->unit;
-	size_t last = 0;
-	int i;
+	int i, n = 0, nkv;
 
-	mct_event_index(ev);
-	c->len = 0;
-	for (i = 0; i < ev->nkv; i++) {
-		struct mct_kv *kv = &ev->kv[i];
-		const char *k = ev->json + kv->koff, *v = ev->json + kv->voff;
-		int64_t ns;
+	if (t->cap == 0) {
+		t->cap = 4;
+		t->sp = mct_xmalloc((size_t)t->cap * sizeof(*t->sp));
+	}
+	if (sc != NULL && sc->ntimes <= 2) {
+		for (i = 0; i < sc->ntimes; i++) {
+			t->sp[i].off = sc->time_off[i];
+			t->sp[i].len = sc->time_len[i];
+		}
+		return sc->ntimes;
+	}
+	if ((few ? mct_index_times : mct_index)(json, len, &t->kv, &nkv,
+	    &t->kvcap) < 0)
+		return 0;
+	for (i = 0; i < nkv; i++) {
+		const struct mct_kv *kv = &t->kv[i];
+		const char *k = json + kv->koff;
 
 		if (!((kv->klen == 2 && memcmp(k, "ts", 2) == 0) ||
 		    (kv->klen == 3 && memcmp(k, "dur", 3) == 0)))
 			continue;
-		if (kv->vlen == 0 || !(*v == '-' || (*v >= '0' && *v <= '9')))
+		if (n == t->cap) {
+			t->cap *= 2;
+			t->sp = mct_xrealloc(t->sp, (size_t)t->cap * sizeof(*t->sp));
+		}
+		t->sp[n].off = kv->voff;
+		t->sp[n].len = kv->vlen;
+		n++;
+	}
+	return n;
+}
+
+static void
+spans_free(struct spans *t)
+{
+	free(t->sp);
+	free(t->kv);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * Append json[0..len) and a newline to b, the numbers at the n spans
+ * (ts and dur) rewritten from unit to integer ns.  A value beyond int64
+ * ns stays as written: returns how many did, the first in *bad.
+ */
+static int
+put_converted(struct mct_buf *b, const char *json, size_t len,
+    const struct span *sp, int n, enum mct_unit unit, struct span *bad)
+{
+	size_t last = 0;
+	int64_t ns;
+	int i, nbad = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *v = json + sp[i].off;
+
+		if (sp[i].len == 0 || !(*v == '-' || (*v >= '0' && *v <= '9')))
 			continue;
-		if (mct_dec_ns(v, kv->vlen, unit, &ns) != 0) {
-			if (!in->rp.toobig++)
-				warnx("%s: event %llu: %.*s %s is beyond int64 ns; "
-				    "left as written", in->s->name, in->rp.line,
-				    (int)kv->vlen, v, mct_unit_name(unit));
-			r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
+		if (mct_dec_ns(v, sp[i].len, unit, &ns) != 0) {
+			if (nbad++ == 0)
+				*bad = sp[i];
 			continue;
 		}
-		mct_buf_add(c, ev->json + last, kv->voff - last);
-		mct_buf_addi(c, ns);
-		last = kv->voff + kv->vlen;
+		mct_buf_add(b, json + last, sp[i].off - last);
+		mct_buf_addi(b, ns);
+		last = sp[i].off + sp[i].len;
 	}
-	if (last == 0)
+	mct_buf_add(b, json + last, len - last);
+	mct_buf_addc(b, '\n');
+	return nbad;
+}
+
+/* Say a value beyond int64 ns, the first of the operand's. */
+static void
+too_big(struct mct_reader *r, struct input *in, unsigned long long line,
+    const char *v, size_t len, int n)
+{
+	if (in->rp.toobig == 0)
+		warnx("%s: event %llu: %.*s %s is beyond int64 ns; left as "
+		    "written", in->s->name, line, (int)len, v,
+		    mct_unit_name(in->s->unit));
+	in->rp.toobig += n;
+	r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
+}
+
+/*
+ * Rewrite ts and dur of the event from the source's unit to integer ns;
+ * sc is the scan that framed it, or NULL (a spool line).
+ */
+static void
+convert(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
+{
+	struct mct_event *ev = &r->ev;
+	struct mct_buf *c = &r->conv;
+	struct span bad = { 0, 0 };
+	int n, nbad;
+
+	if ((n = time_spans(sc, ev->json, ev->len, &r->spans,
+	    !in->fx.manytimes)) == 0)
 		return;
-	mct_buf_add(c, ev->json + last, ev->len - last);
+	c->len = 0;
+	nbad = put_converted(c, ev->json, ev->len, r->spans.sp, n,
+	    in->s->unit, &bad);
+	if (nbad > 0)
+		too_big(r, in, in->rp.line, ev->json + bad.off, bad.len, nbad);
 	ev->json = c->p;
-	ev->len = c->len;
+	ev->len = c->len - 1;	/* a line end after it, as a spool line has */
 	ev->indexed = 0;
 }
 
@@ -1696,18 +1852,382 @@ take_index(struct mct_event *ev, const struct mct_scan *sc)
 	ev->wkdone = 0;
 }
 
+/*
+ * Pass 2 of a big plain file by threads.  Pass 1 noted an event start
+ * every chunk bytes or so (struct ckpt); worker threads frame the chunks
+ * between them again, each from its start with the framer's state there,
+ * compact and convert their events into a buffer of lines of their own,
+ * and mct_next() hands the lines out in the file's order.  A ring of two
+ * buffers per thread bounds the memory.  Only a file pass 1 found intact
+ * is read so: pass 2 then has nothing to say but values beyond int64 ns
+ * (a worker notes them, mct_next() says them in order) and a file that
+ * changed meanwhile.  Pass 2 is most of the work on a trace: framing,
+ * compacting and converting the events again, which threads share.
+ */
+struct chunk {
+	struct mct_buf	 out;		/* its events, a line each */
+	int		 k;		/* the chunk it holds, -1: the slot is free */
+	int		 ready;
+	int		 ntoobig;	/* values beyond int64 ns */
+	unsigned long long toobig_at;	/* the first one's event in the chunk */
+	struct mct_buf	 toobig;	/* and its text */
+	long long	 shrank;	/* where the file ended early, or -1 */
+	int		 changed;	/* damage pass 1 did not see */
+};
+
+struct pass2 {
+	struct input	*in;
+	int		 spool;		/* the spool's lines are read, or -1 */
+	long long	 spool_from, spool_to;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 ready;		/* a chunk is ready */
+	pthread_cond_t	 room;		/* a slot was freed, or stop */
+	pthread_t	 tid[MAX_PARTS];
+	int		 nthr;
+	struct chunk	*slot;
+	int		 nslot;
+	int		 nchunk;	/* the ckpts and one */
+	int		 next;		/* the next chunk a worker makes */
+	int		 take;		/* the chunk mct_next() hands out */
+	int		 taking;	/* it has begun */
+	size_t		 pos;		/* how far into it */
+	int		 said;		/* a change of the file was said */
+	int		 stop;
+};
+
+/*
+ * The bytes of chunk k: [from, to), and the framer's state at from; of
+ * the file, or of the spool.
+ */
+static void
+chunk_bounds(const struct pass2 *p, int k, long long *from, long long *to,
+    int *state)
+{
+	const struct input *in = p->in;
+	const struct facts *fx = &in->fx;
+
+	*from = k == 0 ? 0 : fx->cp[k - 1].off;
+	*to = k < fx->ncp ? fx->cp[k].off : in->rp.length;
+	*state = k == 0 ? S_TOP : fx->cp[k - 1].state;
+	if (p->spool >= 0) {
+		*from += p->spool_from;
+		*to = k < fx->ncp ? p->spool_from + fx->cp[k].off : p->spool_to;
+	}
+}
+
+/*
+ * Append the event json[0..len) with a line end to c, converted, noting
+ * the first value beyond int64 ns: it is event n of the chunk.
+ */
+static void
+chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
+    struct spans *t, const char *json, size_t len, unsigned long long n)
+{
+	struct span bad;
+	int nbad, nt;
+
+	nt = time_spans(sc, json, len, t, !in->fx.manytimes);
+	nbad = put_converted(&c->out, json, len, t->sp, nt, in->s->unit, &bad);
+	if (nbad > 0 && c->ntoobig == 0) {
+		c->toobig_at = n;
+		c->toobig.len = 0;
+		mct_buf_add(&c->toobig, json + bad.off, bad.len);
+	}
+	c->ntoobig += nbad;
+}
+
+/* Convert the spool's lines of chunk k into c; rd is scratch. */
+static void
+chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
+    struct chunk *c, int k)
+{
+	long long from, to;
+	unsigned long long n = 0;
+	size_t done = 0;
+	ssize_t got;
+	char *line, *nl, *end;
+	int state;
+
+	chunk_bounds(p, k, &from, &to, &state);
+	rd->len = 0;
+	mct_buf_grow(rd, (size_t)(to - from) + 1);
+	while (done < (size_t)(to - from)) {
+		got = pread(p->spool, rd->p + done, (size_t)(to - from) - done,
+		    (off_t)(from + (long long)done));
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			c->changed = 1;
+			break;
+		}
+		done += (size_t)got;
+	}
+	end = rd->p + done;
+	for (line = rd->p; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			break;		/* (the spool's lines all end) */
+		chunk_put(c, p->in, NULL, t, line, (size_t)(nl - line), ++n);
+	}
+}
+
+/* Frame chunk k of the file into c with framer f (a worker's own). */
+static void
+chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
+    struct chunk *c, int k)
+{
+	struct input *in = p->in;
+	unsigned long long n = 0;
+	long long from, to, now;
+	int state;
+
+	chunk_bounds(p, k, &from, &to, &state);
+	if ((f->src = mct_src_clone(in->src, from, to)) == NULL) {
+		c->changed = 1;
+		return;
+	}
+	f->rb.pos = f->rb.end = 0;
+	f->rb.base = (unsigned long long)from;
+	f->rb.eof = 0;
+	f->state = state;
+	f->begun = k > 0;	/* the first chunk starts the file */
+	f->nosep = 0;
+	f->fx->damaged = 0;
+	f->fx->form = in->fx.form;
+	while (frame(f)) {
+		n++;
+		if (!in->convert) {
+			f->out.p[f->out.len] = '\n';
+			mct_buf_add(&c->out, f->out.p, f->out.len + 1);
+			continue;
+		}
+		chunk_put(c, in, &f->sc, t, f->out.p, f->out.len, n);
+	}
+	if (mct_src_pos(f->src) < to) {
+		/* a chunk after the new end reads nothing: say the end */
+		now = mct_src_size_now(f->src);
+		c->shrank = now >= 0 && now < mct_src_pos(f->src) ? now :
+		    mct_src_pos(f->src);
+	}
+	c->changed = f->fx->damaged;
+	mct_src_close(f->src);
+	f->src = NULL;
+}
+
+static void *
+pass2_run(void *arg)
+{
+	struct pass2 *p = arg;
+	struct framer f;
+	struct facts fx;
+	struct spans t = { 0 };
+	struct mct_buf rd = { 0 };
+	struct chunk *c;
+	int k;
+
+	memset(&f, 0, sizeof(f));
+	memset(&fx, 0, sizeof(fx));
+	f.name = p->in->s->name;
+	f.fx = &fx;
+	f.stop = -1;
+	f.again = f.quiet = 1;		/* pass 1 said what was damaged */
+	f.topmax = -1;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->stop && p->next < p->nchunk &&
+		    p->slot[p->next % p->nslot].k != -1)
+			pthread_cond_wait(&p->room, &p->mu);
+		if (p->stop || p->next >= p->nchunk)
+			break;
+		k = p->next++;
+		c = &p->slot[k % p->nslot];
+		c->k = k;
+		c->ready = 0;
+		pthread_mutex_unlock(&p->mu);
+		c->out.len = 0;
+		c->ntoobig = 0;
+		c->shrank = -1;
+		c->changed = 0;
+		if (p->spool >= 0)
+			chunk_lines(p, &rd, &t, c, k);
+		else
+			chunk_make(p, &f, &t, c, k);
+		pthread_mutex_lock(&p->mu);
+		c->ready = 1;
+		pthread_cond_broadcast(&p->ready);
+	}
+	pthread_mutex_unlock(&p->mu);
+	framer_reset(&f);
+	spans_free(&t);
+	mct_buf_free(&rd);
+	return NULL;
+}
+
+/* Stop the workers of pass 2 and free it. */
+static void
+pass2_free(struct input *in)
+{
+	struct pass2 *p = in->p2;
+	int i;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->room);
+	pthread_mutex_unlock(&p->mu);
+	for (i = 0; i < p->nthr; i++)
+		pthread_join(p->tid[i], NULL);
+	for (i = 0; i < p->nslot; i++) {
+		mct_buf_free(&p->slot[i].out);
+		mct_buf_free(&p->slot[i].toobig);
+	}
+	free(p->slot);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->ready);
+	pthread_cond_destroy(&p->room);
+	free(p);
+	in->p2 = NULL;
+}
+
+/*
+ * Start pass 2 of an operand by threads, if it is worth it and two CPUs
+ * (or MCT_SPLIT) can share it: a plain file pass 1 found intact and cut
+ * into chunks, or the spool's lines of an operand whose times must be
+ * converted (spool: the spool's descriptor, else -1).
+ */
+static void
+pass2_start(struct mct_reader *r, struct input *in, int spool)
+{
+	const char *env = getenv("MCT_SPLIT");
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct pass2 *p;
+	int n, i;
+
+	n = env && *env ? 2 : ncpu > MAX_PARTS ? MAX_PARTS : (int)ncpu;
+	if (in->fx.ncp == 0 || n < 2 ||
+	    (spool < 0 && in->fx.damaged) ||
+	    (spool >= 0 && (!in->convert || r->spoolbad)))
+		return;
+	if (n > in->fx.ncp + 1)
+		n = in->fx.ncp + 1;
+	p = mct_xmalloc(sizeof(*p));
+	memset(p, 0, sizeof(*p));
+	p->in = in;
+	p->spool = spool;
+	p->spool_from = in->rp.spool_from;
+	p->spool_to = in->rp.spool_to;
+	p->nchunk = in->fx.ncp + 1;
+	p->nslot = 2 * n;
+	p->slot = mct_xmalloc((size_t)p->nslot * sizeof(*p->slot));
+	memset(p->slot, 0, (size_t)p->nslot * sizeof(*p->slot));
+	for (i = 0; i < p->nslot; i++)
+		p->slot[i].k = -1;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->ready, NULL);
+	pthread_cond_init(&p->room, NULL);
+	in->p2 = p;
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&p->tid[i], NULL, pass2_run, p) != 0)
+			break;
+		p->nthr++;
+	}
+	if (p->nthr == 0)
+		pass2_free(in);		/* then alone, as for a small file */
+}
+
+/* What chunk c noted, said when its events are handed out. */
+static void
+chunk_say(struct mct_reader *r, struct input *in, struct pass2 *p,
+    const struct chunk *c)
+{
+	if (c->ntoobig > 0)
+		too_big(r, in, in->rp.line + c->toobig_at, c->toobig.p,
+		    c->toobig.len, c->ntoobig);
+	if (c->changed && p->spool >= 0) {
+		spool_failed(r);
+		return;
+	}
+	if ((c->shrank >= 0 || c->changed) && !p->said) {
+		if (c->shrank >= 0)
+			warnx("%s: the file shrank while it was read (%lld "
+			    "bytes, was %lld)", in->s->name, c->shrank,
+			    in->rp.length);
+		else
+			warnx("%s: the file changed while it was read",
+			    in->s->name);
+		p->said = 1;
+		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
+	}
+}
+
+/* The next event of pass 2 by threads; 0 at the operand's end. */
+static int
+pass2_next(struct mct_reader *r, struct input *in)
+{
+	struct pass2 *p = in->p2;
+	struct chunk *c;
+	char *line, *nl;
+
+	while (p->take < p->nchunk) {
+		c = &p->slot[p->take % p->nslot];
+		if (!p->taking) {
+			pthread_mutex_lock(&p->mu);
+			while (c->k != p->take || !c->ready)
+				pthread_cond_wait(&p->ready, &p->mu);
+			pthread_mutex_unlock(&p->mu);
+			chunk_say(r, in, p, c);
+			p->taking = 1;
+			p->pos = 0;
+		}
+		if (p->pos < c->out.len) {
+			line = c->out.p + p->pos;
+			nl = memchr(line, '\n', c->out.len - p->pos);
+			p->pos = (size_t)(nl - c->out.p) + 1;
+			event_at(r, in, line, (size_t)(nl - line));
+			r->ev.where = ++in->rp.line;
+			rank_event(r, in);
+			return 1;
+		}
+		/* its slot is free for the chunk nslot on */
+		pthread_mutex_lock(&p->mu);
+		c->k = -1;
+		c->ready = 0;
+		p->take++;
+		p->taking = 0;
+		pthread_cond_broadcast(&p->room);
+		pthread_mutex_unlock(&p->mu);
+	}
+	pass2_free(in);
+	if (in->direct) {
+		r->status = mct_status(r->status, mct_src_close(in->src));
+		in->src = in->fr.src = NULL;
+	}
+	return 0;
+}
+
 /* Pass 2 of a direct operand: frame it again; 0 at its end. */
 static int
 direct_next(struct mct_reader *r, struct input *in)
 {
 	struct framer *f = &in->fr;
 
+	if (in->p2 != NULL)
+		return pass2_next(r, in);
 	if (in->src == NULL)
 		return 0;
 	if (!f->again) {
 		f->again = f->quiet = 1;	/* pass 1 said what was damaged */
 		f->check = 0;
+		/*
+		 * A merge reads its operands in turns and wants each event's
+		 * index from the framer: one framer an operand, no threads.
+		 */
 		f->index = r->opts.merged;
+		if (!r->opts.merged) {
+			pass2_start(r, in, -1);
+			if (in->p2 != NULL)
+				return pass2_next(r, in);
+		}
 		mct_src_rewind(in->src, in->rp.length);
 	}
 	if (frame(f)) {
@@ -1718,7 +2238,7 @@ direct_next(struct mct_reader *r, struct input *in)
 			take_index(&r->ev, &f->sc);
 		r->ev.where = ++in->rp.line;
 		if (in->convert)
-			convert(r, in);
+			convert(r, in, &f->sc);
 		rank_event(r, in);
 		return 1;
 	}
@@ -1766,6 +2286,16 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 			b->pos = b->end = 0;
 			b->eof = 0;
 			in->rp.started = 1;
+			pass2_start(r, in, r->spool);
+		}
+		if (in->p2 != NULL || in->rp.started > 1) {
+			/* converted by threads */
+			in->rp.started = 2;
+			if (in->p2 != NULL && pass2_next(r, in)) {
+				*evp = ev;
+				return 1;
+			}
+			return 0;
 		}
 	}
 	for (;;) {
@@ -1805,7 +2335,7 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 			if (is_header_line(ev->json, ev->len))
 				continue;	/* another stream's header */
 		} else if (in->convert)
-			convert(r, in);
+			convert(r, in, NULL);
 		rank_event(r, in);
 		*evp = ev;
 		return 1;
@@ -1866,9 +2396,11 @@ mct_close(struct mct_reader *r)
 	for (i = 0; i < r->nin; i++) {
 		struct input *in = &r->in[i];
 
+		pass2_free(in);
 		if (in->src)
 			mct_src_close(in->src);
 		framer_reset(&in->fr);
+		free(in->fx.cp);
 		free(in->rp.rb.p);
 		mct_buf_free(&in->fx.top);
 		mct_buf_free(&in->fx.dropped);
@@ -1888,6 +2420,7 @@ mct_close(struct mct_reader *r)
 	free(r->src);
 	free(r->ev.kv);
 	free(r->conv.p);
+	spans_free(&r->spans);
 	free(r->rline.p);
 	free(r->hdr.top);
 	free(r->hdr.line);

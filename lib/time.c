@@ -22,17 +22,48 @@ typedef mct_i128 i128;
 #define E6	1000000
 
 /*
+ * Up to max decimal digits at p, as a number in *u; returns how many.
+ * Eight at a time while they last (Kineto's µs times have 16 before the
+ * point).
+ */
+static inline int
+digits(const char *p, const char *end, int max, uint64_t *u)
+{
+	const char *q = p;
+	uint64_t v = 0;
+#ifdef MCT_DIGITS8
+	int64_t d;
+
+	while (end - q >= 8 && (q - p) + 8 <= max &&
+	    (d = mct_digits8(q)) >= 0) {
+		v = v * 100000000 + (uint64_t)d;
+		q += 8;
+	}
+#endif
+	for (; q < end && q - p < max && (unsigned)(*q - '0') < 10; q++)
+		v = v * 10 + (uint64_t)(*q - '0');
+	*u = v;
+	return (int)(q - p);
+}
+
+/*
  * The JSON number s[0..n) times 10^scale, exactly, rounded once, half
  * away from zero.  Returns 0, or -1 if s is not a number or too large.
  */
 static int
 dec_scaled(const char *s, size_t n, int scale, i128 *out)
 {
-	const char *p = s, *end = s + n, *q, *dot = NULL;
+	static const uint64_t p10[] = { 1, 10, 100, 1000, 10000, 100000,
+	    1000000, 10000000, 100000000, 1000000000, 10000000000ULL,
+	    100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	    100000000000000000ULL, 1000000000000000000ULL,
+	    10000000000000000000ULL };
+	const char *p = s, *end = s + n, *q;
 	i128 v = 0, lim = (i128)1 << 120;
-	int neg = 0, digits = 0, frac = -1, exp = 0, eneg = 0, roundup = 0;
+	int neg = 0, nd, frac = -1, exp = 0, eneg = 0, roundup = 0;
 	int shift, i;
-	uint64_t u = 0;
+	uint64_t u = 0, f;
 
 	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';
@@ -40,20 +71,16 @@ dec_scaled(const char *s, size_t n, int scale, i128 *out)
 	 * The common case first, in 64 bits: Kineto's 1661203462598738.047
 	 * (at most 19 digits, no exponent, no digit to round away).
 	 */
-	for (q = p; q < end && q - p < 21; q++) {
-		if ((unsigned)(*q - '0') < 10)
-			u = u * 10 + (uint64_t)(*q - '0');	/* mod 2^64 */
-		else if (*q == '.' && dot == NULL)
-			dot = q;
-		else
-			break;
+	nd = digits(p, end, 19, &u);
+	q = p + nd;
+	frac = 0;
+	if (q < end && *q == '.') {
+		frac = digits(q + 1, end, 19 - nd, &f);
+		u = u * p10[frac] + f;
+		q += 1 + frac;
+		nd += frac;
 	}
-	digits = (int)(q - p) - (dot != NULL);
-	if (q == end && digits > 0 && digits <= 19 &&
-	    (shift = scale - (dot ? (int)(q - dot - 1) : 0)) >= 0) {
-		static const uint64_t p10[] = { 1, 10, 100, 1000, 10000,
-		    100000, 1000000, 10000000, 100000000, 1000000000 };
-
+	if (q == end && nd > 0 && (shift = scale - frac) >= 0) {
 		if (shift <= 9 && u <= UINT64_MAX / p10[shift])
 			v = (i128)(u * p10[shift]);
 		else
@@ -62,7 +89,7 @@ dec_scaled(const char *s, size_t n, int scale, i128 *out)
 		*out = neg ? -v : v;
 		return 0;
 	}
-	digits = 0;
+	nd = 0;
 	frac = -1;
 	for (; p < end; p++) {
 		if (*p >= '0' && *p <= '9') {
@@ -75,13 +102,13 @@ dec_scaled(const char *s, size_t n, int scale, i128 *out)
 				continue;
 			}
 			v = v * 10 + (*p - '0');
-			digits++;
+			nd++;
 		} else if (*p == '.' && frac < 0)
 			frac = 0;
 		else
 			break;
 	}
-	if (digits == 0)
+	if (nd == 0)
 		return -1;
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		p++;

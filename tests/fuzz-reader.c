@@ -25,7 +25,12 @@
  *     valid compact JSON objects.  The file is read three ways (twice,
  *     the plain file's way; once through the spool, MCT_SPOOL; in parts
  *     of 16 bytes by threads, MCT_SPLIT): the header, the events and the
- *     status must be the same.
+ *     status must be the same (in parts, pass 2 too is framed in chunks
+ *     by threads).  The input gzipped, in members, must read the same
+ *     once more through the inflating thread and a ring of small buffers
+ *     (MCT_GZSLOT), its spooled lines converted in chunks by threads
+ *     (MCT_SPLIT); cut inside its last member it is damage
+ *     (exit 1, or 2 if what is left is no trace).
  *
  * A failed invariant prints what failed and abort()s, so that libFuzzer
  * keeps the input.  Every finding stops the run: the bugs the first runs
@@ -41,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "mct.h"
 
@@ -429,6 +435,114 @@ rm_tmp(void)
 		unlink(tmppath);
 }
 
+/* The temporary file holds p[0..n) and nothing else. */
+static void
+put_tmp(const void *p, size_t n)
+{
+	size_t off;
+
+	if (ftruncate(tmpfd, 0) != 0)
+		abort();
+	for (off = 0; off < n; ) {
+		ssize_t w = pwrite(tmpfd, (const char *)p + off, n - off,
+		    (off_t)off);
+
+		if (w <= 0)
+			abort();
+		off += (size_t)w;
+	}
+}
+
+/* Read the temporary file: the header and the events, as all holds them. */
+static int
+read_all(struct mct_opts *o, struct mct_buf *all)
+{
+	struct mct_reader *r;
+	struct mct_event *ev;
+	const struct mct_header *h;
+	char *argv[2];
+
+	argv[0] = tmppath;
+	argv[1] = NULL;
+	r = mct_open(1, argv, o);
+	h = mct_header(r);
+	mct_buf_add(all, h->line, h->linelen);
+	while (mct_next(r, &ev)) {
+		mct_buf_addc(all, '\n');
+		mct_buf_add(all, ev->json, ev->len);
+	}
+	return mct_close(r);
+}
+
+/* Append p[0..n) to b as one gzip member. */
+static void
+gz_member(struct mct_buf *b, const uint8_t *p, size_t n)
+{
+	z_stream z;
+	unsigned char out[4096];
+	int zr;
+
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, n % 10, Z_DEFLATED, 31, 8,
+	    Z_DEFAULT_STRATEGY) != Z_OK)
+		abort();
+	z.next_in = (unsigned char *)(uintptr_t)p;
+	z.avail_in = (unsigned int)n;
+	do {
+		z.next_out = out;
+		z.avail_out = sizeof(out);
+		zr = deflate(&z, Z_FINISH);
+		if (zr == Z_STREAM_ERROR)
+			abort();
+		mct_buf_add(b, (char *)out, sizeof(out) - z.avail_out);
+	} while (zr != Z_STREAM_END);
+	deflateEnd(&z);
+}
+
+/*
+ * The input gzipped, in up to three members, read by the inflating
+ * thread through a ring of small buffers (MCT_GZSLOT): the header, the
+ * events and the status must be those of the plain file (want).  Then
+ * the same cut short inside its last member: damaged (exit 1), and no
+ * crash, race or leak on the way.
+ */
+static void
+fuzz_gzip(const uint8_t *data, size_t n, struct mct_opts *o,
+    const struct mct_buf *want, int wantst)
+{
+	struct mct_buf gz = { 0 }, got = { 0 };
+	size_t a, b, last;
+	char slot[16];
+	int st;
+
+	a = n > 0 ? data[0] % (n + 1) : 0;
+	b = a + (n > 1 ? data[1] % (n - a + 1) : 0);
+	if (a > 0)
+		gz_member(&gz, data, a);
+	if (b > a)
+		gz_member(&gz, data + a, b - a);
+	last = gz.len;
+	gz_member(&gz, data + b, n - b);
+	put_tmp(gz.p, gz.len);
+	snprintf(slot, sizeof(slot), "%d", 16 << (n > 2 ? data[2] % 8 : 0));
+	setenv("MCT_GZSLOT", slot, 1);
+	/* the spool's lines converted in chunks of 16 bytes by threads */
+	setenv("MCT_SPLIT", "16", 1);
+	st = read_all(o, &got);
+	unsetenv("MCT_SPLIT");
+	CHECK(got.len == want->len && st == wantst &&
+	    memcmp(got.p, want->p, want->len) == 0,
+	    "the same read gzipped, in members, through the ring");
+	/* cut inside the last member (after its magic, before its end) */
+	put_tmp(gz.p, last + 2 + (n > 3 ? data[3] : 0) % (gz.len - last - 2));
+	got.len = 0;
+	st = read_all(o, &got);
+	CHECK(st >= MCT_EXIT_DAMAGED, "a cut gzip member is damage");
+	unsetenv("MCT_GZSLOT");
+	mct_buf_free(&gz);
+	mct_buf_free(&got);
+}
+
 static void
 fuzz_reader(const uint8_t *data, size_t n)
 {
@@ -439,7 +553,6 @@ fuzz_reader(const uint8_t *data, size_t n)
 	const struct mct_header *h;
 	struct mct_buf all[3] = { { 0 }, { 0 }, { 0 } };
 	char *argv[2];
-	size_t off;
 	int stream, status[3], i;
 
 	if (tmpfd == -1) {
@@ -453,15 +566,7 @@ fuzz_reader(const uint8_t *data, size_t n)
 		}
 		atexit(rm_tmp);
 	}
-	if (ftruncate(tmpfd, 0) != 0)
-		abort();
-	for (off = 0; off < n; ) {
-		ssize_t w = pwrite(tmpfd, data + off, n - off, (off_t)off);
-
-		if (w <= 0)
-			abort();
-		off += (size_t)w;
-	}
+	put_tmp(data, n);
 	/* (the reader reads the stream's lines as they are) */
 	stream = n >= sizeof(pre) - 1 && memcmp(data, pre, sizeof(pre) - 1) == 0;
 	if (n > 0)
@@ -499,20 +604,16 @@ fuzz_reader(const uint8_t *data, size_t n)
 	 */
 	for (i = 1; i <= 2; i++) {
 		setenv(i == 1 ? "MCT_SPOOL" : "MCT_SPLIT", i == 1 ? "1" : "16", 1);
-		r = mct_open(1, argv, &o);
-		h = mct_header(r);
-		mct_buf_add(&all[i], h->line, h->linelen);
-		while (mct_next(r, &ev)) {
-			mct_buf_addc(&all[i], '\n');
-			mct_buf_add(&all[i], ev->json, ev->len);
-		}
-		status[i] = mct_close(r);
+		status[i] = read_all(&o, &all[i]);
 		unsetenv(i == 1 ? "MCT_SPOOL" : "MCT_SPLIT");
 		CHECK(all[i].len == all[0].len && status[i] == status[0] &&
 		    memcmp(all[i].p, all[0].p, all[0].len) == 0,
 		    i == 1 ? "the same read through the spool" :
 		    "the same read in parts by threads");
 	}
+	/* (an input that is gzip already is read through the ring above) */
+	if (!(n >= 2 && data[0] == 0x1f && data[1] == 0x8b))
+		fuzz_gzip(data, n, &o, &all[0], status[0]);
 	for (i = 0; i < 3; i++)
 		mct_buf_free(&all[i]);
 }

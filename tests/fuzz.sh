@@ -31,6 +31,7 @@
 #   FUZZ_ARGS       more libFuzzer options (for every target)
 #   MCT_FIXTURES    real traces to seed from (default ../shared/fixtures)
 #   FUZZ_CC         the compiler (default clang; it needs -fsanitize=fuzzer)
+#   FUZZ_CXX        the C++ compiler of lib/demangle.cc (default clang++)
 #   FUZZ_CFLAGS     more compiler flags, after the others: to look past a
 #                   known finding, e.g. -fsanitize-recover=signed-integer-overflow
 #                   with UBSAN_OPTIONS=halt_on_error=0:suppressions=FILE
@@ -106,6 +107,16 @@ zlibs=-lz
 if grep -q '^#define HAVE_ISAL 1' "$inc/config.h"; then
 	zlibs="-lisal -lz"
 fi
+# short's demangler, the one C++ file, when the build has it
+cxxobj=
+cxxlibs=
+if grep -q '^#define HAVE_DEMANGLE 1' "$inc/config.h"; then
+	cxxobj=$dir/demangle.o
+	cxxlibs=-lstdc++
+	"${FUZZ_CXX:-clang++}" -g -O1 -fno-omit-frame-pointer \
+	    -fsanitize=address,undefined -I"$srcdir/lib" -I"$inc" \
+	    -c -o "$cxxobj" "$srcdir/lib/demangle.cc"
+fi
 for t in $targets; do
 	echo "fuzz.sh: building $dir/fuzz-$t with $cc"
 	# shellcheck disable=SC2086
@@ -114,7 +125,7 @@ for t in $targets; do
 	    -fsanitize-recover=pointer-overflow,nonnull-attribute,shift \
 	    ${FUZZ_CFLAGS:-} -I"$srcdir/lib" -I"$inc" $jflags \
 	    -o "$dir/fuzz-$t" "$srcdir/tests/fuzz-$t.c" "$srcdir"/lib/*.c \
-	    $jlibs $zlibs -lpthread -lm
+	    $cxxobj $jlibs $zlibs $cxxlibs -lpthread -lm
 done
 
 # Seeds of the reader: the heads of the real traces, small whole files,

@@ -5753,6 +5753,92 @@ test_metrics_series(void)
 	mct_buf_free(&b);
 }
 
+/*
+ * Issue 16: the ts/dur spans mct_scan() notes for the reader, the index
+ * that stops at them, and the decimal fast paths (eight digits a word,
+ * six-digit fractions in the scan).
+ */
+static void
+test_times(void)
+{
+	static const struct { const char *in, *ts, *dur; int n; } sp[] = {
+		{ "{\"ts\":1661203462601978,\"dur\":7}", "1661203462601978", "7", 2 },
+		{ "{\"ts\": 1712195480123456.789, \"dur\" : 2.5}",
+		    "1712195480123456.789", "2.5", 2 },
+		{ "{\"dur\":\"12\",\"x\":[1],\"ts\":\"3.25\"}", "12", "3.25", 2 },
+		{ "{\"ts\":1.2345678,\"dur\":-0.5}", "1.2345678", "-0.5", 2 },
+		{ "{\"ts\":\"x\",\"dur\":[1],\"args\":{\"ts\":1}}", NULL, NULL, 0 },
+		{ "{\"ts\":1,\"dur\":2,\"ts\":3}", "1", "2", 3 },
+		{ "{\"ts\":12345678901234567890123,\"dur\":1e3}",
+		    "12345678901234567890123", "1e3", 2 },
+	};
+	struct mct_kv *kv = NULL;
+	struct mct_buf out = { 0 };
+	struct mct_scan s = { 0 };
+	const char *t;
+	size_t i;
+	int nkv, cap = 0, n;
+
+	for (i = 0; i < sizeof(sp) / sizeof(sp[0]); i++) {
+		out.len = 0;
+		s.p = sp[i].in;
+		s.end = sp[i].in + strlen(sp[i].in) + 1;	/* the NUL ends it */
+		s.out = &out;
+		s.event = 1;
+		ok(mct_scan(&s) == MCT_SCAN_OK && s.ntimes == sp[i].n &&
+		    (sp[i].n == 0 || (s.time_len[0] == strlen(sp[i].ts) &&
+		    memcmp(out.p + s.time_off[0], sp[i].ts, s.time_len[0]) == 0 &&
+		    s.time_len[1] == strlen(sp[i].dur) &&
+		    memcmp(out.p + s.time_off[1], sp[i].dur, s.time_len[1]) == 0)),
+		    "mct_scan .event: the ts/dur numbers of %s are where they are "
+		    "in the copy (%d)", sp[i].in, s.ntimes);
+	}
+	/* the fraction in the scan's one pass: the same e6 as mct_dec_e6 */
+	t = "{\"ts\":1712195480123456.789}";
+	s.p = t;
+	s.end = t + strlen(t) + 1;
+	ok(mct_scan(&s) == MCT_SCAN_OK && s.ts_kind == MCT_TS_FRAC &&
+	    s.ts_e6 == (mct_i128)1712195480123456789LL * 1000,
+	    "mct_scan .event: a fraction of three digits, exactly at 1e-6");
+	t = "{\"ts\":99.000001,\"dur\":1.1234567}";
+	s.p = t;
+	s.end = t + strlen(t) + 1;
+	ok(mct_scan(&s) == MCT_SCAN_OK && s.ts_kind == MCT_TS_FRAC &&
+	    s.ts_e6 == 99000001 && s.dur_kind == MCT_TS_FRAC,
+	    "mct_scan .event: six digits after the point, and seven");
+	free(s.kv);
+	mct_buf_free(&out);
+
+	/* mct_index_times: up to the ts and dur numbers, the rest unlooked at */
+	t = "{\"ph\":\"X\",\"ts\":5,\"dur\":6,\"args\":{broken";
+	n = mct_index_times(t, strlen(t), &kv, &nkv, &cap);
+	ok(n == 3 && kv[1].klen == 2 && t[kv[1].voff] == '5' &&
+	    kv[2].klen == 3 && t[kv[2].voff] == '6' &&
+	    mct_index(t, strlen(t), &kv, &nkv, &cap) == -1,
+	    "mct_index_times: stops after ts and dur (mct_index: -1)");
+	t = "{\"ts\":\"x\",\"dur\":2,\"ts\":1,\"a\":0}";
+	n = mct_index_times(t, strlen(t), &kv, &nkv, &cap);
+	ok(n == 3, "mct_index_times: a ts that is no number does not count");
+	t = "{\"ts\":1,\"a\":{\"dur\":2},\"b\":0}";
+	n = mct_index_times(t, strlen(t), &kv, &nkv, &cap);
+	ok(n == 3, "mct_index_times: no dur: every key, as mct_index");
+	free(kv);
+
+	/* dec_scaled's eight digits a word, at the edges of its fast path */
+	t_dec_ns("12345678.87654321", MCT_UNIT_S, 0, 12345678876543210LL);
+	t_dec_ns("1234567890123456789", MCT_UNIT_NS, 0, 1234567890123456789LL);
+	t_dec_ns("123456789012345678.9", MCT_UNIT_NS, 0, 123456789012345679LL);
+	t_dec_ns("1234567890123456.7890", MCT_UNIT_US, 0, 1234567890123456789LL);
+	t_dec_ns("-1234567890123456.7895", MCT_UNIT_US, 0, -1234567890123456790LL);
+	t_dec_ns("9223372036854775.807", MCT_UNIT_US, 0, INT64_MAX);
+	t_dec_ns("9223372036854775.808", MCT_UNIT_US, -1, 0);
+	t_dec_ns("00000000000000000001", MCT_UNIT_US, 0, 1000);
+	t_dec_ns("1.", MCT_UNIT_US, 0, 1000);
+	t_dec_ns(".5", MCT_UNIT_US, 0, 500);
+	t_dec_ns("1234567a", MCT_UNIT_US, -1, 0);
+	t_dec_ns("12345678.9x", MCT_UNIT_US, -1, 0);
+}
+
 int
 main(void)
 {
@@ -5783,6 +5869,7 @@ main(void)
 	test_metrics_wall();
 	test_metrics_log();
 	test_metrics_series();
+	test_times();
 	test_differential();
 	run_reader_tests();
 	printf("1..%d\n", C->ntests);
