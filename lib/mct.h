@@ -1192,5 +1192,7 @@ int	 mct_series_over(struct mct_series *, int64_t, int64_t,
 	    struct mct_over *);
 void	 mct_series_free(struct mct_series *);
 void	 mct_over_json(const struct mct_over *, struct mct_buf *);
+#define MCT_OVER_MAX	128	/* bytes mct_over_fmt() may write */
+size_t	 mct_over_fmt(const struct mct_over *, char *);
 
 #endif /* MCT_H */

@@ -718,66 +718,102 @@ mct_fmt_e6(char *buf, int64_t v)
 	return mct_fmt_dec(buf, v, E6);
 }
 
+/* u as decimal text at q; returns the end. */
+static char *
+put_u64(char *q, uint64_t u)
+{
+	char tmp[24], *e = tmp + sizeof(tmp), *t = e;
+
+	do
+		*--t = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	memcpy(q, t, (size_t)(e - t));
+	return q + (e - t);
+}
+
 /*
  * sign, whole part, and the fraction's digits (frac < 10^digits), its
- * trailing zeros dropped if trim: by hand, for --join writes four
- * numbers an event.
+ * trailing zeros dropped if trim: by hand into a buffer the caller sized,
+ * for --join writes four numbers an event.  Returns the end.
  */
-static void
-add_fixed(struct mct_buf *b, int neg, uint64_t whole, uint64_t frac,
-    int digits, int trim)
+static char *
+put_fixed(char *q, int neg, uint64_t whole, uint64_t frac, int digits,
+    int trim)
 {
 	char d[8];
 	int i;
 
 	if (neg && (whole || frac))
-		mct_buf_addc(b, '-');
-	mct_buf_addi(b, (int64_t)whole);
+		*q++ = '-';
+	q = put_u64(q, whole);
 	for (i = digits - 1; i >= 0; i--, frac /= 10)
 		d[i] = (char)('0' + frac % 10);
 	while (trim && digits > 0 && d[digits - 1] == '0')
 		digits--;
 	if (digits > 0) {
-		mct_buf_addc(b, '.');
-		mct_buf_add(b, d, (size_t)digits);
+		*q++ = '.';
+		memcpy(q, d, (size_t)digits);
+		q += digits;
 	}
+	return q;
 }
 
-static void
-add_e6(struct mct_buf *b, int64_t v)
+static char *
+put_e6(char *q, int64_t v)
 {
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	add_fixed(b, v < 0, u / E6, u % E6, 6, 1);
+	return put_fixed(q, v < 0, u / E6, u % E6, 6, 1);
 }
 
 /*
  * The mean to three decimals, rounded half away from zero: wsum is in
- * millionths x ns, so mean x 1000 = wsum / (covered x 1000).
+ * millionths x ns, so mean x 1000 = wsum / (covered x 1000).  In 64 bits
+ * when it fits (most events): 128-bit division is a call.
  */
-static void
-fmt_mean(struct mct_buf *b, const struct mct_over *o)
+static char *
+put_mean(char *q, const struct mct_over *o)
 {
-	mct_i128 d = (mct_i128)o->covered * 1000, w = o->wsum, q;
+	mct_i128 d = (mct_i128)o->covered * 1000, w = o->wsum, r;
 	int neg = w < 0;
+	uint64_t u;
 
 	if (neg)
 		w = -w;
-	q = (w * 2 + d) / (d * 2);	/* half away from zero */
-	add_fixed(b, neg, (uint64_t)(q / 1000), (uint64_t)(q % 1000), 3, 0);
+	if (w < ((mct_i128)1 << 61) && d < ((mct_i128)1 << 61)) {
+		u = ((uint64_t)w * 2 + (uint64_t)d) / ((uint64_t)d * 2);
+		return put_fixed(q, neg, u / 1000, u % 1000, 3, 0);
+	}
+	r = (w * 2 + d) / (d * 2);	/* half away from zero */
+	return put_fixed(q, neg, (uint64_t)(r / 1000), (uint64_t)(r % 1000),
+	    3, 0);
 }
 
-/* {"mean":..,"min":..,"max":..,"samples":n} */
+/*
+ * {"mean":..,"min":..,"max":..,"samples":n} at q, which has room for
+ * MCT_OVER_MAX bytes.  Returns its length.
+ */
+size_t
+mct_over_fmt(const struct mct_over *o, char *q)
+{
+	char *s = q;
+
+	memcpy(q, "{\"mean\":", 8);
+	q = put_mean(q + 8, o);
+	memcpy(q, ",\"min\":", 7);
+	q = put_e6(q + 7, o->min);
+	memcpy(q, ",\"max\":", 7);
+	q = put_e6(q + 7, o->max);
+	memcpy(q, ",\"samples\":", 11);
+	q = put_u64(q + 11, (uint64_t)o->samples);
+	*q++ = '}';
+	return (size_t)(q - s);
+}
+
 void
 mct_over_json(const struct mct_over *o, struct mct_buf *b)
 {
-	mct_buf_adds(b, "{\"mean\":");
-	fmt_mean(b, o);
-	mct_buf_adds(b, ",\"min\":");
-	add_e6(b, o->min);
-	mct_buf_adds(b, ",\"max\":");
-	add_e6(b, o->max);
-	mct_buf_adds(b, ",\"samples\":");
-	mct_buf_addi(b, o->samples);
-	mct_buf_addc(b, '}');
+	mct_buf_grow(b, MCT_OVER_MAX);
+	b->len += mct_over_fmt(o, b->p + b->len);
+	b->p[b->len] = '\0';
 }

@@ -41,6 +41,7 @@ struct row {
 /* A counter --join names. */
 struct jmetric {
 	char		*name;
+	struct mct_buf	 key;		/* "name": as written after each event */
 	struct mct_series s;
 	int		 has_dev;
 	int64_t		 dev;		/* the device whose samples count */
@@ -76,6 +77,7 @@ struct opts {
 	/* the join */
 	struct jmetric	*jm;
 	int		 njm;
+	size_t		 jroom;		/* bytes the metrics object may take */
 	struct pend	*heap;
 	size_t		 npend, pendcap;
 	uint64_t	 seq;
@@ -633,6 +635,7 @@ static void
 join_parse(struct opts *o)
 {
 	const char *p = o->join, *q;
+	int i;
 
 	for (; *p; p = *q ? q + 1 : q) {
 		struct jmetric *j;
@@ -647,11 +650,16 @@ join_parse(struct opts *o)
 		j->name = mct_xmalloc((size_t)(q - p) + 1);
 		memcpy(j->name, p, (size_t)(q - p));
 		j->name[q - p] = '\0';
+		mct_buf_addjstr(&j->key, j->name, (size_t)(q - p));
+		mct_buf_addc(&j->key, ':');
 		if (o->has_device) {
 			j->has_dev = 1;
 			j->dev = o->device;
 		}
 	}
+	o->jroom = sizeof(",\"metrics\":{}}\n");
+	for (i = 0; i < o->njm; i++)
+		o->jroom += o->jm[i].key.len + 1 + MCT_OVER_MAX;
 	if (mct_field_parse("args.value", &o->valuef) != 0)
 		errx(MCT_EXIT_USAGE, "args.value: no field");
 }
@@ -790,32 +798,45 @@ heap_pop(struct opts *o)
 		o->heap[i] = last;
 }
 
-/* The event, with metrics.NAME for every counter in effect during it. */
+/*
+ * The event, with metrics.NAME for every counter in effect during it:
+ * written by hand into room made once, as this is --join's every event.
+ */
 static void
 join_write(struct opts *o, const char *text, size_t len, int64_t a, int64_t b)
 {
+	static const char open[] = ",\"metrics\":{";
 	struct mct_buf *l = &o->line;
 	struct mct_over ov;
+	char *q;
 	int i, any = 0;
 
 	if (a < o->forgot && o->has_forgot)
 		o->late++;
 	l->len = 0;
-	mct_buf_add(l, text, len - 1);	/* up to its last } */
+	mct_buf_grow(l, len + o->jroom);
+	q = l->p;
+	memcpy(q, text, len - 1);	/* up to its last } */
+	q += len - 1;
 	for (i = 0; i < o->njm; i++) {
 		struct jmetric *j = &o->jm[i];
 
 		if (mct_series_over(&j->s, a, b - a, &ov) != 0)
 			continue;
-		mct_buf_adds(l, any++ ? "," : ",\"metrics\":{");
-		mct_buf_addjstr(l, j->name, strlen(j->name));
-		mct_buf_addc(l, ':');
-		mct_over_json(&ov, l);
+		if (any++ == 0) {
+			memcpy(q, open, sizeof(open) - 1);
+			q += sizeof(open) - 1;
+		} else
+			*q++ = ',';
+		memcpy(q, j->key.p, j->key.len);
+		q += j->key.len;
+		q += mct_over_fmt(&ov, q);
 		j->joined++;
 	}
 	if (any) {
-		mct_buf_adds(l, "}}\n");	/* one write with its newline */
-		emit(o, l->p, l->len - 1);
+		memcpy(q, "}}\n", 4);	/* one write with its newline */
+		l->len = (size_t)(q + 2 - l->p);
+		emit(o, l->p, l->len);
 	} else
 		emit(o, text, len);
 }
@@ -1062,6 +1083,7 @@ join(struct opts *o, int argc, char *argv[])
 	o->status = mct_status(o->status, mct_close(r));
 	for (i = 0; i < o->njm; i++) {
 		free(o->jm[i].name);
+		mct_buf_free(&o->jm[i].key);
 		mct_series_free(&o->jm[i].s);
 	}
 	free(o->jm);
