@@ -718,15 +718,27 @@ mct_fmt_e6(char *buf, int64_t v)
 	return mct_fmt_dec(buf, v, E6);
 }
 
-/* u as decimal text at q; returns the end. */
+static const char d2[] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
+
+/* u as decimal text at q, two digits a step; returns the end. */
 static char *
 put_u64(char *q, uint64_t u)
 {
 	char tmp[24], *e = tmp + sizeof(tmp), *t = e;
 
-	do
-		*--t = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
+	for (; u >= 100; u /= 100) {
+		t -= 2;
+		memcpy(t, d2 + 2 * (u % 100), 2);
+	}
+	if (u >= 10) {
+		t -= 2;
+		memcpy(t, d2 + 2 * u, 2);
+	} else
+		*--t = (char)('0' + u);
 	memcpy(q, t, (size_t)(e - t));
 	return q + (e - t);
 }
@@ -746,8 +758,12 @@ put_fixed(char *q, int neg, uint64_t whole, uint64_t frac, int digits,
 	if (neg && (whole || frac))
 		*q++ = '-';
 	q = put_u64(q, whole);
-	for (i = digits - 1; i >= 0; i--, frac /= 10)
-		d[i] = (char)('0' + frac % 10);
+	if (trim && frac == 0)
+		return q;
+	for (i = digits; i >= 2; i -= 2, frac /= 100)
+		memcpy(d + i - 2, d2 + 2 * (frac % 100), 2);
+	if (i == 1)
+		d[0] = (char)('0' + frac);
 	while (trim && digits > 0 && d[digits - 1] == '0')
 		digits--;
 	if (digits > 0) {

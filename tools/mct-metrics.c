@@ -881,32 +881,162 @@ flush(struct opts *o)
 		forget(o);
 }
 
+/* What event() needs of an event. */
+struct times {
+	struct mct_val	 ph;
+	int64_t		 ts, dur;
+	int		 hasts, hasdur;	/* ts, dur integers */
+};
+
+/* A value's text as mct_get_key() gives it. */
+static void
+setval(struct mct_val *v, const char *p, size_t n)
+{
+	v->p = p;
+	v->len = n;
+	switch (p != NULL && n ? *p : 0) {
+	case '"': v->type = MCT_J_STRING; break;
+	case '{': v->type = MCT_J_OBJECT; break;
+	case '[': v->type = MCT_J_ARRAY; break;
+	case 't': case 'f': v->type = MCT_J_BOOL; break;
+	case 'n': v->type = MCT_J_NULL; break;
+	case 0: v->type = MCT_J_NONE; break;
+	default: v->type = MCT_J_NUMBER;
+	}
+}
+
+static int
+time_of(const char *p, size_t n, int64_t *ns)
+{
+	struct mct_val v;
+
+	setval(&v, p, n);
+	return v.type == MCT_J_NUMBER && mct_int(p, n, ns) == 0;
+}
+
+/*
+ * ts, dur and ph by a walk of the event's first level, the last of a key
+ * winning as with mct_get_key(): the reader's pass-2 threads hand lines
+ * out without an index, and a whole index of every line was a sixth of
+ * --join's time.  Returns -1 on anything the walk does not know (an
+ * escape, a space), for mct_get_key() to answer.
+ */
+static int
+quick_times(const struct mct_event *ev, struct times *t)
+{
+	const char *p = ev->json, *end = p + ev->len, *k, *v, *q;
+	const char *ts = NULL, *dur = NULL, *ph = NULL;
+	size_t klen, tslen = 0, durlen = 0, phlen = 0, i;
+
+	if (ev->len < 2 || *p != '{')
+		return -1;
+	if (ev->len == 2 && p[1] == '}')
+		goto done;
+	for (p++;; p++) {
+		if (p >= end || *p != '"')
+			return -1;
+		k = p + 1;
+		if ((q = memchr(k, '"', (size_t)(end - k))) == NULL)
+			return -1;
+		klen = (size_t)(q - k);
+		for (i = 0; i < klen; i++)
+			if (k[i] == '\\')
+				return -1;
+		if (q + 1 >= end || q[1] != ':')
+			return -1;
+		p = v = q + 2;
+		if (p >= end)
+			return -1;
+		switch (*p) {
+		case '"':
+			if ((q = memchr(p + 1, '"', (size_t)(end - p - 1))) ==
+			    NULL || q[-1] == '\\')
+				return -1;
+			p = q + 1;
+			break;
+		case '{':
+		case '[':
+			mct_skip(p, end, &p);
+			break;
+		default:
+			while (p < end && *p != ',' && *p != '}')
+				p++;
+		}
+		if (p == v || p >= end)
+			return -1;
+		if (klen == 2 && k[0] == 't' && k[1] == 's') {
+			ts = v;
+			tslen = (size_t)(p - v);
+		} else if (klen == 2 && k[0] == 'p' && k[1] == 'h') {
+			ph = v;
+			phlen = (size_t)(p - v);
+		} else if (klen == 3 && memcmp(k, "dur", 3) == 0) {
+			dur = v;
+			durlen = (size_t)(p - v);
+		}
+		if (*p == '}') {
+			if (p + 1 != end)
+				return -1;
+			break;
+		}
+		if (*p != ',')
+			return -1;
+	}
+done:
+	setval(&t->ph, ph, phlen);
+	t->hasts = ts != NULL && time_of(ts, tslen, &t->ts);
+	t->hasdur = dur != NULL && time_of(dur, durlen, &t->dur);
+	return 0;
+}
+
+static void
+times(struct mct_event *ev, struct times *t)
+{
+	if (!ev->indexed && quick_times(ev, t) == 0)
+		return;
+	t->hasts = mct_get_ns(ev, "ts", &t->ts) == 0;
+	if (mct_get_key(ev, "ph", &t->ph) != 0)
+		t->ph.type = MCT_J_NONE;
+	t->hasdur = mct_get_ns(ev, "dur", &t->dur) == 0;
+}
+
+/* Is ph the string of the one letter c? */
+static int
+ph_is(const struct mct_val *ph, char c)
+{
+	if (ph->type != MCT_J_STRING)
+		return 0;
+	if (ph->len == 3)
+		return ph->p[1] == c;
+	return mct_jstr_eq(ph, &c, 1);
+}
+
 static void
 event(struct opts *o, struct mct_event *ev)
 {
-	struct mct_val ph, name;
+	struct mct_val name;
+	struct times t;
 	struct pend p;
 	int64_t ts, dur;
 	int hasts;
 
-	hasts = mct_get_ns(ev, "ts", &ts) == 0 && MCT_SANE_NS(ts);
-	if (mct_get_key(ev, "ph", &ph) != 0)
-		ph.type = MCT_J_NONE;
-	if (hasts && ph.type == MCT_J_STRING && mct_jstr_eq(&ph, "C", 1)) {
+	times(ev, &t);
+	ts = t.ts;
+	dur = t.dur;
+	hasts = t.hasts && MCT_SANE_NS(ts);
+	if (hasts && ph_is(&t.ph, 'C')) {
 		if (!o->preloaded)
 			counter(o, ev, ts);
 		else if (mct_get_key(ev, "name", &name) == 0 &&
 		    jmetric(o, &name) != NULL)
 			o->unjoined++;
 	}
-	if (hasts && (!o->has_now || ts > o->now) &&
-	    !(ph.type == MCT_J_STRING && mct_jstr_eq(&ph, "M", 1))) {
+	if (hasts && (!o->has_now || ts > o->now) && !ph_is(&t.ph, 'M')) {
 		o->now = ts;
 		o->has_now = 1;
 	}
-	if (!hasts || mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 ||
-	    !MCT_SANE_NS(dur) || ev->len < 2 || (ph.type == MCT_J_STRING &&
-	    (mct_jstr_eq(&ph, "C", 1) || mct_jstr_eq(&ph, "M", 1)))) {
+	if (!hasts || !t.hasdur || dur < 0 || !MCT_SANE_NS(dur) ||
+	    ev->len < 2 || ph_is(&t.ph, 'C') || ph_is(&t.ph, 'M')) {
 		emit(o, ev->json, ev->len);
 		flush(o);
 		return;
