@@ -728,19 +728,20 @@ static const char d2[] =
 static char *
 put_u64(char *q, uint64_t u)
 {
-	char tmp[24], *e = tmp + sizeof(tmp), *t = e;
+	uint64_t t;
+	char *e = q + 1;
 
-	for (; u >= 100; u /= 100) {
-		t -= 2;
-		memcpy(t, d2 + 2 * (u % 100), 2);
+	for (t = u; t >= 10; t /= 10)
+		e++;
+	for (q = e; u >= 100; u /= 100) {
+		q -= 2;
+		memcpy(q, d2 + 2 * (u % 100), 2);
 	}
-	if (u >= 10) {
-		t -= 2;
-		memcpy(t, d2 + 2 * u, 2);
-	} else
-		*--t = (char)('0' + u);
-	memcpy(q, t, (size_t)(e - t));
-	return q + (e - t);
+	if (u >= 10)
+		memcpy(q - 2, d2 + 2 * u, 2);
+	else
+		q[-1] = (char)('0' + u);
+	return e;
 }
 
 /*
@@ -752,25 +753,21 @@ static char *
 put_fixed(char *q, int neg, uint64_t whole, uint64_t frac, int digits,
     int trim)
 {
-	char d[8];
 	int i;
 
 	if (neg && (whole || frac))
 		*q++ = '-';
 	q = put_u64(q, whole);
-	if (trim && frac == 0)
+	if (digits == 0 || (trim && frac == 0))
 		return q;
+	*q++ = '.';
 	for (i = digits; i >= 2; i -= 2, frac /= 100)
-		memcpy(d + i - 2, d2 + 2 * (frac % 100), 2);
+		memcpy(q + i - 2, d2 + 2 * (frac % 100), 2);
 	if (i == 1)
-		d[0] = (char)('0' + frac);
-	while (trim && digits > 0 && d[digits - 1] == '0')
-		digits--;
-	if (digits > 0) {
-		*q++ = '.';
-		memcpy(q, d, (size_t)digits);
-		q += digits;
-	}
+		q[0] = (char)('0' + frac);
+	q += digits;
+	while (trim && q[-1] == '0')	/* a digit is not 0: frac != 0 */
+		q--;
 	return q;
 }
 
