@@ -238,45 +238,54 @@ split(struct mct_mlog *l, const char *p, size_t n)
 	const char *end = p + n, *q;
 	struct mct_buf *b = &l->fbuf;
 	size_t start;
+	char *o;
 	int nf = 0;
 
+	/*
+	 * Room made once: the fields are no longer than the line, and each
+	 * gets a '\0' for at most each byte of it and one more.
+	 */
 	b->len = 0;
+	mct_buf_grow(b, 2 * n + 2);
+	o = b->p;
 	l->nfield = 0;
 	for (;;) {
 		while (p < end && (*p == ' ' || (*p == '\t' && l->delim != '\t')))
 			p++;
-		start = b->len;
+		start = (size_t)(o - b->p);
 		if (p < end && *p == '"') {
 			for (p++; p < end; p++) {
 				if (*p == '"' && p + 1 < end && p[1] == '"')
-					mct_buf_addc(b, *p++);
+					*o++ = *p++;
 				else if (*p == '"')
 					break;
 				else
-					mct_buf_addc(b, *p);
+					*o++ = *p;
 			}
 			if (p < end)
 				p++;
 		}
 		if ((q = memchr(p, l->delim, (size_t)(end - p))) == NULL)
 			q = end;
-		mct_buf_add(b, p, (size_t)(q - p));
+		memcpy(o, p, (size_t)(q - p));
+		o += q - p;
 		p = q;
-		while (b->len > start && (b->p[b->len - 1] == ' ' ||
-		    b->p[b->len - 1] == '\t' || b->p[b->len - 1] == '\r'))
-			b->len--;
+		while ((size_t)(o - b->p) > start && (o[-1] == ' ' ||
+		    o[-1] == '\t' || o[-1] == '\r'))
+			o--;
 		if (nf == l->fcap) {
 			l->fcap = l->fcap ? l->fcap * 2 : 16;
 			l->field = mct_xrealloc(l->field,
 			    (size_t)l->fcap * sizeof(*l->field));
 		}
 		l->field[nf].off = start;
-		l->field[nf++].len = b->len - start;
-		mct_buf_addc(b, '\0');		/* FIELD() is a C string */
+		l->field[nf++].len = (size_t)(o - b->p) - start;
+		*o++ = '\0';		/* FIELD() is a C string */
 		if (p >= end)
 			break;
 		p++;
 	}
+	b->len = (size_t)(o - b->p);
 	l->nfield = nf;
 	return nf;
 }
