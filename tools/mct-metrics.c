@@ -925,8 +925,9 @@ static int
 quick_times(const struct mct_event *ev, struct times *t)
 {
 	const char *p = ev->json, *end = p + ev->len, *k, *v, *q;
+	static const char stop[256] = { [','] = 1, ['}'] = 1 };
 	const char *ts = NULL, *dur = NULL, *ph = NULL;
-	size_t klen, tslen = 0, durlen = 0, phlen = 0, i;
+	size_t klen, tslen = 0, durlen = 0, phlen = 0;
 
 	if (ev->len < 2 || *p != '{')
 		return -1;
@@ -939,9 +940,12 @@ quick_times(const struct mct_event *ev, struct times *t)
 		if ((q = memchr(k, '"', (size_t)(end - k))) == NULL)
 			return -1;
 		klen = (size_t)(q - k);
-		for (i = 0; i < klen; i++)
-			if (k[i] == '\\')
-				return -1;
+		/*
+		 * An escaped quote ends the key early; an escape spells ts,
+		 * ph or dur only in 7 bytes or more ("\u0074s").
+		 */
+		if (q[-1] == '\\' || (klen >= 7 && memchr(k, '\\', klen)))
+			return -1;
 		if (q + 1 >= end || q[1] != ':')
 			return -1;
 		p = v = q + 2;
@@ -959,7 +963,7 @@ quick_times(const struct mct_event *ev, struct times *t)
 			mct_skip(p, end, &p);
 			break;
 		default:
-			while (p < end && *p != ',' && *p != '}')
+			while (p < end && !stop[(unsigned char)*p])
 				p++;
 		}
 		if (p == v || p >= end)
@@ -970,7 +974,8 @@ quick_times(const struct mct_event *ev, struct times *t)
 		} else if (klen == 2 && k[0] == 'p' && k[1] == 'h') {
 			ph = v;
 			phlen = (size_t)(p - v);
-		} else if (klen == 3 && memcmp(k, "dur", 3) == 0) {
+		} else if (klen == 3 && k[0] == 'd' && k[1] == 'u' &&
+		    k[2] == 'r') {
 			dur = v;
 			durlen = (size_t)(p - v);
 		}
