@@ -888,30 +888,15 @@ struct times {
 	int		 hasts, hasdur;	/* ts, dur integers */
 };
 
-/* A value's text as mct_get_key() gives it. */
-static void
-setval(struct mct_val *v, const char *p, size_t n)
-{
-	v->p = p;
-	v->len = n;
-	switch (p != NULL && n ? *p : 0) {
-	case '"': v->type = MCT_J_STRING; break;
-	case '{': v->type = MCT_J_OBJECT; break;
-	case '[': v->type = MCT_J_ARRAY; break;
-	case 't': case 'f': v->type = MCT_J_BOOL; break;
-	case 'n': v->type = MCT_J_NULL; break;
-	case 0: v->type = MCT_J_NONE; break;
-	default: v->type = MCT_J_NUMBER;
-	}
-}
-
+/* An integer, if the value is a number (its type by its first byte). */
 static int
 time_of(const char *p, size_t n, int64_t *ns)
 {
-	struct mct_val v;
-
-	setval(&v, p, n);
-	return v.type == MCT_J_NUMBER && mct_int(p, n, ns) == 0;
+	switch (*p) {
+	case '"': case '{': case '[': case 't': case 'f': case 'n':
+		return 0;
+	}
+	return mct_int(p, n, ns) == 0;
 }
 
 /*
@@ -988,7 +973,9 @@ quick_times(const struct mct_event *ev, struct times *t)
 			return -1;
 	}
 done:
-	setval(&t->ph, ph, phlen);
+	t->ph.p = ph;
+	t->ph.len = phlen;
+	t->ph.type = ph != NULL && *ph == '"' ? MCT_J_STRING : MCT_J_NONE;
 	t->hasts = ts != NULL && time_of(ts, tslen, &t->ts);
 	t->hasdur = dur != NULL && time_of(dur, durlen, &t->dur);
 	return 0;
