@@ -45,6 +45,7 @@ each_fixture() {
 }
 
 @test "every fixture: each event equals python's, ts/dur in ns by the unit rules; the header's unit, origin and keys too" {
+	slow
 	for f in $(each_fixture); do
 		echo "fixture: ${f##*/}"
 		mct-cat "$f" > out.nd
@@ -53,6 +54,7 @@ each_fixture() {
 }
 
 @test "every fixture: -o tsv columns (ph, name, pid, tid, ts, dur, rel, end, cat) equal python's" {
+	slow
 	F=ph,name,pid,tid,ts,dur,rel,end,cat
 	for f in $(each_fixture); do
 		echo "fixture: ${f##*/}"
@@ -64,6 +66,7 @@ each_fixture() {
 }
 
 @test "every fixture: mct-cat F | mct-cat --wrap reloads in python: same events (source unit), same top-level keys in order" {
+	slow
 	for f in $(each_fixture); do
 		echo "fixture: ${f##*/}"
 		mct-cat "$f" | mct-cat --wrap > w.json

@@ -210,6 +210,7 @@ EOF
 }
 
 @test "fixtures: kineto-diff-control against kineto-diff-test, every figure of every row is the oracle's" {
+	slow
 	need_fixtures
 	mct-diff "$fixtures/kineto-diff-control.json.gz" \
 	    "$fixtures/kineto-diff-test.json.gz" > kd.nd
