@@ -136,6 +136,20 @@ tour() {
 		gzip -dcf "$t" > trace.json
 		gzip -c trace.json > trace.json.gz
 		cp trace.json.gz rank0.pt.trace.json.gz
+		# two runs of one job (mct-diff), and a metric log on the
+		# trace's clock (mct-metrics): a sample every 100 us of its span
+		cp trace.json.gz main.json.gz
+		cp trace.json.gz pr.json.gz
+		"$PYTHON3" -c '
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"]
+      if isinstance(e.get("ts"), (int, float)) and e.get("ph") != "M"]
+lo = int(min(e["ts"] for e in ev) * 1000)
+hi = int(max(e["ts"] + e.get("dur", 0) for e in ev) * 1000)
+print("time_ns,gpu,hbm_bw [GB/s]")
+for t in range(lo, hi + 100000, 100000):
+    print("%d,0,%d" % (t, 100 + t // 100000 % 7))
+' trace.json > hbm.csv
 		# a job of two ranks (told apart by their file names)
 		for r in 0 1; do
 			grep -v distributedInfo trace.json > rank-$r.json
@@ -144,10 +158,13 @@ tour() {
 		while IFS= read -r line; do
 			run --separate-stderr sh -c "$line"
 			[ "$status" -eq 0 ] || { echo "$line: $stderr"; return 1; }
-			# a line that writes a file writes something
-			case $line in
-			*'> '*) f=${line##*> }; [ -s "$f" ] ;;
-			*) [ -n "$output" ] || { echo "no output: $line"; return 1; } ;;
+			# a line that writes a file (> FILE at its end) writes
+			# something; the others write to stdout
+			f=${line##*> }
+			case $f in
+			"$line"|*' '*) [ -n "$output" ] ||
+			    { echo "no output: $line"; return 1; } ;;
+			*) [ -s "$f" ] ;;
 			esac
 			# nothing on stderr but mct-flow's summary and the
 			# shifts of --align
