@@ -213,29 +213,6 @@ mct_dec_ns(const char *s, size_t n, enum mct_unit u, int64_t *ns)
 	return 0;
 }
 
-/*
- * The value of 8 decimal digits at p, or -1 if one is not a digit: a
- * word at a time, for the 19 digits of every epoch ns.
- */
-static int64_t
-digits8(const char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-	/* each byte 0x30..0x39: high nibble 3, and no carry out of it at +6 */
-	if ((w & 0xF0F0F0F0F0F0F0F0ULL) != 0x3030303030303030ULL ||
-	    ((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) !=
-	    0x3030303030303030ULL)
-		return -1;
-	w -= 0x3030303030303030ULL;
-	/* first digit in the lowest byte: pairs, quads, then all eight */
-	w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFULL;
-	w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFULL;
-	w = (w * 10000 + (w >> 32)) & 0xFFFFFFFFULL;
-	return (int64_t)w;
-}
-
 /* A strict decimal integer s[0..n). */
 int
 mct_int(const char *s, size_t n, int64_t *v)
@@ -253,9 +230,9 @@ mct_int(const char *s, size_t n, int64_t *v)
 	if (end - p <= 19) {
 		/* below 10^19 < 2^64: only int64's range to check, once (epoch
 		   ns have 19 digits) */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef MCT_DIGITS8
 		for (; end - p >= 8; p += 8) {
-			int64_t d = digits8(p);
+			int64_t d = mct_digits8(p);
 
 			if (d < 0)
 				return -1;
