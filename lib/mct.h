@@ -1051,7 +1051,12 @@ void	 mct_phases_free(struct mct_phaser *);
  */
 #define MCT_SIG_DEFAULT	"name,args.grid,args.block"	/* mct-phases' --key */
 
-struct mct_rcall;
+/* A device call of a run, in input order (seq), communication or not. */
+struct mct_rcall {
+	struct mct_call	 c;
+	size_t		 seq;		/* its place in the input, for ties */
+	int		 comm;
+};
 
 struct mct_runsum {
 	/* private: the device calls */
@@ -1080,6 +1085,8 @@ void	 mct_runsum_init(struct mct_runsum *, const char *);
 void	 mct_runsum_event(struct mct_runsum *, struct mct_event *, int);
 void	 mct_runsum_end(struct mct_runsum *, const struct mct_method *);
 void	 mct_runsum_free(struct mct_runsum *);
+void	 mct_rcall_sort(struct mct_rcall *, size_t);
+int64_t	 mct_rcall_union(const struct mct_rcall *, size_t, int);
 
 /*
  * device.c - the device lanes: which X events are device work, and

@@ -16,11 +16,6 @@
 
 #include "mct.h"
 
-struct mct_rcall {
-	struct mct_call	 c;
-	size_t		 seq;
-};
-
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -141,6 +136,7 @@ mct_runsum_event(struct mct_runsum *rs, struct mct_event *ev, int dev)
 	}
 	c = &rs->call[rs->n];
 	c->seq = rs->n++;
+	c->comm = 0;
 	c->c.ts = ts;
 	c->c.dur = dur;
 	c->c.sig = mct_intern_fields(&rs->st, ev, rs->sig, rs->nsig, &rs->tmp);
@@ -157,26 +153,43 @@ cmp_rcall(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The union of the calls (in time order): the device's busy time. */
-static int64_t
-busy(const struct mct_rcall *c, size_t n)
+/* Calls in time order, ties in input order. */
+void
+mct_rcall_sort(struct mct_rcall *c, size_t n)
+{
+	mct_sort(c, n, sizeof(*c), cmp_rcall);
+}
+
+/*
+ * The union of calls in time order: of the communication calls (which
+ * 1), of the others (0), of all (-1).  A device's busy time is all.
+ */
+int64_t
+mct_rcall_union(const struct mct_rcall *c, size_t n, int which)
 {
 	int64_t sum = 0, cur0 = 0, cur1 = 0, s, e;
 	size_t i;
+	int open = 0;
 
 	for (i = 0; i < n; i++) {
+		if (which >= 0 && c[i].comm != which)
+			continue;
 		s = c[i].c.ts;
 		e = s + c[i].c.dur;
-		if (i > 0 && s <= cur1) {
+		if (open && s <= cur1) {
 			if (e > cur1)
 				cur1 = e;
 			continue;
 		}
-		sum += cur1 - cur0;
+		if (open)
+			sum += cur1 - cur0;
 		cur0 = s;
 		cur1 = e;
+		open = 1;
 	}
-	return sum + cur1 - cur0;
+	if (open)
+		sum += cur1 - cur0;
+	return sum;
 }
 
 /* The figures, with the method's knobs m: after the last event. */
@@ -188,13 +201,13 @@ mct_runsum_end(struct mct_runsum *rs, const struct mct_method *m)
 
 	if (rs->n == 0)
 		return;
-	mct_sort(rs->call, rs->n, sizeof(*rs->call), cmp_rcall);
+	mct_rcall_sort(rs->call, rs->n);
 	rs->start = rs->call[0].c.ts;
 	rs->end = rs->start;
 	for (i = 0; i < rs->n; i++)
 		if (rs->call[i].c.ts + rs->call[i].c.dur > rs->end)
 			rs->end = rs->call[i].c.ts + rs->call[i].c.dur;
-	rs->busy = busy(rs->call, rs->n);
+	rs->busy = mct_rcall_union(rs->call, rs->n, -1);
 	dev = mct_xmalloc(rs->n * sizeof(*dev));
 	for (i = 0; i < rs->n; i++)
 		dev[i] = rs->call[i].c;

@@ -34,16 +34,10 @@
 #define COMM_LABEL	"\"communication\""	/* as mct_category() gives it */
 
 /* A device call, and whether the rules call it communication. */
-struct rcall {
-	struct mct_call	 c;
-	size_t		 seq;		/* its place in the input, for ties */
-	int		 comm;
-};
-
 /* What is known of one rank. */
 struct rank {
 	int64_t		 id;
-	struct rcall	*call;		/* its device calls */
+	struct mct_rcall	*call;		/* its device calls */
 	size_t		 n, cap;
 	struct mct_steps steps;		/* Kineto's ProfilerStep#N */
 	/* measured at the end */
@@ -240,7 +234,7 @@ add(struct opts *o, struct mct_event *ev)
 {
 	struct mct_val ph;
 	struct rank *r;
-	struct rcall *c;
+	struct mct_rcall *c;
 	const char *cat;
 	int64_t ts, dur, id;
 	int lane;
@@ -285,46 +279,6 @@ add(struct opts *o, struct mct_event *ev)
  * Measuring: each rank's calls sorted, their unions, its steady rounds.
  */
 
-
-static int
-cmp_rcall(const void *a, const void *b)
-{
-	const struct rcall *x = a, *y = b;
-
-	if (x->c.ts != y->c.ts)
-		return x->c.ts < y->c.ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The union of a rank's calls: communication (1), the rest (0), all (-1). */
-static int64_t
-union_of(const struct rank *r, int which)
-{
-	int64_t sum = 0, cur0 = 0, cur1 = 0, s, e;
-	size_t i;
-	int open = 0;
-
-	for (i = 0; i < r->n; i++) {
-		if (which >= 0 && r->call[i].comm != which)
-			continue;
-		s = r->call[i].c.ts;
-		e = s + r->call[i].c.dur;
-		if (open && s <= cur1) {
-			if (e > cur1)
-				cur1 = e;
-			continue;
-		}
-		if (open)
-			sum += cur1 - cur0;
-		cur0 = s;
-		cur1 = e;
-		open = 1;
-	}
-	if (open)
-		sum += cur1 - cur0;
-	return sum;
-}
-
 /*
  * The rank's steady rounds, as mct-phases finds them in its calls, and
  * their median time: each round of a steady phase takes the phase's span
@@ -364,15 +318,15 @@ measure(struct opts *o)
 		r = &o->rk[i];
 		if (r->n == 0)		/* profiler steps, no device work */
 			continue;	/* its figures stay 0 */
-		mct_sort(r->call, r->n, sizeof(*r->call), cmp_rcall);
+		mct_rcall_sort(r->call, r->n);
 		r->start = r->call[0].c.ts;
 		r->end = r->start;
 		for (k = 0; k < r->n; k++)
 			if (r->call[k].c.ts + r->call[k].c.dur > r->end)
 				r->end = r->call[k].c.ts + r->call[k].c.dur;
-		r->busy = union_of(r, -1);
-		r->compute = union_of(r, 0);
-		r->commt = union_of(r, 1);
+		r->busy = mct_rcall_union(r->call, r->n, -1);
+		r->compute = mct_rcall_union(r->call, r->n, 0);
+		r->commt = mct_rcall_union(r->call, r->n, 1);
 		if (!o->collectives || o->partial)
 			rounds_of(o, r);
 	}
@@ -812,7 +766,7 @@ find_colls(struct opts *o, struct colls *cs)
 	memset(seen, 0, (size_t)o->st.n + 1);
 	for (i = 0; i < o->nrk; i++)
 		for (k = 0; k < o->rk[i].n; k++) {
-			const struct rcall *c = &o->rk[i].call[k];
+			const struct mct_rcall *c = &o->rk[i].call[k];
 
 			if (c->comm && !seen[c->c.name]) {
 				seen[c->c.name] = 1;
