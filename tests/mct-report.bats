@@ -152,7 +152,11 @@ PY
 	mct-filter --device b.json > db
 	same "$(grep -A3 '^| category | count_a' r.md)" \
 	    "$(mct-diff --by category -n 10 -o md da db | sed '1,/^$/d' | head -4)"
-	grep -q '^| kernel_kernel | 14 | 14 | 1.78 s | 1.96 s | +178.12 ms | +10.00% |' r.md
+	# the kernel table is mct-diff --by short's, the slowed kernel first
+	# (mct-diff.bats checks its figures against the python3 oracle)
+	first=$(mct-diff --by short -n 10 -o md da db | sed '1,/^$/d' | sed -n 3p)
+	[[ "$first" == "| kernel_kernel | "* ]]
+	grep -qxF "$first" r.md
 	grep -q '^By op (`mct-diff --by op`: the device time of the op that launched it):$' r.md
 	run mct-report --against nonexistent.json a.json
 	[ "$status" -eq 2 ]
