@@ -1169,8 +1169,12 @@ struct mct_mlog {
  * A metric's samples in time order, live from lo to n; each holds until
  * the next, at most until its lim (twice the time since the one before).
  */
+struct mct_sample_pt {
+	int64_t		 t, v;		/* time (ns), value x 10^6 */
+	int64_t		 lim;		/* private: where it stops holding */
+};
 struct mct_series {
-	int64_t		*t, *v, *lim;
+	struct mct_sample_pt *pt;		/* one array: one block to grow */
 	size_t		 lo, n, cap;
 	size_t		 hint;		/* private: the last answer */
 };

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -575,52 +577,77 @@ mct_mlog_free(struct mct_mlog *l)
 static void
 set_limit(struct mct_series *s, size_t i)
 {
+	struct mct_sample_pt *pt = s->pt;
 	size_t j = i;
 	mct_i128 lim;
 
-	while (j > s->lo && s->t[j - 1] == s->t[i])
+	while (j > s->lo && pt[j - 1].t == pt[i].t)
 		j--;
-	lim = j > s->lo ? (mct_i128)s->t[i] + 2 * ((mct_i128)s->t[i] -
-	    s->t[j - 1]) : NO_LIMIT;
-	s->lim[i] = lim < NO_LIMIT ? (int64_t)lim : NO_LIMIT;
+	lim = j > s->lo ? (mct_i128)pt[i].t + 2 * ((mct_i128)pt[i].t -
+	    pt[j - 1].t) : NO_LIMIT;
+	pt[i].lim = lim < NO_LIMIT ? (int64_t)lim : NO_LIMIT;
 }
+
+/*
+ * Room for one more sample: the forgotten ones give theirs back first,
+ * else the array doubles.  It is one block, so that a big one grows
+ * where it is (mremap) rather than by a copy into new pages: a log held
+ * whole grows to megabytes, and every new page is a fault.
+ */
+#if defined(MREMAP_MAYMOVE)
+#define MAPPED	1
+#endif
 
 static void
 grow(struct mct_series *s)
 {
-	size_t k = s->n - s->lo;
+	size_t k = s->n - s->lo, old = s->cap * sizeof(*s->pt), now;
+#ifdef MAPPED
+	void *p;
+#endif
 
 	if (s->lo > 0 && s->lo >= s->n / 2) {
-		memmove(s->t, s->t + s->lo, k * sizeof(*s->t));
-		memmove(s->v, s->v + s->lo, k * sizeof(*s->v));
-		memmove(s->lim, s->lim + s->lo, k * sizeof(*s->lim));
+		memmove(s->pt, s->pt + s->lo, k * sizeof(*s->pt));
 		s->n = k;
 		s->lo = 0;
 		return;
 	}
-	s->cap = s->cap ? s->cap * 2 : 256;
-	s->t = mct_xrealloc(s->t, s->cap * sizeof(*s->t));
-	s->v = mct_xrealloc(s->v, s->cap * sizeof(*s->v));
-	s->lim = mct_xrealloc(s->lim, s->cap * sizeof(*s->lim));
+	s->cap = s->cap ? s->cap * 2 : 4096;
+	now = s->cap * sizeof(*s->pt);
+#ifdef MAPPED
+	/*
+	 * Pages of their own, moved rather than copied as they double: on a
+	 * virtual machine a page's first touch is dear, and a log held whole
+	 * is thousands of pages.
+	 */
+	p = s->pt == NULL ? mmap(NULL, now, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) :
+	    mremap(s->pt, old, now, MREMAP_MAYMOVE);
+	if (p == MAP_FAILED)
+		mct_nomem("mmap");
+	s->pt = p;
+#else
+	(void)old;
+	s->pt = mct_xrealloc(s->pt, now);
+#endif
 }
 
 void
 mct_series_add(struct mct_series *s, int64_t t, int64_t v)
 {
+	struct mct_sample_pt *pt;
 	size_t i, k;
 
 	if (s->n == s->cap)
 		grow(s);
-	for (i = s->n; i > s->lo && s->t[i - 1] > t; i--) {
-		s->t[i] = s->t[i - 1];
-		s->v[i] = s->v[i - 1];
-		s->lim[i] = s->lim[i - 1];
-	}
-	s->t[i] = t;
-	s->v[i] = v;
+	pt = s->pt;
+	for (i = s->n; i > s->lo && pt[i - 1].t > t; i--)
+		pt[i] = pt[i - 1];
+	pt[i].t = t;
+	pt[i].v = v;
 	s->n++;
 	/* its limit, and those of the samples after it up to a later time */
-	for (k = i; k < s->n && (k == i || s->t[k - 1] == t); k++)
+	for (k = i; k < s->n && (k == i || pt[k - 1].t == t); k++)
 		set_limit(s, k);
 }
 
@@ -632,19 +659,20 @@ mct_series_add(struct mct_series *s, int64_t t, int64_t v)
 static size_t
 at_or_before(const struct mct_series *s, int64_t t)
 {
+	const struct mct_sample_pt *pt = s->pt;
 	size_t lo = s->lo, hi = s->n, h = s->hint;
 
-	if (h >= lo && h < hi && s->t[h] <= t) {
-		if (h + 1 == hi || s->t[h + 1] > t)
+	if (h >= lo && h < hi && pt[h].t <= t) {
+		if (h + 1 == hi || pt[h + 1].t > t)
 			return h;
-		if (h + 2 == hi || s->t[h + 2] > t)
+		if (h + 2 == hi || pt[h + 2].t > t)
 			return h + 1;
 	}
 
 	while (lo < hi) {	/* the first sample after t */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->t[mid] <= t)
+		if (pt[mid].t <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -664,9 +692,9 @@ mct_series_forget(struct mct_series *s, int64_t t)
 static int64_t
 until(const struct mct_series *s, size_t i)
 {
-	int64_t e = i + 1 < s->n ? s->t[i + 1] : NO_LIMIT;
+	int64_t e = i + 1 < s->n ? s->pt[i + 1].t : NO_LIMIT;
 
-	return s->lim[i] < e ? s->lim[i] : e;
+	return s->pt[i].lim < e ? s->pt[i].lim : e;
 }
 
 /*
@@ -687,25 +715,25 @@ mct_series_over(struct mct_series *s, int64_t a, int64_t dur,
 	if (s->n == s->lo)
 		return -1;
 	if (dur == 0) {
-		if (s->t[i] > a || until(s, i) <= a)
+		if (s->pt[i].t > a || until(s, i) <= a)
 			return -1;
 		o->samples = 1;
-		o->min = o->max = s->v[i];
-		o->wsum = s->v[i];	/* its value for 1 ns */
+		o->min = o->max = s->pt[i].v;
+		o->wsum = s->pt[i].v;	/* its value for 1 ns */
 		o->covered = 1;
 		return 0;
 	}
-	for (; i < s->n && s->t[i] < b; i++) {
-		from = s->t[i] > a ? s->t[i] : a;
+	for (; i < s->n && s->pt[i].t < b; i++) {
+		from = s->pt[i].t > a ? s->pt[i].t : a;
 		to = until(s, i) < b ? until(s, i) : b;
 		if (to <= from)
 			continue;
-		if (o->samples == 0 || s->v[i] < o->min)
-			o->min = s->v[i];
-		if (o->samples == 0 || s->v[i] > o->max)
-			o->max = s->v[i];
+		if (o->samples == 0 || s->pt[i].v < o->min)
+			o->min = s->pt[i].v;
+		if (o->samples == 0 || s->pt[i].v > o->max)
+			o->max = s->pt[i].v;
 		o->samples++;
-		o->wsum += (mct_i128)s->v[i] * (to - from);
+		o->wsum += (mct_i128)s->pt[i].v * (to - from);
 		o->covered += to - from;
 	}
 	return o->samples ? 0 : -1;
@@ -714,9 +742,12 @@ mct_series_over(struct mct_series *s, int64_t a, int64_t dur,
 void
 mct_series_free(struct mct_series *s)
 {
-	free(s->t);
-	free(s->v);
-	free(s->lim);
+#ifdef MAPPED
+	if (s->pt != NULL)
+		munmap(s->pt, s->cap * sizeof(*s->pt));
+#else
+	free(s->pt);
+#endif
 	memset(s, 0, sizeof(*s));
 }
 

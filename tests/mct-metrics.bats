@@ -211,6 +211,30 @@ EOF
 	same "$(sed 1d out | sort)" "$(cat want)"
 }
 
+@test "mct-metrics --join: a bad log line and a cut-off trace are both told, exit 1; the rest joined as from the streams" {
+	# the generic log with a garbage line; the trace cut inside an event
+	awk 'NR == 50 { print "garbage" } { print }' "$D/g.csv" > bad.csv
+	size=$(wc -c < "$D/t.json")
+	head -c $((size - 300)) "$D/t.json" > cut.json
+	metrics_to --join hbm_bw,sm_clock cut.json bad.csv
+	[ "$status" -eq 1 ]
+	grep -q '^mct-metrics: bad.csv:50: 1 fields, the header has 4$' err
+	grep -q '^mct-metrics: cut.json:[0-9]*: cut off inside an event' err
+	[ "$(wc -l < err)" -eq 2 ]
+	mv out direct
+	# the same from the streams: the log's (the bad line skipped) merged
+	# with the trace's, joined; python3 checks those values
+	mct-metrics bad.csv > bad.nd || [ $? -eq 1 ]
+	mct-cat --merge cut.json bad.nd > m.nd || [ $? -eq 1 ]
+	metrics_to --join hbm_bw,sm_clock m.nd
+	[ "$status" -eq 0 ]
+	run pyo join m.nd out hbm_bw,sm_clock
+	[ "$status" -eq 0 ]
+	[[ "$output" == "ok "* ]]
+	[ "${output#ok }" != "0 joined" ]
+	same "$(grep -v '"ph":"C"' out | sed 1d | sort)" "$(sed 1d direct | sort)"
+}
+
 @test "mct-metrics --join: mct-group --value metrics.X.mean puts kernel_kernel_1, the high-bandwidth kernel, on top" {
 	mct-group --by name --value metrics.hbm_bw.mean -a mean --sort mean \
 	    -o tsv --no-header "$D/j.nd" > out
