@@ -26,6 +26,11 @@
  * convert the spool's lines of a chunk, while mct_next() hands their
  * lines out in order.
  *
+ * Of an operand read once (gzip, a pipe), pass 1 is the work: threads
+ * frame it in blocks (struct blocks, frame_blocks()) while gzip inflates
+ * in a thread of its own, and the operand's framer takes their lines in
+ * order, or goes on alone where a block was damaged or cut wrong.
+ *
  * The state is in three kinds of struct, one of each per operand:
  *   struct framer   the scanning position and state machine of one byte
  *                   stream, with its scratch (mct_scan, the compact copy);
@@ -137,6 +142,8 @@ struct framer {
 	long long	 chunk;		/* pass 1: note a ckpt every chunk bytes */
 	long long	 spooled;	/* bytes of the operand's spool lines */
 	unsigned long long evoff;	/* where the event framed last starts */
+	struct mct_buf	*lines;		/* a block's thread: its events go here */
+	struct blocks	*held;		/* read the blocks held first, then src */
 	struct mct_scan	 sc;		/* the event being framed */
 	struct mct_buf	 out;		/* its compact copy */
 };
@@ -309,13 +316,23 @@ src_rd(void *arg, char *buf, size_t n)
 }
 
 /* More bytes for the framer; 0 at the end, -1 on an error (said here). */
+static ssize_t held_rd(void *, char *, size_t);
+static int held_left(const struct blocks *);
+
 static ssize_t
 fill(struct framer *f)
 {
-	ssize_t n = refill(&f->rb, src_rd, f->src);
+	ssize_t n;
 
+	if (f->held != NULL) {
+		n = refill(&f->rb, held_rd, f);
+		if (held_left(f->held))
+			return n;	/* the source's error comes after them */
+	} else
+		n = refill(&f->rb, src_rd, f->src);
 	/* a damaged gzip stream gives its last bytes and the error at once */
-	src_error(f->r, f->name, f->src, f->fx);
+	if (f->src != NULL)
+		src_error(f->r, f->name, f->src, f->fx);
 	return n;
 }
 
@@ -474,7 +491,11 @@ emit(struct framer *f)
 	if (f->chunk > 0 && at >= (fx->ncp ? fx->cp[fx->ncp - 1].off : 0) +
 	    f->chunk)
 		ckpt_add(fx, at, f->state);
-	if (!f->check && !r->spoolbad) {
+	if (f->lines != NULL) {
+		f->out.p[f->out.len] = '\n';
+		mct_buf_add(f->lines, f->out.p, f->out.len + 1);
+		f->spooled += (long long)f->out.len + 1;
+	} else if (!f->check && !r->spoolbad) {
 		f->out.p[f->out.len] = '\n';
 		if (fwrite(f->out.p, 1, f->out.len + 1, r->spoolf) !=
 		    f->out.len + 1)
@@ -1061,6 +1082,410 @@ frame_parts(struct input *in)
 	return ok ? 1 : -1;
 }
 
+/*
+ * Pass 1 of a trace that comes as a stream of bytes (gzip, a pipe) by
+ * threads.  Its events go to the spool compacted, so pass 1 is most of
+ * the work; one thread framed it while the others waited.  Now the bytes
+ * are cut into blocks, each with a copy of the next block's first bytes
+ * (OVERLAP), and a thread frames each block quietly into lines of its own:
+ * from where an event seems to start in it (resync()'s rule) to the first
+ * event at or after the next block's start.  The operand's framer takes
+ * the blocks' lines in order, when the block before stopped exactly where
+ * this one began (as frame_parts() checks its parts) and nothing in it was
+ * damaged.  At the first block that fails so, and for the last block, the
+ * operand's framer goes on itself, aloud, from where the last good block
+ * stopped: through the blocks it still holds, then the source.  So the
+ * spool, the facts and the messages are those of one framer alone.
+ */
+#define BLOCK	(256 * 1024)
+#define OVERLAP	(64 * 1024)
+#define CONTEXT	4096		/* bytes of the block before, for resync() */
+
+struct block {
+	char		*p;		/* its own bytes, then some of the next's */
+	size_t		 own, len;
+	size_t		 ctx;		/* bytes of the block before, before p */
+	unsigned long long base;	/* the source offset of p[0] */
+	int		 k;		/* the block it holds; -1: the slot is free */
+	int		 ready;		/* the next block's bytes are there */
+	int		 done;		/* framed */
+	long long	 start;		/* where its framing began; -1: nowhere */
+	int		 state;		/* the framer's state there */
+	long long	 stopped_at;	/* and where it stopped, -1: at the end */
+	int		 stop_state, stop_sep;
+	struct facts	 fx;
+	struct mct_buf	 lines;		/* its events, compact, a line each */
+};
+
+struct blocks {
+	struct input	*in;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 work;		/* a block is ready, or stop */
+	pthread_cond_t	 done;		/* a block was framed */
+	pthread_t	 tid[MAX_PARTS];
+	int		 nthr;
+	struct block	*slot;
+	int		 nslot;
+	size_t		 blocksz, overlap;
+	int		 next;		/* the block a thread frames next */
+	int		 stop;
+	int		 srcerr;	/* the source's last read failed */
+	struct rbuf	 lead;		/* what the framer had read ahead */
+	int		 form;		/* the facts' form */
+	/* block 0 starts where the operand's framer stands after one event */
+	int		 state0, sep0, begun0;
+	int		 state;		/* a later block's framer's state */
+	/* the operand's framer reads blocks hk..hn-1 (from hoff), then src */
+	int		 hk, hn;
+	size_t		 hoff;
+};
+
+static int
+held_left(const struct blocks *bl)
+{
+	return bl->hk < bl->hn || bl->lead.pos < bl->lead.end;
+}
+
+/* Bytes of the blocks held, then of the source. */
+static ssize_t
+held_rd(void *arg, char *buf, size_t n)
+{
+	struct framer *f = arg;
+	struct blocks *bl = f->held;
+	struct block *b;
+	size_t m;
+
+	while (bl->hk < bl->hn) {
+		b = &bl->slot[bl->hk % bl->nslot];
+		if (bl->hoff < b->own) {
+			m = b->own - bl->hoff < n ? b->own - bl->hoff : n;
+			memcpy(buf, b->p + bl->hoff, m);
+			bl->hoff += m;
+			return (ssize_t)m;
+		}
+		bl->hk++;
+		bl->hoff = 0;
+	}
+	if (bl->lead.pos < bl->lead.end) {
+		m = bl->lead.end - bl->lead.pos < n ? bl->lead.end -
+		    bl->lead.pos : n;
+		memcpy(buf, bl->lead.p + bl->lead.pos, m);
+		bl->lead.pos += m;
+		return (ssize_t)m;
+	}
+	if (bl->srcerr) {
+		bl->srcerr = 0;
+		return -1;	/* as the read that failed */
+	}
+	return mct_src_read(f->src, buf, n);
+}
+
+/* Frame block b (the k-th) with f, a thread's own framer. */
+static void
+block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
+{
+	struct facts *fx = &b->fx;
+	int inarray;
+	size_t i;
+
+	mct_buf_free(&fx->top);
+	free(fx->cp);
+	memset(fx, 0, sizeof(*fx));
+	fx->form = bl->form;
+	b->lines.len = 0;
+	mct_buf_grow(&b->lines, b->own + b->own / 8);
+	b->start = b->stopped_at = -1;
+	f->fx = fx;
+	f->lines = &b->lines;
+	f->spooled = 0;
+	f->rb.p = b->p - b->ctx;	/* borrowed: nothing more to read */
+	f->rb.cap = f->rb.end = b->ctx + b->len;
+	f->rb.base = b->base - b->ctx;
+	f->rb.eof = 1;
+	if (k == 0) {
+		i = b->ctx;
+		f->state = bl->state0;
+		f->nosep = !bl->sep0;
+		f->begun = bl->begun0;
+	} else {
+		i = resync(&f->rb, b->ctx, &inarray);
+		if (i == (size_t)-1 || i >= b->ctx + b->own ||
+		    inarray != (bl->state == S_ARRAY))
+			return;
+		f->state = bl->state;
+		f->nosep = 0;
+		f->begun = 1;
+	}
+	f->rb.pos = i;
+	b->start = (long long)(f->rb.base + i);
+	b->state = f->state;
+	f->stop = (long long)(b->base + b->own);
+	f->stopped_at = -1;
+	while (frame(f))
+		emit(f);
+	b->stopped_at = f->stopped_at;
+	b->stop_state = f->stop_state;
+	b->stop_sep = f->stop_sep;
+}
+
+static void *
+block_run(void *arg)
+{
+	struct blocks *bl = arg;
+	struct input *in = bl->in;
+	struct framer f;
+	struct block *b;
+	int k;
+
+	memset(&f, 0, sizeof(f));
+	f.name = in->s->name;
+	f.quiet = 1;
+	f.topmax = in->fr.topmax;
+	f.mark = in->fr.mark;
+	f.chunk = in->fr.chunk;
+	pthread_mutex_lock(&bl->mu);
+	for (;;) {
+		b = &bl->slot[bl->next % bl->nslot];
+		while (!bl->stop && (b->k != bl->next || !b->ready))
+			pthread_cond_wait(&bl->work, &bl->mu);
+		if (bl->stop)
+			break;
+		k = bl->next++;
+		pthread_mutex_unlock(&bl->mu);
+		block_frame(bl, &f, b, k);
+		f.rb.p = NULL;		/* the block's */
+		f.rb.cap = 0;
+		pthread_mutex_lock(&bl->mu);
+		b->done = 1;
+		pthread_cond_broadcast(&bl->done);
+	}
+	pthread_mutex_unlock(&bl->mu);
+	framer_reset(&f);
+	return NULL;
+}
+
+/*
+ * Up to bl->blocksz bytes of block b: first what the operand's framer
+ * read ahead, then the source's.  Returns 0 at the end of the source.
+ */
+static int
+block_read(struct blocks *bl, struct block *b)
+{
+	struct framer *f = &bl->in->fr;
+	struct rbuf *rb = &bl->lead;
+	ssize_t n;
+	size_t m;
+	int more = 1;
+
+	b->own = 0;
+	if (rb->pos < rb->end) {
+		m = rb->end - rb->pos < bl->blocksz ? rb->end - rb->pos :
+		    bl->blocksz;
+		memcpy(b->p, rb->p + rb->pos, m);
+		rb->pos += m;
+		b->own = m;
+	}
+	while (b->own < bl->blocksz) {
+		n = mct_src_read(f->src, b->p + b->own, bl->blocksz - b->own);
+		if (n <= 0) {
+			bl->srcerr = n < 0;
+			more = 0;
+			break;
+		}
+		b->own += (size_t)n;
+	}
+	b->len = b->own;
+	return more;
+}
+
+/* Block b's lines to the spool, its facts to the operand's. */
+static void
+block_take(struct mct_reader *r, struct input *in, struct block *b)
+{
+	struct framer *f = &in->fr;
+	int i;
+
+	if (!r->spoolbad && b->lines.len > 0 &&
+	    fwrite(b->lines.p, 1, b->lines.len, r->spoolf) != b->lines.len)
+		spool_failed(r);
+	for (i = 0; i < b->fx.ncp; i++)
+		b->fx.cp[i].off += f->spooled;
+	if (b->lines.len > 0 && f->chunk > 0 && f->spooled >=
+	    (in->fx.ncp ? in->fx.cp[in->fx.ncp - 1].off : 0) + f->chunk)
+		ckpt_add(&in->fx, f->spooled, S_ARRAY);
+	f->spooled += (long long)b->lines.len;
+	merge(&in->fx, &b->fx);
+}
+
+static void
+blocks_free(struct blocks *bl)
+{
+	int i;
+
+	pthread_mutex_lock(&bl->mu);
+	bl->stop = 1;
+	pthread_cond_broadcast(&bl->work);
+	pthread_mutex_unlock(&bl->mu);
+	for (i = 0; i < bl->nthr; i++)
+		pthread_join(bl->tid[i], NULL);
+	for (i = 0; i < bl->nslot; i++) {
+		free(bl->slot[i].p - CONTEXT);
+		mct_buf_free(&bl->slot[i].lines);
+		mct_buf_free(&bl->slot[i].fx.top);
+		free(bl->slot[i].fx.cp);
+	}
+	free(bl->slot);
+	free(bl->lead.p);
+	pthread_mutex_destroy(&bl->mu);
+	pthread_cond_destroy(&bl->work);
+	pthread_cond_destroy(&bl->done);
+	free(bl);
+}
+
+/*
+ * Pass 1 of an operand read once (not a plain file) by threads, if two
+ * CPUs (or MCT_SPLIT) can share it.  Returns 1 if done, 0 if not tried
+ * (the caller frames it alone).
+ */
+static int
+frame_blocks(struct mct_reader *r, struct input *in)
+{
+	struct framer *f = &in->fr;
+	const char *env = getenv("MCT_SPLIT");
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct blocks *bl;
+	struct block *b, *prev = NULL;
+	long long cont;
+	int n, i, nread, take, more, cstate, csep, ok;
+
+	n = env && *env ? 2 : ncpu > MAX_PARTS ? MAX_PARTS : (int)ncpu;
+	if (n < 2 || r->spoolbad || r->opts.progress)
+		return 0;
+	/* the first event aloud: the form, the keys before traceEvents */
+	if (!frame(f))
+		return 1;
+	emit(f);
+	if (in->fx.damaged || f->rb.eof)
+		return 0;	/* all of it read, or damaged: alone */
+	bl = mct_xmalloc(sizeof(*bl));
+	memset(bl, 0, sizeof(*bl));
+	bl->in = in;
+	bl->blocksz = env && *env && atoll(env) > 0 && atoll(env) < BLOCK ?
+	    (size_t)atoll(env) : BLOCK;
+	bl->overlap = OVERLAP;
+	bl->form = in->fx.form;
+	bl->state0 = bl->state = f->state;
+	bl->sep0 = !f->nosep;
+	bl->begun0 = f->begun;
+	bl->nslot = n + 2;
+	bl->slot = mct_xmalloc((size_t)bl->nslot * sizeof(*bl->slot));
+	memset(bl->slot, 0, (size_t)bl->nslot * sizeof(*bl->slot));
+	for (i = 0; i < bl->nslot; i++) {
+		bl->slot[i].k = -1;
+		bl->slot[i].p = (char *)mct_xmalloc(CONTEXT + bl->blocksz +
+		    bl->overlap + 1) + CONTEXT;
+	}
+	pthread_mutex_init(&bl->mu, NULL);
+	pthread_cond_init(&bl->work, NULL);
+	pthread_cond_init(&bl->done, NULL);
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&bl->tid[i], NULL, block_run, bl) != 0)
+			break;
+		bl->nthr++;
+	}
+	cont = (long long)(f->rb.base + f->rb.pos);
+	bl->lead = f->rb;	/* its bytes go to the blocks first */
+	memset(&f->rb, 0, sizeof(f->rb));
+	cstate = f->state;
+	csep = !f->nosep;
+	nread = take = 0;
+	more = 1;
+	for (;;) {
+		/* read ahead into the free slots */
+		while (more && nread - take < bl->nslot) {
+			b = &bl->slot[nread % bl->nslot];
+			b->base = nread == 0 ? (unsigned long long)cont :
+			    prev->base + prev->own;
+			more = block_read(bl, b);
+			if (b->own == 0)
+				break;
+			b->ready = b->done = 0;
+			b->k = nread;
+			/* the end of the block before, to see where events start */
+			b->ctx = 0;
+			if (nread > 0) {
+				b->ctx = prev->own < CONTEXT ? prev->own : CONTEXT;
+				memcpy(b->p - b->ctx, prev->p + prev->own - b->ctx,
+				    b->ctx);
+			}
+			if (nread > take) {
+				/* the block before gets its overlap: it may go */
+				prev = &bl->slot[(nread - 1) % bl->nslot];
+				memcpy(prev->p + prev->own, b->p, b->own <
+				    bl->overlap ? b->own : bl->overlap);
+				prev->len = prev->own + (b->own < bl->overlap ?
+				    b->own : bl->overlap);
+				pthread_mutex_lock(&bl->mu);
+				prev->ready = 1;
+				pthread_cond_broadcast(&bl->work);
+				pthread_mutex_unlock(&bl->mu);
+			}
+			prev = b;
+			nread++;
+		}
+		/* the last block is the operand's framer's */
+		if (bl->nthr == 0 || take >= nread - 1)
+			break;
+		b = &bl->slot[take % bl->nslot];
+		pthread_mutex_lock(&bl->mu);
+		while (!b->done)
+			pthread_cond_wait(&bl->done, &bl->mu);
+		pthread_mutex_unlock(&bl->mu);
+		ok = b->start == cont && b->state == cstate &&
+		    (take == 0 || cstate != S_ARRAY || csep) &&
+		    !b->fx.damaged && !b->fx.bigtop && b->stopped_at >= 0;
+		if (!ok)
+			break;
+		block_take(r, in, b);
+		cont = b->stopped_at;
+		cstate = b->stop_state;
+		csep = b->stop_sep;
+		pthread_mutex_lock(&bl->mu);
+		b->k = -1;
+		pthread_mutex_unlock(&bl->mu);
+		take++;
+		progress(f, 0);
+	}
+	/* the rest alone: from cont, through the blocks held, then src */
+	pthread_mutex_lock(&bl->mu);
+	bl->stop = 1;
+	pthread_cond_broadcast(&bl->work);
+	pthread_mutex_unlock(&bl->mu);
+	bl->hk = take;
+	bl->hn = nread;
+	while (bl->hk < bl->hn && (long long)(bl->slot[bl->hk % bl->nslot].base +
+	    bl->slot[bl->hk % bl->nslot].own) <= cont)
+		bl->hk++;
+	bl->hoff = bl->hk < bl->hn ? (size_t)(cont -
+	    (long long)bl->slot[bl->hk % bl->nslot].base) : 0;
+	if (bl->lead.pos == bl->lead.end) {
+		f->rb = bl->lead;	/* its buffer, rather than a new one */
+		f->rb.pos = f->rb.end = 0;
+		memset(&bl->lead, 0, sizeof(bl->lead));
+	}
+	f->rb.base = (unsigned long long)cont;
+	f->rb.eof = 0;
+	f->state = cstate;
+	f->nosep = !csep;
+	f->begun = 1;
+	f->held = bl;
+	while (frame(f))
+		emit(f);
+	f->held = NULL;
+	blocks_free(bl);
+	return 1;
+}
+
 static void
 bigtop_free(struct facts *fx)
 {
@@ -1557,7 +1982,7 @@ pass1(struct mct_reader *r, struct input *in)
 
 	if (!in->direct)
 		in->rp.spool_from = spool_at(r);
-	rc = in->direct ? frame_parts(in) : 0;
+	rc = in->direct ? frame_parts(in) : frame_blocks(r, in);
 	if (rc < 0)
 		restart(in);
 	if (rc <= 0) {
@@ -1951,6 +2376,8 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 	chunk_bounds(p, k, &from, &to, &state);
 	rd->len = 0;
 	mct_buf_grow(rd, (size_t)(to - from) + 1);
+	/* room for the lines converted, at once: no copies as it grows */
+	mct_buf_grow(&c->out, (size_t)(to - from) + (size_t)(to - from) / 4);
 	while (done < (size_t)(to - from)) {
 		got = pread(p->spool, rd->p + done, (size_t)(to - from) - done,
 		    (off_t)(from + (long long)done));

@@ -74,3 +74,49 @@ setup() {
 	[ -z "$stderr" ]
 	same "$(printf '%s\n' "$output" | sed 1d | cksum)" "$(sed 1d want.nd | cksum)"
 }
+
+@test "pass 1 in blocks (gzip, a pipe): wrong cuts, damage mid-block, keys after the events: the same stream, messages and status as one framer" {
+	# names that look like event starts to resync() ("},\n{" inside a
+	# string is not JSON, but "},{" is); a syntax error in the middle; a
+	# top-level key after traceEvents; the events indented
+	"$PYTHON3" - > blk.json <<'PY'
+import json
+evs = []
+for i in range(3000):
+    name = "k},{\"ts\":%d" % i if i % 7 == 0 else "kernel_%d" % (i % 13)
+    evs.append({"name": name, "ph": "X", "pid": 1, "tid": i % 3,
+                "ts": 1000 + i * 10, "dur": 5, "args": {"i": i, "s": "[{" * (i % 4)}})
+text = json.dumps({"traceEvents": evs, "otherData": {"v": 1}}, indent=1)
+open("blk-ok.json", "w").write(text + "\n")
+lines = text.split("\n")
+mid = len(lines) // 2
+while '"dur"' not in lines[mid]:
+    mid += 1
+lines[mid] = lines[mid].replace('"dur":', '"dur"')    # a missing ':'
+print("\n".join(lines))
+PY
+	gzip -c blk.json > blk.json.gz
+	MCT_SPLIT=1000000000 mct-cat --align 'kernel_5' blk.json > want.nd 2> want.err && st=0 || st=$?
+	[ "$st" -eq 1 ]
+	[ "$(grep -c "expected ':' after a key" want.err)" -eq 1 ]
+	grep -q '"otherData"' want.nd
+	for split in 512 4096 100000; do
+		sed '1s/"sources":\["blk.json"\]/"sources":["blk.json.gz"]/' want.nd > wantgz.nd
+		sed 's/blk\.json\([: ]\)/blk.json.gz\1/' want.err > wantgz.err
+		rc=0; MCT_SPLIT=$split MCT_GZSLOT=3000 mct-cat --align 'kernel_5' blk.json.gz > c.nd 2> c.err || rc=$?
+		[ "$rc" -eq 1 ]
+		cmp wantgz.nd c.nd
+		cmp wantgz.err c.err
+		sed '1s/"sources":\["blk.json"\]/"sources":["-"]/' want.nd > wantin.nd
+		sed 's/blk\.json\([: ]\)/(stdin)\1/' want.err > wantin.err
+		rc=0; MCT_SPLIT=$split mct-cat --align 'kernel_5' < blk.json > e.nd 2> e.err || rc=$?
+		[ "$rc" -eq 1 ]
+		cmp wantin.nd e.nd
+		cmp wantin.err e.err
+	done
+	# the events: python's of the file before the damage, less one
+	mct-cat blk-ok.json > ok.nd
+	py check ok.nd blk-ok.json
+	[ "$(sed 1d want.nd | wc -l)" -eq 2999 ]
+	[ "$(sed 1d ok.nd | grep -vxFf <(sed 1d want.nd) | wc -l)" -eq 1 ]
+}
