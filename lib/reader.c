@@ -1098,6 +1098,7 @@ frame_parts(struct input *in)
  * spool, the facts and the messages are those of one framer alone.
  */
 #define BLOCK	(256 * 1024)
+#define SPLIT_MAX	(64LL << 20)	/* MCT_SPLIT above: blocks are off */
 #define OVERLAP	(64 * 1024)
 #define CONTEXT	4096		/* bytes of the block before, for resync() */
 
@@ -1359,7 +1360,8 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	int n, i, nread, take, more, cstate, csep, ok;
 
 	n = env && *env ? 2 : ncpu > MAX_PARTS ? MAX_PARTS : (int)ncpu;
-	if (n < 2 || r->spoolbad || r->opts.progress)
+	if (n < 2 || r->spoolbad || r->opts.progress ||
+	    (env && *env && atoll(env) > SPLIT_MAX))
 		return 0;
 	/* the first event aloud: the form, the keys before traceEvents */
 	if (!frame(f))
@@ -1370,8 +1372,8 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	bl = mct_xmalloc(sizeof(*bl));
 	memset(bl, 0, sizeof(*bl));
 	bl->in = in;
-	bl->blocksz = env && *env && atoll(env) > 0 && atoll(env) < BLOCK ?
-	    (size_t)atoll(env) : BLOCK;
+	bl->blocksz = env && *env ? (atoll(env) > 0 ? (size_t)atoll(env) : 1) :
+	    BLOCK;
 	bl->overlap = OVERLAP;
 	bl->form = in->fx.form;
 	bl->state0 = bl->state = f->state;
