@@ -66,7 +66,7 @@
 
 typedef mct_i128 i128;
 
-#define RBUF	(1024 * 1024)
+#define RBUF	(256 * 1024)
 #define MAX_DIRECT	64	/* plain files kept open for pass 2 */
 #define MAX_PARTS	8	/* threads framing one file in pass 1 */
 #define SPLIT_MIN	(8LL << 20)	/* bytes a part has at least */
