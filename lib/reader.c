@@ -1411,8 +1411,10 @@ frame_blocks(struct mct_reader *r, struct input *in)
 			more = block_read(bl, b);
 			if (b->own == 0)
 				break;
+			pthread_mutex_lock(&bl->mu);	/* a thread may look */
 			b->ready = b->done = 0;
 			b->k = nread;
+			pthread_mutex_unlock(&bl->mu);
 			/* the end of the block before, to see where events start */
 			b->ctx = 0;
 			if (nread > 0) {

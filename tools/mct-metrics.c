@@ -1247,7 +1247,6 @@ preload(struct opts *o, int argc, char *argv[])
 	if (nlog + o->ncsv == 0)
 		return argc;
 	o->preloaded = 1;
-	o->sincefgt = 0;
 	return nrest;
 }
 
@@ -1259,6 +1258,7 @@ preload_wait(struct opts *o)
 		pthread_join(o->logtid, NULL);
 		o->logthread = 0;
 	}
+	o->sincefgt = 0;
 	if (o->sayto != NULL) {
 		fclose(o->sayto);
 		o->sayto = NULL;
