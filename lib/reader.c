@@ -70,7 +70,7 @@ typedef mct_i128 i128;
 #define MAX_DIRECT	64	/* plain files kept open for pass 2 */
 #define MAX_PARTS	8	/* threads framing one file in pass 1 */
 #define SPLIT_MIN	(8LL << 20)	/* bytes a part has at least */
-#define CHUNK		(512LL << 10)	/* bytes a chunk of pass 2 has at least */
+#define CHUNK		(128LL << 10)	/* bytes a chunk of pass 2 has at least */
 
 /* A buffer of input bytes, and where it stands in the source. */
 struct rbuf {
