@@ -5691,6 +5691,8 @@ over_text(struct mct_series *s, int64_t a, int64_t dur, struct mct_buf *b)
 	return b->p;
 }
 
+static void test_metrics_series_grows(struct mct_buf *);
+
 static void
 test_metrics_series(void)
 {
@@ -5750,7 +5752,50 @@ test_metrics_series(void)
 	    "\"min\":-2,\"max\":-2,\"samples\":1}") == 0,
 	    "metrics: forgetting keeps the sample in effect");
 	mct_series_free(&s);
+	test_metrics_series_grows(&b);
 	mct_buf_free(&b);
+}
+
+/*
+ * A series that grows past its first block many times over (a log held
+ * whole), and one that forgets as it goes (sorted input): every sample
+ * stays where it was, checked by the sum over each interval of 10 ns
+ * (sample i is i at time 10 i: the mean over [10 i, 10 i + 10) is i).
+ */
+static void
+test_metrics_series_grows(struct mct_buf *b)
+{
+	struct mct_series s = { 0 };
+	struct mct_over o;
+	char want[128];
+	int64_t i, n = 100000, bad = 0;
+
+	for (i = 0; i < n; i++)
+		mct_series_add(&s, 10 * i, i * 1000000);
+	for (i = 0; i < n - 1; i += 997) {
+		snprintf(want, sizeof(want), "{\"mean\":%lld.000,\"min\":%lld,"
+		    "\"max\":%lld,\"samples\":1}", (long long)i, (long long)i,
+		    (long long)i);
+		bad += strcmp(over_text(&s, 10 * i, 10, b), want) != 0;
+	}
+	ok(bad == 0 && s.cap >= (size_t)n && mct_series_over(&s, 0, 10 * n -
+	    10, &o) == 0 && o.samples == n - 1 &&
+	    o.wsum == (mct_i128)10 * 1000000 * ((n - 1) * (n - 2) / 2),
+	    "metrics: a series of 100,000 samples grown from 4,096: every "
+	    "sample where it was");
+	mct_series_free(&s);
+	/* forgetting as it goes: the room is used again, not grown */
+	for (i = 0, bad = 0; i < n; i++) {
+		mct_series_add(&s, 10 * i, i * 1000000);
+		if (i % 100 == 99) {
+			mct_series_forget(&s, 10 * (i - 50));
+			bad += mct_series_over(&s, 10 * (i - 50), 10, &o) != 0 ||
+			    o.min != (i - 50) * 1000000;
+		}
+	}
+	ok(bad == 0 && s.cap <= 4096,
+	    "metrics: a series that forgets as it goes keeps its first room");
+	mct_series_free(&s);
 }
 
 /*
