@@ -421,6 +421,17 @@ void	 mct_damage(const struct mct_event *, const char *, ...)
 int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
 
 /*
+ * An edit of every event line the reader hands out, in whatever thread
+ * frames or converts it (pass 2's threads share the work): fn writes the
+ * new line to out, without its newline.  It must be safe to run in
+ * several threads at once.  Set between mct_open() and the first
+ * mct_next(); refused (-1) when the reader itself adds to the events
+ * (a rank, a shift of ts), since those come after.
+ */
+typedef void (*mct_edit_fn)(void *, const char *, size_t, struct mct_buf *);
+int	 mct_edit(struct mct_reader *, mct_edit_fn, void *);
+
+/*
  * pairbe.c - B/E duration events paired into X events (--pair-be), with
  * one stack of open B events per thread; events come out in E order.
  */
@@ -1201,6 +1212,8 @@ void	 mct_series_add(struct mct_series *, int64_t, int64_t);
 void	 mct_series_forget(struct mct_series *, int64_t);
 int	 mct_series_over(struct mct_series *, int64_t, int64_t,
 	    struct mct_over *);
+int	 mct_series_over_h(const struct mct_series *, size_t *, int64_t,
+	    int64_t, struct mct_over *);
 void	 mct_series_free(struct mct_series *);
 void	 mct_over_json(const struct mct_over *, struct mct_buf *);
 #define MCT_OVER_MAX	128	/* bytes mct_over_fmt() may write */

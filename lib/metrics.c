@@ -657,10 +657,10 @@ mct_series_add(struct mct_series *s, int64_t t, int64_t v)
  * tried first.
  */
 static size_t
-at_or_before(const struct mct_series *s, int64_t t)
+at_or_before(const struct mct_series *s, int64_t t, size_t h)
 {
 	const struct mct_sample_pt *pt = s->pt;
-	size_t lo = s->lo, hi = s->n, h = s->hint;
+	size_t lo = s->lo, hi = s->n;
 
 	if (h >= lo && h < hi && pt[h].t <= t) {
 		if (h + 1 == hi || pt[h + 1].t > t)
@@ -685,7 +685,7 @@ void
 mct_series_forget(struct mct_series *s, int64_t t)
 {
 	if (s->n > s->lo)
-		s->lo = at_or_before(s, t);
+		s->lo = at_or_before(s, t, s->hint);
 }
 
 /* Where sample i stops holding. */
@@ -707,10 +707,18 @@ int
 mct_series_over(struct mct_series *s, int64_t a, int64_t dur,
     struct mct_over *o)
 {
-	size_t i = at_or_before(s, a);
+	return mct_series_over_h(s, &s->hint, a, dur, o);
+}
+
+/* The same, the series left as it is: hint is the caller's (a thread's). */
+int
+mct_series_over_h(const struct mct_series *s, size_t *hint, int64_t a,
+    int64_t dur, struct mct_over *o)
+{
+	size_t i = at_or_before(s, a, *hint);
 	int64_t b = a + dur, from, to;
 
-	s->hint = i;
+	*hint = i;
 	memset(o, 0, sizeof(*o));
 	if (s->n == s->lo)
 		return -1;

@@ -181,12 +181,13 @@ struct span {
 	size_t		 off, len;
 };
 
-/* Scratch of time_spans(). */
+/* Scratch of time_spans(), and of a thread's edit of a line. */
 struct spans {
 	struct span	*sp;
 	int		 cap;
 	struct mct_kv	*kv;
 	int		 kvcap;
+	struct mct_buf	 line;
 };
 
 struct mct_reader {
@@ -209,6 +210,9 @@ struct mct_reader {
 	int		 fatal;		/* nothing to read (duplicate ranks) */
 	int		 status;
 	double		 last_progress;
+	mct_edit_fn	 edit;		/* mct_edit() */
+	void		*edit_arg;
+	struct mct_buf	 eline;		/* an event edited in this thread */
 };
 
 /* Report damage at a source offset: "prog: file:offset: msg". */
@@ -1792,6 +1796,38 @@ decide_ranks(struct mct_reader *r)
  * index of the event stays right when only a rank is appended: it gets
  * the rank's key (the line ends "rank":N}).
  */
+/* mct_edit(): the event edited here, unless a thread of pass 2 did. */
+static void
+edit_event(struct mct_reader *r, struct input *in)
+{
+	struct mct_event *ev = &r->ev;
+
+	if (r->edit == NULL || in->p2 != NULL)
+		return;
+	r->eline.len = 0;
+	r->edit(r->edit_arg, ev->json, ev->len, &r->eline);
+	mct_buf_addc(&r->eline, '\n');		/* one write of it */
+	ev->json = r->eline.p;
+	ev->len = r->eline.len - 1;
+	ev->indexed = 0;
+	ev->wkdone = 0;
+}
+
+/* Edit every event; see mct.h.  Refused if the reader adds to them. */
+int
+mct_edit(struct mct_reader *r, mct_edit_fn fn, void *arg)
+{
+	int i;
+
+	for (i = 0; i < r->nin; i++)
+		if (r->in[i].addrank || r->in[i].s->shift != 0 ||
+		    r->in[i].rp.started || r->opts.pair_be)
+			return -1;
+	r->edit = fn;
+	r->edit_arg = arg;
+	return 0;
+}
+
 static void
 rank_event(struct mct_reader *r, struct input *in)
 {
@@ -2156,6 +2192,7 @@ time_spans(const struct mct_scan *sc, const char *json, size_t len,
 static void
 spans_free(struct spans *t)
 {
+	mct_buf_free(&t->line);
 	free(t->sp);
 	free(t->kv);
 	memset(t, 0, sizeof(*t));
@@ -2352,11 +2389,22 @@ static void
 chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
     struct spans *t, const char *json, size_t len, unsigned long long n)
 {
+	struct mct_reader *r = in->fr.r;
 	struct span bad;
+	size_t at = c->out.len;
 	int nbad, nt;
 
 	nt = time_spans(sc, json, len, t, !in->fx.manytimes);
 	nbad = put_converted(&c->out, json, len, t->sp, nt, in->s->unit, &bad);
+	if (r->edit != NULL) {
+		/* the line converted, edited: (put_converted ends it) */
+		t->line.len = 0;
+		r->edit(r->edit_arg, c->out.p + at, c->out.len - at - 1,
+		    &t->line);
+		c->out.len = at;
+		mct_buf_add(&c->out, t->line.p, t->line.len);
+		mct_buf_addc(&c->out, '\n');
+	}
 	if (nbad > 0 && c->ntoobig == 0) {
 		c->toobig_at = n;
 		c->toobig.len = 0;
@@ -2426,6 +2474,14 @@ chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
 	f->fx->form = in->fx.form;
 	while (frame(f)) {
 		n++;
+		if (!in->convert && in->fr.r->edit != NULL) {
+			t->line.len = 0;
+			in->fr.r->edit(in->fr.r->edit_arg, f->out.p, f->out.len,
+			    &t->line);
+			mct_buf_add(&c->out, t->line.p, t->line.len);
+			mct_buf_addc(&c->out, '\n');
+			continue;
+		}
 		if (!in->convert) {
 			f->out.p[f->out.len] = '\n';
 			mct_buf_add(&c->out, f->out.p, f->out.len + 1);
@@ -2670,6 +2726,7 @@ direct_next(struct mct_reader *r, struct input *in)
 		r->ev.where = ++in->rp.line;
 		if (in->convert)
 			convert(r, in, &f->sc);
+		edit_event(r, in);
 		rank_event(r, in);
 		return 1;
 	}
@@ -2767,6 +2824,7 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 				continue;	/* another stream's header */
 		} else if (in->convert)
 			convert(r, in, NULL);
+		edit_event(r, in);
 		rank_event(r, in);
 		*evp = ev;
 		return 1;
@@ -2853,6 +2911,7 @@ mct_close(struct mct_reader *r)
 	free(r->conv.p);
 	spans_free(&r->spans);
 	free(r->rline.p);
+	mct_buf_free(&r->eline);
 	free(r->hdr.top);
 	free(r->hdr.line);
 	free(r);

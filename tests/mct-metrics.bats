@@ -235,6 +235,32 @@ EOF
 	same "$(grep -v '"ph":"C"' out | sed 1d | sort)" "$(sed 1d direct | sort)"
 }
 
+@test "mct-metrics --join: joined in the reader's threads (chunks, spool, gzip, a pipe) or alone: the same rows as python's" {
+	# want: the trace's events of the oracle-checked join of the streams
+	run pyo join "$D/m.nd" "$D/j.nd" hbm_bw,sm_clock
+	[ "$status" -eq 0 ]
+	grep -v '"ph":"C"' "$D/j.nd" | sed 1d | sort > want
+	gzip -c "$D/t.json" > t.json.gz
+	for how in "MCT_SPLIT=1000000000" "MCT_SPLIT=4096" \
+	    "MCT_SPOOL=1 MCT_SPLIT=4096" "MCT_SPLIT=4096 MCT_GZSLOT=3000"; do
+		in="$D/t.json"
+		case $how in *GZSLOT*) in=t.json.gz ;; esac
+		rc=0
+		env $how mct-metrics --join hbm_bw,sm_clock "$in" "$D/g.csv" \
+		    > out 2> err || rc=$?
+		[ "$rc" -eq 0 ]
+		[ ! -s err ]
+		same "$(sed 1d out | sort)" "$(cat want)"
+	done
+	MCT_SPLIT=4096 mct-metrics --join hbm_bw,sm_clock - "$D/g.csv" \
+	    < "$D/t.json" > out
+	same "$(sed 1d out | sort)" "$(cat want)"
+	# two trace operands get a rank each: joined after the rank, alone
+	MCT_SPLIT=4096 mct-metrics --join hbm_bw "$D/t.json" "$D/t.json" \
+	    "$D/g.csv" > out2 2> err || true
+	grep -q '"rank":1,"metrics":{"hbm_bw":' out2
+}
+
 @test "mct-metrics --join: mct-group --value metrics.X.mean puts kernel_kernel_1, the high-bandwidth kernel, on top" {
 	mct-group --by name --value metrics.hbm_bw.mean -a mean --sort mean \
 	    -o tsv --no-header "$D/j.nd" > out

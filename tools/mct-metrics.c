@@ -33,6 +33,7 @@
 #define DEFAULT_FIELDS	"ts,ph,pid,tid,name,args.value"
 #define MAX_SAY		20	/* bad lines told per file */
 #define FORGET_EVERY	4096	/* samples between two forget passes */
+#define EDIT_HINTS	16	/* counters a thread of the reader keeps a hint of */
 
 /* A sample of a log, for the sort. */
 struct row {
@@ -88,6 +89,7 @@ struct opts {
 	int		 has_now, has_forgot;
 	long long	 late, latesamples, withdur, sincefgt;
 	int		 preloaded;	/* the samples came from log operands */
+	int		 edited;	/* the reader's threads join (join_edit()) */
 	long long	 unjoined;	/* counters of other operands then */
 	int		*colmap;	/* a CSV log's column -> counter */
 	int		 ncolmap;
@@ -832,20 +834,20 @@ heap_pop(struct opts *o)
 }
 
 /*
- * The event, with metrics.NAME for every counter in effect during it:
- * written by hand into room made once, as this is --join's every event.
+ * The event text[0..len) with metrics.NAME for every counter in effect
+ * during [a, b), into l, made room for once: this is --join's every
+ * event.  Returns how many counters it has; with hint (a thread's, one a
+ * counter), the series are only read.
  */
-static void
-join_write(struct opts *o, const char *text, size_t len, int64_t a, int64_t b)
+static int
+join_text(struct opts *o, const char *text, size_t len, int64_t a, int64_t b,
+    struct mct_buf *l, size_t *hint)
 {
 	static const char open[] = ",\"metrics\":{";
-	struct mct_buf *l = &o->line;
 	struct mct_over ov;
 	char *q;
-	int i, any = 0;
+	int i, any = 0, r;
 
-	if (a < o->forgot && o->has_forgot)
-		o->late++;
 	l->len = 0;
 	mct_buf_grow(l, len + o->jroom);
 	q = l->p;
@@ -854,7 +856,11 @@ join_write(struct opts *o, const char *text, size_t len, int64_t a, int64_t b)
 	for (i = 0; i < o->njm; i++) {
 		struct jmetric *j = &o->jm[i];
 
-		if (mct_series_over(&j->s, a, b - a, &ov) != 0)
+		r = hint != NULL && i < EDIT_HINTS ?
+		    mct_series_over_h(&j->s, &hint[i], a, b - a, &ov) :
+		    hint != NULL ? mct_series_over_h(&j->s, &(size_t){ 0 }, a,
+		    b - a, &ov) : mct_series_over(&j->s, a, b - a, &ov);
+		if (r != 0)
 			continue;
 		if (any++ == 0) {
 			memcpy(q, open, sizeof(open) - 1);
@@ -864,13 +870,26 @@ join_write(struct opts *o, const char *text, size_t len, int64_t a, int64_t b)
 		memcpy(q, j->key.p, j->key.len);
 		q += j->key.len;
 		q += mct_over_fmt(&ov, q);
-		j->joined++;
+		if (hint != NULL)
+			__atomic_fetch_add(&j->joined, 1, __ATOMIC_RELAXED);
+		else
+			j->joined++;
 	}
 	if (any) {
 		memcpy(q, "}}\n", 4);	/* one write with its newline */
 		l->len = (size_t)(q + 2 - l->p);
-		emit(o, l->p, l->len);
-	} else
+	}
+	return any;
+}
+
+static void
+join_write(struct opts *o, const char *text, size_t len, int64_t a, int64_t b)
+{
+	if (a < o->forgot && o->has_forgot)
+		o->late++;
+	if (join_text(o, text, len, a, b, &o->line, NULL))
+		emit(o, o->line.p, o->line.len);
+	else
 		emit(o, text, len);
 }
 
@@ -1069,6 +1088,10 @@ event(struct opts *o, struct mct_event *ev)
 	int64_t ts, dur;
 	int hasts;
 
+	if (o->edited) {
+		emit(o, ev->json, ev->len);	/* joined by join_edit() */
+		return;
+	}
 	times(ev, &t);
 	ts = t.ts;
 	dur = t.dur;
@@ -1107,6 +1130,55 @@ event(struct opts *o, struct mct_event *ev)
 	p.text[ev->len] = '\n';	/* as the reader's lines: one write */
 	heap_push(o, &p);
 	flush(o);
+}
+
+/* *p = the smaller (or larger, max) of *p and v, in any thread. */
+static void
+atomic_min(int64_t *p, int64_t v, int max)
+{
+	int64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while ((max ? v > cur : v < cur) && !__atomic_compare_exchange_n(p,
+	    &cur, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/*
+ * event() of the samples preloaded, for mct_edit(): the reader's threads
+ * join each event as they convert it, so that the joins share the CPUs.
+ * The series are only read; what event() counts is counted atomically.
+ */
+static void
+join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
+{
+	static __thread size_t hint[EDIT_HINTS];
+	struct opts *o = arg;
+	struct mct_event ev;
+	struct mct_val name;
+	struct times t;
+	int64_t ts, dur;
+	int hasts, joined = 0;
+
+	mct_event_init(&ev, text, len, &o->hdr);
+	times(&ev, &t);
+	ts = t.ts;
+	dur = t.dur;
+	hasts = t.hasts && MCT_SANE_NS(ts);
+	if (hasts && ph_is(&t.ph, 'C') && mct_get_key(&ev, "name", &name) ==
+	    0 && jmetric(o, &name) != NULL)
+		__atomic_fetch_add(&o->unjoined, 1, __ATOMIC_RELAXED);
+	if (hasts && t.hasdur && dur >= 0 && MCT_SANE_NS(dur) && len >= 2 &&
+	    !ph_is(&t.ph, 'C') && !ph_is(&t.ph, 'M')) {
+		__atomic_fetch_add(&o->withdur, 1, __ATOMIC_RELAXED);
+		atomic_min(&o->evfirst, ts, 0);
+		atomic_min(&o->evlast, ts + dur, 1);
+		joined = join_text(o, text, len, ts, ts + dur, out, hint);
+	}
+	if (!joined) {
+		out->len = 0;
+		mct_buf_add(out, text, len);
+	}
+	mct_event_free(&ev);
 }
 
 /* What the user should know of the join: counters missing, no overlap. */
@@ -1285,9 +1357,12 @@ join(struct opts *o, int argc, char *argv[])
 	preload_wait(o);
 	if (!o->preloaded && !mct_header(r)->sorted && !o->has_window)
 		m = mct_merge_open(r);
-	if (o->preloaded)
+	if (o->preloaded) {
 		o->hdr = *mct_header(r);	/* written in order */
-	else
+		o->evfirst = INT64_MAX;
+		o->evlast = INT64_MIN;
+		o->edited = mct_edit(r, join_edit, o) == 0;
+	} else
 		mct_header_unsorted(&o->hdr, &o->hline, mct_header(r));
 	mct_event_init(&o->ev, "", 0, &o->hdr);
 	mct_out_begin(&o->out, &o->hdr);
