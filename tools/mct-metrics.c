@@ -841,7 +841,7 @@ heap_pop(struct opts *o)
  */
 static int
 join_text(struct opts *o, const char *text, size_t len, int64_t a, int64_t b,
-    struct mct_buf *l, size_t *hint)
+    struct mct_buf *l, size_t *hint, long long *joined)
 {
 	static const char open[] = ",\"metrics\":{";
 	struct mct_over ov;
@@ -870,10 +870,12 @@ join_text(struct opts *o, const char *text, size_t len, int64_t a, int64_t b,
 		memcpy(q, j->key.p, j->key.len);
 		q += j->key.len;
 		q += mct_over_fmt(&ov, q);
-		if (hint != NULL)
-			__atomic_fetch_add(&j->joined, 1, __ATOMIC_RELAXED);
-		else
+		if (hint == NULL)
 			j->joined++;
+		else if (i < EDIT_HINTS)
+			joined[i]++;
+		else
+			__atomic_fetch_add(&j->joined, 1, __ATOMIC_RELAXED);
 	}
 	if (any) {
 		memcpy(q, "}}\n", 4);	/* one write with its newline */
@@ -887,7 +889,7 @@ join_write(struct opts *o, const char *text, size_t len, int64_t a, int64_t b)
 {
 	if (a < o->forgot && o->has_forgot)
 		o->late++;
-	if (join_text(o, text, len, a, b, &o->line, NULL))
+	if (join_text(o, text, len, a, b, &o->line, NULL, NULL))
 		emit(o, o->line.p, o->line.len);
 	else
 		emit(o, text, len);
@@ -1132,33 +1134,68 @@ event(struct opts *o, struct mct_event *ev)
 	flush(o);
 }
 
-/* *p = the smaller (or larger, max) of *p and v, in any thread. */
-static void
-atomic_min(int64_t *p, int64_t v, int max)
-{
-	int64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+/*
+ * What join_edit() counts in one thread, added to the opts' counts when
+ * the thread ends (the key's destructor) or, for the main thread, when
+ * the events are done (edit_done()): shared counters would be a cache
+ * line bounced between the threads at every event.
+ */
+struct tally {
+	struct opts	*o;
+	long long	 withdur, unjoined;
+	int64_t		 first, last;
+	long long	 joined[EDIT_HINTS];
+	size_t		 hint[EDIT_HINTS];
+};
 
-	while ((max ? v > cur : v < cur) && !__atomic_compare_exchange_n(p,
-	    &cur, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
+static pthread_key_t tally_key;
+static pthread_mutex_t tally_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+tally_add(void *arg)
+{
+	struct tally *t = arg;
+	struct opts *o = t->o;
+	int i;
+
+	pthread_mutex_lock(&tally_mu);
+	if (t->withdur > 0) {
+		if (o->withdur == 0 || t->first < o->evfirst)
+			o->evfirst = t->first;
+		if (o->withdur == 0 || t->last > o->evlast)
+			o->evlast = t->last;
+	}
+	o->withdur += t->withdur;
+	o->unjoined += t->unjoined;
+	for (i = 0; i < o->njm && i < EDIT_HINTS; i++)
+		o->jm[i].joined += t->joined[i];
+	pthread_mutex_unlock(&tally_mu);
+	free(t);
 }
 
 /*
  * event() of the samples preloaded, for mct_edit(): the reader's threads
  * join each event as they convert it, so that the joins share the CPUs.
- * The series are only read; what event() counts is counted atomically.
+ * The series are only read, with each thread's own hints.
  */
 static void
 join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
 {
-	static __thread size_t hint[EDIT_HINTS];
 	struct opts *o = arg;
+	struct tally *tl = pthread_getspecific(tally_key);
 	struct mct_event ev;
 	struct mct_val name;
 	struct times t;
 	int64_t ts, dur;
 	int hasts, joined = 0;
 
+	if (tl == NULL) {
+		tl = mct_xmalloc(sizeof(*tl));
+		memset(tl, 0, sizeof(*tl));
+		tl->o = o;
+		if (pthread_setspecific(tally_key, tl) != 0)
+			errx(MCT_EXIT_USAGE, "pthread_setspecific failed");
+	}
 	mct_event_init(&ev, text, len, &o->hdr);
 	times(&ev, &t);
 	ts = t.ts;
@@ -1166,19 +1203,34 @@ join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
 	hasts = t.hasts && MCT_SANE_NS(ts);
 	if (hasts && ph_is(&t.ph, 'C') && mct_get_key(&ev, "name", &name) ==
 	    0 && jmetric(o, &name) != NULL)
-		__atomic_fetch_add(&o->unjoined, 1, __ATOMIC_RELAXED);
+		tl->unjoined++;
 	if (hasts && t.hasdur && dur >= 0 && MCT_SANE_NS(dur) && len >= 2 &&
 	    !ph_is(&t.ph, 'C') && !ph_is(&t.ph, 'M')) {
-		__atomic_fetch_add(&o->withdur, 1, __ATOMIC_RELAXED);
-		atomic_min(&o->evfirst, ts, 0);
-		atomic_min(&o->evlast, ts + dur, 1);
-		joined = join_text(o, text, len, ts, ts + dur, out, hint);
+		if (tl->withdur++ == 0 || ts < tl->first)
+			tl->first = ts;
+		if (tl->withdur == 1 || ts + dur > tl->last)
+			tl->last = ts + dur;
+		joined = join_text(o, text, len, ts, ts + dur, out, tl->hint,
+		    tl->joined);
 	}
 	if (!joined) {
 		out->len = 0;
 		mct_buf_add(out, text, len);
 	}
 	mct_event_free(&ev);
+}
+
+/* The main thread's tally (pass 2's threads have ended by now). */
+static void
+edit_done(void)
+{
+	struct tally *tl = pthread_getspecific(tally_key);
+
+	if (tl != NULL) {
+		pthread_setspecific(tally_key, NULL);
+		tally_add(tl);
+	}
+	pthread_key_delete(tally_key);
 }
 
 /* What the user should know of the join: counters missing, no overlap. */
@@ -1359,15 +1411,19 @@ join(struct opts *o, int argc, char *argv[])
 		m = mct_merge_open(r);
 	if (o->preloaded) {
 		o->hdr = *mct_header(r);	/* written in order */
-		o->evfirst = INT64_MAX;
-		o->evlast = INT64_MIN;
-		o->edited = mct_edit(r, join_edit, o) == 0;
+		o->edited = pthread_key_create(&tally_key, tally_add) == 0;
+		if (o->edited && mct_edit(r, join_edit, o) != 0) {
+			pthread_key_delete(tally_key);
+			o->edited = 0;
+		}
 	} else
 		mct_header_unsorted(&o->hdr, &o->hline, mct_header(r));
 	mct_event_init(&o->ev, "", 0, &o->hdr);
 	mct_out_begin(&o->out, &o->hdr);
 	while (m ? mct_merge_next(m, &ev) : mct_next(r, &ev))
 		event(o, ev);
+	if (o->edited)
+		edit_done();
 	o->window = 0;
 	o->now = INT64_MAX;
 	while (o->npend > 0) {
