@@ -40,7 +40,10 @@ Environment:
                   runs with its tools, as "TOOL (base)", interleaved in the same round-robin; the
                   summary gives both medians and their difference
   BENCH_RUNS      runs per job, the median is reported (default 5)
-  BENCH_DIR       where generated traces are kept and reused (default /tmp/mct-bench)
+  BENCH_DIR       where generated traces are kept and reused (default /tmp/mct-bench); where
+                  the kernel pages cold memory out (DAMON's pageout action), traces on disk
+                  are read from disk now and then: keep the small sections' in a tmpfs
+                  (BENCH_DIR=/dev/shm/mct-bench) for figures that compare
   BENCH_SCALE     scale of the seed-shaped traces (default 1 = full scale, 225,852 events)
   BENCH_INDENTED, BENCH_COMPACT   use these trace files instead of generating them
   BENCH_BIG=1     run the 2 GB sections (big, slice); BENCH_BIG_SCALE (default 40), BENCH_BIG_RUNS
