@@ -1131,7 +1131,7 @@ struct blocks {
 	int		 nthr;
 	struct block	*slot;
 	int		 nslot;
-	size_t		 blocksz, overlap;
+	size_t		 blocksz;
 	int		 next;		/* the block a thread frames next */
 	int		 stop;
 	int		 srcerr;	/* the source's last read failed */
@@ -1144,6 +1144,20 @@ struct blocks {
 	int		 hk, hn;
 	size_t		 hoff;
 };
+
+/* Up to n of the bytes the framer had read ahead, to buf. */
+static size_t
+lead_take(struct blocks *bl, char *buf, size_t n)
+{
+	struct rbuf *rb = &bl->lead;
+	size_t m = rb->end - rb->pos < n ? rb->end - rb->pos : n;
+
+	if (m > 0) {
+		memcpy(buf, rb->p + rb->pos, m);
+		rb->pos += m;
+	}
+	return m;
+}
 
 static int
 held_left(const struct blocks *bl)
@@ -1171,13 +1185,8 @@ held_rd(void *arg, char *buf, size_t n)
 		bl->hk++;
 		bl->hoff = 0;
 	}
-	if (bl->lead.pos < bl->lead.end) {
-		m = bl->lead.end - bl->lead.pos < n ? bl->lead.end -
-		    bl->lead.pos : n;
-		memcpy(buf, bl->lead.p + bl->lead.pos, m);
-		bl->lead.pos += m;
-		return (ssize_t)m;
-	}
+	if (bl->lead.pos < bl->lead.end)
+		return (ssize_t)lead_take(bl, buf, n);
 	if (bl->srcerr) {
 		bl->srcerr = 0;
 		return -1;	/* as the read that failed */
@@ -1198,7 +1207,6 @@ block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
 	memset(fx, 0, sizeof(*fx));
 	fx->form = bl->form;
 	b->lines.len = 0;
-	mct_buf_grow(&b->lines, b->own + b->own / 8);
 	b->start = b->stopped_at = -1;
 	f->fx = fx;
 	f->lines = &b->lines;
@@ -1277,19 +1285,10 @@ static int
 block_read(struct blocks *bl, struct block *b)
 {
 	struct framer *f = &bl->in->fr;
-	struct rbuf *rb = &bl->lead;
 	ssize_t n;
-	size_t m;
 	int more = 1;
 
-	b->own = 0;
-	if (rb->pos < rb->end) {
-		m = rb->end - rb->pos < bl->blocksz ? rb->end - rb->pos :
-		    bl->blocksz;
-		memcpy(b->p, rb->p + rb->pos, m);
-		rb->pos += m;
-		b->own = m;
-	}
+	b->own = lead_take(bl, b->p, bl->blocksz);
 	while (b->own < bl->blocksz) {
 		n = mct_src_read(f->src, b->p + b->own, bl->blocksz - b->own);
 		if (n <= 0) {
@@ -1361,6 +1360,7 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	struct blocks *bl;
 	struct block *b, *prev = NULL;
 	long long cont;
+	size_t m;
 	int n, i, nread, take, more, cstate, csep, ok;
 
 	n = env && *env ? 2 : ncpu > MAX_PARTS ? MAX_PARTS : (int)ncpu;
@@ -1378,7 +1378,6 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	bl->in = in;
 	bl->blocksz = env && *env ? (atoll(env) > 0 ? (size_t)atoll(env) : 1) :
 	    BLOCK;
-	bl->overlap = OVERLAP;
 	bl->form = in->fx.form;
 	bl->state0 = bl->state = f->state;
 	bl->sep0 = !f->nosep;
@@ -1389,7 +1388,7 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	for (i = 0; i < bl->nslot; i++) {
 		bl->slot[i].k = -1;
 		bl->slot[i].p = (char *)mct_xmalloc(CONTEXT + bl->blocksz +
-		    bl->overlap + 1) + CONTEXT;
+		    OVERLAP + 1) + CONTEXT;
 	}
 	pthread_mutex_init(&bl->mu, NULL);
 	pthread_cond_init(&bl->work, NULL);
@@ -1429,10 +1428,9 @@ frame_blocks(struct mct_reader *r, struct input *in)
 			if (nread > take) {
 				/* the block before gets its overlap: it may go */
 				prev = &bl->slot[(nread - 1) % bl->nslot];
-				memcpy(prev->p + prev->own, b->p, b->own <
-				    bl->overlap ? b->own : bl->overlap);
-				prev->len = prev->own + (b->own < bl->overlap ?
-				    b->own : bl->overlap);
+				m = b->own < OVERLAP ? b->own : OVERLAP;
+				memcpy(prev->p + prev->own, b->p, m);
+				prev->len = prev->own + m;
 				pthread_mutex_lock(&bl->mu);
 				prev->ready = 1;
 				pthread_cond_broadcast(&bl->work);
@@ -1791,11 +1789,6 @@ decide_ranks(struct mct_reader *r)
 		    r->src[i].rank >= 0;
 }
 
-/*
- * The event r->ev with its rank and shift, if its source has them.  An
- * index of the event stays right when only a rank is appended: it gets
- * the rank's key (the line ends "rank":N}).
- */
 /* mct_edit(): the event edited here, unless a thread of pass 2 did. */
 static void
 edit_event(struct mct_reader *r, struct input *in)
@@ -1828,6 +1821,11 @@ mct_edit(struct mct_reader *r, mct_edit_fn fn, void *arg)
 	return 0;
 }
 
+/*
+ * The event r->ev with its rank and shift, if its source has them.  An
+ * index of the event stays right when only a rank is appended: it gets
+ * the rank's key (the line ends "rank":N}).
+ */
 static void
 rank_event(struct mct_reader *r, struct input *in)
 {
@@ -2382,6 +2380,21 @@ chunk_bounds(const struct pass2 *p, int k, long long *from, long long *to,
 }
 
 /*
+ * mct_edit(): the line json[0..len) edited into c from byte at on, with
+ * its line end (json may be c's own bytes from at on: t is the scratch).
+ */
+static void
+chunk_edit(struct chunk *c, size_t at, const struct mct_reader *r,
+    struct spans *t, const char *json, size_t len)
+{
+	t->line.len = 0;
+	r->edit(r->edit_arg, json, len, &t->line);
+	c->out.len = at;
+	mct_buf_add(&c->out, t->line.p, t->line.len);
+	mct_buf_addc(&c->out, '\n');
+}
+
+/*
  * Append the event json[0..len) with a line end to c, converted, noting
  * the first value beyond int64 ns: it is event n of the chunk.
  */
@@ -2396,15 +2409,8 @@ chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
 
 	nt = time_spans(sc, json, len, t, !in->fx.manytimes);
 	nbad = put_converted(&c->out, json, len, t->sp, nt, in->s->unit, &bad);
-	if (r->edit != NULL) {
-		/* the line converted, edited: (put_converted ends it) */
-		t->line.len = 0;
-		r->edit(r->edit_arg, c->out.p + at, c->out.len - at - 1,
-		    &t->line);
-		c->out.len = at;
-		mct_buf_add(&c->out, t->line.p, t->line.len);
-		mct_buf_addc(&c->out, '\n');
-	}
+	if (r->edit != NULL)	/* the line converted (and ended), edited */
+		chunk_edit(c, at, r, t, c->out.p + at, c->out.len - at - 1);
 	if (nbad > 0 && c->ntoobig == 0) {
 		c->toobig_at = n;
 		c->toobig.len = 0;
@@ -2428,8 +2434,6 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 	chunk_bounds(p, k, &from, &to, &state);
 	rd->len = 0;
 	mct_buf_grow(rd, (size_t)(to - from) + 1);
-	/* room for the lines converted, at once: no copies as it grows */
-	mct_buf_grow(&c->out, (size_t)(to - from) + (size_t)(to - from) / 4);
 	while (done < (size_t)(to - from)) {
 		got = pread(p->spool, rd->p + done, (size_t)(to - from) - done,
 		    (off_t)(from + (long long)done));
@@ -2475,11 +2479,8 @@ chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
 	while (frame(f)) {
 		n++;
 		if (!in->convert && in->fr.r->edit != NULL) {
-			t->line.len = 0;
-			in->fr.r->edit(in->fr.r->edit_arg, f->out.p, f->out.len,
-			    &t->line);
-			mct_buf_add(&c->out, t->line.p, t->line.len);
-			mct_buf_addc(&c->out, '\n');
+			chunk_edit(c, c->out.len, in->fr.r, t, f->out.p,
+			    f->out.len);
 			continue;
 		}
 		if (!in->convert) {

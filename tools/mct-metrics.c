@@ -33,7 +33,6 @@
 #define DEFAULT_FIELDS	"ts,ph,pid,tid,name,args.value"
 #define MAX_SAY		20	/* bad lines told per file */
 #define FORGET_EVERY	4096	/* samples between two forget passes */
-#define EDIT_HINTS	16	/* counters a thread of the reader keeps a hint of */
 
 /* A sample of a log, for the sort. */
 struct row {
@@ -836,8 +835,9 @@ heap_pop(struct opts *o)
 /*
  * The event text[0..len) with metrics.NAME for every counter in effect
  * during [a, b), into l, made room for once: this is --join's every
- * event.  Returns how many counters it has; with hint (a thread's, one a
- * counter), the series are only read.
+ * event.  Returns how many counters it has.  With hint and joined (a
+ * thread's, one each a counter) the series are only read, and the joins
+ * counted there.
  */
 static int
 join_text(struct opts *o, const char *text, size_t len, int64_t a, int64_t b,
@@ -846,7 +846,7 @@ join_text(struct opts *o, const char *text, size_t len, int64_t a, int64_t b,
 	static const char open[] = ",\"metrics\":{";
 	struct mct_over ov;
 	char *q;
-	int i, any = 0, r;
+	int i, any = 0;
 
 	l->len = 0;
 	mct_buf_grow(l, len + o->jroom);
@@ -856,11 +856,8 @@ join_text(struct opts *o, const char *text, size_t len, int64_t a, int64_t b,
 	for (i = 0; i < o->njm; i++) {
 		struct jmetric *j = &o->jm[i];
 
-		r = hint != NULL && i < EDIT_HINTS ?
-		    mct_series_over_h(&j->s, &hint[i], a, b - a, &ov) :
-		    hint != NULL ? mct_series_over_h(&j->s, &(size_t){ 0 }, a,
-		    b - a, &ov) : mct_series_over(&j->s, a, b - a, &ov);
-		if (r != 0)
+		if ((hint != NULL ? mct_series_over_h(&j->s, &hint[i], a,
+		    b - a, &ov) : mct_series_over(&j->s, a, b - a, &ov)) != 0)
 			continue;
 		if (any++ == 0) {
 			memcpy(q, open, sizeof(open) - 1);
@@ -870,12 +867,10 @@ join_text(struct opts *o, const char *text, size_t len, int64_t a, int64_t b,
 		memcpy(q, j->key.p, j->key.len);
 		q += j->key.len;
 		q += mct_over_fmt(&ov, q);
-		if (hint == NULL)
-			j->joined++;
-		else if (i < EDIT_HINTS)
+		if (joined != NULL)
 			joined[i]++;
 		else
-			__atomic_fetch_add(&j->joined, 1, __ATOMIC_RELAXED);
+			j->joined++;
 	}
 	if (any) {
 		memcpy(q, "}}\n", 4);	/* one write with its newline */
@@ -953,13 +948,6 @@ time_of(const char *p, size_t n, int64_t *ns)
 	return mct_int(p, n, ns) == 0;
 }
 
-/*
- * ts, dur and ph by a walk of the event's first level, the last of a key
- * winning as with mct_get_key(): the reader's pass-2 threads hand lines
- * out without an index, and a whole index of every line was a sixth of
- * --join's time.  Returns -1 on anything the walk does not know (an
- * escape, a space), for mct_get_key() to answer.
- */
 /* Might a key ts, dur or ph be in p[0..end), or an escape? */
 static int
 spelled(const char *p, const char *end)
@@ -977,6 +965,13 @@ spelled(const char *p, const char *end)
 	return 0;
 }
 
+/*
+ * ts, dur and ph by a walk of the event's first level, the last of a key
+ * winning as with mct_get_key(): the reader's pass-2 threads hand lines
+ * out without an index, and a whole index of every line was a sixth of
+ * --join's time.  Returns -1 on anything the walk does not know (an
+ * escape, a space), for mct_get_key() to answer.
+ */
 static int
 quick_times(const struct mct_event *ev, struct times *t)
 {
@@ -1081,6 +1076,15 @@ ph_is(const struct mct_val *ph, char c)
 	return mct_jstr_eq(ph, &c, 1);
 }
 
+/* Does an event of these times and len bytes get metrics? */
+static int
+joinable(const struct times *t, size_t len)
+{
+	return t->hasts && MCT_SANE_NS(t->ts) && t->hasdur && t->dur >= 0 &&
+	    MCT_SANE_NS(t->dur) && len >= 2 && !ph_is(&t->ph, 'C') &&
+	    !ph_is(&t->ph, 'M');
+}
+
 static void
 event(struct opts *o, struct mct_event *ev)
 {
@@ -1109,8 +1113,7 @@ event(struct opts *o, struct mct_event *ev)
 		o->now = ts;
 		o->has_now = 1;
 	}
-	if (!hasts || !t.hasdur || dur < 0 || !MCT_SANE_NS(dur) ||
-	    ev->len < 2 || ph_is(&t.ph, 'C') || ph_is(&t.ph, 'M')) {
+	if (!joinable(&t, ev->len)) {
 		emit(o, ev->json, ev->len);
 		flush(o);
 		return;
@@ -1144,8 +1147,8 @@ struct tally {
 	struct opts	*o;
 	long long	 withdur, unjoined;
 	int64_t		 first, last;
-	long long	 joined[EDIT_HINTS];
-	size_t		 hint[EDIT_HINTS];
+	long long	*joined;	/* one a counter */
+	size_t		*hint;		/* one a counter */
 };
 
 static pthread_key_t tally_key;
@@ -1167,9 +1170,11 @@ tally_add(void *arg)
 	}
 	o->withdur += t->withdur;
 	o->unjoined += t->unjoined;
-	for (i = 0; i < o->njm && i < EDIT_HINTS; i++)
+	for (i = 0; i < o->njm; i++)
 		o->jm[i].joined += t->joined[i];
 	pthread_mutex_unlock(&tally_mu);
+	free(t->joined);
+	free(t->hint);
 	free(t);
 }
 
@@ -1193,6 +1198,10 @@ join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
 		tl = mct_xmalloc(sizeof(*tl));
 		memset(tl, 0, sizeof(*tl));
 		tl->o = o;
+		tl->joined = mct_xmalloc((size_t)o->njm * sizeof(*tl->joined));
+		memset(tl->joined, 0, (size_t)o->njm * sizeof(*tl->joined));
+		tl->hint = mct_xmalloc((size_t)o->njm * sizeof(*tl->hint));
+		memset(tl->hint, 0, (size_t)o->njm * sizeof(*tl->hint));
 		if (pthread_setspecific(tally_key, tl) != 0)
 			errx(MCT_EXIT_USAGE, "pthread_setspecific failed");
 	}
@@ -1204,8 +1213,7 @@ join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
 	if (hasts && ph_is(&t.ph, 'C') && mct_get_key(&ev, "name", &name) ==
 	    0 && jmetric(o, &name) != NULL)
 		tl->unjoined++;
-	if (hasts && t.hasdur && dur >= 0 && MCT_SANE_NS(dur) && len >= 2 &&
-	    !ph_is(&t.ph, 'C') && !ph_is(&t.ph, 'M')) {
+	if (joinable(&t, len)) {
 		if (tl->withdur++ == 0 || ts < tl->first)
 			tl->first = ts;
 		if (tl->withdur == 1 || ts + dur > tl->last)
