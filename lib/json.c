@@ -432,18 +432,31 @@ time_at(struct mct_scan *s, size_t off, size_t n)
 	s->ntimes++;
 }
 
-int
-mct_scan(struct mct_scan *s)
+/*
+ * The scanner, inlined twice by mct_scan(): with out NULL (a check) the
+ * compiler drops every copy.  SKIPWS also notes whitespace dropped, for
+ * .spaced, where there is no copy to measure.
+ */
+#define SKIPWS(q, from)	do {						\
+	const unsigned char *from_ = (from);				\
+									\
+	(q) = skipws(from_, end);					\
+	if (!out)							\
+		spaced |= (q) != from_;					\
+} while (0)
+
+static inline __attribute__((always_inline)) int
+scan(struct mct_scan *s, struct mct_buf *const out)
 {
 	const unsigned char *p = (const unsigned char *)s->p;
 	const unsigned char *end = (const unsigned char *)s->end;
 	const char *base = s->p;
-	struct mct_buf *const out = s->out;
 	const int event = s->event, index = s->index, toplevel = s->toplevel;
 	unsigned char stack[MAXDEPTH];
 	const unsigned char *q, *kp = NULL;
-	size_t klen = 0, keyout = 0;
+	size_t klen = 0, keyout = 0, out0 = out ? out->len : 0;
 	int depth = 0, rc = MCT_SCAN_OK, key1 = K_OTHER, inargs = 0;
+	int spaced = 0, retyped = 0;
 	char *o = NULL;
 
 	s->nkv = 0;
@@ -451,6 +464,7 @@ mct_scan(struct mct_scan *s)
 	s->errpos = NULL;
 	s->errmsg = NULL;
 	s->has_co_id = s->is_meta = s->odd = 0;
+	s->plain = s->spaced = 0;
 	s->ts_kind = s->dur_kind = MCT_TS_NONE;
 	s->ntimes = 0;
 	if (out) {
@@ -459,7 +473,7 @@ mct_scan(struct mct_scan *s)
 	}
 
 value:
-	p = skipws(p, end);
+	SKIPWS(p, p);
 	if (p >= end)
 		goto more;
 	if (depth == 1 && index && stack[0] == '{')
@@ -470,7 +484,7 @@ value:
 			goto toodeep;
 		stack[depth++] = '{';
 		EMIT1('{');
-		p = skipws(p + 1, end);
+		SKIPWS(p, p + 1);
 		if (p >= end)
 			goto more;
 		if (*p == '}') {
@@ -485,7 +499,7 @@ value:
 			goto toodeep;
 		stack[depth++] = '[';
 		EMIT1('[');
-		p = skipws(p + 1, end);
+		SKIPWS(p, p + 1);
 		if (p >= end)
 			goto more;
 		if (*p == ']') {
@@ -507,6 +521,7 @@ value:
 			else if ((key1 == K_TS || key1 == K_DUR) && n > 0 &&
 			    n < 64 && is_number(q + 1, n) &&
 			    note_time(s, key1 == K_DUR, q + 1, n) == 0) {
+				retyped = 1;
 				if (out && (size_t)(o - out->p) >= n + 2 &&
 				    memcmp(o - n - 1, q + 1, n) == 0) {
 					/* "ts":"123" becomes "ts":123 */
@@ -666,7 +681,7 @@ literal:
 	goto after;
 
 key:
-	p = skipws(p, end);
+	SKIPWS(p, p);
 	if (p >= end)
 		goto more;
 	if (*p != '"') {
@@ -700,7 +715,7 @@ key:
 	} else if (depth == 2 && inargs && klen == 5 &&
 	    memcmp(kp, "co_id", 5) == 0)
 		s->has_co_id = 1;
-	p = skipws(p, end);
+	SKIPWS(p, p);
 	if (p >= end)
 		goto more;
 	if (*p != ':') {
@@ -709,7 +724,7 @@ key:
 	}
 	if (toplevel && depth == 1 && klen == 11 &&
 	    memcmp(kp, "traceEvents", 11) == 0) {
-		q = skipws(p + 1, end);
+		SKIPWS(q, p + 1);
 		if (q >= end)
 			goto more;
 		if (*q == '[') {
@@ -729,8 +744,13 @@ key:
 after:
 	if (depth == 0) {
 		s->p = (const char *)p;
-		if (out)
+		if (out) {
 			out->len = (size_t)(o - out->p);
+			spaced = out->len - out0 != (size_t)(p -
+			    (const unsigned char *)base);
+		}
+		s->plain = !s->fixes && !retyped;
+		s->spaced = s->plain && spaced;
 		return MCT_SCAN_OK;
 	}
 	if (depth == 1 && index && stack[0] == '{') {
@@ -740,7 +760,7 @@ after:
 	}
 	if (depth == 1)
 		key1 = K_OTHER;
-	p = skipws(p, end);
+	SKIPWS(p, p);
 	if (p >= end)
 		goto more;
 	if (*p == ',') {
@@ -748,7 +768,7 @@ after:
 		p++;
 		if (stack[depth - 1] == '{')
 			goto key;
-		p = skipws(p, end);
+		SKIPWS(p, p);
 		if (p < end && *p == ']') {
 			/* [1,2,] */
 			fix(s, MCT_FIX_COMMA, p);
@@ -782,6 +802,12 @@ stop:
 	if (out)
 		out->len = (size_t)(o - out->p);
 	return rc;
+}
+
+int
+mct_scan(struct mct_scan *s)
+{
+	return s->out ? scan(s, s->out) : scan(s, NULL);
 }
 
 /* The end of a string at p (on its opening quote), or end. */

@@ -194,6 +194,12 @@ struct mct_scan {
 	int		 is_meta;
 	int		 ts_kind, dur_kind;	/* MCT_TS_* */
 	int		 odd;		/* ts or dur with an exponent */
+	/*
+	 * plain: the compact copy is the text with only the whitespace
+	 * between tokens dropped (no repair, no "ts":"1" made a number);
+	 * spaced: plain, and there was such whitespace.  Set when OK.
+	 */
+	int		 plain, spaced;
 	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
 	const char	*ts_text;	/* its text (in the input) */
 	size_t		 ts_len;
@@ -284,6 +290,7 @@ const char	*mct_src_error(struct mct_src *, long long *);
 const char	*mct_src_name(const struct mct_src *);
 long long	 mct_src_size(const struct mct_src *);
 long long	 mct_src_size_now(const struct mct_src *);
+int		 mct_src_changed(const struct mct_src *);
 long long	 mct_src_pos(const struct mct_src *);
 ssize_t		 mct_src_read(struct mct_src *, char *, size_t);
 int		 mct_src_rewindable(const struct mct_src *);

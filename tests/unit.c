@@ -651,13 +651,28 @@ t_scan(const char *text, size_t n, int want_rc, const char *want_out,
 		diag("got %s, fixes %#x, errmsg %s, out \"%s\", p at %td",
 		    rcname(rc), s.fixes, s.errmsg ? s.errmsg : "-",
 		    esc(got, out.len), s.p - text);
+	/*
+	 * .plain: no repair; .spaced: the copy is shorter than the text,
+	 * whitespace gone (only whitespace, being plain).  Said alike
+	 * without .out, where there is no copy to measure.
+	 */
+	if (rc == MCT_SCAN_OK && (s.plain != (s.fixes == 0) ||
+	    (s.plain && s.spaced != (out.len != (size_t)(s.p - text)))))
+		ok(0, "mct_scan .plain %d .spaced %d on \"%s\"", s.plain,
+		    s.spaced, esc(text, n));
 	/* Without .out the result is the same (trailing commas aside). */
 	if (!(want_fixes & MCT_FIX_COMMA)) {
+		int plain = s.plain, spaced = s.spaced;
 		int rc0 = scan(text, n, 0, 0, NULL, &s);
 
 		if (rc0 != rc)
 			ok(0, "mct_scan without .out agrees on \"%s\" (%s vs %s)",
 			    esc(text, n), rcname(rc0), rcname(rc));
+		else if (rc == MCT_SCAN_OK &&
+		    (s.plain != plain || s.spaced != spaced))
+			ok(0, "mct_scan without .out: .plain %d .spaced %d on "
+			    "\"%s\" (with .out: %d %d)", s.plain, s.spaced,
+			    esc(text, n), plain, spaced);
 	}
 	free(s.kv);
 	mct_buf_free(&out);
@@ -1051,6 +1066,29 @@ test_scan(void)
 	mct_buf_free(&out);
 }
 
+/* t less its whitespace outside strings, in a static buffer. */
+static const char *
+unspaced(const char *t)
+{
+	static char buf[1024];
+	size_t n = 0;
+	int instr = 0;
+
+	for (; *t && n + 1 < sizeof(buf); t++) {
+		if (instr && *t == '\\' && t[1]) {
+			buf[n++] = *t++;
+			buf[n++] = *t;
+			continue;
+		}
+		if (*t == '"')
+			instr = !instr;
+		if (instr || !strchr(" \t\r\n", *t))
+			buf[n++] = *t;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 /* Event mode: what the framer learns. */
 static void
 t_event(const char *t, const char *want_out, int ts_kind, const char *ts_e6,
@@ -1058,7 +1096,19 @@ t_event(const char *t, const char *want_out, int ts_kind, const char *ts_e6,
 {
 	struct mct_buf out = { 0 };
 	struct mct_scan s = { 0 };
-	int rc = scan(t, strlen(t), 1, 1, &out, &s), pass;
+	int rc = scan(t, strlen(t), 1, 1, &out, &s), pass, i;
+	/* plain: the copy is the text less its whitespace, and no more */
+	int plain = strcmp(unspaced(t), want_out) == 0;
+	int spaced = plain && strlen(t) != strlen(want_out);
+
+	for (i = 0; i < 2; i++) {
+		if (i == 1)
+			(void)scan(t, strlen(t), 1, 1, NULL, &s);
+		ok(s.plain == plain && s.spaced == spaced, "mct_scan .event "
+		    "\"%s\"%s: .plain %d, .spaced %d", ESC(t), i ?
+		    " without .out" : "", plain, spaced);
+	}
+	rc = scan(t, strlen(t), 1, 1, &out, &s);
 
 	pass = rc == MCT_SCAN_OK && out.len == strlen(want_out) &&
 	    memcmp(out.p, want_out, out.len) == 0 && s.ts_kind == ts_kind &&
