@@ -90,6 +90,7 @@ struct mct_src {
 	char		*name;
 	int		 fd;
 	long long	 size;		/* of a regular file, else -1 */
+	struct timespec	 mtime;		/* and when it was last written */
 	long long	 pos;		/* bytes delivered */
 	long long	 start;		/* offset of the first byte, if seekable */
 	long long	 limit;		/* deliver at most this many, or -1 */
@@ -169,6 +170,7 @@ mct_src_open(const char *name)
 		goto bad;
 	}
 	s->size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+	s->mtime = st.st_mtim;
 	s->start = S_ISREG(st.st_mode) ? (long long)lseek(s->fd, 0, SEEK_CUR) : -1;
 	s->limit = -1;
 #ifdef F_SETPIPE_SZ
@@ -258,6 +260,23 @@ mct_src_size_now(const struct mct_src *s)
 	    !S_ISREG(st.st_mode))
 		return -1;
 	return (long long)st.st_size - s->start;
+}
+
+/*
+ * Has the plain regular file been written since it was opened (its size
+ * or its modification time is not the same)?  Pass 2 takes a chunk's
+ * bytes as pass 1 checked them only if not.
+ */
+int
+mct_src_changed(const struct mct_src *s)
+{
+	struct stat st;
+
+	if (s->gz || s->start < 0 || fstat(s->fd, &st) == -1)
+		return 1;
+	return (long long)st.st_size != s->size ||
+	    st.st_mtim.tv_sec != s->mtime.tv_sec ||
+	    st.st_mtim.tv_nsec != s->mtime.tv_nsec;
 }
 
 /* How far into the file we are: compressed bytes for gzip (for progress). */
@@ -720,6 +739,7 @@ mct_src_clone(const struct mct_src *s, long long off, long long limit)
 	}
 	c->name = mct_xstrdup(s->name);
 	c->size = s->size;
+	c->mtime = s->mtime;
 	c->start = s->start;
 	c->pos = off;
 	c->limit = limit;

@@ -84,6 +84,7 @@ struct rbuf {
 struct ckpt {
 	long long	 off;
 	int		 state;		/* the framer's, before the event */
+	int		 lines;		/* the chunk from here is lines (flat) */
 };
 
 /*
@@ -113,6 +114,14 @@ struct facts {
 	struct mct_buf	 dropped;	/* a stream header's top_dropped */
 	struct ckpt	*cp;		/* an event start every chunk bytes */
 	int		 ncp, cpcap;
+	/*
+	 * Since the last ckpt, every event was flat: compact as written
+	 * (mct_scan's plain and not spaced), after a line end and nothing
+	 * but separators.  Then pass 2 takes the chunk's lines as they are.
+	 */
+	int		 flat;
+	int		 endgap;	/* where it stopped: after a flat gap */
+	long long	 first_ev;	/* where its first event starts */
 	int		 manytimes;	/* an event has 3 ts/dur numbers or more */
 };
 
@@ -135,6 +144,8 @@ struct framer {
 	long long	 topmax;	/* a top-level value's size limit, -1: none */
 	/* a part of a file framed by a thread: stop at the next one's start */
 	long long	 stop;		/* -1: read to the end */
+	int		 gap;		/* the event framed last came after a line
+					   end and separators only */
 	long long	 stopped_at;	/* where the framer stopped, -1: the end */
 	int		 stop_state, stop_sep;
 	int		 nparts;	/* of the first part: how many in all */
@@ -466,7 +477,7 @@ saw_mark(struct framer *f)
 }
 
 static void
-ckpt_add(struct facts *fx, long long off, int state)
+ckpt_add(struct facts *fx, long long off, int state, int lines)
 {
 	if (fx->ncp == fx->cpcap) {
 		fx->cpcap = fx->cpcap ? fx->cpcap * 2 : 64;
@@ -474,6 +485,7 @@ ckpt_add(struct facts *fx, long long off, int state)
 	}
 	fx->cp[fx->ncp].off = off;
 	fx->cp[fx->ncp].state = state;
+	fx->cp[fx->ncp].lines = lines;
 	fx->ncp++;
 }
 
@@ -489,12 +501,22 @@ emit(struct framer *f)
 	struct facts *fx = f->fx;
 	struct mct_reader *r = f->r;
 	long long at;
+	int flat;
 
 	/* where pass 2 may start: in the file, or the operand's spool lines */
 	at = f->check ? (long long)f->evoff : f->spooled;
+	flat = f->check && sc->plain && !sc->spaced;
+	if (fx->nevents == 0)
+		fx->first_ev = at;
 	if (f->chunk > 0 && at >= (fx->ncp ? fx->cp[fx->ncp - 1].off : 0) +
-	    f->chunk)
-		ckpt_add(fx, at, f->state);
+	    f->chunk) {
+		/* the chunk before ends with the gap before this event */
+		if (fx->ncp > 0)
+			fx->cp[fx->ncp - 1].lines = fx->flat && f->gap;
+		ckpt_add(fx, at, f->state, 0);
+		fx->flat = flat;
+	} else
+		fx->flat = fx->flat && flat && f->gap;
 	if (f->lines != NULL) {
 		f->out.p[f->out.len] = '\n';
 		mct_buf_add(f->lines, f->out.p, f->out.len + 1);
@@ -706,6 +728,8 @@ frame(struct framer *f)
 	struct facts *fx = f->fx;
 	unsigned long long evoff;
 	int state = f->state, rc, inarray, first = !f->begun, sep = !f->nosep;
+	/* since the event before: a line end; nothing but separators */
+	int nl = 0, lone = 1, lone_was;
 	size_t at;
 	char c;
 
@@ -713,13 +737,13 @@ frame(struct framer *f)
 		/* Skip whitespace and separators; get more input if needed. */
 		while (b->pos < b->end) {
 			c = b->p[b->pos];
-			if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+			if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+				nl |= c == '\n';
 				b->pos++;
-			else if (c == ',' && state != S_TOP) {
+			} else if (c == ',' && state != S_TOP) {
 				b->pos++;
 				sep = 1;
-			}
-			else
+			} else
 				break;
 		}
 		if (b->pos == b->end) {
@@ -731,6 +755,7 @@ frame(struct framer *f)
 		if (first && b->end - b->pos >= 3 &&
 		    memcmp(b->p + b->pos, "\xef\xbb\xbf", 3) == 0) {
 			b->pos += 3;	/* a byte order mark */
+			lone = 0;
 			continue;
 		}
 		first = 0;
@@ -741,8 +766,12 @@ frame(struct framer *f)
 			f->stopped_at = (long long)evoff;
 			f->stop_state = state;
 			f->stop_sep = sep;
+			fx->endgap = nl && lone;
 			break;
 		}
+		/* what follows, unless it is an event, is not a separator */
+		lone_was = lone;
+		lone = 0;
 		if (state == S_ARRAY && c == ']') {
 			b->pos++;
 			state = fx->form == 'o' ? S_AFTER : S_TOP;
@@ -799,6 +828,7 @@ frame(struct framer *f)
 			if (fill(f) < 0)
 				break;
 			progress(f, 0);
+			lone = lone_was;	/* the same event, read on */
 			continue;
 		}
 		if (sc->fixes && rc != MCT_SCAN_ERROR)
@@ -817,6 +847,7 @@ frame(struct framer *f)
 				f->nosep = !sep;
 				f->begun = !first;
 				f->evoff = evoff;
+				f->gap = nl && lone_was;
 				return 1;
 			}
 			/* "key": value after the traceEvents array */
@@ -979,8 +1010,14 @@ merge(struct facts *fx, const struct facts *p)
 		mct_buf_add(&fx->top, p->top.p, p->top.len);
 	}
 	fx->ntop += p->ntop;
+	/* a chunk that ends where p begins is flat if p begins one */
+	if (fx->ncp > 0)
+		fx->cp[fx->ncp - 1].lines = fx->flat && fx->endgap &&
+		    p->ncp > 0 && p->cp[0].off == p->first_ev;
 	for (i = 0; i < p->ncp; i++)
-		ckpt_add(fx, p->cp[i].off, p->cp[i].state);
+		ckpt_add(fx, p->cp[i].off, p->cp[i].state, p->cp[i].lines);
+	fx->flat = p->ncp > 0 && p->flat;
+	fx->endgap = p->endgap;
 }
 
 /* Did framer f stop right where the next part starts, between events? */
@@ -1316,7 +1353,7 @@ block_take(struct mct_reader *r, struct input *in, struct block *b)
 		b->fx.cp[i].off += f->spooled;
 	if (b->lines.len > 0 && f->chunk > 0 && f->spooled >=
 	    (in->fx.ncp ? in->fx.cp[in->fx.ncp - 1].off : 0) + f->chunk)
-		ckpt_add(&in->fx, f->spooled, S_ARRAY);
+		ckpt_add(&in->fx, f->spooled, S_ARRAY, 0);
 	f->spooled += (long long)b->lines.len;
 	merge(&in->fx, &b->fx);
 }
@@ -2453,6 +2490,72 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 	}
 }
 
+/*
+ * Chunk k of the file is flat (struct facts): its events are its lines,
+ * once the separators around them are cut off.  Take them into c, read
+ * into c's buffer, or into rd when they are converted or edited into c.
+ * Returns 0 if the file was written since it was opened: then the chunk
+ * must be framed again (chunk_make()), which says what changed.
+ */
+static int
+chunk_flat(struct pass2 *p, struct mct_buf *rd, struct spans *t,
+    struct chunk *c, int k)
+{
+	struct input *in = p->in;
+	const struct mct_reader *r = in->fr.r;
+	struct mct_buf *b = in->convert || r->edit != NULL ? rd : &c->out;
+	struct mct_src *src;
+	unsigned long long n = 0;
+	long long from, to;
+	size_t want, done = 0;
+	ssize_t got;
+	char *line, *nl, *end, *w, *e;
+	int state;
+
+	chunk_bounds(p, k, &from, &to, &state);
+	if ((src = mct_src_clone(in->src, from, to)) == NULL)
+		return 0;
+	want = (size_t)(to - from);
+	b->len = 0;
+	mct_buf_grow(b, want + 1);
+	while (done < want &&
+	    (got = mct_src_read(src, b->p + done, want - done)) > 0)
+		done += (size_t)got;
+	if (done < want || mct_src_changed(src)) {
+		mct_src_close(src);
+		return 0;
+	}
+	mct_src_close(src);
+	end = b->p + done;
+	for (w = line = b->p; (nl = memchr(line, '\n', (size_t)(end -
+	    line))) != NULL; line = nl + 1) {
+		for (e = nl; e > line && (e[-1] == ',' || e[-1] == ' ' ||
+		    e[-1] == '\t' || e[-1] == '\r'); e--)
+			;
+		while (line < e && (*line == ',' || *line == ' ' ||
+		    *line == '\t' || *line == '\r'))
+			line++;
+		if (line == e)
+			continue;
+		n++;
+		if (b != &c->out) {
+			if (in->convert)
+				chunk_put(c, in, NULL, t, line, (size_t)(e - line),
+				    n);
+			else
+				chunk_edit(c, c->out.len, r, t, line,
+				    (size_t)(e - line));
+			continue;
+		}
+		memmove(w, line, (size_t)(e - line));
+		w += e - line;
+		*w++ = '\n';
+	}
+	if (b == &c->out)
+		c->out.len = (size_t)(w - c->out.p);
+	return 1;
+}
+
 /* Frame chunk k of the file into c with framer f (a worker's own). */
 static void
 chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
@@ -2537,8 +2640,12 @@ pass2_run(void *arg)
 		c->changed = 0;
 		if (p->spool >= 0)
 			chunk_lines(p, &rd, &t, c, k);
-		else
+		else if (!(k > 0 && p->in->fx.cp[k - 1].lines &&
+		    chunk_flat(p, &rd, &t, c, k))) {
+			c->out.len = 0;
+			c->ntoobig = 0;
 			chunk_make(p, &f, &t, c, k);
+		}
 		pthread_mutex_lock(&p->mu);
 		c->ready = 1;
 		pthread_cond_broadcast(&p->ready);

@@ -121,3 +121,70 @@ PY
 	[ "$(sed 1d want.nd | wc -l)" -eq 2999 ]
 	[ "$(sed 1d ok.nd | grep -vxFf <(sed 1d want.nd) | wc -l)" -eq 1 ]
 }
+
+@test "pass 2 by threads: chunks of one event a line are taken as lines, any other layout is framed again: the same stream as one thread" {
+	cd "$BATS_TEST_TMPDIR"
+	# regions of 300 events: one a line (LF, CRLF, indented, blank lines,
+	# the comma leading the next line), several a line, indented events;
+	# ns (co_id) and fractional us (converted)
+	for unit in ns us; do
+		"$PYTHON3" - "$unit" > lay.json <<'PY'
+import json, sys
+us = sys.argv[1] == "us"
+names = ["kernel", "a b", "x},{\"y\":1", "\u00e9\u6f22", "t\\n\"q\"", "[{"]
+out, n = ['{"traceEvents":['], 6000
+for i in range(n):
+    ev = {"name": names[i % len(names)], "ph": "X", "pid": 1, "tid": i % 3,
+          "ts": 1000 + i * 10 + (0.5 if us else 0), "dur": 5,
+          "args": {"i": i, "l": [1, {"a": None}]}}
+    if not us:
+        ev["args"]["co_id"] = i
+    text = json.dumps(ev, separators=(",", ":"), ensure_ascii=False)
+    last = i == n - 1
+    r = (i // 300) % 6
+    if r == 0:
+        out.append(text + ("" if last else ",") + "\n")
+    elif r == 1:
+        out.append(text + ("" if last else ",") + "\r\n")
+    elif r == 2:
+        out.append("  \t" + text + ("" if last else " ,") + "\n\n")
+    elif r == 3:
+        out.append(text + ("" if last else ","))
+    elif r == 4:
+        out.append(json.dumps(ev, indent=2, ensure_ascii=False) + ("" if last else ",") + "\n")
+    else:
+        out.append(text + "\n" + ("" if last else ","))
+out.append('\n],"displayTimeUnit":"ns"}\n')
+sys.stdout.write("".join(out))
+PY
+		MCT_SPLIT=1000000000 mct-cat lay.json > want.nd
+		py check want.nd lay.json
+		[ "$(sed 1d want.nd | wc -l)" -eq 6000 ]
+		for split in 300 4096 65536; do
+			MCT_SPLIT=$split mct-cat lay.json > got.nd
+			cmp want.nd got.nd
+		done
+		mct-cat lay.json > got.nd
+		cmp want.nd got.nd
+	done
+}
+
+@test "pass 2 by threads: a file written between the passes is framed again there: said, exit 1, every line handed out is JSON" {
+	cd "$BATS_TEST_TMPDIR"
+	gen --scale 0.2 > t.json	# one event a line: taken as lines
+	want=$(( $(mct-cat t.json | wc -l) - 2 ))	# no header, one less
+	# a ':' two thirds in becomes '#': the line keeps its braces
+	at=$("$PYTHON3" -c 'import sys; t = open(sys.argv[1], "rb").read()
+print(t.index(b"\"ph\":", len(t) * 2 // 3) + 4)' t.json)
+	touch -d '1 minute ago' t.json	# any write changes its time
+	# once the header is out, pass 2 has begun (read takes just that line)
+	run --separate-stderr bash -c 'mct-cat t.json | { read -r header;
+		printf "#" | dd of=t.json bs=1 seek='"$at"' conv=notrunc status=none
+		cat > out.nd; }; exit ${PIPESTATUS[0]}'
+	[ "$status" -eq 1 ]
+	same "$stderr" "mct-cat: t.json: the file changed while it was read"
+	"$PYTHON3" -c 'import json, sys
+for line in open(sys.argv[1], "rb"):
+    json.loads(line)' out.nd
+	[ "$(wc -l < out.nd)" -eq "$want" ]
+}
