@@ -19,6 +19,10 @@
 
 #include "mct.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define MAXDEPTH 512
 
 /*
@@ -1166,3 +1170,296 @@ mct_jstr_eq(const struct mct_val *v, const char *s, size_t n)
 	mct_buf_free(&b);
 	return eq;
 }
+
+/* mct_unspace() a byte at a time. */
+static int
+unspace_bytes(const char *text, size_t n, struct mct_buf *out)
+{
+	/* 1 whitespace, 2 '"', 3 opens, 4 closes; 0 copied as it is */
+	static const unsigned char cls[256] = {
+		[' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1, ['"'] = 2,
+		['{'] = 3, ['['] = 3, ['}'] = 4, [']'] = 4
+	};
+	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char *end = p + n;
+	char *o;
+	int depth = 0, nobj = 0;
+
+	mct_buf_grow(out, n + n / 2 + 64);
+	o = out->p + out->len;
+	while (p < end) {
+		if (depth == 0) {
+			if (*p == '{') {
+				depth = 1;
+				*o++ = '{';
+			} else if (!wsp[*p] && *p != ',')
+				return -1;
+			p++;
+			continue;
+		}
+		switch (cls[*p]) {
+		case 0:
+			do
+				*o++ = (char)*p++;
+			while (p < end && cls[*p] == 0);
+			continue;
+		case 1:
+			p = skipws(p, end);
+			continue;
+		case 2:
+			*o++ = '"';
+			p++;
+			for (;;) {
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+				/* eight bytes at a time, copied before looking */
+				while (end - p >= 8) {
+					const uint64_t one = 0x0101010101010101ULL;
+					uint64_t w, a, b, m;
+
+					memcpy(&w, p, 8);
+					memcpy(o, &w, 8);
+					a = w ^ (one * '"');
+					b = w ^ (one * '\\');
+					m = (((a - one) & ~a) | ((b - one) & ~b)) &
+					    (one * 0x80);
+					if (m) {
+						size_t k = (size_t)__builtin_ctzll(m) >> 3;
+
+						p += k;
+						o += k;
+						break;
+					}
+					p += 8;
+					o += 8;
+				}
+#endif
+				while (p < end && *p != '"' && *p != '\\')
+					*o++ = (char)*p++;
+				if (p >= end)
+					return -1;
+				if (*p == '"')
+					break;
+				if (p + 1 >= end)	/* an escape: two bytes */
+					return -1;
+				*o++ = (char)*p++;
+				*o++ = (char)*p++;
+			}
+			*o++ = '"';
+			p++;
+			continue;
+		case 3:
+			depth++;
+			break;
+		case 4:
+			if (--depth == 0) {
+				*o++ = (char)*p++;
+				*o++ = '\n';
+				nobj++;
+				continue;
+			}
+			break;
+		}
+		*o++ = (char)*p++;
+	}
+	if (depth != 0)
+		return -1;
+	out->len = (size_t)(o - out->p);
+	return nobj;
+}
+
+/*
+ * The JSON objects of text[0..n), with whitespace, commas and nothing
+ * else between them, and each known to be plain (mct_scan() checked it:
+ * no repair needed), appended to out compacted, one a line.  No grammar
+ * is checked again: whitespace outside strings goes, strings are copied
+ * to their closing quote, and the object ends where its braces balance.
+ * Returns how many, or -1 if the text is not so (cut, or not objects).
+ */
+#ifdef __SSE2__
+/*
+ * mct_unspace() 64 bytes at a time, as simdjson finds structure: a bit a
+ * byte for quotes, backslashes, whitespace, braces and commas (SSE2, in
+ * every x86-64); the bytes inside strings are those after an odd number
+ * of unescaped quotes (a prefix xor); whitespace outside strings goes,
+ * the rest is copied in runs, and the braces outside strings tell where
+ * each object ends.
+ */
+struct blk {
+	uint64_t	 quote, bslash, space, open, close, comma;
+};
+
+static inline uint64_t
+mask16x4(__m128i a, __m128i b, __m128i c, __m128i d)
+{
+	return (uint64_t)(uint16_t)_mm_movemask_epi8(a) |
+	    (uint64_t)(uint16_t)_mm_movemask_epi8(b) << 16 |
+	    (uint64_t)(uint16_t)_mm_movemask_epi8(c) << 32 |
+	    (uint64_t)(uint16_t)_mm_movemask_epi8(d) << 48;
+}
+
+static inline void
+classify(const unsigned char *p, struct blk *k)
+{
+	const __m128i v0 = _mm_loadu_si128((const __m128i *)p);
+	const __m128i v1 = _mm_loadu_si128((const __m128i *)(p + 16));
+	const __m128i v2 = _mm_loadu_si128((const __m128i *)(p + 32));
+	const __m128i v3 = _mm_loadu_si128((const __m128i *)(p + 48));
+	const __m128i sp = _mm_set1_epi8(0x20);
+	__m128i c;
+#define EQ(v, x)	_mm_cmpeq_epi8((v), (x))
+	c = _mm_set1_epi8('"');
+	k->quote = mask16x4(EQ(v0, c), EQ(v1, c), EQ(v2, c), EQ(v3, c));
+	c = _mm_set1_epi8('\\');
+	k->bslash = mask16x4(EQ(v0, c), EQ(v1, c), EQ(v2, c), EQ(v3, c));
+	c = _mm_set1_epi8(',');
+	k->comma = mask16x4(EQ(v0, c), EQ(v1, c), EQ(v2, c), EQ(v3, c));
+	/* bytes up to ' ' (outside strings only whitespace can be) */
+	k->space = mask16x4(EQ(_mm_min_epu8(v0, sp), v0),
+	    EQ(_mm_min_epu8(v1, sp), v1), EQ(_mm_min_epu8(v2, sp), v2),
+	    EQ(_mm_min_epu8(v3, sp), v3));
+	/* '[' | 0x20 is '{', ']' | 0x20 is '}' */
+	c = _mm_set1_epi8('{');
+	k->open = mask16x4(EQ(_mm_or_si128(v0, sp), c),
+	    EQ(_mm_or_si128(v1, sp), c), EQ(_mm_or_si128(v2, sp), c),
+	    EQ(_mm_or_si128(v3, sp), c));
+	c = _mm_set1_epi8('}');
+	k->close = mask16x4(EQ(_mm_or_si128(v0, sp), c),
+	    EQ(_mm_or_si128(v1, sp), c), EQ(_mm_or_si128(v2, sp), c),
+	    EQ(_mm_or_si128(v3, sp), c));
+#undef EQ
+}
+
+static inline uint64_t
+prefix_xor(uint64_t x)
+{
+	x ^= x << 1;
+	x ^= x << 2;
+	x ^= x << 4;
+	x ^= x << 8;
+	x ^= x << 16;
+	x ^= x << 32;
+	return x;
+}
+
+/* Bits a..b (a <= b < 64). */
+static inline uint64_t
+bits(int a, int b)
+{
+	return (~0ULL >> (63 - b)) & (~0ULL << a);
+}
+
+/* Copy the bytes of p whose bits are set in m to o, in runs; the end. */
+static inline char *
+runs(char *o, const unsigned char *p, uint64_t m)
+{
+	int s, r, k;
+
+	while (m) {
+		uint64_t t;
+
+		s = __builtin_ctzll(m);
+		t = ~(m >> s);
+		r = t ? __builtin_ctzll(t) : 64 - s;
+		for (k = 0; k < r; k += 16)	/* 16 at a time: room after */
+			memcpy(o + k, p + s + k, 16);
+		o += r;
+		if (s + r >= 64)
+			break;
+		m &= ~0ULL << (s + r);
+	}
+	return o;
+}
+
+int
+mct_unspace(const char *text, size_t n, struct mct_buf *out)
+{
+	const unsigned char *p = (const unsigned char *)text, *b;
+	unsigned char tail[64 + 16];
+	uint64_t instr = 0, escnext = 0;
+	struct blk k;
+	char *o;
+	int depth = 0, nobj = 0;
+	size_t done;
+
+	if (n < 256)
+		return unspace_bytes(text, n, out);	/* not worth the setup */
+	/* a line end each ("{}{}" may touch), and room for 16-byte copies */
+	mct_buf_grow(out, n + n / 2 + 64);
+	o = out->p + out->len;
+	for (done = 0; done < n; done += 64) {
+		uint64_t esc = 0, q, in, keep, st, sep;
+		int from, i;
+
+		/* whole blocks where 16 more bytes can be read after a run */
+		if (n - done >= 64 + 16)
+			b = p + done;
+		else {
+			memset(tail, ' ', sizeof(tail));
+			memcpy(tail, p + done, n - done < 64 ? n - done : 64);
+			b = tail;
+		}
+		classify(b, &k);
+		if (k.bslash | escnext) {
+			/* a backslash escapes the next byte, unless escaped */
+			uint64_t m = k.bslash;
+
+			esc = escnext;
+			m &= ~escnext;
+			escnext = 0;
+			while (m) {
+				i = __builtin_ctzll(m);
+				if (i == 63) {
+					escnext = 1;
+					break;
+				}
+				esc |= 2ULL << i;
+				m &= ~(3ULL << i);
+			}
+		}
+		q = k.quote & ~esc;
+		in = prefix_xor(q) ^ instr;
+		instr = (uint64_t)((int64_t)in >> 63);
+		keep = ~(k.space & ~in);
+		st = (k.open | k.close) & ~in;
+		sep = k.space | k.comma;	/* between objects, all there is */
+		from = 0;
+		while (st) {
+			i = __builtin_ctzll(st);
+			st &= st - 1;
+			if (k.open >> i & 1) {
+				if (depth++ > 0)
+					continue;
+				/* an object starts: before it, separators only */
+				if (i > from && (bits(from, i - 1) & ~sep) != 0)
+					return -1;
+				from = i;
+			} else {
+				if (depth == 0)
+					return -1;
+				if (--depth > 0)
+					continue;
+				o = runs(o, b, keep & bits(from, i));
+				*o++ = '\n';
+				nobj++;
+				from = i + 1;
+			}
+		}
+		if (from < 64) {
+			if (depth > 0)
+				o = runs(o, b, keep & bits(from, 63));
+			else if ((bits(from, 63) & ~sep) != 0)
+				return -1;
+		}
+	}
+	if (depth != 0 || instr != 0)
+		return -1;
+	out->len = (size_t)(o - out->p);
+	return nobj;
+}
+#else
+int
+mct_unspace(const char *text, size_t n, struct mct_buf *out)
+{
+	return unspace_bytes(text, n, out);
+}
+#endif

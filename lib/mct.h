@@ -216,6 +216,7 @@ int	 mct_scan(struct mct_scan *);
 int	 mct_skip(const char *, const char *, const char **);
 int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
 int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_unspace(const char *, size_t, struct mct_buf *);
 int	 mct_jstr(const struct mct_val *, struct mct_buf *);
 int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
 

@@ -50,6 +50,7 @@
  */
 #include "config.h"
 
+#include <sys/param.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 
@@ -80,11 +81,19 @@ struct rbuf {
 	int		 eof;
 };
 
-/* Pass 1 saw an event start here: pass 2 may start framing here too. */
+/*
+ * Pass 1 saw an event start here: pass 2 may start framing here too.
+ * What pass 1 saw of the chunk from here to the next ckpt may spare pass
+ * 2 the framing: only events and separators between them, and each event
+ * plain (mct_scan's: only whitespace to drop), or flat (plain, no
+ * whitespace to drop, and a line end before the next event).
+ */
+enum { CK_FRAME, CK_PLAIN, CK_FLAT };
+
 struct ckpt {
 	long long	 off;
 	int		 state;		/* the framer's, before the event */
-	int		 lines;		/* the chunk from here is lines (flat) */
+	int		 kind;		/* of the chunk from here: CK_* */
 };
 
 /*
@@ -114,13 +123,8 @@ struct facts {
 	struct mct_buf	 dropped;	/* a stream header's top_dropped */
 	struct ckpt	*cp;		/* an event start every chunk bytes */
 	int		 ncp, cpcap;
-	/*
-	 * Since the last ckpt, every event was flat: compact as written
-	 * (mct_scan's plain and not spaced), after a line end and nothing
-	 * but separators.  Then pass 2 takes the chunk's lines as they are.
-	 */
-	int		 flat;
-	int		 endgap;	/* where it stopped: after a flat gap */
+	int		 kind;		/* of the chunk since the last ckpt, so far */
+	int		 endgap;	/* where it stopped: the gap's CK_* */
 	long long	 first_ev;	/* where its first event starts */
 	int		 manytimes;	/* an event has 3 ts/dur numbers or more */
 };
@@ -144,8 +148,9 @@ struct framer {
 	long long	 topmax;	/* a top-level value's size limit, -1: none */
 	/* a part of a file framed by a thread: stop at the next one's start */
 	long long	 stop;		/* -1: read to the end */
-	int		 gap;		/* the event framed last came after a line
-					   end and separators only */
+	int		 gap;		/* before the event framed last: CK_FLAT
+					   (separators and a line end), CK_PLAIN
+					   (separators), CK_FRAME (anything) */
 	long long	 stopped_at;	/* where the framer stopped, -1: the end */
 	int		 stop_state, stop_sep;
 	int		 nparts;	/* of the first part: how many in all */
@@ -477,7 +482,7 @@ saw_mark(struct framer *f)
 }
 
 static void
-ckpt_add(struct facts *fx, long long off, int state, int lines)
+ckpt_add(struct facts *fx, long long off, int state, int kind)
 {
 	if (fx->ncp == fx->cpcap) {
 		fx->cpcap = fx->cpcap ? fx->cpcap * 2 : 64;
@@ -485,7 +490,7 @@ ckpt_add(struct facts *fx, long long off, int state, int lines)
 	}
 	fx->cp[fx->ncp].off = off;
 	fx->cp[fx->ncp].state = state;
-	fx->cp[fx->ncp].lines = lines;
+	fx->cp[fx->ncp].kind = kind;
 	fx->ncp++;
 }
 
@@ -501,22 +506,23 @@ emit(struct framer *f)
 	struct facts *fx = f->fx;
 	struct mct_reader *r = f->r;
 	long long at;
-	int flat;
+	int kind;
 
 	/* where pass 2 may start: in the file, or the operand's spool lines */
 	at = f->check ? (long long)f->evoff : f->spooled;
-	flat = f->check && sc->plain && !sc->spaced;
+	kind = !f->check || !sc->plain ? CK_FRAME : sc->spaced ? CK_PLAIN :
+	    CK_FLAT;
 	if (fx->nevents == 0)
 		fx->first_ev = at;
 	if (f->chunk > 0 && at >= (fx->ncp ? fx->cp[fx->ncp - 1].off : 0) +
 	    f->chunk) {
 		/* the chunk before ends with the gap before this event */
 		if (fx->ncp > 0)
-			fx->cp[fx->ncp - 1].lines = fx->flat && f->gap;
-		ckpt_add(fx, at, f->state, 0);
-		fx->flat = flat;
+			fx->cp[fx->ncp - 1].kind = MIN(fx->kind, f->gap);
+		ckpt_add(fx, at, f->state, CK_FRAME);
+		fx->kind = kind;
 	} else
-		fx->flat = fx->flat && flat && f->gap;
+		fx->kind = MIN(MIN(fx->kind, kind), f->gap);
 	if (f->lines != NULL) {
 		f->out.p[f->out.len] = '\n';
 		mct_buf_add(f->lines, f->out.p, f->out.len + 1);
@@ -766,7 +772,7 @@ frame(struct framer *f)
 			f->stopped_at = (long long)evoff;
 			f->stop_state = state;
 			f->stop_sep = sep;
-			fx->endgap = nl && lone;
+			fx->endgap = !lone ? CK_FRAME : nl ? CK_FLAT : CK_PLAIN;
 			break;
 		}
 		/* what follows, unless it is an event, is not a separator */
@@ -847,7 +853,8 @@ frame(struct framer *f)
 				f->nosep = !sep;
 				f->begun = !first;
 				f->evoff = evoff;
-				f->gap = nl && lone_was;
+				f->gap = !lone_was ? CK_FRAME : nl ? CK_FLAT :
+				    CK_PLAIN;
 				return 1;
 			}
 			/* "key": value after the traceEvents array */
@@ -1010,13 +1017,14 @@ merge(struct facts *fx, const struct facts *p)
 		mct_buf_add(&fx->top, p->top.p, p->top.len);
 	}
 	fx->ntop += p->ntop;
-	/* a chunk that ends where p begins is flat if p begins one */
+	/* the chunk that ends where p begins, if p begins with a ckpt */
 	if (fx->ncp > 0)
-		fx->cp[fx->ncp - 1].lines = fx->flat && fx->endgap &&
-		    p->ncp > 0 && p->cp[0].off == p->first_ev;
+		fx->cp[fx->ncp - 1].kind = p->ncp > 0 &&
+		    p->cp[0].off == p->first_ev ? MIN(fx->kind, fx->endgap) :
+		    CK_FRAME;
 	for (i = 0; i < p->ncp; i++)
-		ckpt_add(fx, p->cp[i].off, p->cp[i].state, p->cp[i].lines);
-	fx->flat = p->ncp > 0 && p->flat;
+		ckpt_add(fx, p->cp[i].off, p->cp[i].state, p->cp[i].kind);
+	fx->kind = p->ncp > 0 ? p->kind : CK_FRAME;
 	fx->endgap = p->endgap;
 }
 
@@ -2491,19 +2499,23 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 }
 
 /*
- * Chunk k of the file is flat (struct facts): its events are its lines,
- * once the separators around them are cut off.  Take them into c, read
- * into c's buffer, or into rd when they are converted or edited into c.
- * Returns 0 if the file was written since it was opened: then the chunk
- * must be framed again (chunk_make()), which says what changed.
+ * Pass 1 saw chunk k plain, or flat (struct ckpt): take its events with
+ * no framing.  A flat chunk's events are its lines, once the separators
+ * around them are cut off; a plain chunk is compacted by mct_unspace()
+ * first.  The bytes are read into c's buffer, or into rd when the lines
+ * are compacted, converted or edited into c (lines is scratch).  Returns
+ * 0 if the file was written since it was opened: then the chunk must be
+ * framed again (chunk_make()), which says what changed.
  */
 static int
-chunk_flat(struct pass2 *p, struct mct_buf *rd, struct spans *t,
-    struct chunk *c, int k)
+chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
+    struct spans *t, struct chunk *c, int k)
 {
 	struct input *in = p->in;
 	const struct mct_reader *r = in->fr.r;
-	struct mct_buf *b = in->convert || r->edit != NULL ? rd : &c->out;
+	int flat = in->fx.cp[k - 1].kind == CK_FLAT;
+	int direct = !in->convert && r->edit == NULL;
+	struct mct_buf *b = flat && direct ? &c->out : rd;
 	struct mct_src *src;
 	unsigned long long n = 0;
 	long long from, to;
@@ -2526,6 +2538,17 @@ chunk_flat(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 		return 0;
 	}
 	mct_src_close(src);
+	if (!flat) {
+		struct mct_buf *lb = direct ? &c->out : lines;
+
+		lb->len = 0;
+		if (mct_unspace(b->p, done, lb) < 0)
+			return 0;
+		if (direct)
+			return 1;
+		b = lb;
+		done = b->len;
+	}
 	end = b->p + done;
 	for (w = line = b->p; (nl = memchr(line, '\n', (size_t)(end -
 	    line))) != NULL; line = nl + 1) {
@@ -2538,7 +2561,7 @@ chunk_flat(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 		if (line == e)
 			continue;
 		n++;
-		if (b != &c->out) {
+		if (!direct) {
 			if (in->convert)
 				chunk_put(c, in, NULL, t, line, (size_t)(e - line),
 				    n);
@@ -2551,7 +2574,7 @@ chunk_flat(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 		w += e - line;
 		*w++ = '\n';
 	}
-	if (b == &c->out)
+	if (direct)
 		c->out.len = (size_t)(w - c->out.p);
 	return 1;
 }
@@ -2611,7 +2634,7 @@ pass2_run(void *arg)
 	struct framer f;
 	struct facts fx;
 	struct spans t = { 0 };
-	struct mct_buf rd = { 0 };
+	struct mct_buf rd = { 0 }, lines = { 0 };
 	struct chunk *c;
 	int k;
 
@@ -2640,8 +2663,8 @@ pass2_run(void *arg)
 		c->changed = 0;
 		if (p->spool >= 0)
 			chunk_lines(p, &rd, &t, c, k);
-		else if (!(k > 0 && p->in->fx.cp[k - 1].lines &&
-		    chunk_flat(p, &rd, &t, c, k))) {
+		else if (!(k > 0 && p->in->fx.cp[k - 1].kind != CK_FRAME &&
+		    chunk_taken(p, &rd, &lines, &t, c, k))) {
 			c->out.len = 0;
 			c->ntoobig = 0;
 			chunk_make(p, &f, &t, c, k);
@@ -2654,6 +2677,7 @@ pass2_run(void *arg)
 	framer_reset(&f);
 	spans_free(&t);
 	mct_buf_free(&rd);
+	mct_buf_free(&lines);
 	return NULL;
 }
 

@@ -551,9 +551,13 @@ fuzz_reader(const uint8_t *data, size_t n)
 	struct mct_reader *r;
 	struct mct_event *ev;
 	const struct mct_header *h;
-	struct mct_buf all[3] = { { 0 }, { 0 }, { 0 } };
+	static const char *const how[][2] = {
+		{ "MCT_SPOOL", "1" }, { "MCT_SPLIT", "16" },
+		{ "MCT_SPLIT", "256" }	/* chunks mct_unspace() takes by blocks */
+	};
+	struct mct_buf all[4] = { { 0 }, { 0 }, { 0 }, { 0 } };
 	char *argv[2];
-	int stream, status[3], i;
+	int stream, status[4], i;
 
 	if (tmpfd == -1) {
 		const char *dir = getenv("TMPDIR");
@@ -598,14 +602,15 @@ fuzz_reader(const uint8_t *data, size_t n)
 	}
 	status[0] = mct_close(r);
 	/*
-	 * The file was read twice (pass 1 checks, pass 2 frames again); it
-	 * must read the same through the spool (as a pipe is read) and in
-	 * parts by threads (MCT_SPLIT): the header, every event, the status.
+	 * The file was read twice (pass 1 checks, pass 2 frames again, or
+	 * takes the lines of a chunk of flat or plain events); it must read
+	 * the same through the spool (as a pipe is read) and in parts and
+	 * chunks by threads (MCT_SPLIT): the header, every event, the status.
 	 */
-	for (i = 1; i <= 2; i++) {
-		setenv(i == 1 ? "MCT_SPOOL" : "MCT_SPLIT", i == 1 ? "1" : "16", 1);
+	for (i = 1; i <= 3; i++) {
+		setenv(how[i - 1][0], how[i - 1][1], 1);
 		status[i] = read_all(&o, &all[i]);
-		unsetenv(i == 1 ? "MCT_SPOOL" : "MCT_SPLIT");
+		unsetenv(how[i - 1][0]);
 		CHECK(all[i].len == all[0].len && status[i] == status[0] &&
 		    memcmp(all[i].p, all[0].p, all[0].len) == 0,
 		    i == 1 ? "the same read through the spool" :
@@ -614,7 +619,7 @@ fuzz_reader(const uint8_t *data, size_t n)
 	/* (an input that is gzip already is read through the ring above) */
 	if (!(n >= 2 && data[0] == 0x1f && data[1] == 0x8b))
 		fuzz_gzip(data, n, &o, &all[0], status[0]);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		mct_buf_free(&all[i]);
 }
 

@@ -1125,6 +1125,173 @@ t_event(const char *t, const char *want_out, int ts_kind, const char *ts_e6,
 	mct_buf_free(&out);
 }
 
+/* Random whitespace: none mostly, else a run that may cross a block. */
+static void
+u_ws(struct mct_buf *b)
+{
+	static const char ws[] = " \n\t\r";
+	unsigned k, n = rn(4) ? 0 : rn(3) ? 1 + rn(3) : 1 + rn(90);
+
+	for (k = 0; k < n; k++)
+		mct_buf_addc(b, ws[rn(4)]);
+}
+
+/* A random plain JSON value, spaced at random, depth levels at most. */
+static void
+u_value(struct mct_buf *b, int depth)
+{
+	/* strings full of what must not end or cut them */
+	static const char *const bits[] = { "a", "b c", "\\\"", "\\\\", "\\n",
+	    "\\u00e9", "{", "}", "[", "]", ",", ":", " ", "\xc3\xa9", "\\/",
+	    "\\\\\\\"", "xxxxxxxxxxxxxxxx" };
+	unsigned k, n;
+
+	switch (depth > 0 ? rn(7) : rn(4)) {
+	case 0:
+		mct_buf_addc(b, '"');
+		for (k = 0, n = rn(12); k < n; k++)
+			mct_buf_adds(b, bits[rn(sizeof(bits) / sizeof(bits[0]))]);
+		mct_buf_addc(b, '"');
+		break;
+	case 1:
+		mct_buf_adds(b, rn(2) ? "-12.5e3" : "1712195480123456789");
+		break;
+	case 2:
+		mct_buf_adds(b, rn(3) == 0 ? "true" : rn(2) ? "false" : "null");
+		break;
+	case 3:
+		mct_buf_addc(b, '0');
+		break;
+	case 4: case 5:
+		mct_buf_addc(b, '{');
+		for (k = 0, n = rn(4); k < n; k++) {
+			if (k)
+				mct_buf_addc(b, ',');
+			u_ws(b);
+			mct_buf_adds(b, rn(2) ? "\"k\\\"}\"" : "\"ts\"");
+			u_ws(b);
+			mct_buf_addc(b, ':');
+			u_ws(b);
+			u_value(b, depth - 1);
+			u_ws(b);
+		}
+		mct_buf_addc(b, '}');
+		break;
+	default:
+		mct_buf_addc(b, '[');
+		for (k = 0, n = rn(4); k < n; k++) {
+			if (k)
+				mct_buf_addc(b, ',');
+			u_ws(b);
+			u_value(b, depth - 1);
+			u_ws(b);
+		}
+		mct_buf_addc(b, ']');
+		break;
+	}
+}
+
+/*
+ * What mct_unspace() must make of t[0..n), found another way: whitespace
+ * outside strings dropped, a line end after each object that closes at
+ * the top.  -1 if something else than ',' is between objects.
+ */
+static int
+u_want(const char *t, size_t n, struct mct_buf *w)
+{
+	size_t i;
+	int instr = 0, depth = 0, nobj = 0;
+
+	for (i = 0; i < n; i++) {
+		char c = t[i];
+
+		if (instr) {
+			mct_buf_addc(w, c);
+			if (c == '\\')
+				mct_buf_addc(w, t[++i]);
+			else if (c == '"')
+				instr = 0;
+			continue;
+		}
+		if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+			continue;
+		if (depth == 0 && c == ',')
+			continue;
+		if (depth == 0 && c != '{')
+			return -1;
+		mct_buf_addc(w, c);
+		if (c == '"')
+			instr = 1;
+		else if (c == '{' || c == '[')
+			depth++;
+		else if ((c == '}' || c == ']') && --depth == 0) {
+			mct_buf_addc(w, '\n');
+			nobj++;
+		}
+	}
+	return depth == 0 && !instr ? nobj : -1;
+}
+
+static void
+test_unspace(void)
+{
+	struct mct_buf t = { 0 }, got = { 0 }, want = { 0 };
+	int i, k, n, nw, bad = 0, cases = 0;
+	static const char *const wrong[] = {
+		"{\"a\":1} x {\"b\":2}",	/* not a separator */
+		"{\"a\":\"cut",			/* a string cut */
+		"{\"a\":[1,2}",			/* braces unbalanced: ends open */
+		"]{\"a\":1}",			/* closes what never opened */
+	};
+
+	rng_state = 7;
+	for (i = 0; i < 3000; i++) {
+		t.len = 0;
+		for (k = 0, n = 1 + rn(12); k < n; k++) {
+			u_ws(&t);
+			mct_buf_addc(&t, '{');
+			mct_buf_adds(&t, "\"name\":");
+			u_ws(&t);
+			u_value(&t, 4);
+			mct_buf_addc(&t, '}');
+			u_ws(&t);
+			if (k + 1 < n || rn(2))
+				mct_buf_addc(&t, ',');
+		}
+		want.len = got.len = 0;
+		nw = u_want(t.p, t.len, &want);
+		n = mct_unspace(t.p, t.len, &got);
+		cases++;
+		if (n != nw || got.len != want.len ||
+		    memcmp(got.p, want.p, got.len) != 0) {
+			if (bad++ == 0)
+				diag("mct_unspace \"%s\": got %d \"%s\", want %d "
+				    "\"%s\"", esc(t.p, t.len), n, esc(got.p,
+				    got.len), nw, esc(want.p, want.len));
+		}
+	}
+	ok(bad == 0, "mct_unspace: %d random texts of spaced objects, short "
+	    "and long (64-byte blocks), as found another way (%d differ)",
+	    cases, bad);
+	for (i = 0; i < (int)(sizeof(wrong) / sizeof(wrong[0])); i++) {
+		/* short, and long enough to go by blocks */
+		for (k = 0; k < 2; k++) {
+			t.len = 0;
+			if (k)
+				for (n = 0; n < 40; n++)
+					mct_buf_adds(&t, "{\"pad\" : [ 1, 2 ]} ,\n");
+			mct_buf_adds(&t, wrong[i]);
+			got.len = 0;
+			ok(mct_unspace(t.p, t.len, &got) == -1,
+			    "mct_unspace \"%s\" (%zu bytes): -1", ESC(wrong[i]),
+			    t.len);
+		}
+	}
+	mct_buf_free(&t);
+	mct_buf_free(&got);
+	mct_buf_free(&want);
+}
+
 static void
 test_event(void)
 {
@@ -5946,6 +6113,7 @@ main(void)
 	test_time();
 	test_scan();
 	test_event();
+	test_unspace();
 	test_compact();
 	test_field();
 	test_vfields();
