@@ -1285,7 +1285,7 @@ unspace_bytes(const char *text, size_t n, struct mct_buf *out)
  * each object ends.
  */
 struct blk {
-	uint64_t	 quote, bslash, space, open, close, comma;
+	uint64_t	 quote, bslash, space, open, close, comma, colon;
 };
 
 static inline uint64_t
@@ -1313,6 +1313,8 @@ classify(const unsigned char *p, struct blk *k)
 	k->bslash = mask16x4(EQ(v0, c), EQ(v1, c), EQ(v2, c), EQ(v3, c));
 	c = _mm_set1_epi8(',');
 	k->comma = mask16x4(EQ(v0, c), EQ(v1, c), EQ(v2, c), EQ(v3, c));
+	c = _mm_set1_epi8(':');
+	k->colon = mask16x4(EQ(v0, c), EQ(v1, c), EQ(v2, c), EQ(v3, c));
 	/* bytes up to ' ' (outside strings only whitespace can be) */
 	k->space = mask16x4(EQ(_mm_min_epu8(v0, sp), v0),
 	    EQ(_mm_min_epu8(v1, sp), v1), EQ(_mm_min_epu8(v2, sp), v2),
@@ -1370,17 +1372,72 @@ runs(char *o, const unsigned char *p, uint64_t m)
 	return o;
 }
 
+#define NCOLON	32	/* first-level keys of an object noted, at most */
+
+/*
+ * Note the "ts" and "dur" numbers among the first-level keys of object
+ * nobj, whose line starts at ls in out: col[] are where the ':' after
+ * each key is (ncol > NCOLON: more than that, not noted).
+ */
+static void
+times_note(struct mct_times *tm, const struct mct_buf *out, size_t ls,
+    const size_t *col, int ncol, int nobj)
+{
+	const char *p = out->p;
+	size_t c, v, e;
+	int i, klen;
+
+	if (ncol > NCOLON) {
+		tm->known = 0;
+		return;
+	}
+	for (i = 0; i < ncol; i++) {
+		c = col[i];
+		/* the key right before: ,"ts": or {"dur": (compact now) */
+		if (c - ls >= 5 && memcmp(p + c - 4, "\"ts\"", 4) == 0 &&
+		    (p[c - 5] == '{' || p[c - 5] == ','))
+			klen = 2;
+		else if (c - ls >= 6 && memcmp(p + c - 5, "\"dur\"", 5) == 0 &&
+		    (p[c - 6] == '{' || p[c - 6] == ','))
+			klen = 3;
+		else
+			continue;
+		v = c + 1;
+		if (!(p[v] == '-' || (p[v] >= '0' && p[v] <= '9')))
+			continue;
+		for (e = v; e < out->len && ((p[e] >= '0' && p[e] <= '9') ||
+		    p[e] == '.' || p[e] == '-' || p[e] == '+' || p[e] == 'e' ||
+		    p[e] == 'E'); e++)
+			;
+		if (tm->n == tm->cap) {
+			tm->cap = tm->cap ? tm->cap * 2 : 64;
+			tm->kv = mct_xrealloc(tm->kv, (size_t)tm->cap *
+			    sizeof(*tm->kv));
+		}
+		tm->kv[tm->n].koff = (uint32_t)nobj;
+		tm->kv[tm->n].klen = (uint32_t)klen;
+		tm->kv[tm->n].voff = (uint32_t)(v - ls);
+		tm->kv[tm->n].vlen = (uint32_t)(e - v);
+		tm->n++;
+	}
+}
+
 int
-mct_unspace(const char *text, size_t n, struct mct_buf *out)
+mct_unspace(const char *text, size_t n, struct mct_buf *out,
+    struct mct_times *tm)
 {
 	const unsigned char *p = (const unsigned char *)text, *b;
 	unsigned char tail[64 + 16];
 	uint64_t instr = 0, escnext = 0;
 	struct blk k;
 	char *o;
-	int depth = 0, nobj = 0;
-	size_t done;
+	int depth = 0, nobj = 0, ncol = 0;
+	size_t done, ls = 0, col[NCOLON];
 
+	if (tm != NULL) {
+		tm->n = 0;
+		tm->known = n >= 256;
+	}
 	if (n < 256)
 		return unspace_bytes(text, n, out);	/* not worth the setup */
 	/* a line end each ("{}{}" may touch), and room for 16-byte copies */
@@ -1420,12 +1477,20 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out)
 		in = prefix_xor(q) ^ instr;
 		instr = (uint64_t)((int64_t)in >> 63);
 		keep = ~(k.space & ~in);
-		st = (k.open | k.close) & ~in;
+		st = (k.open | k.close | (tm != NULL ? k.colon : 0)) & ~in;
 		sep = k.space | k.comma;	/* between objects, all there is */
 		from = 0;
 		while (st) {
 			i = __builtin_ctzll(st);
 			st &= st - 1;
+			if (k.colon >> i & 1) {
+				/* where it goes: after the bytes kept before it */
+				if (depth == 1 && ncol++ < NCOLON)
+					col[ncol - 1] = (size_t)(o - out->p) +
+					    (i > from ? (size_t)__builtin_popcountll(
+					    keep & bits(from, i - 1)) : 0);
+				continue;
+			}
 			if (k.open >> i & 1) {
 				if (depth++ > 0)
 					continue;
@@ -1433,12 +1498,18 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out)
 				if (i > from && (bits(from, i - 1) & ~sep) != 0)
 					return -1;
 				from = i;
+				ls = (size_t)(o - out->p);
+				ncol = 0;
 			} else {
 				if (depth == 0)
 					return -1;
 				if (--depth > 0)
 					continue;
 				o = runs(o, b, keep & bits(from, i));
+				if (tm != NULL && tm->known) {
+					out->len = (size_t)(o - out->p);
+					times_note(tm, out, ls, col, ncol, nobj);
+				}
 				*o++ = '\n';
 				nobj++;
 				from = i + 1;
@@ -1458,8 +1529,11 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out)
 }
 #else
 int
-mct_unspace(const char *text, size_t n, struct mct_buf *out)
+mct_unspace(const char *text, size_t n, struct mct_buf *out,
+    struct mct_times *tm)
 {
+	if (tm != NULL)
+		tm->n = tm->known = 0;
 	return unspace_bytes(text, n, out);
 }
 #endif

@@ -216,7 +216,19 @@ int	 mct_scan(struct mct_scan *);
 int	 mct_skip(const char *, const char *, const char **);
 int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
 int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
-int	 mct_unspace(const char *, size_t, struct mct_buf *);
+/*
+ * What mct_unspace() noted of the first-level "ts" and "dur" numbers of
+ * its objects, if known: kv[i].koff is the object's number (0 first),
+ * klen 2 for ts and 3 for dur, voff and vlen the number in its line.
+ */
+struct mct_times {
+	struct mct_kv	*kv;
+	int		 n, cap;
+	int		 known;		/* 0: not noted; index each line */
+};
+
+int	 mct_unspace(const char *, size_t, struct mct_buf *,
+	    struct mct_times *);
 int	 mct_jstr(const struct mct_val *, struct mct_buf *);
 int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
 

@@ -2440,19 +2440,19 @@ chunk_edit(struct chunk *c, size_t at, const struct mct_reader *r,
 }
 
 /*
- * Append the event json[0..len) with a line end to c, converted, noting
- * the first value beyond int64 ns: it is event n of the chunk.
+ * Append the event json[0..len) with a line end to c, converted (the nt
+ * spans of its times are in t->sp), noting the first value beyond int64
+ * ns: it is event n of the chunk.
  */
 static void
-chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
-    struct spans *t, const char *json, size_t len, unsigned long long n)
+chunk_put_spans(struct chunk *c, const struct input *in, struct spans *t,
+    const char *json, size_t len, unsigned long long n, int nt)
 {
 	struct mct_reader *r = in->fr.r;
 	struct span bad;
 	size_t at = c->out.len;
-	int nbad, nt;
+	int nbad;
 
-	nt = time_spans(sc, json, len, t, !in->fx.manytimes);
 	nbad = put_converted(&c->out, json, len, t->sp, nt, in->s->unit, &bad);
 	if (r->edit != NULL)	/* the line converted (and ended), edited */
 		chunk_edit(c, at, r, t, c->out.p + at, c->out.len - at - 1);
@@ -2462,6 +2462,15 @@ chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
 		mct_buf_add(&c->toobig, json + bad.off, bad.len);
 	}
 	c->ntoobig += nbad;
+}
+
+/* chunk_put_spans(), the spans found by sc (or by indexing the event). */
+static void
+chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
+    struct spans *t, const char *json, size_t len, unsigned long long n)
+{
+	chunk_put_spans(c, in, t, json, len, n,
+	    time_spans(sc, json, len, t, !in->fx.manytimes));
 }
 
 /* Convert the spool's lines of chunk k into c; rd is scratch. */
@@ -2509,7 +2518,7 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
  */
 static int
 chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
-    struct spans *t, struct chunk *c, int k)
+    struct mct_times *tm, struct spans *t, struct chunk *c, int k)
 {
 	struct input *in = p->in;
 	const struct mct_reader *r = in->fr.r;
@@ -2522,9 +2531,10 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 	size_t want, done = 0;
 	ssize_t got;
 	char *line, *nl, *end, *w, *e;
-	int state;
+	int state, ti = 0, nt;
 
 	chunk_bounds(p, k, &from, &to, &state);
+	tm->known = 0;
 	if ((src = mct_src_clone(in->src, from, to)) == NULL)
 		return 0;
 	want = (size_t)(to - from);
@@ -2542,7 +2552,7 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 		struct mct_buf *lb = direct ? &c->out : lines;
 
 		lb->len = 0;
-		if (mct_unspace(b->p, done, lb) < 0)
+		if (mct_unspace(b->p, done, lb, in->convert ? tm : NULL) < 0)
 			return 0;
 		if (direct)
 			return 1;
@@ -2562,7 +2572,21 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 			continue;
 		n++;
 		if (!direct) {
-			if (in->convert)
+			if (in->convert && tm->known) {
+				/* the spans mct_unspace() noted of object n - 1 */
+				for (nt = 0; ti < tm->n && tm->kv[ti].koff ==
+				    n - 1; ti++, nt++) {
+					if (nt == t->cap) {
+						t->cap = t->cap ? t->cap * 2 : 4;
+						t->sp = mct_xrealloc(t->sp,
+						    (size_t)t->cap * sizeof(*t->sp));
+					}
+					t->sp[nt].off = tm->kv[ti].voff;
+					t->sp[nt].len = tm->kv[ti].vlen;
+				}
+				chunk_put_spans(c, in, t, line, (size_t)(e -
+				    line), n, nt);
+			} else if (in->convert)
 				chunk_put(c, in, NULL, t, line, (size_t)(e - line),
 				    n);
 			else
@@ -2635,6 +2659,7 @@ pass2_run(void *arg)
 	struct facts fx;
 	struct spans t = { 0 };
 	struct mct_buf rd = { 0 }, lines = { 0 };
+	struct mct_times tm = { 0 };
 	struct chunk *c;
 	int k;
 
@@ -2664,7 +2689,7 @@ pass2_run(void *arg)
 		if (p->spool >= 0)
 			chunk_lines(p, &rd, &t, c, k);
 		else if (!(k > 0 && p->in->fx.cp[k - 1].kind != CK_FRAME &&
-		    chunk_taken(p, &rd, &lines, &t, c, k))) {
+		    chunk_taken(p, &rd, &lines, &tm, &t, c, k))) {
 			c->out.len = 0;
 			c->ntoobig = 0;
 			chunk_make(p, &f, &t, c, k);
@@ -2678,6 +2703,7 @@ pass2_run(void *arg)
 	spans_free(&t);
 	mct_buf_free(&rd);
 	mct_buf_free(&lines);
+	free(tm.kv);
 	return NULL;
 }
 

@@ -1232,11 +1232,61 @@ u_want(const char *t, size_t n, struct mct_buf *w)
 	return depth == 0 && !instr ? nobj : -1;
 }
 
+/*
+ * The first-level "ts" and "dur" numbers of the compact object line
+ * l[0..n), as mct_unspace() notes them (object number o), found by a
+ * walk of the line; appended to times as text "o:klen:voff:vlen;".
+ */
+static void
+u_times(const char *l, size_t n, int o, struct mct_buf *times)
+{
+	size_t i, ks = 0, v, e;
+	int depth = 0, instr = 0;
+	char note[64];
+
+	for (i = 0; i < n; i++) {
+		if (instr) {
+			if (l[i] == '\\')
+				i++;
+			else if (l[i] == '"')
+				instr = 0;
+			continue;
+		}
+		if (l[i] == '"') {
+			instr = 1;
+			ks = i;
+		} else if (l[i] == '{' || l[i] == '[')
+			depth++;
+		else if (l[i] == '}' || l[i] == ']')
+			depth--;
+		else if (l[i] == ':' && depth == 1) {
+			int klen = (int)(i - ks) - 2;
+
+			if (!((klen == 2 && memcmp(l + ks, "\"ts\"", 4) == 0) ||
+			    (klen == 3 && memcmp(l + ks, "\"dur\"", 5) == 0)))
+				continue;
+			v = i + 1;
+			if (!(l[v] == '-' || (l[v] >= '0' && l[v] <= '9')))
+				continue;
+			for (e = v; e < n && strchr("0123456789.-+eE", l[e]) &&
+			    l[e] != '\0'; e++)
+				;
+			snprintf(note, sizeof(note), "%d:%d:%zu:%zu;", o, klen,
+			    v, e - v);
+			mct_buf_adds(times, note);
+		}
+	}
+}
+
 static void
 test_unspace(void)
 {
 	struct mct_buf t = { 0 }, got = { 0 }, want = { 0 };
-	int i, k, n, nw, bad = 0, cases = 0;
+	struct mct_buf tgot = { 0 }, twant = { 0 };
+	struct mct_times tm = { 0 };
+	int i, k, n, nw, bad = 0, cases = 0, tbad = 0, tcases = 0;
+	static const char *const top[] = { "\"name\"", "\"ts\"", "\"dur\"",
+	    "\"xts\"", "\"args\"", "\"ts\" " };
 	static const char *const wrong[] = {
 		"{\"a\":1} x {\"b\":2}",	/* not a separator */
 		"{\"a\":\"cut",			/* a string cut */
@@ -1248,11 +1298,23 @@ test_unspace(void)
 	for (i = 0; i < 3000; i++) {
 		t.len = 0;
 		for (k = 0, n = 1 + rn(12); k < n; k++) {
+			unsigned j, nk = 1 + rn(5);
+
 			u_ws(&t);
 			mct_buf_addc(&t, '{');
-			mct_buf_adds(&t, "\"name\":");
-			u_ws(&t);
-			u_value(&t, 4);
+			for (j = 0; j < nk; j++) {
+				if (j)
+					mct_buf_addc(&t, ',');
+				mct_buf_adds(&t, top[rn(6)]);
+				mct_buf_addc(&t, ':');
+				u_ws(&t);
+				if (rn(2))
+					mct_buf_adds(&t, rn(2) ?
+					    "1661203462598738.047" : "-5");
+				else
+					u_value(&t, 4);
+				u_ws(&t);
+			}
 			mct_buf_addc(&t, '}');
 			u_ws(&t);
 			if (k + 1 < n || rn(2))
@@ -1260,8 +1322,36 @@ test_unspace(void)
 		}
 		want.len = got.len = 0;
 		nw = u_want(t.p, t.len, &want);
-		n = mct_unspace(t.p, t.len, &got);
+		n = mct_unspace(t.p, t.len, &got, &tm);
 		cases++;
+		if (n >= 0 && tm.known) {
+			const char *l = want.p, *nl;
+
+			/* the times it noted, and those a walk of each line finds */
+			tgot.len = twant.len = 0;
+			for (k = 0; k < tm.n; k++) {
+				char note[64];
+
+				snprintf(note, sizeof(note), "%u:%u:%u:%u;",
+				    tm.kv[k].koff, tm.kv[k].klen, tm.kv[k].voff,
+				    tm.kv[k].vlen);
+				mct_buf_adds(&tgot, note);
+			}
+			for (k = 0; k < nw && (nl = memchr(l, '\n',
+			    want.len - (size_t)(l - want.p))) != NULL; k++) {
+				u_times(l, (size_t)(nl - l), k, &twant);
+				l = nl + 1;
+			}
+			tcases++;
+			if (tgot.len != twant.len || (tgot.len > 0 &&
+			    memcmp(tgot.p, twant.p, tgot.len) != 0)) {
+				if (tbad++ == 0)
+					diag("mct_unspace times of \"%s\": "
+					    "got %s, want %s", esc(want.p,
+					    want.len), esc(tgot.p, tgot.len),
+					    esc(twant.p, twant.len));
+			}
+		}
 		if (n != nw || got.len != want.len ||
 		    memcmp(got.p, want.p, got.len) != 0) {
 			if (bad++ == 0)
@@ -1273,6 +1363,9 @@ test_unspace(void)
 	ok(bad == 0, "mct_unspace: %d random texts of spaced objects, short "
 	    "and long (64-byte blocks), as found another way (%d differ)",
 	    cases, bad);
+	ok(tbad == 0 && tcases > 1000, "mct_unspace: the first-level ts and "
+	    "dur numbers it notes of %d texts are those a walk finds (%d "
+	    "differ)", tcases, tbad);
 	for (i = 0; i < (int)(sizeof(wrong) / sizeof(wrong[0])); i++) {
 		/* short, and long enough to go by blocks */
 		for (k = 0; k < 2; k++) {
@@ -1282,7 +1375,7 @@ test_unspace(void)
 					mct_buf_adds(&t, "{\"pad\" : [ 1, 2 ]} ,\n");
 			mct_buf_adds(&t, wrong[i]);
 			got.len = 0;
-			ok(mct_unspace(t.p, t.len, &got) == -1,
+			ok(mct_unspace(t.p, t.len, &got, NULL) == -1,
 			    "mct_unspace \"%s\" (%zu bytes): -1", ESC(wrong[i]),
 			    t.len);
 		}
@@ -1290,6 +1383,9 @@ test_unspace(void)
 	mct_buf_free(&t);
 	mct_buf_free(&got);
 	mct_buf_free(&want);
+	mct_buf_free(&tgot);
+	mct_buf_free(&twant);
+	free(tm.kv);
 }
 
 static void
