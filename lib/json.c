@@ -60,6 +60,8 @@ skipws(const unsigned char *p, const unsigned char *end)
 
 	if (p < end && *p > ' ')
 		return p;	/* the common case: no whitespace at all */
+	if (end - p >= 2 && *p == ' ' && p[1] > ' ')
+		return p + 1;	/* and one space, as in "k": v, "k2" */
 	while (end - p >= 8) {
 		memcpy(&w, p, 8);
 		w ^= 0x2020202020202020ULL;
@@ -1343,6 +1345,20 @@ prefix_xor(uint64_t x)
 	return x;
 }
 
+/* The bits set in x (a call to libgcc without -mpopcnt: too dear here). */
+static inline int
+ones(uint64_t x)
+{
+#ifdef __POPCNT__
+	return __builtin_popcountll(x);
+#else
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* Bits a..b (a <= b < 64). */
 static inline uint64_t
 bits(int a, int b)
@@ -1487,8 +1503,8 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out,
 				/* where it goes: after the bytes kept before it */
 				if (depth == 1 && ncol++ < NCOLON)
 					col[ncol - 1] = (size_t)(o - out->p) +
-					    (i > from ? (size_t)__builtin_popcountll(
-					    keep & bits(from, i - 1)) : 0);
+					    (i > from ? (size_t)ones(keep &
+					    bits(from, i - 1)) : 0);
 				continue;
 			}
 			if (k.open >> i & 1) {
