@@ -1182,7 +1182,7 @@ unspace_bytes(const char *text, size_t n, struct mct_buf *out)
 		[' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1, ['"'] = 2,
 		['{'] = 3, ['['] = 3, ['}'] = 4, [']'] = 4
 	};
-	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char *p = (const unsigned char *)text, *q;
 	const unsigned char *end = p + n;
 	char *o;
 	int depth = 0, nobj = 0;
@@ -1209,45 +1209,11 @@ unspace_bytes(const char *text, size_t n, struct mct_buf *out)
 			p = skipws(p, end);
 			continue;
 		case 2:
-			*o++ = '"';
-			p++;
-			for (;;) {
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-				/* eight bytes at a time, copied before looking */
-				while (end - p >= 8) {
-					const uint64_t one = 0x0101010101010101ULL;
-					uint64_t w, a, b, m;
-
-					memcpy(&w, p, 8);
-					memcpy(o, &w, 8);
-					a = w ^ (one * '"');
-					b = w ^ (one * '\\');
-					m = (((a - one) & ~a) | ((b - one) & ~b)) &
-					    (one * 0x80);
-					if (m) {
-						size_t k = (size_t)__builtin_ctzll(m) >> 3;
-
-						p += k;
-						o += k;
-						break;
-					}
-					p += 8;
-					o += 8;
-				}
-#endif
-				while (p < end && *p != '"' && *p != '\\')
-					*o++ = (char)*p++;
-				if (p >= end)
-					return -1;
-				if (*p == '"')
-					break;
-				if (p + 1 >= end)	/* an escape: two bytes */
-					return -1;
-				*o++ = (char)*p++;
-				*o++ = (char)*p++;
-			}
-			*o++ = '"';
-			p++;
+			if ((q = string_end(p, end)) == NULL)
+				return -1;
+			memcpy(o, p, (size_t)(q - p));
+			o += q - p;
+			p = q;
 			continue;
 		case 3:
 			depth++;

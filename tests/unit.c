@@ -1145,8 +1145,9 @@ u_value(struct mct_buf *b, int depth)
 	    "\\u00e9", "{", "}", "[", "]", ",", ":", " ", "\xc3\xa9", "\\/",
 	    "\\\\\\\"", "xxxxxxxxxxxxxxxx" };
 	unsigned k, n;
+	int obj;
 
-	switch (depth > 0 ? rn(7) : rn(4)) {
+	switch (depth > 0 ? rn(5) : rn(4)) {
 	case 0:
 		mct_buf_addc(b, '"');
 		for (k = 0, n = rn(12); k < n; k++)
@@ -1162,31 +1163,23 @@ u_value(struct mct_buf *b, int depth)
 	case 3:
 		mct_buf_addc(b, '0');
 		break;
-	case 4: case 5:
-		mct_buf_addc(b, '{');
+	default:		/* an object two times in three, or an array */
+		obj = rn(3) < 2;
+		mct_buf_addc(b, obj ? '{' : '[');
 		for (k = 0, n = rn(4); k < n; k++) {
 			if (k)
 				mct_buf_addc(b, ',');
 			u_ws(b);
-			mct_buf_adds(b, rn(2) ? "\"k\\\"}\"" : "\"ts\"");
-			u_ws(b);
-			mct_buf_addc(b, ':');
-			u_ws(b);
+			if (obj) {
+				mct_buf_adds(b, rn(2) ? "\"k\\\"}\"" : "\"ts\"");
+				u_ws(b);
+				mct_buf_addc(b, ':');
+				u_ws(b);
+			}
 			u_value(b, depth - 1);
 			u_ws(b);
 		}
-		mct_buf_addc(b, '}');
-		break;
-	default:
-		mct_buf_addc(b, '[');
-		for (k = 0, n = rn(4); k < n; k++) {
-			if (k)
-				mct_buf_addc(b, ',');
-			u_ws(b);
-			u_value(b, depth - 1);
-			u_ws(b);
-		}
-		mct_buf_addc(b, ']');
+		mct_buf_addc(b, obj ? '}' : ']');
 		break;
 	}
 }
