@@ -13,10 +13,12 @@
  * operand's facts are a struct mct_source in the header (hdr->src); the
  * header's own fields and line are those of the run.  mct_next() then
  * hands out one event at a time, with ts/dur in integer nanoseconds and
- * the index of its operand (ev->source); mct_next_in() the next event of
- * one operand, so that a merge reads the operands mct_apart() allows side
- * by side.  A reader keeps all its state in itself: a tool can have two
- * open at once.
+ * the index of its operand (ev->source); mct_next_lines() instead, where
+ * it can, the rest of a chunk of lines pass 2's threads made whole, for a
+ * tool that writes the events as they come (mct-cat); mct_next_in() the
+ * next event of one operand, so that a merge reads the operands
+ * mct_apart() allows side by side.  A reader keeps all its state in
+ * itself: a tool can have two open at once.
  *
  * Ownership, one rule: the reader owns every event.  A tool borrows the
  * event it is given until its next call to mct_next(); whatever it keeps
@@ -433,6 +435,7 @@ struct mct_reader;
 struct mct_reader *mct_open(int, char **, const struct mct_opts *);
 const struct mct_header *mct_header(const struct mct_reader *);
 int	 mct_next(struct mct_reader *, struct mct_event **);
+int	 mct_next_lines(struct mct_reader *, const char **, size_t *);
 int	 mct_next_in(struct mct_reader *, int, struct mct_event **);
 int	 mct_apart(const struct mct_reader *, int);
 int	 mct_close(struct mct_reader *);
@@ -770,6 +773,7 @@ int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
 int	 mct_out_human(const struct mct_out *);
 void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
+void	 mct_out_lines(struct mct_out *, const char *, size_t);
 void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);

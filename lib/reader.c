@@ -2375,6 +2375,7 @@ take_index(struct mct_event *ev, const struct mct_scan *sc)
  */
 struct chunk {
 	struct mct_buf	 out;		/* its events, a line each */
+	unsigned long long nlines;	/* how many */
 	int		 k;		/* the chunk it holds, -1: the slot is free */
 	int		 ready;
 	int		 ntoobig;	/* values beyond int64 ns */
@@ -2505,6 +2506,7 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 			break;		/* (the spool's lines all end) */
 		chunk_put(c, p->in, NULL, t, line, (size_t)(nl - line), ++n);
 	}
+	c->nlines = n;
 }
 
 /*
@@ -2531,7 +2533,7 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 	size_t want, done = 0;
 	ssize_t got;
 	char *line, *nl, *end, *w, *e;
-	int state, ti = 0, nt;
+	int state, ti = 0, nt, nobj;
 
 	chunk_bounds(p, k, &from, &to, &state);
 	tm->known = 0;
@@ -2552,10 +2554,13 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 		struct mct_buf *lb = direct ? &c->out : lines;
 
 		lb->len = 0;
-		if (mct_unspace(b->p, done, lb, in->convert ? tm : NULL) < 0)
+		if ((nobj = mct_unspace(b->p, done, lb, in->convert ? tm :
+		    NULL)) < 0)
 			return 0;
-		if (direct)
+		if (direct) {
+			c->nlines = (unsigned long long)nobj;
 			return 1;
+		}
 		b = lb;
 		done = b->len;
 	}
@@ -2600,6 +2605,7 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 	}
 	if (direct)
 		c->out.len = (size_t)(w - c->out.p);
+	c->nlines = n;
 	return 1;
 }
 
@@ -2647,6 +2653,7 @@ chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
 		    mct_src_pos(f->src);
 	}
 	c->changed = f->fx->damaged;
+	c->nlines = n;
 	mct_src_close(f->src);
 	f->src = NULL;
 }
@@ -2805,6 +2812,33 @@ chunk_say(struct mct_reader *r, struct input *in, struct pass2 *p,
 	}
 }
 
+/* Wait for the chunk to take next, c, and say what it noted. */
+static void
+chunk_wait(struct mct_reader *r, struct input *in, struct pass2 *p,
+    struct chunk *c)
+{
+	pthread_mutex_lock(&p->mu);
+	while (c->k != p->take || !c->ready)
+		pthread_cond_wait(&p->ready, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	chunk_say(r, in, p, c);
+	p->taking = 1;
+	p->pos = 0;
+}
+
+/* The chunk taken is handed out: its slot is free for the chunk nslot on. */
+static void
+chunk_done(struct pass2 *p, struct chunk *c)
+{
+	pthread_mutex_lock(&p->mu);
+	c->k = -1;
+	c->ready = 0;
+	p->take++;
+	p->taking = 0;
+	pthread_cond_broadcast(&p->room);
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* The next event of pass 2 by threads; 0 at the operand's end. */
 static int
 pass2_next(struct mct_reader *r, struct input *in)
@@ -2815,15 +2849,8 @@ pass2_next(struct mct_reader *r, struct input *in)
 
 	while (p->take < p->nchunk) {
 		c = &p->slot[p->take % p->nslot];
-		if (!p->taking) {
-			pthread_mutex_lock(&p->mu);
-			while (c->k != p->take || !c->ready)
-				pthread_cond_wait(&p->ready, &p->mu);
-			pthread_mutex_unlock(&p->mu);
-			chunk_say(r, in, p, c);
-			p->taking = 1;
-			p->pos = 0;
-		}
+		if (!p->taking)
+			chunk_wait(r, in, p, c);
 		if (p->pos < c->out.len) {
 			line = c->out.p + p->pos;
 			nl = memchr(line, '\n', c->out.len - p->pos);
@@ -2833,14 +2860,7 @@ pass2_next(struct mct_reader *r, struct input *in)
 			rank_event(r, in);
 			return 1;
 		}
-		/* its slot is free for the chunk nslot on */
-		pthread_mutex_lock(&p->mu);
-		c->k = -1;
-		c->ready = 0;
-		p->take++;
-		p->taking = 0;
-		pthread_cond_broadcast(&p->room);
-		pthread_mutex_unlock(&p->mu);
+		chunk_done(p, c);
 	}
 	pass2_free(in);
 	if (in->direct) {
@@ -2848,6 +2868,50 @@ pass2_next(struct mct_reader *r, struct input *in)
 		in->src = in->fr.src = NULL;
 	}
 	return 0;
+}
+
+/*
+ * The lines the reader holds ready, whole, each with its line end: the
+ * rest of a chunk pass 2's threads made, when nothing is left to do to
+ * its events (no rank to add, no ts to shift).  For a tool that writes
+ * the events as they come; returns 0 where there are none so: then
+ * mct_next() goes on, and gives the chunks that follow too.
+ */
+int
+mct_next_lines(struct mct_reader *r, const char **text, size_t *len)
+{
+	struct input *in;
+	struct pass2 *p;
+	struct chunk *c;
+	const char *q, *end;
+
+	if (r->cur >= r->nin || r->fatal)
+		return 0;
+	in = &r->in[r->cur];
+	if ((p = in->p2) == NULL || in->addrank || in->s->shift != 0 ||
+	    p->take >= p->nchunk)
+		return 0;
+	c = &p->slot[p->take % p->nslot];
+	if (p->taking && p->pos >= c->out.len) {
+		chunk_done(p, c);
+		if (p->take >= p->nchunk)
+			return 0;	/* mct_next() ends the operand */
+		c = &p->slot[p->take % p->nslot];
+	}
+	if (!p->taking)
+		chunk_wait(r, in, p, c);
+	if (p->pos >= c->out.len)
+		return 0;
+	*text = c->out.p + p->pos;
+	*len = c->out.len - p->pos;
+	if (p->pos == 0)
+		in->rp.line += c->nlines;
+	else
+		for (q = *text, end = q + *len; (q = memchr(q, '\n',
+		    (size_t)(end - q))) != NULL; q++)
+			in->rp.line++;
+	p->pos = c->out.len;
+	return 1;
 }
 
 /* Pass 2 of a direct operand: frame it again; 0 at its end. */

@@ -4173,6 +4173,76 @@ cat_of(const char *json)
 	return out;
 }
 
+/*
+ * mct_next_lines(): the whole lines of pass 2's chunks, for a tool that
+ * writes events as they come.  Taken in turns with mct_next() (the first
+ * event of a chunk; mct_next_lines() its rest, then a whole chunk), the
+ * events are those of mct_next() alone, and the events' line numbers
+ * (ev->where) count the lines handed out either way.
+ */
+static void
+test_next_lines(void)
+{
+	struct mct_buf t = { 0 }, alone = { 0 }, mixed = { 0 };
+	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
+	struct mct_reader *r;
+	struct mct_event *ev;
+	const char *argv[1], *text;
+	size_t len;
+	unsigned long long nlines;
+	int i, pass, form, blocks, badwhere;
+
+	for (form = 0; form < 2; form++) {
+		/* indented in fractional us (compacted, converted); compact ns */
+		t.len = 0;
+		mct_buf_adds(&t, "[\n");
+		for (i = 0; i < 3000; i++) {
+			char e[160];
+
+			snprintf(e, sizeof(e), form == 0 ? "%s  {\"name\": \"k%d\", "
+			    "\"ph\": \"X\", \"ts\": %d.5, \"dur\": 2.25}" :
+			    "%s{\"name\":\"k%d\",\"ph\":\"X\",\"ts\":%d,\"dur\":2,"
+			    "\"args\":{\"co_id\":1}}", i ? ",\n" : "", i, 1000 + i);
+			mct_buf_adds(&t, e);
+		}
+		mct_buf_adds(&t, "\n]\n");
+		argv[0] = tfile("next-lines.json", t.p, t.len);
+		alone.len = mixed.len = 0;
+		setenv("MCT_SPLIT", "4096", 1);	/* pass 2 by threads, chunks */
+		for (pass = 0; pass < 2; pass++) {
+			r = mct_open(1, (char **)argv, &o);
+			blocks = badwhere = 0;
+			nlines = 0;
+			for (;;) {
+				/* the rest of a chunk, then a whole one */
+				for (i = 0; pass == 1 && i < 2 &&
+				    mct_next_lines(r, &text, &len); i++) {
+					mct_buf_add(&mixed, text, len);
+					for (; len > 0; len--)
+						nlines += text[len - 1] == '\n';
+					blocks++;
+				}
+				if (!mct_next(r, &ev))
+					break;
+				badwhere += ev->where != ++nlines;
+				mct_buf_add(pass ? &mixed : &alone, ev->json, ev->len);
+				mct_buf_addc(pass ? &mixed : &alone, '\n');
+			}
+			(void)mct_close(r);
+		}
+		unsetenv("MCT_SPLIT");
+		ok(alone.len > 0 && alone.len == mixed.len && memcmp(alone.p,
+		    mixed.p, alone.len) == 0 && blocks > 10 && badwhere == 0 &&
+		    nlines == 3000, "mct_next_lines() in turns with mct_next(), "
+		    "%s: the events of mct_next() alone, %d blocks, every line "
+		    "counted (%d wrong, %llu lines)", form == 0 ? "indented us" :
+		    "compact ns", blocks, badwhere, nlines);
+	}
+	mct_buf_free(&t);
+	mct_buf_free(&alone);
+	mct_buf_free(&mixed);
+}
+
 static void
 test_rules(void)
 {
@@ -4766,6 +4836,7 @@ run_reader_tests(void)
 		test_ranks();
 		test_src_errors();
 		test_two_readers();
+		test_next_lines();
 		test_rules();
 		test_rules_vfields();
 		rm_tmpdir();
@@ -4780,6 +4851,7 @@ run_reader_tests(void)
 		test_ranks();
 		test_src_errors();
 		test_two_readers();
+		test_next_lines();
 		test_rules();
 		test_rules_vfields();
 		fflush(stdout);

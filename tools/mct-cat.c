@@ -292,6 +292,8 @@ main(int argc, char *argv[])
 	struct mct_reader *r;
 	struct mct_event *ev;
 	struct mct_pairbe *pb = NULL;
+	const char *text;
+	size_t len;
 	int n, status = MCT_EXIT_OK;
 
 	n = options(argc, argv, &o, &mo, &fields);
@@ -311,8 +313,16 @@ main(int argc, char *argv[])
 			mct_out_event(&o, ev);
 		status = mct_merge_close(m);
 	} else
-		while (mct_pairbe_next(pb, r, &ev))
-			mct_out_event(&o, ev);
+		for (;;) {
+			/* lines the reader's threads made whole, if they are */
+			if (pb == NULL && o.fmt == MCT_O_NDJSON &&
+			    mct_next_lines(r, &text, &len))
+				mct_out_lines(&o, text, len);
+			else if (mct_pairbe_next(pb, r, &ev))
+				mct_out_event(&o, ev);
+			else
+				break;
+		}
 	mct_out_end(&o);
 	mct_pairbe_free(pb);
 	return mct_finish(mct_status(mct_close(r), status));
