@@ -1361,7 +1361,7 @@ block_take(struct mct_reader *r, struct input *in, struct block *b)
 		b->fx.cp[i].off += f->spooled;
 	if (b->lines.len > 0 && f->chunk > 0 && f->spooled >=
 	    (in->fx.ncp ? in->fx.cp[in->fx.ncp - 1].off : 0) + f->chunk)
-		ckpt_add(&in->fx, f->spooled, S_ARRAY, 0);
+		ckpt_add(&in->fx, f->spooled, S_ARRAY, CK_FRAME);
 	f->spooled += (long long)b->lines.len;
 	merge(&in->fx, &b->fx);
 }
@@ -2188,6 +2188,34 @@ mct_header(const struct mct_reader *r)
 	return &r->hdr;
 }
 
+/* Room in t for span n (and 4 at least). */
+static void
+span_room(struct spans *t, int n)
+{
+	if (n < t->cap)
+		return;
+	t->cap = t->cap ? t->cap * 2 : 4;
+	t->sp = mct_xrealloc(t->sp, (size_t)t->cap * sizeof(*t->sp));
+}
+
+/*
+ * The spans mct_unspace() noted of object obj (its notes are in order:
+ * *ti is the first not taken yet) to t; returns how many.
+ */
+static int
+noted_spans(const struct mct_times *tm, int *ti, unsigned long long obj,
+    struct spans *t)
+{
+	int nt;
+
+	for (nt = 0; *ti < tm->n && tm->kv[*ti].koff == obj; (*ti)++, nt++) {
+		span_room(t, nt);
+		t->sp[nt].off = tm->kv[*ti].voff;
+		t->sp[nt].len = tm->kv[*ti].vlen;
+	}
+	return nt;
+}
+
 /*
  * The ts and dur values of the compact event json[0..len), in order:
  * the scan's (sc, if the event was framed and had two at most), else
@@ -2200,10 +2228,7 @@ time_spans(const struct mct_scan *sc, const char *json, size_t len,
 {
 	int i, n = 0, nkv;
 
-	if (t->cap == 0) {
-		t->cap = 4;
-		t->sp = mct_xmalloc((size_t)t->cap * sizeof(*t->sp));
-	}
+	span_room(t, 1);
 	if (sc != NULL && sc->ntimes <= 2) {
 		for (i = 0; i < sc->ntimes; i++) {
 			t->sp[i].off = sc->time_off[i];
@@ -2221,10 +2246,7 @@ time_spans(const struct mct_scan *sc, const char *json, size_t len,
 		if (!((kv->klen == 2 && memcmp(k, "ts", 2) == 0) ||
 		    (kv->klen == 3 && memcmp(k, "dur", 3) == 0)))
 			continue;
-		if (n == t->cap) {
-			t->cap *= 2;
-			t->sp = mct_xrealloc(t->sp, (size_t)t->cap * sizeof(*t->sp));
-		}
+		span_room(t, n);
 		t->sp[n].off = kv->voff;
 		t->sp[n].len = kv->vlen;
 		n++;
@@ -2533,7 +2555,7 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 	size_t want, done = 0;
 	ssize_t got;
 	char *line, *nl, *end, *w, *e;
-	int state, ti = 0, nt, nobj;
+	int state, ti = 0, nobj;
 
 	chunk_bounds(p, k, &from, &to, &state);
 	tm->known = 0;
@@ -2577,21 +2599,10 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 			continue;
 		n++;
 		if (!direct) {
-			if (in->convert && tm->known) {
-				/* the spans mct_unspace() noted of object n - 1 */
-				for (nt = 0; ti < tm->n && tm->kv[ti].koff ==
-				    n - 1; ti++, nt++) {
-					if (nt == t->cap) {
-						t->cap = t->cap ? t->cap * 2 : 4;
-						t->sp = mct_xrealloc(t->sp,
-						    (size_t)t->cap * sizeof(*t->sp));
-					}
-					t->sp[nt].off = tm->kv[ti].voff;
-					t->sp[nt].len = tm->kv[ti].vlen;
-				}
+			if (in->convert && tm->known)
 				chunk_put_spans(c, in, t, line, (size_t)(e -
-				    line), n, nt);
-			} else if (in->convert)
+				    line), n, noted_spans(tm, &ti, n - 1, t));
+			else if (in->convert)
 				chunk_put(c, in, NULL, t, line, (size_t)(e - line),
 				    n);
 			else
