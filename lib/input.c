@@ -173,10 +173,7 @@ mct_src_open(const char *name)
 	s->mtime = st.st_mtim;
 	s->start = S_ISREG(st.st_mode) ? (long long)lseek(s->fd, 0, SEEK_CUR) : -1;
 	s->limit = -1;
-#ifdef F_SETPIPE_SZ
-	if (S_ISFIFO(st.st_mode))
-		(void)fcntl(s->fd, F_SETPIPE_SZ, 1 << 20);	/* fewer reads */
-#endif
+	mct_pipe_size(s->fd);	/* fewer reads */
 	/* Read the first bytes to see whether it is gzip. */
 	s->zbuf = mct_xmalloc(ZBUF);
 	s->zmax = gzslot(ZBUF);

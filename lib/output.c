@@ -396,6 +396,7 @@ obuf_set(void)
 	/* to a pipe or a file, 64 KB a write(2), not stdio's 4 KB */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	mct_pipe_size(STDOUT_FILENO);
 }
 
 /* Start the output: the header line of a stream, of a TSV, of a trace. */

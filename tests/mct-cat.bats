@@ -947,3 +947,49 @@ Try 'mct-cat --help' for more information."
 	want=$("$PYTHON3" -c 'import json,sys; ev=json.load(open(sys.argv[1]))["traceEvents"]; print(sum(1 for e in ev if e.get("name")=="kernel_kernel" and e.get("args",{}).get("grid")==[2056,32,1]))' "$BATS_FILE_TMPDIR/full.json")
 	[ "$n" -eq "$want" ]
 }
+
+# --- pipes ----------------------------------------------------------------
+
+# F_GETPIPE_SZ (Linux): the bytes a pipe holds; 1 MB is the default most
+# a user may ask for (/proc/sys/fs/pipe-max-size).
+pipe_sz() {
+	python3 -c 'import fcntl, sys; print(fcntl.fcntl(int(sys.argv[1]), 1032))' "$1"
+}
+
+@test "a pipe mct-cat writes to holds 1 MB (a sixteenth of the wakes of 64 KB)" {
+	[ "$(uname)" = Linux ] || skip "F_SETPIPE_SZ is Linux's"
+	[ "$(cat /proc/sys/fs/pipe-max-size)" -ge 1048576 ] ||
+		skip "pipe-max-size is below 1 MB here"
+	# read to the end first: mct-cat has set the size before its first write
+	run bash -c 'mct-cat "$1" | python3 -c "
+import fcntl, sys
+n = sum(1 for _ in sys.stdin.buffer)
+print(n, fcntl.fcntl(0, 1032))"' _ "$full"
+	[ "$status" -eq 0 ]
+	same "$output" "225853 1048576"
+	# a pipe the tool does not write to is left as it is
+	run bash -c 'printf x | python3 -c "import fcntl; print(fcntl.fcntl(0, 1032))"'
+	same "$output" 65536
+}
+
+@test "a pipe mct-filter reads from holds 1 MB; its events are the same" {
+	[ "$(uname)" = Linux ] || skip "F_SETPIPE_SZ is Linux's"
+	[ "$(cat /proc/sys/fs/pipe-max-size)" -ge 1048576 ] ||
+		skip "pipe-max-size is below 1 MB here"
+	mct-cat "$full" > all.nd
+	# the writer waits (5 s at most) for the reader to have grown the pipe
+	run bash -c 'python3 -c "
+import fcntl, sys, time
+sys.stdout.buffer.write(open(sys.argv[1], \"rb\").read(4096))
+sys.stdout.flush()
+for i in range(500):
+    if fcntl.fcntl(1, 1032) == 1048576:
+        break
+    time.sleep(0.01)
+print(fcntl.fcntl(1, 1032), file=sys.stderr)
+sys.stdout.buffer.write(open(sys.argv[1], \"rb\").read()[4096:])" all.nd 2> size |
+	    mct-filter > filtered.nd'
+	[ "$status" -eq 0 ]
+	same "$(cat size)" 1048576
+	cmp filtered.nd all.nd
+}
