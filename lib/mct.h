@@ -70,6 +70,7 @@ void	 mct_buf_add(struct mct_buf *, const void *, size_t);
 void	 mct_buf_adds(struct mct_buf *, const char *);
 void	 mct_buf_addc(struct mct_buf *, int);
 void	 mct_buf_addi(struct mct_buf *, int64_t);
+size_t	 mct_i64(char *, int64_t);
 void	 mct_buf_addjstr(struct mct_buf *, const char *, size_t);
 void	 mct_buf_free(struct mct_buf *);
 void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));
@@ -248,6 +249,7 @@ enum mct_unit { MCT_UNIT_AUTO = 0, MCT_UNIT_NS, MCT_UNIT_US, MCT_UNIT_MS, MCT_UN
 
 int	 mct_dec_e6(const char *, size_t, mct_i128 *);
 int	 mct_dec_ns(const char *, size_t, enum mct_unit, int64_t *);
+size_t	 mct_ns_text(char *, const char *, size_t, enum mct_unit);
 int	 mct_e6_ns(mct_i128, enum mct_unit, int64_t *);
 int	 mct_int(const char *, size_t, int64_t *);
 int	 mct_parse_unit(const char *, enum mct_unit *);

@@ -2272,26 +2272,33 @@ static int
 put_converted(struct mct_buf *b, const char *json, size_t len,
     const struct span *sp, int n, enum mct_unit unit, struct span *bad)
 {
-	size_t last = 0;
-	int64_t ns;
+	size_t last = 0, w;
 	int i, nbad = 0;
+	char *o;
 
+	/* a value's ns take 21 bytes at most */
+	mct_buf_grow(b, len + 1 + (size_t)n * 21);
+	o = b->p + b->len;
 	for (i = 0; i < n; i++) {
 		const char *v = json + sp[i].off;
 
 		if (sp[i].len == 0 || !(*v == '-' || (*v >= '0' && *v <= '9')))
 			continue;
-		if (mct_dec_ns(v, sp[i].len, unit, &ns) != 0) {
-			if (nbad++ == 0)
+		memcpy(o, json + last, sp[i].off - last);
+		o += sp[i].off - last;
+		last = sp[i].off;
+		if ((w = mct_ns_text(o, v, sp[i].len, unit)) == 0) {
+			if (nbad++ == 0)	/* as written, with what follows */
 				*bad = sp[i];
 			continue;
 		}
-		mct_buf_add(b, json + last, sp[i].off - last);
-		mct_buf_addi(b, ns);
+		o += w;
 		last = sp[i].off + sp[i].len;
 	}
-	mct_buf_add(b, json + last, len - last);
-	mct_buf_addc(b, '\n');
+	memcpy(o, json + last, len - last);
+	o += len - last;
+	*o++ = '\n';
+	b->len = (size_t)(o - b->p);
 	return nbad;
 }
 

@@ -213,6 +213,53 @@ mct_dec_ns(const char *s, size_t n, enum mct_unit u, int64_t *ns)
 	return 0;
 }
 
+/*
+ * The JSON number s[0..n), in unit u, as the text of its integer ns at o
+ * (21 bytes at most): mct_dec_ns() and mct_i64() in one.  Returns the
+ * length, or 0 if it is beyond int64 ns.
+ *
+ * Most times in a trace are digits with a fraction of no more digits
+ * than the unit has below it (a Kineto ts of us: "1661203462607008.123"):
+ * their ns are those digits, the fraction padded with zeros, less the
+ * leading zeros, exactly.  Those are written as text, without a number
+ * in between; anything else (a sign, an exponent, a longer fraction to
+ * round) goes through mct_dec_ns().
+ */
+size_t
+mct_ns_text(char *o, const char *s, size_t n, enum mct_unit u)
+{
+	size_t i, ni, nf = 0, k, w = 0;
+	int64_t ns;
+
+	k = u == MCT_UNIT_S ? 9 : u == MCT_UNIT_MS ? 6 : u == MCT_UNIT_US ?
+	    3 : 0;
+	for (i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	ni = i;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			nf++;
+	if (ni == 0 || i < n || (ni < n && nf == 0) || nf > k ||
+	    ni + k > 18 || (ni > 1 && s[0] == '0')) {
+		if (mct_dec_ns(s, n, u, &ns) != 0)
+			return 0;
+		return mct_i64(o, ns);
+	}
+	if (ni > 1 || s[0] != '0') {
+		memcpy(o, s, ni);
+		w = ni;
+	}
+	for (i = ni + 1; i < ni + 1 + nf; i++)
+		if (w > 0 || s[i] != '0')
+			o[w++] = s[i];
+	if (w == 0)
+		o[w++] = '0';
+	else
+		for (i = nf; i < k; i++)
+			o[w++] = '0';
+	return w;
+}
+
 /* A strict decimal integer s[0..n). */
 int
 mct_int(const char *s, size_t n, int64_t *v)

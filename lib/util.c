@@ -89,8 +89,12 @@ mct_buf_addc(struct mct_buf *b, int c)
 	b->p[b->len] = '\0';
 }
 
-void
-mct_buf_addi(struct mct_buf *b, int64_t v)
+/*
+ * The decimal text of v at o (21 bytes at most, no NUL); its length.  By
+ * hand, two digits a step: snprintf cost a tenth of mct-cat's time.
+ */
+size_t
+mct_i64(char *o, int64_t v)
 {
 	static const char d2[] =
 	    "00010203040506070809101112131415161718192021222324"
@@ -100,7 +104,6 @@ mct_buf_addi(struct mct_buf *b, int64_t v)
 	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 
-	/* by hand, two digits a step: snprintf cost a tenth of mct-cat's time */
 	for (; u >= 100; u /= 100) {
 		q -= 2;
 		memcpy(q, d2 + 2 * (u % 100), 2);
@@ -112,7 +115,15 @@ mct_buf_addi(struct mct_buf *b, int64_t v)
 		*--q = (char)('0' + u);
 	if (v < 0)
 		*--q = '-';
-	mct_buf_add(b, q, (size_t)(e - q));
+	memcpy(o, q, (size_t)(e - q));
+	return (size_t)(e - q);
+}
+
+void
+mct_buf_addi(struct mct_buf *b, int64_t v)
+{
+	mct_buf_grow(b, 24);
+	b->len += mct_i64(b->p + b->len, v);
 }
 
 /* Append s as a JSON string, quotes included. */

@@ -401,6 +401,75 @@ test_time(void)
 		    sizeof(iv) / sizeof(iv[0]));
 		mct_buf_free(&b);
 	}
+	{
+		/*
+		 * mct_ns_text: the text of mct_dec_ns()'s ns, or 0 where it
+		 * fails; on random numbers of every form, the plain ones it
+		 * writes as text (digits, a fraction of up to the unit's
+		 * digits) and the others it hands to mct_dec_ns().
+		 */
+		static const enum mct_unit us[] = { MCT_UNIT_NS, MCT_UNIT_US,
+		    MCT_UNIT_MS, MCT_UNIT_S };
+		static const char *fixed[] = { "0", "0.0", "0.000", "0.5",
+		    "0.05", "0.001", "0.0001", "00", "01.5", "1.", "-0", "-0.5",
+		    "1661203462607008", "1661203462607008.123",
+		    "1661203462607008.1234", "999999999999999.999",
+		    "9999999999999999", "99999999999999999", "1e3", "1.5E-2",
+		    "+1", ".5", "5.", "1..5", "12a", "" };
+		char text[64], got[32], want[32];
+		size_t n, w, k;
+		int64_t ns;
+		int ti, j, ui, nwrong = 0, nfast = 0, ntried = 0;
+
+		for (ti = 0; ti < 40000 + (int)(sizeof(fixed) / sizeof(fixed[0]));
+		    ti++) {
+			if (ti < (int)(sizeof(fixed) / sizeof(fixed[0])))
+				snprintf(text, sizeof(text), "%s", fixed[ti]);
+			else {
+				n = 0;
+				if (rnd() % 8 == 0)
+					text[n++] = '-';
+				k = 1 + rnd() % 19;	/* integer digits */
+				for (j = 0; j < (int)k; j++)
+					text[n++] = (char)('0' + (j == 0 &&
+					    k > 1 && rnd() % 16 ? 1 + rnd() % 9 :
+					    rnd() % 10));
+				if (rnd() % 2) {
+					text[n++] = '.';
+					k = 1 + rnd() % 11;
+					for (j = 0; j < (int)k; j++)
+						text[n++] = (char)('0' +
+						    (rnd() % 3 ? rnd() % 10 : 0));
+				}
+				if (rnd() % 12 == 0)
+					n += (size_t)snprintf(text + n,
+					    sizeof(text) - n, "e%d",
+					    (int)(rnd() % 9) - 4);
+				text[n] = '\0';
+			}
+			for (ui = 0; ui < 4; ui++) {
+				ntried++;
+				w = mct_ns_text(got, text, strlen(text), us[ui]);
+				if (mct_dec_ns(text, strlen(text), us[ui], &ns) != 0)
+					want[0] = '\0';
+				else
+					snprintf(want, sizeof(want), "%" PRId64, ns);
+				if (w != strlen(want) || memcmp(got, want, w) != 0) {
+					if (nwrong++ < 5)
+						printf("# mct_ns_text(\"%s\", %s): "
+						    "\"%.*s\", want \"%s\"\n", text,
+						    mct_unit_name(us[ui]), (int)w,
+						    got, want);
+				}
+				if (strchr(text, 'e') == NULL &&
+				    text[0] != '-' && w > 0)
+					nfast++;
+			}
+		}
+		ok(nwrong == 0 && nfast > 1000,
+		    "mct_ns_text equals mct_dec_ns's ns as text on %d numbers "
+		    "and units (%d plain)", ntried, nfast);
+	}
 	t_dec_ns("", MCT_UNIT_NS, -1, 0);
 	t_dec_ns("12a", MCT_UNIT_NS, -1, 0);
 	t_dec_ns("1.2.3", MCT_UNIT_US, -1, 0);
