@@ -63,7 +63,9 @@ Environment:
 Each job is a shell pipeline (bash, the built tools' directory first on PATH) or one command. Wall
 time: from its start to os.wait4. Peak RSS: of the command of a one-command job, or of the command
 marked `rss CMD` in a pipeline, taken by GNU time (else bench/rss.py, os.wait4 in a small python):
-a process forked by this python would carry python's own high-water mark.
+a process forked by this python would carry python's own high-water mark. The RSS is taken in a
+round of its own before the timed ones, whose jobs run bare: the wrapper's fork, exec and wait
+cost ~9 ms of wall on the 2-CPU VM, a sixth of a 50 ms mct-cat.
 The reference programs are files in bench/ref/, each runnable by itself.
 
 Adding a section: write section_NAME and add NAME to SECTIONS_ALL (and SECTIONS_DEFAULT), e.g.
@@ -195,6 +197,7 @@ def setup():
         S.rss_argv = [sys.executable, "-S", "-I", os.path.join(BENCH, "rss.py"), "$RSS_FILE"]
     S.prelude = "rss() { %s \"$@\"; }" % " ".join(
         '"$RSS_FILE"' if a == "$RSS_FILE" else q(a) for a in S.rss_argv)
+    S.no_rss = 'rss() { "$@"; }'	# the timed runs
 
 
 def export(**kw):
@@ -303,16 +306,18 @@ class Table:
         """A job: the bash pipeline text; mct: it runs mct tools (doubled with BENCH_BASE)."""
         self._add(Job(tool, text=text), mct)
 
-    def _run1(self, i, job):
+    def _run1(self, i, job, rss=False):
+        """One run of job; rss: under the RSS wrapper (that run's time is not one to keep)."""
         rss_file = os.path.join(S.work, "rss.%d" % i)
         out = os.path.join(S.work, "out.%d" % i) if job.text else os.devnull
         err = os.path.join(S.work, "err.%d" % i)
         open(rss_file, "w").close()
         env = dict(S.env, RSS_FILE=rss_file, **job.env)
         if job.argv:
-            argv = [rss_file if a == "$RSS_FILE" else a for a in S.rss_argv] + job.argv
+            argv = ([rss_file if a == "$RSS_FILE" else a for a in S.rss_argv] if rss else []) + job.argv
         else:
-            argv = ["bash", "-c", "set -o pipefail; %s; %s" % (S.prelude, job.text)]
+            argv = ["bash", "-c", "set -o pipefail; %s; %s" % (S.prelude if rss else S.no_rss,
+                                                                job.text)]
         wr = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
         actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, out, wr, 0o644),
@@ -340,22 +345,26 @@ class Table:
         return code, t, cpu, int(last) if last.isdigit() else None
 
     def run(self):
+        """Round 0 takes each job's peak RSS under the wrapper (its time is not kept: GNU time's
+        fork, exec and wait cost ~9 ms of wall here, a sixth of a 50 ms job); then RUNS timed
+        rounds, each job run bare, round-robin."""
         tty = sys.stderr.isatty()
-        for r in range(1, self.runs + 1):
+        for r in range(0, self.runs + 1):
             for i, job in enumerate(self.jobs):
                 if job.failed:
                     continue
                 if tty:
                     sys.stderr.write("  [run %d/%d] %-40.40s\r" % (r, self.runs, job.tool))
                     sys.stderr.flush()
-                code, t, cpu, rss = self._run1(i, job)
+                code, t, cpu, rss = self._run1(i, job, rss=r == 0)
                 if code:
                     job.failed = code
                     continue
+                if r == 0:
+                    job.rss = rss
+                    continue
                 job.times.append(t)
                 job.cpu.append(cpu)
-                if rss is not None and (job.rss is None or rss > job.rss):
-                    job.rss = rss
         if tty:
             sys.stderr.write("%60s\r" % "")
         self._print()
