@@ -74,6 +74,7 @@ size_t	 mct_i64(char *, int64_t);
 void	 mct_buf_addjstr(struct mct_buf *, const char *, size_t);
 void	 mct_buf_free(struct mct_buf *);
 void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));
+void	 mct_sort_i64(int64_t *, size_t);
 void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);
 uint64_t mct_hash(const void *, size_t);

@@ -30,14 +30,6 @@ struct mct_cand {
 };
 
 static int
-cmp_int64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
 cmp_cand(const void *a, const void *b)
 {
 	const struct mct_cand *x = a, *y = b;
@@ -130,7 +122,7 @@ run_limit(struct mct_phaser *f, size_t s, int64_t *pause)
 	for (i = f->first[s] + 1; i < f->first[s + 1]; i++)
 		pause[n++] = f->dev[f->order[i]].ts -
 		    f->dev[f->order[i - 1]].ts;
-	mct_sort(pause, n, sizeof(*pause), cmp_int64);
+	mct_sort_i64(pause, n);
 	return (int64_t)((double)pause[n / 2] * f->m->split);
 }
 
@@ -420,7 +412,7 @@ mct_phases_steps(struct mct_phaser *f, struct mct_step *st, size_t n)
 	len = mct_xmalloc(n * sizeof(*len));
 	for (i = 0; i < n; i++)
 		len[i] = st[i].end - st[i].ts;
-	mct_sort(len, n, sizeof(*len), cmp_int64);
+	mct_sort_i64(len, n);
 	med = len[n / 2];
 	free(len);
 	for (p = 0; p < f->nph; p++)	/* init, switches, tail: found again */
@@ -472,7 +464,7 @@ mct_phases_merge_switches(struct mct_phaser *f, int64_t min)
 			if (f->ph[p].kind == MCT_PH_STEADY && f->ph[p].rounds > 0)
 				round[n++] = (f->ph[p].end - f->ph[p].start) /
 				    f->ph[p].rounds;
-		mct_sort(round, (size_t)n, sizeof(*round), cmp_int64);
+		mct_sort_i64(round, (size_t)n);
 		min = n > 0 ? round[n / 2] / 100 : 0;
 		free(round);
 	}

@@ -16,14 +16,6 @@
 
 #include "mct.h"
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The median of n > 0 values (sorts them): the middle one, or of an even
  * number the mean of the two middle ones, rounded down.
@@ -33,7 +25,7 @@ mct_median_i64(int64_t *v, size_t n)
 {
 	mct_i128 s;
 
-	mct_sort(v, n, sizeof(*v), cmp_i64);
+	mct_sort_i64(v, n);
 	if (n % 2)
 		return v[n / 2];
 	s = (mct_i128)v[n / 2 - 1] + v[n / 2];

@@ -164,14 +164,6 @@ mct_stats_merge(struct mct_stats *a, const struct mct_stats *b)
 }
 
 static int
-cmp_i(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
 cmp_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -184,7 +176,10 @@ sort(struct mct_stats *s)
 {
 	if (s->sorted)
 		return;
-	mct_sort(s->v, s->n, sizeof(*s->v), s->isfloat ? cmp_d : cmp_i);
+	if (s->isfloat)
+		mct_sort(s->v, s->n, sizeof(*s->v), cmp_d);
+	else if (s->n > 0)
+		mct_sort_i64(&s->v[0].i, s->n);
 	s->sorted = 1;
 }
 

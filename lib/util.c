@@ -242,6 +242,60 @@ mct_sort(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
+/*
+ * Sort n int64 values, ascending: by their bytes, least significant first
+ * (a radix sort, 8 bits a pass), where qsort()'s comparison calls were a
+ * third of mct-group's time when it keeps every value for a median.  A
+ * pass whose byte is the same in every value is skipped (durations seldom
+ * need more than 4 of the 8).  Few values go by insertion.
+ */
+void
+mct_sort_i64(int64_t *v, size_t n)
+{
+	size_t count[8][256], i, j, sum;
+	uint64_t *a = (uint64_t *)v, *b, *t;
+	uint64_t x;
+	int k, pass;
+
+	if (n < 64) {
+		for (i = 1; i < n; i++) {
+			int64_t y = v[i];
+
+			for (j = i; j > 0 && v[j - 1] > y; j--)
+				v[j] = v[j - 1];
+			v[j] = y;
+		}
+		return;
+	}
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < n; i++) {
+		x = a[i] ^ (UINT64_C(1) << 63);	/* signed order */
+		for (k = 0; k < 8; k++)
+			count[k][(x >> (8 * k)) & 0xff]++;
+	}
+	b = mct_xmalloc(n * sizeof(*b));
+	for (pass = 0, k = 0; k < 8; k++) {
+		x = (a[0] ^ (UINT64_C(1) << 63)) >> (8 * k) & 0xff;
+		if (count[k][x] == n)
+			continue;	/* one value of this byte: order kept */
+		for (sum = 0, j = 0; j < 256; j++) {
+			size_t c = count[k][j];
+
+			count[k][j] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++) {
+			x = (a[i] ^ (UINT64_C(1) << 63)) >> (8 * k) & 0xff;
+			b[count[k][x]++] = a[i];
+		}
+		t = a, a = b, b = t;
+		pass++;
+	}
+	if (pass % 2)		/* the values are in the scratch: back */
+		memcpy(b, a, n * sizeof(*a));
+	free(pass % 2 ? a : b);
+}
+
 /* The same with a context for the comparison: no static for it. */
 void
 mct_sort_r(void *base, size_t n, size_t size,

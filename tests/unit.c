@@ -6331,6 +6331,73 @@ test_times(void)
 	t_dec_ns("12345678.9x", MCT_UNIT_US, -1, 0);
 }
 
+static int
+cmp_i64_test(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* mct_sort_i64 against qsort, on sizes and spreads of every kind. */
+static void
+test_sort(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 63, 64, 65, 1000, 100003 };
+	int64_t *v, *w;
+	size_t si, i, nbad = 0, ntried = 0;
+	int kind;
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t n = sizes[si];
+
+		v = mct_xmalloc((n + 1) * sizeof(*v));
+		w = mct_xmalloc((n + 1) * sizeof(*w));
+		for (kind = 0; kind < 6; kind++) {
+			for (i = 0; i < n; i++) {
+				uint64_t r = rnd();
+
+				switch (kind) {
+				case 0:		/* any int64 */
+					v[i] = (int64_t)r;
+					break;
+				case 1:		/* durations: small, positive */
+					v[i] = (int64_t)(r % 100000);
+					break;
+				case 2:		/* both signs, near zero */
+					v[i] = (int64_t)(r % 2001) - 1000;
+					break;
+				case 3:		/* few values, many times */
+					v[i] = (int64_t)(r % 3) * INT64_C(1000000007);
+					break;
+				case 4:		/* the ends of int64 */
+					v[i] = r % 3 == 0 ? INT64_MIN : r % 3 == 1 ?
+					    INT64_MAX : (int64_t)(r % 5) - 2;
+					break;
+				default:	/* ns timestamps, in order less a few */
+					v[i] = INT64_C(1712195482373956660) +
+					    (int64_t)(i * 1000) - (int64_t)(r % 5000);
+					break;
+				}
+			}
+			memcpy(w, v, n * sizeof(*v));
+			mct_sort_i64(v, n);
+			if (n > 0)
+				qsort(w, n, sizeof(*w), cmp_i64_test);
+			ntried++;
+			if (n > 0 && memcmp(v, w, n * sizeof(*v)) != 0) {
+				if (nbad++ < 3)
+					printf("# mct_sort_i64: %zu values of kind "
+					    "%d differ from qsort\n", n, kind);
+			}
+		}
+		free(v);
+		free(w);
+	}
+	ok(nbad == 0, "mct_sort_i64 sorts as qsort does (%zu arrays, 0 to "
+	    "100,003 values, six spreads)", ntried);
+}
+
 int
 main(void)
 {
@@ -6341,6 +6408,7 @@ main(void)
 		C = shared;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_time();
+	test_sort();
 	test_scan();
 	test_event();
 	test_unspace();
