@@ -255,6 +255,13 @@ EOF
 	MCT_SPLIT=4096 mct-metrics --join hbm_bw,sm_clock - "$D/g.csv" \
 	    < "$D/t.json" > out
 	same "$(sed 1d out | sort)" "$(cat want)"
+	# chunks written whole as the threads joined them: in the trace's
+	# order, as the one-chunk read writes them event by event
+	MCT_SPLIT=4096 mct-metrics --join hbm_bw,sm_clock "$D/t.json" \
+	    "$D/g.csv" > chunks
+	MCT_SPLIT=1000000000 mct-metrics --join hbm_bw,sm_clock "$D/t.json" \
+	    "$D/g.csv" > whole
+	cmp chunks whole
 	# two trace operands get a rank each: joined after the rank, alone
 	MCT_SPLIT=4096 mct-metrics --join hbm_bw "$D/t.json" "$D/t.json" \
 	    "$D/g.csv" > out2 2> err || true

@@ -1428,8 +1428,19 @@ join(struct opts *o, int argc, char *argv[])
 		mct_header_unsorted(&o->hdr, &o->hline, mct_header(r));
 	mct_event_init(&o->ev, "", 0, &o->hdr);
 	mct_out_begin(&o->out, &o->hdr);
-	while (m ? mct_merge_next(m, &ev) : mct_next(r, &ev))
-		event(o, ev);
+	for (;;) {
+		const char *text;
+		size_t len;
+
+		/* lines the reader's threads joined, whole where they are */
+		if (o->edited && o->out.fmt == MCT_O_NDJSON &&
+		    mct_next_lines(r, &text, &len))
+			mct_out_lines(&o->out, text, len);
+		else if (m ? mct_merge_next(m, &ev) : mct_next(r, &ev))
+			event(o, ev);
+		else
+			break;
+	}
 	if (o->edited)
 		edit_done();
 	o->window = 0;
