@@ -190,6 +190,7 @@ struct input {
 	struct mct_buf	 rankfrom;	/* a stream's one rank's rule */
 	struct mct_buf	 ranklist;	/* a stream's header's ranks, [ ] off */
 	struct pass2	*p2;		/* a plain file's pass 2 by threads */
+	struct facts	 fx2;		/* pass 2's, framing a file again alone */
 };
 
 /* Where the ts and dur values of an event are, to be converted. */
@@ -1547,6 +1548,17 @@ bigtop_free(struct facts *fx)
 	free(fx->big);
 	fx->big = NULL;
 	fx->nbig = 0;
+}
+
+/* What facts hold, freed (they are then as new). */
+static void
+facts_free(struct facts *fx)
+{
+	free(fx->cp);
+	mct_buf_free(&fx->top);
+	mct_buf_free(&fx->dropped);
+	bigtop_free(fx);
+	memset(fx, 0, sizeof(*fx));
 }
 
 /* Frame an input again from its start, as if for the first time. */
@@ -2955,6 +2967,13 @@ direct_next(struct mct_reader *r, struct input *in)
 			if (in->p2 != NULL)
 				return pass2_next(r, in);
 		}
+		/*
+		 * Facts of its own, from nothing as pass 1's were: the framer
+		 * decides by what it has seen so far (the form: is a ']' the
+		 * end of traceEvents?), and pass 1's are of the whole file.
+		 */
+		memset(&in->fx2, 0, sizeof(in->fx2));
+		f->fx = &in->fx2;
 		mct_src_rewind(in->src, in->rp.length);
 	}
 	if (frame(f)) {
@@ -2980,6 +2999,8 @@ direct_next(struct mct_reader *r, struct input *in)
 	r->status = mct_status(r->status, mct_src_close(in->src));
 	in->src = f->src = NULL;
 	framer_reset(f);
+	facts_free(&in->fx2);
+	f->fx = &in->fx;
 	return 0;
 }
 
@@ -3129,11 +3150,9 @@ mct_close(struct mct_reader *r)
 		if (in->src)
 			mct_src_close(in->src);
 		framer_reset(&in->fr);
-		free(in->fx.cp);
 		free(in->rp.rb.p);
-		mct_buf_free(&in->fx.top);
-		mct_buf_free(&in->fx.dropped);
-		bigtop_free(&in->fx);
+		facts_free(&in->fx);
+		facts_free(&in->fx2);
 		mct_buf_free(&in->hline);
 		mct_buf_free(&in->whybuf);
 		mct_buf_free(&in->rankfrom);

@@ -770,3 +770,29 @@ report() {
 		report "$c"
 	done
 }
+
+@test "a ']' after damage ends what pass 1 saw then: the file read twice, through the spool and a pipe alike" {
+	# Pass 1 meets '[' after a broken first object (the form is an array
+	# then), so the object after ']' is an event; a "traceEvents" key
+	# further on makes the form an object.  Pass 2 framed the file again
+	# with the form pass 1 ended with, and dropped the event "c" that the
+	# spool kept (found by the reader fuzz target).
+	printf '%s\n' '{"a": x[' \
+	    '{"name":"a","ph":"X","pid":1,"tid":1,"ts":1,"dur":1},' \
+	    '{"name":"b","ph":"X","pid":1,"tid":1,"ts":2,"dur":1}' ']' \
+	    '{"name":"c","ph":"X","pid":1,"tid":1,"ts":3,"dur":1}' \
+	    '{"k":1,"traceEvents":[' \
+	    '{"name":"d","ph":"X","pid":1,"tid":1,"ts":4,"dur":1}' ']}' \
+	    > "$T/form.json"
+	cd "$T"
+	rc=0
+	mct-cat form.json > twice.nd 2> twice.err || rc=$?
+	[ "$rc" -eq 1 ]
+	same "$(sed 1d twice.nd | sed 's/.*"name":"\([a-z]\)".*/\1/' | tr -d '\n')" abcd
+	MCT_SPOOL=1 mct-cat form.json > spool.nd 2> spool.err || true
+	cmp twice.nd spool.nd
+	cmp twice.err spool.err
+	mct-cat < form.json 2> /dev/null | sed 1d > pipe.nd || true
+	same "$(sed 1d twice.nd)" "$(cat pipe.nd)"
+	same "$(cat twice.err)" "mct-cat: form.json:6: unexpected character; the event at offset 0 is dropped"
+}
