@@ -1638,6 +1638,7 @@ def print_header(sections):
     say("RSS:      %s", "GNU time -f %%M (%s) on the measured command" % S.timebin if S.timebin else
         "bench/rss.py (os.wait4) on the measured command: GNU time is missing, and figures under"
         " python's own ~7 MB show as that")
+    say("          (in a round of its own before the timed ones, which run the jobs bare)")
     say("runs:     %d per job (BENCH_RUNS), median wall time; spread = (max - min) / median;", S.runs)
     say("          MB = 10^6 bytes, RSS MB = MiB; x ref = job time / time of the first row of its table")
     say("sections: %s", " ".join(sections))

@@ -8,7 +8,9 @@
  *   - mct_parse_dur() and mct_parse_time().  Invariants: a time without @
  *     is the duration of the same text; @T is absolute and T's duration;
  *     a duration read back from mct_fmt_dec() text in ns, us and s is
- *     itself; a parsed value is never INT64_MIN.
+ *     itself; a parsed value is never INT64_MIN.  And as a number in
+ *     each unit, mct_ns_text() writes mct_dec_ns()'s ns (nothing where it
+ *     fails), the reader's conversion.
  *   - mct_fields_parse().  Invariants: every field has its text, a path
  *     has segments, and the texts joined by commas are the list again.
  *   - mct_expr_parse(), with and without REG_ICASE, then mct_expr_eval()
@@ -110,10 +112,21 @@ init_headers(void)
 static void
 fuzz_time(const char *s)
 {
+	static const enum mct_unit units[] = { MCT_UNIT_NS, MCT_UNIT_US,
+	    MCT_UNIT_MS, MCT_UNIT_S };
 	int64_t d, t, x;
-	char buf[96];
-	size_t n;
-	int abs;
+	char buf[96], want[32];
+	size_t n, w;
+	int abs, u;
+
+	/* the reader's conversion to text is mct_dec_ns() then mct_i64() */
+	for (u = 0; u < 4; u++) {
+		w = mct_ns_text(buf, s, strlen(s), units[u]);
+		n = mct_dec_ns(s, strlen(s), units[u], &x) == 0 ?
+		    mct_i64(want, x) : 0;
+		CHECK(w == n && memcmp(buf, want, n) == 0,
+		    "mct_ns_text is mct_dec_ns's ns as text");
+	}
 
 	if (mct_parse_dur(s, &d) == 0) {
 		CHECK(d != INT64_MIN, "a duration is never INT64_MIN");
