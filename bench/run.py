@@ -271,6 +271,19 @@ class Job:
         self.base_of = None	# the job this "(base)" job doubles
 
 
+def exit_code(status):
+    """A job's exit status from os.wait4's, 128 + N if signal N ended it."""
+    code = os.waitstatus_to_exitcode(status)
+    return 128 - code if code < 0 else code
+
+
+def rss_read(rss_file):
+    """The peak RSS (KB) the wrapper wrote, or None (GNU time may write a line before it)."""
+    with open(rss_file) as f:
+        last = ([x for x in f.read().split("\n") if x.strip()] or [""])[-1]
+    return int(last) if last.isdigit() else None
+
+
 class Table:
     """One table: jobs run RUNS times round-robin (so each tool sees the same load on a noisy
     machine), one row per job. The first job is the reference of the ratio column. After run():
@@ -343,8 +356,7 @@ class Table:
         for pid in pids:
             _, status, usage = os.wait4(pid, 0)
             cpu += usage.ru_utime + usage.ru_stime
-            c = os.waitstatus_to_exitcode(status)
-            code = code or (128 - c if c < 0 else c)
+            code = code or exit_code(status)
         return code, time.perf_counter() - t0, cpu
 
     def _run1(self, i, job, rss=False):
@@ -357,9 +369,7 @@ class Table:
         if job.pipe:
             open(err, "w").close()
             code, t, cpu = self._run_pipe(job, rss, rss_file, out, err, env)
-            with open(rss_file) as f:
-                last = ([x for x in f.read().split("\n") if x.strip()] or [""])[-1]
-            return code, t, cpu, int(last) if last.isdigit() else None
+            return code, t, cpu, rss_read(rss_file)
         if job.argv:
             argv = ([rss_file if a == "$RSS_FILE" else a for a in S.rss_argv] if rss else []) + job.argv
         else:
@@ -384,12 +394,7 @@ class Table:
             raise
         t = time.perf_counter() - t0
         cpu = usage.ru_utime + usage.ru_stime
-        code = os.waitstatus_to_exitcode(status)
-        if code < 0:
-            code = 128 - code
-        with open(rss_file) as f:		# GNU time may write a line before the figure
-            last = ([x for x in f.read().split("\n") if x.strip()] or [""])[-1]
-        return code, t, cpu, int(last) if last.isdigit() else None
+        return exit_code(status), t, cpu, rss_read(rss_file)
 
     def run(self):
         """Round 0 takes each job's peak RSS under the wrapper (its time is not kept: GNU time's

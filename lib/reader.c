@@ -2310,6 +2310,7 @@ put_converted(struct mct_buf *b, const char *json, size_t len,
 	memcpy(o, json + last, len - last);
 	o += len - last;
 	*o++ = '\n';
+	*o = '\0';		/* as mct_buf_add() leaves it */
 	b->len = (size_t)(o - b->p);
 	return nbad;
 }

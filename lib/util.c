@@ -124,6 +124,7 @@ mct_buf_addi(struct mct_buf *b, int64_t v)
 {
 	mct_buf_grow(b, 24);
 	b->len += mct_i64(b->p + b->len, v);
+	b->p[b->len] = '\0';
 }
 
 /* Append s as a JSON string, quotes included. */
@@ -267,16 +268,16 @@ mct_sort_i64(int64_t *v, size_t n)
 		}
 		return;
 	}
+	/* with the sign bit flipped, signed order is unsigned order */
 	memset(count, 0, sizeof(count));
 	for (i = 0; i < n; i++) {
-		x = a[i] ^ (UINT64_C(1) << 63);	/* signed order */
+		x = a[i] ^= UINT64_C(1) << 63;
 		for (k = 0; k < 8; k++)
 			count[k][(x >> (8 * k)) & 0xff]++;
 	}
 	b = mct_xmalloc(n * sizeof(*b));
 	for (pass = 0, k = 0; k < 8; k++) {
-		x = (a[0] ^ (UINT64_C(1) << 63)) >> (8 * k) & 0xff;
-		if (count[k][x] == n)
+		if (count[k][(a[0] >> (8 * k)) & 0xff] == n)
 			continue;	/* one value of this byte: order kept */
 		for (sum = 0, j = 0; j < 256; j++) {
 			size_t c = count[k][j];
@@ -284,16 +285,16 @@ mct_sort_i64(int64_t *v, size_t n)
 			count[k][j] = sum;
 			sum += c;
 		}
-		for (i = 0; i < n; i++) {
-			x = (a[i] ^ (UINT64_C(1) << 63)) >> (8 * k) & 0xff;
-			b[count[k][x]++] = a[i];
-		}
+		for (i = 0; i < n; i++)
+			b[count[k][(a[i] >> (8 * k)) & 0xff]++] = a[i];
 		t = a, a = b, b = t;
 		pass++;
 	}
 	if (pass % 2)		/* the values are in the scratch: back */
 		memcpy(b, a, n * sizeof(*a));
 	free(pass % 2 ? a : b);
+	for (i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ UINT64_C(1) << 63);
 }
 
 /* The same with a context for the comparison: no static for it. */
