@@ -72,6 +72,7 @@ typedef mct_i128 i128;
 #define MAX_PARTS	8	/* threads framing one file in pass 1 */
 #define SPLIT_MIN	(8LL << 20)	/* bytes a part has at least */
 #define CHUNK		(128LL << 10)	/* bytes a chunk of pass 2 has at least */
+#define CONTEXT	4096		/* bytes kept before, for resync() */
 
 /* A buffer of input bytes, and where it stands in the source. */
 struct rbuf {
@@ -293,21 +294,25 @@ mct_damage(const struct mct_event *ev, const char *fmt, ...)
 }
 
 /*
- * Make room and read more.  Keeps p[pos..end); returns the number of new
- * bytes, 0 at the end, -1 on a read error.
+ * Make room and read more.  Keeps p[pos..end) and up to CONTEXT bytes before
+ * pos, the context resync() looks back into (the '}' of "}, {"), so that
+ * where a read ends does not change where framing starts again; returns
+ * the number of new bytes, 0 at the end, -1 on a read error.
  */
 static ssize_t
 refill(struct rbuf *b, ssize_t (*rd)(void *, char *, size_t), void *arg)
 {
+	size_t drop;
 	ssize_t n;
 
 	if (b->eof)
 		return 0;
-	if (b->pos > 0) {
-		memmove(b->p, b->p + b->pos, b->end - b->pos);
-		b->base += b->pos;
-		b->end -= b->pos;
-		b->pos = 0;
+	if (b->pos > CONTEXT) {
+		drop = b->pos - CONTEXT;
+		memmove(b->p, b->p + drop, b->end - drop);
+		b->base += drop;
+		b->end -= drop;
+		b->pos = CONTEXT;
 	}
 	if (b->end == b->cap || b->cap - b->end < RBUF / 4) {
 		b->cap = b->cap ? b->cap * 2 : RBUF;
@@ -914,9 +919,9 @@ resync:
 				    S_TOP;
 				break;
 			}
-			/* keep some bytes before the next search as context */
-			if (b->end > 256 && b->end - 256 > b->pos)
-				b->pos = b->end - 256;
+			/* searched up to here; refill() keeps the context */
+			if (b->end > b->pos + 1)
+				b->pos = b->end - 1;
 			if (fill(f) <= 0) {
 				b->pos = b->end;
 				break;
@@ -1150,7 +1155,6 @@ frame_parts(struct input *in)
 #define BLOCK	(256 * 1024)
 #define SPLIT_MAX	(64LL << 20)	/* MCT_SPLIT above: blocks are off */
 #define OVERLAP	(64 * 1024)
-#define CONTEXT	4096		/* bytes of the block before, for resync() */
 
 struct block {
 	char		*p;		/* its own bytes, then some of the next's */
@@ -1209,6 +1213,48 @@ static int
 held_left(const struct blocks *bl)
 {
 	return bl->hk < bl->hn || bl->lead.pos < bl->lead.end;
+}
+
+/*
+ * The up to CONTEXT bytes before source offset at, from the bytes held
+ * (the lead, the blocks still in their slots), to ctx: the framer that
+ * goes on alone from there needs them to start again after damage as
+ * one that read the bytes itself would.  Returns how many.
+ */
+static size_t
+held_context(const struct blocks *bl, unsigned long long at, char *ctx)
+{
+	unsigned long long want = at < CONTEXT ? at : CONTEXT;
+	unsigned long long x = at, lo, hi, from;
+	const struct block *b;
+	const char *p;
+	int i;
+
+	while (at - x < want) {
+		p = NULL;
+		for (i = bl->hk - 1; i < bl->hn && p == NULL; i++) {
+			if (i < 0 || i < bl->hn - bl->nslot)
+				continue;
+			b = &bl->slot[i % bl->nslot];
+			if (b->k != i)
+				continue;
+			lo = b->base - b->ctx;
+			hi = b->base + b->own;
+			if (lo < x && x <= hi)
+				p = b->p - b->ctx, from = lo;
+		}
+		lo = bl->lead.base;
+		hi = bl->lead.base + bl->lead.end;
+		if (p == NULL && bl->lead.p != NULL && lo < x && x <= hi)
+			p = bl->lead.p, from = lo;
+		if (p == NULL)
+			break;
+		lo = from > at - want ? from : at - want;
+		memcpy(ctx + (lo - (at - want)), p + (lo - from), x - lo);
+		x = lo;
+	}
+	memmove(ctx, ctx + (x - (at - want)), at - x);
+	return (size_t)(at - x);
 }
 
 /* Bytes of the blocks held, then of the source. */
@@ -1405,6 +1451,7 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct blocks *bl;
 	struct block *b, *prev = NULL;
+	char ctx[CONTEXT];
 	long long cont;
 	size_t m;
 	int n, i, nread, take, more, cstate, csep, ok;
@@ -1520,12 +1567,18 @@ frame_blocks(struct mct_reader *r, struct input *in)
 		bl->hk++;
 	bl->hoff = bl->hk < bl->hn ? (size_t)(cont -
 	    (long long)bl->slot[bl->hk % bl->nslot].base) : 0;
+	m = held_context(bl, (unsigned long long)cont, ctx);
 	if (bl->lead.pos == bl->lead.end) {
 		f->rb = bl->lead;	/* its buffer, rather than a new one */
-		f->rb.pos = f->rb.end = 0;
 		memset(&bl->lead, 0, sizeof(bl->lead));
 	}
-	f->rb.base = (unsigned long long)cont;
+	if (f->rb.cap < RBUF) {
+		f->rb.cap = RBUF;
+		f->rb.p = mct_xrealloc(f->rb.p, f->rb.cap + 1);
+	}
+	memcpy(f->rb.p, ctx, m);
+	f->rb.pos = f->rb.end = m;
+	f->rb.base = (unsigned long long)cont - m;
 	f->rb.eof = 0;
 	f->state = cstate;
 	f->nosep = !csep;

@@ -461,6 +461,10 @@ check_case() {
 	check_case 86-us-extremes.json
 }
 
+@test "87-comma-after-first-line.json: NDJSON, then a line \", {...}\": \"b\" kept whichever way it is read (exit 1)" {
+	check_case 87-comma-after-first-line.json
+}
+
 # --- the repaired events, exactly ------------------------------------------
 
 # event NAME: mct-cat's line for the event named NAME in $T/out
@@ -795,4 +799,35 @@ report() {
 	mct-cat < form.json 2> /dev/null | sed 1d > pipe.nd || true
 	same "$(sed 1d twice.nd)" "$(cat pipe.nd)"
 	same "$(cat twice.err)" "mct-cat: form.json:6: unexpected character; the event at offset 0 is dropped"
+}
+
+@test "where the reads end does not change where the reader starts again: the spool, a pipe in pieces, gzip in small slots" {
+	# The framer that goes on from the threads' blocks, or reads on from
+	# a pipe, keeps the bytes before where it stands, so the '}' of "}, {"
+	# before a read boundary still shows where the event after it starts
+	# (found by the reader fuzz target: the spool dropped "b").  The '}'
+	# is byte 54, the ',' byte 56.
+	cd "$T"
+	cp "$C/87-comma-after-first-line.json" c.json
+	mct-cat c.json > want.nd 2> want.err || true
+	same "$(sed 1d want.nd | sed 's/.*"name":"\([a-z]\)".*/\1/' | tr -d '\n')" abc
+	gzip -c c.json > c.json.gz
+	local k g how
+	for k in 54 55 56 57 60; do
+		for how in MCT_SPLIT=1000000000 MCT_SPLIT=; do
+			(head -c "$k" c.json; sleep 0.1; tail -c +"$((k + 1))" c.json) |
+			    env $how mct-cat > got.nd 2> /dev/null || true
+			same "$(sed 1d got.nd)" "$(sed 1d want.nd)"
+		done
+	done
+	for g in 2 7 55 56 64 200; do
+		for how in MCT_SPLIT=1000000000 MCT_SPLIT= MCT_SPLIT=64; do
+			MCT_GZSLOT=$g env $how mct-cat c.json.gz > got.nd 2> got.err || true
+			same "$(sed 1d got.nd)" "$(sed 1d want.nd)"
+			same "$(sed 's/c\.json\.gz:/c.json:/' got.err)" "$(cat want.err)"
+		done
+	done
+	MCT_SPOOL=1 mct-cat c.json > got.nd 2> got.err || true
+	cmp got.nd want.nd
+	cmp got.err want.err
 }

@@ -5,8 +5,8 @@ Reads a case of the corpus (tests/corpus/README) with python's json module
 and nothing of mct, and checks what the tools made of it.  An event is
 "intact" when its line of the case file is a whole JSON object on its own:
 the cases are written one event a line, as trace writers do, so python
-finds every intact event by trying each line (without a leading `[` or
-`{"traceEvents":[` and a trailing `,`, `]` or `]}`).  ts and dur are
+finds every intact event by trying each line (without a leading `[`,
+`{"traceEvents":[` or `, ` and a trailing `,`, `]` or `]}`).  ts and dur are
 converted to integer ns from their decimal text, as mct(7) says, in the unit
 the stream's header names; a stream case (first line the header) is not
 converted.  gzip cases are inflated as far as python's zlib can.
@@ -113,7 +113,7 @@ def line_event(raw):
         s = raw.decode("utf-8").strip(" \t\r\n")
     except UnicodeDecodeError:
         return None
-    for pre in ('{"traceEvents":[', "["):
+    for pre in ('{"traceEvents":[', "[", ", "):
         if s.startswith(pre) and s[len(pre):].startswith("{"):
             s = s[len(pre):]
             break
