@@ -1043,16 +1043,42 @@ mct_index(const char *text, size_t n, struct mct_kv **kv, int *nkv, int *cap)
 	return index_keys(text, n, kv, nkv, cap, 0);
 }
 
-/*
- * The same up to the first-level "ts" and "dur" numbers of an object
- * known to be valid: the reader's, to convert them, when no event has
- * more of them than one of each (the rest of the text is not looked at).
- */
-int
-mct_index_times(const char *text, size_t n, struct mct_kv **kv, int *nkv,
+/* Note a time number at text[v..) in kv (key klen long at koff). */
+static void
+time_kv(const char *text, size_t n, uint32_t koff, uint32_t klen, size_t v,
+    struct mct_kv **kv, int *nkv, int *cap)
+{
+	size_t e;
+
+	for (e = v; e < n && ((text[e] >= '0' && text[e] <= '9') ||
+	    text[e] == '.' || text[e] == '-' || text[e] == '+' ||
+	    text[e] == 'e' || text[e] == 'E'); e++)
+		;
+	if (*nkv == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*kv = mct_xrealloc(*kv, (size_t)*cap * sizeof(**kv));
+	}
+	(*kv)[*nkv].koff = koff;
+	(*kv)[*nkv].klen = klen;
+	(*kv)[*nkv].voff = (uint32_t)v;
+	(*kv)[*nkv].vlen = (uint32_t)(e - v);
+	(*nkv)++;
+}
+
+/* mct_index_times() a byte at a time. */
+static int
+index_times_bytes(const char *text, size_t n, struct mct_kv **kv, int *nkv,
     int *cap)
 {
-	return index_keys(text, n, kv, nkv, cap, 1);
+	const unsigned char *s = (const unsigned char *)text;
+	int i, m = 0;
+
+	if (index_keys(text, n, kv, nkv, cap, 1) < 0)
+		return -1;
+	for (i = 0; i < *nkv; i++)
+		if (time_pair(s, (*kv)[i].koff, (*kv)[i].klen, (*kv)[i].voff))
+			(*kv)[m++] = (*kv)[i];
+	return *nkv = m;
 }
 
 static int
@@ -1265,7 +1291,7 @@ mask16x4(__m128i a, __m128i b, __m128i c, __m128i d)
 	    (uint64_t)(uint16_t)_mm_movemask_epi8(d) << 48;
 }
 
-static inline void
+static inline __attribute__((always_inline)) void
 classify(const unsigned char *p, struct blk *k)
 {
 	const __m128i v0 = _mm_loadu_si128((const __m128i *)p);
@@ -1354,7 +1380,72 @@ runs(char *o, const unsigned char *p, uint64_t m)
 	return o;
 }
 
+/*
+ * The bytes of block k inside strings (their quotes: the opening one in,
+ * the closing one out); *escnext and *instr carry what the block before
+ * left open: an escaping backslash at its end, a string.
+ */
+static inline uint64_t
+in_strings(const struct blk *k, uint64_t *escnext, uint64_t *instr)
+{
+	uint64_t esc = 0, in;
+	int i;
+
+	if (k->bslash | *escnext) {
+		/* a backslash escapes the next byte, unless escaped */
+		uint64_t m = k->bslash;
+
+		esc = *escnext;
+		m &= ~*escnext;
+		*escnext = 0;
+		while (m) {
+			i = __builtin_ctzll(m);
+			if (i == 63) {
+				*escnext = 1;
+				break;
+			}
+			esc |= 2ULL << i;
+			m &= ~(3ULL << i);
+		}
+	}
+	in = prefix_xor(k->quote & ~esc) ^ *instr;
+	*instr = (uint64_t)((int64_t)in >> 63);
+	return in;
+}
+
+/* Block p[done..n) of 64 bytes, or its last bytes padded with spaces. */
+static inline const unsigned char *
+block_at(const unsigned char *p, size_t done, size_t n, unsigned char *tail)
+{
+	if (n - done >= 64 + 16)
+		return p + done;
+	memset(tail, ' ', 64 + 16);
+	memcpy(tail, p + done, n - done < 64 ? n - done : 64);
+	return tail;
+}
+
 #define NCOLON	32	/* first-level keys of an object noted, at most */
+
+/*
+ * Note the first-level colons c of a block (the object's bytes kept from
+ * from on go to out at at): where each goes, after the bytes kept before
+ * it.  Returns the new count (more than NCOLON: too many to note).
+ */
+static inline int
+colons(size_t *col, int ncol, uint64_t c, size_t at, uint64_t keep,
+    int from)
+{
+	int i;
+
+	while (c) {
+		i = __builtin_ctzll(c);
+		c &= c - 1;
+		if (ncol++ < NCOLON)
+			col[ncol - 1] = at + (i > from ?
+			    (size_t)ones(keep & bits(from, i - 1)) : 0);
+	}
+	return ncol;
+}
 
 /*
  * Note the "ts" and "dur" numbers among the first-level keys of object
@@ -1410,7 +1501,7 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out,
 {
 	const unsigned char *p = (const unsigned char *)text, *b;
 	unsigned char tail[64 + 16];
-	uint64_t instr = 0, escnext = 0;
+	uint64_t instr = 0, escnext = 0, colon;
 	struct blk k;
 	char *o;
 	int depth = 0, nobj = 0, ncol = 0;
@@ -1426,53 +1517,34 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out,
 	mct_buf_grow(out, n + n / 2 + 64);
 	o = out->p + out->len;
 	for (done = 0; done < n; done += 64) {
-		uint64_t esc = 0, q, in, keep, st, sep;
+		uint64_t in, keep, st, sep;
 		int from, i;
 
 		/* whole blocks where 16 more bytes can be read after a run */
-		if (n - done >= 64 + 16)
-			b = p + done;
-		else {
-			memset(tail, ' ', sizeof(tail));
-			memcpy(tail, p + done, n - done < 64 ? n - done : 64);
-			b = tail;
-		}
+		b = block_at(p, done, n, tail);
 		classify(b, &k);
-		if (k.bslash | escnext) {
-			/* a backslash escapes the next byte, unless escaped */
-			uint64_t m = k.bslash;
-
-			esc = escnext;
-			m &= ~escnext;
-			escnext = 0;
-			while (m) {
-				i = __builtin_ctzll(m);
-				if (i == 63) {
-					escnext = 1;
-					break;
-				}
-				esc |= 2ULL << i;
-				m &= ~(3ULL << i);
-			}
-		}
-		q = k.quote & ~esc;
-		in = prefix_xor(q) ^ instr;
-		instr = (uint64_t)((int64_t)in >> 63);
+		in = in_strings(&k, &escnext, &instr);
 		keep = ~(k.space & ~in);
-		st = (k.open | k.close | (tm != NULL ? k.colon : 0)) & ~in;
+		st = (k.open | k.close) & ~in;
+		/* the colons matter at depth 1 only: taken a run at a time */
+		colon = tm != NULL ? k.colon & ~in : 0;
 		sep = k.space | k.comma;	/* between objects, all there is */
 		from = 0;
-		while (st) {
-			i = __builtin_ctzll(st);
-			st &= st - 1;
-			if (k.colon >> i & 1) {
-				/* where it goes: after the bytes kept before it */
-				if (depth == 1 && ncol++ < NCOLON)
-					col[ncol - 1] = (size_t)(o - out->p) +
-					    (i > from ? (size_t)ones(keep &
-					    bits(from, i - 1)) : 0);
-				continue;
+		for (;;) {
+			uint64_t before;
+
+			i = st ? __builtin_ctzll(st) : 64;
+			if (colon) {
+				before = i < 64 ? colon & ((1ULL << i) - 1) :
+				    colon;
+				colon &= ~before;
+				if (depth == 1)
+					ncol = colons(col, ncol, before,
+					    (size_t)(o - out->p), keep, from);
 			}
+			if (i == 64)
+				break;
+			st &= st - 1;
 			if (k.open >> i & 1) {
 				if (depth++ > 0)
 					continue;
@@ -1509,6 +1581,69 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out,
 	out->len = (size_t)(o - out->p);
 	return nobj;
 }
+
+/*
+ * The first-level "ts" and "dur" numbers of the compact object text[0..n)
+ * known to be valid (a spool line), in order, up to the first of each:
+ * the reader's, to convert them, when no event has more of them than one
+ * of each (the rest of the text is not looked at).  64 bytes at a time
+ * as mct_unspace(): the first-level colons, each after its key.  Returns
+ * how many, or -1 if the text ends inside the object.
+ */
+int
+mct_index_times(const char *text, size_t n, struct mct_kv **kv, int *nkv,
+    int *cap)
+{
+	const unsigned char *p = (const unsigned char *)text, *b;
+	unsigned char tail[64 + 16];
+	uint64_t instr = 0, escnext = 0, in, st;
+	struct blk k;
+	size_t done, c;
+	int depth = 0, seen = 0, i;
+
+	*nkv = 0;
+	if (n < 64)
+		return index_times_bytes(text, n, kv, nkv, cap);
+	for (done = 0; done < n; done += 64) {
+		b = block_at(p, done, n, tail);
+		classify(b, &k);
+		in = in_strings(&k, &escnext, &instr);
+		st = (k.open | k.close | k.colon) & ~in;
+		while (st) {
+			i = __builtin_ctzll(st);
+			st &= st - 1;
+			if (k.open >> i & 1) {
+				depth++;
+				continue;
+			}
+			if (k.close >> i & 1) {
+				if (--depth == 0)
+					return *nkv;
+				continue;
+			}
+			c = done + (size_t)i;
+			if (depth != 1 || c + 1 >= n || !(p[c + 1] == '-' ||
+			    (p[c + 1] >= '0' && p[c + 1] <= '9')))
+				continue;
+			/* the key right before: ,"ts": or {"dur": */
+			if (c >= 5 && memcmp(p + c - 4, "\"ts\"", 4) == 0 &&
+			    (p[c - 5] == '{' || p[c - 5] == ',')) {
+				time_kv(text, n, (uint32_t)(c - 3), 2, c + 1,
+				    kv, nkv, cap);
+				seen |= 1;
+			} else if (c >= 6 && memcmp(p + c - 5, "\"dur\"", 5) ==
+			    0 && (p[c - 6] == '{' || p[c - 6] == ',')) {
+				time_kv(text, n, (uint32_t)(c - 4), 3, c + 1,
+				    kv, nkv, cap);
+				seen |= 2;
+			} else
+				continue;
+			if (seen == 3)
+				return *nkv;
+		}
+	}
+	return -1;
+}
 #else
 int
 mct_unspace(const char *text, size_t n, struct mct_buf *out,
@@ -1517,5 +1652,12 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out,
 	if (tm != NULL)
 		tm->n = tm->known = 0;
 	return unspace_bytes(text, n, out);
+}
+
+int
+mct_index_times(const char *text, size_t n, struct mct_kv **kv, int *nkv,
+    int *cap)
+{
+	return index_times_bytes(text, n, kv, nkv, cap);
 }
 #endif

@@ -6301,19 +6301,87 @@ test_times(void)
 	free(s.kv);
 	mct_buf_free(&out);
 
-	/* mct_index_times: up to the ts and dur numbers, the rest unlooked at */
+	/*
+	 * mct_index_times: the ts and dur numbers, up to the first of each,
+	 * the rest unlooked at; the same below 64 bytes (a byte at a time)
+	 * and above (64 at a time), so each text also goes padded to 200
+	 * bytes with a first key "p" first.
+	 */
+	{
+		static const char *const tt[] = {
+			"\"ph\":\"X\",\"ts\":5,\"dur\":6,\"args\":{broken",
+			"\"ts\":\"x\",\"dur\":2,\"ts\":1,\"a\":0}",
+			"\"ts\":1,\"a\":{\"dur\":2},\"b\":0}",
+			"\"a\":\"\\\"ts\\\":1,{\\\"dur\\\"\",\"b\":[{\"ts\":3}],"
+			    "\"ts\":-1.5e3,\"dur\":7}",
+			"\"x\\\\\":{\"dur\":1},\"dur\":2,\"ts\":3}",
+		};
+		/* per text: n, then the (klen, first digit) of each */
+		static const char *const want[] = {
+			"2 2:5 3:6", "2 3:2 2:1", "1 2:1", "2 2:- 3:7",
+			"2 3:2 2:3",
+		};
+		struct mct_buf tb = { 0 };
+		char got[64];
+		size_t ti, pad;
+		int j, w;
+
+		for (pad = 0; pad < 2; pad++)
+			for (ti = 0; ti < sizeof(tt) / sizeof(tt[0]); ti++) {
+				tb.len = 0;
+				mct_buf_add(&tb, "{", 1);
+				if (pad) {
+					mct_buf_add(&tb, "\"p\":\"", 5);
+					while (tb.len < 190)
+						mct_buf_add(&tb, "y", 1);
+					mct_buf_add(&tb, "\",", 2);
+				}
+				mct_buf_add(&tb, tt[ti], strlen(tt[ti]));
+				n = mct_index_times(tb.p, tb.len, &kv, &nkv,
+				    &cap);
+				w = snprintf(got, sizeof(got), "%d", n);
+				for (j = 0; j < n && w < 50; j++)
+					w += snprintf(got + w, sizeof(got) -
+					    (size_t)w, " %u:%c", kv[j].klen,
+					    tb.p[kv[j].voff]);
+				ok(strcmp(got, want[ti]) == 0 && (n < 1 ||
+				    memcmp(tb.p + kv[0].koff, kv[0].klen == 2 ?
+				    "ts\"" : "dur\"", kv[0].klen + 1) == 0),
+				    "mct_index_times %s (%s bytes): %s",
+				    tt[ti], pad ? "200" : "few", got);
+			}
+		mct_buf_free(&tb);
+	}
+	{
+		/* every place of the keys in and across the 64-byte blocks */
+		struct mct_buf tb = { 0 };
+		int pad, bad = -1;
+
+		for (pad = 0; pad < 200 && bad < 0; pad++) {
+			tb.len = 0;
+			mct_buf_add(&tb, "{\"p\":\"", 6);
+			while (tb.len < (size_t)pad + 6)
+				mct_buf_add(&tb, tb.len % 7 ? "y" : "\\\\",
+				    tb.len % 7 ? 1 : 2);
+			t = "\",\"q\":{\"ts\":1},\"ts\":12,\"dur\":3.5,\"r\":0}";
+			mct_buf_add(&tb, t, strlen(t));
+			n = mct_index_times(tb.p, tb.len, &kv, &nkv, &cap);
+			if (n != 2 || kv[0].klen != 2 || kv[0].vlen != 2 ||
+			    memcmp(tb.p + kv[0].voff, "12,", 3) != 0 ||
+			    kv[1].klen != 3 || kv[1].vlen != 3 ||
+			    memcmp(tb.p + kv[1].voff, "3.5,", 4) != 0)
+				bad = pad;
+		}
+		ok(bad < 0, "mct_index_times: the keys at every place of a "
+		    "block (first wrong at %d)", bad);
+		mct_buf_free(&tb);
+	}
 	t = "{\"ph\":\"X\",\"ts\":5,\"dur\":6,\"args\":{broken";
+	ok(mct_index(t, strlen(t), &kv, &nkv, &cap) == -1,
+	    "mct_index: the object above is broken after dur");
 	n = mct_index_times(t, strlen(t), &kv, &nkv, &cap);
-	ok(n == 3 && kv[1].klen == 2 && t[kv[1].voff] == '5' &&
-	    kv[2].klen == 3 && t[kv[2].voff] == '6' &&
-	    mct_index(t, strlen(t), &kv, &nkv, &cap) == -1,
-	    "mct_index_times: stops after ts and dur (mct_index: -1)");
-	t = "{\"ts\":\"x\",\"dur\":2,\"ts\":1,\"a\":0}";
-	n = mct_index_times(t, strlen(t), &kv, &nkv, &cap);
-	ok(n == 3, "mct_index_times: a ts that is no number does not count");
-	t = "{\"ts\":1,\"a\":{\"dur\":2},\"b\":0}";
-	n = mct_index_times(t, strlen(t), &kv, &nkv, &cap);
-	ok(n == 3, "mct_index_times: no dur: every key, as mct_index");
+	ok(n == 2 && kv[0].vlen == 1 && kv[1].vlen == 1,
+	    "mct_index_times: each number's length");
 	free(kv);
 
 	/* dec_scaled's eight digits a word, at the edges of its fast path */
