@@ -1052,7 +1052,7 @@ frame_parts(struct input *in)
 	const char *env = getenv("MCT_SPLIT");
 	long long min = env && *env ? atoll(env) : SPLIT_MIN;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int k, n, i, state, inarray, ok = 1;
+	int k, n, i, state, form, inarray, ok = 1;
 
 	/* one part per CPU; as many parts as asked for by MCT_SPLIT */
 	k = env && *env ? MAX_PARTS : ncpu < 2 ? 1 : ncpu > MAX_PARTS ?
@@ -1072,6 +1072,7 @@ frame_parts(struct input *in)
 	}
 	emit(f);
 	state = f->state;
+	form = in->fx.form;
 	for (n = 0, i = 1; i < k; i++) {
 		at = cut_at(in->src, size / k * i, size, &inarray);
 		if (at > (n ? cut[n - 1] : (long long)(f->rb.base + f->rb.pos)) &&
@@ -1115,12 +1116,16 @@ frame_parts(struct input *in)
 	for (i = 0; i < n; i++)
 		if (parts[i].running)
 			pthread_join(parts[i].tid, NULL);
-	/* each part must have stopped where the next began, between events */
-	ok = ok && stopped_at_cut(f, cut[0], state);
+	/*
+	 * each part must have stopped where the next began, between events;
+	 * none may have changed the form (the parts after it began with
+	 * the one before)
+	 */
+	ok = ok && stopped_at_cut(f, cut[0], state) && in->fx.form == form;
 	for (i = 0; ok && i < n; i++)
-		ok = i + 1 == n ? !parts[i].fx.damaged && !parts[i].fx.bigtop :
+		ok = (i + 1 == n ? !parts[i].fx.damaged && !parts[i].fx.bigtop :
 		    stopped_at_cut(&parts[i].f, cut[i + 1], state) &&
-		    !parts[i].fx.bigtop;
+		    !parts[i].fx.bigtop) && parts[i].fx.form == form;
 	for (i = 0; ok && i < n; i++)
 		merge(&in->fx, &parts[i].fx);
 	if (ok)
@@ -1540,9 +1545,11 @@ frame_blocks(struct mct_reader *r, struct input *in)
 		while (!b->done)
 			pthread_cond_wait(&bl->done, &bl->mu);
 		pthread_mutex_unlock(&bl->mu);
+		/* (a block that changed the form: the rest must know it) */
 		ok = b->start == cont && b->state == cstate &&
 		    (take == 0 || cstate != S_ARRAY || csep) &&
-		    !b->fx.damaged && !b->fx.bigtop && b->stopped_at >= 0;
+		    !b->fx.damaged && !b->fx.bigtop && b->stopped_at >= 0 &&
+		    b->fx.form == bl->form;
 		if (!ok)
 			break;
 		block_take(r, in, b);

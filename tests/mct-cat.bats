@@ -760,6 +760,32 @@ EOF
 	same "$(MCT_SPLIT=$((size / 2)) mct-cat two.json | wc -l)" 1001
 }
 
+@test "a part or block that changes the form (an NDJSON line, then an object with traceEvents): every way of reading says object, no message" {
+	# The threads' parts and blocks began with the form of the first
+	# event and their own change of it was lost: the header said ndjson,
+	# lost the top-level key, and a block's false start said "unexpected
+	# ','" or "the file changed while it was read" (reader fuzz finding).
+	printf '%s\n' '{"traceMvents":[]}' '{"traceEvents":[' \
+	    '{"name":"a","ph":"X","pid":2,"tid":1,"ts":100,"dur":10},' \
+	    '{"name":"b","ph":"X","pid":2,"tid":1,"ts":200,"dur":10}' \
+	    '],"k":1}' > fm.json
+	gzip -c fm.json > fm.json.gz
+	mct-cat fm.json > want.nd
+	grep -q '"form":"object",.*"top":{"k":1}' want.nd
+	same "$(sed 1d want.nd | wc -l)" 3
+	local how f
+	for how in MCT_SPLIT=16 MCT_SPLIT=40 "MCT_SPOOL=1 MCT_SPLIT=16" \
+	    "MCT_SPOOL=1 MCT_SPLIT=" "MCT_GZSLOT=16 MCT_SPLIT=16"; do
+		for f in fm.json fm.json.gz; do
+			run --separate-stderr env $how mct-cat $f
+			[ "$status" -eq 0 ]
+			same "$stderr" ""
+			same "$(printf '%s\n' "$output" | sed 's/fm\.json\.gz/fm.json/')" \
+			    "$(cat want.nd)"
+		done
+	done
+}
+
 # --- wrap ----------------------------------------------------------------
 
 @test "mct-cat t.json | mct-cat --wrap: Object form, top-level keys in place, ts/dur back in the source unit (exact text)" {
