@@ -159,10 +159,16 @@ struct framer {
 	long long	 chunk;		/* pass 1: note a ckpt every chunk bytes */
 	long long	 spooled;	/* bytes of the operand's spool lines */
 	unsigned long long evoff;	/* where the event framed last starts */
-	struct mct_buf	*lines;		/* a block's thread: its events go here */
 	struct blocks	*held;		/* read the blocks held first, then src */
 	struct mct_scan	 sc;		/* the event being framed */
 	struct mct_buf	 out;		/* its compact copy */
+	/*
+	 * A block's thread keeps its events in out, a line each, where
+	 * they were framed (no copy): keep is the bytes of those lines,
+	 * the event being framed comes after them.
+	 */
+	int		 inlines;
+	size_t		 keep;
 };
 
 /* Where pass 2 stands in an operand. */
@@ -474,7 +480,7 @@ saw_mark(struct framer *f)
 	if (sc->ts_len >= sizeof(fx->mark_text) ||
 	    (fx->has_mark && sc->ts_e6 >= fx->mark_e6))
 		return;
-	mct_event_init(&ev, f->out.p, f->out.len, NULL);
+	mct_event_init(&ev, f->out.p + f->keep, f->out.len - f->keep, NULL);
 	if (mct_get_key(&ev, "name", &v) == 0 && v.type == MCT_J_STRING &&
 	    mct_jstr(&v, &name) == 0 && name.p != NULL &&
 	    fnmatch(f->mark, name.p, 0) == 0) {
@@ -529,10 +535,11 @@ emit(struct framer *f)
 		fx->kind = kind;
 	} else
 		fx->kind = MIN(MIN(fx->kind, kind), f->gap);
-	if (f->lines != NULL) {
-		f->out.p[f->out.len] = '\n';
-		mct_buf_add(f->lines, f->out.p, f->out.len + 1);
-		f->spooled += (long long)f->out.len + 1;
+	if (f->inlines) {
+		f->out.p[f->out.len++] = '\n';
+		f->out.p[f->out.len] = '\0';
+		f->spooled += (long long)(f->out.len - f->keep);
+		f->keep = f->out.len;
 	} else if (!f->check && !r->spoolbad) {
 		f->out.p[f->out.len] = '\n';
 		if (fwrite(f->out.p, 1, f->out.len + 1, r->spoolf) !=
@@ -694,7 +701,7 @@ after_key(struct framer *f, unsigned long long keyoff)
 {
 	struct rbuf *b = &f->rb;
 	struct mct_scan *sc = &f->sc;
-	size_t klen = f->out.len;
+	size_t klen = f->out.len - f->keep;
 	int rc;
 
 	while (b->pos < b->end && strchr(" \t\r\n", b->p[b->pos]))
@@ -712,7 +719,8 @@ after_key(struct framer *f, unsigned long long keyoff)
 		if (rc == MCT_SCAN_OK) {
 			b->pos = (size_t)(sc->p - b->p);
 			if (!f->again)
-				top_add(f, f->out.p, f->out.len, klen, 0);
+				top_add(f, f->out.p + f->keep,
+				    f->out.len - f->keep, klen, 0);
 			return 0;
 		}
 		if (rc != MCT_SCAN_MORE || b->eof)	/* the key is dropped */
@@ -826,7 +834,7 @@ frame(struct framer *f)
 			goto bad;
 		}
 		/* An event, the top-level object, or a key after traceEvents. */
-		f->out.len = 0;
+		f->out.len = f->keep;
 		sc->p = b->p + b->pos;
 		sc->end = b->p + b->end;
 		/* pass 1 of a plain file only checks the events of an array */
@@ -1291,6 +1299,27 @@ held_rd(void *arg, char *buf, size_t n)
 	return mct_src_read(f->src, buf, n);
 }
 
+/*
+ * Lines framed in place: f's out becomes lines (emptied), and back.  The
+ * lines end after the last event framed.
+ */
+static void
+swap_out(struct framer *f, struct mct_buf *lines)
+{
+	struct mct_buf t = *lines;
+
+	if (f->inlines) {
+		f->out.len = f->keep;
+		if (f->out.p != NULL)
+			f->out.p[f->out.len] = '\0';
+	} else
+		t.len = 0;
+	*lines = f->out;
+	f->out = t;
+	f->inlines = !f->inlines;
+	f->keep = 0;
+}
+
 /* Frame block b (the k-th) with f, a thread's own framer. */
 static void
 block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
@@ -1303,11 +1332,10 @@ block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
 	free(fx->cp);
 	memset(fx, 0, sizeof(*fx));
 	fx->form = bl->form;
-	b->lines.len = 0;
 	b->start = b->stopped_at = -1;
 	f->fx = fx;
-	f->lines = &b->lines;
 	f->spooled = 0;
+	b->lines.len = 0;
 	f->rb.p = b->p - b->ctx;	/* borrowed: nothing more to read */
 	f->rb.cap = f->rb.end = b->ctx + b->len;
 	f->rb.base = b->base - b->ctx;
@@ -1331,11 +1359,14 @@ block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
 	b->state = f->state;
 	f->stop = (long long)(b->base + b->own);
 	f->stopped_at = -1;
+	/* the block's lines are framed in place: its buffer is the out */
+	swap_out(f, &b->lines);
 	while (frame(f))
 		emit(f);
 	b->stopped_at = f->stopped_at;
 	b->stop_state = f->stop_state;
 	b->stop_sep = f->stop_sep;
+	swap_out(f, &b->lines);
 }
 
 static void *
