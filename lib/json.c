@@ -239,6 +239,41 @@ string_special(struct mct_scan *s, struct mct_buf *out, char **op,
 }
 
 /*
+ * How many of the PLAIN bytes at p may stay as they are in a string
+ * (none is '"', '\\', below 0x20 or from 0x80 on); PLAIN if all.
+ */
+#ifdef __SSE2__
+#define PLAIN	16
+static inline size_t
+plain_bytes(const unsigned char *p)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)p);
+	/* (the bytes from 0x80 on are below 0x20 as signed) */
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+	    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+
+	return m ? (size_t)__builtin_ctz(m) : PLAIN;
+}
+#elif defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PLAIN	8
+static inline size_t
+plain_bytes(const unsigned char *p)
+{
+	const uint64_t one = 0x0101010101010101ULL;
+	uint64_t w, a, b, m;
+
+	memcpy(&w, p, 8);
+	a = w ^ (one * '"');
+	b = w ^ (one * '\\');
+	m = ((w - one * 0x20) & ~w) | ((a - one) & ~a) | ((b - one) & ~b) | w;
+	m &= one * 0x80;
+	return m ? (size_t)__builtin_ctzll(m) >> 3 : PLAIN;
+}
+#endif
+
+/*
  * Scan a string at p (on its opening quote), copying it to *op.  Returns
  * the position after the closing quote, or NULL if the text ends first.
  */
@@ -251,58 +286,18 @@ scan_string(struct mct_scan *s, struct mct_buf *out, char **op,
 	EMIT1('"');
 	p++;
 	for (;;) {
-#ifdef __SSE2__
-		/*
-		 * sixteen plain bytes at a time: no '"', '\\', < 0x20, >= 0x80
-		 * (those two are the bytes below 0x20 as signed)
-		 */
-		while (end - p >= 16) {
-			const __m128i v = _mm_loadu_si128((const __m128i *)p);
-			unsigned m;
+#ifdef PLAIN
+		/* PLAIN bytes at a time while they are plain */
+		while (end - p >= PLAIN) {
+			size_t k = plain_bytes(p);
 
-			if (out)
-				_mm_storeu_si128((__m128i *)o, v);
-			m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-			    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-			    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-			    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
-			if (m) {
-				size_t k = (size_t)__builtin_ctz(m);
-
-				p += k;
-				if (out)
-					o += k;
-				break;
+			if (out) {
+				memcpy(o, p, PLAIN);
+				o += k;
 			}
-			p += 16;
-			if (out)
-				o += 16;
-		}
-#elif defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		/* eight plain bytes at a time: no '"', '\\', < 0x20, >= 0x80 */
-		while (end - p >= 8) {
-			const uint64_t one = 0x0101010101010101ULL;
-			uint64_t w, a, b, m;
-
-			memcpy(&w, p, 8);
-			a = w ^ (one * '"');
-			b = w ^ (one * '\\');
-			m = ((w - one * 0x20) & ~w) | ((a - one) & ~a) |
-			    ((b - one) & ~b) | w;
-			m &= one * 0x80;
-			if (out)
-				memcpy(o, p, 8);
-			if (m) {
-				size_t k = (size_t)__builtin_ctzll(m) >> 3;
-
-				p += k;
-				if (out)
-					o += k;
+			p += k;
+			if (k < PLAIN)
 				break;
-			}
-			p += 8;
-			if (out)
-				o += 8;
 		}
 #endif
 		while (p < end && !strstop[*p]) {
@@ -1070,28 +1065,6 @@ mct_index(const char *text, size_t n, struct mct_kv **kv, int *nkv, int *cap)
 	return index_keys(text, n, kv, nkv, cap, 0);
 }
 
-/* Note a time number at text[v..) in kv (key klen long at koff). */
-static void
-time_kv(const char *text, size_t n, uint32_t koff, uint32_t klen, size_t v,
-    struct mct_kv **kv, int *nkv, int *cap)
-{
-	size_t e;
-
-	for (e = v; e < n && ((text[e] >= '0' && text[e] <= '9') ||
-	    text[e] == '.' || text[e] == '-' || text[e] == '+' ||
-	    text[e] == 'e' || text[e] == 'E'); e++)
-		;
-	if (*nkv == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*kv = mct_xrealloc(*kv, (size_t)*cap * sizeof(**kv));
-	}
-	(*kv)[*nkv].koff = koff;
-	(*kv)[*nkv].klen = klen;
-	(*kv)[*nkv].voff = (uint32_t)v;
-	(*kv)[*nkv].vlen = (uint32_t)(e - v);
-	(*nkv)++;
-}
-
 /* mct_index_times() a byte at a time. */
 static int
 index_times_bytes(const char *text, size_t n, struct mct_kv **kv, int *nkv,
@@ -1454,6 +1427,36 @@ block_at(const unsigned char *p, size_t done, size_t n, unsigned char *tail)
 #define NCOLON	32	/* first-level keys of an object noted, at most */
 
 /*
+ * Is the first-level colon at c of the compact object that starts at ls
+ * in p[0..n) the one of a "ts" (2) or "dur" (3) key with a number after
+ * it?  0 if not.  The key is right before it, after '{' or ','.
+ */
+static inline int
+time_key(const char *p, size_t ls, size_t c, size_t n)
+{
+	if (c + 1 >= n || !(p[c + 1] == '-' || (p[c + 1] >= '0' &&
+	    p[c + 1] <= '9')))
+		return 0;
+	if (c - ls >= 5 && memcmp(p + c - 4, "\"ts\"", 4) == 0 &&
+	    (p[c - 5] == '{' || p[c - 5] == ','))
+		return 2;
+	if (c - ls >= 6 && memcmp(p + c - 5, "\"dur\"", 5) == 0 &&
+	    (p[c - 6] == '{' || p[c - 6] == ','))
+		return 3;
+	return 0;
+}
+
+/* The end of the number at p[v..n). */
+static inline size_t
+number_end(const char *p, size_t v, size_t n)
+{
+	while (v < n && ((p[v] >= '0' && p[v] <= '9') || p[v] == '.' ||
+	    p[v] == '-' || p[v] == '+' || p[v] == 'e' || p[v] == 'E'))
+		v++;
+	return v;
+}
+
+/*
  * Note the first-level colons c of a block (the object's bytes kept from
  * from on go to out at at): where each goes, after the bytes kept before
  * it.  Returns the new count (more than NCOLON: too many to note).
@@ -1493,22 +1496,11 @@ times_note(struct mct_times *tm, const struct mct_buf *out, size_t ls,
 	}
 	for (i = 0; i < ncol; i++) {
 		c = col[i];
-		/* the key right before: ,"ts": or {"dur": (compact now) */
-		if (c - ls >= 5 && memcmp(p + c - 4, "\"ts\"", 4) == 0 &&
-		    (p[c - 5] == '{' || p[c - 5] == ','))
-			klen = 2;
-		else if (c - ls >= 6 && memcmp(p + c - 5, "\"dur\"", 5) == 0 &&
-		    (p[c - 6] == '{' || p[c - 6] == ','))
-			klen = 3;
-		else
+		/* (compact now) */
+		if ((klen = time_key(p, ls, c, out->len)) == 0)
 			continue;
 		v = c + 1;
-		if (!(p[v] == '-' || (p[v] >= '0' && p[v] <= '9')))
-			continue;
-		for (e = v; e < out->len && ((p[e] >= '0' && p[e] <= '9') ||
-		    p[e] == '.' || p[e] == '-' || p[e] == '+' || p[e] == 'e' ||
-		    p[e] == 'E'); e++)
-			;
+		e = number_end(p, v, out->len);
 		if (tm->n == tm->cap) {
 			tm->cap = tm->cap ? tm->cap * 2 : 64;
 			tm->kv = mct_xrealloc(tm->kv, (size_t)tm->cap *
@@ -1626,7 +1618,7 @@ mct_index_times(const char *text, size_t n, struct mct_kv **kv, int *nkv,
 	uint64_t instr = 0, escnext = 0, in, st;
 	struct blk k;
 	size_t done, c;
-	int depth = 0, seen = 0, i;
+	int depth = 0, seen = 0, klen, i;
 
 	*nkv = 0;
 	if (n < 64)
@@ -1649,24 +1641,21 @@ mct_index_times(const char *text, size_t n, struct mct_kv **kv, int *nkv,
 				continue;
 			}
 			c = done + (size_t)i;
-			if (depth != 1 || c + 1 >= n || !(p[c + 1] == '-' ||
-			    (p[c + 1] >= '0' && p[c + 1] <= '9')))
+			if (depth != 1 || (klen = time_key(text, 0, c, n)) == 0)
 				continue;
-			/* the key right before: ,"ts": or {"dur": */
-			if (c >= 5 && memcmp(p + c - 4, "\"ts\"", 4) == 0 &&
-			    (p[c - 5] == '{' || p[c - 5] == ',')) {
-				time_kv(text, n, (uint32_t)(c - 3), 2, c + 1,
-				    kv, nkv, cap);
-				seen |= 1;
-			} else if (c >= 6 && memcmp(p + c - 5, "\"dur\"", 5) ==
-			    0 && (p[c - 6] == '{' || p[c - 6] == ',')) {
-				time_kv(text, n, (uint32_t)(c - 4), 3, c + 1,
-				    kv, nkv, cap);
-				seen |= 2;
-			} else
-				continue;
-			if (seen == 3)
-				return *nkv;
+			if (*nkv == *cap) {
+				*cap = *cap ? *cap * 2 : 16;
+				*kv = mct_xrealloc(*kv, (size_t)*cap *
+				    sizeof(**kv));
+			}
+			(*kv)[*nkv].koff = (uint32_t)(c - (size_t)klen - 1);
+			(*kv)[*nkv].klen = (uint32_t)klen;
+			(*kv)[*nkv].voff = (uint32_t)(c + 1);
+			(*kv)[*nkv].vlen = (uint32_t)(number_end(text, c + 1, n) -
+			    c - 1);
+			(*nkv)++;
+			if ((seen |= 1 << klen) == (1 << 2 | 1 << 3))
+				return *nkv;	/* a ts and a dur */
 		}
 	}
 	return -1;
