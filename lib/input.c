@@ -592,7 +592,7 @@ ring_read(struct mct_src *s, char *buf, size_t n)
 	int end;
 
 	if (!g->started) {
-		if (pthread_create(&g->tid, NULL, inflater, s) != 0) {
+		if (mct_thread(&g->tid, "mct-inflate", inflater, s, 0) != 0) {
 			fail(s, -1, "cannot start inflating");
 			s->eof = 1;
 			return -1;

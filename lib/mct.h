@@ -53,7 +53,7 @@ __extension__ typedef __int128 mct_i128;
 #define MCT_EXIT_USAGE	2	/* usage error, or a file that cannot be read */
 
 /*
- * util.c - memory, growable buffers, statuses, the end of main().
+ * util.c - memory, growable buffers, statuses, threads, the end of main().
  */
 struct mct_buf {
 	char	*p;
@@ -84,6 +84,8 @@ int	 mct_status(int, int);
 void	 mct_usage_hint(void);
 void	 mct_version(void);
 int	 mct_finish(int);
+int	 mct_thread(pthread_t *, const char *, void *(*)(void *), void *,
+	    int);
 
 /*
  * table.c - the one hash map: byte-string keys (NUL bytes allowed),

@@ -1108,7 +1108,8 @@ frame_parts(struct input *in)
 		pf->stopped_at = -1;
 		pf->rb.base = (unsigned long long)cut[i];
 		if ((pf->src = mct_src_clone(in->src, cut[i], size)) == NULL ||
-		    pthread_create(&parts[i].tid, NULL, part_run, &parts[i]) != 0) {
+		    mct_thread(&parts[i].tid, "mct-part", part_run, &parts[i],
+		    i) != 0) {
 			ok = 0;
 			break;
 		}
@@ -1523,7 +1524,7 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	pthread_cond_init(&bl->work, NULL);
 	pthread_cond_init(&bl->done, NULL);
 	for (i = 0; i < n; i++) {
-		if (pthread_create(&bl->tid[i], NULL, block_run, bl) != 0)
+		if (mct_thread(&bl->tid[i], "mct-block", block_run, bl, i) != 0)
 			break;
 		bl->nthr++;
 	}
@@ -2901,7 +2902,7 @@ pass2_start(struct mct_reader *r, struct input *in, int spool)
 	pthread_cond_init(&p->room, NULL);
 	in->p2 = p;
 	for (i = 0; i < n; i++) {
-		if (pthread_create(&p->tid[i], NULL, pass2_run, p) != 0)
+		if (mct_thread(&p->tid[i], "mct-chunk", pass2_run, p, i) != 0)
 			break;
 		p->nthr++;
 	}

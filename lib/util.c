@@ -1,5 +1,5 @@
 /*
- * util.c - memory, growable buffers, exit statuses, the end of main().
+ * util.c - memory, growable buffers, exit statuses, threads, the end of main().
  */
 #include "config.h"
 
@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -374,4 +376,82 @@ mct_pipe_size(int fd)
 #else
 	(void)fd;
 #endif
+}
+
+/*
+ * Start fn(arg) in a thread named name (up to 15 bytes: top -H, perf and
+ * gdb show it), as pthread_create() (0 or an error number), the i-th (0
+ * first) of the caller's helpers: it begins on the i-th CPU
+ * after the caller's, of those the process may use, and may move freely
+ * once it runs.  Left to itself, Linux often queues a new thread behind
+ * its busy creator for the milliseconds until the next balancing of its
+ * CPUs, as long as a whole pass of the reader on a virtual machine; the
+ * reader's creators go on working, so the place is chosen for them.
+ */
+struct start {
+	void		*(*fn)(void *);
+	void		*arg;
+	const char	*name;
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	cpu_set_t	 all;
+#endif
+};
+
+static void *
+started(void *a)
+{
+	struct start st = *(struct start *)a;
+
+	free(a);
+#ifdef HAVE_PTHREAD_SETNAME_NP
+	(void)pthread_setname_np(pthread_self(), st.name);
+#endif
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	(void)pthread_setaffinity_np(pthread_self(), sizeof(st.all), &st.all);
+#endif
+	return st.fn(st.arg);
+}
+
+int
+mct_thread(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg,
+    int i)
+{
+	struct start *st = mct_xmalloc(sizeof(*st));
+	pthread_attr_t attr, *ap = NULL;
+	int rc;
+
+	st->fn = fn;
+	st->arg = arg;
+	st->name = name;
+#if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && defined(HAVE_SCHED_GETCPU)
+	if (pthread_getaffinity_np(pthread_self(), sizeof(st->all),
+	    &st->all) == 0 && CPU_COUNT(&st->all) > 1 &&
+	    pthread_attr_init(&attr) == 0) {
+		int me = sched_getcpu(), n = CPU_COUNT(&st->all), c, k;
+		cpu_set_t one;
+
+		/* the CPUs after me, round: mine comes last */
+		k = (i % n) + 1;
+		for (c = me < 0 ? 0 : me + 1; k > 0; c++) {
+			if (c >= CPU_SETSIZE)
+				c = 0;
+			if (CPU_ISSET(c, &st->all) && --k == 0)
+				break;
+		}
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		ap = &attr;
+		if (pthread_attr_setaffinity_np(ap, sizeof(one), &one) != 0) {
+			pthread_attr_destroy(ap);
+			ap = NULL;
+		}
+	}
+#else
+	(void)i;
+#endif
+	if ((rc = pthread_create(tid, ap, started, st)) != 0)
+		free(st);
+	if (ap != NULL)
+		pthread_attr_destroy(ap);
+	return rc;
 }

@@ -33,6 +33,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -6466,6 +6468,76 @@ test_sort(void)
 	    "100,003 values, six spreads)", ntried);
 }
 
+/* A helper of mct_thread(): what the thread saw of itself. */
+struct seen_thread {
+	int	 arg;
+	int	 ncpu;		/* CPUs it may run on, once running */
+	char	 name[16];
+};
+
+static void *
+thread_body(void *a)
+{
+	struct seen_thread *st = a;
+
+	st->arg *= 2;
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	{
+		cpu_set_t set;
+
+		if (pthread_getaffinity_np(pthread_self(), sizeof(set),
+		    &set) == 0)
+			st->ncpu = CPU_COUNT(&set);
+	}
+#endif
+#ifdef HAVE_PTHREAD_SETNAME_NP
+	(void)pthread_getname_np(pthread_self(), st->name, sizeof(st->name));
+#endif
+	return st;
+}
+
+static void
+test_threads(void)
+{
+	struct seen_thread st[5];
+	pthread_t tid[5];
+	void *ret;
+	int i, all = 1, nstarted = 0, good = 0;
+
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	{
+		cpu_set_t set;
+
+		if (pthread_getaffinity_np(pthread_self(), sizeof(set),
+		    &set) == 0)
+			all = CPU_COUNT(&set);
+	}
+#endif
+	for (i = 0; i < 5; i++) {
+		memset(&st[i], 0, sizeof(st[i]));
+		st[i].arg = i + 1;
+		if (mct_thread(&tid[i], "mct-test", thread_body, &st[i], i) == 0)
+			nstarted++;
+	}
+	for (i = 0; i < nstarted; i++)
+		if (pthread_join(tid[i], &ret) == 0 && ret == &st[i] &&
+		    st[i].arg == 2 * (i + 1))
+			good++;
+	ok(nstarted == 5 && good == 5, "mct_thread: 5 threads run their "
+	    "function with their argument, and join with its value");
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	for (i = 0, good = 0; i < nstarted; i++)
+		good += st[i].ncpu == all;
+	ok(good == 5, "mct_thread: once running, each thread may use the %d "
+	    "CPUs its creator may (%d of 5)", all, good);
+#endif
+#ifdef HAVE_PTHREAD_SETNAME_NP
+	for (i = 0, good = 0; i < nstarted; i++)
+		good += strcmp(st[i].name, "mct-test") == 0;
+	ok(good == 5, "mct_thread: each thread has its name (%d of 5)", good);
+#endif
+}
+
 int
 main(void)
 {
@@ -6477,6 +6549,7 @@ main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_time();
 	test_sort();
+	test_threads();
 	test_scan();
 	test_event();
 	test_unspace();

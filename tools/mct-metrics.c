@@ -1359,7 +1359,7 @@ preload(struct opts *o, int argc, char *argv[])
 	if (nlog > 0 || o->ncsv == 0 ||
 	    (o->sayto = open_memstream(&o->saybuf, &o->saylen)) == NULL)
 		csv_run(o);
-	else if (pthread_create(&o->logtid, NULL, csv_run, o) == 0)
+	else if (mct_thread(&o->logtid, "mct-csv", csv_run, o, 0) == 0)
 		o->logthread = 1;
 	else {
 		fclose(o->sayto);
