@@ -176,6 +176,7 @@ mct_src_open(const char *name)
 	mct_pipe_size(s->fd);	/* fewer reads */
 	/* Read the first bytes to see whether it is gzip. */
 	s->zbuf = mct_xmalloc(ZBUF);
+	mct_prefault(s->zbuf, ZBUF);
 	s->zmax = gzslot(ZBUF);
 	while (s->zlen < 2) {
 		n = read(s->fd, s->zbuf + s->zlen, s->zmax - s->zlen);
@@ -568,8 +569,10 @@ ring_new(struct mct_src *s)
 	g->zin = (long long)s->zlen;
 	s->zlen = 0;
 	g->slotsz = gzslot(SLOT);
-	for (i = 0; i < RING; i++)
+	for (i = 0; i < RING; i++) {
 		g->slot[i].p = mct_xmalloc(g->slotsz);
+		mct_prefault(g->slot[i].p, g->slotsz);
+	}
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->more, NULL);
 	pthread_cond_init(&g->room, NULL);

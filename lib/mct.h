@@ -65,6 +65,8 @@ void	 mct_nomem(const char *) __attribute__((noreturn));
 void	*mct_xmalloc(size_t);
 void	*mct_xrealloc(void *, size_t);
 char	*mct_xstrdup(const char *);
+#define PREFAULT	(64 * 1024)	/* buffers this big are mapped at once */
+void	 mct_prefault(void *, size_t);
 void	 mct_buf_grow(struct mct_buf *, size_t);
 void	 mct_buf_add(struct mct_buf *, const void *, size_t);
 void	 mct_buf_adds(struct mct_buf *, const char *);

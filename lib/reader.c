@@ -321,8 +321,11 @@ refill(struct rbuf *b, ssize_t (*rd)(void *, char *, size_t), void *arg)
 		b->pos = CONTEXT;
 	}
 	if (b->end == b->cap || b->cap - b->end < RBUF / 4) {
+		size_t had = b->cap;
+
 		b->cap = b->cap ? b->cap * 2 : RBUF;
 		b->p = mct_xrealloc(b->p, b->cap + 1);
+		mct_prefault(b->p + had, b->cap + 1 - had);
 	}
 	n = rd(arg, b->p + b->end, b->cap - b->end);
 	if (n <= 0) {
@@ -1519,6 +1522,8 @@ frame_blocks(struct mct_reader *r, struct input *in)
 		bl->slot[i].k = -1;
 		bl->slot[i].p = (char *)mct_xmalloc(CONTEXT + bl->blocksz +
 		    OVERLAP + 1) + CONTEXT;
+		mct_prefault(bl->slot[i].p - CONTEXT, CONTEXT + bl->blocksz +
+		    OVERLAP + 1);
 	}
 	pthread_mutex_init(&bl->mu, NULL);
 	pthread_cond_init(&bl->work, NULL);

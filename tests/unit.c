@@ -6503,6 +6503,8 @@ test_threads(void)
 	pthread_t tid[5];
 	void *ret;
 	int i, all = 1, nstarted = 0, good = 0;
+	char *p;
+	size_t n;
 
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
 	{
@@ -6536,6 +6538,19 @@ test_threads(void)
 		good += strcmp(st[i].name, "mct-test") == 0;
 	ok(good == 5, "mct_thread: each thread has its name (%d of 5)", good);
 #endif
+	/* mct_prefault: any range, the bytes kept */
+	for (n = 1, good = 1; n <= 3 * PREFAULT; n = n * 3 + 1) {
+		p = mct_xmalloc(n + 7);
+		memset(p, 'x', n + 7);
+		mct_prefault(p + 3, n);
+		mct_prefault(p, 0);
+		for (i = 0; i < (int)(n + 7); i++)
+			if (p[i] != 'x')
+				good = 0;
+		free(p);
+	}
+	ok(good, "mct_prefault keeps the bytes of ranges of 1 to %d bytes at "
+	    "odd addresses", 3 * PREFAULT);
 }
 
 int
