@@ -223,7 +223,8 @@ mct_dec_ns(const char *s, size_t n, enum mct_unit u, int64_t *ns)
  * their ns are those digits, the fraction padded with zeros, less the
  * leading zeros, exactly.  Those are written as text, without a number
  * in between; anything else (a sign, an exponent, a longer fraction to
- * round) goes through mct_dec_ns().
+ * round) and a text of ns past int64's 19 digits go through
+ * mct_dec_ns().
  */
 size_t
 mct_ns_text(char *o, const char *s, size_t n, enum mct_unit u)
@@ -240,11 +241,8 @@ mct_ns_text(char *o, const char *s, size_t n, enum mct_unit u)
 		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
 			nf++;
 	if (ni == 0 || i < n || (ni < n && nf == 0) || nf > k ||
-	    ni + k > 18 || (ni > 1 && s[0] == '0')) {
-		if (mct_dec_ns(s, n, u, &ns) != 0)
-			return 0;
-		return mct_i64(o, ns);
-	}
+	    ni + k > 19 || (ni > 1 && s[0] == '0'))
+		goto slow;
 	if (ni > 1 || s[0] != '0') {
 		memcpy(o, s, ni);
 		w = ni;
@@ -257,7 +255,13 @@ mct_ns_text(char *o, const char *s, size_t n, enum mct_unit u)
 	else
 		for (i = nf; i < k; i++)
 			o[w++] = '0';
-	return w;
+	/* 19 digits (a Kineto ts of 16 digits of us) may pass int64 */
+	if (w < 19 || o[0] < '9' || memcmp(o, "9223372036854775807", 19) <= 0)
+		return w;
+slow:
+	if (mct_dec_ns(s, n, u, &ns) != 0)
+		return 0;
+	return mct_i64(o, ns);
 }
 
 /* A strict decimal integer s[0..n). */
