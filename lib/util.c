@@ -478,9 +478,13 @@ mct_thread(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg,
 #else
 	(void)i;
 #endif
-	if ((rc = pthread_create(tid, ap, started, st)) != 0)
-		free(st);
-	if (ap != NULL)
+	rc = pthread_create(tid, ap, started, st);
+	if (ap != NULL) {
 		pthread_attr_destroy(ap);
+		if (rc == EINVAL)	/* the CPU refused: anywhere, then */
+			rc = pthread_create(tid, NULL, started, st);
+	}
+	if (rc != 0)
+		free(st);
 	return rc;
 }
