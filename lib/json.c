@@ -1387,8 +1387,9 @@ runs(char *o, const unsigned char *p, uint64_t m)
  * Copying the kept bytes a run at a time costs a branch or two a run,
  * and Kineto's "k": v, "k2": v2 has a run every few bytes.  Then the
  * bytes go eight at a time through SSSE3's byte shuffle and POPCNT
- * (every x86-64 CPU since 2008 has them; the others keep to runs()): pack8[m] holds the
- * positions of the bits of m in order, 0x80 (a zero byte) after them.
+ * (every x86-64 CPU since 2008 has them; the others keep to runs()):
+ * pack8[m] holds the positions of the bits of m in order, 0x80 (a zero
+ * byte) after them.
  */
 static const uint64_t pack8[256] = {
 	0x8080808080808080ULL, 0x8080808080808000ULL, 0x8080808080808001ULL,

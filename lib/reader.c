@@ -1339,7 +1339,6 @@ block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
 	b->start = b->stopped_at = -1;
 	f->fx = fx;
 	f->spooled = 0;
-	b->lines.len = 0;
 	f->rb.p = b->p - b->ctx;	/* borrowed: nothing more to read */
 	f->rb.cap = f->rb.end = b->ctx + b->len;
 	f->rb.base = b->base - b->ctx;

@@ -54,7 +54,6 @@ mct_xstrdup(const char *s)
 	return memcpy(mct_xmalloc(n), s, n);
 }
 
-/* Make room for n more bytes (and a NUL). */
 /*
  * The pages of a big buffer, p[0..n), mapped at once: one call instead of
  * a fault at the first touch of each page.  On a virtual machine whose
@@ -65,11 +64,9 @@ void
 mct_prefault(void *p, size_t n)
 {
 #ifdef MADV_POPULATE_WRITE
-	static long pg;
+	long pg = sysconf(_SC_PAGESIZE);
 	uintptr_t a = (uintptr_t)p, e = a + n;
 
-	if (pg == 0)
-		pg = sysconf(_SC_PAGESIZE);
 	if (n < PREFAULT || pg <= 0)
 		return;
 	a = (a + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
@@ -82,6 +79,7 @@ mct_prefault(void *p, size_t n)
 #endif
 }
 
+/* Make room for n more bytes (and a NUL). */
 void
 mct_buf_grow(struct mct_buf *b, size_t n)
 {
@@ -417,11 +415,16 @@ mct_pipe_size(int fd)
  * CPUs, as long as a whole pass of the reader on a virtual machine; the
  * reader's creators go on working, so the place is chosen for them.
  */
+#if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && defined(HAVE_SCHED_GETCPU)
+#define PLACE	1
+#endif
+
 struct start {
 	void		*(*fn)(void *);
 	void		*arg;
 	const char	*name;
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+#ifdef PLACE
+	int		 placed;	/* on one CPU: then back to all */
 	cpu_set_t	 all;
 #endif
 };
@@ -435,8 +438,10 @@ started(void *a)
 #ifdef HAVE_PTHREAD_SETNAME_NP
 	(void)pthread_setname_np(pthread_self(), st.name);
 #endif
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-	(void)pthread_setaffinity_np(pthread_self(), sizeof(st.all), &st.all);
+#ifdef PLACE
+	if (st.placed)
+		(void)pthread_setaffinity_np(pthread_self(), sizeof(st.all),
+		    &st.all);
 #endif
 	return st.fn(st.arg);
 }
@@ -452,7 +457,8 @@ mct_thread(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg,
 	st->fn = fn;
 	st->arg = arg;
 	st->name = name;
-#if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && defined(HAVE_SCHED_GETCPU)
+#ifdef PLACE
+	st->placed = 0;
 	if (pthread_getaffinity_np(pthread_self(), sizeof(st->all),
 	    &st->all) == 0 && CPU_COUNT(&st->all) > 1 &&
 	    pthread_attr_init(&attr) == 0) {
@@ -473,7 +479,8 @@ mct_thread(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg,
 		if (pthread_attr_setaffinity_np(ap, sizeof(one), &one) != 0) {
 			pthread_attr_destroy(ap);
 			ap = NULL;
-		}
+		} else
+			st->placed = 1;
 	}
 #else
 	(void)i;
@@ -481,8 +488,12 @@ mct_thread(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg,
 	rc = pthread_create(tid, ap, started, st);
 	if (ap != NULL) {
 		pthread_attr_destroy(ap);
-		if (rc == EINVAL)	/* the CPU refused: anywhere, then */
+		if (rc == EINVAL) {	/* the CPU refused: anywhere, then */
+#ifdef PLACE
+			st->placed = 0;
+#endif
 			rc = pthread_create(tid, NULL, started, st);
+		}
 	}
 	if (rc != 0)
 		free(st);
