@@ -111,6 +111,7 @@ struct mct_src {
 
 static int	ring_new(struct mct_src *);
 static void	ring_free(struct mct_src *);
+static ssize_t	src_read(struct mct_src *, char **, size_t, int);
 
 /*
  * MCT_GZSLOT=N makes the ring's buffers and the compressed reads N bytes
@@ -569,10 +570,8 @@ ring_new(struct mct_src *s)
 	g->zin = (long long)s->zlen;
 	s->zlen = 0;
 	g->slotsz = gzslot(SLOT);
-	for (i = 0; i < RING; i++) {
-		g->slot[i].p = mct_xmalloc(g->slotsz);
-		mct_prefault(g->slot[i].p, g->slotsz);
-	}
+	for (i = 0; i < RING; i++)
+		g->slot[i].p = mct_src_buf(g->slotsz);
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->more, NULL);
 	pthread_cond_init(&g->room, NULL);
@@ -580,17 +579,38 @@ ring_new(struct mct_src *s)
 	return 0;
 }
 
+/* A buffer of size bytes with room around it (mct_src_swap()). */
+char *
+mct_src_buf(size_t size)
+{
+	char *p;
+
+	p = mct_xmalloc(MCT_SRC_BEFORE + size + MCT_SRC_AFTER);
+	mct_prefault(p, MCT_SRC_BEFORE + size + MCT_SRC_AFTER);
+	return p + MCT_SRC_BEFORE;
+}
+
+void
+mct_src_buf_free(char *p)
+{
+	if (p != NULL)
+		free(p - MCT_SRC_BEFORE);
+}
+
 /*
- * Take up to n inflated bytes from the ring, waiting only while it has
- * none.  The end, or what went wrong, is the reader's once it has every
- * byte before it: a damaged member's error with its last bytes, as zlib
- * gave them, the others at the next read.
+ * Take up to n inflated bytes from the ring to *bufp, waiting only while
+ * it has none.  With swap, and n no more than a slot: only to the end of
+ * the slot, and a whole slot of n bytes is traded for *bufp (a buffer of
+ * as many).  The end, or what went wrong, is the reader's once it has
+ * every byte before it: a damaged member's error with its last bytes, as
+ * zlib gave them, the others at the next read.
  */
 static ssize_t
-ring_read(struct mct_src *s, char *buf, size_t n)
+ring_read(struct mct_src *s, char **bufp, size_t n, int swap)
 {
 	struct ring *g = s->ring;
 	struct slot *sl;
+	char *buf = *bufp, *t;
 	size_t got = 0, k;
 	int end;
 
@@ -611,8 +631,16 @@ ring_read(struct mct_src *s, char *buf, size_t n)
 		pthread_mutex_unlock(&g->mu);
 		sl = &g->slot[g->rp];
 		k = sl->len - g->roff < n - got ? sl->len - g->roff : n - got;
-		memcpy(buf + got, sl->p + g->roff, k);
+		if (swap && g->roff == 0 && n == g->slotsz) {
+			/* the slot is the reader's until nfull says not */
+			t = sl->p;
+			sl->p = buf;
+			*bufp = buf = t;
+		} else
+			memcpy(buf + got, sl->p + g->roff, k);
 		got += k;
+		if (swap && n <= g->slotsz)
+			n = got;	/* the slot's end */
 		g->roff += k;
 		pthread_mutex_lock(&g->mu);
 		if (g->roff == sl->len) {
@@ -654,7 +682,7 @@ ring_free(struct mct_src *s)
 	}
 	inf_end(&g->z);
 	for (i = 0; i < RING; i++)
-		free(g->slot[i].p);
+		mct_src_buf_free(g->slot[i].p);
 	pthread_mutex_destroy(&g->mu);
 	pthread_cond_destroy(&g->more);
 	pthread_cond_destroy(&g->room);
@@ -668,6 +696,27 @@ ring_free(struct mct_src *s)
 ssize_t
 mct_src_read(struct mct_src *s, char *buf, size_t n)
 {
+	return src_read(s, &buf, n, 0);
+}
+
+/* A gzip source: mct_src_swap() reads to the ends of buffers. */
+int
+mct_src_gzip(const struct mct_src *s)
+{
+	return s->gz;
+}
+
+ssize_t
+mct_src_swap(struct mct_src *s, char **bufp, size_t n)
+{
+	return src_read(s, bufp, n, 1);
+}
+
+/* mct_src_read(), or mct_src_swap() (swap). */
+static ssize_t
+src_read(struct mct_src *s, char **bufp, size_t n, int swap)
+{
+	char *buf = *bufp;
 	ssize_t r;
 
 	if (s->failed)
@@ -681,7 +730,7 @@ mct_src_read(struct mct_src *s, char *buf, size_t n)
 		return 0;
 	}
 	if (s->gz)
-		return ring_read(s, buf, n);
+		return ring_read(s, bufp, n, swap);
 	if (s->zlen > 0) {
 		/* Hand out what we read to look for the magic. */
 		r = (ssize_t)(s->zlen < n ? s->zlen : n);

@@ -316,6 +316,19 @@ long long	 mct_src_size_now(const struct mct_src *);
 int		 mct_src_changed(const struct mct_src *);
 long long	 mct_src_pos(const struct mct_src *);
 ssize_t		 mct_src_read(struct mct_src *, char *, size_t);
+/*
+ * mct_src_read() into *buf.  Of gzip, the thread inflates into buffers of
+ * its own: mct_src_swap() reads to the end of one (if n is no more than
+ * its size), and trades it whole for *buf rather than copy it, if *buf
+ * is an mct_src_buf() of n bytes, as big.  Such a buffer has room for
+ * MCT_SRC_BEFORE bytes before it and MCT_SRC_AFTER after its n.
+ */
+#define MCT_SRC_BEFORE	4096
+#define MCT_SRC_AFTER	(64 * 1024 + 1)
+int		 mct_src_gzip(const struct mct_src *);
+ssize_t		 mct_src_swap(struct mct_src *, char **, size_t);
+char		*mct_src_buf(size_t);
+void		 mct_src_buf_free(char *);
 int		 mct_src_rewindable(const struct mct_src *);
 void		 mct_src_rewind(struct mct_src *, long long);
 struct mct_src	*mct_src_clone(const struct mct_src *, long long, long long);

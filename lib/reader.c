@@ -1172,6 +1172,9 @@ frame_parts(struct input *in)
 #define BLOCK	(256 * 1024)
 #define SPLIT_MAX	(64LL << 20)	/* MCT_SPLIT above: blocks are off */
 #define OVERLAP	(64 * 1024)
+#if CONTEXT > MCT_SRC_BEFORE || OVERLAP + 1 > MCT_SRC_AFTER
+#error "a block's buffer has no room for its context and overlap"
+#endif
 
 struct block {
 	char		*p;		/* its own bytes, then some of the next's */
@@ -1416,18 +1419,29 @@ static int
 block_read(struct blocks *bl, struct block *b)
 {
 	struct framer *f = &bl->in->fr;
+	int gz = mct_src_gzip(f->src), more = 1;
 	ssize_t n;
-	int more = 1;
+	char *q;
 
 	b->own = lead_take(bl, b->p, bl->blocksz);
 	while (b->own < bl->blocksz) {
-		n = mct_src_read(f->src, b->p + b->own, bl->blocksz - b->own);
+		q = b->p + b->own;
+		n = gz ? mct_src_swap(f->src, &q, bl->blocksz - b->own) :
+		    mct_src_read(f->src, q, bl->blocksz - b->own);
 		if (n <= 0) {
 			bl->srcerr = n < 0;
 			more = 0;
 			break;
 		}
+		if (b->own == 0)
+			b->p = q;	/* traded */
 		b->own += (size_t)n;
+		/*
+		 * gzip: a block ends where the inflater's buffer does, so
+		 * that the next is one whole, traded rather than copied.
+		 */
+		if (gz)
+			break;
 	}
 	b->len = b->own;
 	return more;
@@ -1464,7 +1478,7 @@ blocks_free(struct blocks *bl)
 	for (i = 0; i < bl->nthr; i++)
 		pthread_join(bl->tid[i], NULL);
 	for (i = 0; i < bl->nslot; i++) {
-		free(bl->slot[i].p - CONTEXT);
+		mct_src_buf_free(bl->slot[i].p);
 		mct_buf_free(&bl->slot[i].lines);
 		mct_buf_free(&bl->slot[i].fx.top);
 		free(bl->slot[i].fx.cp);
@@ -1519,10 +1533,7 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	memset(bl->slot, 0, (size_t)bl->nslot * sizeof(*bl->slot));
 	for (i = 0; i < bl->nslot; i++) {
 		bl->slot[i].k = -1;
-		bl->slot[i].p = (char *)mct_xmalloc(CONTEXT + bl->blocksz +
-		    OVERLAP + 1) + CONTEXT;
-		mct_prefault(bl->slot[i].p - CONTEXT, CONTEXT + bl->blocksz +
-		    OVERLAP + 1);
+		bl->slot[i].p = mct_src_buf(bl->blocksz);
 	}
 	pthread_mutex_init(&bl->mu, NULL);
 	pthread_cond_init(&bl->work, NULL);
