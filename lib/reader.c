@@ -277,6 +277,7 @@ src_error(struct mct_reader *r, const char *name, struct mct_src *s,
 	fx->damaged = 1;
 	if (r == NULL)
 		return;
+	r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 	if (off >= 0)
 		warnx("%s:%lld: %s", name, off, msg);
 	else
