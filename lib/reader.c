@@ -95,6 +95,9 @@ struct ckpt {
 	long long	 off;
 	int		 state;		/* the framer's, before the event */
 	int		 kind;		/* of the chunk from here: CK_* */
+	int		 conv;		/* a spool chunk's lines are converted to
+					   ns already, from guess_unit() */
+	unsigned long long nev;		/* the events before it */
 };
 
 /*
@@ -128,6 +131,7 @@ struct facts {
 	int		 endgap;	/* where it stopped: the gap's CK_* */
 	long long	 first_ev;	/* where its first event starts */
 	int		 manytimes;	/* an event has 3 ts/dur numbers or more */
+	int		 guessed;	/* a chunk of spool lines has ckpt.conv */
 };
 
 /*
@@ -197,6 +201,9 @@ struct input {
 	struct mct_buf	 rankfrom;	/* a stream's one rank's rule */
 	struct mct_buf	 ranklist;	/* a stream's header's ranks, [ ] off */
 	struct pass2	*p2;		/* a plain file's pass 2 by threads */
+	/* pass 1 converted its first time beyond int64 ns: pass 2 says it */
+	unsigned long long bigat;	/* its event, from 1; 0: none */
+	struct mct_buf	 big;		/* its text */
 	struct facts	 fx2;		/* pass 2's, framing a file again alone */
 };
 
@@ -354,6 +361,11 @@ src_rd(void *arg, char *buf, size_t n)
 /* More bytes for the framer; 0 at the end, -1 on an error (said here). */
 static ssize_t held_rd(void *, char *, size_t);
 static int held_left(const struct blocks *);
+static int put_converted(struct mct_buf *, const char *, size_t,
+    const struct span *, int, enum mct_unit, int, struct span *);
+static int time_spans(const struct mct_scan *, const char *, size_t,
+    struct spans *, int);
+static void spans_free(struct spans *);
 
 static ssize_t
 fill(struct framer *f)
@@ -507,6 +519,8 @@ ckpt_add(struct facts *fx, long long off, int state, int kind)
 	fx->cp[fx->ncp].off = off;
 	fx->cp[fx->ncp].state = state;
 	fx->cp[fx->ncp].kind = kind;
+	fx->cp[fx->ncp].conv = 0;
+	fx->cp[fx->ncp].nev = fx->nevents;
 	fx->ncp++;
 }
 
@@ -1012,6 +1026,7 @@ cut_at(struct mct_src *src, long long off, long long limit, int *inarray)
 static void
 merge(struct facts *fx, const struct facts *p)
 {
+	unsigned long long before = fx->nevents;
 	int i;
 
 	fx->nevents += p->nevents;
@@ -1040,8 +1055,11 @@ merge(struct facts *fx, const struct facts *p)
 		fx->cp[fx->ncp - 1].kind = p->ncp > 0 &&
 		    p->cp[0].off == p->first_ev ? MIN(fx->kind, fx->endgap) :
 		    CK_FRAME;
-	for (i = 0; i < p->ncp; i++)
+	for (i = 0; i < p->ncp; i++) {
 		ckpt_add(fx, p->cp[i].off, p->cp[i].state, p->cp[i].kind);
+		fx->cp[fx->ncp - 1].conv = p->cp[i].conv;
+		fx->cp[fx->ncp - 1].nev = before + p->cp[i].nev;
+	}
 	fx->kind = p->ncp > 0 ? p->kind : CK_FRAME;
 	fx->endgap = p->endgap;
 }
@@ -1191,6 +1209,12 @@ struct block {
 	int		 stop_state, stop_sep;
 	struct facts	 fx;
 	struct mct_buf	 lines;		/* its events, compact, a line each */
+	int		 guess;		/* lines has ns times (guess_event()) */
+	int		 nbig;		/* times it left as written: too big */
+	unsigned long long bigat;	/* the first one's event, from 1 */
+	struct mct_buf	 big;		/* and its text */
+	struct mct_buf	 conv;		/* scratch */
+	struct spans	 t;
 };
 
 struct blocks {
@@ -1206,6 +1230,7 @@ struct blocks {
 	int		 next;		/* the block a thread frames next */
 	int		 stop;
 	int		 srcerr;	/* the source's last read failed */
+	enum mct_unit	 unit;		/* guess_unit(); NS: no guess */
 	struct rbuf	 lead;		/* what the framer had read ahead */
 	int		 form;		/* the facts' form */
 	/* block 0 starts where the operand's framer stands after one event */
@@ -1328,6 +1353,192 @@ swap_out(struct framer *f, struct mct_buf *lines)
 	f->keep = 0;
 }
 
+/*
+ * Pass 2 of an operand read once converts the spool's lines to ns, and
+ * cannot start before pass 1 ends and decide_unit() knows the unit.  But
+ * the unit is as good as known: --unit's, else us unless the trace turns
+ * out to be mcTracer's (co_id, no fraction).  So the block threads of
+ * pass 1 convert each event from that guess as it is framed, in place,
+ * and the spool has the block's lines so (struct ckpt.conv): pass 2 only
+ * copies them.  Until the block has a fraction (then the unit is us for
+ * sure), a guess must be one to take back exactly, should a later block
+ * show it wrong (n000 ns were n us, unguess()): the block gives it up at
+ * an event with a co_id, more than two times, a time that is not a plain
+ * integer or one beyond int64 ns, and takes back what it converted.
+ */
+static enum mct_unit
+guess_unit(const struct mct_reader *r)
+{
+	return r->opts.unit == MCT_UNIT_AUTO ? MCT_UNIT_US : r->opts.unit;
+}
+
+/* A plain integer: -?(0|[1-9][0-9]*), not -0. */
+static int
+plain_int(const char *v, size_t n)
+{
+	size_t i = n > 0 && v[0] == '-';
+
+	if (i == n || (v[i] == '0' && (n > i + 1 || i == 1)))
+		return 0;
+	for (; i < n; i++)
+		if (v[i] < '0' || v[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* The lines out[..from) now end at to: where the next event starts. */
+static void
+lines_end(struct framer *f, size_t from, size_t to)
+{
+	f->keep = f->keep - from + to;
+	f->spooled = f->spooled - (long long)from + (long long)to;
+}
+
+/*
+ * Block b gives the guess up: its events before out[at] (the event just
+ * framed) are taken back as they came, in place.
+ */
+static void
+guess_off(struct framer *f, struct block *b, size_t at)
+{
+	struct mct_buf *o = &f->out, *c = &b->conv;
+	struct facts *fx = &b->fx;
+	struct span bad;
+	size_t line, nl, was = o->len;
+	int i = 0;
+
+	b->guess = 0;
+	c->len = 0;
+	for (line = 0; line < at; line = nl + 1) {
+		nl = (size_t)((char *)memchr(o->p + line, '\n', at - line) -
+		    o->p);
+		for (; i < fx->ncp && fx->cp[i].off == (long long)line; i++)
+			fx->cp[i].off = (long long)c->len;
+		(void)put_converted(c, o->p + line, nl - line, b->t.sp,
+		    time_spans(NULL, o->p + line, nl - line, &b->t, 0),
+		    MCT_UNIT_NS, 1, &bad);
+	}
+	for (; i < fx->ncp; i++)	/* the event's own */
+		fx->cp[i].off -= (long long)(at - c->len);
+	mct_buf_add(c, o->p + at, o->len - at);
+	o->len = 0;
+	mct_buf_add(o, c->p, c->len);
+	lines_end(f, was, o->len);
+}
+
+/* The event just framed has n times too big, left as written, the first v. */
+static void
+guess_big(struct block *b, const char *v, size_t len, int n)
+{
+	if (b->nbig == 0) {
+		b->bigat = b->fx.nevents;
+		b->big.len = 0;
+		mct_buf_add(&b->big, v, len);
+	}
+	b->nbig += n;
+}
+
+/*
+ * The event just framed by block b's thread, from out[from] (a time) to
+ * its line end, converted to b->conv and copied back: the n spans of
+ * times are from there.  The unit is sure.
+ */
+static void
+guess_copy(const struct blocks *bl, struct framer *f, struct block *b,
+    size_t from, const struct span *sp, int n)
+{
+	struct mct_buf *o = &f->out;
+	struct span bad;
+	size_t was = o->len;
+	int nbad;
+
+	b->conv.len = 0;
+	if ((nbad = put_converted(&b->conv, o->p + from, was - 1 - from, sp, n,
+	    bl->unit, 0, &bad)) > 0)
+		guess_big(b, o->p + from + bad.off, bad.len, nbad);
+	o->len = from;
+	mct_buf_add(o, b->conv.p, b->conv.len);
+	lines_end(f, was, o->len);
+}
+
+/*
+ * The event just framed by block b's thread, at out[at..] with its line
+ * end, gets its times in ns from the guessed unit, or b gives the guess
+ * up (above).
+ */
+static void
+guess_event(const struct blocks *bl, struct framer *f, struct block *b,
+    size_t at)
+{
+	const struct mct_scan *sc = &f->sc;
+	struct mct_buf *o = &f->out;
+	struct span sp[2];
+	char num[2][24];	/* an int64 */
+	size_t from, was = o->len, w[2];
+	long d[3] = { 0 };
+	const char *v;
+	int i, n, sure, nbig = 0, big = 0;
+
+	if (sc->ntimes == 0)
+		return;
+	sure = bl->in->fr.r->opts.unit != MCT_UNIT_AUTO || b->fx.anyfrac;
+	if (!sure && (sc->ntimes > 2 || sc->has_co_id)) {
+		guess_off(f, b, at);
+		return;
+	}
+	if (sc->ntimes > 2) {	/* the scan noted two: index them all */
+		guess_copy(bl, f, b, at, b->t.sp, time_spans(NULL, o->p + at,
+		    was - 1 - at, &b->t, 0));
+		return;
+	}
+	from = sc->time_off[0];
+	for (i = 0; i < sc->ntimes; i++) {
+		sp[i].off = sc->time_off[i] - from;
+		sp[i].len = sc->time_len[i];
+		v = o->p + sc->time_off[i];
+		if (!sure && sp[i].len > 0 && (*v == '-' || (*v >= '0' &&
+		    *v <= '9')) && !plain_int(v, sp[i].len)) {
+			guess_off(f, b, at);
+			return;
+		}
+	}
+	/* the new texts, and how far each time moves: d[i] */
+	for (i = 0; i < sc->ntimes; i++) {
+		v = o->p + sc->time_off[i];
+		w[i] = 0;
+		if (sp[i].len > 0 && (*v == '-' || (*v >= '0' && *v <= '9')) &&
+		    (w[i] = mct_ns_text(num[i], v, sp[i].len, bl->unit)) == 0) {
+			if (!sure) {
+				guess_off(f, b, at);
+				return;
+			}
+			if (nbig++ == 0)	/* left as written */
+				big = i;
+		}
+		d[i + 1] = d[i] + (w[i] ? (long)w[i] - (long)sp[i].len : 0);
+	}
+	n = sc->ntimes;
+	if (d[1] < 0 || d[n] < d[1]) {	/* shorter (a fraction: sure) */
+		guess_copy(bl, f, b, from, sp, n);
+		return;
+	}
+	if (nbig > 0)
+		guess_big(b, o->p + sc->time_off[big], sp[big].len, nbig);
+	/* longer or the same: each piece moves right, the last first */
+	mct_buf_grow(o, (size_t)d[n]);
+	for (i = n - 1; i >= 0; i--) {
+		size_t end = sc->time_off[i] + sp[i].len;
+		size_t next = i + 1 < n ? sc->time_off[i + 1] : was;
+
+		memmove(o->p + end + d[i + 1], o->p + end, next - end);
+		if (w[i])
+			memcpy(o->p + sc->time_off[i] + d[i], num[i], w[i]);
+	}
+	o->len = was + (size_t)d[n];
+	o->p[o->len] = '\0';
+	lines_end(f, was, o->len);
+}
+
 /* Frame block b (the k-th) with f, a thread's own framer. */
 static void
 block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
@@ -1366,10 +1577,17 @@ block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
 	b->state = f->state;
 	f->stop = (long long)(b->base + b->own);
 	f->stopped_at = -1;
+	b->guess = bl->unit != MCT_UNIT_NS;
+	b->nbig = 0;
 	/* the block's lines are framed in place: its buffer is the out */
 	swap_out(f, &b->lines);
-	while (frame(f))
+	while (frame(f)) {
+		size_t at = f->keep;
+
 		emit(f);
+		if (b->guess)
+			guess_event(bl, f, b, at);
+	}
 	b->stopped_at = f->stopped_at;
 	b->stop_state = f->stop_state;
 	b->stop_sep = f->stop_sep;
@@ -1448,6 +1666,21 @@ block_read(struct blocks *bl, struct block *b)
 	return more;
 }
 
+/*
+ * The spool's lines from here on are converted (conv) or not: a chunk
+ * starts here if the one before is not the same.
+ */
+static void
+conv_from(struct input *in, int conv)
+{
+	struct facts *fx = &in->fx;
+
+	if ((fx->ncp > 0 && fx->cp[fx->ncp - 1].conv) == conv)
+		return;
+	ckpt_add(fx, in->fr.spooled, S_ARRAY, CK_FRAME);
+	fx->cp[fx->ncp - 1].conv = conv;
+}
+
 /* Block b's lines to the spool, its facts to the operand's. */
 static void
 block_take(struct mct_reader *r, struct input *in, struct block *b)
@@ -1458,11 +1691,21 @@ block_take(struct mct_reader *r, struct input *in, struct block *b)
 	if (!r->spoolbad && b->lines.len > 0 &&
 	    fwrite(b->lines.p, 1, b->lines.len, r->spoolf) != b->lines.len)
 		spool_failed(r);
-	for (i = 0; i < b->fx.ncp; i++)
+	for (i = 0; i < b->fx.ncp; i++) {
 		b->fx.cp[i].off += f->spooled;
+		b->fx.cp[i].conv = b->guess;
+	}
 	if (b->lines.len > 0 && f->chunk > 0 && f->spooled >=
-	    (in->fx.ncp ? in->fx.cp[in->fx.ncp - 1].off : 0) + f->chunk)
+	    (in->fx.ncp ? in->fx.cp[in->fx.ncp - 1].off : 0) + f->chunk) {
 		ckpt_add(&in->fx, f->spooled, S_ARRAY, CK_FRAME);
+		in->fx.cp[in->fx.ncp - 1].conv = b->guess;
+	} else if (b->lines.len > 0)
+		conv_from(in, b->guess);
+	in->fx.guessed |= b->guess && b->lines.len > 0;
+	if (b->guess && b->nbig > 0 && in->bigat == 0) {
+		in->bigat = in->fx.nevents + b->bigat;
+		mct_buf_add(&in->big, b->big.p, b->big.len);
+	}
 	f->spooled += (long long)b->lines.len;
 	merge(&in->fx, &b->fx);
 }
@@ -1481,6 +1724,9 @@ blocks_free(struct blocks *bl)
 	for (i = 0; i < bl->nslot; i++) {
 		mct_src_buf_free(bl->slot[i].p);
 		mct_buf_free(&bl->slot[i].lines);
+		mct_buf_free(&bl->slot[i].conv);
+		mct_buf_free(&bl->slot[i].big);
+		spans_free(&bl->slot[i].t);
 		mct_buf_free(&bl->slot[i].fx.top);
 		free(bl->slot[i].fx.cp);
 	}
@@ -1526,6 +1772,7 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	bl->blocksz = env && *env ? (atoll(env) > 0 ? (size_t)atoll(env) : 1) :
 	    BLOCK;
 	bl->form = in->fx.form;
+	bl->unit = f->chunk > 0 ? guess_unit(r) : MCT_UNIT_NS;
 	bl->state0 = bl->state = f->state;
 	bl->sep0 = !f->nosep;
 	bl->begun0 = f->begun;
@@ -1611,6 +1858,7 @@ frame_blocks(struct mct_reader *r, struct input *in)
 		progress(f, 0);
 	}
 	/* the rest alone: from cont, through the blocks held, then src */
+	conv_from(in, 0);
 	pthread_mutex_lock(&bl->mu);
 	bl->stop = 1;
 	pthread_cond_broadcast(&bl->work);
@@ -2384,13 +2632,29 @@ spans_free(struct spans *t)
 }
 
 /*
+ * The ns text v[0..n) that pass 1 converted from its guess of us back to
+ * the us it was (guess_unit()): the plain integer, to o; returns its
+ * length.
+ */
+static size_t
+unguess(char *o, const char *v, size_t n)
+{
+	if (n > 3 && memcmp(v + n - 3, "000", 3) == 0)
+		n -= 3;		/* (else 0, or not converted: as it is) */
+	memcpy(o, v, n);
+	return n;
+}
+
+/*
  * Append json[0..len) and a newline to b, the numbers at the n spans
- * (ts and dur) rewritten from unit to integer ns.  A value beyond int64
- * ns stays as written: returns how many did, the first in *bad.
+ * (ts and dur) rewritten from unit to integer ns, or (back) pass 1's
+ * guess taken back.  A value beyond int64 ns stays as written: returns
+ * how many did, the first in *bad.
  */
 static int
 put_converted(struct mct_buf *b, const char *json, size_t len,
-    const struct span *sp, int n, enum mct_unit unit, struct span *bad)
+    const struct span *sp, int n, enum mct_unit unit, int back,
+    struct span *bad)
 {
 	size_t last = 0, w;
 	int i, nbad = 0;
@@ -2407,7 +2671,9 @@ put_converted(struct mct_buf *b, const char *json, size_t len,
 		memcpy(o, json + last, sp[i].off - last);
 		o += sp[i].off - last;
 		last = sp[i].off;
-		if ((w = mct_ns_text(o, v, sp[i].len, unit)) == 0) {
+		if (back)
+			w = unguess(o, v, sp[i].len);
+		else if ((w = mct_ns_text(o, v, sp[i].len, unit)) == 0) {
 			if (nbad++ == 0)	/* as written, with what follows */
 				*bad = sp[i];
 			continue;
@@ -2453,7 +2719,7 @@ convert(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 		return;
 	c->len = 0;
 	nbad = put_converted(c, ev->json, ev->len, r->spans.sp, n,
-	    in->s->unit, &bad);
+	    in->s->unit, 0, &bad);
 	if (nbad > 0)
 		too_big(r, in, in->rp.line, ev->json + bad.off, bad.len, nbad);
 	ev->json = c->p;
@@ -2553,6 +2819,9 @@ struct pass2 {
 	size_t		 pos;		/* how far into it */
 	int		 said;		/* a change of the file was said */
 	int		 stop;
+	/* no thread could start: mct_next() makes the spool's chunks */
+	struct mct_buf	 rd;
+	struct spans	 t;
 };
 
 /*
@@ -2597,14 +2866,15 @@ chunk_edit(struct chunk *c, size_t at, const struct mct_reader *r,
  */
 static void
 chunk_put_spans(struct chunk *c, const struct input *in, struct spans *t,
-    const char *json, size_t len, unsigned long long n, int nt)
+    const char *json, size_t len, unsigned long long n, int nt, int back)
 {
 	struct mct_reader *r = in->fr.r;
 	struct span bad;
 	size_t at = c->out.len;
 	int nbad;
 
-	nbad = put_converted(&c->out, json, len, t->sp, nt, in->s->unit, &bad);
+	nbad = put_converted(&c->out, json, len, t->sp, nt, in->s->unit, back,
+	    &bad);
 	if (r->edit != NULL)	/* the line converted (and ended), edited */
 		chunk_edit(c, at, r, t, c->out.p + at, c->out.len - at - 1);
 	if (nbad > 0 && c->ntoobig == 0) {
@@ -2618,17 +2888,29 @@ chunk_put_spans(struct chunk *c, const struct input *in, struct spans *t,
 /* chunk_put_spans(), the spans found by sc (or by indexing the event). */
 static void
 chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
-    struct spans *t, const char *json, size_t len, unsigned long long n)
+    struct spans *t, const char *json, size_t len, unsigned long long n,
+    int back)
 {
+	/* (a guess taken back: every time, as pass 1 found them) */
 	chunk_put_spans(c, in, t, json, len, n,
-	    time_spans(sc, json, len, t, !in->fx.manytimes));
+	    time_spans(sc, json, len, t, !in->fx.manytimes && !back), back);
 }
 
-/* Convert the spool's lines of chunk k into c; rd is scratch. */
+/*
+ * The spool's lines of chunk k into c, converted, or as they are (pass 1
+ * converted them, or the source's unit is ns), or with pass 1's guess
+ * taken back; rd is scratch.
+ */
 static void
 chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
     struct chunk *c, int k)
 {
+	const struct input *in = p->in;
+	const struct mct_reader *r = in->fr.r;
+	int conv = k > 0 && in->fx.cp[k - 1].conv;
+	int back = conv && in->s->unit != guess_unit(r);
+	int asis = conv ? !back : !in->convert;
+	struct mct_buf *b = asis && r->edit == NULL ? &c->out : rd;
 	long long from, to;
 	unsigned long long n = 0;
 	size_t done = 0;
@@ -2637,10 +2919,10 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 	int state;
 
 	chunk_bounds(p, k, &from, &to, &state);
-	rd->len = 0;
-	mct_buf_grow(rd, (size_t)(to - from) + 1);
+	b->len = 0;
+	mct_buf_grow(b, (size_t)(to - from) + 1);
 	while (done < (size_t)(to - from)) {
-		got = pread(p->spool, rd->p + done, (size_t)(to - from) - done,
+		got = pread(p->spool, b->p + done, (size_t)(to - from) - done,
 		    (off_t)(from + (long long)done));
 		if (got == -1 && errno == EINTR)
 			continue;
@@ -2650,11 +2932,25 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 		}
 		done += (size_t)got;
 	}
-	end = rd->p + done;
-	for (line = rd->p; line < end; line = nl + 1) {
+	if (b == &c->out) {
+		/* as they are: as many as pass 1 framed there */
+		c->out.len = done;
+		c->out.p[done] = '\0';
+		c->nlines = (k < in->fx.ncp ? in->fx.cp[k].nev : in->fx.nevents) -
+		    (k > 0 ? in->fx.cp[k - 1].nev : 0);
+		return;
+	}
+	end = b->p + done;
+	for (line = b->p; line < end; line = nl + 1) {
 		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
 			break;		/* (the spool's lines all end) */
-		chunk_put(c, p->in, NULL, t, line, (size_t)(nl - line), ++n);
+		n++;
+		if (asis)
+			chunk_edit(c, c->out.len, r, t, line,
+			    (size_t)(nl - line));
+		else
+			chunk_put(c, in, NULL, t, line, (size_t)(nl - line), n,
+			    back);
 	}
 	c->nlines = n;
 }
@@ -2729,10 +3025,10 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 		if (!direct) {
 			if (in->convert && tm->known)
 				chunk_put_spans(c, in, t, line, (size_t)(e -
-				    line), n, noted_spans(tm, &ti, n - 1, t));
+				    line), n, noted_spans(tm, &ti, n - 1, t), 0);
 			else if (in->convert)
 				chunk_put(c, in, NULL, t, line, (size_t)(e - line),
-				    n);
+				    n, 0);
 			else
 				chunk_edit(c, c->out.len, r, t, line,
 				    (size_t)(e - line));
@@ -2783,7 +3079,7 @@ chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
 			mct_buf_add(&c->out, f->out.p, f->out.len + 1);
 			continue;
 		}
-		chunk_put(c, in, &f->sc, t, f->out.p, f->out.len, n);
+		chunk_put(c, in, &f->sc, t, f->out.p, f->out.len, n, 0);
 	}
 	if (mct_src_pos(f->src) < to) {
 		/* a chunk after the new end reads nothing: say the end */
@@ -2795,6 +3091,15 @@ chunk_make(struct pass2 *p, struct framer *f, struct spans *t,
 	c->nlines = n;
 	mct_src_close(f->src);
 	f->src = NULL;
+}
+
+static void
+chunk_clear(struct chunk *c)
+{
+	c->out.len = 0;
+	c->ntoobig = 0;
+	c->shrank = -1;
+	c->changed = 0;
 }
 
 static void *
@@ -2828,10 +3133,7 @@ pass2_run(void *arg)
 		c->k = k;
 		c->ready = 0;
 		pthread_mutex_unlock(&p->mu);
-		c->out.len = 0;
-		c->ntoobig = 0;
-		c->shrank = -1;
-		c->changed = 0;
+		chunk_clear(c);
 		if (p->spool >= 0)
 			chunk_lines(p, &rd, &t, c, k);
 		else if (!(k > 0 && p->in->fx.cp[k - 1].kind != CK_FRAME &&
@@ -2873,6 +3175,8 @@ pass2_free(struct input *in)
 		mct_buf_free(&p->slot[i].toobig);
 	}
 	free(p->slot);
+	mct_buf_free(&p->rd);
+	spans_free(&p->t);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->ready);
 	pthread_cond_destroy(&p->room);
@@ -2884,7 +3188,9 @@ pass2_free(struct input *in)
  * Start pass 2 of an operand by threads, if it is worth it and two CPUs
  * (or MCT_SPLIT) can share it: a plain file pass 1 found intact and cut
  * into chunks, or the spool's lines of an operand whose times must be
- * converted (spool: the spool's descriptor, else -1).
+ * converted (spool: the spool's descriptor, else -1).  Spool lines pass 1
+ * converted (guess_unit()) are taken by chunks in any case: by the
+ * reader's thread if no other starts.
  */
 static void
 pass2_start(struct mct_reader *r, struct input *in, int spool)
@@ -2892,13 +3198,15 @@ pass2_start(struct mct_reader *r, struct input *in, int spool)
 	const char *env = getenv("MCT_SPLIT");
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct pass2 *p;
-	int n, i;
+	int n, i, must = spool >= 0 && in->fx.guessed && !r->spoolbad;
 
 	n = env && *env ? 2 : ncpu > MAX_PARTS ? MAX_PARTS : (int)ncpu;
-	if (in->fx.ncp == 0 || n < 2 ||
+	if (!must && (in->fx.ncp == 0 || n < 2 ||
 	    (spool < 0 && in->fx.damaged) ||
-	    (spool >= 0 && (!in->convert || r->spoolbad)))
+	    (spool >= 0 && (!in->convert || r->spoolbad))))
 		return;
+	if (n < 1)
+		n = 1;
 	if (n > in->fx.ncp + 1)
 		n = in->fx.ncp + 1;
 	p = mct_xmalloc(sizeof(*p));
@@ -2922,7 +3230,7 @@ pass2_start(struct mct_reader *r, struct input *in, int spool)
 			break;
 		p->nthr++;
 	}
-	if (p->nthr == 0)
+	if (p->nthr == 0 && !must)
 		pass2_free(in);		/* then alone, as for a small file */
 }
 
@@ -2934,6 +3242,8 @@ chunk_say(struct mct_reader *r, struct input *in, struct pass2 *p,
 	if (c->ntoobig > 0)
 		too_big(r, in, in->rp.line + c->toobig_at, c->toobig.p,
 		    c->toobig.len, c->ntoobig);
+	if (in->bigat > in->rp.line && in->bigat <= in->rp.line + c->nlines)
+		too_big(r, in, in->bigat, in->big.p, in->big.len, 1);
 	if (c->changed && p->spool >= 0) {
 		spool_failed(r);
 		return;
@@ -2956,6 +3266,13 @@ static void
 chunk_wait(struct mct_reader *r, struct input *in, struct pass2 *p,
     struct chunk *c)
 {
+	if (p->nthr == 0) {
+		/* no thread: the spool's lines, made here (pass2_start()) */
+		c->k = p->take;
+		chunk_clear(c);
+		chunk_lines(p, &p->rd, &p->t, c, c->k);
+		c->ready = 1;
+	}
 	pthread_mutex_lock(&p->mu);
 	while (c->k != p->take || !c->ready)
 		pthread_cond_wait(&p->ready, &p->mu);
@@ -3266,6 +3583,7 @@ mct_close(struct mct_reader *r)
 		mct_buf_free(&in->whybuf);
 		mct_buf_free(&in->rankfrom);
 		mct_buf_free(&in->ranklist);
+		mct_buf_free(&in->big);
 	}
 	if (r->spoolf)
 		fclose(r->spoolf);	/* and r->spool, its descriptor */

@@ -188,3 +188,118 @@ for line in open(sys.argv[1], "rb"):
     json.loads(line)' out.nd
 	[ "$(wc -l < out.nd)" -eq "$want" ]
 }
+
+@test "pass 1's guess of the unit (gzip, a pipe): a co_id late, a fraction early, times too big, odd numbers, --unit: the same stream, messages and status as one thread" {
+	cd "$BATS_TEST_TMPDIR"
+	# 20000 events, of 100 bytes or so; the block threads of a read-once
+	# operand convert times from us as they frame them, and must give it
+	# up, or take it back in pass 2, where the unit turns out otherwise
+	"$PYTHON3" - <<'PY'
+import json
+def write(name, evs):
+    with open(name, "w") as f:
+        f.write('{"traceEvents":[\n' + ",\n".join(evs) + '\n]}\n')
+def ev(i, ts, dur=5, coid=False, extra=""):
+    a = '"args":{"i":%d%s}' % (i, ',"co_id":%d' % i if coid else "")
+    return '{"name":"k%d","ph":"X","pid":1,"tid":%d,"ts":%s,"dur":%s%s,%s}' % (
+        i % 7, i % 3, ts, dur, extra, a)
+n = 20000
+# integer times, mcTracer's co_id now and then, then always: ns in the
+# end, converted (an exponent); blocks give the guess up anywhere in them,
+# or keep it to be taken back
+write("late.json", [ev(i, "2E5" if i == 19990 else 1000 + 10 * i,
+                       coid=i >= 15000 or i == 2900 or i % 5003 == 5002 or
+                       (8000 <= i < 9000 and i % 37 == 36)) for i in range(n)])
+# the same with epoch ns (too big as us), -0 and 1E3 (not plain integers)
+write("epoch.json", [ev(i, "-0" if i == 1500 else "1E3" if i == 2500 else
+                         1700000000000000000 + 10 * i, coid=i >= 3000) for i in range(n)])
+# a fraction early: us for sure; co_id late; too big as ns at event 3500;
+# three times in event 2000
+write("frac.json", [ev(i, "5.5" if i == 10 else "9300000000000000" if i == 3499 else
+                        1000 + 10 * i, coid=i >= 1000,
+                        extra=',"ts":7' if i == 1999 else "") for i in range(n)])
+PY
+	for t in late epoch frac; do
+		gzip -c $t.json > $t.json.gz
+		for opt in "" "--unit ms" "--unit ns"; do
+			rc=0; MCT_SPLIT=1000000000 mct-cat $opt $t.json > want.nd 2> want.err || rc=$?
+			# (python's has no int64: it multiplies the too big one)
+			if [ -z "$opt" ] && [ $t != frac ]; then
+				py check want.nd $t.json
+			fi
+			for split in 512 4096 262144 ""; do
+				sed "1s/\"sources\":\[\"$t.json\"\]/\"sources\":[\"$t.json.gz\"]/" want.nd > wantgz.nd
+				sed "s/$t\.json:/$t.json.gz:/" want.err > wantgz.err
+				st=0; env ${split:+MCT_SPLIT=$split} mct-cat $opt $t.json.gz > got.nd 2> got.err || st=$?
+				[ "$st" -eq "$rc" ]
+				cmp wantgz.nd got.nd
+				cmp wantgz.err got.err
+				sed "1s/\"sources\":\[\"$t.json\"\]/\"sources\":[\"-\"]/" want.nd > wantin.nd
+				sed "s/$t\.json:/(stdin):/" want.err > wantin.err
+				st=0; cat $t.json | env ${split:+MCT_SPLIT=$split} mct-cat $opt > got.nd 2> got.err || st=$?
+				[ "$st" -eq "$rc" ]
+				cmp wantin.nd got.nd
+				cmp wantin.err got.err
+			done
+		done
+	done
+	# what the cases are: ns in the end, us for sure with its message
+	grep -q '"unit":"ns"' <(mct-cat late.json.gz | head -1)
+	grep -q '"ts":1000,"dur":5,' <(cat late.json | mct-cat)
+	cat epoch.json | mct-cat > e.nd
+	grep -q '"unit":"ns"' <(head -1 e.nd)
+	grep -q '"ts":0,"dur":5,"args":{"i":1500}' e.nd
+	grep -q '"ts":1000,"dur":5,"args":{"i":2500}' e.nd
+	grep -q '"ts":1700000000000000020,"dur":5,"args":{"i":2}' e.nd
+	run --separate-stderr mct-cat frac.json.gz
+	[ "$status" -eq 1 ]
+	same "$stderr" "mct-cat: frac.json.gz: event 3500: 9300000000000000 us is beyond int64 ns; left as written"
+}
+
+@test "threads that cannot start (gzip): pass 1 alone, pass 2 made by the reader itself, the same stream; no inflating thread: said, exit 1" {
+	cd "$BATS_TEST_TMPDIR"
+	if ldd "$MCT_BUILDDIR/tools/mct-cat" | grep -q -e libasan -e libtsan; then
+		skip "a sanitizer wraps pthread_create itself"
+	fi
+	# pthread_create fails from its k-th call on: the inflating thread is
+	# the first, the block threads of pass 1 the next two (two CPUs, or
+	# MCT_SPLIT), then the chunk threads of pass 2
+	cat > failthr.c <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+int
+pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *),
+    void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *,
+	    void *(*)(void *), void *);
+	static int n;
+	const char *k = getenv("FAIL_FROM");
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	if (k != NULL && *k != '\0' && ++n >= atoi(k))
+		return EAGAIN;
+	return real(t, a, f, arg);
+}
+C
+	"${CC:-cc}" -shared -fPIC -o failthr.so failthr.c -ldl
+	# integer us, so that pass 1 converts them: the spool's chunks must be
+	# taken as such, by whoever makes them
+	gen --scale 0.05 -u us > t.json
+	gzip -c t.json > t.json.gz
+	MCT_SPLIT=1000000000 mct-cat t.json.gz > want.nd
+	py check want.nd t.json
+	for k in 2 3 4 5; do
+		FAIL_FROM=$k LD_PRELOAD="$PWD/failthr.so" MCT_SPLIT=65536 \
+		    timeout 60 "$MCT_BUILDDIR/tools/mct-cat" t.json.gz > got.nd
+		cmp want.nd got.nd
+	done
+	run --separate-stderr env FAIL_FROM=1 LD_PRELOAD="$PWD/failthr.so" mct-cat t.json.gz
+	[ "$status" -eq 1 ]
+	same "$stderr" "mct-cat: t.json.gz: cannot start inflating"
+	[ "$(echo "$output" | wc -l)" -eq 1 ]	# the header, of no events
+}
