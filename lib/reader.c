@@ -1405,7 +1405,7 @@ guess_off(struct framer *f, struct block *b, size_t at)
 	struct facts *fx = &b->fx;
 	struct span bad;
 	size_t line, nl, was = o->len;
-	int i = 0;
+	int i = 0, nt;
 
 	b->guess = 0;
 	c->len = 0;
@@ -1414,8 +1414,9 @@ guess_off(struct framer *f, struct block *b, size_t at)
 		    o->p);
 		for (; i < fx->ncp && fx->cp[i].off == (long long)line; i++)
 			fx->cp[i].off = (long long)c->len;
-		(void)put_converted(c, o->p + line, nl - line, b->t.sp,
-		    time_spans(NULL, o->p + line, nl - line, &b->t, 0),
+		/* (the spans first: time_spans() may move them) */
+		nt = time_spans(NULL, o->p + line, nl - line, &b->t, 0);
+		(void)put_converted(c, o->p + line, nl - line, b->t.sp, nt,
 		    MCT_UNIT_NS, 1, &bad);
 	}
 	for (; i < fx->ncp; i++)	/* the event's own */
@@ -1487,8 +1488,8 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 		return;
 	}
 	if (sc->ntimes > 2) {	/* the scan noted two: index them all */
-		guess_copy(bl, f, b, at, b->t.sp, time_spans(NULL, o->p + at,
-		    was - 1 - at, &b->t, 0));
+		n = time_spans(NULL, o->p + at, was - 1 - at, &b->t, 0);
+		guess_copy(bl, f, b, at, b->t.sp, n);
 		return;
 	}
 	from = sc->time_off[0];

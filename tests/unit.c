@@ -3475,6 +3475,45 @@ test_reader(void)
 		rd_free(&r);
 	}
 
+	/*
+	 * gzip framed in blocks that convert their times as they go (the
+	 * fuzzer's find: the spans of a block's first give-up were read
+	 * before they were made): a co_id after integer times gives the
+	 * guess up (ns after all); three times after a fraction are each
+	 * converted (us for sure)
+	 */
+	{
+		static const char *const in[] = {
+			"[{\"ts\":0},\n{\"ts\":1,\"dur\":2},{\"ts\":3,\"dur\":4},"
+			"{\"ts\":5,\"args\":{\"co_id\":1}},{\"ts\":6,\"dur\":1}]",
+			"[{\"ts\":0.5},\n{\"ts\":1,\"dur\":2.5},"
+			"{\"ts\":3,\"ts\":4,\"dur\":5},{\"ts\":6}]"
+		}, *const out[] = {
+			"{\"ts\":0}\n{\"ts\":1,\"dur\":2}\n{\"ts\":3,\"dur\":4}\n"
+			"{\"ts\":5,\"args\":{\"co_id\":1}}\n{\"ts\":6,\"dur\":1}\n",
+			"{\"ts\":500}\n{\"ts\":1000,\"dur\":2500}\n"
+			"{\"ts\":3000,\"ts\":4000,\"dur\":5000}\n{\"ts\":6000}\n"
+		};
+		static const char *const split[] = { "16", "40", "64" };
+		char what[128];
+		size_t i, j;
+
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < 3; j++) {
+				write_gz(path, "wb", in[i]);
+				setenv("MCT_SPLIT", split[j], 1);
+				setenv("MCT_GZSLOT", "16", 1);
+				readf(path, MCT_UNIT_AUTO, &r);
+				unsetenv("MCT_SPLIT");
+				unsetenv("MCT_GZSLOT");
+				snprintf(what, sizeof(what), "gzip in blocks "
+				    "of %s, times converted as framed (%s)",
+				    split[j], i ? "us" : "ns after all");
+				t_read(what, &r, out[i], 0, NULL);
+				rd_free(&r);
+			}
+	}
+
 	/* string ts and dur (rocmProfileData) */
 	p = TFILE("str.json", "{\"traceEvents\":[{},{\"ts\":\"123\",\"dur\":\"4\","
 	    "\"ph\":\"X\"},{\"ts\":\"5.5\",\"ph\":\"X\"}]}");
