@@ -1372,6 +1372,13 @@ guess_unit(const struct mct_reader *r)
 	return r->opts.unit == MCT_UNIT_AUTO ? MCT_UNIT_US : r->opts.unit;
 }
 
+/* A time put_converted() converts: a number (not null, not a string). */
+static int
+is_time(const char *v, size_t n)
+{
+	return n > 0 && (*v == '-' || (*v >= '0' && *v <= '9'));
+}
+
 /* A plain integer: -?(0|[1-9][0-9]*), not -0. */
 static int
 plain_int(const char *v, size_t n)
@@ -1492,33 +1499,31 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 		guess_copy(bl, f, b, at, b->t.sp, n);
 		return;
 	}
+	/* the new texts, and how far each time moves: d[i] */
+	n = sc->ntimes;
 	from = sc->time_off[0];
-	for (i = 0; i < sc->ntimes; i++) {
+	for (i = 0; i < n; i++) {
 		sp[i].off = sc->time_off[i] - from;
 		sp[i].len = sc->time_len[i];
 		v = o->p + sc->time_off[i];
-		if (!sure && sp[i].len > 0 && (*v == '-' || (*v >= '0' &&
-		    *v <= '9')) && !plain_int(v, sp[i].len)) {
-			guess_off(f, b, at);
-			return;
-		}
-	}
-	/* the new texts, and how far each time moves: d[i] */
-	for (i = 0; i < sc->ntimes; i++) {
-		v = o->p + sc->time_off[i];
 		w[i] = 0;
-		if (sp[i].len > 0 && (*v == '-' || (*v >= '0' && *v <= '9')) &&
-		    (w[i] = mct_ns_text(num[i], v, sp[i].len, bl->unit)) == 0) {
-			if (!sure) {
+		if (is_time(v, sp[i].len)) {
+			if (!sure && !plain_int(v, sp[i].len)) {
 				guess_off(f, b, at);
 				return;
 			}
-			if (nbig++ == 0)	/* left as written */
-				big = i;
+			if ((w[i] = mct_ns_text(num[i], v, sp[i].len,
+			    bl->unit)) == 0) {
+				if (!sure) {
+					guess_off(f, b, at);
+					return;
+				}
+				if (nbig++ == 0)	/* left as written */
+					big = i;
+			}
 		}
 		d[i + 1] = d[i] + (w[i] ? (long)w[i] - (long)sp[i].len : 0);
 	}
-	n = sc->ntimes;
 	if (d[1] < 0 || d[n] < d[1]) {	/* shorter (a fraction: sure) */
 		guess_copy(bl, f, b, from, sp, n);
 		return;
@@ -1669,14 +1674,14 @@ block_read(struct blocks *bl, struct block *b)
 
 /*
  * The spool's lines from here on are converted (conv) or not: a chunk
- * starts here if the one before is not the same.
+ * starts here if the one before is not the same, or if new.
  */
 static void
-conv_from(struct input *in, int conv)
+conv_from(struct input *in, int conv, int new)
 {
 	struct facts *fx = &in->fx;
 
-	if ((fx->ncp > 0 && fx->cp[fx->ncp - 1].conv) == conv)
+	if (!new && (fx->ncp > 0 && fx->cp[fx->ncp - 1].conv) == conv)
 		return;
 	ckpt_add(fx, in->fr.spooled, S_ARRAY, CK_FRAME);
 	fx->cp[fx->ncp - 1].conv = conv;
@@ -1696,12 +1701,9 @@ block_take(struct mct_reader *r, struct input *in, struct block *b)
 		b->fx.cp[i].off += f->spooled;
 		b->fx.cp[i].conv = b->guess;
 	}
-	if (b->lines.len > 0 && f->chunk > 0 && f->spooled >=
-	    (in->fx.ncp ? in->fx.cp[in->fx.ncp - 1].off : 0) + f->chunk) {
-		ckpt_add(&in->fx, f->spooled, S_ARRAY, CK_FRAME);
-		in->fx.cp[in->fx.ncp - 1].conv = b->guess;
-	} else if (b->lines.len > 0)
-		conv_from(in, b->guess);
+	if (b->lines.len > 0)
+		conv_from(in, b->guess, f->chunk > 0 && f->spooled >=
+		    (in->fx.ncp ? in->fx.cp[in->fx.ncp - 1].off : 0) + f->chunk);
 	in->fx.guessed |= b->guess && b->lines.len > 0;
 	if (b->guess && b->nbig > 0 && in->bigat == 0) {
 		in->bigat = in->fx.nevents + b->bigat;
@@ -1859,7 +1861,7 @@ frame_blocks(struct mct_reader *r, struct input *in)
 		progress(f, 0);
 	}
 	/* the rest alone: from cont, through the blocks held, then src */
-	conv_from(in, 0);
+	conv_from(in, 0, 0);
 	pthread_mutex_lock(&bl->mu);
 	bl->stop = 1;
 	pthread_cond_broadcast(&bl->work);
@@ -2667,7 +2669,7 @@ put_converted(struct mct_buf *b, const char *json, size_t len,
 	for (i = 0; i < n; i++) {
 		const char *v = json + sp[i].off;
 
-		if (sp[i].len == 0 || !(*v == '-' || (*v >= '0' && *v <= '9')))
+		if (!is_time(v, sp[i].len))
 			continue;
 		memcpy(o, json + last, sp[i].off - last);
 		o += sp[i].off - last;
