@@ -15,7 +15,9 @@
  * hands out one event at a time, with ts/dur in integer nanoseconds and
  * the index of its operand (ev->source); mct_next_lines() instead, where
  * it can, the rest of a chunk of lines pass 2's threads made whole, for a
- * tool that writes the events as they come (mct-cat); mct_next_in() the
+ * tool that writes the events as they come (mct-cat); mct_next_send(),
+ * for such a tool that asked (mct_opts.send), the spool's lines pass 1
+ * left final, written to stdout by the kernel; mct_next_in() the
  * next event of one operand, so that a merge reads the operands
  * mct_apart() allows side by side.  A reader keeps all its state in
  * itself: a tool can have two open at once.
@@ -434,6 +436,7 @@ struct mct_opts {
 	int		 pair_be;	/* --pair-be: the tool reads through pairbe.c */
 	long long	 top_max;	/* --top-max: bytes of a top-level value in
 					   the header; 0: MCT_TOP_MAX, -1: no limit */
+	int		 send;		/* the tool calls mct_next_send() */
 };
 
 /*
@@ -457,6 +460,7 @@ struct mct_reader *mct_open(int, char **, const struct mct_opts *);
 const struct mct_header *mct_header(const struct mct_reader *);
 int	 mct_next(struct mct_reader *, struct mct_event **);
 int	 mct_next_lines(struct mct_reader *, const char **, size_t *);
+int	 mct_next_send(struct mct_reader *);
 int	 mct_next_in(struct mct_reader *, int, struct mct_event **);
 int	 mct_apart(const struct mct_reader *, int);
 int	 mct_close(struct mct_reader *);
@@ -798,6 +802,7 @@ void	 mct_out_lines(struct mct_out *, const char *, size_t);
 void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);
+long long mct_send(int, long long, size_t);
 
 /*
  * group.c - the group table: events grouped under a key, with exact

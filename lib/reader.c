@@ -2802,6 +2802,8 @@ struct chunk {
 	struct mct_buf	 toobig;	/* and its text */
 	long long	 shrank;	/* where the file ended early, or -1 */
 	int		 changed;	/* damage pass 1 did not see */
+	int		 unread;	/* p->mine: its lines are still in the
+					   spool */
 };
 
 struct pass2 {
@@ -2822,6 +2824,10 @@ struct pass2 {
 	size_t		 pos;		/* how far into it */
 	int		 said;		/* a change of the file was said */
 	int		 stop;
+	int		 send;		/* lines as they are in the spool are
+					   left there, for mct_next_send() */
+	struct chunk	 mine;		/* such a chunk, taken by the reader's
+					   thread (chunk_cur()) */
 	/* no thread could start: mct_next() makes the spool's chunks */
 	struct mct_buf	 rd;
 	struct spans	 t;
@@ -2899,6 +2905,58 @@ chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
 	    time_spans(sc, json, len, t, !in->fx.manytimes && !back), back);
 }
 
+/* How many events pass 1 framed in chunk k. */
+static unsigned long long
+chunk_nev(const struct input *in, int k)
+{
+	return (k < in->fx.ncp ? in->fx.cp[k].nev : in->fx.nevents) -
+	    (k > 0 ? in->fx.cp[k - 1].nev : 0);
+}
+
+/* The spool's bytes [from, from + n) into p; how many it could read. */
+static size_t
+spool_read(int spool, char *p, long long from, size_t n)
+{
+	size_t done = 0;
+	ssize_t got;
+
+	while (done < n) {
+		got = pread(spool, p + done, n - done, (off_t)(from +
+		    (long long)done));
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		done += (size_t)got;
+	}
+	return done;
+}
+
+/*
+ * The spool's lines of chunk k are final as they are: pass 1 converted
+ * them, or the source's unit is ns, and no edit is asked for.
+ */
+static int
+chunk_final(const struct input *in, int k)
+{
+	const struct mct_reader *r = in->fr.r;
+	int conv = k > 0 && in->fx.cp[k - 1].conv;
+
+	if (r->edit != NULL)
+		return 0;
+	return conv ? in->s->unit == guess_unit(r) : !in->convert;
+}
+
+/*
+ * Chunk k is left in the spool, for mct_next_send(): no worker makes it,
+ * the reader's thread takes it (p->mine).
+ */
+static int
+chunk_sent(const struct pass2 *p, int k)
+{
+	return p->send && chunk_final(p->in, k);
+}
+
 /*
  * The spool's lines of chunk k into c, converted, or as they are (pass 1
  * converted them, or the source's unit is ns), or with pass 1's guess
@@ -2913,34 +2971,23 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 	int conv = k > 0 && in->fx.cp[k - 1].conv;
 	int back = conv && in->s->unit != guess_unit(r);
 	int asis = conv ? !back : !in->convert;
-	struct mct_buf *b = asis && r->edit == NULL ? &c->out : rd;
+	struct mct_buf *b = chunk_final(in, k) ? &c->out : rd;
 	long long from, to;
 	unsigned long long n = 0;
-	size_t done = 0;
-	ssize_t got;
+	size_t done;
 	char *line, *nl, *end;
 	int state;
 
 	chunk_bounds(p, k, &from, &to, &state);
 	b->len = 0;
 	mct_buf_grow(b, (size_t)(to - from) + 1);
-	while (done < (size_t)(to - from)) {
-		got = pread(p->spool, b->p + done, (size_t)(to - from) - done,
-		    (off_t)(from + (long long)done));
-		if (got == -1 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			c->changed = 1;
-			break;
-		}
-		done += (size_t)got;
-	}
+	done = spool_read(p->spool, b->p, from, (size_t)(to - from));
+	c->changed = done < (size_t)(to - from);
 	if (b == &c->out) {
 		/* as they are: as many as pass 1 framed there */
 		c->out.len = done;
 		c->out.p[done] = '\0';
-		c->nlines = (k < in->fx.ncp ? in->fx.cp[k].nev : in->fx.nevents) -
-		    (k > 0 ? in->fx.cp[k - 1].nev : 0);
+		c->nlines = chunk_nev(in, k);
 		return;
 	}
 	end = b->p + done;
@@ -3103,6 +3150,7 @@ chunk_clear(struct chunk *c)
 	c->ntoobig = 0;
 	c->shrank = -1;
 	c->changed = 0;
+	c->unread = 0;
 }
 
 static void *
@@ -3126,9 +3174,14 @@ pass2_run(void *arg)
 	f.topmax = -1;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		while (!p->stop && p->next < p->nchunk &&
-		    p->slot[p->next % p->nslot].k != -1)
+		for (;;) {
+			while (p->next < p->nchunk && chunk_sent(p, p->next))
+				p->next++;	/* the reader's thread's */
+			if (p->stop || p->next >= p->nchunk ||
+			    p->slot[p->next % p->nslot].k == -1)
+				break;
 			pthread_cond_wait(&p->room, &p->mu);
+		}
 		if (p->stop || p->next >= p->nchunk)
 			break;
 		k = p->next++;
@@ -3177,6 +3230,7 @@ pass2_free(struct input *in)
 		mct_buf_free(&p->slot[i].out);
 		mct_buf_free(&p->slot[i].toobig);
 	}
+	mct_buf_free(&p->mine.out);
 	free(p->slot);
 	mct_buf_free(&p->rd);
 	spans_free(&p->t);
@@ -3192,8 +3246,9 @@ pass2_free(struct input *in)
  * (or MCT_SPLIT) can share it: a plain file pass 1 found intact and cut
  * into chunks, or the spool's lines of an operand whose times must be
  * converted (spool: the spool's descriptor, else -1).  Spool lines pass 1
- * converted (guess_unit()) are taken by chunks in any case: by the
- * reader's thread if no other starts.
+ * converted (guess_unit()), or lines the tool sends (mct_opts.send), are
+ * taken by chunks in any case: by the reader's thread if no other starts
+ * or none is needed.
  */
 static void
 pass2_start(struct mct_reader *r, struct input *in, int spool)
@@ -3201,25 +3256,33 @@ pass2_start(struct mct_reader *r, struct input *in, int spool)
 	const char *env = getenv("MCT_SPLIT");
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct pass2 *p;
-	int n, i, must = spool >= 0 && in->fx.guessed && !r->spoolbad;
+	/* (mct_next_send() takes them where mct_next_lines() would) */
+	int send = spool >= 0 && r->opts.send && !in->addrank &&
+	    in->s->shift == 0;
+	int must = spool >= 0 && (in->fx.guessed || send) && !r->spoolbad;
+	int n, i, k, nmake;
 
 	n = env && *env ? 2 : ncpu > MAX_PARTS ? MAX_PARTS : (int)ncpu;
 	if (!must && (in->fx.ncp == 0 || n < 2 ||
 	    (spool < 0 && in->fx.damaged) ||
 	    (spool >= 0 && (!in->convert || r->spoolbad))))
 		return;
-	if (n < 1)
-		n = 1;
-	if (n > in->fx.ncp + 1)
-		n = in->fx.ncp + 1;
 	p = mct_xmalloc(sizeof(*p));
 	memset(p, 0, sizeof(*p));
 	p->in = in;
 	p->spool = spool;
+	p->send = send;
+	/* the chunks a worker makes; none is needed for one */
+	for (k = nmake = 0; k <= in->fx.ncp; k++)
+		nmake += !chunk_sent(p, k);
+	if (n > nmake)
+		n = nmake > 1 ? nmake : 0;
+	if (n < 1 && !must)
+		n = 1;
 	p->spool_from = in->rp.spool_from;
 	p->spool_to = in->rp.spool_to;
 	p->nchunk = in->fx.ncp + 1;
-	p->nslot = 2 * n;
+	p->nslot = n > 0 ? 2 * n : 1;
 	p->slot = mct_xmalloc((size_t)p->nslot * sizeof(*p->slot));
 	memset(p->slot, 0, (size_t)p->nslot * sizeof(*p->slot));
 	for (i = 0; i < p->nslot; i++)
@@ -3269,31 +3332,70 @@ static void
 chunk_wait(struct mct_reader *r, struct input *in, struct pass2 *p,
     struct chunk *c)
 {
-	if (p->nthr == 0) {
+	if (c == &p->mine) {
+		/* left in the spool: sent, or read by chunk_fill() */
+		chunk_clear(c);
+		c->k = p->take;
+		c->nlines = chunk_nev(in, c->k);
+		c->unread = 1;
+	} else if (p->nthr == 0) {
 		/* no thread: the spool's lines, made here (pass2_start()) */
 		c->k = p->take;
 		chunk_clear(c);
 		chunk_lines(p, &p->rd, &p->t, c, c->k);
-		c->ready = 1;
+	} else {
+		pthread_mutex_lock(&p->mu);
+		while (c->k != p->take || !c->ready)
+			pthread_cond_wait(&p->ready, &p->mu);
+		pthread_mutex_unlock(&p->mu);
 	}
-	pthread_mutex_lock(&p->mu);
-	while (c->k != p->take || !c->ready)
-		pthread_cond_wait(&p->ready, &p->mu);
-	pthread_mutex_unlock(&p->mu);
 	chunk_say(r, in, p, c);
 	p->taking = 1;
 	p->pos = 0;
+}
+
+/*
+ * The chunk taken, c, left in the spool, read after all: it is handed
+ * out as events or text, not sent.
+ */
+static void
+chunk_fill(struct mct_reader *r, struct pass2 *p, struct chunk *c)
+{
+	long long from, to;
+	size_t n;
+	int state;
+
+	chunk_bounds(p, c->k, &from, &to, &state);
+	n = (size_t)(to - from);
+	mct_buf_grow(&c->out, n + 1);
+	c->out.len = spool_read(p->spool, c->out.p, from, n);
+	c->out.p[c->out.len] = '\0';
+	c->unread = 0;
+	if (c->out.len < n)
+		spool_failed(r);
+}
+
+/*
+ * The chunk mct_next() hands out next: a worker's, in the slot of its
+ * number, or one left in the spool, taken by the reader's thread.
+ */
+static struct chunk *
+chunk_cur(struct pass2 *p)
+{
+	return chunk_sent(p, p->take) ? &p->mine : &p->slot[p->take % p->nslot];
 }
 
 /* The chunk taken is handed out: its slot is free for the chunk nslot on. */
 static void
 chunk_done(struct pass2 *p, struct chunk *c)
 {
+	p->take++;
+	p->taking = 0;
+	if (c == &p->mine)
+		return;		/* (the reader's thread's own) */
 	pthread_mutex_lock(&p->mu);
 	c->k = -1;
 	c->ready = 0;
-	p->take++;
-	p->taking = 0;
 	pthread_cond_broadcast(&p->room);
 	pthread_mutex_unlock(&p->mu);
 }
@@ -3307,9 +3409,11 @@ pass2_next(struct mct_reader *r, struct input *in)
 	char *line, *nl;
 
 	while (p->take < p->nchunk) {
-		c = &p->slot[p->take % p->nslot];
+		c = chunk_cur(p);
 		if (!p->taking)
 			chunk_wait(r, in, p, c);
+		if (c->unread)
+			chunk_fill(r, p, c);
 		if (p->pos < c->out.len) {
 			line = c->out.p + p->pos;
 			nl = memchr(line, '\n', c->out.len - p->pos);
@@ -3336,6 +3440,32 @@ pass2_next(struct mct_reader *r, struct input *in)
  * the events as they come; returns 0 where there are none so: then
  * mct_next() goes on, and gives the chunks that follow too.
  */
+static struct chunk *
+lines_chunk(struct mct_reader *r, struct pass2 **pp)
+{
+	struct input *in;
+	struct pass2 *p;
+	struct chunk *c;
+
+	if (r->cur >= r->nin || r->fatal)
+		return NULL;
+	in = &r->in[r->cur];
+	if ((p = in->p2) == NULL || in->addrank || in->s->shift != 0 ||
+	    p->take >= p->nchunk)
+		return NULL;
+	c = chunk_cur(p);
+	if (p->taking && p->pos >= c->out.len && !c->unread) {
+		chunk_done(p, c);
+		if (p->take >= p->nchunk)
+			return NULL;	/* mct_next() ends the operand */
+		c = chunk_cur(p);
+	}
+	if (!p->taking)
+		chunk_wait(r, in, p, c);
+	*pp = p;
+	return c;
+}
+
 int
 mct_next_lines(struct mct_reader *r, const char **text, size_t *len)
 {
@@ -3344,21 +3474,11 @@ mct_next_lines(struct mct_reader *r, const char **text, size_t *len)
 	struct chunk *c;
 	const char *q, *end;
 
-	if (r->cur >= r->nin || r->fatal)
+	if ((c = lines_chunk(r, &p)) == NULL)
 		return 0;
-	in = &r->in[r->cur];
-	if ((p = in->p2) == NULL || in->addrank || in->s->shift != 0 ||
-	    p->take >= p->nchunk)
-		return 0;
-	c = &p->slot[p->take % p->nslot];
-	if (p->taking && p->pos >= c->out.len) {
-		chunk_done(p, c);
-		if (p->take >= p->nchunk)
-			return 0;	/* mct_next() ends the operand */
-		c = &p->slot[p->take % p->nslot];
-	}
-	if (!p->taking)
-		chunk_wait(r, in, p, c);
+	in = p->in;
+	if (c->unread)
+		chunk_fill(r, p, c);
 	if (p->pos >= c->out.len)
 		return 0;
 	*text = c->out.p + p->pos;
@@ -3370,6 +3490,40 @@ mct_next_lines(struct mct_reader *r, const char **text, size_t *len)
 		    (size_t)(end - q))) != NULL; q++)
 			in->rp.line++;
 	p->pos = c->out.len;
+	return 1;
+}
+
+/*
+ * mct_next_lines(), where the lines lie in the spool as they are: they
+ * go to stdout by mct_send(), after what stdio holds, with no copy
+ * through the tool.  For a tool that writes the events as they come, if
+ * it opened the reader with mct_opts.send; returns 0 where there are no
+ * such lines: then mct_next_lines() and mct_next() go on.
+ */
+int
+mct_next_send(struct mct_reader *r)
+{
+	struct pass2 *p;
+	struct chunk *c;
+	long long from, at, to;
+	int state;
+
+	if ((c = lines_chunk(r, &p)) == NULL || !c->unread)
+		return 0;
+	/* c and the chunks left in the spool after it: one run of bytes */
+	chunk_bounds(p, c->k, &from, &to, &state);
+	for (;;) {
+		p->in->rp.line += c->nlines;
+		c->unread = 0;
+		if (p->take + 1 >= p->nchunk || !chunk_sent(p, p->take + 1))
+			break;
+		chunk_done(p, c);
+		chunk_wait(r, p->in, p, c);
+		chunk_bounds(p, c->k, &at, &to, &state);
+	}
+	if (mct_send(p->spool, from, (size_t)(to - from)) < to - from)
+		spool_failed(r);
+	p->pos = 0;
 	return 1;
 }
 

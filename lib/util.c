@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef HAVE_SYS_SENDFILE_H
+#include <sys/sendfile.h>
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -370,6 +373,60 @@ mct_write(const void *p, size_t n)
 			exit(MCT_EXIT_OK);
 		err(MCT_EXIT_USAGE, "write error");
 	}
+}
+
+/*
+ * Write n bytes of file fd from offset off to stdout, after what stdio
+ * holds.  sendfile(2) has the kernel move them with no copy through this
+ * process (into a pipe it lends the file's pages, into /dev/null it moves
+ * nothing); where it cannot (stdout an O_APPEND file, a system without
+ * it, any failure) they are read and written, and that says what fails.
+ * Returns how many were written: fewer than n if fd ended or could not be
+ * read first.  A closed pipe and write errors are as for mct_write().
+ */
+long long
+mct_send(int fd, long long off, size_t n)
+{
+	static int nosend;		/* stdout took no sendfile(2) */
+	char buf[64 * 1024];
+	size_t done = 0;
+	ssize_t got;
+
+#ifdef HAVE_SYS_SENDFILE_H
+	off_t at = (off_t)off;
+
+	if (fflush(stdout) != 0) {
+		if (errno == EPIPE)
+			exit(MCT_EXIT_OK);
+		err(MCT_EXIT_USAGE, "write error");
+	}
+	while (!nosend && done < n) {
+		got = sendfile(STDOUT_FILENO, fd, &at, n - done);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1 && errno == EPIPE)
+			exit(MCT_EXIT_OK);
+		if (got == -1)
+			nosend = 1;	/* the rest as below */
+		else if (got == 0)
+			return (long long)done;
+		else
+			done += (size_t)got;
+	}
+#else
+	nosend = 1;
+#endif
+	while (done < n) {
+		got = pread(fd, buf, n - done < sizeof(buf) ? n - done :
+		    sizeof(buf), (off_t)(off + (long long)done));
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		mct_write(buf, (size_t)got);
+		done += (size_t)got;
+	}
+	return (long long)done;
 }
 
 /* The last thing main() does: make sure everything reached stdout. */

@@ -303,3 +303,96 @@ C
 	same "$stderr" "mct-cat: t.json.gz: cannot start inflating"
 	[ "$(echo "$output" | wc -l)" -eq 1 ]	# the header, of no events
 }
+
+@test "mct-cat sends the spool's final lines (sendfile): to a file, a file it appends to, a pipe, /dev/full, a closed pipe; a value too big in a sent chunk; ranks and shifts: the same stream, messages and status as one thread" {
+	cd "$BATS_TEST_TMPDIR"
+	# Kineto's shape: fractional us, no co_id; pass 1 converts every
+	# block, so pass 2 of gzip and a pipe sends the spool's chunks as they
+	# are; event 7000 (in a sent chunk) too big, event 12000 with three
+	# times (its block and those after are converted in pass 2 again)
+	"$PYTHON3" - <<'PY'
+def ev(i, ts, extra=""):
+    return ('{"name":"k%d","ph":"X","pid":1,"tid":%d,"ts":%s,"dur":%d.25%s,'
+            '"args":{"i":%d}}' % (i % 7, i % 3, ts, i % 9, extra, i))
+def write(name, evs):
+    with open(name, "w") as f:
+        f.write('{"traceEvents":[\n' + ",\n".join(evs) + '\n]}\n')
+n = 20000
+write("k.json", [ev(i, "9300000000000000" if i == 6999 else "%d.%03d" % (1000 + 10 * i, i % 1000),
+                    ',"ts":7' if i == 11999 else "") for i in range(n)])
+write("clean.json", [ev(i, "%d.5" % (50 + 3 * i)) for i in range(n)])
+PY
+	gzip -c k.json > k.json.gz
+	gzip -c clean.json > clean.json.gz
+	rc=0; MCT_SPLIT=1000000000 mct-cat k.json > want.nd 2> want.err || rc=$?
+	[ "$rc" -eq 1 ]
+	same "$(cat want.err)" "mct-cat: k.json: event 7000: 9300000000000000 us is beyond int64 ns; left as written"
+	sed '1s/"sources":\["k.json"\]/"sources":["k.json.gz"]/' want.nd > wantgz.nd
+	sed 's/k\.json:/k.json.gz:/' want.err > wantgz.err
+	sed '1s/"sources":\["k.json"\]/"sources":["-"]/' want.nd > wantin.nd
+	sed 's/k\.json:/(stdin):/' want.err > wantin.err
+	for split in 4096 65536 ""; do
+		export MCT_SPLIT=$split
+		[ -n "$split" ] || unset MCT_SPLIT
+		st=0; mct-cat k.json.gz > got.nd 2> got.err || st=$?
+		[ "$st" -eq 1 ]
+		cmp wantgz.nd got.nd
+		cmp wantgz.err got.err
+		# O_APPEND: sendfile(2) refuses, the lines are written
+		echo 'a line before' > app.nd
+		st=0; mct-cat k.json.gz >> app.nd 2> got.err || st=$?
+		[ "$st" -eq 1 ]
+		cmp <(echo 'a line before'; cat wantgz.nd) app.nd
+		cmp wantgz.err got.err
+		# a pipe, from gzip and into cat
+		run bash -c 'mct-cat k.json.gz 2> got.err | cat > piped.nd; echo ${PIPESTATUS[0]}'
+		same "$output" 1
+		cmp wantgz.nd piped.nd
+		cmp wantgz.err got.err
+		st=0; cat k.json | mct-cat > got.nd 2> got.err || st=$?
+		[ "$st" -eq 1 ]
+		cmp wantin.nd got.nd
+		cmp wantin.err got.err
+	done
+	unset MCT_SPLIT
+	# a full disk: the write error, exit 2; a closed pipe: quiet, exit 0
+	run --separate-stderr bash -c 'mct-cat clean.json.gz > /dev/full'
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-cat: write error: No space left on device"
+	run --separate-stderr bash -c 'mct-cat clean.json.gz | head -2 | wc -l; echo ${PIPESTATUS[0]}'
+	same "$stderr" ""
+	[ "${lines[0]}" = 2 ]
+	[ "${lines[1]}" = 0 ] || [ "${lines[1]}" = 141 ]	# (or SIGPIPE)
+	# two operands (a rank on each event) and --align (a shift): not sent
+	MCT_SPLIT=1000000000 mct-cat clean.json k.json > want2.nd 2> want2.err || true
+	sed -e '1s/"clean.json"/"clean.json.gz"/g' -e '1s/"k.json"/"k.json.gz"/g' want2.nd > want2gz.nd
+	sed 's/k\.json:/k.json.gz:/' want2.err > want2gz.err
+	st=0; mct-cat clean.json.gz k.json.gz > got.nd 2> got.err || st=$?
+	[ "$st" -eq 1 ]
+	grep -q '"rank":1' got.nd
+	cmp want2gz.nd got.nd
+	cmp want2gz.err got.err
+	MCT_SPLIT=1000000000 mct-cat --align start --rank order clean.json k.json > want3.nd 2> want3.err || true
+	sed -e '1s/"clean.json"/"clean.json.gz"/g' -e '1s/"k.json"/"k.json.gz"/g' want3.nd > want3gz.nd
+	sed 's/k\.json\([:)]\)/k.json.gz\1/g; s/clean\.json\([:)]\)/clean.json.gz\1/g' want3.err > want3gz.err
+	st=0; mct-cat --align start --rank order clean.json.gz k.json.gz > got.nd 2> got.err || st=$?
+	[ "$st" -eq 1 ]
+	cmp want3gz.nd got.nd
+	cmp want3gz.err got.err
+	# ns as written (mcTracer's): no line converted, all sent but the
+	# first chunk's, which mct_next() reads to start pass 2
+	gen --scale 0.05 > ns.json
+	gzip -c ns.json > ns.json.gz
+	MCT_SPLIT=1000000000 mct-cat ns.json > wantns.nd
+	grep -q '"unit":"ns"' <(head -1 wantns.nd)
+	for split in 4096 65536 ""; do
+		env ${split:+MCT_SPLIT=$split} mct-cat ns.json.gz > got.nd
+		cmp <(sed '1s/"ns.json"/"ns.json.gz"/g' wantns.nd) got.nd
+		cat ns.json | env ${split:+MCT_SPLIT=$split} mct-cat | cat > got.nd
+		cmp <(sed '1s/"ns.json"/"-"/g' wantns.nd) got.nd
+	done
+	# the stream itself, against python's json
+	mct-cat clean.json.gz > c.nd
+	py check c.nd clean.json
+	cmp <(sed '1s/clean.json.gz/clean.json/' c.nd) <(mct-cat clean.json)
+}

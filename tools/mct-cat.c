@@ -294,11 +294,14 @@ main(int argc, char *argv[])
 	struct mct_pairbe *pb = NULL;
 	const char *text;
 	size_t len;
-	int n, status = MCT_EXIT_OK;
+	int n, lines, status = MCT_EXIT_OK;
 
 	n = options(argc, argv, &o, &mo, &fields);
 	argc -= n;
 	argv += n;
+	/* NDJSON of the events as they come: whole lines the reader holds */
+	lines = o.fmt == MCT_O_NDJSON && !mo.pair_be && !mo.merged;
+	mo.send = lines;
 
 	r = mct_open(argc, argv, &mo);
 	if (mo.align != MCT_ALIGN_NONE)
@@ -314,9 +317,10 @@ main(int argc, char *argv[])
 		status = mct_merge_close(m);
 	} else
 		for (;;) {
-			/* lines the reader's threads made whole, if they are */
-			if (pb == NULL && o.fmt == MCT_O_NDJSON &&
-			    mct_next_lines(r, &text, &len))
+			/* lines the reader holds whole, if they are */
+			if (lines && !o.quiet && mct_next_send(r))
+				continue;
+			if (lines && mct_next_lines(r, &text, &len))
 				mct_out_lines(&o, text, len);
 			else if (mct_pairbe_next(pb, r, &ev))
 				mct_out_event(&o, ev);
