@@ -69,6 +69,7 @@ void	*mct_xrealloc(void *, size_t);
 char	*mct_xstrdup(const char *);
 #define PREFAULT	(64 * 1024)	/* buffers this big are mapped at once */
 void	 mct_prefault(void *, size_t);
+void	 mct_heap_keep(void);
 void	 mct_buf_grow(struct mct_buf *, size_t);
 void	 mct_buf_add(struct mct_buf *, const void *, size_t);
 void	 mct_buf_adds(struct mct_buf *, const char *);

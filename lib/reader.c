@@ -2513,6 +2513,7 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 		argc = 1;
 		argv = dash;
 	}
+	mct_heap_keep();
 	r = mct_xmalloc(sizeof(*r));
 	memset(r, 0, sizeof(*r));
 	if (opts)

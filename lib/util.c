@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef HAVE_MALLOC_H
+#include <malloc.h>
+#endif
 #ifdef HAVE_SYS_SENDFILE_H
 #include <sys/sendfile.h>
 #endif
@@ -79,6 +82,29 @@ mct_prefault(void *p, size_t n)
 #else
 	(void)p;
 	(void)n;
+#endif
+}
+
+/*
+ * Buffers of hundreds of KiB, which the reader's threads take and give
+ * back at every operand and pass, kept in the heap: glibc would map each
+ * by mmap(2), and unmapping it in a process of several threads interrupts
+ * every CPU the process ran on to flush its TLB (milliseconds a run on a
+ * virtual machine).  The peak is the same; what is freed goes back to the
+ * system at exit, not at once.  Once a process, from mct_open().
+ */
+void
+mct_heap_keep(void)
+{
+#if defined(HAVE_MALLOPT) && defined(M_MMAP_THRESHOLD) && \
+    defined(M_TRIM_THRESHOLD)
+	static int done;
+
+	if (done++)
+		return;
+	/* (32 MiB: glibc's greatest mmap threshold on 64-bit systems) */
+	(void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
 #endif
 }
 
