@@ -1393,6 +1393,39 @@ plain_int(const char *v, size_t n)
 	return 1;
 }
 
+#define NGROW	4	/* times grow_times() rewrites at most */
+
+/*
+ * The n times at sp[] (offsets in o->p, in order) of the text o->p[..len)
+ * rewritten in place to num[i], w[i] bytes each (0: left as written),
+ * none shorter than it was: each piece moves right by what the times
+ * before it grew, the last first.  Returns the new length.
+ */
+static size_t
+grow_times(struct mct_buf *o, size_t len, const struct span *sp,
+    char (*num)[24], const size_t *w, int n)
+{
+	long d[NGROW + 1] = { 0 };
+	size_t off, end, next;
+	int i;
+
+	for (i = 0; i < n; i++)
+		d[i + 1] = d[i] + (w[i] ? (long)w[i] - (long)sp[i].len : 0);
+	mct_buf_grow(o, len + (size_t)d[n] - o->len);
+	for (i = n - 1; i >= 0; i--) {
+		off = sp[i].off;
+		end = off + sp[i].len;
+		next = i + 1 < n ? sp[i + 1].off : len;
+		if (w[i] == 0) {	/* it moves with what follows it */
+			memmove(o->p + off + d[i], o->p + off, next - off);
+			continue;
+		}
+		memmove(o->p + end + d[i + 1], o->p + end, next - end);
+		memcpy(o->p + off + d[i], num[i], w[i]);
+	}
+	return len + (size_t)d[n];
+}
+
 /* The lines out[..from) now end at to: where the next event starts. */
 static void
 lines_end(struct framer *f, size_t from, size_t to)
@@ -1483,9 +1516,8 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 	struct span sp[2];
 	char num[2][24];	/* an int64 */
 	size_t from, was = o->len, w[2];
-	long d[3] = { 0 };
 	const char *v;
-	int i, n, sure, nbig = 0, big = 0;
+	int i, n, sure, shorter = 0, nbig = 0, big = 0;
 
 	if (sc->ntimes == 0)
 		return;
@@ -1499,7 +1531,7 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 		guess_copy(bl, f, b, at, b->t.sp, n);
 		return;
 	}
-	/* the new texts, and how far each time moves: d[i] */
+	/* the new texts */
 	n = sc->ntimes;
 	from = sc->time_off[0];
 	for (i = 0; i < n; i++) {
@@ -1522,25 +1554,17 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 					big = i;
 			}
 		}
-		d[i + 1] = d[i] + (w[i] ? (long)w[i] - (long)sp[i].len : 0);
+		shorter |= w[i] > 0 && w[i] < sp[i].len;
 	}
-	if (d[1] < 0 || d[n] < d[1]) {	/* shorter (a fraction: sure) */
+	if (shorter) {			/* (a fraction: sure) */
 		guess_copy(bl, f, b, from, sp, n);
 		return;
 	}
 	if (nbig > 0)
 		guess_big(b, o->p + sc->time_off[big], sp[big].len, nbig);
-	/* longer or the same: each piece moves right, the last first */
-	mct_buf_grow(o, (size_t)d[n]);
-	for (i = n - 1; i >= 0; i--) {
-		size_t end = sc->time_off[i] + sp[i].len;
-		size_t next = i + 1 < n ? sc->time_off[i + 1] : was;
-
-		memmove(o->p + end + d[i + 1], o->p + end, next - end);
-		if (w[i])
-			memcpy(o->p + sc->time_off[i] + d[i], num[i], w[i]);
-	}
-	o->len = was + (size_t)d[n];
+	for (i = 0; i < n; i++)
+		sp[i].off += from;
+	o->len = grow_times(o, was, sp, num, w, n);
 	o->p[o->len] = '\0';
 	lines_end(f, was, o->len);
 }

@@ -318,7 +318,9 @@ def write(name, evs):
     with open(name, "w") as f:
         f.write('{"traceEvents":[\n' + ",\n".join(evs) + '\n]}\n')
 n = 20000
-write("k.json", [ev(i, "9300000000000000" if i == 6999 else "%d.%03d" % (1000 + 10 * i, i % 1000),
+# (and event 9001's dur too big after a ts made longer)
+write("k.json", [ev(i, "91000.5").replace('"dur":0.25', '"dur":9300000000000000') if i == 9000 else
+                 ev(i, "9300000000000000" if i == 6999 else "%d.%03d" % (1000 + 10 * i, i % 1000),
                     ',"ts":7' if i == 11999 else "") for i in range(n)])
 write("clean.json", [ev(i, "%d.5" % (50 + 3 * i)) for i in range(n)])
 PY
@@ -327,6 +329,7 @@ PY
 	rc=0; MCT_SPLIT=1000000000 mct-cat k.json > want.nd 2> want.err || rc=$?
 	[ "$rc" -eq 1 ]
 	same "$(cat want.err)" "mct-cat: k.json: event 7000: 9300000000000000 us is beyond int64 ns; left as written"
+	grep -q '"ts":91000500,"dur":9300000000000000,"args":{"i":9000}}' want.nd
 	sed '1s/"sources":\["k.json"\]/"sources":["k.json.gz"]/' want.nd > wantgz.nd
 	sed 's/k\.json:/k.json.gz:/' want.err > wantgz.err
 	sed '1s/"sources":\["k.json"\]/"sources":["-"]/' want.nd > wantin.nd
