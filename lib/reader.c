@@ -1393,37 +1393,53 @@ plain_int(const char *v, size_t n)
 	return 1;
 }
 
-#define NGROW	4	/* times grow_times() rewrites at most */
+#define NPLACE	4	/* times place_times() rewrites at most */
 
 /*
  * The n times at sp[] (offsets in o->p, in order) of the text o->p[..len)
  * rewritten in place to num[i], w[i] bytes each (0: left as written),
- * none shorter than it was: each piece moves right by what the times
- * before it grew, the last first.  Returns the new length.
+ * if none is shorter than it was, or none longer: each time and the text
+ * after it move by what the times before it grew, the last first (right)
+ * or the first first (left).  Returns the new length, or 0 if some grow
+ * and some shrink (or n is too big): nothing is changed then.
  */
 static size_t
-grow_times(struct mct_buf *o, size_t len, const struct span *sp,
+place_times(struct mct_buf *o, size_t len, const struct span *sp,
     char (*num)[24], const size_t *w, int n)
 {
-	long d[NGROW + 1] = { 0 };
+	long d[NPLACE + 1] = { 0 };
 	size_t off, end, next;
-	int i;
+	int i, more = 0, less = 0;
 
-	for (i = 0; i < n; i++)
+	if (n > NPLACE)
+		return 0;
+	for (i = 0; i < n; i++) {
 		d[i + 1] = d[i] + (w[i] ? (long)w[i] - (long)sp[i].len : 0);
-	mct_buf_grow(o, len + (size_t)d[n] - o->len);
-	for (i = n - 1; i >= 0; i--) {
-		off = sp[i].off;
-		end = off + sp[i].len;
-		next = i + 1 < n ? sp[i + 1].off : len;
-		if (w[i] == 0) {	/* it moves with what follows it */
-			memmove(o->p + off + d[i], o->p + off, next - off);
+		more |= d[i + 1] > d[i];
+		less |= d[i + 1] < d[i];
+	}
+	if (more && less)
+		return 0;
+	if (more)
+		mct_buf_grow(o, len + (size_t)d[n] - o->len);
+	for (i = 0; i < n; i++) {
+		/* (right: the last first) */
+		int j = more ? n - 1 - i : i;
+
+		off = sp[j].off;
+		end = off + sp[j].len;
+		next = j + 1 < n ? sp[j + 1].off : len;
+		if (w[j] == 0) {	/* it moves with what follows it */
+			memmove(o->p + off + d[j], o->p + off, next - off);
 			continue;
 		}
-		memmove(o->p + end + d[i + 1], o->p + end, next - end);
-		memcpy(o->p + off + d[i], num[i], w[i]);
+		if (less)		/* (over what it was) */
+			memcpy(o->p + off + d[j], num[j], w[j]);
+		memmove(o->p + end + d[j + 1], o->p + end, next - end);
+		if (!less)		/* (where that was) */
+			memcpy(o->p + off + d[j], num[j], w[j]);
 	}
-	return len + (size_t)d[n];
+	return (size_t)((long)len + d[n]);
 }
 
 /* The lines out[..from) now end at to: where the next event starts. */
@@ -1486,7 +1502,7 @@ guess_big(struct block *b, const char *v, size_t len, int n)
  */
 static void
 guess_copy(const struct blocks *bl, struct framer *f, struct block *b,
-    size_t from, const struct span *sp, int n)
+    size_t from, const struct span *sp, int n, int say)
 {
 	struct mct_buf *o = &f->out;
 	struct span bad;
@@ -1495,7 +1511,7 @@ guess_copy(const struct blocks *bl, struct framer *f, struct block *b,
 
 	b->conv.len = 0;
 	if ((nbad = put_converted(&b->conv, o->p + from, was - 1 - from, sp, n,
-	    bl->unit, 0, &bad)) > 0)
+	    bl->unit, 0, &bad)) > 0 && say)
 		guess_big(b, o->p + from + bad.off, bad.len, nbad);
 	o->len = from;
 	mct_buf_add(o, b->conv.p, b->conv.len);
@@ -1517,7 +1533,7 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 	char num[2][24];	/* an int64 */
 	size_t from, was = o->len, w[2];
 	const char *v;
-	int i, n, sure, shorter = 0, nbig = 0, big = 0;
+	int i, n, sure, nbig = 0, big = 0;
 
 	if (sc->ntimes == 0)
 		return;
@@ -1528,7 +1544,7 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 	}
 	if (sc->ntimes > 2) {	/* the scan noted two: index them all */
 		n = time_spans(NULL, o->p + at, was - 1 - at, &b->t, 0);
-		guess_copy(bl, f, b, at, b->t.sp, n);
+		guess_copy(bl, f, b, at, b->t.sp, n, 1);
 		return;
 	}
 	/* the new texts */
@@ -1554,17 +1570,19 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 					big = i;
 			}
 		}
-		shorter |= w[i] > 0 && w[i] < sp[i].len;
-	}
-	if (shorter) {			/* (a fraction: sure) */
-		guess_copy(bl, f, b, from, sp, n);
-		return;
 	}
 	if (nbig > 0)
 		guess_big(b, o->p + sc->time_off[big], sp[big].len, nbig);
 	for (i = 0; i < n; i++)
 		sp[i].off += from;
-	o->len = grow_times(o, was, sp, num, w, n);
+	if ((o->len = place_times(o, was, sp, num, w, n)) == 0) {
+		/* one longer, one shorter (a fraction: sure) */
+		o->len = was;
+		for (i = 0; i < n; i++)
+			sp[i].off -= from;
+		guess_copy(bl, f, b, from, sp, n, nbig == 0);
+		return;
+	}
 	o->p[o->len] = '\0';
 	lines_end(f, was, o->len);
 }
