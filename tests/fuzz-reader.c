@@ -30,7 +30,10 @@
  *     once more through the inflating thread and a ring of small buffers
  *     (MCT_GZSLOT), its spooled lines converted in chunks by threads
  *     (MCT_SPLIT); cut inside its last member it is damage
- *     (exit 1, or 2 if what is left is no trace).
+ *     (exit 1, or 2 if what is left is no trace).  Through the spool and
+ *     gzipped, it is read once more as mct-cat writes NDJSON: the
+ *     spool's final lines sent to a file by the kernel (mct_next_send()),
+ *     the rest handed out; the file's lines must be the events.
  *
  * A failed invariant prints what failed and abort()s, so that libFuzzer
  * keeps the input.  Every finding stops the run: the bugs the first runs
@@ -474,6 +477,78 @@ read_all(struct mct_opts *o, struct mct_buf *all)
 	return mct_close(r);
 }
 
+/*
+ * Read the temporary file as mct-cat writes NDJSON: the spool's final
+ * lines sent to stdout by the kernel (mct_opts.send, mct_next_send()),
+ * the rest by mct_next_lines() and mct_next(); stdout is a file of its
+ * own meanwhile.  all gets the header and the events as from read_all().
+ */
+static int
+read_sent(struct mct_opts *o, struct mct_buf *all)
+{
+	static char outpath[256];
+	static int outfd = -1;
+	struct mct_opts so = *o;
+	struct mct_reader *r;
+	struct mct_event *ev;
+	const struct mct_header *h;
+	const char *text;
+	char *argv[2];
+	size_t len;
+	off_t size;
+	int saved, st;
+
+	if (outfd == -1) {
+		snprintf(outpath, sizeof(outpath), "%s.out", tmppath);
+		if ((outfd = open(outpath, O_RDWR | O_CREAT | O_TRUNC,
+		    0600)) == -1) {
+			perror(outpath);
+			abort();
+		}
+		unlink(outpath);
+	}
+	if (ftruncate(outfd, 0) != 0 || lseek(outfd, 0, SEEK_SET) != 0)
+		abort();
+	argv[0] = tmppath;
+	argv[1] = NULL;
+	so.send = 1;
+	r = mct_open(1, argv, &so);
+	h = mct_header(r);
+	mct_buf_add(all, h->line, h->linelen);
+	fflush(stdout);
+	if ((saved = dup(STDOUT_FILENO)) == -1 ||
+	    dup2(outfd, STDOUT_FILENO) == -1)
+		abort();
+	for (;;) {
+		if (mct_next_send(r))
+			continue;
+		if (mct_next_lines(r, &text, &len))
+			mct_write(text, len);
+		else if (mct_next(r, &ev)) {
+			mct_write(ev->json, ev->len);
+			mct_write("\n", 1);
+		} else
+			break;
+	}
+	if (fflush(stdout) != 0 || dup2(saved, STDOUT_FILENO) == -1)
+		abort();
+	close(saved);
+	st = mct_close(r);
+	/* its lines, each with its line end, as "\nEVENT" each */
+	if ((size = lseek(outfd, 0, SEEK_END)) > 0) {
+		size_t at = all->len + 1;
+
+		mct_buf_grow(all, (size_t)size + 1);
+		all->p[all->len] = '\n';
+		if (pread(outfd, all->p + at, (size_t)size - 1, 0) !=
+		    size - 1)
+			abort();
+		all->len = at + (size_t)size - 1;
+		all->p[all->len] = '\0';
+	}
+	return st;
+}
+
 /* Append p[0..n) to b as one gzip member. */
 static void
 gz_member(struct mct_buf *b, const uint8_t *p, size_t n)
@@ -529,10 +604,16 @@ fuzz_gzip(const uint8_t *data, size_t n, struct mct_opts *o,
 	/* the spool's lines converted in chunks of 16 bytes by threads */
 	setenv("MCT_SPLIT", "16", 1);
 	st = read_all(o, &got);
-	unsetenv("MCT_SPLIT");
 	CHECK(got.len == want->len && st == wantst &&
 	    memcmp(got.p, want->p, want->len) == 0,
 	    "the same read gzipped, in members, through the ring");
+	/* its final lines sent from the spool by the kernel */
+	got.len = 0;
+	st = read_sent(o, &got);
+	unsetenv("MCT_SPLIT");
+	CHECK(got.len == want->len && st == wantst &&
+	    memcmp(got.p, want->p, want->len) == 0,
+	    "the same read gzipped and sent from the spool");
 	/* cut inside the last member (after its magic, before its end) */
 	put_tmp(gz.p, last + 2 + (n > 3 ? data[3] : 0) % (gz.len - last - 2));
 	got.len = 0;
@@ -616,6 +697,16 @@ fuzz_reader(const uint8_t *data, size_t n)
 		    i == 1 ? "the same read through the spool" :
 		    "the same read in parts by threads");
 	}
+	/* through the spool in chunks, the final ones sent (mct-cat's way) */
+	setenv("MCT_SPOOL", "1", 1);
+	setenv("MCT_SPLIT", "16", 1);
+	all[1].len = 0;
+	status[1] = read_sent(&o, &all[1]);
+	unsetenv("MCT_SPOOL");
+	unsetenv("MCT_SPLIT");
+	CHECK(all[1].len == all[0].len && status[1] == status[0] &&
+	    memcmp(all[1].p, all[0].p, all[0].len) == 0,
+	    "the same read through the spool and sent");
 	/* (an input that is gzip already is read through the ring above) */
 	if (!(n >= 2 && data[0] == 0x1f && data[1] == 0x8b))
 		fuzz_gzip(data, n, &o, &all[0], status[0]);
