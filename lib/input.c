@@ -515,7 +515,10 @@ zfill(struct mct_src *s, struct ring *g, char *out, size_t *len)
 	return rc;
 }
 
-/* The thread: fill the free slots until the data ends or the reader goes. */
+/*
+ * The thread: fill the free slots until the data ends or the reader goes;
+ * it makes their buffers as it first fills them.
+ */
 static void *
 inflater(void *arg)
 {
@@ -536,6 +539,8 @@ inflater(void *arg)
 		}
 		pthread_mutex_unlock(&g->mu);
 		sl = &g->slot[w];
+		if (sl->p == NULL)
+			sl->p = mct_src_buf(g->slotsz);
 		rc = zfill(s, g, sl->p, &len);
 		pthread_mutex_lock(&g->mu);
 		sl->len = len;
@@ -551,12 +556,11 @@ inflater(void *arg)
 	return NULL;
 }
 
-/* The ring of a gzip source; the thread starts at the first read. */
+/* The ring of a gzip source and its thread. */
 static int
 ring_new(struct mct_src *s)
 {
 	struct ring *g;
-	int i;
 
 	g = mct_xmalloc(sizeof(*g));
 	memset(g, 0, sizeof(*g));
@@ -570,12 +574,16 @@ ring_new(struct mct_src *s)
 	g->zin = (long long)s->zlen;
 	s->zlen = 0;
 	g->slotsz = gzslot(SLOT);
-	for (i = 0; i < RING; i++)
-		g->slot[i].p = mct_src_buf(g->slotsz);
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->more, NULL);
 	pthread_cond_init(&g->room, NULL);
 	s->ring = g;
+	/*
+	 * The thread starts now, not at the first read: a thread takes
+	 * milliseconds to first run on a virtual machine, and meanwhile
+	 * the reader goes on.  (If it cannot, the first read says so.)
+	 */
+	g->started = mct_thread(&g->tid, "mct-inflate", inflater, s, 0) == 0;
 	return 0;
 }
 
