@@ -1394,6 +1394,8 @@ plain_int(const char *v, size_t n)
 }
 
 #define NPLACE	4	/* times place_times() rewrites at most */
+#define MAKE_ALONE (512 * 1024)	/* spool bytes pass 2's reader converts
+				   alone rather than start threads */
 
 /*
  * The n times at sp[] (offsets in o->p, in order) of the text o->p[..len)
@@ -3303,7 +3305,8 @@ pass2_start(struct mct_reader *r, struct input *in, int spool)
 	int send = spool >= 0 && r->opts.send && !in->addrank &&
 	    in->s->shift == 0;
 	int must = spool >= 0 && (in->fx.guessed || send) && !r->spoolbad;
-	int n, i, k, nmake;
+	long long from, to, make;
+	int n, i, k, nmake, state;
 
 	n = env && *env ? 2 : ncpu > MAX_PARTS ? MAX_PARTS : (int)ncpu;
 	if (!must && (in->fx.ncp == 0 || n < 2 ||
@@ -3315,15 +3318,25 @@ pass2_start(struct mct_reader *r, struct input *in, int spool)
 	p->in = in;
 	p->spool = spool;
 	p->send = send;
-	/* the chunks a worker makes; none is needed for one */
-	for (k = nmake = 0; k <= in->fx.ncp; k++)
-		nmake += !chunk_sent(p, k);
-	if (n > nmake)
-		n = nmake > 1 ? nmake : 0;
-	if (n < 1 && !must)
-		n = 1;
 	p->spool_from = in->rp.spool_from;
 	p->spool_to = in->rp.spool_to;
+	/*
+	 * The chunks a worker makes.  None is needed for one, nor where
+	 * the rest is sent and what is left is less than a thread's start
+	 * is worth (the first event, the end pass 1 framed alone).
+	 */
+	for (k = nmake = 0, make = 0; k <= in->fx.ncp; k++)
+		if (!chunk_sent(p, k)) {
+			nmake++;
+			chunk_bounds(p, k, &from, &to, &state);
+			make += to - from;
+		}
+	if (n > nmake)
+		n = nmake > 1 ? nmake : 0;
+	if (send && make < MAKE_ALONE)
+		n = 0;
+	if (n < 1 && !must)
+		n = 1;
 	p->nchunk = in->fx.ncp + 1;
 	p->nslot = n > 0 ? 2 * n : 1;
 	p->slot = mct_xmalloc((size_t)p->nslot * sizeof(*p->slot));
