@@ -1398,16 +1398,16 @@ plain_int(const char *v, size_t n)
 				   alone rather than start threads */
 
 /*
- * The n times at sp[] (offsets in o->p, in order) of the text o->p[..len)
- * rewritten in place to num[i], w[i] bytes each (0: left as written),
+ * The n times at sp[] (offsets from base in o->p, in order) of the text
+ * o->p[..len) rewritten in place to num[i], w[i] bytes each (0: left as written),
  * if none is shorter than it was, or none longer: each time and the text
  * after it move by what the times before it grew, the last first (right)
  * or the first first (left).  Returns the new length, or 0 if some grow
  * and some shrink (or n is too big): nothing is changed then.
  */
 static size_t
-place_times(struct mct_buf *o, size_t len, const struct span *sp,
-    char (*num)[24], const size_t *w, int n)
+place_times(struct mct_buf *o, size_t len, size_t base,
+    const struct span *sp, char (*num)[24], const size_t *w, int n)
 {
 	long d[NPLACE + 1] = { 0 };
 	size_t off, end, next;
@@ -1428,9 +1428,9 @@ place_times(struct mct_buf *o, size_t len, const struct span *sp,
 		/* (right: the last first) */
 		int j = more ? n - 1 - i : i;
 
-		off = sp[j].off;
+		off = base + sp[j].off;
 		end = off + sp[j].len;
-		next = j + 1 < n ? sp[j + 1].off : len;
+		next = j + 1 < n ? base + sp[j + 1].off : len;
 		if (w[j] == 0) {	/* it moves with what follows it */
 			memmove(o->p + off + d[j], o->p + off, next - off);
 			continue;
@@ -1575,13 +1575,9 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 	}
 	if (nbig > 0)
 		guess_big(b, o->p + sc->time_off[big], sp[big].len, nbig);
-	for (i = 0; i < n; i++)
-		sp[i].off += from;
-	if ((o->len = place_times(o, was, sp, num, w, n)) == 0) {
+	if ((o->len = place_times(o, was, from, sp, num, w, n)) == 0) {
 		/* one longer, one shorter (a fraction: sure) */
 		o->len = was;
-		for (i = 0; i < n; i++)
-			sp[i].off -= from;
 		guess_copy(bl, f, b, from, sp, n, nbig == 0);
 		return;
 	}
@@ -2978,18 +2974,22 @@ spool_read(int spool, char *p, long long from, size_t n)
 }
 
 /*
- * The spool's lines of chunk k are final as they are: pass 1 converted
- * them, or the source's unit is ns, and no edit is asked for.
+ * The spool's lines of chunk k need no conversion: pass 1 converted them
+ * from the unit the source has, or that unit is ns.
  */
+static int
+chunk_asis(const struct input *in, int k)
+{
+	int conv = k > 0 && in->fx.cp[k - 1].conv;
+
+	return conv ? in->s->unit == guess_unit(in->fr.r) : !in->convert;
+}
+
+/* ... and no edit is asked for either: they are final as they are. */
 static int
 chunk_final(const struct input *in, int k)
 {
-	const struct mct_reader *r = in->fr.r;
-	int conv = k > 0 && in->fx.cp[k - 1].conv;
-
-	if (r->edit != NULL)
-		return 0;
-	return conv ? in->s->unit == guess_unit(r) : !in->convert;
+	return in->fr.r->edit == NULL && chunk_asis(in, k);
 }
 
 /*
@@ -3015,8 +3015,8 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 	const struct mct_reader *r = in->fr.r;
 	int conv = k > 0 && in->fx.cp[k - 1].conv;
 	int back = conv && in->s->unit != guess_unit(r);
-	int asis = conv ? !back : !in->convert;
-	struct mct_buf *b = chunk_final(in, k) ? &c->out : rd;
+	int asis = chunk_asis(in, k);
+	struct mct_buf *b = asis && r->edit == NULL ? &c->out : rd;
 	long long from, to;
 	unsigned long long n = 0;
 	size_t done;
