@@ -387,17 +387,42 @@ mct_version(void)
 	exit(mct_finish(MCT_EXIT_OK));
 }
 
+/* A failed write to stdout: a closed pipe ends the program quietly. */
+static void
+write_failed(void)
+{
+	if (errno == EPIPE)
+		exit(MCT_EXIT_OK);
+	err(MCT_EXIT_USAGE, "write error");
+}
+
 /*
  * Write n bytes to stdout.  A closed pipe ends the program quietly at
- * once; any other failure is an error.
+ * once; any other failure is an error.  As much as stdout's buffer (64
+ * KiB, mct_out_begin()) or more goes to write(2) after what stdio holds:
+ * through stdio it would be copied into the buffer first, most of it.
  */
 void
 mct_write(const void *p, size_t n)
 {
-	if (n && fwrite(p, 1, n, stdout) != n) {
-		if (errno == EPIPE)
-			exit(MCT_EXIT_OK);
-		err(MCT_EXIT_USAGE, "write error");
+	const char *c = p;
+	ssize_t got;
+
+	if (n < 64 * 1024) {
+		if (n && fwrite(p, 1, n, stdout) != n)
+			write_failed();
+		return;
+	}
+	if (fflush(stdout) != 0)
+		write_failed();
+	while (n > 0) {
+		if ((got = write(STDOUT_FILENO, c, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			write_failed();
+		}
+		c += got;
+		n -= (size_t)got;
 	}
 }
 
@@ -421,11 +446,8 @@ mct_send(int fd, long long off, size_t n)
 #ifdef HAVE_SYS_SENDFILE_H
 	off_t at = (off_t)off;
 
-	if (fflush(stdout) != 0) {
-		if (errno == EPIPE)
-			exit(MCT_EXIT_OK);
-		err(MCT_EXIT_USAGE, "write error");
-	}
+	if (fflush(stdout) != 0)
+		write_failed();
 	while (!nosend && done < n) {
 		got = sendfile(STDOUT_FILENO, fd, &at, n - done);
 		if (got == -1 && errno == EINTR)
