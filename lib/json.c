@@ -1611,12 +1611,13 @@ colons(size_t *col, int ncol, uint64_t c, size_t at, uint64_t keep,
 
 /*
  * Note the "ts" and "dur" numbers among the first-level keys of object
- * nobj, whose line starts at ls in out: col[] are where the ':' after
- * each key is (ncol > NCOLON: more than that, not noted).
+ * nobj, whose line starts at ls in out (what this call appends starts at
+ * out0): col[] are where the ':' after each key is (ncol > NCOLON: more
+ * than that, not noted).
  */
 static void
-times_note(struct mct_times *tm, const struct mct_buf *out, size_t ls,
-    const size_t *col, int ncol, int nobj)
+times_note(struct mct_times *tm, const struct mct_buf *out, size_t out0,
+    size_t ls, const size_t *col, int ncol, int nobj)
 {
 	const char *p = out->p;
 	size_t c, v, e;
@@ -1640,7 +1641,7 @@ times_note(struct mct_times *tm, const struct mct_buf *out, size_t ls,
 		}
 		tm->kv[tm->n].koff = (uint32_t)nobj;
 		tm->kv[tm->n].klen = (uint32_t)klen;
-		tm->kv[tm->n].voff = (uint32_t)(v - ls);
+		tm->kv[tm->n].voff = (uint32_t)(v - out0);
 		tm->kv[tm->n].vlen = (uint32_t)(e - v);
 		tm->n++;
 	}
@@ -1656,11 +1657,12 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out,
 	struct blk k;
 	char *o;
 	int depth = 0, nobj = 0, ncol = 0;
-	size_t done, ls = 0, col[NCOLON];
+	size_t done, ls = 0, col[NCOLON], out0 = out->len;
 
 	if (tm != NULL) {
 		tm->n = 0;
-		tm->known = n >= 256;
+		/* (voff has 32 bits: what is appended stays below 2^32) */
+		tm->known = n >= 256 && n < (1ULL << 31);
 	}
 	if (n < 256)
 		return unspace_bytes(text, n, out);	/* not worth the setup */
@@ -1713,7 +1715,8 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out,
 				o = keep_bytes(o, b, keep & bits(from, i));
 				if (tm != NULL && tm->known) {
 					out->len = (size_t)(o - out->p);
-					times_note(tm, out, ls, col, ncol, nobj);
+					times_note(tm, out, out0, ls, col,
+					    ncol, nobj);
 				}
 				*o++ = '\n';
 				nobj++;

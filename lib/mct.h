@@ -230,8 +230,9 @@ int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
 int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
 /*
  * What mct_unspace() noted of the first-level "ts" and "dur" numbers of
- * its objects, if known: kv[i].koff is the object's number (0 first),
- * klen 2 for ts and 3 for dur, voff and vlen the number in its line.
+ * its objects, if known, in order: kv[i].koff is the object's number (0
+ * first), klen 2 for ts and 3 for dur, voff and vlen the number in the
+ * text appended to out (0 is where that starts).
  */
 struct mct_times {
 	struct mct_kv	*kv;

@@ -2611,18 +2611,19 @@ span_room(struct spans *t, int n)
 }
 
 /*
- * The spans mct_unspace() noted of object obj (its notes are in order:
- * *ti is the first not taken yet) to t; returns how many.
+ * The spans mct_unspace() noted of object obj, whose line starts at ls
+ * of what it wrote (its notes are in order: *ti is the first not taken
+ * yet) to t; returns how many.
  */
 static int
 noted_spans(const struct mct_times *tm, int *ti, unsigned long long obj,
-    struct spans *t)
+    size_t ls, struct spans *t)
 {
 	int nt;
 
 	for (nt = 0; *ti < tm->n && tm->kv[*ti].koff == obj; (*ti)++, nt++) {
 		span_room(t, nt);
-		t->sp[nt].off = tm->kv[*ti].voff;
+		t->sp[nt].off = tm->kv[*ti].voff - ls;
 		t->sp[nt].len = tm->kv[*ti].vlen;
 	}
 	return nt;
@@ -2935,6 +2936,48 @@ chunk_put_spans(struct chunk *c, const struct input *in, struct spans *t,
 	c->ntoobig += nbad;
 }
 
+/*
+ * The lines l[0..len) that mct_unspace() compacted, with the times it
+ * noted (tm) converted, to c: put_converted() over the whole chunk at
+ * once, with no line looked at otherwise.
+ */
+static void
+chunk_put_noted(struct chunk *c, const struct input *in,
+    const struct mct_times *tm, const char *l, size_t len)
+{
+	size_t last = 0, w;
+	char *o;
+	int i;
+
+	mct_buf_grow(&c->out, c->out.len + len + (size_t)tm->n * 21 + 1);
+	o = c->out.p + c->out.len;
+	for (i = 0; i < tm->n; i++) {
+		const struct mct_kv *kv = &tm->kv[i];
+		const char *v = l + kv->voff;
+
+		if (!is_time(v, kv->vlen))
+			continue;
+		memcpy(o, l + last, kv->voff - last);
+		o += kv->voff - last;
+		last = kv->voff;
+		if ((w = mct_ns_text(o, v, kv->vlen, in->s->unit)) == 0) {
+			/* as written, with what follows */
+			if (c->ntoobig++ == 0) {
+				c->toobig_at = kv->koff + 1ULL;
+				c->toobig.len = 0;
+				mct_buf_add(&c->toobig, v, kv->vlen);
+			}
+			continue;
+		}
+		o += w;
+		last = kv->voff + kv->vlen;
+	}
+	memcpy(o, l + last, len - last);
+	o += len - last;
+	*o = '\0';		/* as mct_buf_add() leaves it */
+	c->out.len = (size_t)(o - c->out.p);
+}
+
 /* chunk_put_spans(), the spans found by sc (or by indexing the event). */
 static void
 chunk_put(struct chunk *c, const struct input *in, const struct mct_scan *sc,
@@ -3102,6 +3145,11 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 			c->nlines = (unsigned long long)nobj;
 			return 1;
 		}
+		if (in->convert && tm->known && r->edit == NULL) {
+			chunk_put_noted(c, in, tm, lb->p, lb->len);
+			c->nlines = (unsigned long long)nobj;
+			return 1;
+		}
 		b = lb;
 		done = b->len;
 	}
@@ -3120,7 +3168,8 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 		if (!direct) {
 			if (in->convert && tm->known)
 				chunk_put_spans(c, in, t, line, (size_t)(e -
-				    line), n, noted_spans(tm, &ti, n - 1, t), 0);
+				    line), n, noted_spans(tm, &ti, n - 1,
+				    (size_t)(line - b->p), t), 0);
 			else if (in->convert)
 				chunk_put(c, in, NULL, t, line, (size_t)(e - line),
 				    n, 0);

@@ -1306,11 +1306,12 @@ u_want(const char *t, size_t n, struct mct_buf *w)
 
 /*
  * The first-level "ts" and "dur" numbers of the compact object line
- * l[0..n), as mct_unspace() notes them (object number o), found by a
- * walk of the line; appended to times as text "o:klen:voff:vlen;".
+ * l[0..n), as mct_unspace() notes them (object number o, the line at ls
+ * of the text), found by a walk of the line; appended to times as text
+ * "o:klen:voff:vlen;".
  */
 static void
-u_times(const char *l, size_t n, int o, struct mct_buf *times)
+u_times(const char *l, size_t n, int o, size_t ls, struct mct_buf *times)
 {
 	size_t i, ks = 0, v, e;
 	int depth = 0, instr = 0;
@@ -1344,7 +1345,7 @@ u_times(const char *l, size_t n, int o, struct mct_buf *times)
 			    l[e] != '\0'; e++)
 				;
 			snprintf(note, sizeof(note), "%d:%d:%zu:%zu;", o, klen,
-			    v, e - v);
+			    ls + v, e - v);
 			mct_buf_adds(times, note);
 		}
 	}
@@ -1411,7 +1412,8 @@ test_unspace(void)
 			}
 			for (k = 0; k < nw && (nl = memchr(l, '\n',
 			    want.len - (size_t)(l - want.p))) != NULL; k++) {
-				u_times(l, (size_t)(nl - l), k, &twant);
+				u_times(l, (size_t)(nl - l), k,
+				    (size_t)(l - want.p), &twant);
 				l = nl + 1;
 			}
 			tcases++;
