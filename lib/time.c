@@ -234,6 +234,17 @@ mct_ns_text(char *o, const char *s, size_t n, enum mct_unit u)
 
 	k = u == MCT_UNIT_S ? 9 : u == MCT_UNIT_MS ? 6 : u == MCT_UNIT_US ?
 	    3 : 0;
+#ifdef MCT_DIGITS8
+	/* 8 to 16 digits and no more, ns short of 19 digits: two words */
+	if (n >= 8 && n <= 16 && n + k <= 18 && s[0] != '0' &&
+	    mct_digits8(s) >= 0 && mct_digits8(s + n - 8) >= 0) {
+		memcpy(o, s, 8);
+		memcpy(o + n - 8, s + n - 8, 8);
+		for (i = 0; i < k; i++)
+			o[n + i] = '0';
+		return n + k;
+	}
+#endif
 	for (i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
 		;
 	ni = i;
