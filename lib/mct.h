@@ -83,7 +83,7 @@ void	 mct_sort_i64(int64_t *, size_t);
 void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);
 uint64_t mct_hash(const void *, size_t);
-FILE	*mct_tmpfile(char **);
+FILE	*mct_tmpfile(char **, char **);
 void	 mct_pipe_size(int);
 int	 mct_status(int, int);
 void	 mct_usage_hint(void);

@@ -62,6 +62,7 @@ struct mct_merge {
 	struct mct_reader *r;
 	const struct mct_header *hdr;
 	FILE		*spool;		/* made when an operand needs it */
+	char		*spoolvb;	/* its buffer */
 	int		 fd;
 	int		 bad;		/* the spool failed (said) */
 	struct run	*run;
@@ -145,7 +146,7 @@ run_begin(struct mct_merge *m, int src)
 	struct run *u;
 
 	if (m->spool == NULL && !m->bad) {
-		if ((m->spool = mct_tmpfile(NULL)) == NULL)
+		if ((m->spool = mct_tmpfile(NULL, &m->spoolvb)) == NULL)
 			m->bad = 1;	/* said */
 		else
 			m->fd = fileno(m->spool);
@@ -521,6 +522,7 @@ mct_merge_close(struct mct_merge *m)
 	mct_event_free(&m->ev);
 	if (m->spool)
 		fclose(m->spool);
+	free(m->spoolvb);
 	free(m);
 	return status;
 }

@@ -229,8 +229,10 @@ struct mct_reader {
 	int		 spool;
 	char		*spoolname;
 	FILE		*spoolf;
+	char		*spoolvb;	/* its buffer */
 	int		 spoolbad;	/* it could not be written or read */
 	FILE		*topf;		/* big top-level values (struct mct_bigtop) */
+	char		*topvb;
 	struct rbuf	 srb;		/* reading the spool back */
 	long long	 spool_pos;
 	struct mct_header hdr;
@@ -660,7 +662,7 @@ top_spool(struct mct_reader *r, struct facts *fx, const char *p, size_t n,
 	struct mct_bigtop *t;
 	long long off;
 
-	if (r->topf == NULL && (r->topf = mct_tmpfile(NULL)) == NULL)
+	if (r->topf == NULL && (r->topf = mct_tmpfile(NULL, &r->topvb)) == NULL)
 		return -1;
 	if (fseeko(r->topf, 0, SEEK_END) != 0 || (off = ftello(r->topf)) < 0 ||
 	    fwrite(p + k + 1, 1, n - k - 1, r->topf) != n - k - 1 ||
@@ -1727,6 +1729,38 @@ conv_from(struct input *in, int conv, int new)
 	fx->cp[fx->ncp - 1].conv = conv;
 }
 
+/*
+ * p[0..n) to the spool: a block's lines (64 KiB or more) by write(2)
+ * after what stdio holds, not copied into its buffer first.
+ */
+static void
+spool_write(struct mct_reader *r, const char *p, size_t n)
+{
+	ssize_t got;
+
+	if (r->spoolbad)
+		return;
+	if (n < 64 * 1024) {
+		if (fwrite(p, 1, n, r->spoolf) != n)
+			spool_failed(r);
+		return;
+	}
+	if (fflush(r->spoolf) != 0) {
+		spool_failed(r);
+		return;
+	}
+	while (n > 0) {
+		if ((got = write(r->spool, p, n)) == -1 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			spool_failed(r);
+			return;
+		}
+		p += got;
+		n -= (size_t)got;
+	}
+}
+
 /* Block b's lines to the spool, its facts to the operand's. */
 static void
 block_take(struct mct_reader *r, struct input *in, struct block *b)
@@ -1734,9 +1768,7 @@ block_take(struct mct_reader *r, struct input *in, struct block *b)
 	struct framer *f = &in->fr;
 	int i;
 
-	if (!r->spoolbad && b->lines.len > 0 &&
-	    fwrite(b->lines.p, 1, b->lines.len, r->spoolf) != b->lines.len)
-		spool_failed(r);
+	spool_write(r, b->lines.p, b->lines.len);
 	for (i = 0; i < b->fx.ncp; i++) {
 		b->fx.cp[i].off += f->spooled;
 		b->fx.cp[i].conv = b->guess;
@@ -2422,7 +2454,7 @@ make_header(struct mct_reader *r)
 static int
 make_spool(struct mct_reader *r)
 {
-	if ((r->spoolf = mct_tmpfile(&r->spoolname)) == NULL)
+	if ((r->spoolf = mct_tmpfile(&r->spoolname, &r->spoolvb)) == NULL)
 		return -1;
 	r->spool = fileno(r->spoolf);
 	return 0;
@@ -3851,6 +3883,8 @@ mct_close(struct mct_reader *r)
 		fclose(r->spoolf);	/* and r->spool, its descriptor */
 	if (r->topf)
 		fclose(r->topf);
+	free(r->spoolvb);
+	free(r->topvb);
 	free(r->spoolname);
 	free(r->srb.p);
 	free(r->in);

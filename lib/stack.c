@@ -74,6 +74,7 @@ struct mct_stack {
 	size_t		 qhead, qn, qcap;
 	struct mct_buf	 held;		/* sorted: the waiting lines */
 	FILE		*spool, *rspool;	/* unsorted: lines, stacks */
+	char		*spoolvb, *rspoolvb;	/* their buffers */
 	struct mct_buf	 key, tmp, res, fold;
 	struct iv	*fr;		/* scratch: one stack's frames */
 	size_t		 frcap;
@@ -90,8 +91,8 @@ mct_stack_open(int sorted, int64_t window)
 	s->window = window;
 	s->last = INT64_MIN;
 	s->ext.extra = sizeof(struct extop);
-	if (!sorted && ((s->spool = mct_tmpfile(NULL)) == NULL ||
-	    (s->rspool = mct_tmpfile(NULL)) == NULL)) {
+	if (!sorted && ((s->spool = mct_tmpfile(NULL, &s->spoolvb)) == NULL ||
+	    (s->rspool = mct_tmpfile(NULL, &s->rspoolvb)) == NULL)) {
 		mct_stack_close(s, NULL);
 		return NULL;
 	}
@@ -671,5 +672,7 @@ mct_stack_close(struct mct_stack *s, struct mct_stack_counts *c)
 		fclose(s->spool);
 	if (s->rspool)
 		fclose(s->rspool);
+	free(s->spoolvb);
+	free(s->rspoolvb);
 	free(s);
 }

@@ -221,10 +221,13 @@ mct_buf_free(struct mct_buf *b)
 /*
  * A temporary file in $TMPDIR (default /tmp), unlinked at once, open for
  * reading and writing; its name (gone) in *name if asked, for messages.
- * NULL after a message if it cannot be made.
+ * NULL after a message if it cannot be made.  Its stdio buffer is 1 MiB
+ * at *buf, for the caller to free after fclose() (setvbuf() with no
+ * buffer of its own gets glibc's 4 KiB whatever size it asks: a write(2)
+ * every 4 KiB).
  */
 FILE *
-mct_tmpfile(char **name)
+mct_tmpfile(char **name, char **buf)
 {
 	const char *dir = getenv("TMPDIR");
 	struct mct_buf b = { 0 };
@@ -243,7 +246,8 @@ mct_tmpfile(char **name)
 	unlink(b.p);
 	if ((f = fdopen(fd, "w+")) == NULL)
 		err(MCT_EXIT_USAGE, "fdopen");
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	*buf = mct_xmalloc(1 << 20);
+	setvbuf(f, *buf, _IOFBF, 1 << 20);
 	if (name)
 		*name = b.p;
 	else

@@ -6513,6 +6513,51 @@ cmp_i64_test(const void *a, const void *b)
 }
 
 /* mct_sort_i64 against qsort, on sizes and spreads of every kind. */
+/*
+ * mct_tmpfile(): an unlinked file in $TMPDIR, buffered by the 1 MiB it
+ * hands back: what is written stays there until 1 MiB or a flush (glibc
+ * gives a file 4 KiB when setvbuf() is asked for more without a buffer).
+ */
+static void
+test_tmpfile(void)
+{
+	char *buf = NULL, *name = NULL, chunk[4096];
+	struct stat st;
+	FILE *f;
+	int i, fd;
+
+	memset(chunk, 'x', sizeof(chunk));
+	f = mct_tmpfile(&name, &buf);
+	ok(f != NULL && buf != NULL && name != NULL &&
+	    stat(name, &st) == -1 && errno == ENOENT,
+	    "mct_tmpfile: made, named and unlinked");
+	if (f == NULL)
+		return;
+	fd = fileno(f);
+	for (i = 0; i < 200; i++)
+		fwrite(chunk, 1, sizeof(chunk), f);
+	if (fstat(fd, &st) != 0)
+		st.st_size = -1;
+	ok(st.st_size == 0,
+	    "mct_tmpfile: 800 KiB written stay in its buffer (file size %lld)",
+	    (long long)st.st_size);
+	for (i = 0; i < 100; i++)
+		fwrite(chunk, 1, sizeof(chunk), f);
+	if (fstat(fd, &st) != 0)
+		st.st_size = -1;
+	ok(st.st_size == 1 << 20,
+	    "mct_tmpfile: at 1 MiB the buffer goes out whole (file size %lld)",
+	    (long long)st.st_size);
+	if (fflush(f) != 0 || fstat(fd, &st) != 0)
+		st.st_size = -1;
+	ok(st.st_size == 300 * 4096,
+	    "mct_tmpfile: all of it after a flush (file size %lld)",
+	    (long long)st.st_size);
+	fclose(f);
+	free(buf);
+	free(name);
+}
+
 static void
 test_sort(void)
 {
@@ -6666,6 +6711,7 @@ main(void)
 		C = shared;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_time();
+	test_tmpfile();
 	test_sort();
 	test_threads();
 	test_scan();

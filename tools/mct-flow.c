@@ -58,6 +58,7 @@ struct opts {
 	size_t		 nfe, fecap;
 	struct mct_map	 tt;		/* key mode: open flow ids -> s, f ends */
 	FILE		*spool;
+	char		*spoolvb;	/* its buffer */
 	long long	 spooled;
 	struct mct_buf	 tmp, line;
 	/* --stack, -o folded */
@@ -298,6 +299,8 @@ to_key_mode(struct opts *o)
 	if (o->spool)
 		fclose(o->spool);
 	o->spool = NULL;
+	free(o->spoolvb);
+	o->spoolvb = NULL;
 	for (i = 0; i < o->nfe; i++) {
 		tally(o, o->fe[i].id, o->fe[i].start);
 		free(o->fe[i].id);
@@ -769,7 +772,7 @@ main(int argc, char *argv[])
 	    mct_rules_fields(o.out.fields, o.out.nfields)) &&
 	    mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
-	if (!o.fl.haskey && (o.spool = mct_tmpfile(NULL)) == NULL)
+	if (!o.fl.haskey && (o.spool = mct_tmpfile(NULL, &o.spoolvb)) == NULL)
 		exit(MCT_EXIT_USAGE);
 
 	if (o.fl.haskey)

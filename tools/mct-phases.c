@@ -96,6 +96,7 @@ struct opts {
 	struct mct_call	*dev;
 	size_t		 ndev, devcap;
 	FILE		*host;		/* the host spool, with --gaps */
+	char		*hostvb;	/* its buffer */
 	int64_t		 tend;		/* the last end of any event */
 	int		 hasend;
 	/* interned strings: signatures and host names */
@@ -1229,7 +1230,7 @@ main(int argc, char *argv[])
 	if ((mct_rules_fields(o.key, o.nkey) || mct_rules_expr(o.device)) &&
 	    mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
-	if (o.gaps && (o.host = mct_tmpfile(NULL)) == NULL)
+	if (o.gaps && (o.host = mct_tmpfile(NULL, &o.hostvb)) == NULL)
 		exit(MCT_EXIT_USAGE);
 
 	mct_field_parse("rank", &o.rk.field);
