@@ -57,6 +57,54 @@ setup() {
 	done
 }
 
+@test "pass 2 by threads: spaced events, compacted and converted a chunk at a time: the oracle's stream; a value beyond int64 ns said once, of the same event, exit 1" {
+	# Kineto's layout ("k": v: a space after each ':' and ','), so that
+	# pass 2 compacts a chunk whole and converts the times it noted in one
+	# copy; integer and fractional us, an event with three times, one with
+	# 40 keys (its times not noted: indexed), one with a string ts
+	"$PYTHON3" - <<'PY'
+def ev(i, ts):
+    extra = ""
+    if i == 20000:
+        extra = ', "ts": 5'
+    if i == 25000:
+        extra = "".join(', "k%d": %d' % (j, j) for j in range(40))
+    return ('  {"name": "k%d", "ph": "X", "pid": 1, "tid": %d, "ts": %s, '
+            '"dur": %s%s, "args": {"ts": 1.5, "i": %d}}'
+            % (i % 7, i % 3, ts, "%d.25" % (i % 9) if i % 2 else str(i % 9),
+               extra, i))
+def write(name, big):
+    evs = []
+    for i in range(35000):
+        ts = "%d" % (1661203462598738 + 3 * i) if i % 3 else "%d.%03d" % (
+            1000 + 10 * i, i % 1000)
+        if i == 22000:
+            ts = '"%d.5"' % (5000 + i)
+        if big and i == 29999:
+            ts = "9300000000000000.5"
+        if big and i == 30999:
+            ts = "9300000000000001"
+        evs.append(ev(i, ts))
+    with open(name, "w") as f:
+        f.write('{"traceEvents": [\n' + ",\n".join(evs) + '\n]}\n')
+write("sp.json", False)
+write("spb.json", True)
+PY
+	MCT_SPLIT=4096 mct-cat sp.json > sp.nd
+	py check sp.nd sp.json
+	grep -q '"ts":1661203462598741000,"dur":1250,' sp.nd
+	run --separate-stderr env MCT_SPLIT=1000000000 mct-cat spb.json
+	[ "$status" -eq 1 ]
+	same "$stderr" "mct-cat: spb.json: event 30000: 9300000000000000.5 us is beyond int64 ns; left as written"
+	want=$output
+	for how in MCT_SPLIT=4096 MCT_SPLIT=65536 "MCT_SPOOL=1 MCT_SPLIT=4096" MCT_SPLIT=; do
+		run --separate-stderr env $how mct-cat spb.json
+		[ "$status" -eq 1 ]
+		same "$stderr" "mct-cat: spb.json: event 30000: 9300000000000000.5 us is beyond int64 ns; left as written"
+		same "$output" "$want"
+	done
+}
+
 @test "pass 2 by threads: a reader that stops early (| head) ends at once" {
 	run bash -c 'set -o pipefail; MCT_SPLIT=4096 timeout 20 mct-cat us.json | head -3 | wc -l'
 	same "$output" 3
