@@ -235,8 +235,12 @@ mct_ns_text(char *o, const char *s, size_t n, enum mct_unit u)
 	k = u == MCT_UNIT_S ? 9 : u == MCT_UNIT_MS ? 6 : u == MCT_UNIT_US ?
 	    3 : 0;
 #ifdef MCT_DIGITS8
-	/* 8 to 16 digits and no more, ns short of 19 digits: two words */
-	if (n >= 8 && n <= 16 && n + k <= 18 && s[0] != '0' &&
+	/*
+	 * 8 to 16 digits and no more: two words.  The ns have 19 digits at
+	 * most, and only those from 9e18 on may pass int64.
+	 */
+	if (n >= 8 && n <= 16 && (n + k <= 18 || (n + k == 19 &&
+	    s[0] < '9')) && s[0] != '0' &&
 	    mct_digits8(s) >= 0 && mct_digits8(s + n - 8) >= 0) {
 		memcpy(o, s, 8);
 		memcpy(o + n - 8, s + n - 8, 8);
