@@ -1389,6 +1389,10 @@ plain_int(const char *v, size_t n)
 
 	if (i == n || (v[i] == '0' && (n > i + 1 || i == 1)))
 		return 0;
+#ifdef MCT_DIGITS8
+	if (n - i >= 8 && n - i <= 16)	/* a Kineto ts: two words */
+		return mct_digits8(v + i) >= 0 && mct_digits8(v + n - 8) >= 0;
+#endif
 	for (; i < n; i++)
 		if (v[i] < '0' || v[i] > '9')
 			return 0;

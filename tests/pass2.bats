@@ -255,7 +255,9 @@ n = 20000
 # integer times, mcTracer's co_id now and then, then always: ns in the
 # end, converted (an exponent); blocks give the guess up anywhere in them,
 # or keep it to be taken back
-write("late.json", [ev(i, "2E5" if i == 19990 else 1000 + 10 * i,
+# (and 12345678E-9: 8 digits first, not a plain integer; as us 12 ns)
+write("late.json", [ev(i, "2E5" if i == 19990 else "12345678E-9" if i == 2600 else
+                       1000 + 10 * i,
                        coid=i >= 15000 or i == 2900 or i % 5003 == 5002 or
                        (8000 <= i < 9000 and i % 37 == 36)) for i in range(n)])
 # the same with epoch ns (too big as us), -0 and 1E3 (not plain integers)
@@ -293,7 +295,9 @@ PY
 	done
 	# what the cases are: ns in the end, us for sure with its message
 	grep -q '"unit":"ns"' <(mct-cat late.json.gz | head -1)
-	grep -q '"ts":1000,"dur":5,' <(cat late.json | mct-cat)
+	cat late.json | mct-cat > l.nd
+	grep -q '"ts":1000,"dur":5,' l.nd
+	grep -q '"ts":0,"dur":5,"args":{"i":2600}' l.nd
 	cat epoch.json | mct-cat > e.nd
 	grep -q '"unit":"ns"' <(head -1 e.nd)
 	grep -q '"ts":0,"dur":5,"args":{"i":1500}' e.nd
