@@ -318,6 +318,33 @@ scan_string(struct mct_scan *s, struct mct_buf *out, char **op,
 	return NULL;
 }
 
+/*
+ * The first byte from p on that is not a decimal digit, or end: eight
+ * bytes a word, the first whose high nibble is not 3, or whose low one
+ * carries into it when 6 is added (a carry out of a byte only goes on to
+ * bytes after the first one found).
+ */
+static inline const unsigned char *
+digits_end(const unsigned char *p, const unsigned char *end)
+{
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL, three = 0x3030303030303030ULL;
+	uint64_t w, m;
+
+	while (end - p >= 8) {
+		memcpy(&w, p, 8);
+		m = ((w & hi) ^ three) | (((w + 0x0606060606060606ULL) & hi) ^
+		    three);
+		if (m != 0)
+			return p + (__builtin_ctzll(m) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && (unsigned)(*p - '0') < 10)
+		p++;
+	return p;
+}
+
 /* The end of a number's text at p, checked against JSON's grammar. */
 static const unsigned char *
 scan_number(const unsigned char *p, const unsigned char *end, int *rc)
@@ -629,8 +656,7 @@ value:
 			 * neither a digit nor part of a fraction or exponent,
 			 * is all the grammar there is to check.
 			 */
-			for (q = p + 1; q < end && (unsigned)(*q - '0') < 10; q++)
-				;
+			q = digits_end(p + 1, end);
 			if (q < end && *q != '.' && *q != 'e' && *q != 'E') {
 				EMIT(p, (size_t)(q - p));
 				p = q;
