@@ -297,7 +297,7 @@ scan_string(struct mct_scan *s, struct mct_buf *out, char **op,
 			}
 			p += k;
 			if (k < PLAIN)
-				break;
+				goto stop;	/* at a byte that stops */
 		}
 #endif
 		while (p < end && !strstop[*p]) {
@@ -306,6 +306,9 @@ scan_string(struct mct_scan *s, struct mct_buf *out, char **op,
 		}
 		if (p >= end)
 			break;
+#ifdef PLAIN
+stop:
+#endif
 		if (*p == '"') {
 			EMIT1('"');
 			*op = o;
