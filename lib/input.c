@@ -608,8 +608,8 @@ mct_src_buf_free(char *p)
 /*
  * Take up to n inflated bytes from the ring to *bufp, waiting only while
  * it has none.  With swap, and n no more than a slot: only to the end of
- * the slot, and a whole slot of n bytes is traded for *bufp (a buffer of
- * as many).  The end, or what went wrong, is the reader's once it has
+ * the slot (an empty one, the end of a member, is passed over), and a
+ * whole slot of n bytes is traded for *bufp (a buffer of as many).  The end, or what went wrong, is the reader's once it has
  * every byte before it: a damaged member's error with its last bytes, as
  * zlib gave them, the others at the next read.
  */
@@ -639,15 +639,19 @@ ring_read(struct mct_src *s, char **bufp, size_t n, int swap)
 		pthread_mutex_unlock(&g->mu);
 		sl = &g->slot[g->rp];
 		k = sl->len - g->roff < n - got ? sl->len - g->roff : n - got;
-		if (swap && g->roff == 0 && n == g->slotsz) {
-			/* the slot is the reader's until nfull says not */
+		if (swap && g->roff == 0 && n == g->slotsz && sl->len > 0) {
+			/*
+			 * The slot is the reader's until nfull says not.  (Not
+			 * an empty one, the end of a member: the reader keeps
+			 * its buffer when it gets no bytes.)
+			 */
 			t = sl->p;
 			sl->p = buf;
 			*bufp = buf = t;
 		} else
 			memcpy(buf + got, sl->p + g->roff, k);
 		got += k;
-		if (swap && n <= g->slotsz)
+		if (swap && n <= g->slotsz && got > 0)
 			n = got;	/* the slot's end */
 		g->roff += k;
 		pthread_mutex_lock(&g->mu);
