@@ -62,6 +62,7 @@ setup() {
 	# pass 2 compacts a chunk whole and converts the times it noted in one
 	# copy; integer and fractional us, an event with three times, one with
 	# 40 keys (its times not noted: indexed), one with a string ts
+	cd "$BATS_TEST_TMPDIR"
 	"$PYTHON3" - <<'PY'
 def ev(i, ts):
     extra = ""
@@ -106,6 +107,7 @@ PY
 }
 
 @test "gzip whose inflated bytes end at a ring buffer's end (256 KiB by default): the same stream, no buffer freed twice" {
+	cd "$BATS_TEST_TMPDIR"
 	# The inflater's last buffer is then empty; the block reader traded
 	# its own buffer for it and kept it too (a double free, abort).
 	"$PYTHON3" - <<'PY'
