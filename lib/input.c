@@ -609,9 +609,10 @@ mct_src_buf_free(char *p)
  * Take up to n inflated bytes from the ring to *bufp, waiting only while
  * it has none.  With swap, and n no more than a slot: only to the end of
  * the slot (an empty one, the end of a member, is passed over), and a
- * whole slot of n bytes is traded for *bufp (a buffer of as many).  The end, or what went wrong, is the reader's once it has
- * every byte before it: a damaged member's error with its last bytes, as
- * zlib gave them, the others at the next read.
+ * whole slot of n bytes is traded for *bufp (a buffer of as many).  The
+ * end, or what went wrong, is the reader's once it has every byte before
+ * it: a damaged member's error with its last bytes, as zlib gave them,
+ * the others at the next read.
  */
 static ssize_t
 ring_read(struct mct_src *s, char **bufp, size_t n, int swap)

@@ -321,24 +321,16 @@ stop:
 	return NULL;
 }
 
-/*
- * The first byte from p on that is not a decimal digit, or end: eight
- * bytes a word, the first whose high nibble is not 3, or whose low one
- * carries into it when 6 is added (a carry out of a byte only goes on to
- * bytes after the first one found).
- */
+/* The first byte from p on that is not a decimal digit, or end. */
 static inline const unsigned char *
 digits_end(const unsigned char *p, const unsigned char *end)
 {
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL, three = 0x3030303030303030ULL;
+#ifdef MCT_DIGITS8
 	uint64_t w, m;
 
-	while (end - p >= 8) {
+	while (end - p >= 8) {	/* a word at a time */
 		memcpy(&w, p, 8);
-		m = ((w & hi) ^ three) | (((w + 0x0606060606060606ULL) & hi) ^
-		    three);
-		if (m != 0)
+		if ((m = mct_nondigits(w)) != 0)
 			return p + (__builtin_ctzll(m) >> 3);
 		p += 8;
 	}

@@ -84,6 +84,7 @@ void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);
 uint64_t mct_hash(const void *, size_t);
 FILE	*mct_tmpfile(char **, char **);
+int	 mct_write_all(FILE *, const void *, size_t);
 void	 mct_pipe_size(int);
 int	 mct_status(int, int);
 void	 mct_usage_hint(void);
@@ -284,20 +285,38 @@ size_t	 mct_fmt_double(char *, double);
  * (the first digit highest).  For the scanner's and time.c's loops over
  * long timestamps.
  */
+/*
+ * The bytes of the word w (little endian) that are not decimal digits:
+ * their high nibble is not 3, or their low one carries into it when 6 is
+ * added (a carry out of a byte only reaches bytes after the first found).
+ */
+static inline uint64_t
+mct_nondigits(uint64_t w)
+{
+	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL, three = 0x3030303030303030ULL;
+
+	return ((w & hi) ^ three) | (((w + 0x0606060606060606ULL) & hi) ^ three);
+}
+
 static inline int64_t
 mct_digits8(const char *p)
 {
 	uint64_t w;
 
 	__builtin_memcpy(&w, p, 8);
-	if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
-	    ((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) !=
-	    0x3030303030303030ULL)
+	if (mct_nondigits(w) != 0)
 		return -1;
 	w -= 0x3030303030303030ULL;
 	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
 	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
 	return (int64_t)((w * 10000 + (w >> 32)) & 0xffffffffULL);
+}
+
+/* Are the n bytes at p, 8 to 16, all decimal digits?  Two words. */
+static inline int
+mct_digits16(const char *p, size_t n)
+{
+	return mct_digits8(p) >= 0 && mct_digits8(p + n - 8) >= 0;
 }
 #endif
 

@@ -1391,7 +1391,7 @@ plain_int(const char *v, size_t n)
 		return 0;
 #ifdef MCT_DIGITS8
 	if (n - i >= 8 && n - i <= 16)	/* a Kineto ts: two words */
-		return mct_digits8(v + i) >= 0 && mct_digits8(v + n - 8) >= 0;
+		return mct_digits16(v + i, n - i);
 #endif
 	for (; i < n; i++)
 		if (v[i] < '0' || v[i] > '9')
@@ -1733,38 +1733,6 @@ conv_from(struct input *in, int conv, int new)
 	fx->cp[fx->ncp - 1].conv = conv;
 }
 
-/*
- * p[0..n) to the spool: a block's lines (64 KiB or more) by write(2)
- * after what stdio holds, not copied into its buffer first.
- */
-static void
-spool_write(struct mct_reader *r, const char *p, size_t n)
-{
-	ssize_t got;
-
-	if (r->spoolbad)
-		return;
-	if (n < 64 * 1024) {
-		if (fwrite(p, 1, n, r->spoolf) != n)
-			spool_failed(r);
-		return;
-	}
-	if (fflush(r->spoolf) != 0) {
-		spool_failed(r);
-		return;
-	}
-	while (n > 0) {
-		if ((got = write(r->spool, p, n)) == -1 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			spool_failed(r);
-			return;
-		}
-		p += got;
-		n -= (size_t)got;
-	}
-}
-
 /* Block b's lines to the spool, its facts to the operand's. */
 static void
 block_take(struct mct_reader *r, struct input *in, struct block *b)
@@ -1772,7 +1740,10 @@ block_take(struct mct_reader *r, struct input *in, struct block *b)
 	struct framer *f = &in->fr;
 	int i;
 
-	spool_write(r, b->lines.p, b->lines.len);
+	/* (a block's lines by write(2), not copied into the buffer first) */
+	if (!r->spoolbad && mct_write_all(r->spoolf, b->lines.p,
+	    b->lines.len) == -1)
+		spool_failed(r);
 	for (i = 0; i < b->fx.ncp; i++) {
 		b->fx.cp[i].off += f->spooled;
 		b->fx.cp[i].conv = b->guess;
@@ -2975,43 +2946,33 @@ chunk_put_spans(struct chunk *c, const struct input *in, struct spans *t,
 /*
  * The lines l[0..len) that mct_unspace() compacted, with the times it
  * noted (tm) converted, to c: put_converted() over the whole chunk at
- * once, with no line looked at otherwise.
+ * once, as if it were one line, with no line looked at otherwise.
  */
 static void
 chunk_put_noted(struct chunk *c, const struct input *in,
-    const struct mct_times *tm, const char *l, size_t len)
+    const struct mct_times *tm, struct spans *t, const char *l, size_t len)
 {
-	size_t last = 0, w;
-	char *o;
-	int i;
+	struct span bad;
+	int i, nbad;
 
-	mct_buf_grow(&c->out, c->out.len + len + (size_t)tm->n * 21 + 1);
-	o = c->out.p + c->out.len;
+	if (len == 0)
+		return;
 	for (i = 0; i < tm->n; i++) {
-		const struct mct_kv *kv = &tm->kv[i];
-		const char *v = l + kv->voff;
-
-		if (!is_time(v, kv->vlen))
-			continue;
-		memcpy(o, l + last, kv->voff - last);
-		o += kv->voff - last;
-		last = kv->voff;
-		if ((w = mct_ns_text(o, v, kv->vlen, in->s->unit)) == 0) {
-			/* as written, with what follows */
-			if (c->ntoobig++ == 0) {
-				c->toobig_at = kv->koff + 1ULL;
-				c->toobig.len = 0;
-				mct_buf_add(&c->toobig, v, kv->vlen);
-			}
-			continue;
-		}
-		o += w;
-		last = kv->voff + kv->vlen;
+		span_room(t, i);
+		t->sp[i].off = tm->kv[i].voff;
+		t->sp[i].len = tm->kv[i].vlen;
 	}
-	memcpy(o, l + last, len - last);
-	o += len - last;
-	*o = '\0';		/* as mct_buf_add() leaves it */
-	c->out.len = (size_t)(o - c->out.p);
+	/* (the last line end is put_converted()'s) */
+	nbad = put_converted(&c->out, l, len - 1, t->sp, tm->n, in->s->unit,
+	    0, &bad);
+	if (nbad > 0 && c->ntoobig == 0) {
+		for (i = 0; tm->kv[i].voff != bad.off; i++)
+			;
+		c->toobig_at = tm->kv[i].koff + 1ULL;
+		c->toobig.len = 0;
+		mct_buf_add(&c->toobig, l + bad.off, bad.len);
+	}
+	c->ntoobig += nbad;
 }
 
 /* chunk_put_spans(), the spans found by sc (or by indexing the event). */
@@ -3182,7 +3143,7 @@ chunk_taken(struct pass2 *p, struct mct_buf *rd, struct mct_buf *lines,
 			return 1;
 		}
 		if (in->convert && tm->known && r->edit == NULL) {
-			chunk_put_noted(c, in, tm, lb->p, lb->len);
+			chunk_put_noted(c, in, tm, t, lb->p, lb->len);
 			c->nlines = (unsigned long long)nobj;
 			return 1;
 		}

@@ -241,7 +241,7 @@ mct_ns_text(char *o, const char *s, size_t n, enum mct_unit u)
 	 */
 	if (n >= 8 && n <= 16 && (n + k <= 18 || (n + k == 19 &&
 	    s[0] < '9')) && s[0] != '0' &&
-	    mct_digits8(s) >= 0 && mct_digits8(s + n - 8) >= 0) {
+	    mct_digits16(s, n)) {
 		memcpy(o, s, 8);
 		memcpy(o + n - 8, s + n - 8, 8);
 		for (i = 0; i < k; i++)

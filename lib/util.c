@@ -401,33 +401,41 @@ write_failed(void)
 }
 
 /*
- * Write n bytes to stdout.  A closed pipe ends the program quietly at
- * once; any other failure is an error.  As much as stdout's buffer (64
- * KiB, mct_out_begin()) or more goes to write(2) after what stdio holds:
- * through stdio it would be copied into the buffer first, most of it.
+ * Write n bytes to f; -1 (errno set) if they cannot be.  64 KiB or more
+ * (stdout's buffer, mct_out_begin()) go to write(2) after what f holds:
+ * through stdio they would be copied into its buffer first, most of them.
  */
-void
-mct_write(const void *p, size_t n)
+int
+mct_write_all(FILE *f, const void *p, size_t n)
 {
 	const char *c = p;
 	ssize_t got;
 
-	if (n < 64 * 1024) {
-		if (n && fwrite(p, 1, n, stdout) != n)
-			write_failed();
-		return;
-	}
-	if (fflush(stdout) != 0)
-		write_failed();
+	if (n < 64 * 1024)
+		return n && fwrite(p, 1, n, f) != n ? -1 : 0;
+	if (fflush(f) != 0)
+		return -1;
 	while (n > 0) {
-		if ((got = write(STDOUT_FILENO, c, n)) == -1) {
+		if ((got = write(fileno(f), c, n)) == -1) {
 			if (errno == EINTR)
 				continue;
-			write_failed();
+			return -1;
 		}
 		c += got;
 		n -= (size_t)got;
 	}
+	return 0;
+}
+
+/*
+ * Write n bytes to stdout.  A closed pipe ends the program quietly at
+ * once; any other failure is an error.
+ */
+void
+mct_write(const void *p, size_t n)
+{
+	if (mct_write_all(stdout, p, n) == -1)
+		write_failed();
 }
 
 /*
