@@ -1182,7 +1182,10 @@ frame_parts(struct input *in)
  * are cut into blocks, each with a copy of the next block's first bytes
  * (OVERLAP), and a thread frames each block quietly into lines of its own:
  * from where an event seems to start in it (resync()'s rule) to the first
- * event at or after the next block's start.  The operand's framer takes
+ * event at or after the next block's start.  One CPU less than there are
+ * threads: the reader's thread frames blocks too while it waits for the
+ * next to take, rather than wake another to do it (every hand-over costs
+ * a wake-up, slow on a virtual machine).  The operand's framer takes
  * the blocks' lines in order, when the block before stopped exactly where
  * this one began (as frame_parts() checks its parts) and nothing in it was
  * damaged.  At the first block that fails so, and for the last block, the
@@ -1226,6 +1229,7 @@ struct blocks {
 	pthread_cond_t	 done;		/* a block was framed */
 	pthread_t	 tid[MAX_PARTS];
 	int		 nthr;
+	struct framer	 mine;		/* the reader's thread's, for blocks */
 	struct block	*slot;
 	int		 nslot;
 	size_t		 blocksz;
@@ -1646,37 +1650,52 @@ block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
 	swap_out(f, &b->lines);
 }
 
+/* A framer for blocks: quiet, with the operand's settings. */
+static void
+block_framer(struct framer *f, const struct input *in)
+{
+	memset(f, 0, sizeof(*f));
+	f->name = in->s->name;
+	f->quiet = 1;
+	f->topmax = in->fr.topmax;
+	f->mark = in->fr.mark;
+	f->chunk = in->fr.chunk;
+}
+
+/*
+ * With bl->mu held: frame the next block with f if it is ready, and say
+ * so; 0 if there is none to frame now.
+ */
+static int
+block_next(struct blocks *bl, struct framer *f)
+{
+	struct block *b = &bl->slot[bl->next % bl->nslot];
+	int k;
+
+	if (bl->stop || b->k != bl->next || !b->ready)
+		return 0;
+	k = bl->next++;
+	pthread_mutex_unlock(&bl->mu);
+	block_frame(bl, f, b, k);
+	f->rb.p = NULL;		/* the block's */
+	f->rb.cap = 0;
+	pthread_mutex_lock(&bl->mu);
+	b->done = 1;
+	pthread_cond_broadcast(&bl->done);
+	return 1;
+}
+
 static void *
 block_run(void *arg)
 {
 	struct blocks *bl = arg;
-	struct input *in = bl->in;
 	struct framer f;
-	struct block *b;
-	int k;
 
-	memset(&f, 0, sizeof(f));
-	f.name = in->s->name;
-	f.quiet = 1;
-	f.topmax = in->fr.topmax;
-	f.mark = in->fr.mark;
-	f.chunk = in->fr.chunk;
+	block_framer(&f, bl->in);
 	pthread_mutex_lock(&bl->mu);
-	for (;;) {
-		b = &bl->slot[bl->next % bl->nslot];
-		while (!bl->stop && (b->k != bl->next || !b->ready))
+	while (!bl->stop)
+		if (!block_next(bl, &f))
 			pthread_cond_wait(&bl->work, &bl->mu);
-		if (bl->stop)
-			break;
-		k = bl->next++;
-		pthread_mutex_unlock(&bl->mu);
-		block_frame(bl, &f, b, k);
-		f.rb.p = NULL;		/* the block's */
-		f.rb.cap = 0;
-		pthread_mutex_lock(&bl->mu);
-		b->done = 1;
-		pthread_cond_broadcast(&bl->done);
-	}
 	pthread_mutex_unlock(&bl->mu);
 	framer_reset(&f);
 	return NULL;
@@ -1771,6 +1790,7 @@ blocks_free(struct blocks *bl)
 	pthread_mutex_unlock(&bl->mu);
 	for (i = 0; i < bl->nthr; i++)
 		pthread_join(bl->tid[i], NULL);
+	framer_reset(&bl->mine);
 	for (i = 0; i < bl->nslot; i++) {
 		mct_src_buf_free(bl->slot[i].p);
 		mct_buf_free(&bl->slot[i].lines);
@@ -1836,7 +1856,9 @@ frame_blocks(struct mct_reader *r, struct input *in)
 	pthread_mutex_init(&bl->mu, NULL);
 	pthread_cond_init(&bl->work, NULL);
 	pthread_cond_init(&bl->done, NULL);
-	for (i = 0; i < n; i++) {
+	block_framer(&bl->mine, in);
+	/* the reader's thread is one of the n that frame */
+	for (i = 0; i < n - 1; i++) {
 		if (mct_thread(&bl->tid[i], "mct-block", block_run, bl, i) != 0)
 			break;
 		bl->nthr++;
@@ -1885,10 +1907,12 @@ frame_blocks(struct mct_reader *r, struct input *in)
 		/* the last block is the operand's framer's */
 		if (bl->nthr == 0 || take >= nread - 1)
 			break;
+		/* (while it waits, the reader's thread frames blocks too) */
 		b = &bl->slot[take % bl->nslot];
 		pthread_mutex_lock(&bl->mu);
 		while (!b->done)
-			pthread_cond_wait(&bl->done, &bl->mu);
+			if (!block_next(bl, &bl->mine))
+				pthread_cond_wait(&bl->done, &bl->mu);
 		pthread_mutex_unlock(&bl->mu);
 		/* (a block that changed the form: the rest must know it) */
 		ok = b->start == cont && b->state == cstate &&
