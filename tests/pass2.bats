@@ -41,19 +41,21 @@ setup() {
 	cmp wantin.nd e.nd
 }
 
-@test "the reading thread framing blocks or not: the same stream, plain, gzip and a pipe" {
+@test "MCT_HUGEPAGES=0 or not, the reading thread framing blocks or not: the same stream, plain, gzip and a pipe" {
 	o=$BATS_TEST_TMPDIR
 	sed '1s/"sources":\["us.json"\]/"sources":["us.json.gz"]/' want.nd > "$o/wantgz.nd"
 	sed '1s/"sources":\["us.json"\]/"sources":["-"]/' want.nd > "$o/wantin.nd"
-	mct-cat us.json > "$o/a.nd"
-	cmp want.nd "$o/a.nd"
-	# blocks of 4 KiB: the reading thread frames many of them
-	MCT_SPLIT=4096 mct-cat us.json.gz > "$o/b.nd"
-	cmp "$o/wantgz.nd" "$o/b.nd"
-	mct-cat us.json.gz > "$o/c.nd"
-	cmp "$o/wantgz.nd" "$o/c.nd"
-	MCT_SPLIT=4096 mct-cat < us.json > "$o/d.nd"
-	cmp "$o/wantin.nd" "$o/d.nd"
+	for h in 0 1; do
+		MCT_HUGEPAGES=$h mct-cat us.json > "$o/a.nd"
+		cmp want.nd "$o/a.nd"
+		# blocks of 4 KiB: the reading thread frames many of them
+		MCT_HUGEPAGES=$h MCT_SPLIT=4096 mct-cat us.json.gz > "$o/b.nd"
+		cmp "$o/wantgz.nd" "$o/b.nd"
+		MCT_HUGEPAGES=$h mct-cat us.json.gz > "$o/c.nd"
+		cmp "$o/wantgz.nd" "$o/c.nd"
+		MCT_HUGEPAGES=$h MCT_SPLIT=4096 mct-cat < us.json > "$o/d.nd"
+		cmp "$o/wantin.nd" "$o/d.nd"
+	done
 }
 
 @test "pass 2 by threads: a value beyond int64 ns is said once, of the same event, exit 1" {

@@ -6559,6 +6559,89 @@ test_tmpfile(void)
 	free(name);
 }
 
+/* The kernel's transparent huge page mode: "[madvise]" gives them on request. */
+static int
+thp_mode(char *mode, size_t n)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[256], *a, *b;
+
+	if (f == NULL)
+		return -1;
+	a = fgets(line, sizeof(line), f);
+	fclose(f);
+	if (a == NULL || (a = strchr(line, '[')) == NULL ||
+	    (b = strchr(a, ']')) == NULL || (size_t)(b - a) >= n)
+		return -1;
+	memcpy(mode, a + 1, (size_t)(b - a - 1));
+	mode[b - a - 1] = '\0';
+	return 0;
+}
+
+/* kB of anonymous huge pages this process has, or -1. */
+static long
+anon_huge_kb(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long kb = -1;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * mct_heap_keep(): where huge pages are given on request, a buffer the
+ * reader makes soon after lies in 2 MiB pages, written by any thread.
+ * (A sanitizer's allocator has no such heap; "always" gives them anyway.)
+ */
+static void *
+heap_touch(void *arg)
+{
+	size_t n = 6 << 20;
+	char *p = mct_xmalloc(n);
+
+	memset(p, 'x', n);
+	*(char **)arg = p;
+	return NULL;
+}
+
+static void
+test_heap(void)
+{
+	char mode[32], *p = NULL;
+	const char *env = getenv("MCT_HUGEPAGES");
+	pthread_t t;
+	long before, after;
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	printf("# heap: skipped under a sanitizer (its own allocator)\n");
+	return;
+#endif
+	if (thp_mode(mode, sizeof(mode)) == -1 || strcmp(mode, "madvise") != 0 ||
+	    (env != NULL && strcmp(env, "0") == 0) ||
+	    (before = anon_huge_kb()) < 0) {
+		printf("# heap: skipped (huge pages not given on request here)\n");
+		return;
+	}
+	mct_heap_keep();
+	if (pthread_create(&t, NULL, heap_touch, &p) != 0) {
+		ok(0, "mct_heap_keep: a thread to allocate");
+		return;
+	}
+	pthread_join(t, NULL);
+	after = anon_huge_kb();
+	ok(after - before >= 4096,
+	    "mct_heap_keep: 6 MiB a thread allocates and writes lie in huge "
+	    "pages (%ld kB of them before, %ld after)", before, after);
+	free(p);
+}
+
 static void
 test_sort(void)
 {
@@ -6713,6 +6796,7 @@ main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_time();
 	test_tmpfile();
+	test_heap();
 	test_sort();
 	test_threads();
 	test_scan();
