@@ -1599,14 +1599,55 @@ time_key(const char *p, size_t ls, size_t c, size_t n)
 	return 0;
 }
 
-/* The end of the number at p[v..n). */
+/* The end of the number at p[v..n): its digits eight at a time. */
 static inline size_t
 number_end(const char *p, size_t v, size_t n)
 {
-	while (v < n && ((p[v] >= '0' && p[v] <= '9') || p[v] == '.' ||
-	    p[v] == '-' || p[v] == '+' || p[v] == 'e' || p[v] == 'E'))
+	uint64_t w, m;
+
+	while (v < n) {
+		if (v + 8 <= n) {
+			__builtin_memcpy(&w, p + v, 8);
+			if ((m = mct_nondigits(w)) == 0) {
+				v += 8;
+				continue;
+			}
+			v += (size_t)__builtin_ctzll(m) >> 3;
+		} else if (p[v] >= '0' && p[v] <= '9') {
+			v++;
+			continue;
+		}
+		if (p[v] != '.' && p[v] != '-' && p[v] != '+' && p[v] != 'e' &&
+		    p[v] != 'E')
+			break;
 		v++;
+	}
 	return v;
+}
+
+/*
+ * The colons of block p that may follow a "ts" or "dur" key: right after
+ * a '"' that comes after an 's' or an 'r', or after a space (a key may
+ * be spaced from its colon), or where those bytes are in the block before
+ * (its first two).  The others are no time's: not noted.
+ */
+static inline uint64_t
+time_colons(const unsigned char *p, const struct blk *k)
+{
+	const __m128i one = _mm_set1_epi8(1), sr = _mm_set1_epi8('s');
+	uint64_t m;
+
+	/* ('r' | 1 is 's') */
+	m = mask16x4(
+	    _mm_cmpeq_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)p),
+	    one), sr),
+	    _mm_cmpeq_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(p +
+	    16)), one), sr),
+	    _mm_cmpeq_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(p +
+	    32)), one), sr),
+	    _mm_cmpeq_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(p +
+	    48)), one), sr));
+	return k->colon & ((k->quote << 1 & m << 2) | k->space << 1 | 3);
 }
 
 /*
@@ -1701,7 +1742,7 @@ mct_unspace(const char *text, size_t n, struct mct_buf *out,
 		keep = ~(k.space & ~in);
 		st = (k.open | k.close) & ~in;
 		/* the colons matter at depth 1 only: taken a run at a time */
-		colon = tm != NULL ? k.colon & ~in : 0;
+		colon = tm != NULL && tm->known ? time_colons(b, &k) & ~in : 0;
 		sep = k.space | k.comma;	/* between objects, all there is */
 		from = 0;
 		for (;;) {
