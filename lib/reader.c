@@ -70,7 +70,7 @@ typedef mct_i128 i128;
 #define RBUF	(256 * 1024)
 #define MAX_DIRECT	64	/* plain files kept open for pass 2 */
 #define MAX_PARTS	8	/* threads framing one file in pass 1 */
-#define SPLIT_MIN	(8LL << 20)	/* bytes a part has at least */
+#define SPLIT_MIN	(4LL << 20)	/* bytes a part has at least */
 #define CHUNK		(128LL << 10)	/* bytes a chunk of pass 2 has at least */
 #define CONTEXT	4096		/* bytes kept before, for resync() */
 
@@ -159,6 +159,7 @@ struct framer {
 	long long	 stopped_at;	/* where the framer stopped, -1: the end */
 	int		 stop_state, stop_sep;
 	int		 nparts;	/* of the first part: how many in all */
+	long long	*pdone;		/* and the bytes of the others framed */
 	const char	*mark;		/* --align NAME: note its first event */
 	long long	 chunk;		/* pass 1: note a ckpt every chunk bytes */
 	long long	 spooled;	/* bytes of the operand's spool lines */
@@ -444,10 +445,11 @@ progress(struct framer *f, int done)
 	if (now - r->last_progress < 1.0)
 		return;
 	r->last_progress = now;
-	if (f->nparts > 0 && f->stop > 0)	/* the first of the parts */
+	if (f->nparts > 0 && f->stop > 0 && size > 0)	/* the first part */
 		fprintf(stderr, "\r%s: %s: %lld MB, checking in %d parts (%d%%)",
 		    program_invocation_short_name, f->name, size >> 20,
-		    f->nparts, (int)(100 * pos / f->stop));
+		    f->nparts, (int)(100 * ((pos < f->stop ? pos : f->stop) +
+		    __atomic_load_n(f->pdone, __ATOMIC_RELAXED)) / size));
 	else if (size > 0)
 		fprintf(stderr, "\r%s: %s: %lld MB of %lld MB (%d%%), %llu events",
 		    program_invocation_short_name, f->name, pos >> 20,
@@ -977,36 +979,77 @@ framer_reset(struct framer *f)
 
 /*
  * Pass 1 of a big plain file by several threads.  The file is cut into
- * parts at places where an event seems to start (resync()'s rule); a
- * thread frames each part quietly, noting its facts.  The cut is right
- * if the thread before stopped exactly there, between events, with the
- * same framing state.  Then the facts are merged and are those of one
- * pass; otherwise (a wrong cut, or any damage) returns -1 and the caller
- * frames the file again, alone and aloud.
+ * parts at places where an event seems to start (resync()'s rule); the
+ * threads frame the parts quietly, noting their facts, each taking the
+ * next part no one has taken when it is done with one (so that a thread
+ * slowed down, or a part slower to frame, does not leave a CPU idle at
+ * the end: up to PARTS_CPU parts a CPU).  The cut is right if the part
+ * before stopped exactly there, between events, with the same framing
+ * state.  Then the facts are merged and are those of one pass; otherwise
+ * (a wrong cut, or any damage) returns -1 and the caller frames the file
+ * again, alone and aloud.
  */
+#define PARTS_CPU	4
+
 struct part {
 	struct framer	 f;		/* its own source, a clone */
 	struct facts	 fx;
-	pthread_t	 tid;
-	int		 running;
+	long long	 start;		/* its first byte's offset */
 };
+
+struct parts {
+	struct part	*p;
+	int		 n;
+	int		 next;		/* the next part no one has taken */
+	long long	 done;		/* bytes of the parts framed */
+	long long	 size;
+	pthread_mutex_t	 mu;
+	pthread_t	 tid[MAX_PARTS];
+	int		 nthr;
+};
+
+/*
+ * Frame the parts no one has taken yet, one at a time; the reader's
+ * thread (say: its framer, which framed the first) shows the progress.
+ */
+static void
+parts_take(struct parts *ps, struct framer *say)
+{
+	struct part *p;
+	long long end;
+
+	for (;;) {
+		pthread_mutex_lock(&ps->mu);
+		p = ps->next < ps->n ? &ps->p[ps->next++] : NULL;
+		pthread_mutex_unlock(&ps->mu);
+		if (p == NULL)
+			return;
+		while (frame(&p->f))
+			emit(&p->f);
+		end = p->f.stop >= 0 ? p->f.stop : ps->size;
+		__atomic_add_fetch(&ps->done, end - p->start, __ATOMIC_RELAXED);
+		framer_reset(&p->f);	/* its buffers; its facts stay */
+		if (say != NULL)
+			progress(say, 0);
+	}
+}
 
 static void *
 part_run(void *arg)
 {
-	struct part *p = arg;
-
-	while (frame(&p->f))
-		emit(&p->f);
+	parts_take(arg, NULL);
 	return NULL;
 }
 
 /* Where an event seems to start at or after off, or -1. */
+#define CUT_LOOK	(64 * 1024)
 static long long
 cut_at(struct mct_src *src, long long off, long long limit, int *inarray)
 {
 	long long from = off > 4096 ? off - 4096 : 0;	/* context for resync */
-	struct mct_src *c = mct_src_clone(src, from, limit);
+	/* (an event starts within 64 KiB, or there is no cut there) */
+	struct mct_src *c = mct_src_clone(src, from, limit < off + CUT_LOOK ?
+	    limit : off + CUT_LOOK);
 	struct rbuf b = { 0 };
 	long long at = -1;
 	size_t i;
@@ -1080,15 +1123,23 @@ frame_parts(struct input *in)
 {
 	struct framer *f = &in->fr;
 	struct part parts[MAX_PARTS];
+	struct parts ps;
 	long long size = mct_src_size(in->src), cut[MAX_PARTS], at;
 	const char *env = getenv("MCT_SPLIT");
 	long long min = env && *env ? atoll(env) : SPLIT_MIN;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int k, n, i, state, form, inarray, ok = 1;
+	int k, n, i, nthr, state, form, inarray, ok = 1;
 
-	/* one part per CPU; as many parts as asked for by MCT_SPLIT */
-	k = env && *env ? MAX_PARTS : ncpu < 2 ? 1 : ncpu > MAX_PARTS ?
-	    MAX_PARTS : (int)ncpu;
+	/*
+	 * Up to PARTS_CPU parts a CPU, framed by one thread a CPU (the
+	 * reader's one of them); as many parts as asked for by MCT_SPLIT,
+	 * by two threads at least
+	 */
+	if (ncpu < 1)
+		ncpu = 1;
+	nthr = env && *env ? (ncpu < 2 ? 2 : (int)ncpu) : (int)ncpu;
+	k = env && *env ? MAX_PARTS : ncpu < 2 ? 1 :
+	    ncpu * PARTS_CPU > MAX_PARTS ? MAX_PARTS : (int)ncpu * PARTS_CPU;
 	if (min < 1)
 		min = 1;
 	if (k < 2 || size < 2 * min)
@@ -1131,24 +1182,38 @@ frame_parts(struct input *in)
 		pf->stop = i + 1 < n ? cut[i + 1] : -1;
 		pf->stopped_at = -1;
 		pf->rb.base = (unsigned long long)cut[i];
-		if ((pf->src = mct_src_clone(in->src, cut[i], size)) == NULL ||
-		    mct_thread(&parts[i].tid, "mct-part", part_run, &parts[i],
-		    i) != 0) {
+		parts[i].start = cut[i];
+		if ((pf->src = mct_src_clone(in->src, cut[i], size)) == NULL)
 			ok = 0;
-			break;
-		}
-		parts[i].running = 1;
 	}
+	memset(&ps, 0, sizeof(ps));
+	ps.p = parts;
+	ps.n = ok ? n : 0;
+	ps.size = size;
+	pthread_mutex_init(&ps.mu, NULL);
+	/* the reader's thread frames the first part, then takes others */
+	for (i = 0; ok && i < nthr - 1 && i < n; i++) {
+		if (mct_thread(&ps.tid[i], "mct-part", part_run, &ps, i) != 0)
+			break;
+		ps.nthr++;
+	}
+	ok = ok && ps.nthr > 0;
 	if (ok) {
 		f->stop = cut[0];
 		f->stopped_at = -1;
 		f->nparts = n + 1;
+		f->pdone = &ps.done;
 		while (frame(f))
 			emit(f);
+		parts_take(&ps, f);
+	} else {
+		pthread_mutex_lock(&ps.mu);
+		ps.next = ps.n;		/* the threads take none */
+		pthread_mutex_unlock(&ps.mu);
 	}
-	for (i = 0; i < n; i++)
-		if (parts[i].running)
-			pthread_join(parts[i].tid, NULL);
+	for (i = 0; i < ps.nthr; i++)
+		pthread_join(ps.tid[i], NULL);
+	pthread_mutex_destroy(&ps.mu);
 	/*
 	 * each part must have stopped where the next began, between events;
 	 * none may have changed the form (the parts after it began with
@@ -1172,6 +1237,7 @@ frame_parts(struct input *in)
 	f->quiet = 0;
 	f->stop = -1;
 	f->nparts = 0;
+	f->pdone = NULL;
 	return ok ? 1 : -1;
 }
 
