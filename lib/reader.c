@@ -1206,10 +1206,6 @@ frame_parts(struct input *in)
 		while (frame(f))
 			emit(f);
 		parts_take(&ps, f);
-	} else {
-		pthread_mutex_lock(&ps.mu);
-		ps.next = ps.n;		/* the threads take none */
-		pthread_mutex_unlock(&ps.mu);
 	}
 	for (i = 0; i < ps.nthr; i++)
 		pthread_join(ps.tid[i], NULL);
