@@ -630,9 +630,14 @@ def gen_stat(key, *args):
     return None
 
 
+def kept(out, stamp, fp):
+    """True if out is there, not empty, and its stamp says fp: a file of an earlier run to reuse."""
+    return bool(os.path.exists(out) and os.path.getsize(out) and read_bytes(stamp).decode().strip() == fp)
+
+
 def make_file(out, stamp, fp, what, argv=None, cmd=None):
     """out from the command argv (or the bash cmd), unless its stamp says fp already."""
-    if os.path.exists(out) and os.path.getsize(out) and read_bytes(stamp).decode().strip() == fp:
+    if kept(out, stamp, fp):
         return
     os.makedirs(os.path.dirname(out), exist_ok=True)
     note(what)
@@ -910,8 +915,7 @@ def big_file(scale, cmd, nbytes):
     path = os.path.join(S.bench_dir, "big.json")
     fp = fingerprint(cmd, "" if os.environ.get("BENCH_BIG_CMD") else
                      gen_fingerprint("--scale", scale, "--indent"))
-    kept = os.path.exists(path) and os.path.getsize(path) and read_bytes(path + ".stamp").decode().strip() == fp
-    if not kept:
+    if not kept(path, path + ".stamp", fp):
         os.makedirs(S.bench_dir, exist_ok=True)
         for f in (path, path + ".stamp"):
             if os.path.exists(f):
@@ -982,15 +986,20 @@ def section_big():
 
 def big_gzip(bigfile):
     """BIGFILE.gz, the big trace gzipped (igzip -1, else gzip -1), kept for the next run; None
-    without the big file or a gzip program."""
+    without the big file, a gzip program, or the room for the file."""
     if not bigfile:
         return None
     z = shutil.which("igzip") or shutil.which("gzip")
     if not z:
         return note("  no igzip or gzip: the .json.gz job is skipped")
     gz = bigfile + ".gz"
-    make_file(gz, gz + ".stamp", fingerprint(read_bytes(bigfile + ".stamp"), "gzip -1"),
-              "  writing %s (%s -1)" % (gz, os.path.basename(z)), argv=[z, "-1", "-c", bigfile])
+    fp = fingerprint(read_bytes(bigfile + ".stamp"), "gzip -1")
+    # a generated trace gzips to under a tenth; a quarter leaves room for a BENCH_BIG_CMD's
+    if not kept(gz, gz + ".stamp", fp) and not enough_space(
+            S.bench_dir, need_kb_free() + os.path.getsize(bigfile) // 4096, "its .json.gz"):
+        return None
+    make_file(gz, gz + ".stamp", fp, "  writing %s (%s -1)" % (gz, os.path.basename(z)),
+              argv=[z, "-1", "-c", bigfile])
     return gz
 
 
