@@ -46,6 +46,7 @@ input_for() {
 }
 
 @test "every tool: --help prints the usage on stdout and exits 0" {
+	docs
 	for t in "${TOOLS[@]}"; do
 		echo "tool: $t"
 		run --separate-stderr "$t" --help
@@ -57,6 +58,7 @@ input_for() {
 }
 
 @test "every tool: -h is --help" {
+	docs
 	for t in "${TOOLS[@]}"; do
 		echo "tool: $t"
 		run --separate-stderr "$t" -h
@@ -66,6 +68,7 @@ input_for() {
 }
 
 @test "every tool: --version and -V print 'NAME (mct) VERSION', VERSION from configure.ac" {
+	docs
 	version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$MCT_BUILDDIR/config.h")
 	[ -n "$version" ]
 	for t in "${TOOLS[@]}"; do
@@ -152,6 +155,7 @@ input_for() {
 }
 
 @test "every tool: every long option in --help is in its man page man/NAME.1" {
+	docs
 	bad=0
 	for t in "${TOOLS[@]}"; do
 		page="$MCT_SRCDIR/man/$t.1"
@@ -172,6 +176,7 @@ input_for() {
 }
 
 @test "every tool: the man page names the tool and lints clean with mandoc -Tlint" {
+	docs
 	command -v mandoc >/dev/null || skip "mandoc not installed"
 	bad=0
 	for t in "${TOOLS[@]}"; do

@@ -26,7 +26,7 @@ setup_file() {
 	# the corpus: the committed text cases and the ones made here
 	sh "$MCT_SRCDIR/tests/corpus/make.sh" "$BATS_FILE_TMPDIR/corpus"
 	# a clean, seed-shaped trace big enough that output fills a pipe
-	gen --scale 0.1 > "$BATS_FILE_TMPDIR/clean.json"
+	genf "$BATS_FILE_TMPDIR/clean.json" --scale 0.1
 }
 
 setup() {
@@ -37,7 +37,7 @@ setup() {
 }
 
 check() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/corpus/check.py" "$@"
+	oracle corpus/check.py "$@"
 }
 
 # t PROG ARGS...: run it (60 s at most) with stdout in $T/out, stderr in

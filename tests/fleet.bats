@@ -73,8 +73,8 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
 	# The traces: two ranks of a real job (when the fixtures are there)
 	# and two generated ones.
-	gen --scale 0.02 --seed 2 > "$BATS_FILE_TMPDIR/rank-2.json"
-	gen --scale 0.02 --seed 3 --unit us > "$BATS_FILE_TMPDIR/rank-3.json"
+	genf "$BATS_FILE_TMPDIR/rank-2.json" --scale 0.02 --seed 2
+	genf "$BATS_FILE_TMPDIR/rank-3.json" --scale 0.02 --seed 3 --unit us
 	# and a job of 4 ranks, rank 1 slow, clocks apart (fleet.sh -r)
 	mkdir "$BATS_FILE_TMPDIR/job"
 	gen --scale 0.02 --ranks 4 --slow-rank 1 --slow-factor 1.1 \

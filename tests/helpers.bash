@@ -12,6 +12,9 @@ bats_require_minimum_version 1.5.0
 : "${PYTHON3:=python3}"
 export MCT_SRCDIR MCT_BUILDDIR PYTHON3
 export LC_ALL=C
+# A test reads no input but its own: what a pipe gives it, not the stdin
+# make or a shell gave bats.
+exec < /dev/null
 PATH="$MCT_BUILDDIR/tools:$MCT_BUILDDIR/tests:$PATH"
 
 # Real traces written by other tools sit beside the checkout, in
@@ -27,6 +30,15 @@ slow() {
 	    skip "a long test, left out of this pass (MCT_TEST_SLOW=0)"
 }
 
+# Tests of documents and of the source (man pages, help texts, the README
+# tour, the house rules) run no C path that the tools' own tests do not: a
+# second pass of the suite (CI's sanitizer build) leaves them out with
+# MCT_TEST_DOCS=0, and they are reported as skipped.
+docs() {
+	[ "${MCT_TEST_DOCS:-1}" != 0 ] ||
+	    skip "a test of documents or sources, run in the plain pass (MCT_TEST_DOCS=0)"
+}
+
 need_fixtures() {
 	[ -d "$fixtures" ] || skip "../shared/fixtures not present"
 }
@@ -36,9 +48,117 @@ gen() {
 	"$MCT_BUILDDIR/tests/gentrace" "$@"
 }
 
+# One directory for the whole run (every .bats file, and in CI both passes,
+# plain and sanitizer build): generated traces, made once, and the answers
+# of the python oracles, asked once per input.  make check sets it in the
+# build tree; a run by hand uses one under $TMPDIR.
+: "${MCT_TEST_CACHE:=${TMPDIR:-/tmp}/mct-test-cache}"
+mkdir -p "$MCT_TEST_CACHE/gen" "$MCT_TEST_CACHE/oracle"
+export MCT_TEST_CACHE
+
+# genf FILE [ARG...]: FILE is what gentrace writes for ARGs, generated once
+# per run (the generator's source and the ARGs name it) and copied.
+genf() {
+	local out=$1 key c
+
+	shift
+	key=$({ cat "$MCT_SRCDIR/tests/gentrace.c"; printf '%s\n' "$@"; } |
+	    sha1sum | cut -c1-40)
+	c="$MCT_TEST_CACHE/gen/$key"
+	if [ ! -s "$c" ]; then
+		gen "$@" > "$c.$$" && mv -f "$c.$$" "$c" || {
+			rm -f "$c.$$"
+			return 1
+		}
+	fi
+	cp "$c" "$out"
+}
+
+# The state of the files an oracle could read or write: those named by its
+# arguments (a directory: every file below it) and the files of the current
+# directory; one line each, the content's digest and the name.  Paths under
+# this run's temporary directory (as in mct's headers) count from it.
+oracle_inputs() {
+	local a f files=() named=() run=${BATS_RUN_TMPDIR:-/nonexistent}
+	local -A is_named=()
+
+	for a in ./*; do
+		[ -f "$a" ] && files+=("$a")
+	done
+	for a in "$@"; do
+		if [ -d "$a" ]; then
+			mapfile -d '' -O "${#files[@]}" files < <(find "$a" -type f -print0 | sort -z)
+		elif [ -f "$a" ]; then
+			files+=("$a")
+		elif [ -e "$a" ]; then
+			printf 'special %s\n' "$a"
+		else
+			printf 'none %s\n' "$a"
+		fi
+	done 2>/dev/null
+	[ "${#files[@]}" -gt 0 ] || return 0
+	mapfile -t named < <(grep -lF -- "$run" "${files[@]}" 2>/dev/null)
+	for f in "${named[@]}"; do
+		printf '%s  %s\n' "$(sed "s|$run|@RUN@|g" "$f" | sha1sum)" "$f"
+		is_named[$f]=1
+	done
+	for f in "${files[@]}"; do
+		[ -n "${is_named[$f]:-}" ] || printf '%s\0' "$f"
+	done | xargs -0r sha1sum -- 2>/dev/null
+	return 0
+}
+
+# oracle SCRIPT [ARG...]: python3 tests/SCRIPT ARGs, once per question and
+# input.  The answer (stdout, stderr, status) is kept under a digest of the
+# oracles' sources, the ARGs, the bytes of every file they name, of the
+# current directory's files and of stdin, and given again for the same
+# question of the same bytes: the tests of a second build (CI's sanitizer
+# pass) ask python only of output that differs.  Paths under this run's
+# temporary directory count from it, in the question and in the answer.
+# A call that wrote or removed a file is not kept (its answer is its files).
+oracle() {
+	local script=$1 key c before in= rc keep run=${BATS_RUN_TMPDIR:-/nonexistent}
+
+	# stdin is read by the oracle when it is a pipe or a file (the tests'
+	# own stdin is /dev/null, above), and then is part of the question
+	if [ -p /dev/stdin ] || [ -f /dev/stdin ]; then
+		in=$(mktemp "$MCT_TEST_CACHE/stdin.XXXXXX")
+		cat > "$in"
+	fi
+	before=$(oracle_inputs "${@:2}")
+	key=$({ { cat "$MCT_SRCDIR"/tests/*.py "$MCT_SRCDIR"/tests/corpus/*.py \
+		    "$MCT_SRCDIR/data/default.rules"
+	    printf '%s\0' "$PWD" "$@"; printf '%s\n' "$before"; } |
+	    sed "s|$run|@RUN@|g"; [ -z "$in" ] || cat "$in"; } | sha1sum | cut -c1-40)
+	c="$MCT_TEST_CACHE/oracle/$key"
+	if [ -d "$c" ]; then
+		sed "s|@RUN@|$run|g" "$c/out"
+		sed "s|@RUN@|$run|g" "$c/err" >&2
+		[ -z "$in" ] || rm -f "$in"
+		return "$(cat "$c/rc")"
+	fi
+	mkdir -p "$c.$$"
+	"$PYTHON3" "$MCT_SRCDIR/tests/$script" "${@:2}" < "${in:-/dev/null}" \
+	    > "$c.$$/out" 2> "$c.$$/err" && rc=0 || rc=$?
+	[ -z "$in" ] || rm -f "$in"
+	echo "$rc" > "$c.$$/rc"
+	# (the files are looked at again before the answer is written: it may
+	# go to one of them)
+	[ "$(oracle_inputs "${@:2}")" = "$before" ] && keep=1 || keep=0
+	cat "$c.$$/out"
+	cat "$c.$$/err" >&2
+	if [ "$keep" = 1 ]; then
+		sed -i "s|$run|@RUN@|g" "$c.$$/out" "$c.$$/err"
+		mv -T "$c.$$" "$c" 2>/dev/null || rm -rf "$c.$$"
+	else
+		rm -rf "$c.$$"
+	fi
+	return "$rc"
+}
+
 # The independent python3 json oracle.
 py() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/oracle.py" "$@"
+	oracle oracle.py "$@"
 }
 
 # Every tool that has been built.

@@ -5,6 +5,11 @@
 
 load helpers
 
+# The house is checked once, in the plain pass.
+setup() {
+	docs
+}
+
 lib() {
 	printf '%s\n' "$MCT_BUILDDIR/lib/libmct.a"
 }

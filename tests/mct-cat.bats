@@ -8,7 +8,7 @@ load helpers
 
 setup_file() {
 	# The seed-shaped trace at full scale (225,852 events), made once.
-	gen > "$BATS_FILE_TMPDIR/full.json"
+	genf "$BATS_FILE_TMPDIR/full.json"
 }
 
 setup() {
@@ -75,7 +75,7 @@ cat_to() {
 # --- input forms ---------------------------------------------------------
 
 @test "Object form with top-level keys before and after traceEvents: events and keys as python reads them" {
-	gen --scale 0.02 --keys-around > t.json
+	genf t.json --scale 0.02 --keys-around
 	cat_to t.json
 	[ "$status" -eq 0 ]
 	same "$(cat err)" ""
@@ -85,7 +85,7 @@ cat_to() {
 }
 
 @test "Array form: the same events" {
-	gen --scale 0.02 --form array > t.json
+	genf t.json --scale 0.02 --form array
 	cat_to t.json
 	[ "$status" -eq 0 ]
 	py check out.nd t.json
@@ -93,18 +93,18 @@ cat_to() {
 }
 
 @test "indented trace (one key a line): the same events, compacted" {
-	gen --scale 0.02 --indent > t.json
+	genf t.json --scale 0.02 --indent
 	cat_to t.json
 	[ "$status" -eq 0 ]
 	py check out.nd t.json
-	gen --scale 0.02 --indent --form array > a.json
+	genf a.json --scale 0.02 --indent --form array
 	cat_to a.json
 	[ "$status" -eq 0 ]
 	py check out.nd a.json
 }
 
 @test "NDJSON input: the same events, form ndjson" {
-	gen --scale 0.02 --form ndjson > t.ndjson
+	genf t.ndjson --scale 0.02 --form ndjson
 	cat_to t.ndjson
 	[ "$status" -eq 0 ]
 	same "$(cat err)" ""
@@ -113,7 +113,7 @@ cat_to() {
 }
 
 @test "gzip is read by its magic bytes: a file, a file without .gz, standard input" {
-	gen --scale 0.02 --keys-around > t.json
+	genf t.json --scale 0.02 --keys-around
 	gzip -c t.json > t.json.gz
 	cp t.json.gz t.bin
 	for f in t.json.gz t.bin; do
@@ -126,7 +126,7 @@ cat_to() {
 }
 
 @test "concatenated gzip members are read one after the other" {
-	gen --scale 0.02 > t.json
+	genf t.json --scale 0.02
 	head -c 100000 t.json | gzip -c > t.json.gz
 	tail -c +100001 t.json | gzip -c >> t.json.gz
 	cat_to t.json.gz
@@ -136,7 +136,7 @@ cat_to() {
 }
 
 @test "standard input: no operand, '-', and a pipe" {
-	gen --scale 0.02 --unit us > t.json
+	genf t.json --scale 0.02 --unit us
 	mct-cat < t.json > a.nd
 	py check --sources - -- a.nd t.json
 	mct-cat - < t.json > b.nd
@@ -167,8 +167,8 @@ cat_to() {
 }
 
 @test "an mct stream as input passes through; a second stream's header is dropped" {
-	gen --scale 0.02 > a.json
-	gen --scale 0.01 --unit us > b.json
+	genf a.json --scale 0.02
+	genf b.json --scale 0.01 --unit us
 	mct-cat a.json > a.nd
 	mct-cat b.json > b.nd
 	cat_to a.nd
@@ -232,7 +232,7 @@ EOF
 }
 
 @test "µs input: ts and dur become exact integer ns, from the decimal text" {
-	gen --scale 0.02 --unit us > t.json
+	genf t.json --scale 0.02 --unit us
 	cat_to t.json
 	[ "$status" -eq 0 ]
 	py check out.nd t.json
@@ -281,7 +281,7 @@ EOF
 }
 
 @test "generated trace with string ts/dur (--string-ts): numbers in the stream" {
-	gen --scale 0.02 --string-ts > t.json
+	genf t.json --scale 0.02 --string-ts
 	cat_to t.json
 	[ "$status" -eq 0 ]
 	py stream out.nd
@@ -292,7 +292,7 @@ EOF
 	for layout in shuffle sections; do
 		echo "layout $layout"
 		gen --scale 0.05 --layout $layout | mct-cat > out.nd
-		gen --scale 0.05 --layout $layout > t.json
+		genf t.json --scale 0.05 --layout $layout
 		py check out.nd t.json
 		origin=$(gen --scale 0.05 --stats | awk '$1 == "origin" { print $2 }')
 		[[ "$(head -1 out.nd)" == *"\"origin\":$origin,"* ]]
@@ -315,7 +315,7 @@ EOF
 # --- cut-off and damaged input -------------------------------------------
 
 @test "a trace cut off inside an event: every complete event before it, the offset named, exit 1" {
-	gen --scale 0.02 > whole.json
+	genf whole.json --scale 0.02
 	off=$(head -n 1000 whole.json | wc -c)	# where the 1000th event starts
 	gen --scale 0.02 --cut $((off + 25)) > cut.json
 	same "$(wc -c < cut.json)" $((off + 25))
@@ -328,7 +328,7 @@ EOF
 }
 
 @test "a trace cut off right after an event (no ]}) is complete: exit 0, no message" {
-	gen --scale 0.02 > whole.json
+	genf whole.json --scale 0.02
 	off=$(head -n 1000 whole.json | wc -c)
 	gen --scale 0.02 --cut $((off - 2)) > cut.json	# before ",\n"
 	{ head -n 1000 whole.json | sed '$s/,$//'; echo ']}'; } > want.json
@@ -339,20 +339,20 @@ EOF
 }
 
 @test "Array form without ] and with a trailing comma comes through whole, exit 0" {
-	gen --scale 0.02 --form array --no-close --trailing-comma > t.json
+	genf t.json --scale 0.02 --form array --no-close --trailing-comma
 	[[ "$(tail -c 3 t.json)" == *"},"* ]]
 	cat_to t.json
 	[ "$status" -eq 0 ]
 	same "$(cat err)" ""
 	py check out.nd t.json
-	gen --scale 0.02 --no-close > o.json
+	genf o.json --scale 0.02 --no-close
 	cat_to o.json
 	[ "$status" -eq 0 ]
 	py check out.nd o.json
 }
 
 @test "a syntax error inside an event in the middle: events before and after come through, exit 1, offsets named" {
-	gen --scale 0.02 > t.json
+	genf t.json --scale 0.02
 	line=$(sed -n 500p t.json)
 	off=$(head -n 499 t.json | wc -c)
 	pre=${line%%\"ph\":*}
@@ -366,7 +366,7 @@ EOF
 }
 
 @test "a syntax error in an indented trace: only that event is lost" {
-	gen --scale 0.02 --indent > t.json
+	genf t.json --scale 0.02 --indent
 	# break the 300th event: its "ph" line loses the colon
 	n=$(grep -n '^    {$' t.json | sed -n 300p | cut -d: -f1)
 	sed "$((n + 2))s/\"ph\": /\"ph\" /" t.json > bad.json
@@ -379,7 +379,7 @@ EOF
 }
 
 @test "a damaged line of NDJSON input: only that line is lost" {
-	gen --scale 0.02 --form ndjson > t.ndjson
+	genf t.ndjson --scale 0.02 --form ndjson
 	sed '100s/,"ph":/,"ph"::/' t.ndjson > bad.ndjson
 	sed 100d t.ndjson > want.ndjson
 	cat_to bad.ndjson
@@ -471,7 +471,7 @@ mct-cat: t.json:23: not an event (not a JSON object); skipped"
 }
 
 @test "a gzip file cut off: the events before the cut, then 'gzip stream cut off', exit 1" {
-	gen --scale 0.02 > t.json
+	genf t.json --scale 0.02
 	gzip -c t.json | head -c 50000 > cut.json.gz
 	# what zlib can inflate of it (gzip(1) has an inflate of its own
 	# that may stop a byte or so earlier)
@@ -489,7 +489,7 @@ sys.stdout.buffer.write(zlib.decompressobj(31).decompress(open(sys.argv[1], "rb"
 }
 
 @test "a missing file: exit 2, 'No such file or directory', the other operands still read" {
-	gen --scale 0.02 > t.json
+	genf t.json --scale 0.02
 	cat_to nosuch.json t.json
 	[ "$status" -eq 2 ]
 	same "$(cat err)" "mct-cat: nosuch.json: No such file or directory"
@@ -528,9 +528,9 @@ sys.stdout.buffer.write(zlib.decompressobj(31).decompress(open(sys.argv[1], "rb"
 # --- several operands ----------------------------------------------------
 
 @test "several files: one header, origin the smallest over all, events of each in turn, each in its own unit" {
-	gen --scale 0.02 > a.json		# ns (mcTracer)
+	genf a.json --scale 0.02		# ns (mcTracer)
 	printf '{"traceEvents":[{"name":"early","ph":"X","ts":1712195480000000.5,"dur":1}]}' > b.json
-	gen --scale 0.01 --form array --unit us > c.json
+	genf c.json --scale 0.01 --form array --unit us
 	cat_to a.json b.json c.json
 	[ "$status" -eq 0 ]
 	py check --sources a.json b.json c.json -- out.nd a.json b.json c.json
@@ -631,7 +631,7 @@ EOF
 }
 
 @test "-o tsv and -o csv on a generated trace equal python's columns" {
-	gen --scale 0.02 --unit us > t.json
+	genf t.json --scale 0.02 --unit us
 	F='name,ts,dur,rel,end,ph,pid,tid,args.grid,args.co_id,args.bytes,id'
 	for fmt in tsv csv; do
 		mct-cat -o $fmt -F "$F" --time-unit us t.json > got
@@ -641,7 +641,7 @@ EOF
 }
 
 @test "-o ndjson is the default output" {
-	gen --scale 0.02 > t.json
+	genf t.json --scale 0.02
 	mct-cat -o ndjson t.json > a.nd
 	py check a.nd t.json
 	mct-cat --output=ndjson t.json > b.nd
@@ -685,7 +685,7 @@ EOF
 }
 
 @test "-u does not convert a stream again: a stream is always in ns" {
-	gen --scale 0.02 --unit us > t.json
+	genf t.json --scale 0.02 --unit us
 	mct-cat t.json | mct-cat -u us > out.nd
 	py check out.nd t.json
 	mct-cat t.json | mct-cat -u s - > out.nd
@@ -708,7 +708,7 @@ EOF
 }
 
 @test "a plain file needs no spool: it is read twice (also as standard input)" {
-	gen --scale 0.02 > t.json
+	genf t.json --scale 0.02
 	TMPDIR="$BATS_TEST_TMPDIR/none" mct-cat t.json > out.nd
 	py check out.nd t.json
 	TMPDIR="$BATS_TEST_TMPDIR/none" mct-cat < t.json > out2.nd
@@ -716,7 +716,7 @@ EOF
 }
 
 @test "a plain file that shrinks between the passes: said, exit 1" {
-	gen --scale 0.2 > t.json
+	genf t.json --scale 0.2
 	# once the first bytes arrive, pass 2 has begun: cut the file short
 	run --separate-stderr bash -c 'mct-cat t.json | { head -c 1 >/dev/null;
 		truncate -s 2000000 t.json; cat > out.nd; }; exit ${PIPESTATUS[0]}'
@@ -726,7 +726,7 @@ EOF
 
 @test "the spool goes to TMPDIR and is gone afterwards" {
 	mkdir tmp
-	gen --scale 0.02 > t.json
+	genf t.json --scale 0.02
 	cat t.json | TMPDIR="$BATS_TEST_TMPDIR/tmp" mct-cat > out.nd
 	py check out.nd t.json
 	same "$(ls -A tmp)" ""
@@ -735,12 +735,12 @@ EOF
 @test "a file read twice, in parts by threads (MCT_SPLIT), or once through the spool (MCT_SPOOL): the same stream" {
 	# every form and layout (the header's origin and "sorted" of a
 	# shuffled trace included); parts of 4 KB, so a file is cut in eight
-	gen --scale 0.02 > obj.json
-	gen --scale 0.02 --indent=4 --keys-around > ind.json
-	gen --scale 0.02 -f array --layout shuffle > arr.json
-	gen --scale 0.02 -f ndjson --layout sections > nd.json
-	gen --scale 0.02 -u us --string-ts --no-close > us.json
-	gen --scale 0.02 --trailing-comma --cut 200000 > cut.json
+	genf obj.json --scale 0.02
+	genf ind.json --scale 0.02 --indent=4 --keys-around
+	genf arr.json --scale 0.02 -f array --layout shuffle
+	genf nd.json --scale 0.02 -f ndjson --layout sections
+	genf us.json --scale 0.02 -u us --string-ts --no-close
+	genf cut.json --scale 0.02 --trailing-comma --cut 200000
 	for f in obj ind arr nd us cut; do
 		MCT_SPOOL=1 mct-cat $f.json > spool.nd 2> spool.err || echo "rc $?" >> spool.err
 		for split in 4096 65536 1000000000; do
@@ -823,16 +823,16 @@ EOF
 }
 
 @test "µs round trip: mct-cat t.json | mct-cat --wrap equals t.json event for event, keys in order, in µs" {
-	gen --scale 0.05 --unit us --keys-around > t.json
+	genf t.json --scale 0.05 --unit us --keys-around
 	mct-cat t.json | mct-cat --wrap > w.json
 	py wrapcheck t.json w.json
-	gen --scale 0.05 --unit us --form array > a.json
+	genf a.json --scale 0.05 --unit us --form array
 	mct-cat a.json | mct-cat --wrap > w.json
 	py wrapcheck a.json w.json
 }
 
 @test "ns round trip: mct-cat t.json | mct-cat --wrap keeps every event, the ts digits and the top-level keys" {
-	gen --scale 0.1 --keys-around > t.json
+	genf t.json --scale 0.1 --keys-around
 	mct-cat t.json | mct-cat --wrap > w.json
 	py wrapcheck t.json w.json
 	# an ns source's events come back byte for byte
@@ -840,7 +840,7 @@ EOF
 }
 
 @test "-w, --wrap and -o trace read a trace directly and write the same trace" {
-	gen --scale 0.02 --unit us --keys-around > t.json
+	genf t.json --scale 0.02 --unit us --keys-around
 	for o in -w --wrap "-o trace" "--output=trace"; do
 		echo "option $o"
 		# shellcheck disable=SC2086
@@ -863,13 +863,13 @@ EOF
 }
 
 @test "--wrap of a cut-off trace makes a complete trace python reads" {
-	gen --scale 0.02 --form array --no-close --trailing-comma --unit us > t.json
+	genf t.json --scale 0.02 --form array --no-close --trailing-comma --unit us
 	mct-cat t.json | mct-cat --wrap > w.json
 	py wrapcheck t.json w.json
 }
 
 @test "--wrap of a slice (head of a stream) keeps the header's facts" {
-	gen --scale 0.02 --keys-around > t.json
+	genf t.json --scale 0.02 --keys-around
 	mct-cat t.json | head -101 | mct-cat --wrap > w.json
 	{ head -n 101 t.json | sed '$s/,$//'; echo '],"displayTimeUnit":"ns","otherData":{"tracer":"mcTracer","version":"2.1.0","device":{"name":"C500","count":1}}}'; } > want.json
 	py wrapcheck want.json w.json
@@ -878,7 +878,7 @@ EOF
 # --- progress ------------------------------------------------------------
 
 @test "--progress: a progress line on stderr for a slow input, and the output unchanged" {
-	gen --scale 0.05 > t.json
+	genf t.json --scale 0.05
 	run --separate-stderr bash -c '{ head -c 300000 t.json; sleep 1.5; tail -c +300001 t.json; } |
 		mct-cat --progress > out.nd'
 	[ "$status" -eq 0 ]
@@ -887,7 +887,7 @@ EOF
 }
 
 @test "--no-progress, and stderr not a terminal: no progress line" {
-	gen --scale 0.05 > t.json
+	genf t.json --scale 0.05
 	for o in --no-progress ""; do
 		run --separate-stderr bash -c '{ head -c 300000 t.json; sleep 1.2; tail -c +300001 t.json; } |
 			mct-cat '"$o"' > out.nd'
@@ -898,7 +898,7 @@ EOF
 }
 
 @test "--progress then --no-progress: the last one wins" {
-	gen --scale 0.05 > t.json
+	genf t.json --scale 0.05
 	run --separate-stderr bash -c '{ head -c 300000 t.json; sleep 1.2; tail -c +300001 t.json; } |
 		mct-cat --progress --no-progress > out.nd'
 	[ "$status" -eq 0 ]
@@ -955,6 +955,7 @@ Try 'mct-cat --help' for more information."
 }
 
 @test "--help lists every option of the man page's synopsis" {
+	docs
 	run mct-cat --help
 	same "${lines[0]}" "usage: mct-cat [-hVw] [-F fields] [-o format] [-u unit] [--align how] [--merge]"
 	same "${lines[1]}" "               [--rank how] [file ...]"

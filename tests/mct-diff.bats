@@ -11,7 +11,7 @@ setup_file() {
 	local d=$BATS_FILE_TMPDIR
 
 	# run A; B: kernel_kernel 10% slower; C: a kernel added, one removed
-	gen --scale 0.05 > "$d/a.json"
+	genf "$d/a.json" --scale 0.05
 	gen --scale 0.05 --slow-kernel kernel_kernel --slow-factor-kernel 1.10 \
 	    > "$d/b.json"
 	gen --scale 0.05 --add-kernel added_kernel --drop-kernel \
@@ -25,8 +25,8 @@ setup() {
 	d=$BATS_FILE_TMPDIR
 }
 
-oracle() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/diff_oracle.py" "$@"
+diff_oracle() {
+	oracle diff_oracle.py "$@"
 }
 
 # A column of the rows (the records after the header and the summary).
@@ -39,7 +39,7 @@ for l in list(open(sys.argv[1]))[2:]:
 }
 
 @test "one kernel 10% slower: it is the first row, total_pct 10.00, no other row changed; every figure is the oracle's" {
-	oracle --summary --check "$d/ab.nd" "$d/a.json" "$d/b.json"
+	diff_oracle --summary --check "$d/ab.nd" "$d/a.json" "$d/b.json"
 	run col "$d/ab.nd" name total_pct
 	[[ "${lines[0]}" == "kernel_kernel 9.99"* || "${lines[0]}" == "kernel_kernel 10.00"* ]]
 	same "$(printf '%.2f' "${lines[0]#* }")" 10.00
@@ -66,14 +66,14 @@ for l in list(open(sys.argv[1]))[2:]:
 	[ "$status" -eq 0 ]
 	same "$stderr" ""
 	printf '%s\n' "$output" > same.nd
-	oracle --summary --check same.nd "$d/a.json" "$d/a.nd"
+	diff_oracle --summary --check same.nd "$d/a.json" "$d/a.nd"
 	same "$(col same.nd total_delta | sort -u)" 0
 	same "$(col same.nd only | sort -u)" None
 }
 
 @test "a kernel added and one removed (gzip, from a pipe): rows with only b and only a, first; the oracle agrees" {
 	mct-diff "$d/a.json" <(zcat "$d/c.json.gz") > ac.nd
-	oracle --check ac.nd "$d/a.json" "$d/c.json.gz"
+	diff_oracle --check ac.nd "$d/a.json" "$d/c.json.gz"
 	run col ac.nd name count_a count_b total_pct median_a only
 	same "${lines[0]}" "mc_memset_d32_kernel 1 0 -100 441911 a"
 	same "${lines[1]}" "added_kernel 0 7 None None b"
@@ -84,7 +84,7 @@ for l in list(open(sys.argv[1]))[2:]:
 @test "--by and --value, --device: the oracle agrees; --by op on a trace without ops: the null op" {
 	mct-diff --device --by name,args.grid --value args.bytes "$d/a.json" \
 	    "$d/c.json.gz" > k.nd
-	oracle --device --by name,args.grid --value args.bytes --check k.nd \
+	diff_oracle --device --by name,args.grid --value args.bytes --check k.nd \
 	    "$d/a.json" "$d/c.json.gz"
 	# device work only: no host call is a row
 	! grep -q mcLaunchKernel k.nd
@@ -228,7 +228,7 @@ assert cut > 0, "no cell was cut"' <<<"$output"
 	[[ "$stderr" == "mct-diff: bad.nd:"* ]]
 	printf '%s\n' "$output" > bad.out
 	grep -v broken bad.nd > intact.nd
-	oracle --check bad.out "$d/a.json" intact.nd
+	diff_oracle --check bad.out "$d/a.json" intact.nd
 	run --separate-stderr mct-diff "$d/a.json" nonexistent.json
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"nonexistent.json"* ]]
@@ -257,7 +257,7 @@ assert cut > 0, "no cell was cut"' <<<"$output"
 	need_fixtures
 	mct-diff "$fixtures/kineto-diff-control.json.gz" \
 	    "$fixtures/kineto-diff-test.json.gz" > kd.nd
-	oracle --summary --check kd.nd "$fixtures/kineto-diff-control.json.gz" \
+	diff_oracle --summary --check kd.nd "$fixtures/kineto-diff-control.json.gz" \
 	    "$fixtures/kineto-diff-test.json.gz"
 }
 
@@ -266,9 +266,9 @@ assert cut > 0, "no cell was cut"' <<<"$output"
 	local h=$fixtures/kineto-bert-h100.json.gz m=$fixtures/kineto-bert-mi300.json.gz
 
 	mct-diff "$h" "$m" > bn.nd
-	oracle --summary --check bn.nd "$h" "$m"
+	diff_oracle --summary --check bn.nd "$h" "$m"
 	mct-diff --by op "$h" "$m" > op.nd
-	oracle --op --by op --check op.nd "$h" "$m"
+	diff_oracle --op --by op --check op.nd "$h" "$m"
 	# the rows line up: every op is in both runs
 	same "$(col op.nd only | sort -u)" None
 	# the pipeline pairs upstream: the same rows (the summary is the

@@ -17,7 +17,7 @@ setup_file() {
 
 	# The seed-shaped trace at full scale (225,852 events), made once, and
 	# the streams of the seed's pipelines.
-	gen > "$d/full.json"
+	genf "$d/full.json"
 	mct-cat "$d/full.json" > "$d/full.nd"
 	mct-filter --pid 2 --pid 3 "$d/full.nd" > "$d/dev.nd"
 	mct-filter --pid 2 --name 'kernel_kernel*' "$d/full.nd" > "$d/kern.nd"
@@ -62,7 +62,7 @@ setup() {
 
 # The independent python3 oracle of mct-group.
 gor() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/group_oracle.py" "$@"
+	oracle group_oracle.py "$@"
 }
 
 # agree FORMAT FILE OPTION...: mct-group -o FORMAT OPTION... FILE succeeds
@@ -278,7 +278,7 @@ kernel_kernel_1"
 }
 
 @test "events in any order: a shuffled trace gives the oracle's table" {
-	gen --scale 0.1 --layout shuffle > sh.json
+	genf sh.json --scale 0.1 --layout shuffle
 	mct-cat sh.json > sh.nd
 	agree tsv sh.nd -a count,total,median,min,max,first,last,p95
 }
@@ -654,7 +654,7 @@ c\t2\t\t\t\t\t\t\t\t2\t6')"
 
 @test "-u/--unit: a trace read directly has its unit detected, or given" {
 	# microseconds with a fraction: detected; read as ns with -u ns
-	gen --scale 0.02 --unit us > s.json
+	genf s.json --scale 0.02 --unit us
 	mct-cat s.json > auto.nd
 	mct-cat -u ns s.json > ns.nd
 	mct-group -o tsv -a count,total,median,first,last s.json > got
@@ -714,6 +714,7 @@ c\t2\t\t\t\t\t\t\t\t2\t6')"
 }
 
 @test "--help: usage on stdout, exit 0; -V/--version" {
+	docs
 	run --separate-stderr mct-group --help
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
@@ -728,6 +729,7 @@ c\t2\t\t\t\t\t\t\t\t2\t6')"
 }
 
 @test "man page: SYNOPSIS is the usage line, every long option of --help is in it, mandoc -Tlint is clean" {
+	docs
 	local man="$MCT_SRCDIR/man/mct-group.1" o
 
 	[ -f "$man" ]

@@ -30,7 +30,7 @@ setup() {
 }
 
 pyo() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/metrics_oracle.py" "$@"
+	oracle metrics_oracle.py "$@"
 }
 
 # mct-metrics into out (stdout) and err; its exit status in $status.
@@ -39,6 +39,7 @@ metrics_to() {
 }
 
 @test "mct-metrics: --help and --version" {
+	docs
 	run mct-metrics --help
 	[ "$status" -eq 0 ]
 	for o in --metric --time --index --time-unit --tz --sync --join \

@@ -15,7 +15,7 @@ setup_file() {
 
 	# The seed-shaped trace at full scale, its stream, and the custom
 	# kernels alone; python's answers for them, computed once.
-	gen > "$d/t.json"
+	genf "$d/t.json"
 	mct-cat "$d/t.json" > "$d/t.nd"
 	mct-filter --name 'kernel_kernel*' "$d/t.nd" > "$d/k.nd"
 	pyo phases "$d/t.nd" > "$d/t.phases"
@@ -32,7 +32,7 @@ setup() {
 
 # The oracle of this file.
 pyo() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/phases_oracle.py" "$@"
+	oracle phases_oracle.py "$@"
 }
 
 # mct-phases into out (stdout) and err; its exit status in $status.
@@ -161,7 +161,7 @@ for l in open(sys.argv[1]):
 	mct-phases --gaps "$D/t.nd" | pyo fmt > base
 	for l in sections shuffle; do
 		echo "layout $l"
-		gen --layout "$l" > "$l.json"
+		genf "$l.json" --layout "$l"
 		mct-cat "$l.json" > "$l.nd"
 		mct-phases --gaps "$l.nd" > out
 		pyo seed out
@@ -180,8 +180,8 @@ for l in open(sys.argv[1]):
 }
 
 @test "a trace in microseconds (fractions) gives what the same trace in nanoseconds gives" {
-	gen --scale 0.05 > ns.json
-	gen --scale 0.05 --unit us > us.json
+	genf ns.json --scale 0.05
+	genf us.json --scale 0.05 --unit us
 	grep -q '"ts":[0-9]*\.[0-9]' us.json
 	mct-phases --gaps ns.json | pyo fmt > want
 	mct-phases --gaps us.json | pyo fmt > got
@@ -646,7 +646,7 @@ EOF
 }
 
 @test "-o trace: in a microsecond trace the track's ts and dur come back in microseconds" {
-	gen --scale 0.05 --unit us > us.json
+	genf us.json --scale 0.05 --unit us
 	mct-phases -o trace us.json > phases.ndjson
 	mct-phases us.json > plain
 	mct-cat --wrap us.json phases.ndjson > both.json
@@ -837,6 +837,7 @@ for l in open(sys.argv[1]):
 }
 
 @test "--help: usage on stdout, every option listed; the man page's SYNOPSIS is the usage line" {
+	docs
 	run --separate-stderr mct-phases --help
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
@@ -854,6 +855,7 @@ for l in open(sys.argv[1]):
 }
 
 @test "the man page: every record field and phase kind is described, and it lints clean" {
+	docs
 	page="$MCT_SRCDIR/man/mct-phases.1"
 	[ -f "$page" ]
 	for w in init warmup steady switch tail gap name ph ts dur pid tid phase \

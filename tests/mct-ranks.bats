@@ -37,7 +37,7 @@ setup() {
 
 # The oracle of this file.
 pyo() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/ranks_oracle.py" "$@"
+	oracle ranks_oracle.py "$@"
 }
 
 # mct-ranks into out (stdout) and err; its exit status in $status.
@@ -46,6 +46,7 @@ ranks_to() {
 }
 
 @test "mct-ranks: --help and --version" {
+	docs
 	run mct-ranks --help
 	[ "$status" -eq 0 ]
 	for o in --collectives --threshold --key --device --rules --output \

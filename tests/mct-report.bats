@@ -7,7 +7,7 @@ load helpers
 
 setup_file() {
 	bats_require_minimum_version 1.5.0
-	gen > "$BATS_FILE_TMPDIR/seed.json"
+	genf "$BATS_FILE_TMPDIR/seed.json"
 	mct-report "$BATS_FILE_TMPDIR/seed.json" > "$BATS_FILE_TMPDIR/seed.md"
 }
 
@@ -140,8 +140,8 @@ PY
 
 @test "--against B: a section of mct-diff tables, the slowed kernel first; an unreadable B exits 2" {
 	cd "$BATS_TEST_TMPDIR"
-	gen --scale 0.05 > a.json
-	gen --scale 0.05 --slow-kernel kernel_kernel --slow-factor-kernel 1.10 > b.json
+	genf a.json --scale 0.05
+	genf b.json --scale 0.05 --slow-kernel kernel_kernel --slow-factor-kernel 1.10
 	run --separate-stderr mct-report --against b.json a.json
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" > r.md

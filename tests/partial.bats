@@ -46,8 +46,8 @@ setup() {
 	whole=$(cat "$d/whole.tsv")
 }
 
-oracle() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/partial_oracle.py" "$@"
+part_oracle() {
+	oracle partial_oracle.py "$@"
 }
 
 @test "every group of 4 events or more is in every part of the split (the case the acceptance names)" {
@@ -66,7 +66,7 @@ oracle() {
 	local i
 
 	for i in 0 1 2 3; do
-		oracle state "$d/part$i.nd" "$d/P$i"
+		part_oracle state "$d/part$i.nd" "$d/P$i"
 	done
 	head -1 "$d/P0" | grep -q '^{"mct_partial":1,"by":\["name"\],"value":"dur","x":\["args.bytes"\],.*"sources":\["[^"]*/part0.nd"\]}$'
 	tail -1 "$d/P0" | grep -q '^{"mct_partial_end":'
@@ -99,7 +99,7 @@ oracle() {
 	same "$output" "$whole"
 	# the merged partial holds the state of its parts' events
 	cat "$d/h" "$d/body0" "$d/body1" > p01.nd
-	oracle state p01.nd M01
+	part_oracle state p01.nd M01
 }
 
 @test "--merge writes every output mct-group writes: ndjson rows, csv, md, a table, --top, --total, --sort, sum: and max: fields" {
@@ -124,11 +124,11 @@ oracle() {
 
 	grep -q '"sketch":{' "$d/L0"
 	for i in 0 1 2 3; do
-		oracle state "$d/part$i.nd" "$d/L$i"
+		part_oracle state "$d/part$i.nd" "$d/L$i"
 	done
 	mct-group --merge --exact-limit 100 -o tsv -a count,total,min,max,median,p90 \
 	    "$d/L0" "$d/L1" "$d/L2" "$d/L3" > merged.tsv
-	run oracle within 0.01 "$d/s.nd" -- merged.tsv
+	run part_oracle within 0.01 "$d/s.nd" -- merged.tsv
 	echo "$output"
 	[ "$status" -eq 0 ]
 	echo "# $output" >&3

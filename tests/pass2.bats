@@ -12,7 +12,7 @@ setup_file() {
 	# fractional us, string ts, an unterminated array: every event
 	# converted; one event with three ts/dur numbers, so that spool lines
 	# are indexed whole
-	gen --scale 0.02 -u us --string-ts --no-close > us.json
+	genf us.json --scale 0.02 -u us --string-ts --no-close
 	sed -i '0,/"ph":"X"/s/"ph":"X"/"ts":"7.5","dur":1,"ph":"X"/' us.json
 	gzip -c us.json > us.json.gz
 	MCT_SPLIT=1000000000 mct-cat us.json > want.nd 2> want.err
@@ -265,7 +265,7 @@ PY
 
 @test "pass 2 by threads: a file written between the passes is framed again there: said, exit 1, every line handed out is JSON" {
 	cd "$BATS_TEST_TMPDIR"
-	gen --scale 0.2 > t.json	# one event a line: taken as lines
+	genf t.json --scale 0.2	# one event a line: taken as lines
 	want=$(( $(mct-cat t.json | wc -l) - 2 ))	# no header, one less
 	# a ':' two thirds in becomes '#': the line keeps its braces
 	at=$("$PYTHON3" -c 'import sys; t = open(sys.argv[1], "rb").read()
@@ -387,7 +387,7 @@ C
 	"${CC:-cc}" -shared -fPIC -o failthr.so failthr.c -ldl
 	# integer us, so that pass 1 converts them: the spool's chunks must be
 	# taken as such, by whoever makes them
-	gen --scale 0.05 -u us > t.json
+	genf t.json --scale 0.05 -u us
 	gzip -c t.json > t.json.gz
 	MCT_SPLIT=1000000000 mct-cat t.json.gz > want.nd
 	py check want.nd t.json
@@ -484,7 +484,7 @@ PY
 	cmp want3gz.err got.err
 	# ns as written (mcTracer's): no line converted, all sent but the
 	# first chunk's, which mct_next() reads to start pass 2
-	gen --scale 0.05 > ns.json
+	genf ns.json --scale 0.05
 	gzip -c ns.json > ns.json.gz
 	MCT_SPLIT=1000000000 mct-cat ns.json > wantns.nd
 	grep -q '"unit":"ns"' <(head -1 wantns.nd)

@@ -9,13 +9,13 @@
 load helpers
 
 po() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/producers_tools_oracle.py" "$@"
+	oracle producers_tools_oracle.py "$@"
 }
 
 setup_file() {
 	bats_require_minimum_version 1.5.0
-	gen --scale 0.02 > "$BATS_FILE_TMPDIR/seed.json"
-	"$PYTHON3" "$MCT_SRCDIR/tests/producers_tools_oracle.py" mtia 300 \
+	genf "$BATS_FILE_TMPDIR/seed.json" --scale 0.02
+	oracle producers_tools_oracle.py mtia 300 \
 	    > "$BATS_FILE_TMPDIR/mtia.json"
 	printf '%s\n' '{"traceEvents":[' \
 	    '{"ph":"M","name":"process_name","pid":1,"ts":0,"args":{"name":"host"}},' \
@@ -129,6 +129,7 @@ tour() {
 }
 
 @test "README: the tour works as written on a Kineto trace" {
+	docs
 	need_fixtures
 	[ "$(tour | wc -l)" -ge 8 ]
 	grep -q 'pt.trace.json.gz' <<<"$(tour)"
@@ -180,12 +181,14 @@ for t in range(lo, hi + 100000, 100000):
 }
 
 @test "README: how to run the tools (make install, or the build tree on PATH)" {
+	docs
 	r=$MCT_SRCDIR/README.md
 	grep -q '`make install`' "$r"
 	grep -q 'PATH=$PWD/tools:$PATH' "$r"
 }
 
 @test "--help texts speak to users: no SPEC, no seed analysis" {
+	docs
 	for t in $(tools); do
 		run "$t" --help
 		[ "$status" -eq 0 ]
@@ -272,10 +275,10 @@ phases_agree() {
 	local s=$1
 
 	shift
-	mct-phases --gaps "$@" "$s" | "$PYTHON3" "$MCT_SRCDIR/tests/phases_oracle.py" fmt > got
+	mct-phases --gaps "$@" "$s" | oracle phases_oracle.py fmt > got
 	{
-		"$PYTHON3" "$MCT_SRCDIR/tests/phases_oracle.py" phases "$@" "$s"
-		"$PYTHON3" "$MCT_SRCDIR/tests/phases_oracle.py" gaps "$s"
+		oracle phases_oracle.py phases "$@" "$s"
+		oracle phases_oracle.py gaps "$s"
 	} > want
 	same "$(cat got)" "$(cat want)"
 }

@@ -12,8 +12,8 @@ setup_file() {
 	local d=$BATS_FILE_TMPDIR
 
 	cd "$d" || return 1
-	gen --scale 0.02 > x.json
-	gen --scale 0.02 --be > be.json
+	genf x.json --scale 0.02
+	genf be.json --scale 0.02 --be
 	pyp nest 400 > nest.json
 	# top-level values of every size around the limit, before and after
 	# traceEvents
@@ -34,7 +34,7 @@ setup() {
 }
 
 pyp() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/producers_oracle.py" "$@"
+	oracle producers_oracle.py "$@"
 }
 
 # --- 3: --pair-be ---------------------------------------------------------

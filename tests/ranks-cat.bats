@@ -7,17 +7,17 @@
 load helpers
 
 ro() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/ranks_cat_oracle.py" "$@"
+	oracle ranks_cat_oracle.py "$@"
 }
 
 setup_file() {
 	cd "$BATS_FILE_TMPDIR" || return 1
 	# rank 0 by its file name (ns, sorted); rank 1 by distributedInfo (us,
 	# unsorted); rank 2 by its file name (ns, Array form, unsorted)
-	gen --scale 0.02 --seed 1 > rank-0.json
+	genf rank-0.json --scale 0.02 --seed 1
 	gen --scale 0.02 --seed 2 --unit us --layout shuffle |
 	    sed '1s/^{/{"distributedInfo":{"backend":"nccl","rank":1,"world_size":3},/' > b.json
-	gen --scale 0.02 --seed 3 --layout shuffle --form array > job_rank_2.json
+	genf job_rank_2.json --scale 0.02 --seed 3 --layout shuffle --form array
 	mct-cat rank-0.json b.json job_rank_2.json > job.nd
 }
 
@@ -139,7 +139,7 @@ print("rank1\t%d" % sum(k for (r, n), k in c.items() if r == 1))' job.nd | sort 
 }
 
 @test "mct-flow pairs within a rank: one trace twice (--rank=order) gives twice its pairs, the same latencies" {
-	"$PYTHON3" "$MCT_SRCDIR/tests/flow_oracle.py" records rank-0.json > "$BATS_TEST_TMPDIR/want"
+	oracle flow_oracle.py records rank-0.json > "$BATS_TEST_TMPDIR/want"
 	mct-cat --rank=order rank-0.json rank-0.json | mct-flow > "$BATS_TEST_TMPDIR/f.nd" 2> "$BATS_TEST_TMPDIR/err"
 	ro flows "$BATS_TEST_TMPDIR/f.nd" > "$BATS_TEST_TMPDIR/got"
 	same "$(awk -F'\t' '$1 == 0' "$BATS_TEST_TMPDIR/got" | cut -f2- | sort)" "$(sort "$BATS_TEST_TMPDIR/want")"
@@ -150,7 +150,7 @@ print("rank1\t%d" % sum(k for (r, n), k in c.items() if r == 1))' job.nd | sort 
 	same "$(cat "$BATS_TEST_TMPDIR/err")" "$(cat "$BATS_TEST_TMPDIR/err1")"
 	if [ -d "$fixtures" ]; then
 		local k=$fixtures/kineto-rank0-of-2-nccl.json.gz
-		"$PYTHON3" "$MCT_SRCDIR/tests/flow_oracle.py" records "$k" | sort > "$BATS_TEST_TMPDIR/want"
+		oracle flow_oracle.py records "$k" | sort > "$BATS_TEST_TMPDIR/want"
 		mct-cat --rank=order "$k" "$k" | mct-flow 2>/dev/null > "$BATS_TEST_TMPDIR/f.nd"
 		ro flows "$BATS_TEST_TMPDIR/f.nd" > "$BATS_TEST_TMPDIR/got"
 		same "$(awk -F'\t' '$1 == 1' "$BATS_TEST_TMPDIR/got" | cut -f2- | sort)" "$(cat "$BATS_TEST_TMPDIR/want")"

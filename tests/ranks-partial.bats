@@ -22,7 +22,7 @@ setup_file() {
 		mct-cat "$d/job/rank-$i.json" > "$d/s$i.nd"
 		mct-ranks -o partial "$d/job/rank-$i.json" > "$d/P$i"
 	done
-	"$PYTHON3" "$MCT_SRCDIR/tests/ranks_oracle.py" tag "$d"/s[0-3].nd \
+	oracle ranks_oracle.py tag "$d"/s[0-3].nd \
 	    > "$d/job.nd"
 	mct-ranks -o tsv "$d"/job/rank-[0-3].json > "$d/whole.tsv"
 	mct-ranks --collectives -o tsv "$d"/job/rank-[0-3].json > "$d/colls.tsv"
@@ -35,14 +35,15 @@ setup() {
 }
 
 pyo() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/ranks_oracle.py" "$@"
+	oracle ranks_oracle.py "$@"
 }
 
 state() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/ranks_partial_oracle.py" state "$@"
+	oracle ranks_partial_oracle.py state "$@"
 }
 
 @test "mct-ranks --help: -o partial, --merge, --align" {
+	docs
 	run mct-ranks --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"[--merge]"* ]]
@@ -232,7 +233,7 @@ state() {
 }
 
 @test "-o partial: a trace alone keeps its rank (distributedInfo, else its file name; through a pipe, the header or mct-cat --rank); a rank without device work is all 0" {
-	gen --scale 0.005 > rank-5.json
+	genf rank-5.json --scale 0.005
 	mct-ranks -o partial rank-5.json | sed -n 2p | grep -q '^{"rank":5,"start":'
 	mct-cat --rank=auto rank-5.json | mct-ranks -o partial | sed -n 2p |
 	    grep -q '^{"rank":5,"start":'

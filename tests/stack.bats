@@ -9,11 +9,11 @@
 load helpers
 
 spy() {
-	"$PYTHON3" "$MCT_SRCDIR/tests/stack_oracle.py" "$@"
+	oracle stack_oracle.py "$@"
 }
 
 setup_file() {
-	gen --scale 0.02 > "$BATS_FILE_TMPDIR/gen.json"
+	genf "$BATS_FILE_TMPDIR/gen.json" --scale 0.02
 }
 
 setup() {
