@@ -1549,7 +1549,7 @@ test_event(void)
 		odd1 = s.odd;
 		scan("{\"dur\":\"1E3\"}", 14, 1, 1, &out, &s);
 		odd2 = s.odd;
-		scan("{\"ts\":1500,\"args\":{\"ts\":1e3}}", 31, 1, 1, &out, &s);
+		scan("{\"ts\":1500,\"args\":{\"ts\":1e3}}", 30, 1, 1, &out, &s);
 		odd3 = s.odd;
 		ok(odd1 && odd2 && !odd3, "mct_scan .event: .odd for an exponent in "
 		    "ts or dur (%d %d %d)", odd1, odd2, odd3);
