@@ -142,8 +142,9 @@ int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
 void	 mct_strtab_free(struct mct_strtab *);
 
 /*
- * json.c - scanning JSON text: the validating compactor used by the
- * framer, and field access on one compact event.
+ * json.c - compact JSON known to be valid (the spool's and an mct
+ * stream's lines): a value skipped, the first-level keys of an object
+ * indexed, a string's text; field access is built on these.
  */
 enum mct_jtype {
 	MCT_J_NONE = 0,		/* missing */
@@ -167,6 +168,16 @@ struct mct_kv {
 	uint32_t	voff, vlen;	/* value text */
 };
 
+int	 mct_skip(const char *, const char *, const char **);
+int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_jstr(const struct mct_val *, struct mct_buf *);
+int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
+
+/*
+ * json_scan.c - the validating, repairing compactor the framer reads
+ * every event with.
+ */
 /* Result of mct_scan(). */
 enum {
 	MCT_SCAN_OK = 0,
@@ -226,9 +237,11 @@ struct mct_scan {
 };
 
 int	 mct_scan(struct mct_scan *);
-int	 mct_skip(const char *, const char *, const char **);
-int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
-int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
+
+/*
+ * json_unspace.c - objects mct_scan() found plain compacted again at
+ * memory speed, one a line.
+ */
 /*
  * What mct_unspace() noted of the first-level "ts" and "dur" numbers of
  * its objects, if known, in order: kv[i].koff is the object's number (0
@@ -243,8 +256,6 @@ struct mct_times {
 
 int	 mct_unspace(const char *, size_t, struct mct_buf *,
 	    struct mct_times *);
-int	 mct_jstr(const struct mct_val *, struct mct_buf *);
-int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
 
 /*
  * time.c - int64 nanoseconds, exactly from decimal text.

@@ -40,16 +40,22 @@ lib() {
 	same "$output" ""
 }
 
-@test "every source file includes one project header, lib/mct.h" {
-	local f bad=
+@test "every source file includes one project header, lib/mct.h; the json files their private one too" {
+	local f bad= private
 	for f in "$MCT_SRCDIR"/lib/*.c "$MCT_SRCDIR"/tools/*.c; do
 		[ -f "$f" ] || continue
-		if grep -n '^#include "' "$f" | grep -v -e '"mct.h"' -e '"config.h"'; then
+		case ${f##*/} in
+		json.c|json_*.c)	private='"json_private.h"' ;;
+		*)			private='"mct.h"' ;;
+		esac
+		if grep -n '^#include "' "$f" | grep -v -e '"mct.h"' \
+		    -e '"config.h"' -e "$private"; then
 			bad="$bad ${f##*/}"
 		fi
 	done
 	same "$bad" ""
-	[ "$(ls "$MCT_SRCDIR"/lib/*.h | wc -l)" -eq 1 ]
+	same "$(cd "$MCT_SRCDIR"/lib && ls *.h)" "json_private.h
+mct.h"
 }
 
 @test "a tool is one file: no tool's object defines what another tool calls" {
