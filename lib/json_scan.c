@@ -378,37 +378,11 @@ key_kind(const unsigned char *k, size_t n)
 	return K_OTHER;
 }
 
-/* A ts or dur value: note it for the framer.  Returns 0 if it is a number. */
-static int
-note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n)
+/* What the framer is told of the event's ts (isdur 0) or dur at v[0..n). */
+static inline void
+set_time(struct mct_scan *s, int isdur, int kind, mct_i128 e6,
+    const unsigned char *v, size_t n)
 {
-	mct_i128 e6;
-	int kind;
-
-	if (n <= 19 && n > 0 && *v != '-' && *v != '0') {
-		/* the common case: a plain integer */
-		uint64_t u = 0;
-		size_t i;
-
-		for (i = 0; i < n && v[i] >= '0' && v[i] <= '9'; i++)
-			u = u * 10 + (uint64_t)(v[i] - '0');
-		if (i == n) {
-			if (isdur)
-				s->dur_kind = MCT_TS_INT;
-			else {
-				s->ts_kind = MCT_TS_INT;
-				s->ts_e6 = (mct_i128)u * 1000000;
-				s->ts_text = (const char *)v;
-				s->ts_len = n;
-			}
-			return 0;
-		}
-	}
-	if (mct_dec_e6((const char *)v, n, &e6) != 0)
-		return -1;
-	kind = memchr(v, '.', n) ? MCT_TS_FRAC : MCT_TS_INT;
-	if (memchr(v, 'e', n) || memchr(v, 'E', n))
-		s->odd = 1;	/* an exponent: the text must be rewritten */
 	if (isdur)
 		s->dur_kind = kind;
 	else {
@@ -417,6 +391,20 @@ note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n)
 		s->ts_text = (const char *)v;
 		s->ts_len = n;
 	}
+}
+
+/* A ts or dur value: note it for the framer.  Returns 0 if it is a number. */
+static int
+note_time(struct mct_scan *s, int isdur, const unsigned char *v, size_t n)
+{
+	mct_i128 e6;
+	int kind, exp;
+
+	if ((kind = mct_ttime_e6((const char *)v, n, &e6, &exp)) < 0)
+		return -1;
+	if (exp)
+		s->odd = 1;	/* an exponent: the text must be rewritten */
+	set_time(s, isdur, kind, e6, v, n);
 	return 0;
 }
 
@@ -536,58 +524,14 @@ value:
 	case '5': case '6': case '7': case '8': case '9':
 		if (event && depth == 1 && (key1 == K_TS || key1 == K_DUR)) {
 			/* the common ts or dur: a plain integer, in one pass */
-			uint64_t u = 0;
 			mct_i128 e6;
 			int kind;
-#ifdef MCT_DIGITS8
-			int64_t d8;
-#endif
 
-			q = p;
-#ifdef MCT_DIGITS8
-			/* eight digits at a time while they last */
-			while (end - q >= 8 && q - p <= 11 &&
-			    (d8 = mct_digits8((const char *)q)) >= 0) {
-				u = u * 100000000 + (uint64_t)d8;
-				q += 8;
-			}
-#endif
-			for (; q < end && q - p < 19 &&
-			    (unsigned)(*q - '0') < 10; q++)
-				u = u * 10 + (uint64_t)(*q - '0');
-			/*
-			 * Kineto's fractional µs, 1661203462598738.047: up to
-			 * six digits after the point are exact at 1e-6 units.
-			 */
-			kind = MCT_TS_INT;
-			e6 = (mct_i128)u * 1000000;
-			if (q + 1 < end && *q == '.' &&
-			    (unsigned)(q[1] - '0') < 10) {
-				const unsigned char *f = q + 1;
-				uint64_t fr = 0, scale = 1000000;
-
-				for (; f < end && f - q <= 6 &&
-				    (unsigned)(*f - '0') < 10; f++) {
-					fr = fr * 10 + (uint64_t)(*f - '0');
-					scale /= 10;
-				}
-				if (f < end && !((unsigned)(*f - '0') < 10 ||
-				    *f == 'e' || *f == 'E')) {
-					kind = MCT_TS_FRAC;
-					e6 += (mct_i128)(fr * scale);
-					q = f;
-				}
-			}
-			if (q < end && !((unsigned)(*q - '0') < 10 || *q == '.' ||
-			    *q == 'e' || *q == 'E')) {
-				if (key1 == K_DUR)
-					s->dur_kind = kind;
-				else {
-					s->ts_kind = kind;
-					s->ts_e6 = e6;
-					s->ts_text = (const char *)p;
-					s->ts_len = (size_t)(q - p);
-				}
+			q = (const unsigned char *)mct_ttime_plain(
+			    (const char *)p, (const char *)end, &e6, &kind);
+			if (q != NULL) {
+				set_time(s, key1 == K_DUR, kind, e6, p,
+				    (size_t)(q - p));
 				time_at(s, OUTPOS(p), (size_t)(q - p));
 				EMIT(p, (size_t)(q - p));
 				p = q;
