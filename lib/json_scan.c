@@ -420,9 +420,225 @@ time_at(struct mct_scan *s, size_t off, size_t n)
 }
 
 /*
+ * The steps of the scanner, each inlined into it as the scanner is into
+ * mct_scan(): the cursor o of the copy, passed as op, stays a local.
+ */
+
+/* What mct_scan() says before it reads a value. */
+static inline void
+scan_begin(struct mct_scan *s)
+{
+	s->nkv = 0;
+	s->fixes = 0;
+	s->errpos = NULL;
+	s->errmsg = NULL;
+	s->has_co_id = s->is_meta = s->odd = 0;
+	s->plain = s->spaced = 0;
+	s->ts_kind = s->dur_kind = MCT_TS_NONE;
+	s->ntimes = 0;
+}
+
+/* The byte that closes what open ('{' or '[') opened. */
+static inline int
+closing(int open)
+{
+	return open == '{' ? '}' : ']';
+}
+
+/* Is a value at depth, after a key of kind key1, an event's ts or dur? */
+static inline int
+time_value(int event, int depth, int key1)
+{
+	return event && depth == 1 && (key1 == K_TS || key1 == K_DUR);
+}
+
+/*
+ * An event's first-level string value q..p (quotes and all; its copy
+ * ends at *op) after a key of kind key1: "ph":"M" is metadata, and a ts
+ * or dur written as a number in a string is noted as that number and
+ * copied without its quotes ("ts":"123" becomes "ts":123).  Returns 1 if
+ * it was: the copy is then no longer the text with spaces dropped.
+ */
+static inline __attribute__((always_inline)) int
+event_string(struct mct_scan *s, struct mct_buf *out, char **op, int key1,
+    const unsigned char *q, const unsigned char *p)
+{
+	char *o = *op;
+	size_t n = (size_t)(p - q) - 2;
+
+	if (key1 == K_PH && n == 1 && q[1] == 'M') {
+		s->is_meta = 1;
+		return 0;
+	}
+	if (!((key1 == K_TS || key1 == K_DUR) && n > 0 && n < 64 &&
+	    is_number(q + 1, n) && note_time(s, key1 == K_DUR, q + 1, n) == 0))
+		return 0;
+	if (out && (size_t)(o - out->p) >= n + 2 &&
+	    memcmp(o - n - 1, q + 1, n) == 0) {
+		o -= n + 2;
+		time_at(s, (size_t)(o - out->p), n);
+		EMIT(q + 1, n);
+	} else
+		time_at(s, 0, 0);	/* counted */
+	*op = o;
+	return 1;
+}
+
+/*
+ * A number at p whose first digit is 1 to 9, in one of the forms most
+ * numbers have: an event's ts or dur (time set) as ttime.c reads it in
+ * one pass, noted for the framer; any other plain integer.  Copies it
+ * and returns its end; NULL if it has no such form (scan_number() then
+ * checks it).
+ */
+static inline __attribute__((always_inline)) const unsigned char *
+common_number(struct mct_scan *s, struct mct_buf *out, char **op,
+    const char *base, int time, int isdur, const unsigned char *p,
+    const unsigned char *end)
+{
+	const unsigned char *q;
+	char *o = *op;
+
+	if (time) {
+		mct_i128 e6;
+		int kind;
+
+		q = (const unsigned char *)mct_ttime_plain((const char *)p,
+		    (const char *)end, &e6, &kind);
+		if (q == NULL)
+			return NULL;
+		set_time(s, isdur, kind, e6, p, (size_t)(q - p));
+		time_at(s, OUTPOS(p), (size_t)(q - p));
+	} else {
+		/*
+		 * Kineto's args are full of ids and counts: their digits,
+		 * and the byte after them neither a digit nor part of a
+		 * fraction or exponent, is all the grammar there is to check.
+		 */
+		q = digits_end(p + 1, end);
+		if (!(q < end && *q != '.' && *q != 'e' && *q != 'E'))
+			return NULL;
+	}
+	EMIT(p, (size_t)(q - p));
+	*op = o;
+	return q;
+}
+
+/*
+ * The literal lit (n bytes) at p, copied; NaN and the infinities, which
+ * JSON has not, are written null (repaired).  Returns its end, or NULL
+ * with *rc MCT_SCAN_MORE if the text ends inside it, MCT_SCAN_ERROR if
+ * it is not lit.
+ */
+static inline __attribute__((always_inline)) const unsigned char *
+scan_literal(struct mct_scan *s, struct mct_buf *out, char **op,
+    const unsigned char *p, const unsigned char *end, const char *lit,
+    size_t n, int *rc)
+{
+	char *o = *op;
+
+	if ((size_t)(end - p) < n) {
+		*rc = memcmp(p, lit, (size_t)(end - p)) == 0 ? MCT_SCAN_MORE :
+		    MCT_SCAN_ERROR;
+		return NULL;
+	}
+	if (memcmp(p, lit, n) != 0) {
+		*rc = MCT_SCAN_ERROR;
+		return NULL;
+	}
+	if (*p == 'N' || *p == 'I' || *p == '-') {
+		fix(s, MCT_FIX_NAN, p);
+		o = room(out, o, p, end, 4);
+		EMIT("null", 4);
+	} else
+		EMIT(p, n);
+	*op = o;
+	return p + n;
+}
+
+/*
+ * A key kp[0..klen) of the first level read (its copy at keyout,
+ * outlen bytes without its quotes): in .kv with index; of an event,
+ * its kind, which is returned, and *inargs set if it is "args".
+ */
+static inline __attribute__((always_inline)) int
+first_key(struct mct_scan *s, int index, int event, size_t keyout,
+    size_t outlen, const unsigned char *kp, size_t klen, int *inargs)
+{
+	int kind = K_OTHER;
+
+	if (index)
+		kv_add(s, keyout + 1, outlen);
+	if (event)
+		kind = key_kind(kp, klen);
+	*inargs = kind == K_ARGS;
+	return kind;
+}
+
+/*
+ * The key kp[0..klen) of a top-level object, its ':' at p: is it
+ * "traceEvents": [ ?  Then the caller takes the keys before it as the
+ * trace's top-level keys (this one neither indexed nor copied), and the
+ * events from after the '['.  Returns MCT_SCAN_TRACE then, MCT_SCAN_MORE
+ * if the text ends before the value, MCT_SCAN_OK if it is no such key.
+ */
+static inline int
+trace_events(struct mct_scan *s, struct mct_buf *out, size_t keyout,
+    const unsigned char *kp, size_t klen, const unsigned char *p,
+    const unsigned char *end)
+{
+	const unsigned char *q;
+
+	if (klen != 11 || memcmp(kp, "traceEvents", 11) != 0)
+		return MCT_SCAN_OK;
+	if ((q = skipws(p + 1, end)) >= end)
+		return MCT_SCAN_MORE;
+	if (*q != '[')
+		return MCT_SCAN_OK;
+	if (s->index)
+		s->nkv--;
+	if (out)
+		out->len = keyout;
+	s->p = (const char *)q + 1;
+	return MCT_SCAN_TRACE;
+}
+
+/* A comma before the close c at p ({"a":1,} or [1,2,]): dropped. */
+static inline void
+drop_comma(struct mct_scan *s, struct mct_buf *out, char *o,
+    const unsigned char *p, int c)
+{
+	fix(s, MCT_FIX_COMMA, p);
+	if (out)
+		o[-1] = (char)c;	/* over the comma copied */
+}
+
+/*
+ * The value from base ended at p, its copy at o (from out0): what
+ * mct_scan() says of it.
+ */
+static inline __attribute__((always_inline)) int
+scan_end(struct mct_scan *s, struct mct_buf *out, char *o, const char *base,
+    const unsigned char *p, size_t out0, int spaced, int retyped)
+{
+	s->p = (const char *)p;
+	if (out) {
+		out->len = (size_t)(o - out->p);
+		spaced = out->len - out0 != (size_t)(p -
+		    (const unsigned char *)base);
+	}
+	s->plain = !s->fixes && !retyped;
+	s->spaced = s->plain && spaced;
+	return MCT_SCAN_OK;
+}
+
+/*
  * The scanner, inlined twice by mct_scan(): with out NULL (a check) the
- * compiler drops every copy.  SKIPWS also notes whitespace dropped, for
- * .spaced, where there is no copy to measure.
+ * compiler drops every copy.  A state machine of four states (value, key,
+ * after a value, the literal of a value) with the depth in stack[]; the
+ * first level of an object (depth 1) is where .kv and an event's notes
+ * come from.  SKIPWS also notes whitespace dropped, for .spaced, where
+ * there is no copy to measure.
  */
 #define SKIPWS(q, from)	do {						\
 	const unsigned char *from_ = (from);				\
@@ -440,20 +656,14 @@ scan(struct mct_scan *s, struct mct_buf *const out)
 	const char *base = s->p;
 	const int event = s->event, index = s->index, toplevel = s->toplevel;
 	unsigned char stack[MAXDEPTH];
-	const unsigned char *q, *kp = NULL;
+	const unsigned char *q;
+	const char *lit = NULL;
 	size_t klen = 0, keyout = 0, out0 = out ? out->len : 0;
 	int depth = 0, rc = MCT_SCAN_OK, key1 = K_OTHER, inargs = 0;
 	int spaced = 0, retyped = 0;
 	char *o = NULL;
 
-	s->nkv = 0;
-	s->fixes = 0;
-	s->errpos = NULL;
-	s->errmsg = NULL;
-	s->has_co_id = s->is_meta = s->odd = 0;
-	s->plain = s->spaced = 0;
-	s->ts_kind = s->dur_kind = MCT_TS_NONE;
-	s->ntimes = 0;
+	scan_begin(s);
 	if (out) {
 		mct_buf_grow(out, (size_t)(end - p) + 64);
 		o = out->p + out->len;
@@ -467,94 +677,41 @@ value:
 		s->kv[s->nkv - 1].voff = (uint32_t)OUTPOS(p);
 	switch (*p) {
 	case '{':
-		if (depth == MAXDEPTH)
-			goto toodeep;
-		stack[depth++] = '{';
-		EMIT1('{');
-		SKIPWS(p, p + 1);
-		if (p >= end)
-			goto more;
-		if (*p == '}') {
-			EMIT1('}');
-			p++;
-			depth--;
-			goto after;
-		}
-		goto key;
 	case '[':
 		if (depth == MAXDEPTH)
 			goto toodeep;
-		stack[depth++] = '[';
-		EMIT1('[');
+		stack[depth++] = *p;
+		EMIT1(*p);
 		SKIPWS(p, p + 1);
 		if (p >= end)
 			goto more;
-		if (*p == ']') {
-			EMIT1(']');
+		if (*p == closing(stack[depth - 1])) {
+			EMIT1(*p);
 			p++;
 			depth--;
 			goto after;
 		}
+		if (stack[depth - 1] == '{')
+			goto key;
 		goto value;
 	case '"':
 		q = p;
 		if ((p = scan_string(s, out, &o, p, end)) == NULL)
 			goto more;
-		if (event && depth == 1 && key1 != K_OTHER) {
-			size_t n = (size_t)(p - q) - 2;
-
-			if (key1 == K_PH && n == 1 && q[1] == 'M')
-				s->is_meta = 1;
-			else if ((key1 == K_TS || key1 == K_DUR) && n > 0 &&
-			    n < 64 && is_number(q + 1, n) &&
-			    note_time(s, key1 == K_DUR, q + 1, n) == 0) {
-				retyped = 1;
-				if (out && (size_t)(o - out->p) >= n + 2 &&
-				    memcmp(o - n - 1, q + 1, n) == 0) {
-					/* "ts":"123" becomes "ts":123 */
-					o -= n + 2;
-					time_at(s, OUTPOS(p), n);
-					EMIT(q + 1, n);
-				} else
-					time_at(s, 0, 0);	/* counted */
-			}
-		}
+		if (event && depth == 1 && key1 != K_OTHER)
+			retyped |= event_string(s, out, &o, key1, q, p);
 		goto after;
 	case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
-		if (event && depth == 1 && (key1 == K_TS || key1 == K_DUR)) {
-			/* the common ts or dur: a plain integer, in one pass */
-			mct_i128 e6;
-			int kind;
-
-			q = (const unsigned char *)mct_ttime_plain(
-			    (const char *)p, (const char *)end, &e6, &kind);
-			if (q != NULL) {
-				set_time(s, key1 == K_DUR, kind, e6, p,
-				    (size_t)(q - p));
-				time_at(s, OUTPOS(p), (size_t)(q - p));
-				EMIT(p, (size_t)(q - p));
-				p = q;
-				goto after;
-			}
-		} else {
-			/*
-			 * Any other plain integer (Kineto's args are full of
-			 * ids and counts): its digits, and the byte after them
-			 * neither a digit nor part of a fraction or exponent,
-			 * is all the grammar there is to check.
-			 */
-			q = digits_end(p + 1, end);
-			if (q < end && *q != '.' && *q != 'e' && *q != 'E') {
-				EMIT(p, (size_t)(q - p));
-				p = q;
-				goto after;
-			}
+		if ((q = common_number(s, out, &o, base, time_value(event,
+		    depth, key1), key1 == K_DUR, p, end)) != NULL) {
+			p = q;
+			goto after;
 		}
 		/* FALLTHROUGH */
 	case '-': case '0':
 		if (*p == '-' && p + 1 < end && p[1] == 'I') {
-			kp = (const unsigned char *)"-Infinity";
+			lit = "-Infinity";
 			klen = 9;
 			goto literal;
 		}
@@ -566,7 +723,7 @@ value:
 			s->errmsg = "invalid number";
 			goto error;
 		}
-		if (event && depth == 1 && (key1 == K_TS || key1 == K_DUR)) {
+		if (time_value(event, depth, key1)) {
 			note_time(s, key1 == K_DUR, q, (size_t)(p - q));
 			time_at(s, OUTPOS(q), (size_t)(p - q));
 		}
@@ -578,23 +735,23 @@ value:
 		}
 		goto after;
 	case 't':
-		kp = (const unsigned char *)"true";
+		lit = "true";
 		klen = 4;
 		goto literal;
 	case 'f':
-		kp = (const unsigned char *)"false";
+		lit = "false";
 		klen = 5;
 		goto literal;
 	case 'n':
-		kp = (const unsigned char *)"null";
+		lit = "null";
 		klen = 4;
 		goto literal;
 	case 'N':
-		kp = (const unsigned char *)"NaN";
+		lit = "NaN";
 		klen = 3;
 		goto literal;
 	case 'I':
-		kp = (const unsigned char *)"Infinity";
+		lit = "Infinity";
 		klen = 8;
 		goto literal;
 	default:
@@ -603,23 +760,13 @@ value:
 	}
 
 literal:
-	if ((size_t)(end - p) < klen) {
-		if (memcmp(p, kp, (size_t)(end - p)) == 0)
+	if ((q = scan_literal(s, out, &o, p, end, lit, klen, &rc)) == NULL) {
+		if (rc == MCT_SCAN_MORE)
 			goto more;
 		s->errmsg = "invalid literal";
 		goto error;
 	}
-	if (memcmp(p, kp, klen) != 0) {
-		s->errmsg = "invalid literal";
-		goto error;
-	}
-	if (*p == 'N' || *p == 'I' || *p == '-') {
-		fix(s, MCT_FIX_NAN, p);
-		o = room(out, o, p, end, 4);
-		EMIT("null", 4);
-	} else
-		EMIT(p, klen);
-	p += klen;
+	p = q;
 	goto after;
 
 key:
@@ -629,9 +776,7 @@ key:
 	if (*p != '"') {
 		if (*p == '}') {
 			/* {"a":1,} (a key follows '{' or ','; '{' '}' is done) */
-			fix(s, MCT_FIX_COMMA, p);
-			if (out)
-				o[-1] = '}';
+			drop_comma(s, out, o, p, '}');
 			p++;
 			depth--;
 			goto after;
@@ -643,19 +788,12 @@ key:
 	q = p;
 	if ((p = scan_string(s, out, &o, p, end)) == NULL)
 		goto more;
-	kp = q + 1;
 	klen = (size_t)(p - q) - 2;
-	if (depth == 1) {
-		if (index)
-			kv_add(s, keyout + 1, out ? OUTPOS(p) - keyout - 2 : klen);
-		key1 = K_OTHER;
-		inargs = 0;
-		if (event) {
-			key1 = key_kind(kp, klen);
-			inargs = key1 == K_ARGS;
-		}
-	} else if (depth == 2 && inargs && klen == 5 &&
-	    memcmp(kp, "co_id", 5) == 0)
+	if (depth == 1)
+		key1 = first_key(s, index, event, keyout, out ? OUTPOS(p) -
+		    keyout - 2 : klen, q + 1, klen, &inargs);
+	else if (depth == 2 && inargs && klen == 5 &&
+	    memcmp(q + 1, "co_id", 5) == 0)
 		s->has_co_id = 1;
 	SKIPWS(p, p);
 	if (p >= end)
@@ -664,37 +802,20 @@ key:
 		s->errmsg = "expected ':' after a key";
 		goto error;
 	}
-	if (toplevel && depth == 1 && klen == 11 &&
-	    memcmp(kp, "traceEvents", 11) == 0) {
-		SKIPWS(q, p + 1);
-		if (q >= end)
-			goto more;
-		if (*q == '[') {
-			/* The caller takes the keys so far as top-level keys. */
-			if (index)
-				s->nkv--;
-			if (out)
-				out->len = keyout;
-			s->p = (const char *)q + 1;
-			return MCT_SCAN_TRACE;
-		}
+	if (toplevel && depth == 1 &&
+	    (rc = trace_events(s, out, keyout, q + 1, klen, p, end)) !=
+	    MCT_SCAN_OK) {
+		if (rc == MCT_SCAN_TRACE)
+			return rc;
+		goto more;
 	}
 	EMIT1(':');
 	p++;
 	goto value;
 
 after:
-	if (depth == 0) {
-		s->p = (const char *)p;
-		if (out) {
-			out->len = (size_t)(o - out->p);
-			spaced = out->len - out0 != (size_t)(p -
-			    (const unsigned char *)base);
-		}
-		s->plain = !s->fixes && !retyped;
-		s->spaced = s->plain && spaced;
-		return MCT_SCAN_OK;
-	}
+	if (depth == 0)
+		return scan_end(s, out, o, base, p, out0, spaced, retyped);
 	if (depth == 1 && index && stack[0] == '{') {
 		struct mct_kv *kv = &s->kv[s->nkv - 1];
 
@@ -712,17 +833,14 @@ after:
 			goto key;
 		SKIPWS(p, p);
 		if (p < end && *p == ']') {
-			/* [1,2,] */
-			fix(s, MCT_FIX_COMMA, p);
-			if (out)
-				o[-1] = ']';
+			drop_comma(s, out, o, p, ']');
 			p++;
 			depth--;
 			goto after;
 		}
 		goto value;
 	}
-	if (*p == (stack[depth - 1] == '{' ? '}' : ']')) {
+	if (*p == closing(stack[depth - 1])) {
 		EMIT1(*p);
 		p++;
 		depth--;
