@@ -1,7 +1,8 @@
 /*
  * json_private.h - what the json files share and nothing else includes:
  * whitespace, the end of a string, and the 64-byte block classifier that
- * mct_unspace() and mct_index_times() find structure with.
+ * mct_unspace() and mct_index_times() find structure with.  Included
+ * after mct.h (for mct_nondigits()).
  */
 #ifndef MCT_JSON_PRIVATE_H
 #define MCT_JSON_PRIVATE_H
