@@ -87,8 +87,6 @@ FILE	*mct_tmpfile(char **, char **);
 int	 mct_write_all(FILE *, const void *, size_t);
 void	 mct_pipe_size(int);
 int	 mct_status(int, int);
-void	 mct_usage_hint(void);
-void	 mct_version(void);
 int	 mct_finish(int);
 int	 mct_thread(pthread_t *, const char *, void *(*)(void *), void *,
 	    int);
@@ -267,11 +265,6 @@ const char *mct_unit_name(enum mct_unit);
 int64_t	 mct_unit_ns(enum mct_unit);
 int	 mct_parse_time(const char *, int64_t *, int *);
 int	 mct_parse_dur(const char *, int64_t *);
-int	 mct_opt_time(const char *, const char *, int64_t *, int *);
-void	 mct_opt_unit(const char *, enum mct_unit *);
-void	 mct_opt_time_unit(const char *, enum mct_unit *);
-double	 mct_opt_num(const char *, const char *, double, double);
-void	 mct_opt_width(const char *, int *);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
@@ -824,6 +817,20 @@ void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);
 long long mct_send(int, long long, size_t);
+
+/*
+ * cli.c - the command line: -h and -V, and strict parsers of option
+ * values.  A bad value is a message naming the option and quoting the
+ * text, then "Try 'mct-x --help'" and exit 2: the command line ends the
+ * process from lib, as mct_finish() and mct_nomem() do.
+ */
+void	 mct_usage_hint(void);
+void	 mct_version(void);
+void	 mct_opt_unit(const char *, enum mct_unit *);
+void	 mct_opt_time_unit(const char *, enum mct_unit *);
+double	 mct_opt_num(const char *, const char *, double, double);
+void	 mct_opt_width(const char *, int *);
+int	 mct_opt_time(const char *, const char *, int64_t *, int *);
 
 /*
  * group.c - the group table: events grouped under a key, with exact

@@ -5,15 +5,15 @@ usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across fil
        house.py cycles LIBMCT.a     print each cycle of that graph, one a line
        house.py exits LIBMCT.a      print "x.o: sym" for each object that ends the
                                     process (exit, err, errx, ...), util.o and
-                                    time.o aside (the tools' own end-of-main and
-                                    option helpers live there, see lib/mct.h)
+                                    cli.o aside (the tools' end of main() and
+                                    command line live there, see lib/mct.h)
 """
 import subprocess
 import sys
 
 ENDERS = {"exit", "_exit", "_Exit", "err", "errx", "verr", "verrx", "abort",
           "mct_usage_hint", "mct_version"}
-ALLOWED = {"util.o", "time.o"}
+ALLOWED = {"util.o", "cli.o"}
 
 
 def symbols(lib):
