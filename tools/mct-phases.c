@@ -647,21 +647,21 @@ kind_name(enum mct_pkind k)
 	return n[k];
 }
 
-/* A time for a cell: ns, or scaled by --time-unit. */
+/*
+ * A moment for a cell: from the origin, in seconds for people, else in ns
+ * scaled by --time-unit.
+ */
 static void
-put_time(struct opts *o, struct mct_buf *b, int64_t ns, int rel)
+put_at(struct opts *o, struct mct_buf *b, int64_t ns)
 {
 	char num[64];
 
-	if (rel)
-		ns -= o->hdr->has_origin ? o->hdr->origin : 0;
-	if (mct_out_human(&o->out)) {
-		if (rel)
-			snprintf(num, sizeof(num), "%.3f s", (double)ns / 1e9);
-		else
-			mct_fmt_human(num, (double)ns);
-	} else
-		mct_fmt_dec(num, ns, mct_unit_ns(o->out.tunit));
+	ns -= o->hdr->has_origin ? o->hdr->origin : 0;
+	if (!mct_out_human(&o->out)) {
+		mct_out_time(&o->out, b, ns);
+		return;
+	}
+	snprintf(num, sizeof(num), "%.3f s", (double)ns / 1e9);
 	mct_buf_adds(b, num);
 }
 
@@ -737,17 +737,6 @@ dominant(struct opts *o, int64_t a, int64_t b, struct mct_anchor *top,
 	free(all);
 }
 
-/* An event of ours (-o ndjson or trace) through the output. */
-static void
-emit(struct opts *o, struct mct_buf *line)
-{
-	struct mct_event ev;
-
-	mct_event_init(&ev, line->p, line->len, o->hdr);
-	mct_out_event(&o->out, &ev);
-	mct_event_free(&ev);
-}
-
 /*
  * What every record begins with: the kind, start, end and span, as the
  * fields of an event (json) or as the first cells of a table row.
@@ -768,11 +757,11 @@ put_place(struct opts *o, struct mct_buf *line, const char *kind,
 	mct_buf_adds(line, before[json][0]);
 	mct_buf_adds(line, kind);
 	mct_buf_adds(line, before[json][1]);
-	put_time(o, line, start, 1);
+	put_at(o, line, start);
 	mct_buf_adds(line, before[json][2]);
-	put_time(o, line, end, 1);
+	put_at(o, line, end);
 	mct_buf_adds(line, before[json][3]);
-	put_time(o, line, end - start, 0);
+	mct_out_time(&o->out, line, end - start);
 }
 
 /*
@@ -810,7 +799,7 @@ static void
 end_event(struct opts *o, struct mct_buf *line)
 {
 	mct_buf_adds(line, o->track ? "]}}" : "]}");
-	emit(o, line);
+	mct_out_json(&o->out, line->p, line->len);
 }
 
 /* A list of signatures, each with its calls and their total or mean time. */
@@ -829,8 +818,8 @@ put_sigs(struct opts *o, struct mct_buf *line, const struct mct_anchor *a,
 		mct_buf_adds(line, ",\"calls\":");
 		mct_buf_addi(line, a[k].calls);
 		mct_buf_adds(line, mean ? ",\"mean\":" : ",\"total\":");
-		put_time(o, line, mean ? a[k].total / a[k].calls : a[k].total,
-		    0);
+		mct_out_time(&o->out, line, mean ? a[k].total / a[k].calls :
+		    a[k].total);
 		mct_buf_addc(line, '}');
 	}
 }
@@ -864,7 +853,7 @@ phase_event(struct opts *o, struct mct_phase *p, struct phase_facts *f)
 	mct_buf_adds(&line, ",\"events\":");
 	mct_buf_addi(&line, f->events);
 	mct_buf_adds(&line, ",\"busy\":");
-	put_time(o, &line, f->busy, 0);
+	mct_out_time(&o->out, &line, f->busy);
 	mct_buf_adds(&line, ",\"busy_pct\":");
 	mct_fmt_double(num, f->busy_pct);
 	mct_buf_adds(&line, num);
@@ -872,7 +861,7 @@ phase_event(struct opts *o, struct mct_phase *p, struct phase_facts *f)
 	mct_buf_addi(&line, p->rounds);
 	mct_buf_adds(&line, ",\"round\":");
 	if (p->rounds > 0)
-		put_time(o, &line, (p->end - p->start) / p->rounds, 0);
+		mct_out_time(&o->out, &line, (p->end - p->start) / p->rounds);
 	else
 		mct_buf_adds(&line, "null");
 	mct_buf_adds(&line, ",\"anchors\":[");
@@ -907,7 +896,7 @@ phase_row(struct opts *o, struct mct_phase *p, struct phase_facts *f)
 	if (p->rounds > 0) {
 		mct_buf_addi(&line, p->rounds);
 		mct_buf_addc(&line, '\037');
-		put_time(o, &line, (p->end - p->start) / p->rounds, 0);
+		mct_out_time(&o->out, &line, (p->end - p->start) / p->rounds);
 	} else
 		mct_buf_addc(&line, '\037');
 	mct_buf_addc(&line, '\037');
@@ -963,7 +952,7 @@ gap_record(struct opts *o, size_t i)
 			mct_buf_addjstr(&line, o->st.str[g->top[k]],
 			    strlen(o->st.str[g->top[k]]));
 			mct_buf_adds(&line, ",\"overlap\":");
-			put_time(o, &line, g->over[k], 0);
+			mct_out_time(&o->out, &line, g->over[k]);
 			mct_buf_addc(&line, '}');
 		}
 		end_event(o, &line);
@@ -976,7 +965,7 @@ gap_record(struct opts *o, size_t i)
 			mct_buf_adds(&line, k ? "; " : "host: ");
 			mct_buf_adds(&line, o->st.str[g->top[k]]);
 			mct_buf_addc(&line, ' ');
-			put_time(o, &line, g->over[k], 0);
+			mct_out_time(&o->out, &line, g->over[k]);
 		}
 		mct_out_row(&o->out, line.p, line.len);
 	}
@@ -1003,7 +992,7 @@ track_name(struct opts *o, const char *what, int tid, const char *name)
 		mct_buf_addi(&m, o->rk.rank[o->rk.cur]);
 	}
 	mct_buf_addc(&m, '}');
-	emit(o, &m);
+	mct_out_json(&o->out, m.p, m.len);
 	mct_buf_free(&m);
 }
 

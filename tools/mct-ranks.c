@@ -415,19 +415,6 @@ deviation(const struct figures *f, const struct figures *med, int m,
 	return 0;
 }
 
-/* A time for a cell: ns, or scaled by --time-unit; human on a table. */
-static void
-put_time(struct opts *o, struct mct_buf *b, int64_t ns)
-{
-	char num[64];
-
-	if (mct_out_human(&o->out))
-		mct_fmt_human(num, (double)ns);
-	else
-		mct_fmt_dec(num, ns, mct_unit_ns(o->out.tunit));
-	mct_buf_adds(b, num);
-}
-
 /* Figure m of f as a cell or a JSON value; null (or empty) if none. */
 static void
 put_figure(struct opts *o, struct mct_buf *b, const struct figures *f, int m)
@@ -446,7 +433,7 @@ put_figure(struct opts *o, struct mct_buf *b, const struct figures *f, int m)
 			mct_fmt_double(num, f->pct);
 		mct_buf_adds(b, num);
 	} else if (metric[m].time)
-		put_time(o, b, f->v[m]);
+		mct_out_time(&o->out, b, f->v[m]);
 	else if (mct_out_human(&o->out)) {
 		mct_fmt_count(num, f->v[m]);
 		mct_buf_adds(b, num);
@@ -471,17 +458,6 @@ put_dev(struct opts *o, struct mct_buf *b, const struct figures *f,
 	else
 		mct_fmt_double(num, d);
 	mct_buf_adds(b, num);
-}
-
-/* An event of ours (-o ndjson) through the output. */
-static void
-emit(struct opts *o, struct mct_buf *line)
-{
-	struct mct_event ev;
-
-	mct_event_init(&ev, line->p, line->len, o->hdr);
-	mct_out_event(&o->out, &ev);
-	mct_event_free(&ev);
 }
 
 /* Figures as JSON pairs: "span":..,... (values, or with med deviations). */
@@ -521,7 +497,7 @@ rank_event(struct opts *o, const struct rank *r, const struct figures *f,
 	put_pairs(o, &line, f, med);
 	mct_buf_adds(&line, straggler ? "},\"straggler\":true}" :
 	    "},\"straggler\":false}");
-	emit(o, &line);
+	mct_out_json(&o->out, line.p, line.len);
 	mct_buf_free(&line);
 }
 
@@ -808,7 +784,7 @@ record_end(struct opts *o, struct mct_buf *line)
 {
 	if (o->out.fmt == MCT_O_NDJSON) {
 		mct_buf_addc(line, '}');
-		emit(o, line);
+		mct_out_json(&o->out, line->p, line->len);
 	} else
 		mct_out_row(&o->out, line->p, line->len);
 	mct_buf_free(line);
@@ -842,16 +818,16 @@ coll_record(struct opts *o, const struct coll *c)
 		mct_buf_adds(&line, num);
 	} else {
 		field(o, &line, "start");
-		put_time(o, &line, rel);
+		mct_out_time(&o->out, &line, rel);
 	}
 	field(o, &line, "dur");
-	put_time(o, &line, c->end - c->ts);
+	mct_out_time(&o->out, &line, c->end - c->ts);
 	field(o, &line, "ranks");
 	mct_buf_addi(&line, (int64_t)o->nrk);
 	field(o, &line, "skew");
-	put_time(o, &line, c->skew);
+	mct_out_time(&o->out, &line, c->skew);
 	field(o, &line, "spread");
-	put_time(o, &line, c->spread);
+	mct_out_time(&o->out, &line, c->spread);
 	field(o, &line, "first");
 	mct_buf_addi(&line, o->rk[c->first].id);
 	field(o, &line, "last");
@@ -870,7 +846,7 @@ wait_record(struct opts *o, const struct colls *cs, size_t i)
 	field(o, &line, "times_last");
 	mct_buf_addi(&line, cs->times_last[i]);
 	field(o, &line, "wait");
-	put_time(o, &line, cs->wait[i]);
+	mct_out_time(&o->out, &line, cs->wait[i]);
 	record_end(o, &line);
 }
 
