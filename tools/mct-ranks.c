@@ -85,23 +85,23 @@ struct opts {
 	const char	*opt[MCT_RP_NOPT];	/* --key, --device, --rules */
 };
 
-enum { OPT_COLLECTIVES = CHAR_MAX + 1, OPT_DEVICE, OPT_NO_HEADER, OPT_RULES,
-    OPT_THRESHOLD, OPT_TIME_UNIT, OPT_MERGE, OPT_ALIGN };
+enum { OPT_COLLECTIVES = MCT_OPT_TOOL, OPT_DEVICE, OPT_THRESHOLD, OPT_MERGE,
+    OPT_ALIGN };
 
 static const struct option longopts[] = {
 	{ "align",	required_argument,	NULL, OPT_ALIGN },
 	{ "collectives", no_argument,		NULL, OPT_COLLECTIVES },
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
-	{ "help",	no_argument,		NULL, 'h' },
+	MCT_LONGOPT_HELP,
 	{ "key",	required_argument,	NULL, 'k' },
 	{ "merge",	no_argument,		NULL, OPT_MERGE },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
-	{ "output",	required_argument,	NULL, 'o' },
-	{ "rules",	required_argument,	NULL, OPT_RULES },
+	MCT_LONGOPT_NO_HEADER,
+	MCT_LONGOPT_OUTPUT,
+	MCT_LONGOPT_RULES,
 	{ "threshold",	required_argument,	NULL, OPT_THRESHOLD },
-	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
-	{ "unit",	required_argument,	NULL, 'u' },
-	{ "version",	no_argument,		NULL, 'V' },
+	MCT_LONGOPT_TIME_UNIT,
+	MCT_LONGOPT_UNIT,
+	MCT_LONGOPT_VERSION,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -1064,48 +1064,23 @@ from_partials(struct opts *o, int argc, char *argv[])
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
+	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
+	    .own = "partial", .no_trace = 1, .tty_table = 1 };
 	const char *key = DEFAULT_KEY;
-	char err[512];
-	int ch, fmt = 0;
+	int ch;
 
-	while ((ch = getopt_long(argc, argv, "hk:o:u:V", longopts, NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "hk:o:u:V",
+	    longopts)) != -1) {
 		switch (ch) {
-		case 'h':
-			usage(0);
-			break;
 		case 'k':
 			key = o->opt[MCT_RP_KEY] = optarg;
-			break;
-		case 'o':
-			if ((o->partial = strcmp(optarg, "partial") == 0))
-				o->out.fmt = MCT_O_NDJSON;
-			else if (mct_parse_ofmt(optarg, &o->out.fmt) != 0 ||
-			    o->out.fmt == MCT_O_TRACE) {
-				warnx("-o: unknown format '%s' (want table, "
-				    "md, ndjson, tsv, csv or partial)", optarg);
-				mct_usage_hint();
-			}
-			fmt = 1;
-			break;
-		case 'u':
-			mct_opt_unit(optarg, &mo->unit);
-			break;
-		case 'V':
-			mct_version();
 			break;
 		case OPT_COLLECTIVES:
 			o->collectives = 1;
 			break;
 		case OPT_DEVICE:
 			o->opt[MCT_RP_DEVICE] = optarg;
-			if ((o->device = mct_expr_parse(optarg, 0, err,
-			    sizeof(err))) == NULL) {
-				warnx("--device: %s in '%s'", err, optarg);
-				mct_usage_hint();
-			}
-			break;
-		case OPT_NO_HEADER:
-			o->out.header = 0;
+			o->device = mct_opt_expr("--device", optarg);
 			break;
 		case OPT_ALIGN:
 			if (strcmp(optarg, "none") != 0 &&
@@ -1120,26 +1095,18 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_MERGE:
 			o->merge = 1;
 			break;
-		case OPT_RULES:
-			mct_rules_path(o->opt[MCT_RP_RULES] = optarg);
-			break;
 		case OPT_THRESHOLD:
 			o->threshold = mct_opt_num("--threshold", optarg, 0,
 			    1e9);
-			break;
-		case OPT_TIME_UNIT:
-			mct_opt_time_unit(optarg, &o->out.tunit);
 			break;
 		default:
 			usage(2);
 		}
 	}
-	if (mct_fields_parse(key, &o->key, &o->nkey) != 0) {
-		warnx("--key: invalid field list '%s'", key);
-		mct_usage_hint();
-	}
-	if (!fmt)
-		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
+	mct_opt_fields("--key", key, &o->key, &o->nkey);
+	if ((o->partial = c.own_fmt))
+		o->out.fmt = MCT_O_NDJSON;
+	o->opt[MCT_RP_RULES] = c.rules;
 	if (o->align && !o->merge) {
 		warnx("--align: with --merge only (traces: mct-cat --align "
 		    "start ... | mct-ranks)");
