@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # house.bats - the shape of the code, as lib/mct.h promises it: lib has no
 # circle in its call graph, only tools end the process, every file includes
-# one project header, and each tool is one file of its own.
+# one project header, each tool is one file of its own, and its options()
+# holds only its own options (lib/cli.c takes the shared ones).
 
 load helpers
 
@@ -61,4 +62,15 @@ lib() {
 		syms=$(nm "$t" | awk '$2 ~ /^[TDB]$/ && $3 != "main" { print $3 }')
 		same "$syms" "" || { echo "in ${t##*/}"; return 1; }
 	done
+}
+
+@test "the tools' options() are their own options only: under 450 lines in all" {
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" options \
+	    "$MCT_SRCDIR"/tools/mct-*.c
+	[ "$status" -eq 0 ]
+	echo "$output"
+	# every tool has its options() (a renamed one would count nothing)
+	[[ "$output" != *" none"* ]]
+	[ "${#lines[@]}" -ge 9 ]
+	[ "${lines[-1]#total }" -lt 450 ]
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""house.py - the shape of libmct, read from its object files with nm(1).
+"""house.py - the shape of libmct, read from its object files with nm(1),
+and of the tools, read from their sources.
 
 usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across files
        house.py cycles LIBMCT.a     print each cycle of that graph, one a line
@@ -7,6 +8,9 @@ usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across fil
                                     process (exit, err, errx, ...), util.o and
                                     cli.o aside (the tools' end of main() and
                                     command line live there, see lib/mct.h)
+       house.py options TOOL.c...   print "TOOL.c N" for each tool's options(),
+                                    N its lines from "options(" to its closing
+                                    brace, then "total N"
 """
 import subprocess
 import sys
@@ -65,7 +69,27 @@ def cycles(g):
     return sorted(found)
 
 
+def options(paths):
+    """The lines of each file's options(), as "file N", then "total N"."""
+    total = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        start = next((i for i, line in enumerate(lines)
+                      if line.startswith("options(")), None)
+        if start is None:
+            print(f"{path} none")
+            continue
+        end = next(i for i in range(start, len(lines)) if lines[i] == "}")
+        print(f"{path.rsplit('/', 1)[-1]} {end - start + 1}")
+        total += end - start + 1
+    print(f"total {total}")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "options":
+        options(sys.argv[2:])
+        return 0
     if len(sys.argv) != 3 or sys.argv[1] not in ("graph", "cycles", "exits"):
         sys.stderr.write(__doc__)
         return 2
