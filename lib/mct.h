@@ -87,8 +87,6 @@ FILE	*mct_tmpfile(char **, char **);
 int	 mct_write_all(FILE *, const void *, size_t);
 void	 mct_pipe_size(int);
 int	 mct_status(int, int);
-void	 mct_usage_hint(void);
-void	 mct_version(void);
 int	 mct_finish(int);
 int	 mct_thread(pthread_t *, const char *, void *(*)(void *), void *,
 	    int);
@@ -274,11 +272,6 @@ const char *mct_unit_name(enum mct_unit);
 int64_t	 mct_unit_ns(enum mct_unit);
 int	 mct_parse_time(const char *, int64_t *, int *);
 int	 mct_parse_dur(const char *, int64_t *);
-int	 mct_opt_time(const char *, const char *, int64_t *, int *);
-void	 mct_opt_unit(const char *, enum mct_unit *);
-void	 mct_opt_time_unit(const char *, enum mct_unit *);
-double	 mct_opt_num(const char *, const char *, double, double);
-void	 mct_opt_width(const char *, int *);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
@@ -897,9 +890,106 @@ void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
 void	 mct_out_lines(struct mct_out *, const char *, size_t);
 void	 mct_out_row(struct mct_out *, const char *, size_t);
+void	 mct_out_json(struct mct_out *, const char *, size_t);
+void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);
 long long mct_send(int, long long, size_t);
+
+/*
+ * cli.c - the command line: the options the tools share, -h and -V, and
+ * strict parsers of option values.  A bad value is a message naming the
+ * option and quoting the text, then "Try 'mct-x --help'" and exit 2: the
+ * command line ends the process from lib, as mct_finish() and
+ * mct_nomem() do.
+ *
+ * A tool takes a shared option by listing it: its MCT_LONGOPT_* entry in
+ * the longopts table (where the tool wants it: getopt_long names the
+ * matches of an ambiguous abbreviation in table order), its letter in
+ * the getopt string.  The tool numbers its own long options from
+ * MCT_OPT_TOOL and loops on mct_cli_getopt() in place of getopt_long():
+ * it returns only the tool's own options.
+ */
+#include <getopt.h>
+#include <limits.h>
+
+enum { MCT_OPT_ALIGN = CHAR_MAX + 1, MCT_OPT_MERGE, MCT_OPT_META,
+    MCT_OPT_NO_HEADER, MCT_OPT_NO_PROGRESS, MCT_OPT_PAIR_BE,
+    MCT_OPT_PROGRESS, MCT_OPT_RANK, MCT_OPT_RULES, MCT_OPT_TIME_UNIT,
+    MCT_OPT_WIDTH, MCT_OPT_TOOL };
+
+#define MCT_LONGOPT_ALIGN \
+	{ "align", required_argument, NULL, MCT_OPT_ALIGN }
+#define MCT_LONGOPT_FIELDS \
+	{ "fields", required_argument, NULL, 'F' }
+#define MCT_LONGOPT_HELP \
+	{ "help", no_argument, NULL, 'h' }
+#define MCT_LONGOPT_MERGE \
+	{ "merge", no_argument, NULL, MCT_OPT_MERGE }
+#define MCT_LONGOPT_META \
+	{ "meta", no_argument, NULL, MCT_OPT_META }
+#define MCT_LONGOPT_NO_HEADER \
+	{ "no-header", no_argument, NULL, MCT_OPT_NO_HEADER }
+#define MCT_LONGOPT_NO_PROGRESS \
+	{ "no-progress", no_argument, NULL, MCT_OPT_NO_PROGRESS }
+#define MCT_LONGOPT_OUTPUT \
+	{ "output", required_argument, NULL, 'o' }
+#define MCT_LONGOPT_PAIR_BE \
+	{ "pair-be", no_argument, NULL, MCT_OPT_PAIR_BE }
+#define MCT_LONGOPT_PROGRESS \
+	{ "progress", no_argument, NULL, MCT_OPT_PROGRESS }
+#define MCT_LONGOPT_RANK \
+	{ "rank", required_argument, NULL, MCT_OPT_RANK }
+#define MCT_LONGOPT_RULES \
+	{ "rules", required_argument, NULL, MCT_OPT_RULES }
+#define MCT_LONGOPT_TIME_UNIT \
+	{ "time-unit", required_argument, NULL, MCT_OPT_TIME_UNIT }
+#define MCT_LONGOPT_UNIT \
+	{ "unit", required_argument, NULL, 'u' }
+#define MCT_LONGOPT_VERSION \
+	{ "version", no_argument, NULL, 'V' }
+#define MCT_LONGOPT_WIDTH \
+	{ "width", required_argument, NULL, MCT_OPT_WIDTH }
+
+/* What a tool's shared options write to, and how it takes them. */
+struct mct_cli {
+	void		(*usage)(int);	/* the tool's: -h is usage(0) */
+	struct mct_out	*out;		/* -o, -F, --meta, --no-header,
+					   --time-unit, --width */
+	struct mct_opts	*mo;		/* -u, --align, --merge, --pair-be,
+					   --progress, --rank */
+	const char	*fields;	/* -F: the tool's default (NULL: it has
+					   no -F), then the option's */
+	const char	*own;		/* -o: a format of the tool's own */
+	int		 no_trace;	/* -o trace is not one of its formats */
+	int		 tty_table;	/* no -o: a table on a terminal, else
+					   ndjson */
+	int		 rules_now;	/* --rules, and category in -F, load
+					   the rules at once */
+	int		 progress;	/* on stderr: 1 always, 0 never, -1 on
+					   a terminal; the tool's default,
+					   then --progress, --no-progress */
+	/* what the options said */
+	int		 fmt_given;	/* -o */
+	int		 own_fmt;	/* -o named the tool's own format */
+	const char	*rules;		/* --rules FILE */
+};
+
+int	 mct_cli_getopt(struct mct_cli *, int, char *[], const char *,
+	    const struct option *);
+void	 mct_usage_hint(void);
+void	 mct_version(void);
+void	 mct_opt_unit(const char *, enum mct_unit *);
+void	 mct_opt_time_unit(const char *, enum mct_unit *);
+double	 mct_opt_num(const char *, const char *, double, double);
+long long mct_opt_count(const char *, const char *, long long);
+void	 mct_opt_width(const char *, int *);
+int	 mct_opt_time(const char *, const char *, int64_t *, int *);
+int64_t	 mct_opt_dur(const char *, const char *, int64_t, const char *);
+void	 mct_opt_field(const char *, const char *, struct mct_field *);
+void	 mct_opt_fields(const char *, const char *, struct mct_field **,
+	    int *);
+struct mct_expr *mct_opt_expr(const char *, const char *);
 
 /*
  * group.c - the group table: events grouped under a key, with exact

@@ -2,8 +2,9 @@
 # house.bats - the shape of the code, as lib/mct.h promises it: lib has no
 # circle in its call graph nor in its includes, no lib file is too long to
 # read, only tools end the process, every file includes one project header
-# (the reader's files its private one too), and each tool is one file of
-# its own.
+# (the reader's and the json files their private one too), each tool is
+# one file of its own, and its options() holds only its own options
+# (lib/cli.c takes the shared ones).
 
 load helpers
 
@@ -107,4 +108,15 @@ read_private.h"
 		syms=$(nm "$t" | awk '$2 ~ /^[TDB]$/ && $3 != "main" { print $3 }')
 		same "$syms" "" || { echo "in ${t##*/}"; return 1; }
 	done
+}
+
+@test "the tools' options() are their own options only: under 450 lines in all" {
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" options \
+	    "$MCT_SRCDIR"/tools/mct-*.c
+	[ "$status" -eq 0 ]
+	echo "$output"
+	# every tool has its options() (a renamed one would count nothing)
+	[[ "$output" != *" none"* ]]
+	[ "${#lines[@]}" -ge 9 ]
+	[ "${lines[-1]#total }" -lt 450 ]
 }

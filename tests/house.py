@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """house.py - the shape of libmct, read from its object files with nm(1),
-and from its sources.
+and from its sources and the tools'.
 
 usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across files
        house.py cycles LIBMCT.a     print each cycle of that graph, one a line
        house.py exits LIBMCT.a      print "x.o: sym" for each object that ends the
                                     process (exit, err, errx, ...), util.o and
-                                    time.o aside (the tools' own end-of-main and
-                                    option helpers live there, see lib/mct.h)
+                                    cli.o aside (the tools' end of main() and
+                                    command line live there, see lib/mct.h)
        house.py includes LIBDIR     print each cycle of the #include "..." graph
                                     of LIBDIR's sources, one a line
        house.py sizes LIBDIR        print "x.c: N lines (at most M)" for each .c
                                     of LIBDIR over its limit: 1,500 lines, and
                                     1,200 for reader.c, the reader's face
+       house.py options TOOL.c...   print "TOOL.c N" for each tool's options(),
+                                    N its lines from "options(" to its closing
+                                    brace, then "total N"
 """
 import os
 import re
@@ -24,7 +27,7 @@ MAX_LINES_OF = {"reader.c": 1199}
 
 ENDERS = {"exit", "_exit", "_Exit", "err", "errx", "verr", "verrx", "abort",
           "mct_usage_hint", "mct_version"}
-ALLOWED = {"util.o", "time.o"}
+ALLOWED = {"util.o", "cli.o"}
 
 
 def symbols(lib):
@@ -106,7 +109,27 @@ def sizes(libdir):
             print(f"{f}: {n} lines (at most {most})")
 
 
+def options(paths):
+    """The lines of each file's options(), as "file N", then "total N"."""
+    total = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        start = next((i for i, line in enumerate(lines)
+                      if line.startswith("options(")), None)
+        if start is None:
+            print(f"{path} none")
+            continue
+        end = next(i for i in range(start, len(lines)) if lines[i] == "}")
+        print(f"{path.rsplit('/', 1)[-1]} {end - start + 1}")
+        total += end - start + 1
+    print(f"total {total}")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "options":
+        options(sys.argv[2:])
+        return 0
     cmds = ("graph", "cycles", "exits", "includes", "sizes")
     if len(sys.argv) != 3 or sys.argv[1] not in cmds:
         sys.stderr.write(__doc__)
