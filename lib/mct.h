@@ -87,8 +87,6 @@ FILE	*mct_tmpfile(char **, char **);
 int	 mct_write_all(FILE *, const void *, size_t);
 void	 mct_pipe_size(int);
 int	 mct_status(int, int);
-void	 mct_usage_hint(void);
-void	 mct_version(void);
 int	 mct_finish(int);
 int	 mct_thread(pthread_t *, const char *, void *(*)(void *), void *,
 	    int);
@@ -142,8 +140,9 @@ int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
 void	 mct_strtab_free(struct mct_strtab *);
 
 /*
- * json.c - scanning JSON text: the validating compactor used by the
- * framer, and field access on one compact event.
+ * json.c - compact JSON known to be valid (the spool's and an mct
+ * stream's lines): a value skipped, the first-level keys of an object
+ * indexed, a string's text; field access is built on these.
  */
 enum mct_jtype {
 	MCT_J_NONE = 0,		/* missing */
@@ -167,6 +166,16 @@ struct mct_kv {
 	uint32_t	voff, vlen;	/* value text */
 };
 
+int	 mct_skip(const char *, const char *, const char **);
+int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_jstr(const struct mct_val *, struct mct_buf *);
+int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
+
+/*
+ * json_scan.c - the validating, repairing compactor the framer reads
+ * every event with.
+ */
 /* Result of mct_scan(). */
 enum {
 	MCT_SCAN_OK = 0,
@@ -182,10 +191,6 @@ enum {
 #define MCT_FIX_COMMA	0x08	/* trailing comma in an object or array dropped */
 #define MCT_FIX_NAN	0x10	/* NaN or Infinity written as null */
 #define MCT_NFIX	5
-
-#define MCT_TS_NONE	0
-#define MCT_TS_INT	1
-#define MCT_TS_FRAC	2
 
 struct mct_scan {
 	/* in */
@@ -205,7 +210,7 @@ struct mct_scan {
 	/* with .event set: what the framer learns of the event */
 	int		 has_co_id;
 	int		 is_meta;
-	int		 ts_kind, dur_kind;	/* MCT_TS_* */
+	int		 ts_kind, dur_kind;	/* MCT_TS_* (ttime.c) */
 	int		 odd;		/* ts or dur with an exponent */
 	/*
 	 * plain: the compact copy is the text with only the whitespace
@@ -226,9 +231,11 @@ struct mct_scan {
 };
 
 int	 mct_scan(struct mct_scan *);
-int	 mct_skip(const char *, const char *, const char **);
-int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
-int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
+
+/*
+ * json_unspace.c - objects mct_scan() found plain compacted again at
+ * memory speed, one a line.
+ */
 /*
  * What mct_unspace() noted of the first-level "ts" and "dur" numbers of
  * its objects, if known, in order: kv[i].koff is the object's number (0
@@ -243,8 +250,6 @@ struct mct_times {
 
 int	 mct_unspace(const char *, size_t, struct mct_buf *,
 	    struct mct_times *);
-int	 mct_jstr(const struct mct_val *, struct mct_buf *);
-int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
 
 /*
  * time.c - int64 nanoseconds, exactly from decimal text.
@@ -267,11 +272,6 @@ const char *mct_unit_name(enum mct_unit);
 int64_t	 mct_unit_ns(enum mct_unit);
 int	 mct_parse_time(const char *, int64_t *, int *);
 int	 mct_parse_dur(const char *, int64_t *);
-int	 mct_opt_time(const char *, const char *, int64_t *, int *);
-void	 mct_opt_unit(const char *, enum mct_unit *);
-void	 mct_opt_time_unit(const char *, enum mct_unit *);
-double	 mct_opt_num(const char *, const char *, double, double);
-void	 mct_opt_width(const char *, int *);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
@@ -319,6 +319,75 @@ mct_digits16(const char *p, size_t n)
 	return mct_digits8(p) >= 0 && mct_digits8(p + n - 8) >= 0;
 }
 #endif
+
+/*
+ * ttime.c - trace times: an event's ts or dur text, a JSON number in its
+ * source's unit (not known yet when the framer reads it), as 10^6 times
+ * its value, exactly.  The common form is read inline, in the pass of the
+ * scanner that finds the number's end (a call for each made mct-cat run
+ * 3% more instructions); mct_ttime_e6() reads any other.
+ */
+#define MCT_TS_NONE	0
+#define MCT_TS_INT	1	/* digits, no point */
+#define MCT_TS_FRAC	2	/* digits after a point */
+
+int	 mct_ttime_e6(const char *, size_t, mct_i128 *, int *);
+
+/*
+ * The common ts or dur at p (on a digit 1 to 9), read in the one pass
+ * that also finds its end: up to 19 digits, and a point with up to six
+ * after it (Kineto's fractional µs, 1661203462598738.047: six digits
+ * after the point are exact at 10^-6 units).  Returns the end of the
+ * number, *e6 and *kind set; NULL if the number is not of that form or
+ * its end is not in the text (more digits, an exponent, the text cut):
+ * the caller then checks it against JSON's grammar and reads it with
+ * mct_ttime_e6().
+ */
+static inline __attribute__((always_inline)) const char *
+mct_ttime_plain(const char *s, const char *end, mct_i128 *e6, int *kind)
+{
+	const unsigned char *p = (const unsigned char *)s, *q = p;
+	const unsigned char *e = (const unsigned char *)end;
+	uint64_t u = 0;
+	mct_i128 v;
+	int k;
+#ifdef MCT_DIGITS8
+	int64_t d8;
+
+	/* eight digits at a time while they last */
+	while (e - q >= 8 && q - p <= 11 &&
+	    (d8 = mct_digits8((const char *)q)) >= 0) {
+		u = u * 100000000 + (uint64_t)d8;
+		q += 8;
+	}
+#endif
+	for (; q < e && q - p < 19 && (unsigned)(*q - '0') < 10; q++)
+		u = u * 10 + (uint64_t)(*q - '0');
+	k = MCT_TS_INT;
+	v = (mct_i128)u * 1000000;
+	if (q + 1 < e && *q == '.' && (unsigned)(q[1] - '0') < 10) {
+		const unsigned char *f = q + 1;
+		uint64_t fr = 0, scale = 1000000;
+
+		for (; f < e && f - q <= 6 && (unsigned)(*f - '0') < 10; f++) {
+			fr = fr * 10 + (uint64_t)(*f - '0');
+			scale /= 10;
+		}
+		if (f < e && !((unsigned)(*f - '0') < 10 || *f == 'e' ||
+		    *f == 'E')) {
+			k = MCT_TS_FRAC;
+			v += (mct_i128)(fr * scale);
+			q = f;
+		}
+	}
+	if (q < e && !((unsigned)(*q - '0') < 10 || *q == '.' || *q == 'e' ||
+	    *q == 'E')) {
+		*e6 = v;
+		*kind = k;
+		return (const char *)q;
+	}
+	return NULL;
+}
 
 /*
  * input.c - byte sources: a file or standard input, gzip or plain.
@@ -821,9 +890,106 @@ void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
 void	 mct_out_lines(struct mct_out *, const char *, size_t);
 void	 mct_out_row(struct mct_out *, const char *, size_t);
+void	 mct_out_json(struct mct_out *, const char *, size_t);
+void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);
 long long mct_send(int, long long, size_t);
+
+/*
+ * cli.c - the command line: the options the tools share, -h and -V, and
+ * strict parsers of option values.  A bad value is a message naming the
+ * option and quoting the text, then "Try 'mct-x --help'" and exit 2: the
+ * command line ends the process from lib, as mct_finish() and
+ * mct_nomem() do.
+ *
+ * A tool takes a shared option by listing it: its MCT_LONGOPT_* entry in
+ * the longopts table (where the tool wants it: getopt_long names the
+ * matches of an ambiguous abbreviation in table order), its letter in
+ * the getopt string.  The tool numbers its own long options from
+ * MCT_OPT_TOOL and loops on mct_cli_getopt() in place of getopt_long():
+ * it returns only the tool's own options.
+ */
+#include <getopt.h>
+#include <limits.h>
+
+enum { MCT_OPT_ALIGN = CHAR_MAX + 1, MCT_OPT_MERGE, MCT_OPT_META,
+    MCT_OPT_NO_HEADER, MCT_OPT_NO_PROGRESS, MCT_OPT_PAIR_BE,
+    MCT_OPT_PROGRESS, MCT_OPT_RANK, MCT_OPT_RULES, MCT_OPT_TIME_UNIT,
+    MCT_OPT_WIDTH, MCT_OPT_TOOL };
+
+#define MCT_LONGOPT_ALIGN \
+	{ "align", required_argument, NULL, MCT_OPT_ALIGN }
+#define MCT_LONGOPT_FIELDS \
+	{ "fields", required_argument, NULL, 'F' }
+#define MCT_LONGOPT_HELP \
+	{ "help", no_argument, NULL, 'h' }
+#define MCT_LONGOPT_MERGE \
+	{ "merge", no_argument, NULL, MCT_OPT_MERGE }
+#define MCT_LONGOPT_META \
+	{ "meta", no_argument, NULL, MCT_OPT_META }
+#define MCT_LONGOPT_NO_HEADER \
+	{ "no-header", no_argument, NULL, MCT_OPT_NO_HEADER }
+#define MCT_LONGOPT_NO_PROGRESS \
+	{ "no-progress", no_argument, NULL, MCT_OPT_NO_PROGRESS }
+#define MCT_LONGOPT_OUTPUT \
+	{ "output", required_argument, NULL, 'o' }
+#define MCT_LONGOPT_PAIR_BE \
+	{ "pair-be", no_argument, NULL, MCT_OPT_PAIR_BE }
+#define MCT_LONGOPT_PROGRESS \
+	{ "progress", no_argument, NULL, MCT_OPT_PROGRESS }
+#define MCT_LONGOPT_RANK \
+	{ "rank", required_argument, NULL, MCT_OPT_RANK }
+#define MCT_LONGOPT_RULES \
+	{ "rules", required_argument, NULL, MCT_OPT_RULES }
+#define MCT_LONGOPT_TIME_UNIT \
+	{ "time-unit", required_argument, NULL, MCT_OPT_TIME_UNIT }
+#define MCT_LONGOPT_UNIT \
+	{ "unit", required_argument, NULL, 'u' }
+#define MCT_LONGOPT_VERSION \
+	{ "version", no_argument, NULL, 'V' }
+#define MCT_LONGOPT_WIDTH \
+	{ "width", required_argument, NULL, MCT_OPT_WIDTH }
+
+/* What a tool's shared options write to, and how it takes them. */
+struct mct_cli {
+	void		(*usage)(int);	/* the tool's: -h is usage(0) */
+	struct mct_out	*out;		/* -o, -F, --meta, --no-header,
+					   --time-unit, --width */
+	struct mct_opts	*mo;		/* -u, --align, --merge, --pair-be,
+					   --progress, --rank */
+	const char	*fields;	/* -F: the tool's default (NULL: it has
+					   no -F), then the option's */
+	const char	*own;		/* -o: a format of the tool's own */
+	int		 no_trace;	/* -o trace is not one of its formats */
+	int		 tty_table;	/* no -o: a table on a terminal, else
+					   ndjson */
+	int		 rules_now;	/* --rules, and category in -F, load
+					   the rules at once */
+	int		 progress;	/* on stderr: 1 always, 0 never, -1 on
+					   a terminal; the tool's default,
+					   then --progress, --no-progress */
+	/* what the options said */
+	int		 fmt_given;	/* -o */
+	int		 own_fmt;	/* -o named the tool's own format */
+	const char	*rules;		/* --rules FILE */
+};
+
+int	 mct_cli_getopt(struct mct_cli *, int, char *[], const char *,
+	    const struct option *);
+void	 mct_usage_hint(void);
+void	 mct_version(void);
+void	 mct_opt_unit(const char *, enum mct_unit *);
+void	 mct_opt_time_unit(const char *, enum mct_unit *);
+double	 mct_opt_num(const char *, const char *, double, double);
+long long mct_opt_count(const char *, const char *, long long);
+void	 mct_opt_width(const char *, int *);
+int	 mct_opt_time(const char *, const char *, int64_t *, int *);
+int64_t	 mct_opt_dur(const char *, const char *, int64_t, const char *);
+void	 mct_opt_field(const char *, const char *, struct mct_field *);
+void	 mct_opt_fields(const char *, const char *, struct mct_field **,
+	    int *);
+struct mct_expr *mct_opt_expr(const char *, const char *);
 
 /*
  * group.c - the group table: events grouped under a key, with exact

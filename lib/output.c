@@ -562,6 +562,33 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 	}
 }
 
+/* A record the tool made (a JSON object) as an event of the output. */
+void
+mct_out_json(struct mct_out *o, const char *json, size_t len)
+{
+	struct mct_event ev;
+
+	mct_event_init(&ev, json, len, o->hdr);
+	mct_out_event(o, &ev);
+	mct_event_free(&ev);
+}
+
+/*
+ * A length of time for a cell or a value: for people on a table, else
+ * ns scaled by --time-unit.
+ */
+void
+mct_out_time(const struct mct_out *o, struct mct_buf *b, int64_t ns)
+{
+	char num[64];
+
+	if (mct_out_human(o))
+		mct_fmt_human(num, (double)ns);
+	else
+		mct_fmt_dec(num, ns, mct_unit_ns(o->tunit));
+	mct_buf_adds(b, num);
+}
+
 void
 mct_out_end(struct mct_out *o)
 {

@@ -8,8 +8,6 @@
  */
 #include "config.h"
 
-#include <err.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -417,75 +415,6 @@ mct_parse_time(const char *s, int64_t *ns, int *absolute)
 {
 	*absolute = *s == '@';
 	return mct_parse_dur(s + *absolute, ns);
-}
-
-/* --unit's argument (auto ns us ms s), or exit with a message. */
-void
-mct_opt_unit(const char *arg, enum mct_unit *u)
-{
-	if (mct_parse_unit(arg, u) != 0) {
-		warnx("--unit: unknown unit '%s' (want auto, ns, us, ms or s)",
-		    arg);
-		mct_usage_hint();
-	}
-}
-
-/* --time-unit's argument (ns us ms s), or exit with a message. */
-void
-mct_opt_time_unit(const char *arg, enum mct_unit *u)
-{
-	if (mct_parse_unit(arg, u) != 0 || *u == MCT_UNIT_AUTO) {
-		warnx("--time-unit: unknown unit '%s' (want ns, us, ms or s)",
-		    arg);
-		mct_usage_hint();
-	}
-}
-
-/* A number option's argument, from lo to hi, or exit with a message. */
-double
-mct_opt_num(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (*arg == '\0' || *end != '\0' || !(d >= lo && d <= hi)) {
-		warnx("%s: invalid number '%s' (want %g to %g)", opt, arg, lo, hi);
-		mct_usage_hint();
-	}
-	return d;
-}
-
-/* --width's argument: cells in human tables; 0 is "never cut" (-1). */
-void
-mct_opt_width(const char *arg, int *w)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (end == arg || *end != '\0' || errno != 0 || n < 0 || n > 100000 ||
-	    (n > 0 && n < 2)) {
-		warnx("--width: invalid width '%s' (want a number of characters "
-		    "from 2, or 0 for no limit)", arg);
-		mct_usage_hint();
-	}
-	*w = n == 0 ? -1 : (int)n;
-}
-
-/* Parse a time option's argument, or exit with a message naming it. */
-int
-mct_opt_time(const char *opt, const char *arg, int64_t *ns, int *absolute)
-{
-	int abs0 = 0;
-
-	if ((absolute ? mct_parse_time(arg, ns, absolute) :
-	    mct_parse_time(arg, ns, &abs0)) != 0 || (!absolute && abs0)) {
-		warnx("%s: invalid time '%s' (want e.g. 26.5s, 300us, 1.5ms%s)",
-		    opt, arg, absolute ? ", @123" : "");
-		mct_usage_hint();
-	}
-	return 0;
 }
 
 /*

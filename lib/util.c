@@ -411,22 +411,6 @@ mct_status(int a, int b)
 	return a > b ? a : b;
 }
 
-void
-mct_usage_hint(void)
-{
-	fprintf(stderr, "Try '%s --help' for more information.\n",
-	    program_invocation_short_name);
-	exit(MCT_EXIT_USAGE);
-}
-
-void
-mct_version(void)
-{
-	printf("%s (%s) %s\n", program_invocation_short_name, PACKAGE_NAME,
-	    PACKAGE_VERSION);
-	exit(mct_finish(MCT_EXIT_OK));
-}
-
 /* A failed write to stdout: a closed pipe ends the program quietly. */
 static void
 write_failed(void)

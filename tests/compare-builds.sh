@@ -49,7 +49,9 @@ run() {
 		(cd "$work" && PATH="$d/tools:$src/tools:$PATH" \
 		    MCT_PKGDATADIR_OVERRIDE= sh -c "$*" \
 		    > "$work/$b.out" 2> "$work/$b.err"; echo $? > "$work/$b.rc")
-		sed "s|$d|BUILD|g" "$work/$b.err" > "$work/$b.err2"
+		# (a build's own path, as a tool names itself; a build in the
+		# source tree must not hide the names of the inputs)
+		sed "s|$d/tools/|BUILD/tools/|g" "$work/$b.err" > "$work/$b.err2"
 	done
 	if ! cmp -s "$work/old.out" "$work/new.out" ||
 	    ! cmp -s "$work/old.err2" "$work/new.err2" ||

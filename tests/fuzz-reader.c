@@ -37,7 +37,7 @@
  *
  * A failed invariant prints what failed and abort()s, so that libFuzzer
  * keeps the input.  Every finding stops the run: the bugs the first runs
- * found are fixed, and their inputs are tests in tests/unit.c.
+ * found are fixed, and their inputs are unit tests (tests/unit-*.c).
  */
 #include "config.h"
 

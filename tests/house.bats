@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
 # house.bats - the shape of the code, as lib/mct.h promises it: lib has no
-# circle in its call graph, only tools end the process, every file includes
-# one project header, and each tool is one file of its own.
+# circle in its call graph nor in its includes, no lib file is too long to
+# read, only tools end the process, every file includes one project header
+# (the reader's and the json files their private one too), each tool is
+# one file of its own, and its options() holds only its own options
+# (lib/cli.c takes the shared ones).
 
 load helpers
 
@@ -38,6 +41,42 @@ lib() {
 	same "$output" "a.o -> b.o -> a.o"
 }
 
+@test "lib's includes have no circle" {
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" includes "$MCT_SRCDIR/lib"
+	[ "$status" -eq 0 ]
+	same "$output" ""
+}
+
+@test "the include cycle finder finds a circle where there is one" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir inc
+	printf '#include "b.h"\n' > inc/a.h
+	printf '#include "config.h"\n#include "a.h"\n' > inc/b.h
+	printf '#include "a.h"\n' > inc/c.c
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" includes inc
+	[ "$status" -eq 0 ]
+	same "$output" "a.h -> b.h -> a.h"
+}
+
+@test "no lib .c file over 1,500 lines, and reader.c, the reader's face, under 1,200" {
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" sizes "$MCT_SRCDIR/lib"
+	[ "$status" -eq 0 ]
+	same "$output" ""
+}
+
+@test "the size check names a file over its limit" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir big
+	seq 1200 > big/reader.c
+	seq 1500 > big/ok.c
+	seq 1501 > big/long.c
+	seq 3000 > big/long.h
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" sizes big
+	[ "$status" -eq 0 ]
+	same "$output" "long.c: 1501 lines (at most 1500)
+reader.c: 1200 lines (at most 1199)"
+}
+
 @test "no lib file ends the process: they return a status and tools exit" {
 	command -v nm >/dev/null || skip "no nm(1)"
 	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" exits "$(lib)"
@@ -45,16 +84,24 @@ lib() {
 	same "$output" ""
 }
 
-@test "every source file includes one project header, lib/mct.h" {
-	local f bad=
+@test "every source file includes one project header, lib/mct.h; the reader's and the json files their own too" {
+	local f bad= private
 	for f in "$MCT_SRCDIR"/lib/*.c "$MCT_SRCDIR"/tools/*.c; do
 		[ -f "$f" ] || continue
-		if grep -n '^#include "' "$f" | grep -v -e '"mct.h"' -e '"config.h"'; then
+		case ${f##*/} in
+		reader.c|read_*.c)	private='"read_private.h"' ;;
+		json.c|json_*.c)	private='"json_private.h"' ;;
+		*)			private='"mct.h"' ;;
+		esac
+		if grep -n '^#include "' "$f" | grep -v -e '"mct.h"' \
+		    -e '"config.h"' -e "$private"; then
 			bad="$bad ${f##*/}"
 		fi
 	done
 	same "$bad" ""
-	[ "$(ls "$MCT_SRCDIR"/lib/*.h | wc -l)" -eq 1 ]
+	same "$(cd "$MCT_SRCDIR"/lib && ls *.h)" "json_private.h
+mct.h
+read_private.h"
 }
 
 @test "a tool is one file: no tool's object defines what another tool calls" {
@@ -66,4 +113,15 @@ lib() {
 		syms=$(nm "$t" | awk '$2 ~ /^[TDB]$/ && $3 != "main" { print $3 }')
 		same "$syms" "" || { echo "in ${t##*/}"; return 1; }
 	done
+}
+
+@test "the tools' options() are their own options only: under 450 lines in all" {
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" options \
+	    "$MCT_SRCDIR"/tools/mct-*.c
+	[ "$status" -eq 0 ]
+	echo "$output"
+	# every tool has its options() (a renamed one would count nothing)
+	[[ "$output" != *" none"* ]]
+	[ "${#lines[@]}" -ge 9 ]
+	[ "${lines[-1]#total }" -lt 450 ]
 }

@@ -1,19 +1,33 @@
 #!/usr/bin/env python3
-"""house.py - the shape of libmct, read from its object files with nm(1).
+"""house.py - the shape of libmct, read from its object files with nm(1),
+and from its sources and the tools'.
 
 usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across files
        house.py cycles LIBMCT.a     print each cycle of that graph, one a line
        house.py exits LIBMCT.a      print "x.o: sym" for each object that ends the
                                     process (exit, err, errx, ...), util.o and
-                                    time.o aside (the tools' own end-of-main and
-                                    option helpers live there, see lib/mct.h)
+                                    cli.o aside (the tools' end of main() and
+                                    command line live there, see lib/mct.h)
+       house.py includes LIBDIR     print each cycle of the #include "..." graph
+                                    of LIBDIR's sources, one a line
+       house.py sizes LIBDIR        print "x.c: N lines (at most M)" for each .c
+                                    of LIBDIR over its limit: 1,500 lines, and
+                                    1,200 for reader.c, the reader's face
+       house.py options TOOL.c...   print "TOOL.c N" for each tool's options(),
+                                    N its lines from "options(" to its closing
+                                    brace, then "total N"
 """
+import os
+import re
 import subprocess
 import sys
 
+MAX_LINES = 1500
+MAX_LINES_OF = {"reader.c": 1199}
+
 ENDERS = {"exit", "_exit", "_Exit", "err", "errx", "verr", "verrx", "abort",
           "mct_usage_hint", "mct_version"}
-ALLOWED = {"util.o", "time.o"}
+ALLOWED = {"util.o", "cli.o"}
 
 
 def symbols(lib):
@@ -49,7 +63,7 @@ def graph(lib):
 
 def cycles(g):
     """Every elementary cycle, found from each node by depth-first search
-    (the graph has a dozen nodes)."""
+    (the graphs have a few dozen nodes)."""
     found = set()
     for start in sorted(g):
         stack = [(start, [start])]
@@ -65,10 +79,68 @@ def cycles(g):
     return sorted(found)
 
 
+def sources(libdir):
+    return sorted(f for f in os.listdir(libdir)
+                  if f.endswith((".c", ".cc", ".h")))
+
+
+def includes(libdir):
+    """The graph of #include "x" among the files of libdir (a header not
+    there, config.h say, is no node)."""
+    names = sources(libdir)
+    g = {f: set() for f in names}
+    for f in names:
+        with open(os.path.join(libdir, f), encoding="utf-8") as fp:
+            for line in fp:
+                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                if m and m.group(1) in g:
+                    g[f].add(m.group(1))
+    return g
+
+
+def sizes(libdir):
+    for f in sources(libdir):
+        if not f.endswith(".c"):
+            continue
+        with open(os.path.join(libdir, f), encoding="utf-8") as fp:
+            n = sum(1 for _ in fp)
+        most = MAX_LINES_OF.get(f, MAX_LINES)
+        if n > most:
+            print(f"{f}: {n} lines (at most {most})")
+
+
+def options(paths):
+    """The lines of each file's options(), as "file N", then "total N"."""
+    total = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        start = next((i for i, line in enumerate(lines)
+                      if line.startswith("options(")), None)
+        if start is None:
+            print(f"{path} none")
+            continue
+        end = next(i for i in range(start, len(lines)) if lines[i] == "}")
+        print(f"{path.rsplit('/', 1)[-1]} {end - start + 1}")
+        total += end - start + 1
+    print(f"total {total}")
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("graph", "cycles", "exits"):
+    if len(sys.argv) > 2 and sys.argv[1] == "options":
+        options(sys.argv[2:])
+        return 0
+    cmds = ("graph", "cycles", "exits", "includes", "sizes")
+    if len(sys.argv) != 3 or sys.argv[1] not in cmds:
         sys.stderr.write(__doc__)
         return 2
+    if sys.argv[1] == "includes":
+        for c in cycles(includes(sys.argv[2])):
+            print(c)
+        return 0
+    if sys.argv[1] == "sizes":
+        sizes(sys.argv[2])
+        return 0
     g, undefined = graph(sys.argv[2])
     if sys.argv[1] == "graph":
         for o in sorted(g):

@@ -15,29 +15,27 @@
 
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
-enum { OPT_NO_HEADER = CHAR_MAX + 1, OPT_NO_PROGRESS, OPT_PROGRESS,
-    OPT_RULES, OPT_TIME_UNIT, OPT_ALIGN, OPT_MERGE, OPT_RANK, OPT_WIDTH,
-    OPT_META, OPT_PAIR_BE, OPT_TOP_MAX };
+enum { OPT_TOP_MAX = MCT_OPT_TOOL };
 
 static const struct option longopts[] = {
-	{ "align",	required_argument,	NULL, OPT_ALIGN },
-	{ "fields",	required_argument,	NULL, 'F' },
-	{ "help",	no_argument,		NULL, 'h' },
-	{ "merge",	no_argument,		NULL, OPT_MERGE },
-	{ "meta",	no_argument,		NULL, OPT_META },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
-	{ "no-progress", no_argument,		NULL, OPT_NO_PROGRESS },
-	{ "output",	required_argument,	NULL, 'o' },
-	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
-	{ "progress",	no_argument,		NULL, OPT_PROGRESS },
-	{ "rank",	required_argument,	NULL, OPT_RANK },
-	{ "rules",	required_argument,	NULL, OPT_RULES },
-	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	MCT_LONGOPT_ALIGN,
+	MCT_LONGOPT_FIELDS,
+	MCT_LONGOPT_HELP,
+	MCT_LONGOPT_MERGE,
+	MCT_LONGOPT_META,
+	MCT_LONGOPT_NO_HEADER,
+	MCT_LONGOPT_NO_PROGRESS,
+	MCT_LONGOPT_OUTPUT,
+	MCT_LONGOPT_PAIR_BE,
+	MCT_LONGOPT_PROGRESS,
+	MCT_LONGOPT_RANK,
+	MCT_LONGOPT_RULES,
+	MCT_LONGOPT_TIME_UNIT,
 	{ "top-max",	required_argument,	NULL, OPT_TOP_MAX },
-	{ "unit",	required_argument,	NULL, 'u' },
-	{ "version",	no_argument,		NULL, 'V' },
+	MCT_LONGOPT_UNIT,
+	MCT_LONGOPT_VERSION,
 	{ "wrap",	no_argument,		NULL, 'w' },
-	{ "width",	required_argument,	NULL, OPT_WIDTH },
+	MCT_LONGOPT_WIDTH,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -105,45 +103,6 @@ usage(int status)
 	exit(mct_finish(MCT_EXIT_OK));
 }
 
-/* --rank auto|order|N */
-static void
-opt_rank(const char *arg, struct mct_opts *mo)
-{
-	int64_t n;
-
-	if (strcmp(arg, "auto") == 0)
-		mo->rank = MCT_RANK_RULES;
-	else if (strcmp(arg, "order") == 0)
-		mo->rank = MCT_RANK_ORDER;
-	else if (mct_int(arg, strlen(arg), &n) == 0 && n >= 0 &&
-	    n <= INT32_MAX) {
-		mo->rank = MCT_RANK_GIVEN;
-		mo->rank_n = n;
-	} else {
-		warnx("--rank: invalid value '%s' (want auto, order or a "
-		    "rank number)", arg);
-		mct_usage_hint();
-	}
-}
-
-/* --align none|start|NAME */
-static void
-opt_align(const char *arg, struct mct_opts *mo)
-{
-	if (*arg == '\0') {
-		warnx("--align: empty (want none, start or an event name)");
-		mct_usage_hint();
-	}
-	if (strcmp(arg, "none") == 0)
-		mo->align = MCT_ALIGN_NONE;
-	else if (strcmp(arg, "start") == 0)
-		mo->align = MCT_ALIGN_START;
-	else {
-		mo->align = MCT_ALIGN_NAME;
-		mo->align_name = arg;
-	}
-}
-
 /* --top-max: bytes, K or M; 0 is no limit (the reader's -1). */
 static long long
 top_max(const char *arg)
@@ -170,69 +129,17 @@ top_max(const char *arg)
 }
 
 static int
-options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
-    const char **fields)
+options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo)
 {
-	int ch, progress = -1;
+	struct mct_cli c = { .usage = usage, .out = o, .mo = mo,
+	    .fields = DEFAULT_FIELDS, .rules_now = 1, .progress = -1 };
+	int ch;
 
-	while ((ch = getopt_long(argc, argv, "F:ho:u:Vw", longopts, NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:u:Vw",
+	    longopts)) != -1) {
 		switch (ch) {
-		case 'F':
-			*fields = optarg;
-			break;
-		case 'h':
-			usage(0);
-			break;
-		case 'o':
-			if (mct_parse_ofmt(optarg, &o->fmt) != 0) {
-				warnx("-o: unknown format '%s' (want ndjson, "
-				    "tsv, csv, table, md or trace)", optarg);
-				mct_usage_hint();
-			}
-			break;
-		case 'u':
-			mct_opt_unit(optarg, &mo->unit);
-			break;
-		case 'V':
-			mct_version();
-			break;
 		case 'w':
 			o->fmt = MCT_O_TRACE;
-			break;
-		case OPT_ALIGN:
-			opt_align(optarg, mo);
-			break;
-		case OPT_MERGE:
-			mo->merged = 1;
-			break;
-		case OPT_META:
-			o->meta = 1;
-			break;
-		case OPT_PAIR_BE:
-			mo->pair_be = 1;
-			break;
-		case OPT_NO_HEADER:
-			o->header = 0;
-			break;
-		case OPT_NO_PROGRESS:
-			progress = 0;
-			break;
-		case OPT_PROGRESS:
-			progress = 1;
-			break;
-		case OPT_RANK:
-			opt_rank(optarg, mo);
-			break;
-		case OPT_RULES:
-			mct_rules_path(optarg);
-			if (mct_rules_need() != 0)
-				exit(MCT_EXIT_USAGE);
-			break;
-		case OPT_WIDTH:
-			mct_opt_width(optarg, &o->maxwidth);
-			break;
-		case OPT_TIME_UNIT:
-			mct_opt_time_unit(optarg, &o->tunit);
 			break;
 		case OPT_TOP_MAX:
 			mo->top_max = top_max(optarg);
@@ -240,23 +147,6 @@ options(int argc, char *argv[], struct mct_out *o, struct mct_opts *mo,
 		default:
 			usage(2);
 		}
-	}
-	if (mct_fields_parse(*fields, &o->fields, &o->nfields) != 0) {
-		warnx("-F: invalid field list '%s'", *fields);
-		mct_usage_hint();
-	}
-	if (mct_rules_fields(o->fields, o->nfields) && mct_rules_need() != 0)
-		exit(MCT_EXIT_USAGE);
-	mo->progress = progress == -1 ? isatty(STDERR_FILENO) : progress;
-	if (mo->rank == MCT_RANK_GIVEN && argc - optind > 1) {
-		warnx("--rank=%lld: one operand only (--rank=order numbers "
-		    "several)", (long long)mo->rank_n);
-		mct_usage_hint();
-	}
-	if (mo->merged && mo->pair_be) {
-		warnx("--merge and --pair-be: pair each trace first "
-		    "(mct-cat --pair-be F > F.nd), then merge the streams");
-		mct_usage_hint();
 	}
 	return optind;
 }
@@ -288,7 +178,6 @@ main(int argc, char *argv[])
 {
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_out o = { .fmt = MCT_O_NDJSON, .header = 1 };
-	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
 	struct mct_event *ev;
 	struct mct_pairbe *pb = NULL;
@@ -296,7 +185,7 @@ main(int argc, char *argv[])
 	size_t len;
 	int n, lines, status = MCT_EXIT_OK;
 
-	n = options(argc, argv, &o, &mo, &fields);
+	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
 	/* NDJSON of the events as they come: whole lines the reader holds */

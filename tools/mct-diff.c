@@ -92,7 +92,6 @@ struct opts {
 	int64_t		 min_delta;	/* --min-delta, or -1 */
 	struct mct_expr	*fail;		/* --fail-if */
 	struct mct_out	 out;
-	int		 header;	/* --no-header clears it */
 	struct mct_method m;
 	size_t		 limit;		/* values kept per group of a partial */
 	struct run	 run[2];
@@ -103,24 +102,23 @@ struct opts {
 	struct mct_buf	 kbuf, line, fold, fkey;
 };
 
-enum { OPT_DEVICE = CHAR_MAX + 1, OPT_FAIL_IF, OPT_MIN_DELTA, OPT_NO_HEADER,
-    OPT_RULES, OPT_TIME_UNIT, OPT_VALUE, OPT_WIDTH };
+enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_FAIL_IF, OPT_MIN_DELTA, OPT_VALUE };
 
 static const struct option longopts[] = {
 	{ "by",		required_argument,	NULL, 'k' },
 	{ "device",	no_argument,		NULL, OPT_DEVICE },
 	{ "fail-if",	required_argument,	NULL, OPT_FAIL_IF },
-	{ "help",	no_argument,		NULL, 'h' },
+	MCT_LONGOPT_HELP,
 	{ "min-delta",	required_argument,	NULL, OPT_MIN_DELTA },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
-	{ "output",	required_argument,	NULL, 'o' },
-	{ "rules",	required_argument,	NULL, OPT_RULES },
-	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	MCT_LONGOPT_NO_HEADER,
+	MCT_LONGOPT_OUTPUT,
+	MCT_LONGOPT_RULES,
+	MCT_LONGOPT_TIME_UNIT,
 	{ "top",	required_argument,	NULL, 'n' },
-	{ "unit",	required_argument,	NULL, 'u' },
+	MCT_LONGOPT_UNIT,
 	{ "value",	required_argument,	NULL, OPT_VALUE },
-	{ "version",	no_argument,		NULL, 'V' },
-	{ "width",	required_argument,	NULL, OPT_WIDTH },
+	MCT_LONGOPT_VERSION,
+	MCT_LONGOPT_WIDTH,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -709,7 +707,7 @@ table(struct opts *o)
 	size_t i, shown = 0;
 	int c;
 
-	if (o->out.fmt != MCT_O_NDJSON && (o->header ||
+	if (o->out.fmt != MCT_O_NDJSON && (o->out.header ||
 	    mct_out_human(&o->out))) {
 		for (c = 0; c < o->nby; c++) {
 			if (c)
@@ -939,40 +937,20 @@ out_header(struct opts *o)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	char err[512], *end;
+	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
+	    .no_trace = 1, .tty_table = 1 };
+	char err[512];
 	size_t at;
-	int ch, fmt = 0;
+	int ch;
 
-	while ((ch = getopt_long(argc, argv, "hk:n:o:u:V", longopts,
-	    NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "hk:n:o:u:V",
+	    longopts)) != -1) {
 		switch (ch) {
-		case 'h':
-			usage(0);
-			break;
 		case 'k':
 			o->by_text = optarg;
 			break;
 		case 'n':
-			o->top = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || o->top < 1) {
-				warnx("--top: invalid number '%s'", optarg);
-				mct_usage_hint();
-			}
-			break;
-		case 'o':
-			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0 ||
-			    o->out.fmt == MCT_O_TRACE) {
-				warnx("-o: unknown format '%s' (want table, "
-				    "md, ndjson, tsv or csv)", optarg);
-				mct_usage_hint();
-			}
-			fmt = 1;
-			break;
-		case 'u':
-			mct_opt_unit(optarg, &mo->unit);
-			break;
-		case 'V':
-			mct_version();
+			o->top = mct_opt_count("--top", optarg, 1);
 			break;
 		case OPT_DEVICE:
 			o->device = 1;
@@ -994,20 +972,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 				mct_usage_hint();
 			}
 			break;
-		case OPT_NO_HEADER:
-			o->header = 0;
-			break;
-		case OPT_RULES:
-			mct_rules_path(optarg);
-			break;
-		case OPT_TIME_UNIT:
-			mct_opt_time_unit(optarg, &o->out.tunit);
-			break;
 		case OPT_VALUE:
 			o->value_text = optarg;
-			break;
-		case OPT_WIDTH:
-			mct_opt_width(optarg, &o->out.maxwidth);
 			break;
 		default:
 			usage(2);
@@ -1022,28 +988,20 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		warnx("A and B cannot both be standard input");
 		mct_usage_hint();
 	}
-	if (mct_fields_parse(o->by_text, &o->by, &o->nby) != 0) {
-		warnx("--by: invalid field list '%s'", o->by_text);
-		mct_usage_hint();
-	}
+	mct_opt_fields("--by", o->by_text, &o->by, &o->nby);
 	o->stack = stack_by(o);
-	if (mct_field_parse(o->value_text, &o->value) != 0) {
-		warnx("--value: invalid field '%s'", o->value_text);
-		mct_usage_hint();
-	}
+	mct_opt_field("--value", o->value_text, &o->value);
 	o->vtime = mct_field_time(&o->value);
-	if (!fmt)
-		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
-	o->out.header = o->header;
 	return optind;
 }
 
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { .by_text = "name", .value_text = "dur", .header = 1,
-	    .min_delta = -1, .limit = MCT_EXACT_LIMIT, .m = { .min_rounds = 3,
-	    .min_share = 1, .split = 5, .overlap = 80, .join = -1 } };
+	struct opts o = { .by_text = "name", .value_text = "dur",
+	    .out = { .header = 1 }, .min_delta = -1, .limit = MCT_EXACT_LIMIT,
+	    .m = { .min_rounds = 3, .min_share = 1, .split = 5, .overlap = 80,
+	    .join = -1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct run *r;
 	int n, k, status = MCT_EXIT_OK;

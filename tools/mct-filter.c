@@ -53,10 +53,9 @@ struct opts {
 	int		 nmatch;
 };
 
-enum { OPT_CAT = CHAR_MAX + 1, OPT_CATEGORY, OPT_CLIP, OPT_DEVICE, OPT_FROM, OPT_MATCH,
-    OPT_MAX_DUR, OPT_META, OPT_MIN_DUR, OPT_NAME, OPT_NO_HEADER, OPT_NO_META, OPT_PH,
-    OPT_PID, OPT_RULES, OPT_TID, OPT_TIME_UNIT, OPT_WIDTH, OPT_TO, OPT_WHERE,
-    OPT_WITHIN };
+enum { OPT_CAT = MCT_OPT_TOOL, OPT_CATEGORY, OPT_CLIP, OPT_DEVICE, OPT_FROM,
+    OPT_MATCH, OPT_MAX_DUR, OPT_MIN_DUR, OPT_NAME, OPT_NO_META, OPT_PH,
+    OPT_PID, OPT_TID, OPT_TO, OPT_WHERE, OPT_WITHIN };
 
 static const struct option longopts[] = {
 	{ "cat",	required_argument,	NULL, OPT_CAT },
@@ -64,30 +63,30 @@ static const struct option longopts[] = {
 	{ "clip",	no_argument,		NULL, OPT_CLIP },
 	{ "count",	no_argument,		NULL, 'c' },
 	{ "device",	no_argument,		NULL, OPT_DEVICE },
-	{ "fields",	required_argument,	NULL, 'F' },
+	MCT_LONGOPT_FIELDS,
 	{ "from",	required_argument,	NULL, OPT_FROM },
-	{ "help",	no_argument,		NULL, 'h' },
+	MCT_LONGOPT_HELP,
 	{ "ignore-case", no_argument,		NULL, 'i' },
 	{ "invert",	no_argument,		NULL, 'v' },
 	{ "match",	required_argument,	NULL, OPT_MATCH },
 	{ "max-dur",	required_argument,	NULL, OPT_MAX_DUR },
-	{ "meta",	no_argument,		NULL, OPT_META },
+	MCT_LONGOPT_META,
 	{ "min-dur",	required_argument,	NULL, OPT_MIN_DUR },
 	{ "name",	required_argument,	NULL, OPT_NAME },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
+	MCT_LONGOPT_NO_HEADER,
 	{ "no-meta",	no_argument,		NULL, OPT_NO_META },
-	{ "output",	required_argument,	NULL, 'o' },
+	MCT_LONGOPT_OUTPUT,
 	{ "ph",		required_argument,	NULL, OPT_PH },
 	{ "pid",	required_argument,	NULL, OPT_PID },
-	{ "rules",	required_argument,	NULL, OPT_RULES },
+	MCT_LONGOPT_RULES,
 	{ "tid",	required_argument,	NULL, OPT_TID },
-	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	MCT_LONGOPT_TIME_UNIT,
 	{ "to",		required_argument,	NULL, OPT_TO },
-	{ "unit",	required_argument,	NULL, 'u' },
-	{ "version",	no_argument,		NULL, 'V' },
+	MCT_LONGOPT_UNIT,
+	MCT_LONGOPT_VERSION,
 	{ "where",	required_argument,	NULL, OPT_WHERE },
 	{ "within",	no_argument,		NULL, OPT_WITHIN },
-	{ "width",	required_argument,	NULL, OPT_WIDTH },
+	MCT_LONGOPT_WIDTH,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -475,37 +474,18 @@ static int
 options(int argc, char *argv[], struct opts *o, struct mct_out *out,
     struct mct_opts *mo)
 {
-	const char *fields = DEFAULT_FIELDS;
-	char err[512];
+	struct mct_cli c = { .usage = usage, .out = out, .mo = mo,
+	    .fields = DEFAULT_FIELDS };
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "cF:hio:u:Vv", longopts,
-	    NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "cF:hio:u:Vv",
+	    longopts)) != -1) {
 		switch (ch) {
 		case 'c':
 			o->count = 1;
 			break;
-		case 'F':
-			fields = optarg;
-			break;
-		case 'h':
-			usage(0);
-			break;
 		case 'i':
 			o->icase = 1;
-			break;
-		case 'o':
-			if (mct_parse_ofmt(optarg, &out->fmt) != 0) {
-				warnx("-o: unknown format '%s' (want ndjson, "
-				    "tsv, csv, table, md or trace)", optarg);
-				mct_usage_hint();
-			}
-			break;
-		case 'u':
-			mct_opt_unit(optarg, &mo->unit);
-			break;
-		case 'V':
-			mct_version();
 			break;
 		case 'v':
 			o->invert = 1;
@@ -534,29 +514,17 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			o->match[o->nmatch++] = optarg;
 			break;
 		case OPT_MAX_DUR:
-			if (mct_parse_dur(optarg, &o->max_dur) != 0) {
-				warnx("--max-dur: invalid duration '%s' (want "
-				    "e.g. 1.5ms, 300us, 2s)", optarg);
-				mct_usage_hint();
-			}
+			o->max_dur = mct_opt_dur("--max-dur", optarg, INT64_MIN,
+			    "1.5ms, 300us, 2s");
 			o->has_max = 1;
 			break;
 		case OPT_MIN_DUR:
-			if (mct_parse_dur(optarg, &o->min_dur) != 0) {
-				warnx("--min-dur: invalid duration '%s' (want "
-				    "e.g. 1.5ms, 300us, 2s)", optarg);
-				mct_usage_hint();
-			}
+			o->min_dur = mct_opt_dur("--min-dur", optarg, INT64_MIN,
+			    "1.5ms, 300us, 2s");
 			o->has_min = 1;
 			break;
 		case OPT_NAME:
 			add(&o->name, optarg);
-			break;
-		case OPT_NO_HEADER:
-			out->header = 0;
-			break;
-		case OPT_META:
-			out->meta = 1;
 			break;
 		case OPT_NO_META:
 			o->no_meta = 1;
@@ -568,18 +536,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case OPT_PID:
 			add(&o->pid, optarg);
 			break;
-		case OPT_RULES:
-			mct_rules_path(optarg);
-			o->rules = 1;
-			break;
 		case OPT_TID:
 			add(&o->tid, optarg);
-			break;
-		case OPT_WIDTH:
-			mct_opt_width(optarg, &out->maxwidth);
-			break;
-		case OPT_TIME_UNIT:
-			mct_opt_time_unit(optarg, &out->tunit);
 			break;
 		case OPT_TO:
 			mct_opt_time("--to", optarg, &o->to, &o->to_abs);
@@ -590,11 +548,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case OPT_WHERE:
 			o->where = mct_xrealloc(o->where,
 			    (size_t)(o->nwhere + 1) * sizeof(*o->where));
-			if ((o->where[o->nwhere] = mct_expr_parse(optarg, 0, err,
-			    sizeof(err))) == NULL) {
-				warnx("--where: %s in '%s'", err, optarg);
-				mct_usage_hint();
-			}
+			o->where[o->nwhere] = mct_opt_expr("--where", optarg);
 			o->rules |= mct_rules_expr(o->where[o->nwhere]);
 			o->nwhere++;
 			break;
@@ -605,11 +559,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			usage(2);
 		}
 	}
-	if (mct_fields_parse(fields, &out->fields, &out->nfields) != 0) {
-		warnx("-F: invalid field list '%s'", fields);
-		mct_usage_hint();
-	}
-	o->rules |= mct_rules_fields(out->fields, out->nfields);
+	o->rules |= c.rules != NULL ||
+	    mct_rules_fields(out->fields, out->nfields);
 	compile(o);
 	return optind;
 }

@@ -68,26 +68,25 @@ struct opts {
 	struct mct_buf	 sline, sfold;
 };
 
-enum { OPT_HOST = CHAR_MAX + 1, OPT_KEY, OPT_NO_HEADER, OPT_ORPHANS,
-    OPT_RULES, OPT_STACK, OPT_TIME_UNIT, OPT_WIDTH, OPT_WINDOW, OPT_PAIR_BE };
+enum { OPT_HOST = MCT_OPT_TOOL, OPT_KEY, OPT_ORPHANS, OPT_STACK, OPT_WINDOW };
 
 static const struct option longopts[] = {
-	{ "fields",	required_argument,	NULL, 'F' },
-	{ "help",	no_argument,		NULL, 'h' },
+	MCT_LONGOPT_FIELDS,
+	MCT_LONGOPT_HELP,
 	{ "host",	required_argument,	NULL, OPT_HOST },
 	{ "key",	required_argument,	NULL, OPT_KEY },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
+	MCT_LONGOPT_NO_HEADER,
 	{ "orphans",	no_argument,		NULL, OPT_ORPHANS },
-	{ "output",	required_argument,	NULL, 'o' },
-	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
+	MCT_LONGOPT_OUTPUT,
+	MCT_LONGOPT_PAIR_BE,
 	{ "quiet",	no_argument,		NULL, 'q' },
-	{ "rules",	required_argument,	NULL, OPT_RULES },
+	MCT_LONGOPT_RULES,
 	{ "stack",	no_argument,		NULL, OPT_STACK },
-	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
-	{ "unit",	required_argument,	NULL, 'u' },
-	{ "version",	no_argument,		NULL, 'V' },
+	MCT_LONGOPT_TIME_UNIT,
+	MCT_LONGOPT_UNIT,
+	MCT_LONGOPT_VERSION,
 	{ "window",	required_argument,	NULL, OPT_WINDOW },
-	{ "width",	required_argument,	NULL, OPT_WIDTH },
+	MCT_LONGOPT_WIDTH,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -663,88 +662,39 @@ report(struct opts *o)
 }
 
 static int
-options(int argc, char *argv[], struct opts *o, struct mct_opts *mo,
-    const char **fields)
+options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	char err[512];
+	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
+	    .fields = DEFAULT_FIELDS, .own = "folded", .rules_now = 1 };
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "F:ho:qu:V", longopts,
-	    NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:qu:V",
+	    longopts)) != -1) {
 		switch (ch) {
-		case 'F':
-			*fields = optarg;
-			break;
-		case 'h':
-			usage(0);
-			break;
-		case 'o':
-			if ((o->folded = strcmp(optarg, "folded") == 0))
-				break;
-			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0) {
-				warnx("-o: unknown format '%s' (want ndjson, "
-				    "tsv, csv, table, md, trace or folded)", optarg);
-				mct_usage_hint();
-			}
-			break;
 		case 'q':
 			o->quiet = 1;
 			break;
-		case 'u':
-			mct_opt_unit(optarg, &mo->unit);
-			break;
-		case 'V':
-			mct_version();
-			break;
 		case OPT_HOST:
-			if ((o->fl.host = mct_expr_parse(optarg, 0, err,
-			    sizeof(err))) == NULL) {
-				warnx("--host: %s in '%s'", err, optarg);
-				mct_usage_hint();
-			}
+			o->fl.host = mct_opt_expr("--host", optarg);
 			break;
 		case OPT_KEY:
-			if (mct_field_parse(optarg, &o->fl.key) != 0) {
-				warnx("--key: invalid field '%s'", optarg);
-				mct_usage_hint();
-			}
+			mct_opt_field("--key", optarg, &o->fl.key);
 			o->fl.haskey = 1;
-			break;
-		case OPT_NO_HEADER:
-			o->out.header = 0;
 			break;
 		case OPT_ORPHANS:
 			o->orphans = 1;
 			break;
-		case OPT_PAIR_BE:
-			mo->pair_be = 1;
-			break;
 		case OPT_STACK:
 			o->stack = 1;
 			break;
-		case OPT_RULES:
-			mct_rules_path(optarg);
-			if (mct_rules_need() != 0)
-				exit(MCT_EXIT_USAGE);
-			break;
 		case OPT_WINDOW:
-			if (mct_parse_dur(optarg, &o->fl.window) != 0 ||
-			    o->fl.window < 0) {
-				warnx("--window: invalid duration '%s' (want e.g. "
-				    "60s, 0)", optarg);
-				mct_usage_hint();
-			}
-			break;
-		case OPT_WIDTH:
-			mct_opt_width(optarg, &o->out.maxwidth);
-			break;
-		case OPT_TIME_UNIT:
-			mct_opt_time_unit(optarg, &o->out.tunit);
+			o->fl.window = mct_opt_dur("--window", optarg, 0, "60s, 0");
 			break;
 		default:
 			usage(2);
 		}
 	}
+	o->folded = c.own_fmt;
 	return optind;
 }
 
@@ -754,22 +704,16 @@ main(int argc, char *argv[])
 	struct opts o = { .fl = { .window = 10000000000LL },
 	    .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
-	const char *fields = DEFAULT_FIELDS;
 	struct mct_reader *r;
 	struct mct_event *ev;
 	struct mct_val ph;
 	struct mct_pairbe *pb = NULL;
 	int n;
 
-	n = options(argc, argv, &o, &mo, &fields);
+	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
-	if (mct_fields_parse(fields, &o.out.fields, &o.out.nfields) != 0) {
-		warnx("-F: invalid field list '%s'", fields);
-		mct_usage_hint();
-	}
-	if ((mct_rules_fields(&o.fl.key, 1) || mct_rules_expr(o.fl.host) ||
-	    mct_rules_fields(o.out.fields, o.out.nfields)) &&
+	if ((mct_rules_fields(&o.fl.key, 1) || mct_rules_expr(o.fl.host)) &&
 	    mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
 	if (!o.fl.haskey && (o.spool = mct_tmpfile(NULL, &o.spoolvb)) == NULL)

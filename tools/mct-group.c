@@ -48,31 +48,30 @@ struct opts {
 	struct mct_seen	 seen;		/* --by and --value fields found */
 };
 
-enum { OPT_MISSING = CHAR_MAX + 1, OPT_META, OPT_NO_HEADER, OPT_RULES,
-    OPT_TIME_UNIT, OPT_TOTAL, OPT_VALUE, OPT_MERGE, OPT_EXACT_LIMIT,
-    OPT_WIDTH, OPT_PAIR_BE };
+enum { OPT_MISSING = MCT_OPT_TOOL, OPT_META, OPT_TOTAL, OPT_VALUE, OPT_MERGE,
+    OPT_EXACT_LIMIT };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
 	{ "by",		required_argument,	NULL, 'k' },
 	{ "exact-limit", required_argument,	NULL, OPT_EXACT_LIMIT },
-	{ "help",	no_argument,		NULL, 'h' },
+	MCT_LONGOPT_HELP,
 	{ "merge",	no_argument,		NULL, OPT_MERGE },
 	{ "meta",	no_argument,		NULL, OPT_META },
 	{ "missing",	no_argument,		NULL, OPT_MISSING },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
-	{ "output",	required_argument,	NULL, 'o' },
-	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
+	MCT_LONGOPT_NO_HEADER,
+	MCT_LONGOPT_OUTPUT,
+	MCT_LONGOPT_PAIR_BE,
 	{ "reverse",	no_argument,		NULL, 'r' },
-	{ "rules",	required_argument,	NULL, OPT_RULES },
+	MCT_LONGOPT_RULES,
 	{ "sort",	required_argument,	NULL, 's' },
-	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
+	MCT_LONGOPT_TIME_UNIT,
 	{ "top",	required_argument,	NULL, 'n' },
 	{ "total",	no_argument,		NULL, OPT_TOTAL },
-	{ "unit",	required_argument,	NULL, 'u' },
+	MCT_LONGOPT_UNIT,
 	{ "value",	required_argument,	NULL, OPT_VALUE },
-	{ "version",	no_argument,		NULL, 'V' },
-	{ "width",	required_argument,	NULL, OPT_WIDTH },
+	MCT_LONGOPT_VERSION,
+	MCT_LONGOPT_WIDTH,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -337,43 +336,22 @@ is_meta(struct mct_event *ev)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	const char *by = "name", *aggs = DEFAULT_AGGS, *value = "dur";
-	int ch, fmt = 0;
-	long long l;
-	char *end;
+	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
+	    .own = "partial", .no_trace = 1, .tty_table = 1 };
+	int ch;
 
-	while ((ch = getopt_long(argc, argv, "a:hk:n:o:rs:u:V", longopts,
-	    NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "a:hk:n:o:rs:u:V",
+	    longopts)) != -1) {
 		switch (ch) {
 		case 'a':
-			aggs = optarg;
-			break;
-		case 'h':
-			usage(0);
+			o->aggs_text = optarg;
 			break;
 		case 'k':
-			by = optarg;
+			o->by_text = optarg;
 			o->by_given = 1;
 			break;
 		case 'n':
-			o->top = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || o->top < 1) {
-				warnx("--top: invalid number '%s'", optarg);
-				mct_usage_hint();
-			}
-			break;
-		case 'o':
-			if ((o->partial = strcmp(optarg, "partial") == 0)) {
-				fmt = 1;
-				break;
-			}
-			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0 ||
-			    o->out.fmt == MCT_O_TRACE) {
-				warnx("-o: unknown format '%s' (want table, "
-				    "md, ndjson, tsv, csv or partial)", optarg);
-				mct_usage_hint();
-			}
-			fmt = 1;
+			o->top = mct_opt_count("--top", optarg, 1);
 			break;
 		case 'r':
 			o->order.reverse = 1;
@@ -381,60 +359,30 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case 's':
 			o->sort = optarg;
 			break;
-		case 'u':
-			mct_opt_unit(optarg, &mo->unit);
-			break;
-		case 'V':
-			mct_version();
-			break;
 		case OPT_META:
 			o->meta = 1;
 			break;
-		case OPT_PAIR_BE:
-			mo->pair_be = 1;
-			break;
 		case OPT_MISSING:
 			o->missing = 1;
-			break;
-		case OPT_NO_HEADER:
-			o->out.header = 0;
-			break;
-		case OPT_RULES:
-			mct_rules_path(optarg);
-			break;
-		case OPT_WIDTH:
-			mct_opt_width(optarg, &o->out.maxwidth);
-			break;
-		case OPT_TIME_UNIT:
-			mct_opt_time_unit(optarg, &o->out.tunit);
 			break;
 		case OPT_TOTAL:
 			o->total_row = 1;
 			break;
 		case OPT_VALUE:
-			value = optarg;
+			o->value_text = optarg;
 			o->value_given = 1;
 			break;
 		case OPT_MERGE:
 			o->merge = 1;
 			break;
 		case OPT_EXACT_LIMIT:
-			l = strtoll(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || l < 0) {
-				warnx("--exact-limit: invalid number '%s'", optarg);
-				mct_usage_hint();
-			}
-			o->limit = (size_t)l;
+			o->limit = (size_t)mct_opt_count("--exact-limit", optarg, 0);
 			break;
 		default:
 			usage(2);
 		}
 	}
-	o->by_text = by;
-	o->value_text = value;
-	o->aggs_text = aggs;
-	if (!fmt)
-		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
+	o->partial = c.own_fmt;
 	return optind;
 }
 
@@ -442,16 +390,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 static void
 setup_fields(struct opts *o)
 {
-	const char *by = o->by_text, *value = o->value_text;
-
-	if (mct_fields_parse(by, &o->by, &o->nby) != 0) {
-		warnx("--by: invalid field list '%s'", by);
-		mct_usage_hint();
-	}
-	if (mct_field_parse(value, &o->value) != 0) {
-		warnx("--value: invalid field '%s'", value);
-		mct_usage_hint();
-	}
+	mct_opt_fields("--by", o->by_text, &o->by, &o->nby);
+	mct_opt_field("--value", o->value_text, &o->value);
 }
 
 static void
@@ -601,7 +541,8 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .out = { .header = 1 }, .t = { .value = &o.value },
-	    .limit = MCT_EXACT_LIMIT };
+	    .limit = MCT_EXACT_LIMIT, .by_text = "name", .value_text = "dur",
+	    .aggs_text = DEFAULT_AGGS };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	int n;
 

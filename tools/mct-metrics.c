@@ -110,24 +110,24 @@ struct opts {
 	char		*hline;
 };
 
-enum { OPT_DEVICE = CHAR_MAX + 1, OPT_INDEX, OPT_JOIN, OPT_NO_HEADER,
-    OPT_SYNC, OPT_TIME, OPT_TIME_UNIT, OPT_TZ, OPT_WINDOW };
+enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_INDEX, OPT_JOIN, OPT_SYNC, OPT_TIME,
+    OPT_TIME_UNIT, OPT_TZ, OPT_WINDOW };
 
 static const struct option longopts[] = {
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
-	{ "fields",	required_argument,	NULL, 'F' },
-	{ "help",	no_argument,		NULL, 'h' },
+	MCT_LONGOPT_FIELDS,
+	MCT_LONGOPT_HELP,
 	{ "index",	required_argument,	NULL, OPT_INDEX },
 	{ "join",	required_argument,	NULL, OPT_JOIN },
 	{ "metric",	required_argument,	NULL, 'm' },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
-	{ "output",	required_argument,	NULL, 'o' },
+	MCT_LONGOPT_NO_HEADER,
+	MCT_LONGOPT_OUTPUT,
 	{ "sync",	required_argument,	NULL, OPT_SYNC },
 	{ "time",	required_argument,	NULL, OPT_TIME },
 	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
 	{ "tz",		required_argument,	NULL, OPT_TZ },
-	{ "unit",	required_argument,	NULL, 'u' },
-	{ "version",	no_argument,		NULL, 'V' },
+	MCT_LONGOPT_UNIT,
+	MCT_LONGOPT_VERSION,
 	{ "window",	required_argument,	NULL, OPT_WINDOW },
 	{ NULL,		0,			NULL, 0 }
 };
@@ -239,34 +239,16 @@ opt_sync(struct opts *o)
 static int
 options(int argc, char *argv[], struct opts *o)
 {
-	const char *fields = DEFAULT_FIELDS;
+	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = &o->mo,
+	    .fields = DEFAULT_FIELDS };
 	int64_t n;
 	int ch, abs;
 
-	while ((ch = getopt_long(argc, argv, "F:hm:o:u:V", longopts,
-	    NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "F:hm:o:u:V",
+	    longopts)) != -1) {
 		switch (ch) {
-		case 'F':
-			fields = optarg;
-			break;
-		case 'h':
-			usage(0);
-			break;
 		case 'm':
 			o->proto.metrics = optarg;
-			break;
-		case 'o':
-			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0) {
-				warnx("-o: unknown format '%s' (want ndjson, "
-				    "tsv, csv, table, md or trace)", optarg);
-				mct_usage_hint();
-			}
-			break;
-		case 'u':
-			mct_opt_unit(optarg, &o->mo.unit);
-			break;
-		case 'V':
-			mct_version();
 			break;
 		case OPT_DEVICE:
 			if (mct_int(optarg, strlen(optarg), &n) != 0 || n < 0) {
@@ -288,9 +270,6 @@ options(int argc, char *argv[], struct opts *o)
 			}
 			o->join = optarg;
 			break;
-		case OPT_NO_HEADER:
-			o->out.header = 0;
-			break;
 		case OPT_SYNC:
 			o->sync = optarg;
 			break;
@@ -298,6 +277,7 @@ options(int argc, char *argv[], struct opts *o)
 			o->proto.timecol = optarg;
 			break;
 		case OPT_TIME_UNIT:
+			/* the unit of the log's time column, not the output's */
 			if (mct_parse_unit(optarg, &o->proto.tunit) != 0 ||
 			    o->proto.tunit == MCT_UNIT_AUTO) {
 				warnx("--time-unit: invalid unit '%s' (want ns, "
@@ -319,10 +299,6 @@ options(int argc, char *argv[], struct opts *o)
 		default:
 			usage(2);
 		}
-	}
-	if (mct_fields_parse(fields, &o->out.fields, &o->out.nfields) != 0) {
-		warnx("-F: invalid field list '%s'", fields);
-		mct_usage_hint();
 	}
 	if (o->sync)
 		opt_sync(o);

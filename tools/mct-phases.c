@@ -110,31 +110,31 @@ struct opts {
 	struct ranks	 rk;
 };
 
-enum { OPT_DEVICE = CHAR_MAX + 1, OPT_GAP, OPT_GAPS, OPT_JOIN,
-    OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_MIN_SWITCH, OPT_NO_HEADER, OPT_ONLY_GAPS, OPT_OVERLAP,
-    OPT_RULES, OPT_SPLIT, OPT_TIME_UNIT, OPT_WIDTH, OPT_PAIR_BE };
+enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_GAP, OPT_GAPS, OPT_JOIN,
+    OPT_MIN_ROUNDS, OPT_MIN_SHARE, OPT_MIN_SWITCH, OPT_ONLY_GAPS, OPT_OVERLAP,
+    OPT_SPLIT };
 
 static const struct option longopts[] = {
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
 	{ "gap",	required_argument,	NULL, OPT_GAP },
 	{ "gaps",	no_argument,		NULL, OPT_GAPS },
-	{ "help",	no_argument,		NULL, 'h' },
+	MCT_LONGOPT_HELP,
 	{ "join",	required_argument,	NULL, OPT_JOIN },
 	{ "key",	required_argument,	NULL, 'k' },
 	{ "min-rounds",	required_argument,	NULL, OPT_MIN_ROUNDS },
 	{ "min-share",	required_argument,	NULL, OPT_MIN_SHARE },
 	{ "min-switch",	required_argument,	NULL, OPT_MIN_SWITCH },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
+	MCT_LONGOPT_NO_HEADER,
 	{ "only-gaps",	no_argument,		NULL, OPT_ONLY_GAPS },
-	{ "output",	required_argument,	NULL, 'o' },
+	MCT_LONGOPT_OUTPUT,
 	{ "overlap",	required_argument,	NULL, OPT_OVERLAP },
-	{ "pair-be",	no_argument,		NULL, OPT_PAIR_BE },
-	{ "rules",	required_argument,	NULL, OPT_RULES },
+	MCT_LONGOPT_PAIR_BE,
+	MCT_LONGOPT_RULES,
 	{ "split",	required_argument,	NULL, OPT_SPLIT },
-	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
-	{ "unit",	required_argument,	NULL, 'u' },
-	{ "version",	no_argument,		NULL, 'V' },
-	{ "width",	required_argument,	NULL, OPT_WIDTH },
+	MCT_LONGOPT_TIME_UNIT,
+	MCT_LONGOPT_UNIT,
+	MCT_LONGOPT_VERSION,
+	MCT_LONGOPT_WIDTH,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -647,21 +647,21 @@ kind_name(enum mct_pkind k)
 	return n[k];
 }
 
-/* A time for a cell: ns, or scaled by --time-unit. */
+/*
+ * A moment for a cell: from the origin, in seconds for people, else in ns
+ * scaled by --time-unit.
+ */
 static void
-put_time(struct opts *o, struct mct_buf *b, int64_t ns, int rel)
+put_at(struct opts *o, struct mct_buf *b, int64_t ns)
 {
 	char num[64];
 
-	if (rel)
-		ns -= o->hdr->has_origin ? o->hdr->origin : 0;
-	if (mct_out_human(&o->out)) {
-		if (rel)
-			snprintf(num, sizeof(num), "%.3f s", (double)ns / 1e9);
-		else
-			mct_fmt_human(num, (double)ns);
-	} else
-		mct_fmt_dec(num, ns, mct_unit_ns(o->out.tunit));
+	ns -= o->hdr->has_origin ? o->hdr->origin : 0;
+	if (!mct_out_human(&o->out)) {
+		mct_out_time(&o->out, b, ns);
+		return;
+	}
+	snprintf(num, sizeof(num), "%.3f s", (double)ns / 1e9);
 	mct_buf_adds(b, num);
 }
 
@@ -737,17 +737,6 @@ dominant(struct opts *o, int64_t a, int64_t b, struct mct_anchor *top,
 	free(all);
 }
 
-/* An event of ours (-o ndjson or trace) through the output. */
-static void
-emit(struct opts *o, struct mct_buf *line)
-{
-	struct mct_event ev;
-
-	mct_event_init(&ev, line->p, line->len, o->hdr);
-	mct_out_event(&o->out, &ev);
-	mct_event_free(&ev);
-}
-
 /*
  * What every record begins with: the kind, start, end and span, as the
  * fields of an event (json) or as the first cells of a table row.
@@ -768,11 +757,11 @@ put_place(struct opts *o, struct mct_buf *line, const char *kind,
 	mct_buf_adds(line, before[json][0]);
 	mct_buf_adds(line, kind);
 	mct_buf_adds(line, before[json][1]);
-	put_time(o, line, start, 1);
+	put_at(o, line, start);
 	mct_buf_adds(line, before[json][2]);
-	put_time(o, line, end, 1);
+	put_at(o, line, end);
 	mct_buf_adds(line, before[json][3]);
-	put_time(o, line, end - start, 0);
+	mct_out_time(&o->out, line, end - start);
 }
 
 /*
@@ -810,7 +799,7 @@ static void
 end_event(struct opts *o, struct mct_buf *line)
 {
 	mct_buf_adds(line, o->track ? "]}}" : "]}");
-	emit(o, line);
+	mct_out_json(&o->out, line->p, line->len);
 }
 
 /* A list of signatures, each with its calls and their total or mean time. */
@@ -829,8 +818,8 @@ put_sigs(struct opts *o, struct mct_buf *line, const struct mct_anchor *a,
 		mct_buf_adds(line, ",\"calls\":");
 		mct_buf_addi(line, a[k].calls);
 		mct_buf_adds(line, mean ? ",\"mean\":" : ",\"total\":");
-		put_time(o, line, mean ? a[k].total / a[k].calls : a[k].total,
-		    0);
+		mct_out_time(&o->out, line, mean ? a[k].total / a[k].calls :
+		    a[k].total);
 		mct_buf_addc(line, '}');
 	}
 }
@@ -864,7 +853,7 @@ phase_event(struct opts *o, struct mct_phase *p, struct phase_facts *f)
 	mct_buf_adds(&line, ",\"events\":");
 	mct_buf_addi(&line, f->events);
 	mct_buf_adds(&line, ",\"busy\":");
-	put_time(o, &line, f->busy, 0);
+	mct_out_time(&o->out, &line, f->busy);
 	mct_buf_adds(&line, ",\"busy_pct\":");
 	mct_fmt_double(num, f->busy_pct);
 	mct_buf_adds(&line, num);
@@ -872,7 +861,7 @@ phase_event(struct opts *o, struct mct_phase *p, struct phase_facts *f)
 	mct_buf_addi(&line, p->rounds);
 	mct_buf_adds(&line, ",\"round\":");
 	if (p->rounds > 0)
-		put_time(o, &line, (p->end - p->start) / p->rounds, 0);
+		mct_out_time(&o->out, &line, (p->end - p->start) / p->rounds);
 	else
 		mct_buf_adds(&line, "null");
 	mct_buf_adds(&line, ",\"anchors\":[");
@@ -907,7 +896,7 @@ phase_row(struct opts *o, struct mct_phase *p, struct phase_facts *f)
 	if (p->rounds > 0) {
 		mct_buf_addi(&line, p->rounds);
 		mct_buf_addc(&line, '\037');
-		put_time(o, &line, (p->end - p->start) / p->rounds, 0);
+		mct_out_time(&o->out, &line, (p->end - p->start) / p->rounds);
 	} else
 		mct_buf_addc(&line, '\037');
 	mct_buf_addc(&line, '\037');
@@ -963,7 +952,7 @@ gap_record(struct opts *o, size_t i)
 			mct_buf_addjstr(&line, o->st.str[g->top[k]],
 			    strlen(o->st.str[g->top[k]]));
 			mct_buf_adds(&line, ",\"overlap\":");
-			put_time(o, &line, g->over[k], 0);
+			mct_out_time(&o->out, &line, g->over[k]);
 			mct_buf_addc(&line, '}');
 		}
 		end_event(o, &line);
@@ -976,7 +965,7 @@ gap_record(struct opts *o, size_t i)
 			mct_buf_adds(&line, k ? "; " : "host: ");
 			mct_buf_adds(&line, o->st.str[g->top[k]]);
 			mct_buf_addc(&line, ' ');
-			put_time(o, &line, g->over[k], 0);
+			mct_out_time(&o->out, &line, g->over[k]);
 		}
 		mct_out_row(&o->out, line.p, line.len);
 	}
@@ -1003,7 +992,7 @@ track_name(struct opts *o, const char *what, int tid, const char *name)
 		mct_buf_addi(&m, o->rk.rank[o->rk.cur]);
 	}
 	mct_buf_addc(&m, '}');
-	emit(o, &m);
+	mct_out_json(&o->out, m.p, m.len);
 	mct_buf_free(&m);
 }
 
@@ -1034,66 +1023,33 @@ report(struct opts *o)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
+	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
+	    .tty_table = 1 };
 	const char *key = DEFAULT_KEY;
-	char err[512];
-	int ch, fmt = 0;
+	int ch;
 
-	while ((ch = getopt_long(argc, argv, "hk:o:u:V", longopts, NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "hk:o:u:V",
+	    longopts)) != -1) {
 		switch (ch) {
-		case 'h':
-			usage(0);
-			break;
 		case 'k':
 			key = optarg;
 			break;
-		case 'o':
-			if (mct_parse_ofmt(optarg, &o->out.fmt) != 0) {
-				warnx("-o: unknown format '%s' (want table, "
-				    "md, ndjson, tsv, csv or trace)", optarg);
-				mct_usage_hint();
-			}
-			fmt = 1;
-			break;
-		case 'u':
-			mct_opt_unit(optarg, &mo->unit);
-			break;
-		case 'V':
-			mct_version();
-			break;
 		case OPT_DEVICE:
-			if ((o->device = mct_expr_parse(optarg, 0, err,
-			    sizeof(err))) == NULL) {
-				warnx("--device: %s in '%s'", err, optarg);
-				mct_usage_hint();
-			}
+			o->device = mct_opt_expr("--device", optarg);
 			break;
 		case OPT_GAP:
-			if (mct_parse_dur(optarg, &o->gapmin) != 0 ||
-			    o->gapmin <= 0) {
-				warnx("--gap: invalid duration '%s' (want e.g. "
-				    "100ms, 1s)", optarg);
-				mct_usage_hint();
-			}
+			o->gapmin = mct_opt_dur("--gap", optarg, 1, "100ms, 1s");
 			o->gaps = 1;
 			break;
 		case OPT_GAPS:
 			o->gaps = 1;
 			break;
 		case OPT_MIN_SWITCH:
-			if (mct_parse_dur(optarg, &o->minswitch) != 0 ||
-			    o->minswitch < 0) {
-				warnx("--min-switch: invalid duration '%s' (want "
-				    "e.g. 10us, 1ms)", optarg);
-				mct_usage_hint();
-			}
+			o->minswitch = mct_opt_dur("--min-switch", optarg, 0,
+			    "10us, 1ms");
 			break;
 		case OPT_JOIN:
-			if (mct_parse_dur(optarg, &o->m.join) != 0 ||
-			    o->m.join < 0) {
-				warnx("--join: invalid duration '%s' (want e.g. "
-				    "1s, 500ms)", optarg);
-				mct_usage_hint();
-			}
+			o->m.join = mct_opt_dur("--join", optarg, 0, "1s, 500ms");
 			break;
 		case OPT_MIN_ROUNDS:
 			o->m.min_rounds = (int)mct_opt_num("--min-rounds",
@@ -1108,41 +1064,20 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->m.min_share = mct_opt_num("--min-share", optarg, 0,
 			    100);
 			break;
-		case OPT_NO_HEADER:
-			o->out.header = 0;
-			break;
 		case OPT_ONLY_GAPS:
 			o->gaps = o->only_gaps = 1;
 			break;
 		case OPT_OVERLAP:
-			o->m.overlap = mct_opt_num("--overlap", optarg, 1,
-			    100);
-			break;
-		case OPT_PAIR_BE:
-			mo->pair_be = 1;
-			break;
-		case OPT_RULES:
-			mct_rules_path(optarg);
+			o->m.overlap = mct_opt_num("--overlap", optarg, 1, 100);
 			break;
 		case OPT_SPLIT:
 			o->m.split = mct_opt_num("--split", optarg, 1.01, 1e9);
-			break;
-		case OPT_WIDTH:
-			mct_opt_width(optarg, &o->out.maxwidth);
-			break;
-		case OPT_TIME_UNIT:
-			mct_opt_time_unit(optarg, &o->out.tunit);
 			break;
 		default:
 			usage(2);
 		}
 	}
-	if (mct_fields_parse(key, &o->key, &o->nkey) != 0) {
-		warnx("--key: invalid field list '%s'", key);
-		mct_usage_hint();
-	}
-	if (!fmt)
-		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
+	mct_opt_fields("--key", key, &o->key, &o->nkey);
 	if (o->out.fmt == MCT_O_TRACE) {
 		/* events for a track of their own, to wrap beside the trace */
 		o->track = 1;

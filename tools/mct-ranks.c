@@ -85,23 +85,23 @@ struct opts {
 	const char	*opt[MCT_RP_NOPT];	/* --key, --device, --rules */
 };
 
-enum { OPT_COLLECTIVES = CHAR_MAX + 1, OPT_DEVICE, OPT_NO_HEADER, OPT_RULES,
-    OPT_THRESHOLD, OPT_TIME_UNIT, OPT_MERGE, OPT_ALIGN };
+enum { OPT_COLLECTIVES = MCT_OPT_TOOL, OPT_DEVICE, OPT_THRESHOLD, OPT_MERGE,
+    OPT_ALIGN };
 
 static const struct option longopts[] = {
 	{ "align",	required_argument,	NULL, OPT_ALIGN },
 	{ "collectives", no_argument,		NULL, OPT_COLLECTIVES },
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
-	{ "help",	no_argument,		NULL, 'h' },
+	MCT_LONGOPT_HELP,
 	{ "key",	required_argument,	NULL, 'k' },
 	{ "merge",	no_argument,		NULL, OPT_MERGE },
-	{ "no-header",	no_argument,		NULL, OPT_NO_HEADER },
-	{ "output",	required_argument,	NULL, 'o' },
-	{ "rules",	required_argument,	NULL, OPT_RULES },
+	MCT_LONGOPT_NO_HEADER,
+	MCT_LONGOPT_OUTPUT,
+	MCT_LONGOPT_RULES,
 	{ "threshold",	required_argument,	NULL, OPT_THRESHOLD },
-	{ "time-unit",	required_argument,	NULL, OPT_TIME_UNIT },
-	{ "unit",	required_argument,	NULL, 'u' },
-	{ "version",	no_argument,		NULL, 'V' },
+	MCT_LONGOPT_TIME_UNIT,
+	MCT_LONGOPT_UNIT,
+	MCT_LONGOPT_VERSION,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -415,19 +415,6 @@ deviation(const struct figures *f, const struct figures *med, int m,
 	return 0;
 }
 
-/* A time for a cell: ns, or scaled by --time-unit; human on a table. */
-static void
-put_time(struct opts *o, struct mct_buf *b, int64_t ns)
-{
-	char num[64];
-
-	if (mct_out_human(&o->out))
-		mct_fmt_human(num, (double)ns);
-	else
-		mct_fmt_dec(num, ns, mct_unit_ns(o->out.tunit));
-	mct_buf_adds(b, num);
-}
-
 /* Figure m of f as a cell or a JSON value; null (or empty) if none. */
 static void
 put_figure(struct opts *o, struct mct_buf *b, const struct figures *f, int m)
@@ -446,7 +433,7 @@ put_figure(struct opts *o, struct mct_buf *b, const struct figures *f, int m)
 			mct_fmt_double(num, f->pct);
 		mct_buf_adds(b, num);
 	} else if (metric[m].time)
-		put_time(o, b, f->v[m]);
+		mct_out_time(&o->out, b, f->v[m]);
 	else if (mct_out_human(&o->out)) {
 		mct_fmt_count(num, f->v[m]);
 		mct_buf_adds(b, num);
@@ -471,17 +458,6 @@ put_dev(struct opts *o, struct mct_buf *b, const struct figures *f,
 	else
 		mct_fmt_double(num, d);
 	mct_buf_adds(b, num);
-}
-
-/* An event of ours (-o ndjson) through the output. */
-static void
-emit(struct opts *o, struct mct_buf *line)
-{
-	struct mct_event ev;
-
-	mct_event_init(&ev, line->p, line->len, o->hdr);
-	mct_out_event(&o->out, &ev);
-	mct_event_free(&ev);
 }
 
 /* Figures as JSON pairs: "span":..,... (values, or with med deviations). */
@@ -521,7 +497,7 @@ rank_event(struct opts *o, const struct rank *r, const struct figures *f,
 	put_pairs(o, &line, f, med);
 	mct_buf_adds(&line, straggler ? "},\"straggler\":true}" :
 	    "},\"straggler\":false}");
-	emit(o, &line);
+	mct_out_json(&o->out, line.p, line.len);
 	mct_buf_free(&line);
 }
 
@@ -808,7 +784,7 @@ record_end(struct opts *o, struct mct_buf *line)
 {
 	if (o->out.fmt == MCT_O_NDJSON) {
 		mct_buf_addc(line, '}');
-		emit(o, line);
+		mct_out_json(&o->out, line->p, line->len);
 	} else
 		mct_out_row(&o->out, line->p, line->len);
 	mct_buf_free(line);
@@ -842,16 +818,16 @@ coll_record(struct opts *o, const struct coll *c)
 		mct_buf_adds(&line, num);
 	} else {
 		field(o, &line, "start");
-		put_time(o, &line, rel);
+		mct_out_time(&o->out, &line, rel);
 	}
 	field(o, &line, "dur");
-	put_time(o, &line, c->end - c->ts);
+	mct_out_time(&o->out, &line, c->end - c->ts);
 	field(o, &line, "ranks");
 	mct_buf_addi(&line, (int64_t)o->nrk);
 	field(o, &line, "skew");
-	put_time(o, &line, c->skew);
+	mct_out_time(&o->out, &line, c->skew);
 	field(o, &line, "spread");
-	put_time(o, &line, c->spread);
+	mct_out_time(&o->out, &line, c->spread);
 	field(o, &line, "first");
 	mct_buf_addi(&line, o->rk[c->first].id);
 	field(o, &line, "last");
@@ -870,7 +846,7 @@ wait_record(struct opts *o, const struct colls *cs, size_t i)
 	field(o, &line, "times_last");
 	mct_buf_addi(&line, cs->times_last[i]);
 	field(o, &line, "wait");
-	put_time(o, &line, cs->wait[i]);
+	mct_out_time(&o->out, &line, cs->wait[i]);
 	record_end(o, &line);
 }
 
@@ -1088,48 +1064,23 @@ from_partials(struct opts *o, int argc, char *argv[])
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
+	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
+	    .own = "partial", .no_trace = 1, .tty_table = 1 };
 	const char *key = DEFAULT_KEY;
-	char err[512];
-	int ch, fmt = 0;
+	int ch;
 
-	while ((ch = getopt_long(argc, argv, "hk:o:u:V", longopts, NULL)) != -1) {
+	while ((ch = mct_cli_getopt(&c, argc, argv, "hk:o:u:V",
+	    longopts)) != -1) {
 		switch (ch) {
-		case 'h':
-			usage(0);
-			break;
 		case 'k':
 			key = o->opt[MCT_RP_KEY] = optarg;
-			break;
-		case 'o':
-			if ((o->partial = strcmp(optarg, "partial") == 0))
-				o->out.fmt = MCT_O_NDJSON;
-			else if (mct_parse_ofmt(optarg, &o->out.fmt) != 0 ||
-			    o->out.fmt == MCT_O_TRACE) {
-				warnx("-o: unknown format '%s' (want table, "
-				    "md, ndjson, tsv, csv or partial)", optarg);
-				mct_usage_hint();
-			}
-			fmt = 1;
-			break;
-		case 'u':
-			mct_opt_unit(optarg, &mo->unit);
-			break;
-		case 'V':
-			mct_version();
 			break;
 		case OPT_COLLECTIVES:
 			o->collectives = 1;
 			break;
 		case OPT_DEVICE:
 			o->opt[MCT_RP_DEVICE] = optarg;
-			if ((o->device = mct_expr_parse(optarg, 0, err,
-			    sizeof(err))) == NULL) {
-				warnx("--device: %s in '%s'", err, optarg);
-				mct_usage_hint();
-			}
-			break;
-		case OPT_NO_HEADER:
-			o->out.header = 0;
+			o->device = mct_opt_expr("--device", optarg);
 			break;
 		case OPT_ALIGN:
 			if (strcmp(optarg, "none") != 0 &&
@@ -1144,26 +1095,18 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_MERGE:
 			o->merge = 1;
 			break;
-		case OPT_RULES:
-			mct_rules_path(o->opt[MCT_RP_RULES] = optarg);
-			break;
 		case OPT_THRESHOLD:
 			o->threshold = mct_opt_num("--threshold", optarg, 0,
 			    1e9);
-			break;
-		case OPT_TIME_UNIT:
-			mct_opt_time_unit(optarg, &o->out.tunit);
 			break;
 		default:
 			usage(2);
 		}
 	}
-	if (mct_fields_parse(key, &o->key, &o->nkey) != 0) {
-		warnx("--key: invalid field list '%s'", key);
-		mct_usage_hint();
-	}
-	if (!fmt)
-		o->out.fmt = isatty(STDOUT_FILENO) ? MCT_O_TABLE : MCT_O_NDJSON;
+	mct_opt_fields("--key", key, &o->key, &o->nkey);
+	if ((o->partial = c.own_fmt))
+		o->out.fmt = MCT_O_NDJSON;
+	o->opt[MCT_RP_RULES] = c.rules;
 	if (o->align && !o->merge) {
 		warnx("--align: with --merge only (traces: mct-cat --align "
 		    "start ... | mct-ranks)");

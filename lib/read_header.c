@@ -1,0 +1,383 @@
+/*
+ * read_header.c - what the header line of the stream says.  Of a stream
+ * operand, its header read (header_probe(), header_read()); of a trace
+ * operand, when pass 1 ends, its facts decide its struct mct_source: the
+ * unit and why, the origin, the --align mark (header_decide_unit(),
+ * header_publish()).  Then the rank and ts shift of every source
+ * (header_decide_ranks(), by lib/rank.c's rules) and the header line of
+ * the whole run (header_make()).
+ *
+ * Calls read_bytes.c.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+#include "read_private.h"
+
+/* The end of pass 1 of a trace operand: its facts decide its source's. */
+void
+header_decide_unit(struct mct_reader *r, struct input *in)
+{
+	struct mct_source *s = in->s;
+	const struct facts *fx = &in->fx;
+
+	if (r->opts.unit != MCT_UNIT_AUTO) {
+		s->unit = r->opts.unit;
+		s->why = "given by --unit";
+	} else if (fx->anyfrac) {
+		s->unit = MCT_UNIT_US;
+		s->why = "a ts or dur has a fraction";
+	} else if (fx->anycoid) {
+		s->unit = MCT_UNIT_NS;
+		s->why = "events carry args.co_id (mcTracer)";
+	} else if (fx->nevents == 0) {
+		s->unit = MCT_UNIT_US;
+		s->why = "no events";
+	} else {
+		s->unit = MCT_UNIT_US;
+		s->why = "Chrome trace format default";
+	}
+	in->convert = s->unit != MCT_UNIT_NS || fx->anyfrac || fx->anyodd;
+	s->has_origin = fx->has_min;
+	if (s->has_origin && mct_dec_ns(fx->min_text, strlen(fx->min_text),
+	    s->unit, &s->origin) != 0) {
+		warnx("%s: the smallest ts, %s %s, is beyond int64 ns; no origin",
+		    s->name, fx->min_text, mct_unit_name(s->unit));
+		s->has_origin = 0;
+	}
+	s->has_mark = fx->has_mark && mct_dec_ns(fx->mark_text,
+	    strlen(fx->mark_text), s->unit, &s->mark) == 0;
+}
+
+/* What the facts say of the source, pass 1 done (or a stream's header read). */
+void
+header_publish(struct input *in)
+{
+	struct mct_source *s = in->s;
+	const struct facts *fx = &in->fx;
+
+	s->form = fx->form;
+	s->top = fx->top.len ? fx->top.p : NULL;
+	s->ntop_before = fx->ntop_before;
+	s->sorted = !fx->unsorted;
+	s->nevents = fx->nevents;
+	s->damaged = fx->damaged;
+	s->notrace = fx->notrace && fx->nevents == 0;
+	s->big = fx->big;
+	s->nbig = fx->nbig;
+	s->dropped = fx->dropped.len ? fx->dropped.p : NULL;
+}
+
+/* Is this operand an mct stream?  Reads its first line if so. */
+int
+header_probe(struct mct_reader *r, struct input *in)
+{
+	struct rbuf *b = &in->rp.rb;
+	char *nl;
+
+	for (;;) {
+		nl = read_find_nl(b);
+		if (b->end - b->pos >= 64 || nl != NULL || b->eof)
+			break;
+		if (bytes_refill(b, bytes_src_rd, in->src) < 0)
+			break;
+	}
+	bytes_src_error(r, in->s->name, in->src, &in->fx);
+	if (!read_is_header_line(b->p + b->pos, b->end - b->pos))
+		return 0;
+	while ((nl = read_find_nl(b)) == NULL &&
+	    !b->eof)
+		if (bytes_refill(b, bytes_src_rd, in->src) < 0)
+			break;
+	bytes_src_error(r, in->s->name, in->src, &in->fx);
+	if (nl == NULL)
+		nl = b->p + b->end;
+	mct_buf_add(&in->hline, b->p + b->pos, (size_t)(nl - (b->p + b->pos)));
+	b->pos = (size_t)(nl - b->p) + (nl < b->p + b->end);
+	in->rp.line = 1;
+	return 1;
+}
+
+/*
+ * A stream header's ranks: its lines carry their rank keys.  A stream of
+ * one rank is that rank's source (duplicates are then found).
+ */
+static void
+read_ranks(struct input *in, const struct mct_val *list)
+{
+	struct mct_source *s = in->s;
+	struct mct_event ev;
+	struct mct_val v;
+	const char *p = list->p + 1, *end = list->p + list->len - 1, *q;
+
+	s->ranks_inside = 1;
+	if (p < end)
+		mct_buf_add(&in->ranklist, p, (size_t)(end - p));
+	if (p >= end || *p != '{' || mct_skip(p, end, &q) != MCT_J_OBJECT || q != end)
+		return;		/* not exactly one rank */
+	mct_event_init(&ev, p, (size_t)(q - p), NULL);
+	if (mct_get_key(&ev, "rank", &v) == 0 && v.type == MCT_J_NUMBER &&
+	    mct_int(v.p, v.len, &s->rank) == 0) {
+		s->rank_from = "the stream's header";
+		if (mct_get_key(&ev, "rank_from", &v) == 0 &&
+		    v.type == MCT_J_STRING && mct_jstr(&v, &in->rankfrom) == 0 &&
+		    in->rankfrom.p != NULL)
+			s->rank_from = in->rankfrom.p;
+	} else
+		s->rank = MCT_RANK_NONE;
+	mct_event_free(&ev);
+}
+
+/* Read what a stream operand's header says. */
+void
+header_read(struct input *in)
+{
+	struct mct_source *s = in->s;
+	struct facts *fx = &in->fx;
+	struct mct_event ev = { 0 };
+	struct mct_val v;
+	int64_t n;
+
+	ev.json = in->hline.p;
+	ev.len = in->hline.len;
+	s->unit = MCT_UNIT_NS;
+	s->why = "from the header";
+	if (mct_get_key(&ev, "args", &v) == 0 && v.type == MCT_J_OBJECT) {
+		struct mct_event a = { 0 };
+		struct mct_val f;
+
+		a.json = v.p;
+		a.len = v.len;
+		if (mct_get_key(&a, "unit", &f) == 0 && f.type == MCT_J_STRING) {
+			struct mct_buf u = { 0 };
+
+			mct_jstr(&f, &u);
+			if (u.p && mct_parse_unit(u.p, &s->unit) != 0)
+				s->unit = MCT_UNIT_NS;
+			mct_buf_free(&u);
+		}
+		if (mct_get_key(&a, "unit_from", &f) == 0 && f.type == MCT_J_STRING) {
+			mct_jstr(&f, &in->whybuf);
+			s->why = in->whybuf.p ? in->whybuf.p : "";
+		}
+		if (mct_get_key(&a, "origin", &f) == 0 && f.type == MCT_J_NUMBER &&
+		    mct_int(f.p, f.len, &n) == 0) {
+			s->origin = n;
+			s->has_origin = 1;
+		}
+		if (mct_get_key(&a, "form", &f) == 0 && f.type == MCT_J_STRING &&
+		    f.len > 2)
+			fx->form = f.p[1];
+		fx->unsorted = !(mct_get_key(&a, "sorted", &f) == 0 &&
+		    f.type == MCT_J_BOOL && f.p[0] == 't');
+		if (mct_get_key(&a, "top_before", &f) == 0 &&
+		    f.type == MCT_J_NUMBER && mct_int(f.p, f.len, &n) == 0)
+			fx->ntop_before = (int)n;
+		if (mct_get_key(&a, "top", &f) == 0 && f.type == MCT_J_OBJECT &&
+		    f.len > 2)
+			mct_buf_add(&fx->top, f.p + 1, f.len - 2);
+		if (mct_get_key(&a, "ranks", &f) == 0 && f.type == MCT_J_ARRAY)
+			read_ranks(in, &f);
+		if (mct_get_key(&a, "top_dropped", &f) == 0 &&
+		    f.type == MCT_J_OBJECT && f.len > 2) {
+			mct_buf_add(&fx->dropped, f.p + 1, f.len - 2);
+			mct_buf_addc(&fx->dropped, '\0');
+			fx->dropped.len--;
+		}
+		free(a.kv);
+	}
+	free(ev.kv);
+}
+
+/* ,"key": and a string, or null. */
+static void
+put_str(struct mct_buf *b, const char *key, const char *v)
+{
+	mct_buf_adds(b, key);
+	if (v)
+		mct_buf_addjstr(b, v, strlen(v));
+	else
+		mct_buf_adds(b, "null");
+}
+
+/* ,"key": and a number, or null if it is not set. */
+static void
+put_int(struct mct_buf *b, const char *key, int set, int64_t v)
+{
+	mct_buf_adds(b, key);
+	if (set)
+		mct_buf_addi(b, v);
+	else
+		mct_buf_adds(b, "null");
+}
+
+/*
+ * The header's list of ranked sources: "ranks":[{path, rank, rank_from,
+ * unit, unit_from, origin, shift, top}, ...], one per operand.
+ */
+static void
+header_ranks(struct mct_reader *r, struct mct_buf *b)
+{
+	int i;
+
+	mct_buf_adds(b, ",\"ranks\":[");
+	for (i = 0; i < r->nin; i++) {
+		const struct mct_source *s = &r->src[i];
+
+		if (i)
+			mct_buf_addc(b, ',');
+		if (r->in[i].ranklist.len > 0) {
+			/* a stream of ranks: its own list, as it came */
+			mct_buf_add(b, r->in[i].ranklist.p, r->in[i].ranklist.len);
+			continue;
+		}
+		mct_buf_adds(b, "{\"path\":");
+		mct_buf_addjstr(b, s->path, strlen(s->path));
+		put_int(b, ",\"rank\":", s->rank >= 0, s->rank);
+		put_str(b, ",\"rank_from\":", s->rank_from);
+		put_str(b, ",\"unit\":",
+		    mct_unit_name(s->unit ? s->unit : MCT_UNIT_NS));
+		put_str(b, ",\"unit_from\":", s->why);
+		put_int(b, ",\"origin\":", s->has_origin, s->origin);
+		put_int(b, ",\"shift\":", 1, s->shift);
+		mct_buf_adds(b, ",\"top\":{");
+		if (s->top)
+			mct_buf_adds(b, s->top);
+		mct_buf_adds(b, "}}");
+	}
+	mct_buf_addc(b, ']');
+}
+
+/*
+ * After pass 1: the rank of every source and its shift.  Duplicate
+ * ranks, or a source --align cannot place, leave nothing to read.
+ */
+void
+header_decide_ranks(struct mct_reader *r)
+{
+	int i, ranked;
+
+	if ((ranked = mct_rank_decide(r->src, r->nin, &r->opts)) < 0 ||
+	    mct_rank_align(r->src, r->nin, &r->opts) < 0) {
+		r->fatal = 1;
+		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+		return;
+	}
+	r->hdr.ranked = ranked;
+	for (i = 0; i < r->nin; i++)
+		if (ranked && r->src[i].notrace)	/* no rank of the job */
+			r->status = mct_status(r->status, MCT_EXIT_USAGE);
+	for (i = 0; i < r->nin; i++)
+		r->in[i].addrank = ranked && !r->src[i].ranks_inside &&
+		    r->src[i].rank >= 0;
+}
+
+/* ,"top_dropped":{"key":bytes,...}: the values not in the header. */
+static void
+top_dropped(struct mct_buf *b, const struct mct_source *s)
+{
+	int i;
+
+	if (s->dropped == NULL && s->nbig == 0)
+		return;
+	mct_buf_adds(b, ",\"top_dropped\":{");
+	if (s->dropped)
+		mct_buf_adds(b, s->dropped);
+	for (i = 0; i < s->nbig; i++) {
+		if (i || s->dropped)
+			mct_buf_addc(b, ',');
+		mct_buf_add(b, s->big[i].key, s->big[i].keylen);
+		mct_buf_addc(b, ':');
+		mct_buf_addi(b, (int64_t)s->big[i].len);
+	}
+	mct_buf_addc(b, '}');
+}
+
+/* Build the header of the whole run from the operands' facts. */
+void
+header_make(struct mct_reader *r)
+{
+	struct mct_header *h = &r->hdr;
+	struct mct_buf b = { 0 };
+	const struct mct_source *first = NULL;
+	int i;
+
+	h->src = r->src;
+	h->nsrc = r->nin;
+	for (i = 0; i < r->nin; i++) {
+		const struct mct_source *s = &r->src[i];
+
+		if (!s->ok)
+			continue;	/* unreadable */
+		if (first == NULL)
+			first = s;
+		h->nread++;
+		if (s->has_origin && (!h->has_origin ||
+		    s->origin + s->shift < h->origin)) {
+			h->origin = s->origin + s->shift;
+			h->has_origin = 1;
+		}
+	}
+	if (first == NULL)
+		first = &r->src[0];
+	h->unit = first->unit ? first->unit : MCT_UNIT_NS;
+	h->why = first->why ? first->why : "no events";
+	h->form = first->form ? first->form : 'n';
+	h->top = first->top ? mct_xstrdup(first->top) : NULL;
+	h->ntop_before = first->ntop_before;
+	h->sorted = (h->nread == 1 && first->sorted) || r->opts.merged;
+	h->big = first->big;
+	h->nbig = first->nbig;
+	h->bigfd = r->topf ? fileno(r->topf) : -1;
+	if (r->nin == 1 && first->stream && !r->in[0].addrank &&
+	    first->shift == 0 && !r->opts.merged) {
+		const struct mct_buf *l = &r->in[0].hline;
+
+		/* as it came, NUL bytes and all: not strdup() */
+		h->line = mct_xmalloc(l->len + 1);
+		memcpy(h->line, l->p, l->len);
+		h->line[l->len] = '\0';
+		h->linelen = l->len;
+		return;
+	}
+	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
+	    "\"args\":{\"version\":1,\"unit\":\"");
+	mct_buf_adds(&b, mct_unit_name(h->unit));
+	mct_buf_adds(&b, "\",\"unit_from\":");
+	mct_buf_addjstr(&b, h->why, strlen(h->why));
+	mct_buf_adds(&b, ",\"origin\":");
+	if (h->has_origin)
+		mct_buf_addi(&b, h->origin);
+	else
+		mct_buf_adds(&b, "null");
+	mct_buf_adds(&b, ",\"form\":\"");
+	mct_buf_adds(&b, h->form == 'o' ? "object" : h->form == 'a' ? "array" :
+	    "ndjson");
+	mct_buf_adds(&b, "\",\"sorted\":");
+	mct_buf_adds(&b, h->sorted ? "true" : "false");
+	mct_buf_adds(&b, ",\"top_before\":");
+	mct_buf_addi(&b, h->ntop_before);
+	mct_buf_adds(&b, ",\"top\":{");
+	if (h->top)
+		mct_buf_adds(&b, h->top);
+	mct_buf_addc(&b, '}');
+	top_dropped(&b, first);
+	mct_buf_adds(&b, ",\"sources\":[");
+	for (i = 0; i < r->nin; i++) {
+		const char *n = r->src[i].path;
+
+		if (i)
+			mct_buf_addc(&b, ',');
+		mct_buf_addjstr(&b, n, strlen(n));
+	}
+	mct_buf_addc(&b, ']');
+	if (h->ranked)
+		header_ranks(r, &b);
+	mct_buf_adds(&b, "}}");
+	h->line = b.p;
+	h->linelen = b.len;
+}

@@ -1,0 +1,61 @@
+/*
+ * unit-runsum.c - runsum.c: a run's device figures (its span, busy time
+ * and steady rounds).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mct.h"
+#include "unit.h"
+
+static void
+runsum_add(struct mct_runsum *rs, const char *json, int dev)
+{
+	struct mct_event ev;
+
+	mct_event_init(&ev, json, strlen(json), NULL);
+	mct_runsum_event(rs, &ev, dev);
+	mct_event_free(&ev);
+}
+
+void
+test_runsum(void)
+{
+	struct mct_method m = { .min_rounds = 3, .min_share = 1, .split = 5,
+	    .overlap = 80, .join = -1 };
+	struct mct_runsum rs;
+	int64_t v[] = { 5, 1, 4, 2 }, w[] = { -3, -2 }, x[] = { 7 };
+	char json[128];
+	int i;
+
+	ok(mct_median_i64(v, 4) == 3 && mct_median_i64(w, 2) == -3 &&
+	    mct_median_i64(x, 1) == 7,
+	    "runsum: median, of an even count the mean rounded down");
+	mct_runsum_init(&rs, NULL);
+	/* two overlapping calls (busy 15 of 0..15), one apart; not X, none */
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"k\",\"ts\":10,\"dur\":10}", 1);
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"k\",\"ts\":0,\"dur\":15}", 1);
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"k\",\"ts\":100,\"dur\":5}", 1);
+	runsum_add(&rs, "{\"ph\":\"i\",\"name\":\"k\",\"ts\":200}", 1);
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"h\",\"ts\":300,\"dur\":5}", 0);
+	mct_runsum_end(&rs, &m);
+	ok(rs.n == 3 && rs.start == 0 && rs.end == 105 && rs.busy == 25,
+	    "runsum: span and busy time are of the device calls, busy their "
+	    "union");
+	mct_runsum_free(&rs);
+	/* five rounds of one kernel: a steady phase, each round 100 ns */
+	mct_runsum_init(&rs, "name");
+	for (i = 0; i < 5; i++) {
+		snprintf(json, sizeof(json), "{\"ph\":\"X\",\"name\":\"k\","
+		    "\"ts\":%d,\"dur\":50}", 100 + 100 * i);
+		runsum_add(&rs, json, 1);
+	}
+	runsum_add(&rs, "{\"ph\":\"X\",\"name\":\"z\",\"ts\":2000,\"dur\":10}", 1);
+	mct_runsum_end(&rs, &m);
+	ok(rs.hasround && rs.rounds == 5 && rs.round == 90,
+	    "runsum: steady rounds as mct-phases finds them, and their median "
+	    "time (%ld rounds of %lld)", rs.rounds, (long long)rs.round);
+	mct_runsum_free(&rs);
+}

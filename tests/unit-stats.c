@@ -1,0 +1,144 @@
+/*
+ * unit-stats.c - stats.c and sketch.c: exact sums of squares, the sketch's
+ * bound.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "mct.h"
+#include "unit.h"
+
+/* A small deterministic generator (xorshift), so failures repeat. */
+static uint64_t
+sk_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+void
+test_sketch(void)
+{
+	struct mct_stats a = { 0 }, b = { 0 }, c = { 0 }, w = { 0 }, z = { 0 };
+	struct mct_sketch s1 = { 0 }, s2 = { 0 };
+	uint64_t x = 88172645463325252ULL;
+	double worst = 0, d, m, acc = 0, q, e;
+	int64_t v[3000];
+	size_t i;
+	int bad = 0;
+
+	/* every value within 1/256 of its bucket's midpoint */
+	for (i = 0; i < 100000; i++) {
+		d = (double)(sk_rand(&x) >> (sk_rand(&x) % 60)) + 1;
+		if (i % 3 == 0)
+			d = d / 1024;
+		memset(&s1, 0, sizeof(s1));
+		mct_sketch_add(&s1, i % 2 ? d : -d, 3);
+		q = mct_sketch_quantile(&s1, 1, 2, 3, -1e300, 1e300);
+		e = fabs(fabs(q) - d) / d;
+		if (e > worst)
+			worst = e;
+		bad |= (q < 0) != (i % 2 == 0);
+		mct_sketch_free(&s1);
+	}
+	ok(worst <= MCT_SKETCH_BOUND && !bad,
+	    "sketch: every value within 1/256 of its bucket's midpoint, "
+	    "sign kept (worst %.6f)", worst);
+
+	/* exact sums: stddev the same bits in any order and any split */
+	for (i = 0; i < 3000; i++) {
+		v[i] = (int64_t)(sk_rand(&x) % 1000000000) - (i % 7 ? 0 : 5000);
+		mct_stats_add(&w, v[i]);
+		mct_stats_add(i % 3 ? &a : &b, v[i]);
+	}
+	for (i = 3000; i-- > 0;)
+		mct_stats_add(&c, v[i]);
+	mct_stats_merge(&b, &a);
+	m = (double)w.isum / 3000.0;
+	for (i = 0; i < 3000; i++)
+		acc += ((double)v[i] - m) * ((double)v[i] - m);
+	d = sqrt(acc / 2999);
+	ok(mct_stats_stddev(&w) == mct_stats_stddev(&b) &&
+	    mct_stats_stddev(&w) == mct_stats_stddev(&c) &&
+	    fabs(mct_stats_stddev(&w) - d) <= 1e-9 * d && !w.sqover,
+	    "stats: stddev from the exact sums: the same bits in any order "
+	    "and split, the two-pass value to 1e-9");
+	mct_stats_add(&z, INT64_MAX);
+	mct_stats_add(&z, INT64_MAX);
+	mct_stats_add(&z, INT64_MAX);
+	ok(z.sqover && mct_stats_stddev(&z) == 0,
+	    "stats: a sum of squares past 128 bits is known, stddev from the "
+	    "values then");
+
+	/* past the limit: a split's halves, sketched or not, merged any
+	 * way round, give the same quantiles, within the bound */
+	{
+		struct mct_stats r[3], P = { 0 }, Q = { 0 };
+		int k;
+
+		memset(r, 0, sizeof(r));
+		for (i = 0; i < 3000; i++) {
+			mct_stats_add(i < 1500 ? &r[0] : &r[1], v[i]);
+			mct_stats_add(i < 1500 ? &P : &Q, v[i]);
+			if (i < 1500)
+				mct_stats_add(&r[2], v[i]);
+		}
+		mct_stats_sketch(&P);
+		mct_stats_sketch(&Q);
+		mct_stats_merge(&r[0], &Q);	/* a sketch into values */
+		mct_stats_merge(&Q, &r[2]);	/* values into a sketch */
+		mct_stats_merge(&P, &r[1]);	/* the other half likewise */
+		bad = r[0].sk == NULL || Q.sk == NULL || P.sk == NULL ||
+		    r[0].n != 3000 || Q.n != 3000 || P.n != 3000;
+		for (i = 0; i <= 100; i += 5)
+			for (k = 0; k < 2; k++) {
+				double e1 = mct_stats_quantile(&r[0], (int64_t)i, 100);
+				double e2 = mct_stats_quantile(k ? &Q : &P,
+				    (int64_t)i, 100);
+				double ex = mct_stats_quantile(&w, (int64_t)i, 100);
+
+				bad |= e1 != e2 || (fabs(ex) > 1e6 &&
+				    fabs(e1 - ex) > MCT_SKETCH_BOUND * fabs(ex));
+			}
+		ok(!bad, "stats: a split's halves, sketched or not, merged "
+		    "either way round give the same quantiles, within the "
+		    "bound of the exact ones");
+		ok(mct_stats_min(&r[0]) == mct_stats_min(&w) &&
+		    mct_stats_max(&Q) == mct_stats_max(&w) &&
+		    mct_stats_stddev(&r[0]) == mct_stats_stddev(&w) &&
+		    mct_stats_stddev(&P) == mct_stats_stddev(&w) &&
+		    mct_stats_mean(&Q) == mct_stats_mean(&w),
+		    "stats: a sketched set keeps min, max, mean and stddev exact");
+		for (k = 0; k < 3; k++)
+			mct_stats_free(&r[k]);
+		mct_stats_free(&P);
+		mct_stats_free(&Q);
+	}
+
+	/* two sketches of one set made in different orders are equal */
+	for (i = 0; i < 3000; i++) {
+		mct_sketch_add(&s1, (double)v[i], 1);
+		mct_sketch_add(&s1, -(double)v[i] / 3, 1);
+	}
+	for (i = 3000; i-- > 0;) {
+		mct_sketch_add(&s2, -(double)v[i] / 3, 1);
+		mct_sketch_add(&s2, (double)v[i], 1);
+	}
+	ok(s1.pos.n > 0 && s1.neg.n > 0 &&
+	    s1.zero == s2.zero && s1.pos.lo == s2.pos.lo && s1.pos.n == s2.pos.n &&
+	    memcmp(s1.pos.c, s2.pos.c, (size_t)s1.pos.n * sizeof(*s1.pos.c)) == 0 &&
+	    s1.neg.n == s2.neg.n &&
+	    memcmp(s1.neg.c, s2.neg.c, (size_t)s1.neg.n * sizeof(*s1.neg.c)) == 0,
+	    "sketch: the same buckets in any order");
+	mct_sketch_free(&s1);
+	mct_sketch_free(&s2);
+	mct_stats_free(&a);
+	mct_stats_free(&b);
+	mct_stats_free(&c);
+	mct_stats_free(&w);
+	mct_stats_free(&z);
+}
