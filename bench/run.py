@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/run.py: the benchmark of SPEC §7: speed and memory of the mct tools, each job measured
+"""bench/run.py: the benchmark of speed and memory of the mct tools, each job measured
 beside the same job done by jq and by a plain python3 json script in the same run.
 
 Usage:  python3 bench/run.py [-h] [SECTION...]   (from the build directory, or with MCT_BUILDDIR set)
@@ -12,21 +12,22 @@ Sections: cat, filter, group, flow, phases, report, merge, ranks, metrics, real 
   filter  mct-filter on the stream (a time window, and --pid 2 --name 'kernel_kernel*'), beside
           jq and python3 doing the same selection on the trace
   group   mct-group on the stream (--by name; --by category on the pid 2/3 stream) beside jq, mlr
-          and python3; and the kernel table of issue 4, mct-cat | mct-filter | mct-group, on the trace
+          and python3; and the kernel table (kernel_kernel* by name and grid), mct-cat | mct-filter |
+          mct-group, on the trace
   flow    mct-flow on the stream and on a sections-layout stream, beside a python3 join by co_id;
           mct-flow --stack beside plain mct-flow (within 1.3x)
   phases  mct-phases --gaps on the stream, beside a python3 busy-union-and-gaps script
   report  mct-report on the trace (wall time; its output must hold the seed's 91.14%)
-  merge   mct-group --merge of 1,000 partials of the seed's kernel table (SPEC §12: <= 1 s), and the
+  merge   mct-group --merge of 1,000 partials of the seed's kernel table (target: <= 1 s), and the
           stream split four ways, partials with --exact-limit 100, merged: median and p90 of every
           group within 1% of the exact ones (tests/partial_oracle.py)
   ranks   8 seed-sized compact ranks (gentrace --ranks 8, rank 3 slower by 8%) merged in time order
           (mct-cat --merge; without it, mct-ranks reads the 8 files itself) and summed up by
           mct-ranks, beside a python3 json script doing the same
   diff    mct-diff of two full-scale seed traces (the second with kernel_kernel 10% slower), beside
-          one mct-cat | mct-group over one of them (SPEC §10: <= 2x) and a python3 json diff script
+          one mct-cat | mct-group over one of them (target: <= 2x) and a python3 json diff script
   metrics mct-metrics --join of the compact trace and a 1 kHz metric log of its span (gentrace
-          --metrics), beside mct-cat over the trace (issue 17: <= 1.5x) and a python3 bisect join
+          --metrics), beside mct-cat over the trace (target: <= 1.5x) and a python3 bisect join
   real    mct-cat on the largest real Kineto trace of MCT_FIXTURES (default ../shared/fixtures
           beside the source tree), plain and .json.gz, beside jq, python3 and the inflate floor
           (igzip -dc, zcat); skipped with a note when the fixtures are absent
@@ -103,10 +104,10 @@ SRCDIR = os.path.dirname(BENCH)
 REF = os.path.join(BENCH, "ref")
 
 FULL_EVENTS = 225852	# the seed's event count: the trace is full scale
-# The spec's own measurements of jq on this machine (SPEC §7), to express targets as jq ratios.
+# jq's speed on this machine when the targets were set (MB/s), to express targets as jq ratios.
 SPEC_JQ_IND_MBS = 39
 SPEC_JQ_CMP_MBS = 24
-# A few words per value a tool must keep: the allowance above 16 MB of SPEC §7 (8 words of 8 bytes)
+# A few words per value a tool must keep: the allowance above 16 MB of the memory targets (8 words of 8 bytes)
 WORD_BYTES = 64
 WIN_FROM, WIN_TO, WIN_FROM_NS, WIN_TO_NS = "26.57s", "68.41s", 26570000000, 68410000000
 
@@ -716,7 +717,7 @@ def need_seed():
 
 def section_cat():
     need_seed()
-    say("\n== mct-cat: trace -> stream (SPEC §7: >= 400 MB/s indented, >= 2.5 M events/s compact, >= 10x jq)")
+    say("\n== mct-cat: trace -> stream (targets: >= 400 MB/s indented, >= 2.5 M events/s compact, >= 10x jq)")
     jq_job, py_job = "jq -c '.traceEvents[]'", "python3 json"
     fig = {}
     for form, f, nbytes, ev in (("indented", S.f_ind, S.b_ind, S.ev_ind),
@@ -752,14 +753,14 @@ def section_cat():
     target("mct-cat indented vs jq (400 MB/s = %sx the spec's jq)" % jq_ind_need,
            fig.get("indented_jq"), ">=", jq_ind_need, "x")
     target("mct-cat compact speed", fig.get("cmp_evs"), ">=", 2.5, "M events/s")
-    target("mct-cat compact speed (issue 16)", fig.get("cmp_evs"), ">=", 4, "M events/s")
+    target("mct-cat compact speed (raised target)", fig.get("cmp_evs"), ">=", 4, "M events/s")
     target("mct-cat compact vs jq (2.5 M ev/s = %sx the spec's jq)" % jq_cmp_need,
            fig.get("compact_jq"), ">=", jq_cmp_need, "x")
     target("mct-cat indented >= 10x jq", fig.get("indented_jq"), ">=", 10, "x")
     target("mct-cat compact >= 10x jq", fig.get("compact_jq"), ">=", 10, "x")
 
 
-# ---------------------------------------------------------------- real Kineto traces (issue 16)
+# ---------------------------------------------------------------- real Kineto traces
 
 def real_trace():
     """The largest Kineto fixture (by its plain size) as BENCH_DIR/real.json and real.json.gz (the
@@ -805,7 +806,7 @@ def real_trace():
 
 
 def section_real():
-    say("\n== real: mct-cat on a real Kineto trace (SPEC §7: >= 500 MB/s, >= 0.8x the seed's indented"
+    say("\n== real: mct-cat on a real Kineto trace (targets: >= 500 MB/s, >= 0.8x the seed's indented"
         " shape per byte; .json.gz >= 85% of the plain speed)")
     files = real_trace()
     if files is None:
@@ -958,7 +959,7 @@ def pipe_result(t, job, title, events, what):
 def section_big():
     scale = os.environ.get("BENCH_BIG_SCALE") or "40"
     runs = int(os.environ.get("BENCH_BIG_RUNS") or 3)
-    say("\n== constant memory: a ~2 GB trace, through a pipe and as a file (SPEC §7: peak RSS <= 16 MB)")
+    say("\n== constant memory: a ~2 GB trace, through a pipe and as a file (target: peak RSS <= 16 MB)")
     src = pipe_source("BENCH_BIG", scale, runs, "big trace")
     if src is None:
         return
@@ -1017,7 +1018,7 @@ def huge_scale():
 
 def section_huge():
     runs = int(os.environ.get("BENCH_HUGE_RUNS") or 1)
-    say("\n== over 4 GiB: a trace of more than 2^32 bytes through a pipe (SPEC §7: inputs over 4 GB work)")
+    say("\n== over 4 GiB: a trace of more than 2^32 bytes through a pipe (target: inputs over 4 GB work)")
     src = pipe_source("BENCH_HUGE", huge_scale(), runs, "4 GiB")
     if src is None:
         return
@@ -1120,7 +1121,7 @@ def section_filter():
     if not need_tool("mct-filter"):
         return
     need_stream()
-    say("\n== mct-filter: selections on the stream (SPEC §7: >= 300 MB/s of stream)")
+    say("\n== mct-filter: selections on the stream (target: >= 300 MB/s of stream)")
     note("  mct-filter reads the stream; mct-cat | mct-filter, jq and python3 json read the trace;")
     note("  MB/s is of the stream (jq and python3 rows: the stream's bytes over their time)")
     window = "--from %s --to %s" % (WIN_FROM, WIN_TO)
@@ -1190,7 +1191,7 @@ def section_group():
     need_devstream()
     if S.have_mlr:
         need_events()
-    say("\n== mct-group: tables of the stream (SPEC §7: >= 300 MB/s of stream; the kernel table in <= 0.3 s)")
+    say("\n== mct-group: tables of the stream (targets: >= 300 MB/s of stream; the kernel table in <= 0.3 s)")
     note("  aggregates count,total,share,mean,median,min,max of dur; jq and python3 json read the trace,")
     note("  mlr (stats1) the events of the stream one a line; MB/s is of the stream")
     note("  mct-group runs bare, its table to /dev/null (bash and wc -l cost ~13 ms here, half of")
@@ -1247,7 +1248,7 @@ def section_group():
     ratios(t, "mct-group", "cat | filter | group", "jq group_by", "mlr stats1", "python3 json")
     target("mct-group --by category, speed", mbs(t, "mct-group", S.b_dev), ">=", 300, "MB/s of stream")
 
-    # the kernel table of issue 4, from the indented trace
+    # the kernel table (kernel_kernel* by name and grid), from the indented trace
     pipeline, mlr_ev = "mct pipeline", "mlr stats1 (events)"
     t = Table("the kernel table: mct-cat TRACE | mct-filter --pid 2 --name 'kernel_kernel*' | "
               "mct-group --by name,args.grid (RSS of mct-group)", S.b_ind, S.ev_ind)
@@ -1269,12 +1270,12 @@ def section_group():
     note("  own or wc -l: the table's lines are counted after; the references run under bash)")
     rows = count_less_header(t, pipeline)
     if S.ev_ind == FULL_EVENTS:
-        check("kernel table rows (SPEC §2: 4 grids x 2 kernels)", rows, 8)
+        check("kernel table rows (the seed's: 4 grids x 2 kernels)", rows, 8)
     agree(t, "kernel table rows", rows, ("jq group_by", 0), (mlr_ev, 0), ("python3 json", 0))
     ratios(t, pipeline, "jq group_by", mlr_ev, "python3 json")
     m = t.median.get(pipeline)
     target_full("kernel table, mct-cat | mct-filter | mct-group wall time", m and fmt_time(m), "<=", 0.3, "s")
-    target_full("kernel table wall time (issue 16)", m and fmt_time(m), "<=", 0.1, "s")
+    target_full("kernel table wall time (raised target)", m and fmt_time(m), "<=", 0.1, "s")
 
 
 # ---------------------------------------------------------------- section: mct-flow
@@ -1302,7 +1303,7 @@ def section_flow():
     if not need_tool("mct-flow"):
         return
     need_stream()
-    say("\n== mct-flow: host calls joined to device events by args.co_id (SPEC §7: >= 200 MB/s of stream;")
+    say("\n== mct-flow: host calls joined to device events by args.co_id (targets: >= 200 MB/s of stream;")
     say("   constant memory on a sorted trace, <= 16 MB; else 16 MB + a few words per waiting event)")
     note("  python3 json: the same join on the same stream (host = pid 1), pairs written out")
     sorted_rss = None
@@ -1321,7 +1322,7 @@ def section_flow():
                                        "flow.py", "$FLOW_IN", "pairs, %s layout" % layout,
                                        "mct-flow, %s layout, speed" % layout, nbytes)
         if layout == "time" and S.ev_ind == FULL_EVENTS:
-            check("pairs, full scale (SPEC §2: 18,391 flows)", t.out.get("mct-flow") or None, 18391)
+            check("pairs, full scale (the seed's: 18,391 flows)", t.out.get("mct-flow") or None, 18391)
         rss = rss_mb(t.rss_kb.get("mct-flow"))
         if layout == "time":
             sorted_rss = rss
@@ -1344,7 +1345,7 @@ def section_flow():
 
 
 def flow_stack():
-    """mct-flow --stack beside plain mct-flow on the sorted stream (SPEC §11: within 1.3x)."""
+    """mct-flow --stack beside plain mct-flow on the sorted stream (target: within 1.3x)."""
     flow = find_built(S.builddir, "tools/mct-flow")
     t = Table("flow --stack beside plain flow, the stream (sorted by time)", S.b_stream, S.ev_ind)
     t.cmd("mct-flow", flow, "-q", S.stream, mct=True)
@@ -1363,7 +1364,7 @@ def section_phases():
     if not need_tool("mct-phases"):
         return
     need_stream()
-    say("\n== mct-phases --gaps: phases and idle gaps of the device (SPEC §7: >= 200 MB/s of stream;")
+    say("\n== mct-phases --gaps: phases and idle gaps of the device (targets: >= 200 MB/s of stream;")
     say("   <= 16 MB + a few words per value kept)")
     note("  python3 json, on the same stream: sorts the device events, their busy union, the gaps over 1%")
     note("  of the device span with the host calls overlapping each, and the calls by signature")
@@ -1394,20 +1395,20 @@ def section_report():
     if m is not None:
         say("  report: %d lines", lines_of(report))
         if S.ev_ind == FULL_EVENTS:
-            check("report lines holding 91.14% (SPEC §2, TileLang share), at least 1",
+            check("report lines holding 91.14% (the seed's TileLang share), at least 1",
                   "yes" if found >= 1 else "no", "yes")
         else:
             say("  (91.14%% is the full-scale share: found on %d line(s) of this report, not judged)", found)
     target_full("mct-report wall time", m and fmt_time(m), "<=", 1.5, "s")
 
 
-# ---------------------------------------------------------------- section: partials merged (SPEC §12)
+# ---------------------------------------------------------------- section: partials merged
 
 def section_merge():
     if not need_tool("mct-group"):
         return
     need_stream()
-    say("\n== mct-group --merge: partial tables (SPEC §12: 1,000 partials of the kernel table in <= 1 s)")
+    say("\n== mct-group --merge: partial tables (target: 1,000 partials of the kernel table in <= 1 s)")
     d = os.path.join(S.work, "merge")
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(os.path.join(d, "k"))
@@ -1490,7 +1491,7 @@ def section_ranks():
     need_ranks()
     merge = subprocess.run([S.mct_cat, "--help"], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL).stdout.find(b"--merge") >= 0
-    say("\n== mct-ranks: %d seed-sized compact ranks merged and summed up (SPEC §9, §7: <= 1.5 s wall,", NRANKS)
+    say("\n== mct-ranks: %d seed-sized compact ranks merged and summed up (targets: <= 1.5 s wall,", NRANKS)
     say("   <= 64 MB peak RSS per process)")
     note("  python3 json: every rank file read whole, device unions, medians, stragglers")
     t = Table("ranks, %d compact rank files" % NRANKS, S.b_ranks, S.ev_ranks)
@@ -1531,7 +1532,7 @@ def section_diff():
     export(F_SLOW=f_slow)
     warm(f_slow)
     say("\n== mct-diff: two compact seed traces compared, kernel_kernel 10% slower in the second")
-    say("   (SPEC §10: <= 2x the time of one mct-cat | mct-group over one of them)")
+    say("   (target: <= 2x the time of one mct-cat | mct-group over one of them)")
     note("  python3 json: both traces read whole, per name count, total, median and their changes")
     t = Table("diff of two compact traces", S.b_cmp + file_bytes(f_slow), 2 * S.ev_cmp)
     t.sh("mct-diff", 'rss mct-diff -o tsv --no-header "$F_CMP" "$F_SLOW" | head -1 | cut -f1', mct=True)
@@ -1549,7 +1550,7 @@ def section_diff():
     a, b = t.median.get("mct-diff"), t.median.get("mct-cat | mct-group")
     target("mct-diff of two traces / one mct-cat | mct-group", a and b and "%.2f" % (a / b), "<=", 2,
            "x")
-# ---------------------------------------------------------------- section: metrics (SPEC §14)
+# ---------------------------------------------------------------- section: metrics
 
 def section_metrics():
     if not need_tool("mct-metrics"):
@@ -1558,7 +1559,7 @@ def section_metrics():
         return note("  skipped: no tests/gentrace")
     need_seed()
     say("\n== mct-metrics --join: the compact trace with a 1 kHz metric log of its span, two counters")
-    say("   joined to every event with a dur (issue 17: <= 1.5x the time of mct-cat over the trace)")
+    say("   joined to every event with a dur (target: <= 1.5x the time of mct-cat over the trace)")
     log = os.path.join(S.bench_dir, "seed-s%s-metrics.csv" % S.scale)
     args = ("--scale", S.scale, "--metrics", "/dev/fd/3", "--metrics-form", "csv")
     make_file(log, log + ".stamp", gen_fingerprint(*args), "generating %s (gentrace %s)" % (log, " ".join(args)),
@@ -1598,7 +1599,7 @@ def section_slice():
     runs = int(os.environ.get("BENCH_BIG_RUNS") or 3)
     say("\n== slice: a ~2 GB trace, mct-cat | mct-filter --from %s --to %s | mct-cat --wrap > /dev/null",
         WIN_FROM, WIN_TO)
-    say("   (SPEC §7: <= 5 s end to end; peak RSS of every stage <= 16 MB)")
+    say("   (targets: <= 5 s end to end; peak RSS of every stage <= 16 MB)")
     if not need_tool("mct-filter"):
         return
     cmd = big_source(scale, os.environ.get("BENCH_BIG_CMD"))
@@ -1660,7 +1661,7 @@ def machine():
 
 
 def print_header(sections):
-    say("mct benchmark (SPEC §7) — %s", time.strftime("%Y-%m-%d %H:%M:%S %Z"))
+    say("mct benchmark — %s", time.strftime("%Y-%m-%d %H:%M:%S %Z"))
     say("machine:  %s", machine())
     say("mct:      %s (%s)", first_line([S.mct_cat, "--version"]), S.mct_cat)
     if S.base:

@@ -1,4 +1,4 @@
-# seed §16.3, §16.4: memory bandwidth and clock beside the kernels.  The
+# Memory bandwidth and clock beside the kernels.  The
 # GPU's log (nvidia-smi --format=csv, one sample every 10 ms, wall times)
 # is put on the trace's clock: the profiler started at 07:00:00.000, the
 # trace's origin.  Each call of a custom kernel gets the time-weighted

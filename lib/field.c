@@ -572,7 +572,7 @@ get_end(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	return __builtin_add_overflow(ts, dur, ns) ? -1 : 0;
 }
 
-/* rank: the line's rank key, else its source's rank (SPEC §9) */
+/* rank: the line's rank key, else its source's rank (mct(7), Ranks) */
 static int
 get_rank(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
     struct mct_val *v, int64_t *ns)

@@ -496,7 +496,7 @@ mct_agg_value(const struct mct_gtab *t, struct mct_group *g,
 	}
 }
 
-/* A number for people: times, bytes, counts and shares (SPEC tables). */
+/* A number for people: times, bytes, counts and shares (mct-group(1)). */
 static void
 human(const struct mct_agg *a, double d, int64_t iv, int isint, char *num,
     size_t size)

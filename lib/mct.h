@@ -49,7 +49,7 @@
 /* Exact wide integers for decimal arithmetic (GCC and Clang). */
 __extension__ typedef __int128 mct_i128;
 
-/* Exit statuses shared by every tool (SPEC §5). */
+/* Exit statuses shared by every tool (mct(7), EXIT STATUS). */
 #define MCT_EXIT_OK	0	/* success */
 #define MCT_EXIT_DAMAGED 1	/* damaged input; every intact event was processed */
 #define MCT_EXIT_USAGE	2	/* usage error, or a file that cannot be read */
@@ -451,7 +451,7 @@ struct mct_source {
 	int		 sorted;	/* its events in ts order */
 	unsigned long long nevents;	/* events pass 1 framed (0 for a stream) */
 	int		 damaged;	/* pass 1 found damage */
-	/* ranks (SPEC §9; rank.c decides them) */
+	/* ranks (mct(7), Ranks; rank.c decides them) */
 	int64_t		 rank;		/* its rank, MCT_RANK_NONE if none */
 	const char	*rank_from;	/* the rule: "distributedInfo", "file name",
 					   "order", "option", or a stream's */
@@ -1091,7 +1091,7 @@ void	 mct_group_json(const struct mct_group *, const struct mct_field *,
 
 /*
  * partial.c - a group table's mergeable state as NDJSON (mct-group -o
- * partial, SPEC §12): a header line (format version, --by, --value,
+ * partial, mct(7)): a header line (format version, --by, --value,
  * extra fields, origin), one line per group (count, exact sums, min, max,
  * first, last, the values up to the exact limit or a sketch past it), an
  * end line (totals, number of groups).  mct_partial_read() merges one
@@ -1154,7 +1154,7 @@ void	 mct_partial_cover_of(struct mct_pspec *, const struct mct_header *);
 
 /*
  * rankpart.c - mct-ranks' mergeable state (mct-ranks -o partial and
- * --merge, SPEC §12): a header with the options that change the figures
+ * --merge, mct(7)): a header with the options that change the figures
  * and the traces covered; per rank a line of its figures (final: a rank's
  * unions of intervals cannot be merged, so one partial holds all of a
  * rank) followed by a line per collective call of the rank (name, n, ts,
@@ -1364,7 +1364,7 @@ void	 mct_seen_event(struct mct_seen *, struct mct_event *);
 void	 mct_seen_end(struct mct_seen *);
 
 /*
- * metrics.c - device metric logs (SPEC §14): wall times as epoch ns, a
+ * metrics.c - device metric logs (mct-metrics(1)): wall times as epoch ns, a
  * CSV/TSV log's lines as samples (values in millionths, exact from the
  * text), and a metric's step function over an interval (mct-metrics).
  */

@@ -1,5 +1,5 @@
 /*
- * metrics.c - device metric logs (SPEC §14): wall times as epoch ns, the
+ * metrics.c - device metric logs (mct-metrics(1)): wall times as epoch ns, the
  * lines of a CSV/TSV log (nvidia-smi, rocm-smi, any with a time column)
  * as samples, and a metric's step function over an event's interval.
  *

@@ -1,6 +1,6 @@
 /*
  * partial.c - a group table's mergeable state, written as NDJSON and read
- * back (mct-group -o partial and --merge, SPEC §12).
+ * back (mct-group -o partial and --merge; mct(7), Many machines).
  *
  * Three kinds of line, in this order:
  *

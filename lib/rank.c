@@ -1,5 +1,5 @@
 /*
- * rank.c - many ranks of one job (SPEC §9).
+ * rank.c - many ranks of one job (mct(7), Ranks).
  *
  * The rank of each source: given (--rank=N), its position (--rank=order),
  * or by the rules: the source's distributedInfo.rank (Kineto), else the

@@ -1,6 +1,6 @@
 /*
  * rankpart.c - mct-ranks' mergeable state, written as NDJSON and read
- * back (mct-ranks -o partial and --merge, SPEC §12).
+ * back (mct-ranks -o partial and --merge; mct(7), Many machines).
  *
  * A rank's busy, compute and communication times are unions of
  * intervals: two pieces of one rank cannot be merged without their

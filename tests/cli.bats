@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# cli.bats - what every mct tool shares (SPEC §5, STYLE habits 3, 9, 10, 12):
+# cli.bats - what every mct tool shares (mct(7), EXIT STATUS and the rest):
 # --help, --version, a misused option, write errors, a closed pipe, the
 # locale, the man page.  Each test loops over every tool that was built.
 

@@ -1,19 +1,19 @@
 /*
  * gentrace - write a synthetic GPU trace shaped like the seed's mcTracer trace
  *
- * The seed (shared/seed/000_*.txt, digested in SPEC section 2) analyses
+ * The seed (a tutorial kept outside this tree) analyses
  * tracer_out-39991.json: an 80.98 s MXMACA / MetaX C500 timeline of a MoE
  * benchmark, 225,852 Chrome Trace Event Format events.  This program writes
  * a trace with the same structure (host runtime API on pid 1, kernels on
  * pid 2, copies on pid 3, args.co_id correlation, s/f flows, the same
  * phases) and, at --scale 1, with every count, total, share, median, min,
- * max, first/last and byte figure of SPEC section 2 to the seed's rounding.
+ * max, first/last and byte figure the seed prints, to its rounding.
  * See tests/gentrace.md for what the trace contains.
  *
  * Design notes
  *  - Deterministic: all randomness comes from a hash of (--seed, key), so
- *    every pass over the timeline produces the same events.  The figures of
- *    section 2 do not depend on the seed: jitter is antithetic (paired +j/-j),
+ *    every pass over the timeline produces the same events.  The figures
+ *    do not depend on --seed: jitter is antithetic (paired +j/-j),
  *    medians sit on designed plateaus, and the helper work outside the
  *    steady rounds ("extras") absorbs the remainder of each category total,
  *    computed by a calibration pass at scale 1.

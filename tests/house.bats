@@ -125,3 +125,34 @@ read_private.h"
 	[ "${#lines[@]}" -ge 9 ]
 	[ "${lines[-1]#total }" -lt 450 ]
 }
+
+# cites FILE...: the lines that cite a document the repository does not
+# hold: the product's spec or the seed tutorial by section number, or an
+# issue by number.  The rule itself belongs there, or mct(7), which holds
+# the contract.  The pattern is built from pieces, so this file does not
+# match it.
+cites() {
+	local doc=SPEC sec='§'
+	grep -rnIiE --exclude='*.log' --exclude='*.trs' \
+	    "$doc $sec|$doc section|issue [0-9]|seed $sec" "$@"
+}
+
+@test "no file cites the spec, an issue or the seed tutorial by number: each says the rule, or cites the man page" {
+	cd "$MCT_SRCDIR"
+	run cites lib tools tests bench examples man Makefile.am configure.ac
+	same "$output" ""
+	[ "$status" -eq 1 ]
+}
+
+@test "the citation check finds each kind of citation" {
+	local doc=SPEC sec='§' iss=issue
+	cd "$BATS_TEST_TMPDIR"
+	mkdir d
+	printf '%s\n' "/* the window ($doc ${sec}4) */" "# ($doc section 2)" \
+	    "# ($iss 16)" "# Seed ${sec}12.5: gaps" "# seeds 4, mct(7)" > d/f.c
+	run cites d
+	same "$output" "d/f.c:1:/* the window ($doc ${sec}4) */
+d/f.c:2:# ($doc section 2)
+d/f.c:3:# ($iss 16)
+d/f.c:4:# Seed ${sec}12.5: gaps"
+}

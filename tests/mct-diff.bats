@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# mct-diff.bats - two runs compared (SPEC §10): a generated trace against a
+# mct-diff.bats - two runs compared: a generated trace against a
 # copy with one kernel made slower, one added and one removed; every figure
 # checked by tests/diff_oracle.py (python3 json), never against captured
 # output; --fail-if's exit 3; the summary; formats; partials; damaged and
@@ -117,7 +117,7 @@ assert abs(s["busy_pct_a"] - 100 * s["busy_a"] / s["span_a"]) < 1e-9
 EOF
 }
 
-@test "formats: tsv and csv have exactly the columns of SPEC §10; md and table the summary first; --time-unit scales times" {
+@test "formats: tsv and csv have exactly the columns of mct-diff(1); md and table the summary first; --time-unit scales times" {
 	cols="name	count_a	count_b	total_a	total_b	total_delta	total_pct	median_a	median_b	median_delta	median_pct	only"
 	# the first row as ab.nd has it (its figures are the oracle's, above)
 	read -r name ca cb ta tb td pct ma mb md <<<"$(col "$d/ab.nd" name \

@@ -4,7 +4,7 @@
 #
 # Expected numbers come from tests/flow_oracle.py (python3's json, the
 # pairing rules written down independently), from the seed's figures
-# (SPEC section 2: 18,391 pairs, mcMemcpyAsync 46.54 s of host time beside
+# (tests/gentrace.md: 18,391 pairs, mcMemcpyAsync 46.54 s of host time beside
 # 0.81 s of copies) or from hand-made traces whose answer is written here.
 
 load helpers
@@ -118,7 +118,7 @@ gstat() {
 	fpy check --orphans out.nd "$pys"
 }
 
-@test "seed §8: mcMemcpyAsync, 46.54 s of host time beside 0.81 s of copies on the device" {
+@test "the seed-shaped trace: mcMemcpyAsync, 46.54 s of host time beside 0.81 s of copies on the device" {
 	run --separate-stderr bash -c 'mct-cat "$0" | mct-flow |
 	    mct-group --by launch.name -a count,total,sum:launch.dur -o tsv' "$full"
 	[ "$status" -eq 0 ]

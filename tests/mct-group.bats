@@ -2,7 +2,7 @@
 # mct-group.bats - the seed's tables, every option, message and exit status
 # of mct-group(1).
 #
-# Numbers are checked against the seed's printed figures (SPEC §2, to the
+# Numbers are checked against the seed's figures (tests/gentrace.md, to the
 # seed's rounding) and against tests/group_oracle.py, an independent python3
 # json computation of every aggregate (exact to the ns), never against
 # output captured from mct.
@@ -117,7 +117,7 @@ rounded() {
 
 # ---- the seed's tables, from the full-scale generated trace -------------
 
-@test "seed §3: mct-cat | mct-filter --pid 2 --pid 3 | mct-group --by category: counts, totals and shares to the seed's rounding" {
+@test "the seed-shaped trace: mct-cat | mct-filter --pid 2 --pid 3 | mct-group --by category: counts, totals and shares to the seed's rounding" {
 	mct-cat "$full" | mct-filter --pid 2 --pid 3 | mct-group --by category -o tsv > cat.tsv
 	same "${PIPESTATUS[*]}" "0 0 0"
 	same "$(rounded cat.tsv 1 'TileLang custom kernels' i s2 p2)" "444 43.19 s 91.14"
@@ -140,12 +140,12 @@ semaphore/sync"
 	same "$(head -1 cat.tsv)" "$(printf 'category\tcount\ttotal\tshare\tmean\tmedian\tmin\tmax')"
 }
 
-@test "seed §3: the category table equals the python oracle exactly (tsv and ndjson)" {
+@test "the seed-shaped trace: the category table equals the python oracle exactly (tsv and ndjson)" {
 	agree tsv "$dev" --by category
 	agree ndjson "$dev" --by category --total
 }
 
-@test "seed §3: the human table prints the seed's cells: 444, 43.19 s, 91.14%, 5,602, 6,932, and a (total) row" {
+@test "the seed-shaped trace: the human table prints the seed's cells: 444, 43.19 s, 91.14%, 5,602, 6,932, and a (total) row" {
 	mct-cat "$full" | mct-filter --pid 2 --pid 3 | mct-group --by category -o table > t
 	grep -E '^TileLang custom kernels +444 +43\.19 s +91\.14% ' t
 	grep -E '^routing/reorder/scatter/gather +5,602 +3\.19 s +6\.73% ' t
@@ -155,7 +155,7 @@ semaphore/sync"
 	same "$(wc -l < t)" 10
 }
 
-@test "seed §5.1/§6.1: kernel_kernel and kernel_kernel_1: count, total, mean, median, min, max, first, last to the seed's rounding" {
+@test "the seed-shaped trace: kernel_kernel and kernel_kernel_1: count, total, mean, median, min, max, first, last to the seed's rounding" {
 	mct-cat "$full" | mct-filter --pid 2 --name 'kernel_kernel*' |
 	    mct-group -a count,total,mean,median,min,max,first,last -o tsv > k.tsv
 	same "${PIPESTATUS[*]}" "0 0 0"
@@ -167,7 +167,7 @@ semaphore/sync"
 kernel_kernel_1"
 }
 
-@test "seed §5.1/§6.1: the kernel table equals the python oracle exactly; the human table prints 141.53 ms and 14.286 s" {
+@test "the seed-shaped trace: the kernel table equals the python oracle exactly; the human table prints 141.53 ms and 14.286 s" {
 	agree tsv "$kern" -a count,total,mean,median,min,max,first,last
 	agree ndjson "$kern" -a count,total,mean,median,min,max,first,last --total
 	mct-group -o table -a count,total,mean,median,min,max,first,last "$kern" > t
@@ -175,7 +175,7 @@ kernel_kernel_1"
 	grep -E '^kernel_kernel_1 +222 +11\.77 s +53\.03 ms +17\.83 ms +3\.18 ms +95\.41 ms +14\.349 s +80\.225 s *$' t
 }
 
-@test "seed §5.2/§6.2: per launch config: calls, mean, total, registers and dynamic shared to the seed's rounding" {
+@test "the seed-shaped trace: per launch config: calls, mean, total, registers and dynamic shared to the seed's rounding" {
 	mct-cat "$full" | mct-filter --pid 2 --name 'kernel_kernel*' |
 	    mct-group --by name,args.grid,args.block \
 	    -a count,mean,total,max:args.registers_per_thread,max:args.dynamic_shared -o tsv > g.tsv
@@ -191,7 +191,7 @@ kernel_kernel_1"
 	same "$(tail -n +2 g.tsv | wc -l)" 8
 }
 
-@test "seed §5.2/§6.2: the launch-config table equals the python oracle exactly; the human table prints 253.99 ms and 27.94 s" {
+@test "the seed-shaped trace: the launch-config table equals the python oracle exactly; the human table prints 253.99 ms and 27.94 s" {
 	local a=count,mean,total,max:args.registers_per_thread,max:args.dynamic_shared
 
 	agree tsv "$kern" --by name,args.grid,args.block -a "$a"
@@ -201,7 +201,7 @@ kernel_kernel_1"
 	grep -E '^kernel_kernel_1 +\[2056,56,1\] +\[128,1,1\] +110 +94\.72 ms +10\.42 s +150 +16,384 *$' t
 }
 
-@test "seed §8: host runtime API (mct-filter --pid 1 --ph X): count, total, median, max to the seed's rounding" {
+@test "the seed-shaped trace: host runtime API (mct-filter --pid 1 --ph X): count, total, median, max to the seed's rounding" {
 	mct-cat "$full" | mct-filter --pid 1 --ph X | mct-group -a count,total,median,max -o tsv > h.tsv
 	same "${PIPESTATUS[*]}" "0 0 0"
 	same "$(rounded h.tsv 1 mcMemcpyAsync i s2 us2 ms2)" "6932 46.54 s 2.59 us 375.58 ms"
@@ -215,7 +215,7 @@ kernel_kernel_1"
 	same "$(sed -n 2p h.tsv | cut -f1)" mcMemcpyAsync
 }
 
-@test "seed §8: the host API table equals the python oracle exactly; the human table prints 6,932 46.54 s 2.59 us 375.58 ms" {
+@test "the seed-shaped trace: the host API table equals the python oracle exactly; the human table prints 6,932 46.54 s 2.59 us 375.58 ms" {
 	agree tsv "$host" -a count,total,median,max
 	mct-group -o table -a count,total,median,max "$host" > t
 	grep -E '^mcMemcpyAsync +6,932 +46\.54 s +2\.59 us +375\.58 ms *$' t
@@ -223,7 +223,7 @@ kernel_kernel_1"
 	grep -E '^mcLaunchKernel +10,754 +98\.81 ms +4\.87 us +7\.82 ms *$' t
 }
 
-@test "seed §9: copies (mct-filter --pid 3 --ph X): count, time, bytes, max bytes to the seed's rounding" {
+@test "the seed-shaped trace: copies (mct-filter --pid 3 --ph X): count, time, bytes, max bytes to the seed's rounding" {
 	mct-cat "$full" | mct-filter --pid 3 --ph X |
 	    mct-group -a count,total,sum:args.bytes,max:args.bytes -o tsv > c.tsv
 	same "${PIPESTATUS[*]}" "0 0 0"
@@ -233,7 +233,7 @@ kernel_kernel_1"
 	same "$(rounded c.tsv 1 'memcpy HTOD(pinned,device)' i ms2 MB2 i)" "888 2.94 ms 1.38 MB 8224"
 }
 
-@test "seed §9: the copy table equals the python oracle exactly; the human table prints 426.01 GB, 1.879 GB, 12,544 B, 64 B" {
+@test "the seed-shaped trace: the copy table equals the python oracle exactly; the human table prints 426.01 GB, 1.879 GB, 12,544 B, 64 B" {
 	agree tsv "$copy" -a count,total,sum:args.bytes,max:args.bytes
 	mct-group -o table -a count,total,sum:args.bytes,max:args.bytes "$copy" > t
 	grep -E '^memcpy DTOD\(device,device\) +5,370 +790\.03 ms +426\.01 GB +1\.879 GB *$' t
@@ -451,7 +451,7 @@ for l in open(sys.argv[1]).read().splitlines()[1:]:
 	printf '%s\n' '# test rules' '-	ph==i' 'kernel	name==k && pid==2' \
 	    'slow	dur>=300' 'other	pid==2 || pid==3' > r.rules
 	agree tsv "$mix" --by category --rules r.rules -a count,total
-	# (other): the event no rule matches (a row of its own since issue 14)
+	# (other): the event no rule matches (its own row: shares sum to 100%)
 	same "$(cat got)" "$(printf 'category\tcount\ttotal\nslow\t2\t1400\nkernel\t3\t600\nother\t2\t57\n(other)\t1\t')"
 	agree tsv "$mix" --by category --rules r.rules --missing -a count,total
 	MCT_RULES=r.rules agree tsv "$mix" --by category,name -a count,total

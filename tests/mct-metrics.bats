@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # mct-metrics.bats - device metric logs as counter events, and --join
-# (SPEC §14): every option, format and error of mct-metrics(1).
+# (metrics over each event): every option, format and error of mct-metrics(1).
 #
 # Expected values come from tests/metrics_oracle.py (python3's csv,
 # datetime, Decimal and Fraction reading the same log and streams), or

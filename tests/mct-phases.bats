@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# mct-phases.bats - the phases of the seed (SPEC §2, seed §7), its idle gap
-# (seed §12.5), and every option, format and error of mct-phases(1).
+# mct-phases.bats - the phases of the seed-shaped trace, its idle gap
+# at 68.41-74.52 s, and every option, format and error of mct-phases(1).
 #
 # Expected values come from the seed's numbers (tests/phases_oracle.py seed,
 # seedgap) or from tests/phases_oracle.py, python3's json reading the same
@@ -87,21 +87,21 @@ usage_error() {
 	[[ "$stderr" == *"Try 'mct-phases --help' for more information."* ]]
 }
 
-# --- the seed's phases (SPEC §2, seed §7) --------------------------------
+# --- the phases of the seed-shaped trace ---------------------------------
 
-@test "seed §7 on the unfiltered device lanes: init, the 520 and 260 warmups, 110 rounds of 2056, switch, 110 rounds of 1028" {
+@test "the seed-shaped trace's phases on the unfiltered device lanes: init, the 520 and 260 warmups, 110 rounds of 2056, switch, 110 rounds of 1028" {
 	phases_to "$D/t.nd"
 	[ "$status" -eq 0 ]
 	same "$(cat err)" ""
 	pyo seed out
 }
 
-@test "seed §7 on mct-filter --name 'kernel_kernel*' alone: the same phases" {
+@test "the seed-shaped trace's phases on mct-filter --name 'kernel_kernel*' alone: the same phases" {
 	mct-filter --name 'kernel_kernel*' "$D/t.nd" | mct-phases > out
 	pyo seed out
 }
 
-@test "seed §7 as TSV in seconds: the two steady phases, 110 rounds each, boundaries within 0.1 s" {
+@test "the seed-shaped trace's phases as TSV in seconds: the two steady phases, 110 rounds each, boundaries within 0.1 s" {
 	mct-phases -o tsv --time-unit s --no-header "$D/k.nd" > out
 	awk -F '\t' '$1 == "steady"' out > steady
 	same "$(wc -l < steady)" 2
@@ -113,7 +113,7 @@ usage_error() {
 	[ "$status" -eq 0 ]
 }
 
-@test "seed §7 with --device 'name~^kernel_kernel' on the unfiltered trace: the same phases" {
+@test "the seed-shaped trace's phases with --device 'name~^kernel_kernel' on the unfiltered trace: the same phases" {
 	mct-phases --device 'name~^kernel_kernel' "$D/t.nd" > out
 	pyo seed out
 }
@@ -189,7 +189,7 @@ for l in open(sys.argv[1]):
 	same "$(cat got)" "$(cat want)"
 }
 
-# --- gaps (seed §12.5) ---------------------------------------------------
+# --- gaps ----------------------------------------------------------------
 
 @test "--gaps on the device lanes: every idle gap over the automatic threshold, host events equal python's" {
 	mct-phases --gaps "$D/t.nd" > out
@@ -209,7 +209,7 @@ for l in open(sys.argv[1]):
 	same "$output" "$(wc -l < got)"
 }
 
-@test "seed §12.5: the host side of the 68.41-74.52 s gap holds the long mcDeviceSynchronize (366.88 ms) and mcStreamSynchronize (82.88 ms)" {
+@test "an idle gap is explained by the host: the host side of the 68.41-74.52 s gap holds the long mcDeviceSynchronize (366.88 ms) and mcStreamSynchronize (82.88 ms)" {
 	mct-phases --only-gaps --device 'name~^kernel_kernel' "$D/t.nd" > out
 	"$PYTHON3" -c '
 import json, sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# mct-ranks.bats - a job of many ranks (SPEC §9): the rank table, the
+# mct-ranks.bats - a job of many ranks: the rank table, the
 # straggler, the collectives, and every option, format and error of
 # mct-ranks(1).
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# mct-report: the seed analysis as Markdown, composed of the five tools.
-# Its numbers are checked against the seed's (SPEC §2) on the full-scale
-# generated trace, and against python3 json on the fixtures.
+# mct-report: the seed analysis as Markdown, composed of the other tools.
+# Its numbers are checked against the seed's (tests/gentrace.md) on the
+# full-scale generated trace, and against python3 json on the fixtures.
 
 load helpers
 
@@ -11,7 +11,7 @@ setup_file() {
 	mct-report "$BATS_FILE_TMPDIR/seed.json" > "$BATS_FILE_TMPDIR/seed.md"
 }
 
-@test "the seed's category table (§3) comes out of the report" {
+@test "the seed's category table comes out of the report" {
 	r="$BATS_FILE_TMPDIR/seed.md"
 	grep -q '^| TileLang custom kernels | 444 | 43.19 s | 91.14% |' "$r"
 	grep -q '^| routing/reorder/scatter/gather | 5,602 | 3.19 s | 6.73% |' "$r"
@@ -19,7 +19,7 @@ setup_file() {
 	grep -q '^| mcBLAS/GEMM | 260 | 86.00 ms | 0.18% |' "$r"
 }
 
-@test "the seed's kernels (§5.1, §6.1) and launch configurations (§5.2, §6.2)" {
+@test "the seed's kernels and launch configurations" {
 	r="$BATS_FILE_TMPDIR/seed.md"
 	grep -q '^| kernel_kernel | 222 | 31.42 s | [0-9.]*% | 141.53 ms | 47.29 ms | 7.92 ms | 256.31 ms | 14.286 s | 80.213 s |' "$r"
 	grep -q '^| kernel_kernel_1 | 222 | 11.77 s | [0-9.]*% | 53.03 ms | 17.83 ms | 3.18 ms | 95.41 ms | 14.349 s | 80.225 s |' "$r"
@@ -27,7 +27,7 @@ setup_file() {
 	grep -q '^| kernel_kernel_1 | \[1028,28,1\] | \[128,1,1\] | 110 | 12.05 ms | 1.33 s | 150 | 16,384 |' "$r"
 }
 
-@test "the seed's host API (§8), the host-versus-device lesson and the copies (§9)" {
+@test "the seed's host API, the host-versus-device lesson and the copies" {
 	r="$BATS_FILE_TMPDIR/seed.md"
 	grep -q '^| mcMemcpyAsync | 6,932 | 46.54 s | [0-9.]* ms | 2.59 us | 375.58 ms |' "$r"
 	grep -q '^| mcGetDevice | 140,703 | 27.50 ms |' "$r"
@@ -36,7 +36,7 @@ setup_file() {
 	grep -q '^| memcpy HTOD(pinned,device) | 888 | 2.94 ms | [0-9.]* us | 1.380 MB | 8,224 B |' "$r"
 }
 
-@test "the seed's phases (§7): two steady phases of 110 rounds" {
+@test "the seed's phases: two steady phases of 110 rounds" {
 	r="$BATS_FILE_TMPDIR/seed.md"
 	grep -q '^| steady | 26.570 s | 68.410 s | 41.84 s | [0-9,]* | [0-9.]*% | 110 |' "$r"
 	grep -q '^| steady | 74.520 s | 80.225 s | 5.71 s | [0-9,]* | [0-9.]*% | 110 |' "$r"
@@ -163,7 +163,7 @@ PY
 }
 
 @test "--metrics LOG: a device metrics section, kernel_kernel_1 on top of the bandwidth column" {
-	# (issue 17; tests/mct-metrics.bats checks the join itself)
+	# (tests/mct-metrics.bats checks the join itself)
 	cd "$BATS_TEST_TMPDIR"
 	gen --scale 0.02 --metrics g.csv --metrics-form csv > t.json
 	if command -v gnuplot > /dev/null; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""metrics_oracle.py - python3's own answers for mct-metrics (SPEC §14).
+"""metrics_oracle.py - python3's own answers for mct-metrics.
 
     log LOG OUT [--time COL] [--time-unit U] [--tz +HH:MM] [--sync W=@TS]
         read the CSV/TSV metric LOG with csv and datetime, and compare

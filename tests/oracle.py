@@ -7,7 +7,7 @@ decimal.Decimal, both exact, so nothing passes through a double.  Two
 events are equal when their canonical texts are (json.dumps, compact, key
 order kept): equal values, equal key order, numbers distinguished from
 strings and booleans.  ts and dur are converted to integer ns from the
-number's decimal value, by the rules of the mct stream (SPEC §3, mct(7)):
+number's decimal value, by the rules of the mct stream (mct(7)):
 
   unit   --unit if given; else us if any first-level ts/dur text has a '.';
          else ns if any event has args.co_id (mcTracer); else us.
@@ -238,7 +238,7 @@ def in_order(events):
 
 
 def rank_of(t, path, i):
-    """A source's rank and the rule that gave it (SPEC 9), by the rules."""
+    """A source's rank and the rule that gave it (mct(7), Ranks), by the rules."""
     di = dict(t.top).get("distributedInfo")
     r = di.get("rank") if isinstance(di, dict) else None
     if isinstance(r, int) and not isinstance(r, bool) and r >= 0:

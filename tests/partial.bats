@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# partial.bats - mct-group -o partial and --merge (SPEC §12): a stream split
+# partial.bats - mct-group -o partial and --merge: a stream split
 # any way, its parts' partials merged in any order or in a tree, gives the
 # table of one mct-group over the whole, byte for byte; past --exact-limit
 # the quantiles stay within the sketch's bound; damaged, truncated and

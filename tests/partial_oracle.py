@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """partial_oracle.py - an independent python3 json check of mct-group's
-partials (mct-group -o partial, --merge; SPEC §12).
+partials (mct-group -o partial, --merge; mct(7), Many machines).
 
   partial_oracle.py state STREAM PARTIAL
       every group line of PARTIAL (grouped by name, value dur) holds the

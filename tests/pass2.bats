@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# pass2.bats - pass 2 by threads (issue 16): a plain file framed again in
+# pass2.bats - pass 2 by threads: a plain file framed again in
 # the chunks pass 1 marked, and the spool's lines converted in chunks, by
 # worker threads; gzip through a ring of small buffers (MCT_GZSLOT).
 # Every way of reading gives the same stream, messages and status as the

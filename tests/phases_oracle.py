@@ -41,8 +41,8 @@ Subcommands (STREAM "-" or none is stdin):
                               EVENTS BUSY, one line a record.
   busy STREAM FROM TO         the same for one window (relative ns).
   seed [FILE]                 check mct-phases' ndjson output in FILE
-                              against the phases of the seed (SPEC §2, seed
-                              §7), boundaries within 0.1 s; prints what
+                              against the phases of the seed-shaped
+                              trace, boundaries within 0.1 s; prints what
                               differs, exit 1 if anything does.
   seedgap [FILE]              check that mct-phases' gaps in FILE hold the
                               seed's 68.41-74.52 s stretch without custom
@@ -487,7 +487,7 @@ def cmd_busy(args):
     print("%d\t%d" % t.window(a, b))
 
 
-# The seed's phases (SPEC §2; seed §7), relative seconds.  A pair is the
+# The seed's phases (tests/gentrace.md), relative seconds.  A pair is the
 # grids of kernel_kernel and kernel_kernel_1, with their mean times (ms, to
 # the seed's rounding) in the steady phases.
 SEED = [

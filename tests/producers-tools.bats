@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The tools on every producer's traces (issue 19): the device lanes of
+# The tools on every producer's traces: the device lanes of
 # mct(7) for Kineto (CUDA, ROCm), MTIA, mcTracer and rocmProfileData;
 # mct-report's launch figures, pictures and their legend; the README's
 # tour as written; the help texts and .gitignore.  Numbers against

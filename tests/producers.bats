@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# producers.bats - right on every producer's traces (issue 19, the reader
+# producers.bats - right on every producer's traces (the reader
 # and stream side): B/E pairs as X events (--pair-be), origin, span and rel
 # from timed events, metadata rows only with --meta, the header's size,
 # time windows and unitless times, input that is no trace.  Numbers are

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# ranks-cat.bats - the ranks of one job (SPEC §9): the rank of every event
+# ranks-cat.bats - the ranks of one job (mct(7), Ranks): the rank of every event
 # and the header's list of them, mct-cat --merge, --align and --wrap of a
 # job, the field rank, and the ranks kept apart by mct-flow and mct-phases.
 # Results are checked against tests/ranks_cat_oracle.py (python's json).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# ranks-partial.bats - mct-ranks -o partial and --merge (SPEC §12): the
+# ranks-partial.bats - mct-ranks -o partial and --merge: the
 # per-rank partials of a job, merged in any order or in a tree, give the
 # rank table and the collectives of one mct-ranks over the traces, byte
 # for byte; a rank in two partials, partials of other options, kinds or

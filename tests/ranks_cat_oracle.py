@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ranks_cat_oracle.py - what mct-cat must write for the ranks of a job (SPEC 9),
+"""ranks_cat_oracle.py - what mct-cat must write for the ranks of a job (mct(7)),
 computed with python's json, for tests/ranks-cat.bats.
 
 The traces are read by tests/oracle.py's Trace (python's json, exact

@@ -152,7 +152,7 @@ EOF
 	same "${lines[0]}" "mct-flow: -o: unknown format 'flame' (want ndjson, tsv, csv, table, md, trace or folded)"
 }
 
-@test "short: no < or ( left in any kernel name of the ROCm fixtures and the bert pair; the issue's examples" {
+@test "short: no < or ( left in any kernel name of the ROCm fixtures and the bert pair; a template, a Tensile GEMM, a memcpy and a mangled name" {
 	need_fixtures
 	local f n=0
 	for f in kineto-rocm62-mi250.json.gz kineto-bert-mi300.json.gz kineto-bert-h100.json.gz; do

@@ -44,7 +44,7 @@ struct num {
 	double		 d;
 };
 
-/* The columns of a row, after its key (SPEC §10). */
+/* The columns of a row, after its key, in the order of mct-diff(1), Rows. */
 enum { C_COUNT_A, C_COUNT_B, C_TOTAL_A, C_TOTAL_B, C_TOTAL_DELTA, C_TOTAL_PCT,
     C_MEDIAN_A, C_MEDIAN_B, C_MEDIAN_DELTA, C_MEDIAN_PCT, NCOL };
 

@@ -236,7 +236,7 @@ sat_add(int64_t a, int64_t b)
 	return r;
 }
 
-/* The window test of SPEC §4: overlap, or --within. */
+/* The window test: overlap [from, to), or with --within lie inside it. */
 static int
 window_ok(struct opts *o, struct mct_event *ev)
 {

@@ -1,5 +1,5 @@
 /*
- * mct-metrics - device metric logs beside the timeline (SPEC §14).
+ * mct-metrics - device metric logs beside the timeline.
  *
  * Without --join: each LOG (nvidia-smi --format=csv, rocm-smi --csv, any
  * CSV or TSV with a time column) becomes counter events, one a metric a

@@ -64,7 +64,7 @@ struct gap {
 };
 
 /*
- * The ranks of a job (SPEC §9): each is cut into phases of its own.  The
+ * The ranks of a job: each is cut into phases of its own.  The
  * device calls are read with the index of their rank beside them, then
  * grouped by rank; cur is the rank being cut and reported.
  */
