@@ -612,7 +612,8 @@ int	 mct_merge_close(struct mct_merge *);
 /*
  * field.c - field paths (`args.grid`, `args."a b"`) and their values, and
  * the one table of fields with a meaning beyond their path: the virtual
- * fields (rel, end, category) and the record keys that hold times.
+ * fields (rel, end, category) and the keys that hold times (the event's,
+ * and those of their records the tools register).
  */
 enum mct_point {
 	MCT_P_NONE = 0,		/* not a point in time (a length, or no time) */
@@ -646,6 +647,7 @@ struct mct_field {
 
 const struct mct_vfield *mct_vfield(const char *);
 int	 mct_field_register(const char *, mct_getter *);
+void	 mct_field_times(const struct mct_vfield *, size_t);
 int	 mct_field_time(const struct mct_field *);
 int	 mct_field_virtual(const struct mct_field *);
 void	 mct_event_init(struct mct_event *, const char *, size_t,
@@ -895,6 +897,12 @@ void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);
 long long mct_send(int, long long, size_t);
+
+/*
+ * records.c - the keys of the tools' own records that hold times, which
+ * every tool registers in field.c's table at start-up.
+ */
+void	 mct_records_register(void);
 
 /*
  * cli.c - the command line: the options the tools share, -h and -V, and

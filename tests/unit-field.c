@@ -318,6 +318,7 @@ test_vfields(void)
 		{ "ts", 1, MCT_P_ABS, 0 }, { "dur", 1, MCT_P_NONE, 0 },
 		{ "rel", 1, MCT_P_REL, 1 }, { "end", 1, MCT_P_ABS, 1 },
 		{ "category", 0, MCT_P_NONE, 1 },
+		/* the tools' records' (records.c: main() registers them) */
 		{ "latency", 1, MCT_P_NONE, 0 }, { "queue", 1, MCT_P_NONE, 0 },
 		{ "launch.ts", 1, MCT_P_ABS, 0 }, { "launch.dur", 1, MCT_P_NONE, 0 },
 		{ "span", 1, MCT_P_NONE, 0 }, { "busy", 1, MCT_P_NONE, 0 },
@@ -325,6 +326,10 @@ test_vfields(void)
 		{ "compute", 1, MCT_P_NONE, 0 }, { "skew", 1, MCT_P_NONE, 0 },
 		{ "median.compute", 1, MCT_P_NONE, 0 },
 		{ "wait", 1, MCT_P_NONE, 0 },
+	};
+	static const struct mct_vfield mine[] = {
+		{ .name = "unit.rtime", .time = 1 },
+		{ .name = "ts", .time = 0 },
 	};
 	static const char json[] = "{\"name\":\"k\",\"ts\":100,\"dur\":50,"
 	    "\"args\":{\"n\":7}}";
@@ -412,4 +417,18 @@ test_vfields(void)
 	mct_field_free(&f);
 	mct_event_free(&ev);
 	mct_buf_free(&k);
+
+	/* keys of a tool's records that hold times, registered */
+	ok(mct_vfield("unit.rtime") == NULL, "vfields: a record's key is no "
+	    "entry before it is registered");
+	mct_field_times(mine, sizeof(mine) / sizeof(mine[0]));
+	mct_field_times(mine, sizeof(mine) / sizeof(mine[0]));
+	mct_field_parse("unit.\"rtime\"", &f);
+	ok(mct_vfield("unit.rtime") == &mine[0] && f.vf == &mine[0] &&
+	    mct_field_time(&f) && !mct_field_virtual(&f) && f.nseg == 2,
+	    "vfields: a registered key is a time, a path matched segment by "
+	    "segment");
+	mct_field_free(&f);
+	ok(mct_vfield("ts") != &mine[1] && mct_vfield("ts")->time == 1,
+	    "vfields: a name already in the table stays as it is");
 }

@@ -410,6 +410,7 @@ main(int argc, char *argv[])
 	if (shared != MAP_FAILED)
 		C = shared;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	mct_records_register();	/* as every tool does at start-up */
 	run(0);
 	if (child)
 		run_child();

@@ -1453,6 +1453,7 @@ main(int argc, char *argv[])
 	    .proto = { .tunit = MCT_UNIT_NS } };
 	int n;
 
+	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o);
 	argc -= n;
 	argv += n;
