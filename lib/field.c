@@ -10,9 +10,9 @@
  * One table, vfields[], says what is special about a field: the virtual
  * fields with their getters, and the event's keys that hold times (ts
  * and dur).  The layers above add to it and name nothing here: rules.c
- * registers the getter of category, and the tools the keys of their
- * own records that hold times (mct_field_times()), so this file calls
- * nothing above it.
+ * registers the getter of category (and its stand-in in a group key),
+ * the tools the keys of their own records that hold times
+ * (mct_field_times()), so this file calls nothing above it.
  */
 #include "config.h"
 
@@ -28,17 +28,18 @@ static mct_getter get_rel, get_end, get_none, get_rank, get_short;
  * The fields with a meaning beyond their path.  An entry with a getter is
  * a virtual field, written exactly as its name; one without is a path
  * into the record (ts, launch.ts), matched segment by segment.  A new
- * virtual field is one line here and its getter.
+ * virtual field is one line here and its getter.  category's getter and
+ * stand-in are rules.c's, registered; short is the name, readable.
  */
 static struct mct_vfield vfields[] = {
-	/* name		time	point		getter */
-	{ "ts",		1,	MCT_P_ABS,	NULL },
-	{ "dur",	1,	MCT_P_NONE,	NULL },
-	{ "rel",	1,	MCT_P_REL,	get_rel },
-	{ "end",	1,	MCT_P_ABS,	get_end },
-	{ "category",	0,	MCT_P_NONE,	get_none },	/* rules.c registers */
-	{ "rank",	0,	MCT_P_NONE,	get_rank },
-	{ "short",	0,	MCT_P_NONE,	get_short },	/* name, readable */
+	/* name		time	point		getter		stand-in */
+	{ "ts",		1,	MCT_P_ABS,	NULL,		NULL },
+	{ "dur",	1,	MCT_P_NONE,	NULL,		NULL },
+	{ "rel",	1,	MCT_P_REL,	get_rel,	NULL },
+	{ "end",	1,	MCT_P_ABS,	get_end,	NULL },
+	{ "category",	0,	MCT_P_NONE,	get_none,	NULL },
+	{ "rank",	0,	MCT_P_NONE,	get_rank,	NULL },
+	{ "short",	0,	MCT_P_NONE,	get_short,	NULL },
 };
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
@@ -83,17 +84,19 @@ mct_vfield(const char *name)
 
 /*
  * Give a virtual field of the table its getter (the layer that computes
- * it calls this before it is read).  Returns 0, or -1 if there is no
- * such virtual field.
+ * it calls this before it is read), and the stand-in a group key holds
+ * for an event without the field (other, or NULL: none).  Returns 0, or
+ * -1 if there is no such virtual field.
  */
 int
-mct_field_register(const char *name, mct_getter *get)
+mct_field_register(const char *name, mct_getter *get, mct_getter *other)
 {
 	struct mct_vfield *vf;
 
 	if ((vf = find_virtual(name)) == NULL)
 		return -1;
 	vf->get = get;
+	vf->other = other;
 	return 0;
 }
 
@@ -531,6 +534,24 @@ mct_field_key(struct mct_event *ev, const struct mct_field *f,
 		return 0;
 	}
 	if (mct_get(ev, f, &v) != 0)
+		return -1;
+	mct_buf_add(k, v.p, v.len);
+	return 0;
+}
+
+/*
+ * Append what a group key holds for an event without the field: its
+ * virtual field's stand-in, if it has one (category's (other), so that
+ * shares add up).  Returns 0, or -1 (nothing appended) if there is none.
+ */
+int
+mct_field_other(struct mct_event *ev, const struct mct_field *f,
+    const struct mct_header *h, struct mct_buf *k)
+{
+	struct mct_val v;
+
+	if (f->vf == NULL || f->vf->other == NULL ||
+	    f->vf->other(ev, h, f->scratch, &v, NULL) != 0)
 		return -1;
 	mct_buf_add(k, v.p, v.len);
 	return 0;

@@ -663,8 +663,8 @@ mct_gtab_report(struct mct_gtab *t, const struct mct_order *o, long top,
 /*
  * The key of an event (mct-group's and mct-diff's): its by fields'
  * values, \037 apart.  An event without one of them has no key (-1),
- * unless missing is set; category gives (other) where no rule matched,
- * so that shares add up.
+ * unless missing is set, or the field has a stand-in for it
+ * (mct_field_other(): category's (other), so that shares add up).
  */
 int
 mct_group_key(struct mct_event *ev, const struct mct_field *by, int nby,
@@ -676,12 +676,10 @@ mct_group_key(struct mct_event *ev, const struct mct_field *by, int nby,
 	for (i = 0; i < nby; i++) {
 		if (i)
 			mct_buf_addc(k, '\037');
-		if (mct_field_key(ev, &by[i], hdr, k) == 0)
+		if (mct_field_key(ev, &by[i], hdr, k) == 0 ||
+		    mct_field_other(ev, &by[i], hdr, k) == 0)
 			continue;
-		if (by[i].vf != NULL && by[i].vf == mct_vfield("category") &&
-		    mct_category_other(ev, hdr))
-			mct_buf_adds(k, "\"" MCT_OTHER "\"");
-		else if (!missing)
+		if (!missing)
 			return -1;
 	}
 	return 0;

@@ -634,6 +634,7 @@ struct mct_vfield {
 	int		 time;		/* its value is a time in ns */
 	enum mct_point	 point;		/* a time that takes @T */
 	mct_getter	*get;		/* NULL: a path into the record */
+	mct_getter	*other;		/* a group key's stand-in, or NULL */
 };
 
 struct mct_field {
@@ -646,8 +647,10 @@ struct mct_field {
 };
 
 const struct mct_vfield *mct_vfield(const char *);
-int	 mct_field_register(const char *, mct_getter *);
+int	 mct_field_register(const char *, mct_getter *, mct_getter *);
 void	 mct_field_times(const struct mct_vfield *, size_t);
+int	 mct_field_other(struct mct_event *, const struct mct_field *,
+	    const struct mct_header *, struct mct_buf *);
 int	 mct_field_time(const struct mct_field *);
 int	 mct_field_virtual(const struct mct_field *);
 void	 mct_event_init(struct mct_event *, const char *, size_t,
@@ -697,7 +700,6 @@ int	 mct_rules_need(void) __attribute__((warn_unused_result));
 int	 mct_rules_fields(const struct mct_field *, int);
 int	 mct_rules_expr(const struct mct_expr *);
 const char *mct_category(struct mct_event *, const struct mct_header *);
-int	 mct_category_other(struct mct_event *, const struct mct_header *);
 
 #define MCT_OTHER	"(other)"	/* the category of what no rule matched */
 

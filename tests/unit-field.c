@@ -307,6 +307,8 @@ get_args_n(struct mct_event *ev, const struct mct_header *h,
 	return rc;
 }
 
+static mct_getter get_missing;
+
 /* The table of virtual fields: its entries, their flags, a getter. */
 void
 test_vfields(void)
@@ -339,7 +341,7 @@ test_vfields(void)
 	struct mct_event ev;
 	struct mct_buf k = { 0 };
 	struct mct_val v;
-	mct_getter *saved;
+	mct_getter *saved, *saved_other;
 	int64_t ns;
 	size_t i;
 
@@ -377,8 +379,8 @@ test_vfields(void)
 	    "entry");
 	mct_field_free(&f);
 
-	ok(mct_field_register("ts", get_args_n) == -1 &&
-	    mct_field_register("nope", get_args_n) == -1 &&
+	ok(mct_field_register("ts", get_args_n, NULL) == -1 &&
+	    mct_field_register("nope", get_args_n, NULL) == -1 &&
 	    mct_vfield("ts")->get == NULL, "vfields: only a virtual field "
 	    "takes a getter");
 
@@ -386,8 +388,9 @@ test_vfields(void)
 	mct_event_init(&ev, json, sizeof(json) - 1, &h);
 	cat = mct_vfield("category");
 	saved = cat->get;
+	saved_other = cat->other;
 	mct_field_parse("category", &f);
-	ok(mct_field_register("category", get_args_n) == 0 &&
+	ok(mct_field_register("category", get_args_n, NULL) == 0 &&
 	    mct_get(&ev, &f, &v) == 0 && v.type == MCT_J_NUMBER &&
 	    v.len == 1 && v.p[0] == '7' && v.p == f.scratch->p,
 	    "vfields: a registered getter gives category's value, made in "
@@ -395,7 +398,16 @@ test_vfields(void)
 	ok(mct_field_key(&ev, &f, &h, &k) == 0 && k.len == 1 && k.p[0] == '7' &&
 	    mct_field_ns(&ev, &f, &h, &ns) == 0 && ns == 7, "vfields: its "
 	    "value as a key and as a number");
-	mct_field_register("category", saved);
+	k.len = 0;
+	ok(mct_field_other(&ev, &f, &h, &k) == -1 && k.len == 0,
+	    "vfields: no stand-in registered, none added to a key");
+	/* a stand-in: what a group key holds for an event without the field */
+	mct_field_register("category", get_missing, get_args_n);
+	ok(mct_get(&ev, &f, &v) == -1 && mct_field_key(&ev, &f, &h, &k) == -1 &&
+	    mct_field_other(&ev, &f, &h, &k) == 0 && k.len == 1 &&
+	    k.p[0] == '7', "vfields: a registered stand-in goes to a key, the "
+	    "field itself stays missing");
+	mct_field_register("category", saved, saved_other);
 
 	/* a virtual time: mct_field_ns and mct_field_key, not mct_get */
 	mct_field_parse("end", &g);
@@ -431,4 +443,17 @@ test_vfields(void)
 	mct_field_free(&f);
 	ok(mct_vfield("ts") != &mine[1] && mct_vfield("ts")->time == 1,
 	    "vfields: a name already in the table stays as it is");
+}
+
+/* A getter for the tests: always missing. */
+static int
+get_missing(struct mct_event *ev, const struct mct_header *h,
+    struct mct_buf *b, struct mct_val *v, int64_t *ns)
+{
+	(void)ev;
+	(void)h;
+	(void)b;
+	(void)v;
+	(void)ns;
+	return -1;
 }
