@@ -1072,8 +1072,6 @@ struct mct_order {
 int	 mct_agg_parse(struct mct_gtab *, const char *, struct mct_agg *);
 double	 mct_agg_value(const struct mct_gtab *, struct mct_group *,
 	    const struct mct_agg *, int *, int64_t *, int *);
-void	 mct_agg_cell(const struct mct_gtab *, struct mct_group *,
-	    const struct mct_agg *, const struct mct_out *, struct mct_buf *);
 int	 mct_gtab_value(const struct mct_gtab *, struct mct_event *,
 	    struct mct_number *);
 struct mct_group *mct_gtab_add(struct mct_gtab *, struct mct_event *,
@@ -1089,13 +1087,18 @@ void	 mct_gtab_free(struct mct_gtab *);
 void	 mct_group_merge(const struct mct_gtab *, struct mct_group *,
 	    const struct mct_group *);
 const char *mct_group_part(const struct mct_group *, int, size_t *);
-void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
-void	 mct_group_members(const struct mct_group *, const struct mct_field *,
-	    const int *, int, struct mct_buf *);
 int	 mct_group_key(struct mct_event *, const struct mct_field *, int, int,
 	    const struct mct_header *, struct mct_buf *);
 void	 mct_gtab_event(struct mct_gtab *, struct mct_event *,
 	    const struct mct_field *, int, int, struct mct_buf *);
+
+/*
+ * cell.c - a group table's rows for the writers: aggregates as cells, for
+ * people or for programs; key parts as text; keys as JSON members.
+ */
+void	 mct_agg_cell(const struct mct_gtab *, struct mct_group *,
+	    const struct mct_agg *, const struct mct_out *, struct mct_buf *);
+void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
 void	 mct_group_json(const struct mct_group *, const struct mct_field *,
 	    int, struct mct_buf *);
 
