@@ -560,14 +560,28 @@ int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
 
 /*
  * An edit of every event line the reader hands out, in whatever thread
- * frames or converts it (pass 2's threads share the work): fn writes the
- * new line to out, without its newline.  It must be safe to run in
- * several threads at once.  Set between mct_open() and the first
- * mct_next(); refused (-1) when the reader itself adds to the events
- * (a rank, a shift of ts), since those come after.
+ * frames or converts it (pass 2's threads share the work): line() writes
+ * the new line to out, without its newline.  Each thread that edits has
+ * a context of its own, which the library keeps: begin() makes it before
+ * the thread's first line, line() gets it with each line, and end()
+ * takes it back, in that thread, when the thread has no more lines to
+ * edit: a thread of pass 2 at the end of its operand, the reader's own
+ * when mct_next() finds the end of the input (or at mct_close()).  So
+ * the tool's state in the reader's threads is only what begin() made,
+ * and what end() merges into the tool's (several ends may run at once).
+ * arg goes to each of them; begin and end may be NULL.  Set between
+ * mct_open() and the first mct_next(); refused (-1) when the reader
+ * itself adds to the events (a rank, a shift of ts), since those come
+ * after.
  */
-typedef void (*mct_edit_fn)(void *, const char *, size_t, struct mct_buf *);
-int	 mct_edit(struct mct_reader *, mct_edit_fn, void *);
+struct mct_editor {
+	void	*(*begin)(void *);
+	void	 (*line)(void *, void *, const char *, size_t,
+		    struct mct_buf *);
+	void	 (*end)(void *, void *);
+};
+
+int	 mct_edit(struct mct_reader *, const struct mct_editor *, void *);
 
 /*
  * pairbe.c - B/E duration events paired into X events (--pair-be), with

@@ -295,6 +295,7 @@ static const struct test {
 	{ "input", test_src_errors, 1 },
 	{ "reader", test_two_readers, 1 },
 	{ "reader", test_next_lines, 1 },
+	{ "reader", test_editor, 1 },
 	{ "rules", test_rules, 1 },
 	{ "rules", test_rules_vfields, 1 },
 };
