@@ -82,7 +82,6 @@ void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));
 void	 mct_sort_i64(int64_t *, size_t);
 void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);
-uint64_t mct_hash(const void *, size_t);
 FILE	*mct_tmpfile(char **, char **);
 int	 mct_write_all(FILE *, const void *, size_t);
 void	 mct_pipe_size(int);
@@ -124,6 +123,7 @@ struct mct_map {
 	void		*kfree[MCT_MAP_NFREE];	/* removed keys' room, by size */
 };
 
+uint64_t mct_hash(const void *, size_t);
 struct mct_mapent *mct_map_find(const struct mct_map *, const void *, size_t);
 struct mct_mapent *mct_map_add(struct mct_map *, const void *, size_t, int *);
 void	 mct_map_del(struct mct_map *, struct mct_mapent *);
