@@ -8,10 +8,11 @@
  * rank key, else its source's).
  *
  * One table, vfields[], says what is special about a field: the virtual
- * fields with their getters, and the record keys that hold times (the
- * event's ts and dur, and the keys mct-flow and mct-phases write).  The
- * getter of category lives in rules.c, which registers it, so this file
- * calls nothing above it.
+ * fields with their getters, and the event's keys that hold times (ts
+ * and dur).  The layers above add to it and name nothing here: rules.c
+ * registers the getter of category (and its stand-in in a group key),
+ * the tools the keys of their own records that hold times
+ * (mct_field_times()), so this file calls nothing above it.
  */
 #include "config.h"
 
@@ -27,93 +28,96 @@ static mct_getter get_rel, get_end, get_none, get_rank, get_short;
  * The fields with a meaning beyond their path.  An entry with a getter is
  * a virtual field, written exactly as its name; one without is a path
  * into the record (ts, launch.ts), matched segment by segment.  A new
- * virtual field is one line here and its getter.
+ * virtual field is one line here and its getter.  category's getter and
+ * stand-in are rules.c's, registered; short is the name, readable.
  */
 static struct mct_vfield vfields[] = {
-	/* name		time	point		getter */
-	{ "ts",		1,	MCT_P_ABS,	NULL },
-	{ "dur",	1,	MCT_P_NONE,	NULL },
-	{ "rel",	1,	MCT_P_REL,	get_rel },
-	{ "end",	1,	MCT_P_ABS,	get_end },
-	{ "category",	0,	MCT_P_NONE,	get_none },	/* rules.c registers */
-	{ "rank",	0,	MCT_P_NONE,	get_rank },
-	{ "short",	0,	MCT_P_NONE,	get_short },	/* name, readable */
-	/* times in mct-flow's records */
-	{ "latency",	1,	MCT_P_NONE,	NULL },
-	{ "queue",	1,	MCT_P_NONE,	NULL },
-	{ "launch.ts",	1,	MCT_P_ABS,	NULL },
-	{ "launch.dur",	1,	MCT_P_NONE,	NULL },
-	/* times in mct-phases' records */
-	{ "span",	1,	MCT_P_NONE,	NULL },
-	{ "busy",	1,	MCT_P_NONE,	NULL },
-	{ "round",	1,	MCT_P_NONE,	NULL },
-	{ "tdur",	1,	MCT_P_NONE,	NULL },
-	/* times in mct-ranks' records (span, busy, round as above) */
-	{ "compute",	1,	MCT_P_NONE,	NULL },
-	{ "comm",	1,	MCT_P_NONE,	NULL },
-	{ "exposed",	1,	MCT_P_NONE,	NULL },
-	{ "idle",	1,	MCT_P_NONE,	NULL },
-	{ "median.span", 1,	MCT_P_NONE,	NULL },
-	{ "median.busy", 1,	MCT_P_NONE,	NULL },
-	{ "median.compute", 1,	MCT_P_NONE,	NULL },
-	{ "median.comm", 1,	MCT_P_NONE,	NULL },
-	{ "median.exposed", 1,	MCT_P_NONE,	NULL },
-	{ "median.idle", 1,	MCT_P_NONE,	NULL },
-	{ "median.round", 1,	MCT_P_NONE,	NULL },
-	{ "skew",	1,	MCT_P_NONE,	NULL },
-	{ "spread",	1,	MCT_P_NONE,	NULL },
-	{ "wait",	1,	MCT_P_NONE,	NULL },
-	/* times in mct-diff's rows and summary (with a time as --value) */
-	{ "total_a",	1,	MCT_P_NONE,	NULL },
-	{ "total_b",	1,	MCT_P_NONE,	NULL },
-	{ "total_delta", 1,	MCT_P_NONE,	NULL },
-	{ "median_a",	1,	MCT_P_NONE,	NULL },
-	{ "median_b",	1,	MCT_P_NONE,	NULL },
-	{ "median_delta", 1,	MCT_P_NONE,	NULL },
-	{ "span_a",	1,	MCT_P_NONE,	NULL },
-	{ "span_b",	1,	MCT_P_NONE,	NULL },
-	{ "busy_a",	1,	MCT_P_NONE,	NULL },
-	{ "busy_b",	1,	MCT_P_NONE,	NULL },
-	{ "round_a",	1,	MCT_P_NONE,	NULL },
-	{ "round_b",	1,	MCT_P_NONE,	NULL },
+	/* name		time	point		getter		stand-in */
+	{ "ts",		1,	MCT_P_ABS,	NULL,		NULL },
+	{ "dur",	1,	MCT_P_NONE,	NULL,		NULL },
+	{ "rel",	1,	MCT_P_REL,	get_rel,	NULL },
+	{ "end",	1,	MCT_P_ABS,	get_end,	NULL },
+	{ "category",	0,	MCT_P_NONE,	get_none,	NULL },
+	{ "rank",	0,	MCT_P_NONE,	get_rank,	NULL },
+	{ "short",	0,	MCT_P_NONE,	get_short,	NULL },
 };
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
 
-/* The entry of that name, or NULL; with virtual set, a virtual field's. */
+/* Then the keys of records that hold times, as the tools register them. */
+static const struct mct_vfield **times;
+static size_t ntimes;
+
+/* The virtual field of that name, or NULL. */
 static struct mct_vfield *
-find(const char *name, int virtual)
+find_virtual(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < NVFIELDS; i++)
-		if ((!virtual || vfields[i].get != NULL) &&
-		    strcmp(vfields[i].name, name) == 0)
+		if (vfields[i].get != NULL && strcmp(vfields[i].name, name) == 0)
 			return &vfields[i];
 	return NULL;
+}
+
+/* Entry i of the table: vfields[], then the keys registered; or NULL. */
+static const struct mct_vfield *
+entry(size_t i)
+{
+	if (i < NVFIELDS)
+		return &vfields[i];
+	return i - NVFIELDS < ntimes ? times[i - NVFIELDS] : NULL;
 }
 
 /* The table's entry of that name, or NULL. */
 const struct mct_vfield *
 mct_vfield(const char *name)
 {
-	return find(name, 0);
+	const struct mct_vfield *vf;
+	size_t i;
+
+	for (i = 0; (vf = entry(i)) != NULL; i++)
+		if (strcmp(vf->name, name) == 0)
+			return vf;
+	return NULL;
 }
 
 /*
  * Give a virtual field of the table its getter (the layer that computes
- * it calls this before it is read).  Returns 0, or -1 if there is no
- * such virtual field.
+ * it calls this before it is read), and the stand-in a group key holds
+ * for an event without the field (other, or NULL: none).  Returns 0, or
+ * -1 if there is no such virtual field.
  */
 int
-mct_field_register(const char *name, mct_getter *get)
+mct_field_register(const char *name, mct_getter *get, mct_getter *other)
 {
 	struct mct_vfield *vf;
 
-	if ((vf = find(name, 1)) == NULL)
+	if ((vf = find_virtual(name)) == NULL)
 		return -1;
 	vf->get = get;
+	vf->other = other;
 	return 0;
+}
+
+/*
+ * Add the n keys of v to the table: paths into a tool's records that hold
+ * times, so that they take units on the command line and --time-unit
+ * scales them in every tool that reads those records.  A tool registers
+ * them at start-up, before it parses a field; v is its for good.  A name
+ * already in the table is left as it is.
+ */
+void
+mct_field_times(const struct mct_vfield *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (mct_vfield(v[i].name) != NULL)
+			continue;
+		times = mct_xrealloc(times, (ntimes + 1) * sizeof(*times));
+		times[ntimes++] = &v[i];
+	}
 }
 
 /* Is the field a time in ns? */
@@ -164,13 +168,14 @@ add_seg(struct mct_field *f, const char *s, size_t n)
 int
 mct_field_parse(const char *text, struct mct_field *f)
 {
+	const struct mct_vfield *vf;
 	struct mct_buf b = { 0 };
 	const char *p = text;
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
 	f->text = mct_xstrdup(text);
-	if ((f->vf = find(text, 1)) != NULL) {
+	if ((f->vf = find_virtual(text)) != NULL) {
 		f->scratch = mct_xmalloc(sizeof(*f->scratch));
 		memset(f->scratch, 0, sizeof(*f->scratch));
 		return 0;
@@ -202,9 +207,9 @@ mct_field_parse(const char *text, struct mct_field *f)
 	mct_buf_free(&b);
 	if (f->nseg == 0)
 		goto bad2;
-	for (i = 0; i < NVFIELDS; i++)
-		if (vfields[i].get == NULL && spells(f, vfields[i].name)) {
-			f->vf = &vfields[i];
+	for (i = 0; (vf = entry(i)) != NULL; i++)
+		if (vf->get == NULL && spells(f, vf->name)) {
+			f->vf = vf;
 			break;
 		}
 	return 0;
@@ -529,6 +534,24 @@ mct_field_key(struct mct_event *ev, const struct mct_field *f,
 		return 0;
 	}
 	if (mct_get(ev, f, &v) != 0)
+		return -1;
+	mct_buf_add(k, v.p, v.len);
+	return 0;
+}
+
+/*
+ * Append what a group key holds for an event without the field: its
+ * virtual field's stand-in, if it has one (category's (other), so that
+ * shares add up).  Returns 0, or -1 (nothing appended) if there is none.
+ */
+int
+mct_field_other(struct mct_event *ev, const struct mct_field *f,
+    const struct mct_header *h, struct mct_buf *k)
+{
+	struct mct_val v;
+
+	if (f->vf == NULL || f->vf->other == NULL ||
+	    f->vf->other(ev, h, f->scratch, &v, NULL) != 0)
 		return -1;
 	mct_buf_add(k, v.p, v.len);
 	return 0;

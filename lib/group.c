@@ -5,12 +5,12 @@
  * Each group keeps a small struct: its count, its span, running sums of
  * the extra fields, and every value (8 bytes each) for exact medians and
  * percentiles.  No event is kept.  The groups sit in one array in the
- * order their keys came, found by key through the map of table.c.
+ * order their keys came, found by key through the map of table.c.  What
+ * a group's row looks like to a writer is cell.c's.
  */
 #include "config.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,72 +338,6 @@ mct_group_part(const struct mct_group *g, int i, size_t *n)
 	return p;
 }
 
-/* Add the text of a key part: a string's unquoted, else the JSON text. */
-void
-mct_group_text(const struct mct_group *g, int i, struct mct_buf *b)
-{
-	struct mct_val v;
-
-	if ((v.p = mct_group_part(g, i, &v.len)) == NULL || v.len == 0)
-		return;
-	v.type = *v.p == '"' ? MCT_J_STRING : MCT_J_NUMBER;
-	mct_jstr(&v, b);
-}
-
-/*
- * The fields by[idx[0..n)] that share their first `depth` segments, as
- * JSON members at that depth, their values the key parts of the same
- * index: "name":..,"args":{"grid":..}.
- */
-static void
-members(const struct mct_group *g, const struct mct_field *by, const int *idx,
-    int n, int depth, struct mct_buf *b)
-{
-	int i, j, m, first = 1, *sub;
-
-	sub = mct_xmalloc((size_t)(n + 1) * sizeof(*sub));
-	for (i = 0; i < n; i++) {
-		const struct mct_field *f = &by[idx[i]];
-		int seen = 0;
-
-		for (j = 0; j < i && !seen; j++)	/* this name done? */
-			seen = strcmp(by[idx[j]].seg[depth], f->seg[depth]) == 0;
-		if (seen)
-			continue;
-		if (!first)
-			mct_buf_addc(b, ',');
-		first = 0;
-		mct_buf_addjstr(b, f->seg[depth], f->seglen[depth]);
-		mct_buf_addc(b, ':');
-		if (f->nseg == depth + 1) {
-			size_t len;
-			const char *p = mct_group_part(g, idx[i], &len);
-
-			mct_buf_add(b, len ? p : "null", len ? len : 4);
-			continue;
-		}
-		for (m = 0, j = i; j < n; j++)	/* the deeper ones here */
-			if (by[idx[j]].nseg > depth + 1 &&
-			    strcmp(by[idx[j]].seg[depth], f->seg[depth]) == 0)
-				sub[m++] = idx[j];
-		mct_buf_addc(b, '{');
-		members(g, by, sub, m, depth + 1, b);
-		mct_buf_addc(b, '}');
-	}
-	free(sub);
-}
-
-/*
- * The key parts of a group whose fields by[idx[0..n)] are paths, as JSON
- * members with the paths nested back: "name":..,"args":{"grid":..}.
- */
-void
-mct_group_members(const struct mct_group *g, const struct mct_field *by,
-    const int *idx, int n, struct mct_buf *b)
-{
-	members(g, by, idx, n, 0, b);
-}
-
 /*
  * A group's aggregate as a number; *isnan_ when it has none, *isint (and
  * *iv) when it is an exact integer.
@@ -493,71 +427,6 @@ mct_agg_value(const struct mct_gtab *t, struct mct_group *g,
 		return mct_stats_stddev(&g->val);
 	default:
 		return mct_stats_quantile(&g->val, a->qn, a->qd);
-	}
-}
-
-/* A number for people: times, bytes, counts and shares (mct-group(1)). */
-static void
-human(const struct mct_agg *a, double d, int64_t iv, int isint, char *num,
-    size_t size)
-{
-	static const char *u[] = { "B", "KB", "MB", "GB", "TB" };
-	char small[48];
-	int k = 0;
-
-	if (a->kind == MCT_A_COUNT)
-		mct_fmt_count(num, iv);
-	else if (a->kind == MCT_A_SHARE)
-		snprintf(num, size, "%.2f%%", d);
-	else if (a->kind == MCT_A_FIRST || a->kind == MCT_A_LAST)
-		snprintf(num, size, "%.3f s", d / 1e9);
-	else if (a->time)
-		mct_fmt_human(num, d);
-	else if (a->bytes) {
-		/* as the seed prints bytes: 12,544 B, 1.879 GB, 426.01 GB */
-		if (isint && iv < 100000 && iv > -100000) {
-			mct_fmt_count(small, iv);
-			snprintf(num, size, "%s B", small);
-		} else {
-			while (fabs(d) >= 1000 && k < 4)
-				d /= 1000, k++;
-			snprintf(num, size, fabs(d) < 10 ? "%.3f %s" : "%.2f %s",
-			    d, u[k]);
-		}
-	} else if (isint)
-		mct_fmt_count(num, iv);
-	else
-		snprintf(num, size, "%.2f", d);
-}
-
-/* The text of one aggregate cell, for people or for programs. */
-void
-mct_agg_cell(const struct mct_gtab *t, struct mct_group *g,
-    const struct mct_agg *a, const struct mct_out *out, struct mct_buf *b)
-{
-	char num[96];
-	int64_t iv = 0;
-	int nan_, isint;
-	double d = mct_agg_value(t, g, a, &nan_, &iv, &isint);
-	int64_t unit = mct_unit_ns(out->tunit);
-
-	if (nan_)
-		mct_buf_adds(b, mct_out_human(out) ? "-" :
-		    out->fmt == MCT_O_NDJSON ? "null" : "");
-	else if (mct_out_human(out)) {
-		human(a, d, iv, isint, num, sizeof(num));
-		mct_buf_adds(b, num);
-	} else {
-		if (a->time && unit > 1) {
-			if (isint)
-				mct_fmt_dec(num, iv, unit);
-			else
-				mct_fmt_double(num, d / (double)unit);
-		} else if (isint)
-			snprintf(num, sizeof(num), "%lld", (long long)iv);
-		else
-			mct_fmt_double(num, d);
-		mct_buf_adds(b, num);
 	}
 }
 
@@ -663,8 +532,8 @@ mct_gtab_report(struct mct_gtab *t, const struct mct_order *o, long top,
 /*
  * The key of an event (mct-group's and mct-diff's): its by fields'
  * values, \037 apart.  An event without one of them has no key (-1),
- * unless missing is set; category gives (other) where no rule matched,
- * so that shares add up.
+ * unless missing is set, or the field has a stand-in for it
+ * (mct_field_other(): category's (other), so that shares add up).
  */
 int
 mct_group_key(struct mct_event *ev, const struct mct_field *by, int nby,
@@ -676,12 +545,10 @@ mct_group_key(struct mct_event *ev, const struct mct_field *by, int nby,
 	for (i = 0; i < nby; i++) {
 		if (i)
 			mct_buf_addc(k, '\037');
-		if (mct_field_key(ev, &by[i], hdr, k) == 0)
+		if (mct_field_key(ev, &by[i], hdr, k) == 0 ||
+		    mct_field_other(ev, &by[i], hdr, k) == 0)
 			continue;
-		if (by[i].vf != NULL && by[i].vf == mct_vfield("category") &&
-		    mct_category_other(ev, hdr))
-			mct_buf_adds(k, "\"" MCT_OTHER "\"");
-		else if (!missing)
+		if (!missing)
 			return -1;
 	}
 	return 0;
@@ -702,34 +569,4 @@ mct_gtab_event(struct mct_gtab *t, struct mct_event *ev,
 		mct_gtab_add(t, ev, k->p ? k->p : "", k->len, has ? &x : NULL);
 	else
 		mct_gtab_add(t, ev, NULL, 0, has ? &x : NULL);
-}
-
-/*
- * A group's key as JSON members (no braces): the paths nested back, the
- * virtual fields flat under their names.
- */
-void
-mct_group_json(const struct mct_group *g, const struct mct_field *by,
-    int nby, struct mct_buf *b)
-{
-	int i, n = 0, *idx;
-	size_t len, start = b->len;
-	const char *p;
-
-	idx = mct_xmalloc((size_t)(nby + 1) * sizeof(*idx));
-	for (i = 0; i < nby; i++)
-		if (!mct_field_virtual(&by[i]))
-			idx[n++] = i;
-	mct_group_members(g, by, idx, n, b);
-	free(idx);
-	for (i = 0; i < nby; i++) {
-		if (!mct_field_virtual(&by[i]))
-			continue;
-		p = mct_group_part(g, i, &len);
-		if (b->len > start)
-			mct_buf_addc(b, ',');
-		mct_buf_addjstr(b, by[i].text, strlen(by[i].text));
-		mct_buf_addc(b, ':');
-		mct_buf_add(b, len ? p : "null", len ? len : 4);
-	}
 }

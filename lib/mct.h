@@ -82,7 +82,6 @@ void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));
 void	 mct_sort_i64(int64_t *, size_t);
 void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);
-uint64_t mct_hash(const void *, size_t);
 FILE	*mct_tmpfile(char **, char **);
 int	 mct_write_all(FILE *, const void *, size_t);
 void	 mct_pipe_size(int);
@@ -124,6 +123,7 @@ struct mct_map {
 	void		*kfree[MCT_MAP_NFREE];	/* removed keys' room, by size */
 };
 
+uint64_t mct_hash(const void *, size_t);
 struct mct_mapent *mct_map_find(const struct mct_map *, const void *, size_t);
 struct mct_mapent *mct_map_add(struct mct_map *, const void *, size_t, int *);
 void	 mct_map_del(struct mct_map *, struct mct_mapent *);
@@ -560,14 +560,28 @@ int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
 
 /*
  * An edit of every event line the reader hands out, in whatever thread
- * frames or converts it (pass 2's threads share the work): fn writes the
- * new line to out, without its newline.  It must be safe to run in
- * several threads at once.  Set between mct_open() and the first
- * mct_next(); refused (-1) when the reader itself adds to the events
- * (a rank, a shift of ts), since those come after.
+ * frames or converts it (pass 2's threads share the work): line() writes
+ * the new line to out, without its newline.  Each thread that edits has
+ * a context of its own, which the library keeps: begin() makes it before
+ * the thread's first line, line() gets it with each line, and end()
+ * takes it back, in that thread, when the thread has no more lines to
+ * edit: a thread of pass 2 at the end of its operand, the reader's own
+ * when mct_next() finds the end of the input (or at mct_close()).  So
+ * the tool's state in the reader's threads is only what begin() made,
+ * and what end() merges into the tool's (several ends may run at once).
+ * arg goes to each of them; begin and end may be NULL.  Set between
+ * mct_open() and the first mct_next(); refused (-1) when the reader
+ * itself adds to the events (a rank, a shift of ts), since those come
+ * after.
  */
-typedef void (*mct_edit_fn)(void *, const char *, size_t, struct mct_buf *);
-int	 mct_edit(struct mct_reader *, mct_edit_fn, void *);
+struct mct_editor {
+	void	*(*begin)(void *);
+	void	 (*line)(void *, void *, const char *, size_t,
+		    struct mct_buf *);
+	void	 (*end)(void *, void *);
+};
+
+int	 mct_edit(struct mct_reader *, const struct mct_editor *, void *);
 
 /*
  * pairbe.c - B/E duration events paired into X events (--pair-be), with
@@ -612,7 +626,8 @@ int	 mct_merge_close(struct mct_merge *);
 /*
  * field.c - field paths (`args.grid`, `args."a b"`) and their values, and
  * the one table of fields with a meaning beyond their path: the virtual
- * fields (rel, end, category) and the record keys that hold times.
+ * fields (rel, end, category) and the keys that hold times (the event's,
+ * and those of their records the tools register).
  */
 enum mct_point {
 	MCT_P_NONE = 0,		/* not a point in time (a length, or no time) */
@@ -633,6 +648,7 @@ struct mct_vfield {
 	int		 time;		/* its value is a time in ns */
 	enum mct_point	 point;		/* a time that takes @T */
 	mct_getter	*get;		/* NULL: a path into the record */
+	mct_getter	*other;		/* a group key's stand-in, or NULL */
 };
 
 struct mct_field {
@@ -645,7 +661,10 @@ struct mct_field {
 };
 
 const struct mct_vfield *mct_vfield(const char *);
-int	 mct_field_register(const char *, mct_getter *);
+int	 mct_field_register(const char *, mct_getter *, mct_getter *);
+void	 mct_field_times(const struct mct_vfield *, size_t);
+int	 mct_field_other(struct mct_event *, const struct mct_field *,
+	    const struct mct_header *, struct mct_buf *);
 int	 mct_field_time(const struct mct_field *);
 int	 mct_field_virtual(const struct mct_field *);
 void	 mct_event_init(struct mct_event *, const char *, size_t,
@@ -695,7 +714,6 @@ int	 mct_rules_need(void) __attribute__((warn_unused_result));
 int	 mct_rules_fields(const struct mct_field *, int);
 int	 mct_rules_expr(const struct mct_expr *);
 const char *mct_category(struct mct_event *, const struct mct_header *);
-int	 mct_category_other(struct mct_event *, const struct mct_header *);
 
 #define MCT_OTHER	"(other)"	/* the category of what no rule matched */
 
@@ -897,6 +915,12 @@ void	 mct_write(const void *, size_t);
 long long mct_send(int, long long, size_t);
 
 /*
+ * records.c - the keys of the tools' own records that hold times, which
+ * every tool registers in field.c's table at start-up.
+ */
+void	 mct_records_register(void);
+
+/*
  * cli.c - the command line: the options the tools share, -h and -V, and
  * strict parsers of option values.  A bad value is a message naming the
  * option and quoting the text, then "Try 'mct-x --help'" and exit 2: the
@@ -1062,8 +1086,6 @@ struct mct_order {
 int	 mct_agg_parse(struct mct_gtab *, const char *, struct mct_agg *);
 double	 mct_agg_value(const struct mct_gtab *, struct mct_group *,
 	    const struct mct_agg *, int *, int64_t *, int *);
-void	 mct_agg_cell(const struct mct_gtab *, struct mct_group *,
-	    const struct mct_agg *, const struct mct_out *, struct mct_buf *);
 int	 mct_gtab_value(const struct mct_gtab *, struct mct_event *,
 	    struct mct_number *);
 struct mct_group *mct_gtab_add(struct mct_gtab *, struct mct_event *,
@@ -1079,13 +1101,18 @@ void	 mct_gtab_free(struct mct_gtab *);
 void	 mct_group_merge(const struct mct_gtab *, struct mct_group *,
 	    const struct mct_group *);
 const char *mct_group_part(const struct mct_group *, int, size_t *);
-void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
-void	 mct_group_members(const struct mct_group *, const struct mct_field *,
-	    const int *, int, struct mct_buf *);
 int	 mct_group_key(struct mct_event *, const struct mct_field *, int, int,
 	    const struct mct_header *, struct mct_buf *);
 void	 mct_gtab_event(struct mct_gtab *, struct mct_event *,
 	    const struct mct_field *, int, int, struct mct_buf *);
+
+/*
+ * cell.c - a group table's rows for the writers: aggregates as cells, for
+ * people or for programs; key parts as text; keys as JSON members.
+ */
+void	 mct_agg_cell(const struct mct_gtab *, struct mct_group *,
+	    const struct mct_agg *, const struct mct_out *, struct mct_buf *);
+void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
 void	 mct_group_json(const struct mct_group *, const struct mct_field *,
 	    int, struct mct_buf *);
 

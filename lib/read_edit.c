@@ -64,6 +64,33 @@ edit_spans(const struct mct_scan *sc, const char *json, size_t len,
 	return n;
 }
 
+/*
+ * mct_edit(): the line json[0..len) edited into out, with the context of
+ * the thread whose scratch t is, made before its first line.
+ */
+void
+edit_line(const struct mct_reader *r, struct spans *t, const char *json,
+    size_t len, struct mct_buf *out)
+{
+	if (!t->ehas) {
+		t->ectx = r->edit->begin ? r->edit->begin(r->edit_arg) : NULL;
+		t->ehas = 1;
+	}
+	r->edit->line(r->edit_arg, t->ectx, json, len, out);
+}
+
+/* The end of the context in t, if a line was edited with it. */
+void
+edit_end(const struct mct_reader *r, struct spans *t)
+{
+	if (!t->ehas)
+		return;
+	t->ehas = 0;
+	if (r->edit->end)
+		r->edit->end(r->edit_arg, t->ectx);
+	t->ectx = NULL;
+}
+
 void
 edit_spans_free(struct spans *t)
 {

@@ -122,7 +122,7 @@ chunk_edit(struct chunk *c, size_t at, const struct mct_reader *r,
     struct spans *t, const char *json, size_t len)
 {
 	t->line.len = 0;
-	r->edit(r->edit_arg, json, len, &t->line);
+	edit_line(r, t, json, len, &t->line);
 	c->out.len = at;
 	mct_buf_add(&c->out, t->line.p, t->line.len);
 	mct_buf_addc(&c->out, '\n');
@@ -486,6 +486,7 @@ pass2_run(void *arg)
 		pthread_cond_broadcast(&p->ready);
 	}
 	pthread_mutex_unlock(&p->mu);
+	edit_end(p->in->fr.r, &t);	/* this thread's context */
 	frame_reset(&f);
 	edit_spans_free(&t);
 	mct_buf_free(&rd);
@@ -516,6 +517,7 @@ pass2_free(struct input *in)
 	mct_buf_free(&p->mine.out);
 	free(p->slot);
 	mct_buf_free(&p->rd);
+	edit_end(in->fr.r, &p->t);
 	edit_spans_free(&p->t);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->ready);

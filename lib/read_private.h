@@ -188,13 +188,18 @@ struct span {
 	size_t		 off, len;
 };
 
-/* Scratch of edit_spans(), and of a thread's edit of a line. */
+/*
+ * Scratch of edit_spans(), and of a thread's edit of a line: with the
+ * editor's context of that thread (edit_line(), edit_end()).
+ */
 struct spans {
 	struct span	*sp;
 	int		 cap;
 	struct mct_kv	*kv;
 	int		 kvcap;
 	struct mct_buf	 line;
+	void		*ectx;
+	int		 ehas;		/* ectx was made: end it */
 };
 
 struct mct_reader {
@@ -219,7 +224,8 @@ struct mct_reader {
 	int		 fatal;		/* nothing to read (duplicate ranks) */
 	int		 status;
 	double		 last_progress;
-	mct_edit_fn	 edit;		/* mct_edit() */
+	const struct mct_editor *edit;	/* mct_edit(): &editor, or NULL */
+	struct mct_editor editor;
 	void		*edit_arg;
 	struct mct_buf	 eline;		/* an event edited in this thread */
 };
@@ -248,6 +254,9 @@ void	 edit_span_room(struct spans *, int);
 int	 edit_spans(const struct mct_scan *, const char *, size_t,
 	    struct spans *, int);
 void	 edit_spans_free(struct spans *);
+void	 edit_line(const struct mct_reader *, struct spans *, const char *,
+	    size_t, struct mct_buf *);
+void	 edit_end(const struct mct_reader *, struct spans *);
 int	 edit_put_times(struct mct_buf *, const char *, size_t,
 	    const struct span *, int, enum mct_unit, int, struct span *);
 void	 edit_too_big(struct mct_reader *, struct input *, unsigned long long,

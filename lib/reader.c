@@ -94,7 +94,7 @@ edit_event(struct mct_reader *r, struct input *in)
 	if (r->edit == NULL || in->p2 != NULL)
 		return;
 	r->eline.len = 0;
-	r->edit(r->edit_arg, ev->json, ev->len, &r->eline);
+	edit_line(r, &r->spans, ev->json, ev->len, &r->eline);
 	mct_buf_addc(&r->eline, '\n');		/* one write of it */
 	ev->json = r->eline.p;
 	ev->len = r->eline.len - 1;
@@ -104,7 +104,7 @@ edit_event(struct mct_reader *r, struct input *in)
 
 /* Edit every event; see mct.h.  Refused if the reader adds to them. */
 int
-mct_edit(struct mct_reader *r, mct_edit_fn fn, void *arg)
+mct_edit(struct mct_reader *r, const struct mct_editor *ed, void *arg)
 {
 	int i;
 
@@ -112,7 +112,8 @@ mct_edit(struct mct_reader *r, mct_edit_fn fn, void *arg)
 		if (r->in[i].addrank || r->in[i].s->shift != 0 ||
 		    r->in[i].rp.started || r->opts.pair_be)
 			return -1;
-	r->edit = fn;
+	r->editor = *ed;
+	r->edit = &r->editor;
 	r->edit_arg = arg;
 	return 0;
 }
@@ -483,6 +484,7 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 	for (; r->cur < r->nin && !r->fatal; r->cur++)
 		if (next_of(r, &r->in[r->cur], evp))
 			return 1;
+	edit_end(r, &r->spans);		/* the reader's thread edits no more */
 	return 0;
 }
 
@@ -567,6 +569,7 @@ mct_close(struct mct_reader *r)
 	free(r->src);
 	free(r->ev.kv);
 	free(r->conv.p);
+	edit_end(r, &r->spans);
 	edit_spans_free(&r->spans);
 	free(r->rline.p);
 	mct_buf_free(&r->eline);

@@ -15,8 +15,9 @@
  * are cached under the values of those fields, virtual ones included:
  * classifying 225,852 events costs a few hundred regexec() calls.
  *
- * The getter of category is registered in field.c's table when rules
- * are loaded, so field.c never calls up here.  Nothing here exits: a
+ * The getter of category, and its stand-in (other) in a group key, are
+ * registered in field.c's table when rules are loaded, so field.c never
+ * calls up here.  Nothing here exits: a
  * rules file that cannot be loaded is a message and -1, and a tool that
  * reads category calls mct_rules_need() first and exits on its failure.
  */
@@ -54,6 +55,8 @@ static struct {
 	struct mct_map	 cache;		/* key text -> rule index, -1: none */
 	struct mct_buf	 kbuf;
 } rules;
+
+static int rule_of(struct mct_event *, const struct mct_header *);
 
 void
 mct_rules_path(const char *path)
@@ -120,6 +123,27 @@ get_category(struct mct_event *ev, const struct mct_header *h,
 	return 0;
 }
 
+/*
+ * category's stand-in in a group key: (other) where no rule matched (as
+ * opposed to a rule whose label is -), so that the shares of a category
+ * table add up.
+ */
+static int
+get_other(struct mct_event *ev, const struct mct_header *h,
+    struct mct_buf *b, struct mct_val *v, int64_t *ns)
+{
+	static const char other[] = "\"" MCT_OTHER "\"";
+
+	(void)b;
+	(void)ns;
+	if (rule_of(ev, h) != -1)
+		return -1;
+	v->type = MCT_J_STRING;
+	v->p = other;
+	v->len = sizeof(other) - 1;
+	return 0;
+}
+
 /* Do the fields read category (and so need the rules)? */
 int
 mct_rules_fields(const struct mct_field *f, int n)
@@ -167,7 +191,7 @@ mct_rules_load(const char *path)
 	int lineno = 0, rv = 0;
 
 	mct_rules_reset();
-	mct_field_register(category, get_category);
+	mct_field_register(category, get_category, get_other);
 	if ((f = fopen(path, "r")) == NULL) {
 		warn("rules file %s", path);
 		return -1;
@@ -329,14 +353,4 @@ mct_category(struct mct_event *ev, const struct mct_header *h)
 	int r = rule_of(ev, h);
 
 	return r < 0 ? NULL : rules.r[r].label;
-}
-
-/*
- * Did no rule match the event (as opposed to a rule whose label is -)?
- * Category tables show those as (other), so that shares add up.
- */
-int
-mct_category_other(struct mct_event *ev, const struct mct_header *h)
-{
-	return rule_of(ev, h) == -1;
 }

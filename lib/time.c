@@ -1,6 +1,8 @@
 /*
- * time.c - int64 nanoseconds, exactly, from decimal text; the time syntax
- * of the command line; numbers for people.
+ * time.c - int64 nanoseconds, exactly, from decimal text; times written
+ * with a unit (26.5s, @123), as option values (cli.c) and the --where
+ * language (expr.c, which cli.c calls) both take them; numbers for
+ * people.
  *
  * Nothing here goes through a double on the way in: absolute timestamps
  * in ns exceed 2^53, and a µs text like 1712195495519689.047 must become

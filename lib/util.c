@@ -291,47 +291,6 @@ mct_tmpfile(char **name, char **buf)
 	return f;
 }
 
-/*
- * The hash of every table in mct: eight bytes a step, each step a
- * bijection of the state (multiply by an odd constant, fold the high
- * half down), then murmur3's finalizer so that every bit of the result
- * depends on every bit of the key.  A key's last word is read whole,
- * overlapping the one before; keys under 8 bytes are read in two 4-byte
- * halves or three bytes, as wyhash does (the length, in the seed, tells
- * them apart).  Several times faster than FNV-1a (byte by byte) on
- * kernel names, which was 4% of mct-group's instructions.
- */
-uint64_t
-mct_hash(const void *s, size_t n)
-{
-	const unsigned char *p = s;
-	uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ n, w = 0;
-	size_t i;
-
-	if (n >= 8) {
-		for (i = 0; i + 8 < n; i += 8) {
-			memcpy(&w, p + i, 8);
-			h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
-			h ^= h >> 32;
-		}
-		memcpy(&w, p + n - 8, 8);	/* the last 8, maybe again */
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, p, 4);
-		memcpy(&b, p + n - 4, 4);
-		w = (uint64_t)a << 32 | b;
-	} else if (n > 0)
-		w = (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 | p[n - 1];
-	h ^= w;
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64_C(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return h;
-}
-
 /* qsort(3), also for no elements (where qsort may not get a NULL base). */
 void
 mct_sort(void *base, size_t n, size_t size,

@@ -362,6 +362,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *v = getenv("FUZZ_RULES");
 
 		rules = v == NULL || strcmp(v, "0") != 0;
+		mct_records_register();	/* as a tool starts */
 	}
 	init_headers();
 	s = malloc(size + 1);

@@ -3,8 +3,9 @@
 # circle in its call graph nor in its includes, no lib file is too long to
 # read, only tools end the process, every file includes one project header
 # (the reader's and the json files their private one too), each tool is
-# one file of its own, and its options() holds only its own options
-# (lib/cli.c takes the shared ones).
+# one file of its own, its options() holds only its own options
+# (lib/cli.c takes the shared ones), and lib/field.c names no tool (the
+# tools register the keys of their records).
 
 load helpers
 
@@ -113,6 +114,27 @@ read_private.h"
 		syms=$(nm "$t" | awk '$2 ~ /^[TDB]$/ && $3 != "main" { print $3 }')
 		same "$syms" "" || { echo "in ${t##*/}"; return 1; }
 	done
+}
+
+@test "lib/field.c names no tool, nor a key of the tools' records: each tool registers those at start-up" {
+	local f="$MCT_SRCDIR/lib/field.c" keys k bad=
+	run grep -n -E 'mct-[a-z]' "$f"
+	same "$output" ""
+	# the keys of the tools' records, as lib/records.c has them
+	keys=$(sed -n 's/.*\(TIME(\|\.name = \)\("[^"]*"\).*/\2/p' \
+	    "$MCT_SRCDIR/lib/records.c")
+	[ "$(echo "$keys" | wc -l)" -ge 30 ]
+	for k in $keys; do
+		grep -qF "$k" "$f" && bad="$bad $k"
+	done
+	same "$bad" ""
+	# and every tool registers them before it parses a field
+	for k in "$MCT_SRCDIR"/tools/mct-*.c; do
+		awk '/^main\(/ { m = 1 } m && /mct_records_register\(\)/ { r = 1 }
+		    m && /options\(/ { exit !r } END { exit !r }' "$k" ||
+		    bad="$bad ${k##*/}"
+	done
+	same "$bad" ""
 }
 
 @test "the tools' options() are their own options only: under 450 lines in all" {

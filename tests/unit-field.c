@@ -307,6 +307,8 @@ get_args_n(struct mct_event *ev, const struct mct_header *h,
 	return rc;
 }
 
+static mct_getter get_missing;
+
 /* The table of virtual fields: its entries, their flags, a getter. */
 void
 test_vfields(void)
@@ -318,6 +320,7 @@ test_vfields(void)
 		{ "ts", 1, MCT_P_ABS, 0 }, { "dur", 1, MCT_P_NONE, 0 },
 		{ "rel", 1, MCT_P_REL, 1 }, { "end", 1, MCT_P_ABS, 1 },
 		{ "category", 0, MCT_P_NONE, 1 },
+		/* the tools' records' (records.c: main() registers them) */
 		{ "latency", 1, MCT_P_NONE, 0 }, { "queue", 1, MCT_P_NONE, 0 },
 		{ "launch.ts", 1, MCT_P_ABS, 0 }, { "launch.dur", 1, MCT_P_NONE, 0 },
 		{ "span", 1, MCT_P_NONE, 0 }, { "busy", 1, MCT_P_NONE, 0 },
@@ -325,6 +328,10 @@ test_vfields(void)
 		{ "compute", 1, MCT_P_NONE, 0 }, { "skew", 1, MCT_P_NONE, 0 },
 		{ "median.compute", 1, MCT_P_NONE, 0 },
 		{ "wait", 1, MCT_P_NONE, 0 },
+	};
+	static const struct mct_vfield mine[] = {
+		{ .name = "unit.rtime", .time = 1 },
+		{ .name = "ts", .time = 0 },
 	};
 	static const char json[] = "{\"name\":\"k\",\"ts\":100,\"dur\":50,"
 	    "\"args\":{\"n\":7}}";
@@ -334,7 +341,7 @@ test_vfields(void)
 	struct mct_event ev;
 	struct mct_buf k = { 0 };
 	struct mct_val v;
-	mct_getter *saved;
+	mct_getter *saved, *saved_other;
 	int64_t ns;
 	size_t i;
 
@@ -372,8 +379,8 @@ test_vfields(void)
 	    "entry");
 	mct_field_free(&f);
 
-	ok(mct_field_register("ts", get_args_n) == -1 &&
-	    mct_field_register("nope", get_args_n) == -1 &&
+	ok(mct_field_register("ts", get_args_n, NULL) == -1 &&
+	    mct_field_register("nope", get_args_n, NULL) == -1 &&
 	    mct_vfield("ts")->get == NULL, "vfields: only a virtual field "
 	    "takes a getter");
 
@@ -381,8 +388,9 @@ test_vfields(void)
 	mct_event_init(&ev, json, sizeof(json) - 1, &h);
 	cat = mct_vfield("category");
 	saved = cat->get;
+	saved_other = cat->other;
 	mct_field_parse("category", &f);
-	ok(mct_field_register("category", get_args_n) == 0 &&
+	ok(mct_field_register("category", get_args_n, NULL) == 0 &&
 	    mct_get(&ev, &f, &v) == 0 && v.type == MCT_J_NUMBER &&
 	    v.len == 1 && v.p[0] == '7' && v.p == f.scratch->p,
 	    "vfields: a registered getter gives category's value, made in "
@@ -390,7 +398,16 @@ test_vfields(void)
 	ok(mct_field_key(&ev, &f, &h, &k) == 0 && k.len == 1 && k.p[0] == '7' &&
 	    mct_field_ns(&ev, &f, &h, &ns) == 0 && ns == 7, "vfields: its "
 	    "value as a key and as a number");
-	mct_field_register("category", saved);
+	k.len = 0;
+	ok(mct_field_other(&ev, &f, &h, &k) == -1 && k.len == 0,
+	    "vfields: no stand-in registered, none added to a key");
+	/* a stand-in: what a group key holds for an event without the field */
+	mct_field_register("category", get_missing, get_args_n);
+	ok(mct_get(&ev, &f, &v) == -1 && mct_field_key(&ev, &f, &h, &k) == -1 &&
+	    mct_field_other(&ev, &f, &h, &k) == 0 && k.len == 1 &&
+	    k.p[0] == '7', "vfields: a registered stand-in goes to a key, the "
+	    "field itself stays missing");
+	mct_field_register("category", saved, saved_other);
 
 	/* a virtual time: mct_field_ns and mct_field_key, not mct_get */
 	mct_field_parse("end", &g);
@@ -412,4 +429,31 @@ test_vfields(void)
 	mct_field_free(&f);
 	mct_event_free(&ev);
 	mct_buf_free(&k);
+
+	/* keys of a tool's records that hold times, registered */
+	ok(mct_vfield("unit.rtime") == NULL, "vfields: a record's key is no "
+	    "entry before it is registered");
+	mct_field_times(mine, sizeof(mine) / sizeof(mine[0]));
+	mct_field_times(mine, sizeof(mine) / sizeof(mine[0]));
+	mct_field_parse("unit.\"rtime\"", &f);
+	ok(mct_vfield("unit.rtime") == &mine[0] && f.vf == &mine[0] &&
+	    mct_field_time(&f) && !mct_field_virtual(&f) && f.nseg == 2,
+	    "vfields: a registered key is a time, a path matched segment by "
+	    "segment");
+	mct_field_free(&f);
+	ok(mct_vfield("ts") != &mine[1] && mct_vfield("ts")->time == 1,
+	    "vfields: a name already in the table stays as it is");
+}
+
+/* A getter for the tests: always missing. */
+static int
+get_missing(struct mct_event *ev, const struct mct_header *h,
+    struct mct_buf *b, struct mct_val *v, int64_t *ns)
+{
+	(void)ev;
+	(void)h;
+	(void)b;
+	(void)v;
+	(void)ns;
+	return -1;
 }

@@ -1,13 +1,14 @@
 /*
  * unit-reader.c - reader.c end to end on small temporary files: pairbe.c's
  * B/E pairs, top-level values over the limit, every operand's facts in the
- * header, two readers at once, mct_next_lines(); and rd_readv(), by which
- * the tests of other areas read too.
+ * header, two readers at once, mct_next_lines(), mct_edit()'s contexts of
+ * each thread; and rd_readv(), by which the tests of other areas read too.
  */
 #include "config.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -793,4 +794,139 @@ test_next_lines(void)
 	mct_buf_free(&t);
 	mct_buf_free(&alone);
 	mct_buf_free(&mixed);
+}
+
+/* An editor's counts, over the contexts of every thread (test_editor()). */
+struct edits {
+	pthread_mutex_t	 mu;
+	pthread_t	 main;		/* the reader's thread */
+	int		 begun, ended, wrong;	/* wrong: a context elsewhere */
+	int		 off;		/* contexts of other threads */
+	long long	 lines;
+};
+
+struct ectx {
+	pthread_t	 self;
+	long long	 lines;
+};
+
+static void *
+ed_begin(void *arg)
+{
+	struct edits *e = arg;
+	struct ectx *c = mct_xmalloc(sizeof(*c));
+
+	c->self = pthread_self();
+	c->lines = 0;
+	pthread_mutex_lock(&e->mu);
+	e->begun++;
+	e->off += !pthread_equal(c->self, e->main);
+	pthread_mutex_unlock(&e->mu);
+	return c;
+}
+
+/* Each line with "e":1 first; counted in the thread's own context. */
+static void
+ed_line(void *arg, void *ctx, const char *text, size_t len,
+    struct mct_buf *out)
+{
+	struct ectx *c = ctx;
+
+	(void)arg;
+	c->lines++;
+	if (!pthread_equal(c->self, pthread_self()))
+		c->lines = -1000000;
+	out->len = 0;
+	mct_buf_adds(out, "{\"e\":1,");
+	mct_buf_add(out, text + 1, len - 1);
+}
+
+static void
+ed_end(void *arg, void *ctx)
+{
+	struct edits *e = arg;
+	struct ectx *c = ctx;
+
+	pthread_mutex_lock(&e->mu);
+	e->ended++;
+	e->lines += c->lines;
+	e->wrong += !pthread_equal(c->self, pthread_self());
+	pthread_mutex_unlock(&e->mu);
+	free(c);
+}
+
+/*
+ * mct_edit(): every line edited once, each thread with a context of its
+ * own, made in it and ended in it; all of them ended when mct_next()
+ * finds the end (or at mct_close(), for a tool that stops before): by
+ * threads of pass 2, and by the reader's thread alone.
+ */
+void
+test_editor(void)
+{
+	static const struct mct_editor ed = { ed_begin, ed_line, ed_end };
+	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
+	struct mct_buf t = { 0 };
+	struct mct_reader *r;
+	struct mct_event *ev;
+	struct edits e;
+	const char *argv[1], *how;
+	int i, form, n, bad;
+
+	for (form = 0; form < 2; form++) {
+		/* indented us by pass 2's threads; an mct stream alone */
+		how = form == 0 ? "pass 2 by threads" : "the reader's thread";
+		t.len = 0;
+		mct_buf_adds(&t, form == 0 ? "[\n" : "{\"name\":\"mct_header\","
+		    "\"ph\":\"M\",\"args\":{\"version\":1,\"unit\":\"ns\"}}\n");
+		for (i = 0; i < 3000; i++) {
+			char l[128];
+
+			if (form == 0)
+				snprintf(l, sizeof(l), "%s  {\"name\": \"k%d\", "
+				    "\"ph\": \"X\", \"ts\": %d.5, \"dur\": 2.25}",
+				    i ? ",\n" : "", i, 1000 + i);
+			else
+				snprintf(l, sizeof(l), "{\"name\":\"k%d\",\"ph\":"
+				    "\"X\",\"ts\":%d,\"dur\":2}\n", i, 1000 + i);
+			mct_buf_adds(&t, l);
+		}
+		mct_buf_adds(&t, form == 0 ? "\n]\n" : "");
+		argv[0] = tfile(form == 0 ? "editor.json" : "editor.nd", t.p,
+		    t.len);
+		setenv("MCT_SPLIT", "4096", 1);
+		memset(&e, 0, sizeof(e));
+		pthread_mutex_init(&e.mu, NULL);
+		e.main = pthread_self();
+		r = mct_open(1, (char **)argv, &o);
+		n = bad = 0;
+		if (mct_edit(r, &ed, &e) == 0)
+			while (mct_next(r, &ev)) {
+				n++;
+				bad += ev->len < 7 || memcmp(ev->json, "{\"e\":1,", 7);
+			}
+		ok(n == 3000 && bad == 0 && e.lines == 3000 && e.begun > 0 &&
+		    (form == 0 ? e.off > 0 : e.off == 0) &&
+		    e.ended == e.begun && e.wrong == 0, "mct_edit(), %s: every "
+		    "line edited in its thread's context, the contexts ended at "
+		    "the end (%d events, %d not edited, %lld counted, %d begun, "
+		    "%d of them off the reader's thread, %d ended, %d elsewhere)",
+		    how, n, bad, e.lines, e.begun, e.off, e.ended, e.wrong);
+		(void)mct_close(r);
+		/* a tool that stops before the end: mct_close() ends them */
+		memset(&e, 0, sizeof(e));
+		pthread_mutex_init(&e.mu, NULL);
+		e.main = pthread_self();
+		r = mct_open(1, (char **)argv, &o);
+		n = mct_edit(r, &ed, &e);
+		for (i = 0; n == 0 && i < 10 && mct_next(r, &ev); i++)
+			;
+		(void)mct_close(r);
+		unsetenv("MCT_SPLIT");
+		ok(n == 0 && i == 10 && e.begun > 0 && e.ended == e.begun &&
+		    e.wrong == 0 && e.lines >= 10, "mct_edit(), %s: mct_close() "
+		    "after 10 events ends every context (%d begun, %d ended)",
+		    how, e.begun, e.ended);
+	}
+	mct_buf_free(&t);
 }

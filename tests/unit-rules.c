@@ -185,7 +185,7 @@ test_rules_vfields(void)
 	saved = endf.vf->get;
 	/* end's getter replaced: args.n, so ts and dur stay the same
 	 * (end<10 is end < origin + 10, 1010) */
-	mct_field_register("end", get_args_n);
+	mct_field_register("end", get_args_n, NULL);
 	ok(rc == 0 &&
 	    strcmp(label_of(&ev, &cat, "{\"ts\":1,\"args\":{\"n\":5}}"),
 	    "\"short\"") == 0 &&
@@ -194,7 +194,7 @@ test_rules_vfields(void)
 	    strcmp(label_of(&ev, &cat, "{\"ts\":1,\"args\":{\"n\":5}}"),
 	    "\"short\"") == 0, "rules: the cache keys a virtual field "
 	    "through its getter");
-	mct_field_register("end", saved);
+	mct_field_register("end", saved, NULL);
 	mct_field_free(&endf);
 
 	/* which fields and expressions need the rules */

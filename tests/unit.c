@@ -295,6 +295,7 @@ static const struct test {
 	{ "input", test_src_errors, 1 },
 	{ "reader", test_two_readers, 1 },
 	{ "reader", test_next_lines, 1 },
+	{ "reader", test_editor, 1 },
 	{ "rules", test_rules, 1 },
 	{ "rules", test_rules_vfields, 1 },
 };
@@ -410,6 +411,7 @@ main(int argc, char *argv[])
 	if (shared != MAP_FAILED)
 		C = shared;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	mct_records_register();	/* as every tool does at start-up */
 	run(0);
 	if (child)
 		run_child();

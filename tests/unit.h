@@ -114,6 +114,7 @@ void	test_ranks(void);
 void	test_src_errors(void);
 void	test_two_readers(void);
 void	test_next_lines(void);
+void	test_editor(void);
 void	test_rules(void);
 void	test_rules_vfields(void);
 

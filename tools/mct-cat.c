@@ -185,6 +185,7 @@ main(int argc, char *argv[])
 	size_t len;
 	int n, lines, status = MCT_EXIT_OK;
 
+	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;

@@ -1006,6 +1006,7 @@ main(int argc, char *argv[])
 	struct run *r;
 	int n, k, status = MCT_EXIT_OK;
 
+	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
 	if ((mct_rules_fields(o.by, o.nby) || mct_rules_fields(&o.value, 1)) &&
 	    mct_rules_need() != 0)

@@ -582,6 +582,7 @@ main(int argc, char *argv[])
 	struct mct_event *ev;
 	int n;
 
+	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &out, &mo);
 	argc -= n;
 	argv += n;

@@ -710,6 +710,7 @@ main(int argc, char *argv[])
 	struct mct_pairbe *pb = NULL;
 	int n;
 
+	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;

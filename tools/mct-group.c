@@ -546,6 +546,7 @@ main(int argc, char *argv[])
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	int n;
 
+	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;

@@ -1114,27 +1114,41 @@ event(struct opts *o, struct mct_event *ev)
 }
 
 /*
- * What join_edit() counts in one thread, added to the opts' counts when
- * the thread ends (the key's destructor) or, for the main thread, when
- * the events are done (edit_done()): shared counters would be a cache
- * line bounced between the threads at every event.
+ * What join_edit() counts in one of the reader's threads: the context
+ * the reader keeps for that thread (mct_edit()), added to the opts'
+ * counts when the thread is done with it: shared counters would be a
+ * cache line bounced between the threads at every event.
  */
 struct tally {
-	struct opts	*o;
 	long long	 withdur, unjoined;
 	int64_t		 first, last;
 	long long	*joined;	/* one a counter */
 	size_t		*hint;		/* one a counter */
 };
 
-static pthread_key_t tally_key;
 static pthread_mutex_t tally_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static void
-tally_add(void *arg)
+/* A thread's tally, before its first event. */
+static void *
+tally_new(void *arg)
 {
-	struct tally *t = arg;
-	struct opts *o = t->o;
+	struct opts *o = arg;
+	struct tally *tl = mct_xmalloc(sizeof(*tl));
+
+	memset(tl, 0, sizeof(*tl));
+	tl->joined = mct_xmalloc((size_t)o->njm * sizeof(*tl->joined));
+	memset(tl->joined, 0, (size_t)o->njm * sizeof(*tl->joined));
+	tl->hint = mct_xmalloc((size_t)o->njm * sizeof(*tl->hint));
+	memset(tl->hint, 0, (size_t)o->njm * sizeof(*tl->hint));
+	return tl;
+}
+
+/* A thread's tally into the opts' counts, when it has no more events. */
+static void
+tally_add(void *arg, void *ctx)
+{
+	struct opts *o = arg;
+	struct tally *t = ctx;
 	int i;
 
 	pthread_mutex_lock(&tally_mu);
@@ -1157,30 +1171,20 @@ tally_add(void *arg)
 /*
  * event() of the samples preloaded, for mct_edit(): the reader's threads
  * join each event as they convert it, so that the joins share the CPUs.
- * The series are only read, with each thread's own hints.
+ * The series are only read, with each thread's own hints (its tally).
  */
 static void
-join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
+join_edit(void *arg, void *ctx, const char *text, size_t len,
+    struct mct_buf *out)
 {
 	struct opts *o = arg;
-	struct tally *tl = pthread_getspecific(tally_key);
+	struct tally *tl = ctx;
 	struct mct_event ev;
 	struct mct_val name;
 	struct times t;
 	int64_t ts, dur;
 	int hasts, joined = 0;
 
-	if (tl == NULL) {
-		tl = mct_xmalloc(sizeof(*tl));
-		memset(tl, 0, sizeof(*tl));
-		tl->o = o;
-		tl->joined = mct_xmalloc((size_t)o->njm * sizeof(*tl->joined));
-		memset(tl->joined, 0, (size_t)o->njm * sizeof(*tl->joined));
-		tl->hint = mct_xmalloc((size_t)o->njm * sizeof(*tl->hint));
-		memset(tl->hint, 0, (size_t)o->njm * sizeof(*tl->hint));
-		if (pthread_setspecific(tally_key, tl) != 0)
-			errx(MCT_EXIT_USAGE, "pthread_setspecific failed");
-	}
 	mct_event_init(&ev, text, len, &o->hdr);
 	times(&ev, &t);
 	ts = t.ts;
@@ -1204,18 +1208,7 @@ join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
 	mct_event_free(&ev);
 }
 
-/* The main thread's tally (pass 2's threads have ended by now). */
-static void
-edit_done(void)
-{
-	struct tally *tl = pthread_getspecific(tally_key);
-
-	if (tl != NULL) {
-		pthread_setspecific(tally_key, NULL);
-		tally_add(tl);
-	}
-	pthread_key_delete(tally_key);
-}
+static const struct mct_editor joiner = { tally_new, join_edit, tally_add };
 
 /* What the user should know of the join: counters missing, no overlap. */
 static void
@@ -1395,11 +1388,7 @@ join(struct opts *o, int argc, char *argv[])
 		m = mct_merge_open(r);
 	if (o->preloaded) {
 		o->hdr = *mct_header(r);	/* written in order */
-		o->edited = pthread_key_create(&tally_key, tally_add) == 0;
-		if (o->edited && mct_edit(r, join_edit, o) != 0) {
-			pthread_key_delete(tally_key);
-			o->edited = 0;
-		}
+		o->edited = mct_edit(r, &joiner, o) == 0;
 	} else
 		mct_header_unsorted(&o->hdr, &o->hline, mct_header(r));
 	mct_event_init(&o->ev, "", 0, &o->hdr);
@@ -1417,8 +1406,6 @@ join(struct opts *o, int argc, char *argv[])
 		else
 			break;
 	}
-	if (o->edited)
-		edit_done();
 	o->window = 0;
 	o->now = INT64_MAX;
 	while (o->npend > 0) {
@@ -1453,6 +1440,7 @@ main(int argc, char *argv[])
 	    .proto = { .tunit = MCT_UNIT_NS } };
 	int n;
 
+	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o);
 	argc -= n;
 	argv += n;

@@ -1126,6 +1126,7 @@ main(int argc, char *argv[])
 	struct mct_event *ev;
 	int n, status;
 
+	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
