@@ -18,7 +18,7 @@
 #include "mct.h"
 #include "unit.h"
 
-static int rd_pair_be;		/* rd_readv() reads through pairbe.c */
+static int rd_pair_be;		/* rd_readv() reads with --pair-be */
 
 void
 rd_free(struct rd *r)
@@ -35,10 +35,9 @@ rd_free(struct rd *r)
 void
 rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 {
-	struct mct_opts o = { .unit = unit };
+	struct mct_opts o = { .unit = unit, .pair_be = rd_pair_be };
 	struct mct_reader *rr;
 	struct mct_event *ev;
-	struct mct_pairbe *pb = NULL;
 	const struct mct_header *h;
 	FILE *ef = tmpfile();
 	int saved;
@@ -52,8 +51,6 @@ rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 		dup2(fileno(ef), 2);
 	rr = mct_open(argc, (char **)argv, &o);
 	h = mct_header(rr);
-	if (rd_pair_be)
-		h = mct_pairbe_header(pb = mct_pairbe_new(h));
 	r->h = *h;
 	r->top = h->top ? mct_xstrdup(h->top) : NULL;
 	r->line = h->line ? mct_xstrdup(h->line) : NULL;
@@ -61,7 +58,7 @@ rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 	/* the header's strings are the reader's: keep copies past mct_close() */
 	r->why = h->why ? strdup(h->why) : NULL;
 	r->h.why = r->why;
-	while (mct_pairbe_next(pb, rr, &ev)) {
+	while (mct_next(rr, &ev)) {
 		struct mct_val v;
 		json_object *jo;
 
@@ -79,7 +76,6 @@ rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 		if (mct_get_key(ev, "ts", &v) == 0 && v.type == MCT_J_NONE)
 			r->badkey++;
 	}
-	mct_pairbe_free(pb);
 	r->status = mct_close(rr);
 	fflush(stderr);
 	dup2(saved, 2);
