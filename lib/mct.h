@@ -16,13 +16,12 @@
  * ts/dur in integer nanoseconds and the index of its operand
  * (ev->source): operand after operand, or all in one ts order
  * (mct_opts.order: merge.c), B/E pairs made X events or not
- * (mct_opts.pair_be: pairbe.c), as the reader was opened;
- * mct_next_lines() instead, where it can, the rest of a chunk of lines
- * pass 2's threads made whole, for a tool that writes the events as they
- * come (mct-cat); mct_next_send(), for such a tool that asked
- * (mct_opts.send), the spool's lines pass 1 left final, written to stdout
- * by the kernel.  A reader keeps all its state in itself: a tool can have
- * two open at once.
+ * (mct_opts.pair_be: pairbe.c), as the reader was opened.  A tool that
+ * reads only the events' lines says so (mct_opts.want): the reader then
+ * hands out, where it can, the rest of a chunk of lines pass 2's threads
+ * made whole as one event, and writes the spool's lines pass 1 left final
+ * to stdout by the kernel for a tool that copies them there.  A reader
+ * keeps all its state in itself: a tool can have two open at once.
  *
  * Ownership, one rule: the reader owns every event.  A tool borrows the
  * event it is given until its next call to mct_next(); whatever it keeps
@@ -528,6 +527,19 @@ enum mct_read_order {
 				   and the header left as it is */
 };
 
+/* What of each event the tool reads. */
+enum mct_want {
+	MCT_WANT_EVENT = 0,	/* the event: its fields */
+	MCT_WANT_LINE,		/* its line only, as it is (or as mct_edit()
+				   makes it): an event may then be a run of
+				   several whole lines, the last one's end at
+				   json[len] */
+	MCT_WANT_COPY		/* its line only, to be copied to stdout as it
+				   is: as MCT_WANT_LINE, and the reader may
+				   write runs of lines there itself, after
+				   what stdio holds */
+};
+
 struct mct_opts {
 	enum mct_unit	 unit;		/* --unit; AUTO detects */
 	int		 progress;	/* show progress on a terminal */
@@ -541,7 +553,8 @@ struct mct_opts {
 					   header says not sorted */
 	long long	 top_max;	/* --top-max: bytes of a top-level value in
 					   the header; 0: MCT_TOP_MAX, -1: no limit */
-	int		 send;		/* the tool calls mct_next_send() */
+	enum mct_want	 want;		/* what of each event the tool reads;
+					   EVENT where the reader merges or pairs */
 };
 
 /*
@@ -564,8 +577,6 @@ struct mct_reader;
 struct mct_reader *mct_open(int, char **, const struct mct_opts *);
 const struct mct_header *mct_header(const struct mct_reader *);
 int	 mct_next(struct mct_reader *, struct mct_event **);
-int	 mct_next_lines(struct mct_reader *, const char **, size_t *);
-int	 mct_next_send(struct mct_reader *);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
@@ -577,7 +588,9 @@ int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
  * new line to out, without its newline.  It must be safe to run in
  * several threads at once.  Set between mct_open() and the first
  * mct_next(); refused (-1) when the reader itself adds to the events
- * (a rank, a shift of ts), since those come after.
+ * (a rank, a shift of ts), since those come after, or pairs them: the
+ * tool then does the edit's work itself, and mct_next() hands out every
+ * event one at a time, whatever mct_opts.want said.
  */
 typedef void (*mct_edit_fn)(void *, const char *, size_t, struct mct_buf *);
 int	 mct_edit(struct mct_reader *, mct_edit_fn, void *);
@@ -919,7 +932,6 @@ int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
 int	 mct_out_human(const struct mct_out *);
 void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
-void	 mct_out_lines(struct mct_out *, const char *, size_t);
 void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_json(struct mct_out *, const char *, size_t);
 void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);

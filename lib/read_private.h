@@ -224,7 +224,7 @@ struct mct_reader {
 	void		*edit_arg;
 	struct mct_buf	 eline;		/* an event edited in this thread */
 	/* what mct_next() hands out (the last two fed by feed_next()) */
-	enum { NEXT_EVENTS, NEXT_MERGED, NEXT_PAIRED } how;
+	enum { NEXT_EVENTS, NEXT_LINES, NEXT_MERGED, NEXT_PAIRED } how;
 	int		 merging;	/* merged: 1, 2 once open (first mct_next()) */
 	struct mct_merge *merge;	/* then: mct_opts.order */
 	struct mct_pairbe *pairbe;	/* mct_opts.pair_be */

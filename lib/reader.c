@@ -55,8 +55,9 @@
  * mct_next() (pass 2 of an operand read alone, or by read_pass2.c's
  * threads), mct_close().  It calls every other file of the reader, and
  * none calls it.  mct_next() is the one way to an event: it hands out
- * pass 2's events as they come, or, with --merge and --pair-be, what
- * merge.c and pairbe.c make of the events it feeds them.
+ * pass 2's events as they come, or runs of lines pass 2's threads made
+ * whole (a tool that wants lines only), or, with --merge and --pair-be,
+ * what merge.c and pairbe.c make of the events it feeds them.
  */
 #include "config.h"
 
@@ -112,8 +113,12 @@ mct_edit(struct mct_reader *r, mct_edit_fn fn, void *arg)
 
 	for (i = 0; i < r->nin; i++)
 		if (r->in[i].addrank || r->in[i].s->shift != 0 ||
-		    r->in[i].rp.started || r->opts.pair_be)
+		    r->in[i].rp.started || r->opts.pair_be) {
+			r->opts.want = MCT_WANT_EVENT;	/* the tool edits */
+			if (r->how == NEXT_LINES)
+				r->how = NEXT_EVENTS;
 			return -1;
+		}
 	r->edit = fn;
 	r->edit_arg = arg;
 	return 0;
@@ -219,8 +224,9 @@ static int feed_next(void *, int, struct mct_event **);
 
 /*
  * How mct_next() hands out the events, now that pass 1 has said what the
- * operands are: one at a time, or merged (merge.c), or paired (pairbe.c),
- * these two taking the reader's events from feed_next().
+ * operands are: one at a time, or in runs of lines for a tool that wants
+ * lines only, or merged (merge.c), or paired (pairbe.c); the last two
+ * take the reader's events from feed_next().
  */
 static void
 feed(struct mct_reader *r)
@@ -237,8 +243,10 @@ feed(struct mct_reader *r)
 	    (r->opts.order == MCT_ORDER_TS_UNSORTED && !r->hdr.sorted);
 	if (r->opts.pair_be)
 		r->pairbe = mct_pairbe_new(&r->hdr, &r->feed);
+	if (r->merging || r->pairbe)
+		r->opts.want = MCT_WANT_EVENT;
 	r->how = r->pairbe ? NEXT_PAIRED : r->merging ? NEXT_MERGED :
-	    NEXT_EVENTS;
+	    r->opts.want != MCT_WANT_EVENT ? NEXT_LINES : NEXT_EVENTS;
 }
 
 /*
@@ -513,29 +521,30 @@ next_events(struct mct_reader *r, struct mct_event **evp)
 }
 
 /*
- * The lines the reader holds ready, whole, each with its line end: the
- * rest of a chunk pass 2's threads made, when nothing is left to do to
- * its events (no rank to add, no ts to shift).  For a tool that writes
- * the events as they come; returns 0 where there are none so: then
- * mct_next() goes on, and gives the chunks that follow too.
+ * next_events(), for a tool that wants lines only (mct_opts.want): the
+ * rest of a chunk pass 2's threads made, where nothing is left to do to
+ * its events (no rank to add, no ts to shift), comes whole as one event;
+ * for one that copies them to stdout, the spool's lines pass 1 left
+ * final go there by mct_send(), with no copy through the tool.
  */
-int
-mct_next_lines(struct mct_reader *r, const char **text, size_t *len)
+static __attribute__((noinline)) int
+next_lines(struct mct_reader *r, struct mct_event **evp)
 {
-	return pass2_lines(r, text, len);
-}
+	const char *text;
+	size_t len;
 
-/*
- * mct_next_lines(), where the lines lie in the spool as they are: they
- * go to stdout by mct_send(), after what stdio holds, with no copy
- * through the tool.  For a tool that writes the events as they come, if
- * it opened the reader with mct_opts.send; returns 0 where there are no
- * such lines: then mct_next_lines() and mct_next() go on.
- */
-int
-mct_next_send(struct mct_reader *r)
-{
-	return pass2_send(r);
+	if (r->opts.want == MCT_WANT_COPY)
+		while (pass2_send(r))
+			;
+	if (pass2_lines(r, &text, &len)) {
+		struct input *in = &r->in[r->cur];
+
+		read_event_at(r, in, text, len - 1);	/* each line's end */
+		r->ev.where = in->rp.line;	/* the last one's */
+		*evp = &r->ev;
+		return 1;
+	}
+	return next_events(r, evp);
 }
 
 /*
@@ -588,15 +597,17 @@ feed_next(void *arg, int i, struct mct_event **evp)
 
 /*
  * The next event, or 0 at the end: see mct.h for which.  The event is
- * the reader's, valid until the next call.  (Events one at a time come
- * first: the way most tools read costs a load and a test more than the
- * loop of next_events().)
+ * the reader's, valid until the next call.  (next_lines() is kept out
+ * of line, and events one at a time come first: the way most tools
+ * read costs a load and a test more than the loop of next_events().)
  */
 int
 mct_next(struct mct_reader *r, struct mct_event **evp)
 {
 	if (r->how == NEXT_EVENTS)
 		return next_events(r, evp);
+	if (r->how == NEXT_LINES)
+		return next_lines(r, evp);
 	if (r->how == NEXT_MERGED)
 		return next_merged(r, evp);
 	return mct_pairbe_next(r->pairbe, evp);

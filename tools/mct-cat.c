@@ -180,33 +180,20 @@ main(int argc, char *argv[])
 	struct mct_out o = { .fmt = MCT_O_NDJSON, .header = 1 };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	const char *text;
-	size_t len;
-	int n, lines;
+	int n;
 
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
-	/* NDJSON of the events as they come: whole lines the reader holds */
-	lines = o.fmt == MCT_O_NDJSON && !mo.pair_be &&
-	    mo.order == MCT_ORDER_INPUT;
-	mo.send = lines;
+	/* NDJSON: the events' lines, as they are */
+	mo.want = o.fmt == MCT_O_NDJSON ? MCT_WANT_COPY : MCT_WANT_EVENT;
 
 	r = mct_open(argc, argv, &mo);
 	if (mo.align != MCT_ALIGN_NONE)
 		say_shifts(mct_header(r), &mo);
 	mct_out_begin(&o, mct_header(r));
-	for (;;) {
-		/* lines the reader holds whole, if they are */
-		if (lines && !o.quiet && mct_next_send(r))
-			continue;
-		if (lines && mct_next_lines(r, &text, &len))
-			mct_out_lines(&o, text, len);
-		else if (mct_next(r, &ev))
-			mct_out_event(&o, ev);
-		else
-			break;
-	}
+	while (mct_next(r, &ev))
+		mct_out_event(&o, ev);
 	mct_out_end(&o);
 	return mct_finish(mct_close(r));
 }

@@ -1392,11 +1392,16 @@ join(struct opts *o, int argc, char *argv[])
 	mo = o->mo;
 	if (!o->preloaded && !o->has_window)
 		mo.order = MCT_ORDER_TS_UNSORTED;	/* the join goes in ts order */
+	if (o->preloaded) {
+		o->edited = pthread_key_create(&tally_key, tally_add) == 0;
+		/* joined by join_edit(): the lines are all to write */
+		if (o->edited && o->out.fmt == MCT_O_NDJSON)
+			mo.want = MCT_WANT_LINE;
+	}
 	r = mct_open(argc, argv, &mo);
 	preload_wait(o);
 	if (o->preloaded) {
 		o->hdr = *mct_header(r);	/* written in order */
-		o->edited = pthread_key_create(&tally_key, tally_add) == 0;
 		if (o->edited && mct_edit(r, join_edit, o) != 0) {
 			pthread_key_delete(tally_key);
 			o->edited = 0;
@@ -1405,19 +1410,8 @@ join(struct opts *o, int argc, char *argv[])
 		mct_header_unsorted(&o->hdr, &o->hline, mct_header(r));
 	mct_event_init(&o->ev, "", 0, &o->hdr);
 	mct_out_begin(&o->out, &o->hdr);
-	for (;;) {
-		const char *text;
-		size_t len;
-
-		/* lines the reader's threads joined, whole where they are */
-		if (o->edited && o->out.fmt == MCT_O_NDJSON &&
-		    mct_next_lines(r, &text, &len))
-			mct_out_lines(&o->out, text, len);
-		else if (mct_next(r, &ev))
-			event(o, ev);
-		else
-			break;
-	}
+	while (mct_next(r, &ev))
+		event(o, ev);
 	if (o->edited)
 		edit_done();
 	o->window = 0;
