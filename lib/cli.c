@@ -286,7 +286,7 @@ shared(struct mct_cli *c, int ch, const char *arg)
 		opt_align(arg, c->mo);
 		break;
 	case MCT_OPT_MERGE:
-		c->mo->merged = 1;
+		c->mo->order = MCT_ORDER_TS;
 		break;
 	case MCT_OPT_META:
 		c->out->meta = 1;
@@ -348,7 +348,7 @@ end(struct mct_cli *c, int noperands)
 		    "several)", (long long)mo->rank_n);
 		mct_usage_hint();
 	}
-	if (mo->merged && mo->pair_be) {
+	if (mo->order == MCT_ORDER_TS && mo->pair_be) {
 		warnx("--merge and --pair-be: pair each trace first "
 		    "(mct-cat --pair-be F > F.nd), then merge the streams");
 		mct_usage_hint();

@@ -11,16 +11,17 @@
  * order).  Inputs that already are an mct stream (first line is the
  * header) give their facts in that line and are read directly.  Every
  * operand's facts are a struct mct_source in the header (hdr->src); the
- * header's own fields and line are those of the run.  mct_next() then
- * hands out one event at a time, with ts/dur in integer nanoseconds and
- * the index of its operand (ev->source); mct_next_lines() instead, where
- * it can, the rest of a chunk of lines pass 2's threads made whole, for a
- * tool that writes the events as they come (mct-cat); mct_next_send(),
- * for such a tool that asked (mct_opts.send), the spool's lines pass 1
- * left final, written to stdout by the kernel; mct_next_in() the
- * next event of one operand, so that a merge reads the operands
- * mct_apart() allows side by side.  A reader keeps all its state in
- * itself: a tool can have two open at once.
+ * header's own fields and line are those of the run.  mct_next(), the
+ * one way to get an event, then hands out one event at a time, with
+ * ts/dur in integer nanoseconds and the index of its operand
+ * (ev->source): operand after operand, or all in one ts order
+ * (mct_opts.order: merge.c), B/E pairs made X events or not
+ * (mct_opts.pair_be: pairbe.c), as the reader was opened.  A tool that
+ * reads only the events' lines says so (mct_opts.want): the reader then
+ * hands out, where it can, the rest of a chunk of lines pass 2's threads
+ * made whole as one event, and writes the spool's lines pass 1 left final
+ * to stdout by the kernel for a tool that copies them there.  A reader
+ * keeps all its state in itself: a tool can have two open at once.
  *
  * Ownership, one rule: the reader owns every event.  A tool borrows the
  * event it is given until its next call to mct_next(); whatever it keeps
@@ -515,6 +516,30 @@ enum mct_align { MCT_ALIGN_NONE = 0, MCT_ALIGN_START, MCT_ALIGN_NAME };
 
 #define MCT_RANK_NONE	(-1)
 
+/* In what order mct_next() hands out the operands' events. */
+enum mct_read_order {
+	MCT_ORDER_INPUT = 0,	/* operand after operand, each as it came */
+	MCT_ORDER_TS,		/* --merge: all in one ts order (merge.c: ties
+				   by rank, then input order), an operand's
+				   own order checked; the header says sorted */
+	MCT_ORDER_TS_UNSORTED	/* the same, but only where the header does
+				   not say sorted (a stream's word taken),
+				   and the header left as it is */
+};
+
+/* What of each event the tool reads. */
+enum mct_want {
+	MCT_WANT_EVENT = 0,	/* the event: its fields */
+	MCT_WANT_LINE,		/* its line only, as it is (or as mct_edit()
+				   makes it): an event may then be a run of
+				   several whole lines, the last one's end at
+				   json[len] */
+	MCT_WANT_COPY		/* its line only, to be copied to stdout as it
+				   is: as MCT_WANT_LINE, and the reader may
+				   write runs of lines there itself, after
+				   what stdio holds */
+};
+
 struct mct_opts {
 	enum mct_unit	 unit;		/* --unit; AUTO detects */
 	int		 progress;	/* show progress on a terminal */
@@ -522,11 +547,14 @@ struct mct_opts {
 	int64_t		 rank_n;	/* --rank=N */
 	enum mct_align	 align;		/* --align */
 	const char	*align_name;	/* --align NAME: a glob on name */
-	int		 merged;	/* the events will be merged: say sorted */
-	int		 pair_be;	/* --pair-be: the tool reads through pairbe.c */
+	enum mct_read_order order;	/* --merge */
+	int		 pair_be;	/* --pair-be: B/E pairs of a thread come as
+					   X events (pairbe.c), in E order; the
+					   header says not sorted */
 	long long	 top_max;	/* --top-max: bytes of a top-level value in
 					   the header; 0: MCT_TOP_MAX, -1: no limit */
-	int		 send;		/* the tool calls mct_next_send() */
+	enum mct_want	 want;		/* what of each event the tool reads;
+					   EVENT where the reader merges or pairs */
 };
 
 /*
@@ -549,10 +577,6 @@ struct mct_reader;
 struct mct_reader *mct_open(int, char **, const struct mct_opts *);
 const struct mct_header *mct_header(const struct mct_reader *);
 int	 mct_next(struct mct_reader *, struct mct_event **);
-int	 mct_next_lines(struct mct_reader *, const char **, size_t *);
-int	 mct_next_send(struct mct_reader *);
-int	 mct_next_in(struct mct_reader *, int, struct mct_event **);
-int	 mct_apart(const struct mct_reader *, int);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
@@ -572,7 +596,9 @@ int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
  * arg goes to each of them; begin and end may be NULL.  Set between
  * mct_open() and the first mct_next(); refused (-1) when the reader
  * itself adds to the events (a rank, a shift of ts), since those come
- * after.
+ * after, or pairs them: the tool then does the edit's work itself, and
+ * mct_next() hands out every event one at a time, whatever mct_opts.want
+ * said.
  */
 struct mct_editor {
 	void	*(*begin)(void *);
@@ -584,15 +610,31 @@ struct mct_editor {
 int	 mct_edit(struct mct_reader *, const struct mct_editor *, void *);
 
 /*
- * pairbe.c - B/E duration events paired into X events (--pair-be), with
- * one stack of open B events per thread; events come out in E order.
+ * The reader's events as merge.c and pairbe.c take them: mct_next()
+ * calls those two, and they call nothing of the reader's but next().
+ * next(arg, i, &ev): 1 with the next event of operand i in ev (the
+ * reader's, valid until the next call), 0 at its end; i = -1: the next
+ * of all, in the order asked (mct_opts.order).  An operand that turns[i]
+ * allows can be read in turns with others, an event of each at a time;
+ * any other must be read to its end before another begins.
+ */
+struct mct_feed {
+	int		(*next)(void *, int, struct mct_event **);
+	void		*arg;
+	const char	*turns;		/* one a source (hdr->nsrc) */
+};
+
+/*
+ * pairbe.c - B/E duration events paired into X events (mct_opts.pair_be),
+ * with one stack of open B events per thread; events come out in E
+ * order.  For mct_next() only.
  */
 struct mct_pairbe;
 
-struct mct_pairbe *mct_pairbe_new(const struct mct_header *);
+struct mct_pairbe *mct_pairbe_new(const struct mct_header *,
+	    const struct mct_feed *);
 const struct mct_header *mct_pairbe_header(const struct mct_pairbe *);
-int	 mct_pairbe_next(struct mct_pairbe *, struct mct_reader *,
-	    struct mct_event **);
+int	 mct_pairbe_next(struct mct_pairbe *, struct mct_event **);
 void	 mct_pairbe_free(struct mct_pairbe *);
 void	 mct_header_unsorted(struct mct_header *, char **,
 	    const struct mct_header *);
@@ -615,11 +657,13 @@ void	 mct_wrap_free(struct mct_wrap *);
 
 /*
  * merge.c - every operand's events in one ts order (ties: rank, then
- * input order), through sorted runs in $TMPDIR: bounded memory.
+ * input order), through sorted runs in $TMPDIR: bounded memory
+ * (mct_opts.order).  For mct_next() only.
  */
 struct mct_merge;
 
-struct mct_merge *mct_merge_open(struct mct_reader *);
+struct mct_merge *mct_merge_open(const struct mct_header *,
+	    const struct mct_feed *);
 int	 mct_merge_next(struct mct_merge *, struct mct_event **);
 int	 mct_merge_close(struct mct_merge *);
 
@@ -906,7 +950,6 @@ int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
 int	 mct_out_human(const struct mct_out *);
 void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
-void	 mct_out_lines(struct mct_out *, const char *, size_t);
 void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_json(struct mct_out *, const char *, size_t);
 void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);

@@ -1,6 +1,8 @@
 /*
- * merge.c - the events of every operand in one ts order (mct-cat --merge),
- * in bounded memory: a k-way merge of sorted runs.
+ * merge.c - the events of every operand in one ts order (mct_next() of a
+ * reader opened with --merge), in bounded memory: a k-way merge of sorted
+ * runs.  The reader feeds it (struct mct_feed): it calls nothing of the
+ * reader's.
  *
  * An operand that pass 1 saw in ts order, and that the reader can read in
  * turns with others (a plain trace file, framed again in pass 2), is a run
@@ -59,7 +61,7 @@ struct run {
 };
 
 struct mct_merge {
-	struct mct_reader *r;
+	struct mct_feed	 feed;		/* the reader's events */
 	const struct mct_header *hdr;
 	FILE		*spool;		/* made when an operand needs it */
 	char		*spoolvb;	/* its buffer */
@@ -280,7 +282,7 @@ spill(struct mct_merge *m, int i)
 
 	m->nlast = 0;
 	m->chunk_src = i;
-	while (mct_next_in(m->r, i, &ev)) {
+	while (m->feed.next(m->feed.arg, i, &ev)) {
 		if (ev->len > UINT32_MAX - 1)
 			continue;	/* cannot be: the reader holds lines in memory */
 		rank = rank_of(ev, s);
@@ -313,7 +315,7 @@ live_next(struct mct_merge *m, struct run *u)
 	int64_t key;
 
 	do
-		if (!mct_next_in(m->r, u->src, &ev))
+		if (!m->feed.next(m->feed.arg, u->src, &ev))
 			return 0;
 	while (ev->len > UINT32_MAX - 1);
 	if ((key = key_of(ev, u->key)) > u->key)
@@ -423,16 +425,17 @@ in_place(const struct mct_merge *m, int i)
 {
 	const struct mct_source *s = &m->hdr->src[i];
 
-	return s->ok && !s->stream && s->sorted && mct_apart(m->r, i);
+	return s->ok && !s->stream && s->sorted && m->feed.turns[i];
 }
 
 /*
- * Read every operand that is not read in place into sorted runs; then
- * mct_merge_next() hands out the events of all in ts order.  Returns
- * NULL (said) if the spool cannot be made.
+ * Read every operand of header h that is not read in place into sorted
+ * runs, its events taken from f; then mct_merge_next() hands out the
+ * events of all in ts order.  Returns NULL (said) if the spool cannot be
+ * made.
  */
 struct mct_merge *
-mct_merge_open(struct mct_reader *r)
+mct_merge_open(const struct mct_header *h, const struct mct_feed *f)
 {
 	struct mct_merge *m = mct_xmalloc(sizeof(*m));
 	const char *env = getenv("MCT_MERGE_CHUNK");
@@ -440,8 +443,8 @@ mct_merge_open(struct mct_reader *r)
 	int k;
 
 	memset(m, 0, sizeof(*m));
-	m->r = r;
-	m->hdr = mct_header(r);
+	m->feed = *f;
+	m->hdr = h;
 	m->chunkmax = env && atol(env) > 0 ? (size_t)atol(env) : CHUNK;
 	for (k = 0; k < m->hdr->nsrc && !m->bad; k++)
 		if (!in_place(m, k))

@@ -506,14 +506,6 @@ trace_event(struct mct_out *o, struct mct_event *ev)
 	mct_write(b->p, b->len);
 }
 
-/* Whole event lines (mct_next_lines()) to an NDJSON output, as they are. */
-void
-mct_out_lines(struct mct_out *o, const char *text, size_t len)
-{
-	if (!o->quiet)
-		mct_write(text, len);
-}
-
 /*
  * A metadata event (ph M) names processes and threads for a viewer; as a
  * row of a table it is noise to awk and gnuplot (ts 0, no dur), so rows
@@ -536,7 +528,8 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 		return;
 	switch (o->fmt) {
 	case MCT_O_NDJSON:
-		if (ev->json[ev->len] == '\n')	/* as lines come from the spool */
+		/* as lines come from the spool, and runs of lines */
+		if (ev->json[ev->len] == '\n')
 			mct_write(ev->json, ev->len + 1);
 		else {
 			mct_write(ev->json, ev->len);

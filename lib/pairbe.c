@@ -14,6 +14,10 @@
  * paired passes through unchanged and is counted: an E with nothing open
  * on its thread (or a ts before its B's), and the B events still open at
  * the end, handed out then; mct_pairbe_next() says how many at the end.
+ *
+ * mct_next() of a reader opened with --pair-be hands out what
+ * mct_pairbe_next() makes of the events the reader feeds it (struct
+ * mct_feed): it calls nothing of the reader's.
  */
 #include "config.h"
 
@@ -40,6 +44,7 @@ struct stack {
 };
 
 struct mct_pairbe {
+	struct mct_feed	 feed;		/* the reader's events */
 	struct mct_header hdr;		/* the reader's, "sorted":false */
 	char		*line;
 	struct mct_map	 threads;	/* source pid tid -> struct stack */
@@ -91,12 +96,14 @@ unsorted_header(struct mct_pairbe *p, const struct mct_header *h)
 	mct_header_unsorted(&p->hdr, &p->line, h);
 }
 
+/* Pairs of the events f feeds, whose header is h. */
 struct mct_pairbe *
-mct_pairbe_new(const struct mct_header *h)
+mct_pairbe_new(const struct mct_header *h, const struct mct_feed *f)
 {
 	struct mct_pairbe *p = mct_xmalloc(sizeof(*p));
 
 	memset(p, 0, sizeof(*p));
+	p->feed = *f;
 	unsorted_header(p, h);
 	mct_event_init(&p->ev, "", 0, &p->hdr);
 	mct_event_init(&p->a, "", 0, &p->hdr);
@@ -308,13 +315,11 @@ flush(struct mct_pairbe *p, struct mct_event **evp)
 }
 
 /*
- * The next event from reader r, B/E pairs made X: 1 with it in *evp
- * (valid until the next call), 0 at the end.  With no p (no --pair-be),
- * mct_next() itself.
+ * The next event fed, B/E pairs made X: 1 with it in *evp (valid until
+ * the next call), 0 at the end.
  */
 int
-mct_pairbe_next(struct mct_pairbe *p, struct mct_reader *r,
-    struct mct_event **evp)
+mct_pairbe_next(struct mct_pairbe *p, struct mct_event **evp)
 {
 	struct mct_event *ev;
 	struct mct_val ph;
@@ -322,14 +327,12 @@ mct_pairbe_next(struct mct_pairbe *p, struct mct_reader *r,
 	struct stack *s;
 	int64_t ts;
 
-	if (p == NULL)
-		return mct_next(r, evp);
 	if (p->pending != NULL) {
 		*evp = p->pending;
 		p->pending = NULL;
 		return 1;
 	}
-	while (!p->flushing && mct_next(r, &ev)) {
+	while (!p->flushing && p->feed.next(p->feed.arg, -1, &ev)) {
 		if (mct_get_key(ev, "ph", &ph) != 0 || ph.type != MCT_J_STRING ||
 		    ph.len != 3 || (ph.p[1] != 'B' && ph.p[1] != 'E') ||
 		    mct_get_ns(ev, "ts", &ts) != 0) {
@@ -350,7 +353,7 @@ mct_pairbe_next(struct mct_pairbe *p, struct mct_reader *r,
 		if (ts < b->ts) {
 			/* no slice ends before it starts: both as they came */
 			p->early_e++;
-			p->pending = ev;	/* the reader's, until mct_next() */
+			p->pending = ev;	/* the reader's, until next() */
 			*evp = hand_out_b(p, b);
 			return 1;
 		}

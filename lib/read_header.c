@@ -329,12 +329,13 @@ header_make(struct mct_reader *r)
 	h->form = first->form ? first->form : 'n';
 	h->top = first->top ? mct_xstrdup(first->top) : NULL;
 	h->ntop_before = first->ntop_before;
-	h->sorted = (h->nread == 1 && first->sorted) || r->opts.merged;
+	h->sorted = (h->nread == 1 && first->sorted) ||
+	    r->opts.order == MCT_ORDER_TS;
 	h->big = first->big;
 	h->nbig = first->nbig;
 	h->bigfd = r->topf ? fileno(r->topf) : -1;
 	if (r->nin == 1 && first->stream && !r->in[0].addrank &&
-	    first->shift == 0 && !r->opts.merged) {
+	    first->shift == 0 && r->opts.order != MCT_ORDER_TS) {
 		const struct mct_buf *l = &r->in[0].hline;
 
 		/* as it came, NUL bytes and all: not strdup() */

@@ -85,7 +85,7 @@ struct pass2 {
 	int		 said;		/* a change of the file was said */
 	int		 stop;
 	int		 send;		/* lines as they are in the spool are
-					   left there, for mct_next_send() */
+					   left there, for pass2_send() */
 	struct chunk	 mine;		/* such a chunk, taken by the reader's
 					   thread (chunk_cur()) */
 	/* no thread could start: mct_next() makes the spool's chunks */
@@ -225,7 +225,7 @@ chunk_final(const struct input *in, int k)
 }
 
 /*
- * Chunk k is left in the spool, for mct_next_send(): no worker makes it,
+ * Chunk k is left in the spool, for pass2_send(): no worker makes it,
  * the reader's thread takes it (p->mine).
  */
 static int
@@ -531,9 +531,9 @@ pass2_free(struct input *in)
  * (or MCT_SPLIT) can share it: a plain file pass 1 found intact and cut
  * into chunks, or the spool's lines of an operand whose times must be
  * converted (spool: the spool's descriptor, else -1).  Spool lines pass 1
- * converted (read_guess_unit()), or lines the tool sends (mct_opts.send), are
- * taken by chunks in any case: by the reader's thread if no other starts
- * or none is needed.
+ * converted (read_guess_unit()), or lines the tool copies to stdout
+ * (MCT_WANT_COPY), are taken by chunks in any case: by the reader's
+ * thread if no other starts or none is needed.
  */
 void
 pass2_start(struct mct_reader *r, struct input *in, int spool)
@@ -541,9 +541,9 @@ pass2_start(struct mct_reader *r, struct input *in, int spool)
 	const char *env = getenv("MCT_SPLIT");
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct pass2 *p;
-	/* (mct_next_send() takes them where mct_next_lines() would) */
-	int send = spool >= 0 && r->opts.send && !in->addrank &&
-	    in->s->shift == 0;
+	/* (pass2_send() takes them where pass2_lines() would) */
+	int send = spool >= 0 && r->opts.want == MCT_WANT_COPY &&
+	    !in->addrank && in->s->shift == 0;
 	int must = spool >= 0 && (in->fx.guessed || send) && !r->spoolbad;
 	long long from, to, make;
 	int n, i, k, nmake, state;
@@ -762,7 +762,10 @@ lines_chunk(struct mct_reader *r, struct pass2 **pp)
 	return c;
 }
 
-/* mct_next_lines(): see reader.c. */
+/*
+ * The rest of the chunk the reader hands out, its lines whole (see
+ * lines_chunk()), or 0.
+ */
 int
 pass2_lines(struct mct_reader *r, const char **text, size_t *len)
 {
@@ -793,9 +796,9 @@ pass2_lines(struct mct_reader *r, const char **text, size_t *len)
 /*
  * pass2_lines(), where the lines lie in the spool as they are: they
  * go to stdout by mct_send(), after what stdio holds, with no copy
- * through the tool.  For a tool that writes the events as they come, if
- * it opened the reader with mct_opts.send; returns 0 where there are no
- * such lines: then mct_next_lines() and mct_next() go on.
+ * through the tool, which opened the reader with MCT_WANT_COPY;
+ * returns 0 where there are no such lines: then pass2_lines() and
+ * mct_next() go on.
  */
 int
 pass2_send(struct mct_reader *r)

@@ -8,8 +8,9 @@
  * The files, each calling only those below it (tests/house.bats checks
  * that no circle forms):
  *
- *   reader.c        the face: mct_open(), mct_next() and friends,
- *                   mct_close(); pass 1 of each operand, pass 2 alone
+ *   reader.c        the face: mct_open(), mct_next(), mct_close(); pass
+ *                   1 of each operand, pass 2 alone; it feeds merge.c
+ *                   and pairbe.c (struct mct_feed), which do not call it
  *   read_pass2.c    pass 2 by threads: chunks framed again or converted
  *   read_parts.c    pass 1 of a big plain file by threads, in parts
  *   read_blocks.c   pass 1 of a stream of bytes (gzip, a pipe) by
@@ -228,6 +229,13 @@ struct mct_reader {
 	struct mct_editor editor;
 	void		*edit_arg;
 	struct mct_buf	 eline;		/* an event edited in this thread */
+	/* what mct_next() hands out (the last two fed by feed_next()) */
+	enum { NEXT_EVENTS, NEXT_LINES, NEXT_MERGED, NEXT_PAIRED } how;
+	int		 merging;	/* merged: 1, 2 once open (first mct_next()) */
+	struct mct_merge *merge;	/* then: mct_opts.order */
+	struct mct_pairbe *pairbe;	/* mct_opts.pair_be */
+	struct mct_feed	 feed;		/* their events */
+	char		*turns;		/* feed.turns */
 };
 
 /* The framer's state between events. */

@@ -52,9 +52,12 @@
  * said here, in order with the framer's own messages.
  *
  * This file is the reader's face: mct_open() (pass 1 of each operand),
- * mct_next() and its friends (pass 2 of an operand read alone, or by
- * read_pass2.c's threads), mct_close().  It calls every other file of the
- * reader, and none calls it.
+ * mct_next() (pass 2 of an operand read alone, or by read_pass2.c's
+ * threads), mct_close().  It calls every other file of the reader, and
+ * none calls it.  mct_next() is the one way to an event: it hands out
+ * pass 2's events as they come, or runs of lines pass 2's threads made
+ * whole (a tool that wants lines only), or, with --merge and --pair-be,
+ * what merge.c and pairbe.c make of the events it feeds them.
  */
 #include "config.h"
 
@@ -110,8 +113,12 @@ mct_edit(struct mct_reader *r, const struct mct_editor *ed, void *arg)
 
 	for (i = 0; i < r->nin; i++)
 		if (r->in[i].addrank || r->in[i].s->shift != 0 ||
-		    r->in[i].rp.started || r->opts.pair_be)
+		    r->in[i].rp.started || r->opts.pair_be) {
+			r->opts.want = MCT_WANT_EVENT;	/* the tool edits */
+			if (r->how == NEXT_LINES)
+				r->how = NEXT_EVENTS;
 			return -1;
+		}
 	r->editor = *ed;
 	r->edit = &r->editor;
 	r->edit_arg = arg;
@@ -214,6 +221,35 @@ open_input(struct mct_reader *r, struct input *in, int *ndirect)
 	in->src = in->fr.src = NULL;
 }
 
+static int feed_next(void *, int, struct mct_event **);
+
+/*
+ * How mct_next() hands out the events, now that pass 1 has said what the
+ * operands are: one at a time, or in runs of lines for a tool that wants
+ * lines only, or merged (merge.c), or paired (pairbe.c); the last two
+ * take the reader's events from feed_next().
+ */
+static void
+feed(struct mct_reader *r)
+{
+	int i;
+
+	r->turns = mct_xmalloc((size_t)r->nin);
+	for (i = 0; i < r->nin; i++)
+		r->turns[i] = r->in[i].direct || r->in[i].stream;
+	r->feed.next = feed_next;
+	r->feed.arg = r;
+	r->feed.turns = r->turns;
+	r->merging = r->opts.order == MCT_ORDER_TS ||
+	    (r->opts.order == MCT_ORDER_TS_UNSORTED && !r->hdr.sorted);
+	if (r->opts.pair_be)
+		r->pairbe = mct_pairbe_new(&r->hdr, &r->feed);
+	if (r->merging || r->pairbe)
+		r->opts.want = MCT_WANT_EVENT;
+	r->how = r->pairbe ? NEXT_PAIRED : r->merging ? NEXT_MERGED :
+	    r->opts.want != MCT_WANT_EVENT ? NEXT_LINES : NEXT_EVENTS;
+}
+
 /*
  * Open the operands (none means standard input) and read every trace
  * operand through pass 1.  Unreadable operands are reported and skipped
@@ -268,13 +304,14 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 		r->hdr.nread = 0;	/* the tools write nothing */
 	r->cur = 0;
 	r->spool_pos = r->nin > 0 ? r->in[0].rp.spool_from : 0;
+	feed(r);
 	return r;
 }
 
 const struct mct_header *
 mct_header(const struct mct_reader *r)
 {
-	return &r->hdr;
+	return r->pairbe ? mct_pairbe_header(r->pairbe) : &r->hdr;
 }
 
 /*
@@ -326,11 +363,11 @@ direct_next(struct mct_reader *r, struct input *in)
 		f->again = f->quiet = 1;	/* pass 1 said what was damaged */
 		f->check = 0;
 		/*
-		 * A merge reads its operands in turns and wants each event's
+		 * --merge reads its operands in turns and wants each event's
 		 * index from the framer: one framer an operand, no threads.
 		 */
-		f->index = r->opts.merged;
-		if (!r->opts.merged) {
+		f->index = r->opts.order == MCT_ORDER_TS;
+		if (!f->index) {
 			pass2_start(r, in, -1);
 			if (in->p2 != NULL)
 				return pass2_next(r, in);
@@ -474,12 +511,9 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 	return 0;
 }
 
-/*
- * The next event, or 0 at the end.  The event is the reader's, valid
- * until the next call.
- */
-int
-mct_next(struct mct_reader *r, struct mct_event **evp)
+/* The next event of the operands, one after another, or 0 at the end. */
+static inline int
+next_events(struct mct_reader *r, struct mct_event **evp)
 {
 	for (; r->cur < r->nin && !r->fatal; r->cur++)
 		if (next_of(r, &r->in[r->cur], evp))
@@ -489,58 +523,108 @@ mct_next(struct mct_reader *r, struct mct_event **evp)
 }
 
 /*
- * The lines the reader holds ready, whole, each with its line end: the
- * rest of a chunk pass 2's threads made, when nothing is left to do to
- * its events (no rank to add, no ts to shift).  For a tool that writes
- * the events as they come; returns 0 where there are none so: then
- * mct_next() goes on, and gives the chunks that follow too.
+ * next_events(), for a tool that wants lines only (mct_opts.want): the
+ * rest of a chunk pass 2's threads made, where nothing is left to do to
+ * its events (no rank to add, no ts to shift), comes whole as one event;
+ * for one that copies them to stdout, the spool's lines pass 1 left
+ * final go there by mct_send(), with no copy through the tool.
  */
-int
-mct_next_lines(struct mct_reader *r, const char **text, size_t *len)
+static __attribute__((noinline)) int
+next_lines(struct mct_reader *r, struct mct_event **evp)
 {
-	return pass2_lines(r, text, len);
+	const char *text;
+	size_t len;
+
+	if (r->opts.want == MCT_WANT_COPY)
+		while (pass2_send(r))
+			;
+	if (pass2_lines(r, &text, &len)) {
+		struct input *in = &r->in[r->cur];
+
+		read_event_at(r, in, text, len - 1);	/* each line's end */
+		r->ev.where = in->rp.line;	/* the last one's */
+		*evp = &r->ev;
+		return 1;
+	}
+	return next_events(r, evp);
 }
 
 /*
- * mct_next_lines(), where the lines lie in the spool as they are: they
- * go to stdout by mct_send(), after what stdio holds, with no copy
- * through the tool.  For a tool that writes the events as they come, if
- * it opened the reader with mct_opts.send; returns 0 where there are no
- * such lines: then mct_next_lines() and mct_next() go on.
+ * The merge, at the first mct_next(): it reads every operand it cannot
+ * read in place, and says what goes wrong after what came before.
  */
-int
-mct_next_send(struct mct_reader *r)
+static __attribute__((noinline)) void
+merge_start(struct mct_reader *r)
 {
-	return pass2_send(r);
+	r->merging = 2;
+	if ((r->merge = mct_merge_open(&r->hdr, &r->feed)) == NULL)
+		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+}
+
+/* The next event of all in ts order. */
+static int
+next_merged(struct mct_reader *r, struct mct_event **evp)
+{
+	if (r->merging == 1)
+		merge_start(r);
+	if (r->merge == NULL)
+		return 0;
+	return mct_merge_next(r->merge, evp);
+}
+
+/* The next event of all for pairbe.c: merged, or as they come. */
+static __attribute__((noinline)) int
+feed_all(struct mct_reader *r, struct mct_event **evp)
+{
+	return r->merging ? next_merged(r, evp) : next_events(r, evp);
 }
 
 /*
- * The next event of operand i alone (for a merge), or 0 at its end.
- * Operands that mct_apart() allows can be read in turns, one event of
- * each at a time; any other must be read to its end before another of
- * its kind begins (they share the reader's spool).
+ * The feed of merge.c and pairbe.c (struct mct_feed): the next event of
+ * operand i, or of all (i = -1).  An operand read in turns with others
+ * (r->turns) has a position of its own; the others share the spool's.
  */
-int
-mct_next_in(struct mct_reader *r, int i, struct mct_event **evp)
+static int
+feed_next(void *arg, int i, struct mct_event **evp)
 {
-	if (r->fatal || i < 0 || i >= r->nin)
+	struct mct_reader *r = arg;
+
+	if (i < 0)
+		return feed_all(r, evp);
+	if (r->fatal || i >= r->nin)
 		return 0;
 	r->cur = i;
 	return next_of(r, &r->in[i], evp);
 }
 
-/* Can operand i be read in turns with others by mct_next_in()? */
+/*
+ * The next event, or 0 at the end: see mct.h for which.  The event is
+ * the reader's, valid until the next call.  (next_lines() is kept out
+ * of line, and events one at a time come first: the way most tools
+ * read costs a load and a test more than the loop of next_events().)
+ */
 int
-mct_apart(const struct mct_reader *r, int i)
+mct_next(struct mct_reader *r, struct mct_event **evp)
 {
-	return i >= 0 && i < r->nin && (r->in[i].direct || r->in[i].stream);
+	if (r->how == NEXT_EVENTS)
+		return next_events(r, evp);
+	if (r->how == NEXT_LINES)
+		return next_lines(r, evp);
+	if (r->how == NEXT_MERGED)
+		return next_merged(r, evp);
+	return mct_pairbe_next(r->pairbe, evp);
 }
 
 int
 mct_close(struct mct_reader *r)
 {
-	int i, status = r->status;
+	int i, status;
 
+	if (r->merge != NULL)
+		r->status = mct_status(r->status, mct_merge_close(r->merge));
+	mct_pairbe_free(r->pairbe);
+	free(r->turns);
+	status = r->status;
 	for (i = 0; i < r->nin; i++) {
 		struct input *in = &r->in[i];
 

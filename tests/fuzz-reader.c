@@ -32,7 +32,7 @@
  *     (MCT_SPLIT); cut inside its last member it is damage
  *     (exit 1, or 2 if what is left is no trace).  Through the spool and
  *     gzipped, it is read once more as mct-cat writes NDJSON: the
- *     spool's final lines sent to a file by the kernel (mct_next_send()),
+ *     spool's final lines sent to a file by the kernel (MCT_WANT_COPY),
  *     the rest handed out; the file's lines must be the events.
  *
  * A failed invariant prints what failed and abort()s, so that libFuzzer
@@ -479,9 +479,10 @@ read_all(struct mct_opts *o, struct mct_buf *all)
 
 /*
  * Read the temporary file as mct-cat writes NDJSON: the spool's final
- * lines sent to stdout by the kernel (mct_opts.send, mct_next_send()),
- * the rest by mct_next_lines() and mct_next(); stdout is a file of its
- * own meanwhile.  all gets the header and the events as from read_all().
+ * lines sent to stdout by the kernel (MCT_WANT_COPY), the rest handed
+ * out by mct_next(), a run of lines or an event at a time; stdout is a
+ * file of its own meanwhile.  all gets the header and the events as from
+ * read_all().
  */
 static int
 read_sent(struct mct_opts *o, struct mct_buf *all)
@@ -492,9 +493,7 @@ read_sent(struct mct_opts *o, struct mct_buf *all)
 	struct mct_reader *r;
 	struct mct_event *ev;
 	const struct mct_header *h;
-	const char *text;
 	char *argv[2];
-	size_t len;
 	off_t size;
 	int saved, st;
 
@@ -511,7 +510,7 @@ read_sent(struct mct_opts *o, struct mct_buf *all)
 		abort();
 	argv[0] = tmppath;
 	argv[1] = NULL;
-	so.send = 1;
+	so.want = MCT_WANT_COPY;
 	r = mct_open(1, argv, &so);
 	h = mct_header(r);
 	mct_buf_add(all, h->line, h->linelen);
@@ -519,16 +518,9 @@ read_sent(struct mct_opts *o, struct mct_buf *all)
 	if ((saved = dup(STDOUT_FILENO)) == -1 ||
 	    dup2(outfd, STDOUT_FILENO) == -1)
 		abort();
-	for (;;) {
-		if (mct_next_send(r))
-			continue;
-		if (mct_next_lines(r, &text, &len))
-			mct_write(text, len);
-		else if (mct_next(r, &ev)) {
-			mct_write(ev->json, ev->len);
-			mct_write("\n", 1);
-		} else
-			break;
+	while (mct_next(r, &ev)) {
+		mct_write(ev->json, ev->len);
+		mct_write("\n", 1);
 	}
 	if (fflush(stdout) != 0 || dup2(saved, STDOUT_FILENO) == -1)
 		abort();

@@ -3,7 +3,8 @@
 # circle in its call graph nor in its includes, no lib file is too long to
 # read, only tools end the process, every file includes one project header
 # (the reader's and the json files their private one too), each tool is
-# one file of its own, its options() holds only its own options
+# one file of its own, gets its events from mct_next() alone (the reader
+# merges and pairs them), its options() holds only its own options
 # (lib/cli.c takes the shared ones), and lib/field.c names no tool (the
 # tools register the keys of their records).
 
@@ -135,6 +136,35 @@ read_private.h"
 		    bad="$bad ${k##*/}"
 	done
 	same "$bad" ""
+}
+
+@test "no tool reads around mct_next(): merge.c, pairbe.c and an operand's events apart are the reader's" {
+	command -v nm >/dev/null || skip "no nm(1)"
+	local objs
+	objs=$(ls "$MCT_BUILDDIR"/tools/mct-*.o)
+	[ "$(echo "$objs" | wc -l)" -ge 8 ]
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" inner $objs
+	[ "$status" -eq 0 ]
+	same "$output" ""
+}
+
+@test "the check names a tool that merges or pairs events itself" {
+	command -v nm >/dev/null || skip "no nm(1)"
+	command -v cc >/dev/null || skip "no C compiler"
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\n' 'int mct_merge_next(void *, void **);' \
+	    'int mct_pairbe_next(void *, void **);' \
+	    'int mct_next_in(void *, int, void **);' \
+	    'int mct_next(void *, void **);' \
+	    'int main(void) { void *e; return mct_merge_next(0, &e) +' \
+	    '    mct_pairbe_next(0, &e) + mct_next_in(0, 0, &e) +' \
+	    '    mct_next(0, &e); }' > mct-x.c
+	cc -c mct-x.c
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" inner mct-x.o
+	[ "$status" -eq 0 ]
+	same "$output" "mct-x.o: mct_merge_next
+mct-x.o: mct_next_in
+mct-x.o: mct_pairbe_next"
 }
 
 @test "the tools' options() are their own options only: under 450 lines in all" {

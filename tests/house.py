@@ -16,6 +16,9 @@ usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across fil
        house.py options TOOL.c...   print "TOOL.c N" for each tool's options(),
                                     N its lines from "options(" to its closing
                                     brace, then "total N"
+       house.py inner TOOL.o...     print "x.o: sym" for each object that calls
+                                    what only mct_next() calls: merge.c's and
+                                    pairbe.c's events, an operand's apart
 """
 import os
 import re
@@ -28,6 +31,11 @@ MAX_LINES_OF = {"reader.c": 1199}
 ENDERS = {"exit", "_exit", "_Exit", "err", "errx", "verr", "verrx", "abort",
           "mct_usage_hint", "mct_version"}
 ALLOWED = {"util.o", "cli.o"}
+
+# A reader opened with --merge or --pair-be hands out merged or paired
+# events itself: no tool calls these (mct_header_unsorted(), pairbe.c's
+# too, is a header's copy, not events).
+INNER = ("mct_merge_", "mct_pairbe_", "mct_next_in", "mct_apart")
 
 
 def symbols(lib):
@@ -109,6 +117,17 @@ def sizes(libdir):
             print(f"{f}: {n} lines (at most {most})")
 
 
+def inner(objs):
+    """Each object's calls of what only mct_next() calls."""
+    for obj in objs:
+        out = subprocess.run(["nm", "-u", obj], check=True,
+                             capture_output=True, text=True).stdout
+        for name in sorted(line.split()[-1] for line in out.splitlines()
+                           if line.strip()):
+            if name.startswith(INNER):
+                print(f"{os.path.basename(obj)}: {name}")
+
+
 def options(paths):
     """The lines of each file's options(), as "file N", then "total N"."""
     total = 0
@@ -129,6 +148,9 @@ def options(paths):
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "options":
         options(sys.argv[2:])
+        return 0
+    if len(sys.argv) > 2 and sys.argv[1] == "inner":
+        inner(sys.argv[2:])
         return 0
     cmds = ("graph", "cycles", "exits", "includes", "sizes")
     if len(sys.argv) != 3 or sys.argv[1] not in cmds:

@@ -309,6 +309,12 @@ PY
 	pyo join wob.nd out hbm_bw
 	metrics_to --join hbm_bw wob.nd
 	pyo join wob.nd out hbm_bw
+	# put in order by the reader's merge, whose runs need $TMPDIR: with
+	# none, exit 2 and no events, as mct-cat --merge (not some of them)
+	TMPDIR=/nonexistent metrics_to --join hbm_bw wob.nd "$D/t.json"
+	[ "$status" -eq 2 ]
+	grep -q '/nonexistent' err
+	[ "$(wc -l < out)" -eq 1 ]
 	metrics_to --join hbm_bw --window 0 wob.nd
 	grep -q 'samples came more than --window after later events' err
 	# a log of another time: a warning, no values, exit 0

@@ -136,55 +136,66 @@ test_ranks(void)
 	argv[1] = TFILE("m-b.json", "[{\"ts\":1,\"name\":\"b0\"},"
 	    "{\"ts\":4,\"name\":\"b1\"},{\"name\":\"b2\"}]");
 	{
-		struct mct_opts mo = { .unit = MCT_UNIT_AUTO, .merged = 1 };
-		struct mct_merge *m;
+		struct mct_opts mo = { .unit = MCT_UNIT_AUTO,
+		    .order = MCT_ORDER_TS };
 		struct mct_buf names = { 0 };
 
 		rr = mct_open(2, (char **)argv, &mo);
-		m = mct_merge_open(rr);
-		while (m != NULL && mct_merge_next(m, &ev)) {
+		while (mct_next(rr, &ev)) {
 			if (mct_get_key(ev, "name", &v) == 0)
 				mct_buf_add(&names, v.p + 1, v.len - 2);
 			mct_buf_addc(&names, ev->source == 0 ? ' ' : ';');
 		}
 		mct_buf_addc(&names, '\0');
-		ok(m != NULL && mct_merge_close(m) == 0 &&
-		    mct_header(rr)->sorted &&
+		ok(mct_header(rr)->sorted && mct_close(rr) == 0 &&
 		    strcmp(names.p, "a0 a2 a3 b0;a4 b1;b2;a1 ") == 0,
 		    "merge: ts order, ties by rank, M events and events without "
 		    "ts after the event before them (%s)", names.p);
-		mct_close(rr);
 		mct_buf_free(&names);
 	}
 	/*
-	 * For a merge the reader hands on the framer's index of each event,
-	 * kept when a rank is appended: it must be mct_index()'s of the line
-	 * (in ns, ts need no rewriting).
-	 * The operands read in turns (b is sorted, a is not).
+	 * In ns a merge reads the framer's index of each event, kept when a
+	 * rank is appended (b is sorted: read in turns with a, which is
+	 * not): the events in ts order, each with its operand's rank.  Where
+	 * only an unsorted header asks for it (MCT_ORDER_TS_UNSORTED), the
+	 * same order, the header as it was; one sorted operand is read as
+	 * it comes.
 	 */
 	{
-		struct mct_opts mo = { .unit = MCT_UNIT_NS, .merged = 1 };
-		struct mct_kv *kv = NULL;
-		int nkv = 0, cap = 0, got = 0, same = 1, turns = 0, i;
-		int more[2] = { 1, 1 };
+		struct mct_opts mo = { .unit = MCT_UNIT_NS, .order = MCT_ORDER_TS,
+		    .rank = MCT_RANK_ORDER };
+		struct mct_buf names = { 0 };
+		int64_t rank;
+		int k, got = 0, ranked = 0, sorted[3];
 
-		rr = mct_open(2, (char **)argv, &mo);
-		while (more[0] || more[1])
-			for (i = 0; i < 2; i++) {
-				if (!more[i] || !(more[i] = mct_next_in(rr, i, &ev)))
-					continue;
+		for (k = 0; k < 3; k++) {
+			if (k > 0)
+				mo.order = MCT_ORDER_TS_UNSORTED;
+			rr = mct_open(k < 2 ? 2 : 1, (char **)argv + (k == 2),
+			    &mo);
+			sorted[k] = mct_header(rr)->sorted;
+			while (mct_next(rr, &ev)) {
 				got++;
-				turns += ev->source == i;
-				same = same && ev->indexed &&
-				    mct_index(ev->json, ev->len, &kv, &nkv, &cap) ==
-				    ev->nkv && memcmp(kv, ev->kv, (size_t)nkv *
-				    sizeof(*kv)) == 0 && ev->kv[nkv - 1].klen == 4;
+				ranked += mct_get_key(ev, "rank", &v) == 0 &&
+				    mct_int(v.p, v.len, &rank) == 0 &&
+				    rank == ev->source + (k == 2);
+				if (mct_get_key(ev, "name", &v) == 0)
+					mct_buf_add(&names, v.p + 1, v.len - 2);
+				mct_buf_addc(&names, ' ');
 			}
-		ok(got == 8 && turns == 8 && same && mct_apart(rr, 0) &&
-		    mct_apart(rr, 1) && !mct_apart(rr, 2),
-		    "merge: operands read in turns, each event's index handed on "
-		    "with its rank key (%d events)", got);
-		mct_close(rr);
-		free(kv);
+			mct_close(rr);
+			if (k == 1) {
+				mo.rank = MCT_RANK_GIVEN;
+				mo.rank_n = 1;
+			}
+		}
+		mct_buf_addc(&names, '\0');
+		ok(got == 19 && ranked == 19 && sorted[0] && !sorted[1] &&
+		    sorted[2] && strcmp(names.p, "a0 a2 a3 b0 a4 b1 b2 a1 "
+		    "a0 a2 a3 b0 a4 b1 b2 a1 b0 b1 b2 ") == 0,
+		    "merge: in ns, each event with its operand's rank, in ts "
+		    "order; only an unsorted header's (%d events, %d ranked: %s)",
+		    got, ranked, names.p);
+		mct_buf_free(&names);
 	}
 }

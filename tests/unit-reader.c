@@ -1,8 +1,9 @@
 /*
  * unit-reader.c - reader.c end to end on small temporary files: pairbe.c's
  * B/E pairs, top-level values over the limit, every operand's facts in the
- * header, two readers at once, mct_next_lines(), mct_edit()'s contexts of
- * each thread; and rd_readv(), by which the tests of other areas read too.
+ * header, two readers at once, runs of lines (MCT_WANT_LINE), mct_edit()'s
+ * contexts of each thread; and rd_readv(), by which the tests of other
+ * areas read too.
  */
 #include "config.h"
 
@@ -19,7 +20,7 @@
 #include "mct.h"
 #include "unit.h"
 
-static int rd_pair_be;		/* rd_readv() reads through pairbe.c */
+static int rd_pair_be;		/* rd_readv() reads with --pair-be */
 
 void
 rd_free(struct rd *r)
@@ -36,10 +37,9 @@ rd_free(struct rd *r)
 void
 rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 {
-	struct mct_opts o = { .unit = unit };
+	struct mct_opts o = { .unit = unit, .pair_be = rd_pair_be };
 	struct mct_reader *rr;
 	struct mct_event *ev;
-	struct mct_pairbe *pb = NULL;
 	const struct mct_header *h;
 	FILE *ef = tmpfile();
 	int saved;
@@ -53,8 +53,6 @@ rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 		dup2(fileno(ef), 2);
 	rr = mct_open(argc, (char **)argv, &o);
 	h = mct_header(rr);
-	if (rd_pair_be)
-		h = mct_pairbe_header(pb = mct_pairbe_new(h));
 	r->h = *h;
 	r->top = h->top ? mct_xstrdup(h->top) : NULL;
 	r->line = h->line ? mct_xstrdup(h->line) : NULL;
@@ -62,7 +60,7 @@ rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 	/* the header's strings are the reader's: keep copies past mct_close() */
 	r->why = h->why ? strdup(h->why) : NULL;
 	r->h.why = r->why;
-	while (mct_pairbe_next(pb, rr, &ev)) {
+	while (mct_next(rr, &ev)) {
 		struct mct_val v;
 		json_object *jo;
 
@@ -80,7 +78,6 @@ rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 		if (mct_get_key(ev, "ts", &v) == 0 && v.type == MCT_J_NONE)
 			r->badkey++;
 	}
-	mct_pairbe_free(pb);
 	r->status = mct_close(rr);
 	fflush(stderr);
 	dup2(saved, 2);
@@ -726,12 +723,22 @@ test_two_readers(void)
 	mct_buf_free(&b2);
 }
 
+/* An edit that changes nothing. */
+static void
+edit_same(void *arg, const char *text, size_t len, struct mct_buf *out)
+{
+	(void)arg;
+	out->len = 0;
+	mct_buf_add(out, text, len);
+}
+
 /*
- * mct_next_lines(): the whole lines of pass 2's chunks, for a tool that
- * writes events as they come.  Taken in turns with mct_next() (the first
- * event of a chunk; mct_next_lines() its rest, then a whole chunk), the
- * events are those of mct_next() alone, and the events' line numbers
- * (ev->where) count the lines handed out either way.
+ * MCT_WANT_LINE: mct_next() hands out the whole lines of pass 2's chunks
+ * as one event each, for a tool that reads lines only (the first event
+ * of an operand alone, then the rest of its chunk, then whole chunks).
+ * The lines are those of the events one at a time, and the events' line
+ * numbers (ev->where: a run's last) count the lines handed out either
+ * way.  A tool whose edit the reader refuses gets events one at a time.
  */
 void
 test_next_lines(void)
@@ -740,10 +747,10 @@ test_next_lines(void)
 	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	const char *argv[1], *text;
-	size_t len;
-	unsigned long long nlines;
-	int i, pass, form, blocks, badwhere;
+	const char *argv[1], *us = NULL;
+	unsigned long long nlines, n = 0;
+	size_t k;
+	int i, pass, form, blocks, badwhere, refused = 0;
 
 	for (form = 0; form < 2; form++) {
 		/* indented in fractional us (compacted, converted); compact ns */
@@ -760,24 +767,20 @@ test_next_lines(void)
 		}
 		mct_buf_adds(&t, "\n]\n");
 		argv[0] = tfile("next-lines.json", t.p, t.len);
+		if (form == 0)
+			us = tfile("next-lines-us.json", t.p, t.len);
 		alone.len = mixed.len = 0;
 		setenv("MCT_SPLIT", "4096", 1);	/* pass 2 by threads, chunks */
 		for (pass = 0; pass < 2; pass++) {
+			o.want = pass ? MCT_WANT_LINE : MCT_WANT_EVENT;
 			r = mct_open(1, (char **)argv, &o);
 			blocks = badwhere = 0;
 			nlines = 0;
-			for (;;) {
-				/* the rest of a chunk, then a whole one */
-				for (i = 0; pass == 1 && i < 2 &&
-				    mct_next_lines(r, &text, &len); i++) {
-					mct_buf_add(&mixed, text, len);
-					for (; len > 0; len--)
-						nlines += text[len - 1] == '\n';
-					blocks++;
-				}
-				if (!mct_next(r, &ev))
-					break;
-				badwhere += ev->where != ++nlines;
+			while (mct_next(r, &ev)) {
+				for (n = 1, k = 0; k < ev->len; k++)
+					n += ev->json[k] == '\n';
+				blocks += n > 1;
+				badwhere += ev->where != (nlines += n);
 				mct_buf_add(pass ? &mixed : &alone, ev->json, ev->len);
 				mct_buf_addc(pass ? &mixed : &alone, '\n');
 			}
@@ -786,11 +789,36 @@ test_next_lines(void)
 		unsetenv("MCT_SPLIT");
 		ok(alone.len > 0 && alone.len == mixed.len && memcmp(alone.p,
 		    mixed.p, alone.len) == 0 && blocks > 10 && badwhere == 0 &&
-		    nlines == 3000, "mct_next_lines() in turns with mct_next(), "
-		    "%s: the events of mct_next() alone, %d blocks, every line "
-		    "counted (%d wrong, %llu lines)", form == 0 ? "indented us" :
+		    nlines == 3000, "MCT_WANT_LINE, %s: the lines of the events "
+		    "one at a time, %d runs of lines, every line counted (%d "
+		    "wrong, %llu lines)", form == 0 ? "indented us" :
 		    "compact ns", blocks, badwhere, nlines);
 	}
+	/*
+	 * An edit refused (the spool's lines began to be handed out): the
+	 * tool does the edit's work, the events come one by one.
+	 */
+	setenv("MCT_SPOOL", "1", 1);
+	setenv("MCT_SPLIT", "4096", 1);
+	argv[0] = us;
+	o.want = MCT_WANT_LINE;
+	for (pass = 0; pass < 2; pass++) {
+		r = mct_open(1, (char **)argv, &o);
+		nlines = blocks = 0;
+		while (mct_next(r, &ev)) {
+			if (nlines++ == 0 && pass == 1)
+				refused = mct_edit(r, edit_same, NULL);
+			blocks += memchr(ev->json, '\n', ev->len) != NULL;
+		}
+		(void)mct_close(r);
+		if (pass == 0)
+			n = (unsigned long long)blocks;
+	}
+	unsetenv("MCT_SPLIT");
+	unsetenv("MCT_SPOOL");
+	ok(n > 10 && refused == -1 && blocks == 0, "MCT_WANT_LINE, the "
+	    "tool's edit refused: every event alone (%llu events, %d runs; "
+	    "%llu without the edit)", nlines, blocks, n);
 	mct_buf_free(&t);
 	mct_buf_free(&alone);
 	mct_buf_free(&mixed);

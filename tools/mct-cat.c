@@ -180,44 +180,21 @@ main(int argc, char *argv[])
 	struct mct_out o = { .fmt = MCT_O_NDJSON, .header = 1 };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	struct mct_pairbe *pb = NULL;
-	const char *text;
-	size_t len;
-	int n, lines, status = MCT_EXIT_OK;
+	int n;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
-	/* NDJSON of the events as they come: whole lines the reader holds */
-	lines = o.fmt == MCT_O_NDJSON && !mo.pair_be && !mo.merged;
-	mo.send = lines;
+	/* NDJSON: the events' lines, as they are */
+	mo.want = o.fmt == MCT_O_NDJSON ? MCT_WANT_COPY : MCT_WANT_EVENT;
 
 	r = mct_open(argc, argv, &mo);
 	if (mo.align != MCT_ALIGN_NONE)
 		say_shifts(mct_header(r), &mo);
-	if (mo.pair_be)
-		pb = mct_pairbe_new(mct_header(r));
-	mct_out_begin(&o, pb ? mct_pairbe_header(pb) : mct_header(r));
-	if (mo.merged) {
-		struct mct_merge *m = mct_merge_open(r);
-
-		while (m != NULL && mct_merge_next(m, &ev))
-			mct_out_event(&o, ev);
-		status = mct_merge_close(m);
-	} else
-		for (;;) {
-			/* lines the reader holds whole, if they are */
-			if (lines && !o.quiet && mct_next_send(r))
-				continue;
-			if (lines && mct_next_lines(r, &text, &len))
-				mct_out_lines(&o, text, len);
-			else if (mct_pairbe_next(pb, r, &ev))
-				mct_out_event(&o, ev);
-			else
-				break;
-		}
+	mct_out_begin(&o, mct_header(r));
+	while (mct_next(r, &ev))
+		mct_out_event(&o, ev);
 	mct_out_end(&o);
-	mct_pairbe_free(pb);
-	return mct_finish(mct_status(mct_close(r), status));
+	return mct_finish(mct_close(r));
 }

@@ -707,7 +707,6 @@ main(int argc, char *argv[])
 	struct mct_reader *r;
 	struct mct_event *ev;
 	struct mct_val ph;
-	struct mct_pairbe *pb = NULL;
 	int n;
 
 	mct_records_register();	/* the times of the tools' records */
@@ -724,8 +723,6 @@ main(int argc, char *argv[])
 		mct_seen_add(&o.seen, &o.fl.key, "--key");
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
-	if (mo.pair_be)
-		o.hdr = mct_pairbe_header(pb = mct_pairbe_new(o.hdr));
 	mct_flow_init(&o.fl, o.hdr);
 	o.fl.write = put;
 	o.fl.nodev = no_device;
@@ -735,7 +732,7 @@ main(int argc, char *argv[])
 		exit(MCT_EXIT_USAGE);
 	if (!o.folded)
 		mct_out_begin(&o.out, o.hdr);
-	while (mct_pairbe_next(pb, r, &ev)) {
+	while (mct_next(r, &ev)) {
 		if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1)) {
 			/* names for the viewer; not rows of a table */
 			if (!o.folded && (o.out.fmt == MCT_O_NDJSON ||
@@ -752,7 +749,6 @@ main(int argc, char *argv[])
 	report(&o);
 	if (!o.folded)
 		mct_out_end(&o.out);
-	mct_pairbe_free(pb);
 	return mct_finish(mct_status(mct_close(r),
 	    o.damaged ? MCT_EXIT_DAMAGED : MCT_EXIT_OK));
 }

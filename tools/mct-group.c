@@ -433,7 +433,6 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 {
 	struct mct_reader *r;
 	struct mct_event *ev;
-	struct mct_pairbe *pb = NULL;
 	int i;
 
 	setup(o);
@@ -445,9 +444,7 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 		mct_seen_add(&o->seen, &o->value, "--value");
 	r = mct_open(argc, argv, mo);
 	o->hdr = o->t.hdr = mct_header(r);
-	if (mo->pair_be)
-		o->hdr = o->t.hdr = mct_pairbe_header(pb = mct_pairbe_new(o->hdr));
-	while (mct_pairbe_next(pb, r, &ev))
+	while (mct_next(r, &ev))
 		if (o->meta || !is_meta(ev)) {
 			mct_seen_event(&o->seen, ev);
 			add(o, ev);
@@ -463,7 +460,6 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 		report(o);
 		mct_out_end(&o->out);
 	}
-	mct_pairbe_free(pb);
 	return mct_close(r);
 }
 

@@ -10,7 +10,7 @@
  * With --join: a stream of events and counter events in; every event
  * with a dur out with metrics.NAME = {mean,min,max,samples} of each named
  * counter's step function over its interval.  On input in ts order (one
- * sorted operand, else sorted here by lib/merge.c, else within --window)
+ * sorted operand, else merged by the reader, else within --window)
  * an event is written once the input has passed its end, so only events
  * still open and the samples they need are held: events come out in the
  * order they end.
@@ -1375,17 +1375,20 @@ preload_wait(struct opts *o)
 static void
 join(struct opts *o, int argc, char *argv[])
 {
+	struct mct_opts mo;
 	struct mct_reader *r;
-	struct mct_merge *m = NULL;
 	struct mct_event *ev;
 	int i;
 
 	join_parse(o);
 	argc = preload(o, argc, argv);
-	r = mct_open(argc, argv, &o->mo);
+	mo = o->mo;
+	if (!o->preloaded && !o->has_window)
+		mo.order = MCT_ORDER_TS_UNSORTED;	/* the join goes in ts order */
+	if (o->preloaded && o->out.fmt == MCT_O_NDJSON)
+		mo.want = MCT_WANT_LINE;	/* joined by joiner: all to write */
+	r = mct_open(argc, argv, &mo);
 	preload_wait(o);
-	if (!o->preloaded && !mct_header(r)->sorted && !o->has_window)
-		m = mct_merge_open(r);
 	if (o->preloaded) {
 		o->hdr = *mct_header(r);	/* written in order */
 		o->edited = mct_edit(r, &joiner, o) == 0;
@@ -1393,19 +1396,8 @@ join(struct opts *o, int argc, char *argv[])
 		mct_header_unsorted(&o->hdr, &o->hline, mct_header(r));
 	mct_event_init(&o->ev, "", 0, &o->hdr);
 	mct_out_begin(&o->out, &o->hdr);
-	for (;;) {
-		const char *text;
-		size_t len;
-
-		/* lines the reader's threads joined, whole where they are */
-		if (o->edited && o->out.fmt == MCT_O_NDJSON &&
-		    mct_next_lines(r, &text, &len))
-			mct_out_lines(&o->out, text, len);
-		else if (m ? mct_merge_next(m, &ev) : mct_next(r, &ev))
-			event(o, ev);
-		else
-			break;
-	}
+	while (mct_next(r, &ev))
+		event(o, ev);
 	o->window = 0;
 	o->now = INT64_MAX;
 	while (o->npend > 0) {
@@ -1416,8 +1408,6 @@ join(struct opts *o, int argc, char *argv[])
 	}
 	mct_out_end(&o->out);
 	join_end(o);
-	if (m)
-		o->status = mct_status(o->status, mct_merge_close(m));
 	o->status = mct_status(o->status, mct_close(r));
 	for (i = 0; i < o->njm; i++) {
 		free(o->jm[i].name);

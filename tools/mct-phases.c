@@ -1156,7 +1156,6 @@ main(int argc, char *argv[])
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	struct mct_pairbe *pb = NULL;
 	int n;
 
 	mct_records_register();	/* the times of the tools' records */
@@ -1172,9 +1171,7 @@ main(int argc, char *argv[])
 	mct_field_parse("rank", &o.rk.field);
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
-	if (mo.pair_be)
-		o.hdr = mct_pairbe_header(pb = mct_pairbe_new(o.hdr));
-	while (mct_pairbe_next(pb, r, &ev))
+	while (mct_next(r, &ev))
 		add(&o, ev);
 	mct_out_begin(&o.out, o.hdr);
 	if (o.rk.any)
@@ -1188,6 +1185,5 @@ main(int argc, char *argv[])
 		report(&o);
 	}
 	mct_out_end(&o.out);
-	mct_pairbe_free(pb);
 	return mct_finish(mct_close(r));
 }
