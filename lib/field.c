@@ -542,12 +542,11 @@ static int
 get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
     struct mct_val *v, int64_t *ns)
 {
-	struct mct_val ph;
 	int64_t ts;
 
 	(void)b;
 	(void)v;
-	if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1))
+	if (mct_is_meta(ev))
 		return -1;
 	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
 	    __builtin_sub_overflow(ts, h->origin, ns))
@@ -628,6 +627,21 @@ get_none(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	(void)v;
 	(void)ns;
 	return -1;
+}
+
+/*
+ * Is this a metadata event (ph M)?  The one test of it: such an event
+ * names processes and threads for a viewer, its ts (often 0) is no point
+ * on the timeline, and tools pass it on or leave it out, never count it.
+ * The framer notes the same of each event it scans, for the origin
+ * (mct_scan()'s is_meta, where the key and its value are written plainly).
+ */
+int
+mct_is_meta(struct mct_event *ev)
+{
+	struct mct_val ph;
+
+	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
 }
 
 /* Is this event an mct header line? */

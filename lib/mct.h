@@ -663,6 +663,7 @@ int	 mct_field_ns(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, int64_t *);
 int	 mct_field_key(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, struct mct_buf *);
+int	 mct_is_meta(struct mct_event *);
 int	 mct_is_header(struct mct_event *);
 
 /*

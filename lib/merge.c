@@ -224,11 +224,9 @@ chunk_add(struct mct_merge *m, int64_t key, int64_t rank, uint64_t seq,
 static int64_t
 key_of(struct mct_event *ev, int64_t last)
 {
-	struct mct_val ph;
 	int64_t ts;
 
-	if (mct_get_ns(ev, "ts", &ts) != 0 ||
-	    (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1)))
+	if (mct_get_ns(ev, "ts", &ts) != 0 || mct_is_meta(ev))
 		return last;
 	return ts;
 }

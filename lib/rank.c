@@ -430,7 +430,6 @@ note_proc(struct mct_wrap *w, int64_t rank, const char *pid, size_t n)
 int
 mct_wrap_event(struct mct_wrap *w, struct mct_event *ev, struct mct_buf *out)
 {
-	struct mct_val ph;
 	struct wproc *p;
 	int64_t rank, si = 0;
 	size_t from = 0;
@@ -440,7 +439,7 @@ mct_wrap_event(struct mct_wrap *w, struct mct_event *ev, struct mct_buf *out)
 	if ((kr = key_at(ev, "rank")) < 0 || key_int(ev, kr, &rank) != 0 ||
 	    rank < 0)
 		return 0;
-	meta = mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
+	meta = mct_is_meta(ev);
 	kp = key_at(ev, "pid");
 	ki = meta ? -1 : key_at(ev, "id");
 	kb = meta ? -1 : key_at(ev, "bind_id");

@@ -174,14 +174,6 @@ usage(int status)
  * Reading a run.
  */
 
-static int
-is_meta(struct mct_event *ev)
-{
-	struct mct_val ph;
-
-	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
-}
-
 /* Is the line a partial's header? */
 static int
 partial_line(const char *p, size_t n)
@@ -376,7 +368,7 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 			exit(mct_finish(MCT_EXIT_USAGE));
 		}
 		first = 0;
-		if (is_meta(ev))
+		if (mct_is_meta(ev))
 			continue;
 		dev = mct_device(ev);
 		mct_runsum_event(&r->rs, ev, dev);
