@@ -4,8 +4,8 @@
  * A field is a dotted path into the event (name, args.grid, launch.name),
  * where a segment with spaces or dots is quoted (args."registers per
  * thread"), or a virtual field: rel (ts - origin), end (ts + dur),
- * category (the label the rules give the event) and rank (the line's
- * rank key, else its source's).
+ * category (the label the rules give the event) and rank (the event's
+ * rank: mct_event_rank()).
  *
  * One table, vfields[], says what is special about a field: the virtual
  * fields with their getters, and the record keys that hold times (the
@@ -571,24 +571,61 @@ get_end(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	return __builtin_add_overflow(ts, dur, ns) ? -1 : 0;
 }
 
-/* rank: the line's rank key, else its source's rank (SPEC §9) */
+/*
+ * The rank of an event.  Every tool takes it from here, by one
+ * precedence (mct(7)): an explicit --rank, then the line's own rank key,
+ * then its source's rank: the source's distributedInfo.rank, else a rank
+ * in its file name, else its place among the operands.  lib/rank.c gives
+ * a source its rank (when the run has ranks), and the reader writes it
+ * on each of the source's lines as their last rank key, the one
+ * mct_get_key() finds: so --rank's comes first, and a source's rank is
+ * the line's.  h: the header of the event's stream (NULL: ev->hdr).
+ *
+ * Returns 0 if the event has an integer rank (*rank), 1 if its rank is
+ * another value (a string, a fraction), -1 if it has none (a null rank
+ * key is none).  v, if not NULL, gets the line's text of the rank, or
+ * v->p NULL where the rank is its source's.
+ */
+int
+mct_event_rank(struct mct_event *ev, const struct mct_header *h,
+    int64_t *rank, struct mct_val *v)
+{
+	const struct mct_source *s;
+	struct mct_val own;
+
+	if (v == NULL)
+		v = &own;
+	if (h == NULL)
+		h = ev->hdr;
+	if (mct_get_key(ev, "rank", v) == 0 && v->type != MCT_J_NULL)
+		return v->type == MCT_J_NUMBER &&
+		    mct_int(v->p, v->len, rank) == 0 ? 0 : 1;
+	if (h == NULL || ev->source < 0 || ev->source >= h->nsrc ||
+	    (s = &h->src[ev->source])->rank < 0)
+		return -1;
+	v->type = MCT_J_NUMBER;
+	v->p = NULL;
+	v->len = 0;
+	*rank = s->rank;
+	return 0;
+}
+
+/* rank: the event's rank (mct_event_rank()) */
 static int
 get_rank(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
     struct mct_val *v, int64_t *ns)
 {
-	const struct mct_source *s;
+	int64_t rank;
 
 	(void)ns;
-	if (mct_get_key(ev, "rank", v) == 0 && v->type != MCT_J_NULL)
-		return 0;
-	if (h == NULL || ev->source < 0 || ev->source >= h->nsrc ||
-	    (s = &h->src[ev->source])->rank < 0)
+	if (mct_event_rank(ev, h, &rank, v) < 0)
 		return -1;
-	b->len = 0;
-	mct_buf_addi(b, s->rank);
-	v->type = MCT_J_NUMBER;
-	v->p = b->p;
-	v->len = b->len;
+	if (v->p == NULL) {
+		b->len = 0;
+		mct_buf_addi(b, rank);
+		v->p = b->p;
+		v->len = b->len;
+	}
 	return 0;
 }
 

@@ -664,6 +664,8 @@ int	 mct_field_ns(struct mct_event *, const struct mct_field *,
 int	 mct_field_key(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, struct mct_buf *);
 int	 mct_is_meta(struct mct_event *);
+int	 mct_event_rank(struct mct_event *, const struct mct_header *,
+	    int64_t *, struct mct_val *);
 int	 mct_is_header(struct mct_event *);
 
 /*
@@ -773,7 +775,8 @@ struct mct_flow {
 	struct mct_map	 corrs;		/* id -> struct mct_corr, in the entry */
 	struct mct_strtab st;		/* host names, pids, tids, ranks */
 	/* private */
-	struct mct_field co_id, correlation, rank;
+	struct mct_field co_id, correlation;
+	struct mct_buf	 rtext;		/* a source's rank as text */
 	int64_t		 last_ts;
 	long long	 nadd;
 	struct mct_flow_last {
