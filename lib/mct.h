@@ -456,8 +456,9 @@ struct mct_source {
 	const char	*rank_from;	/* the rule: "distributedInfo", "file name",
 					   "order", "option", or a stream's */
 	int		 notrace;	/* not a trace at all: no rank */
-	int		 ranks_inside;	/* a stream of several ranks: its lines
-					   carry their own rank key */
+	int		 ranks_inside;	/* a stream whose header lists ranks: its
+					   lines carry their own rank key, or
+					   (one rank) it is the source's */
 	int64_t		 shift;		/* ns added to its ts (--align) */
 	int		 has_mark;
 	int64_t		 mark;		/* ts of its first event named --align NAME */

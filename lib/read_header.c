@@ -272,8 +272,9 @@ header_decide_ranks(struct mct_reader *r)
 		if (ranked && r->src[i].notrace)	/* no rank of the job */
 			r->status = mct_status(r->status, MCT_EXIT_USAGE);
 	for (i = 0; i < r->nin; i++)
-		r->in[i].addrank = ranked && !r->src[i].ranks_inside &&
-		    r->src[i].rank >= 0;
+		r->in[i].addrank = !ranked || r->src[i].rank < 0 ? ADD_NONE :
+		    !r->src[i].ranks_inside ? ADD_ALL :
+		    r->nin > 1 ? ADD_MISSING : ADD_NONE;
 }
 
 /* ,"top_dropped":{"key":bytes,...}: the values not in the header. */
@@ -375,7 +376,9 @@ header_make(struct mct_reader *r)
 		mct_buf_addjstr(&b, n, strlen(n));
 	}
 	mct_buf_addc(&b, ']');
-	if (h->ranked)
+	for (i = 0; i < r->nin && r->src[i].rank < 0; i++)
+		;
+	if (h->ranked || i < r->nin)	/* lines with ranks, or a trace's own */
 		header_ranks(r, &b);
 	mct_buf_adds(&b, "}}");
 	h->line = b.p;

@@ -168,7 +168,7 @@ struct input {
 	int		 stream;	/* an mct stream: read directly */
 	int		 direct;	/* a plain file: pass 2 frames it again */
 	int		 convert;	/* rewrite ts/dur to ns in pass 2 */
-	int		 addrank;	/* append its rank to each event */
+	int		 addrank;	/* append its rank to each event (ADD_*) */
 	struct facts	 fx;
 	struct framer	 fr;
 	struct readpos	 rp;
@@ -182,6 +182,13 @@ struct input {
 	struct mct_buf	 big;		/* its text */
 	struct facts	 fx2;		/* pass 2's, framing a file again alone */
 };
+
+/*
+ * input.addrank: a trace's rank goes on every line; a stream of one rank
+ * (a trace read alone says its rank in the header only) puts it on the
+ * lines that lack it, when it is read with other operands.
+ */
+enum { ADD_NONE, ADD_ALL, ADD_MISSING };
 
 /* Where the ts and dur values of an event are, to be converted. */
 struct span {
