@@ -427,10 +427,42 @@ struct mct_src	*mct_src_clone(const struct mct_src *, long long, long long);
 int		 mct_src_close(struct mct_src *);
 
 /*
- * reader.c - operands in, events out (see the top of this file).
+ * The kind of an input, by its first bytes (mct_src_kind()): a trace
+ * (Object form or NDJSON events, Array form), an mct stream, a partial
+ * of mct-group or of mct-ranks, a metric log (not JSON: CSV or TSV).
+ */
+enum {
+	MCT_KIND_MORE = -1,	/* not known yet: give it more bytes */
+	MCT_KIND_EMPTY,		/* nothing, or only space */
+	MCT_KIND_OBJECT,	/* JSON that begins with '{' */
+	MCT_KIND_ARRAY,		/* JSON that begins with '[' */
+	MCT_KIND_STREAM,	/* an mct stream: the header line first */
+	MCT_KIND_PARTIAL,	/* mct-group -o partial */
+	MCT_KIND_RANKS_PARTIAL,	/* mct-ranks -o partial */
+	MCT_KIND_LOG		/* not JSON: a CSV or TSV metric log */
+};
+#define MCT_KIND_BYTES	64	/* enough to tell any kind */
+
+int		 mct_src_kind(const char *, size_t, int);
+ssize_t		 mct_src_head(const char *, char *, size_t);
+
+/*
+ * Does the line at p begin as an mct stream's header?  mct_src_kind()'s
+ * first test, inline for the reader, which asks it of every stream line.
  */
 #define MCT_HEADER_NAME	"mct_header"
+#define MCT_HEADER_TAG	"{\"name\":\"" MCT_HEADER_NAME "\""
 
+static inline int
+mct_header_line(const char *p, size_t n)
+{
+	return n >= sizeof(MCT_HEADER_TAG) - 1 &&
+	    __builtin_memcmp(p, MCT_HEADER_TAG, sizeof(MCT_HEADER_TAG) - 1) == 0;
+}
+
+/*
+ * reader.c - operands in, events out (see the top of this file).
+ */
 /*
  * What the reader knows of one operand (a source), when mct_open()
  * returns.  For a trace, pass 1 learnt it; for an mct stream, its header
@@ -569,6 +601,21 @@ int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
  */
 typedef void (*mct_edit_fn)(void *, const char *, size_t, struct mct_buf *);
 int	 mct_edit(struct mct_reader *, mct_edit_fn, void *);
+
+/*
+ * read_bytes.c - a source's lines, one at a time, with the reader's own
+ * buffer: for what is read line by line beside the reader (partials,
+ * metric logs).  What goes wrong stays in the source (mct_src_error()).
+ */
+struct mct_lines;
+
+enum { MCT_LINE = 1, MCT_LINE_CUT };	/* mct_lines_next() */
+
+struct mct_lines *mct_lines_open(struct mct_src *);
+int	 mct_lines_next(struct mct_lines *, const char **, size_t *,
+	    unsigned long long *);
+const char *mct_lines_peek(struct mct_lines *, size_t, size_t *);
+void	 mct_lines_free(struct mct_lines *);
 
 /*
  * pairbe.c - B/E duration events paired into X events (--pair-be), with

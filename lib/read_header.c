@@ -81,13 +81,14 @@ header_probe(struct mct_reader *r, struct input *in)
 
 	for (;;) {
 		nl = read_find_nl(b);
-		if (b->end - b->pos >= 64 || nl != NULL || b->eof)
+		if (b->end - b->pos >= MCT_KIND_BYTES || nl != NULL || b->eof)
 			break;
 		if (bytes_refill(b, bytes_src_rd, in->src) < 0)
 			break;
 	}
 	bytes_src_error(r, in->s->name, in->src, &in->fx);
-	if (!read_is_header_line(b->p + b->pos, b->end - b->pos))
+	if (mct_src_kind(b->p + b->pos, b->end - b->pos, b->eof) !=
+	    MCT_KIND_STREAM)
 		return 0;
 	while ((nl = read_find_nl(b)) == NULL &&
 	    !b->eof)

@@ -240,6 +240,8 @@ ssize_t	 bytes_refill(struct rbuf *, ssize_t (*)(void *, char *, size_t),
 ssize_t	 bytes_src_rd(void *, char *, size_t);
 void	 bytes_src_error(struct mct_reader *, const char *, struct mct_src *,
 	    struct facts *);
+int	 bytes_line(struct rbuf *, ssize_t (*)(void *, char *, size_t), void *,
+	    char **, size_t *);
 
 /* read_spool.c */
 int	 spool_make(struct mct_reader *);
@@ -335,13 +337,11 @@ read_event_at(struct mct_reader *r, struct input *in, const char *json,
 	ev->hdr = &r->hdr;
 }
 
-/* Is this line an mct stream's header? */
+/* Is this line an mct stream's header?  (mct_src_kind()'s test.) */
 static inline int
 read_is_header_line(const char *p, size_t n)
 {
-	static const char pre[] = "{\"name\":\"" MCT_HEADER_NAME "\"";
-
-	return n >= sizeof(pre) - 1 && memcmp(p, pre, sizeof(pre) - 1) == 0;
+	return mct_header_line(p, n);
 }
 
 #endif /* READ_PRIVATE_H */

@@ -293,6 +293,8 @@ static const struct test {
 	{ "reader", test_sources, 1 },
 	{ "rank", test_ranks, 1 },
 	{ "input", test_src_errors, 1 },
+	{ "input", test_src_kind, 1 },
+	{ "input", test_lines, 1 },
 	{ "reader", test_two_readers, 1 },
 	{ "reader", test_next_lines, 1 },
 	{ "rules", test_rules, 1 },

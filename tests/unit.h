@@ -112,6 +112,8 @@ void	test_input(void);
 void	test_sources(void);
 void	test_ranks(void);
 void	test_src_errors(void);
+void	test_src_kind(void);
+void	test_lines(void);
 void	test_two_readers(void);
 void	test_next_lines(void);
 void	test_rules(void);

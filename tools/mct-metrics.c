@@ -373,67 +373,26 @@ lwarnx(struct opts *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A log's lines, read in chunks (gzip or not). */
-struct lines {
-	struct mct_src	*src;
-	struct mct_buf	 b;
-	size_t		 pos;
-	int		 eof;
-};
-
-/* The next line, without its newline.  Returns 0 at the end. */
+/*
+ * What went wrong reading a log, said; the status it gives: an error
+ * before its first byte is a file that cannot be read.
+ */
 static int
-next_line(struct lines *li, const char **p, size_t *n)
-{
-	struct mct_buf *b = &li->b;
-	char *nl;
-	ssize_t k;
-
-	for (;;) {
-		if (b->len > li->pos && (nl = memchr(b->p + li->pos, '\n',
-		    b->len - li->pos)) != NULL) {
-			*p = b->p + li->pos;
-			*n = (size_t)(nl - *p);
-			li->pos = (size_t)(nl - b->p) + 1;
-			return 1;
-		}
-		if (li->eof) {
-			if (li->pos >= b->len)
-				return 0;
-			*p = b->p + li->pos;
-			*n = b->len - li->pos;
-			li->pos = b->len;
-			return 1;
-		}
-		if (li->pos > 0) {
-			memmove(b->p, b->p + li->pos, b->len - li->pos);
-			b->len -= li->pos;
-			li->pos = 0;
-		}
-		mct_buf_grow(b, 65536);
-		if ((k = mct_src_read(li->src, b->p + b->len, 65536)) <= 0)
-			li->eof = 1;
-		else
-			b->len += (size_t)k;
-	}
-}
-
-/* What went wrong reading a log, said; the status it gives. */
-static int
-log_error(struct opts *o, struct lines *li, const char *name)
+log_error(struct opts *o, struct mct_src *src, const char *name)
 {
 	const char *e;
 	long long off;
+	int status;
 
-	if ((e = mct_src_error(li->src, &off)) == NULL)
-		return mct_src_close(li->src);
+	if ((e = mct_src_error(src, &off)) == NULL)
+		return mct_src_close(src);
 	if (off < 0)
 		lwarnx(o, "%s: %s", name, e);
 	else
 		lwarnx(o, "%s:%lld: %s", name, off, e);
-	mct_src_close(li->src);
-	return li->b.len == 0 && li->pos == 0 ? MCT_EXIT_USAGE :
-	    MCT_EXIT_DAMAGED;
+	status = mct_src_pos(src) == 0 ? MCT_EXIT_USAGE : MCT_EXIT_DAMAGED;
+	mct_src_close(src);
+	return status;
 }
 
 static int
@@ -468,16 +427,16 @@ read_log(struct opts *o, const char *path)
 {
 	const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
 	struct mct_mlog l = o->proto;
-	struct lines li = { 0 };
+	struct mct_src *src = mct_src_open(path);
+	struct mct_lines *li = mct_lines_open(src);
 	const char *p, *why;
+	unsigned long long at;
 	size_t n;
 	long long line = 0, nbad = 0, nback = 0;
 	int64_t last = 0;
 	int hdr = 0, r, has_last = 0;
 
-	li.src = mct_src_open(path);
-	li.eof = mct_src_failed(li.src);
-	while (next_line(&li, &p, &n)) {
+	while (mct_lines_next(li, &p, &n, &at)) {
 		line++;
 		if (!hdr) {
 			if (blank(p, n))
@@ -506,7 +465,8 @@ read_log(struct opts *o, const char *path)
 		else
 			keep(o, &l);
 	}
-	o->status = mct_status(o->status, log_error(o, &li, name));
+	mct_lines_free(li);
+	o->status = mct_status(o->status, log_error(o, src, name));
 	if (nbad > MAX_SAY)
 		lwarnx(o, "%s: %lld bad lines in all, skipped", name, nbad);
 	if (nback > 1)
@@ -514,7 +474,6 @@ read_log(struct opts *o, const char *path)
 	if (!hdr && o->status < MCT_EXIT_USAGE)
 		lwarnx(o, "%s: no header line: an empty log", name);
 	mct_mlog_free(&l);
-	mct_buf_free(&li.b);
 	o->maplog = NULL;	/* the next log has columns of its own */
 }
 
@@ -1270,26 +1229,22 @@ join_end(struct opts *o)
 static int
 kind(const char *path)
 {
-	static const char pre[] = "{\"name\":\"" MCT_HEADER_NAME "\"";
-	struct mct_src *src;
-	char buf[1024], *nl, *p;
-	ssize_t n = 0, k;
+	char buf[1024], *nl;
+	ssize_t n;
 
-	if (strcmp(path, "-") == 0 || (src = mct_src_open(path)) == NULL)
+	if ((n = mct_src_head(path, buf, sizeof(buf) - 1)) < 0)
 		return 't';
-	while (!mct_src_failed(src) && n < (ssize_t)sizeof(buf) - 1 &&
-	    (k = mct_src_read(src, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
-		n += k;
-	mct_src_close(src);
-	buf[n > 0 ? n : 0] = '\0';
-	for (p = buf; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
-		;
-	if (*p != '\0' && *p != '{' && *p != '[' && *p != '\xef')
-		return 'c';	/* not JSON (a BOM is JSON's) */
-	if ((nl = strchr(buf, '\n')) != NULL)
-		*nl = '\0';
-	return strncmp(buf, pre, sizeof(pre) - 1) == 0 &&
-	    strstr(buf, "\"unit_from\":\"mct-metrics\"") != NULL ? 'l' : 't';
+	buf[n] = '\0';
+	switch (mct_src_kind(buf, (size_t)n, 1)) {
+	case MCT_KIND_LOG:
+		return 'c';
+	case MCT_KIND_STREAM:
+		if ((nl = strchr(buf, '\n')) != NULL)
+			*nl = '\0';
+		if (strstr(buf, "\"unit_from\":\"mct-metrics\"") != NULL)
+			return 'l';
+	}
+	return 't';
 }
 
 static void *

@@ -217,10 +217,9 @@ intern_of(struct opts *o, struct mct_event *ev, const struct mct_field *f,
 static void
 partial_in(struct opts *o, struct mct_event *ev)
 {
-	struct mct_val v;
+	int kind = mct_src_kind(ev->json, ev->len, 1);
 
-	if (mct_get_key(ev, "mct_ranks_partial", &v) != 0 &&
-	    mct_get_key(ev, "mct_partial", &v) != 0)
+	if (kind != MCT_KIND_RANKS_PARTIAL && kind != MCT_KIND_PARTIAL)
 		return;
 	warnx("%s:%llu: a partial, not a trace: read partials with --merge "
 	    "(and only partials)", ev->file, ev->where);
