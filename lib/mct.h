@@ -712,6 +712,16 @@ int	 mct_field_ns(struct mct_event *, const struct mct_field *,
 int	 mct_field_key(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, struct mct_buf *);
 int	 mct_is_meta(struct mct_event *);
+
+/* An event's ts, dur and ph (mct_get_times()). */
+struct mct_tdp {
+	int64_t		 ts, dur;
+	int		 hasts, hasdur;	/* ts, dur are integers */
+	struct mct_val	 ph;		/* type MCT_J_NONE if missing */
+	int		 meta;		/* a metadata event (mct_is_meta()) */
+};
+
+void	 mct_get_times(struct mct_event *, struct mct_tdp *);
 int	 mct_event_rank(struct mct_event *, const struct mct_header *,
 	    int64_t *, struct mct_val *);
 int	 mct_is_header(struct mct_event *);

@@ -87,6 +87,7 @@ void	test_compact(void);
 void	test_times(void);
 void	test_field(void);
 void	test_vfields(void);
+void	test_get_times(void);
 void	test_short(void);
 void	test_stack(void);
 void	test_flow(void);

@@ -865,141 +865,6 @@ flush(struct opts *o)
 		forget(o);
 }
 
-/* What event() needs of an event. */
-struct times {
-	struct mct_val	 ph;
-	int64_t		 ts, dur;
-	int		 hasts, hasdur;	/* ts, dur integers */
-};
-
-/* An integer, if the value is a number (its type by its first byte). */
-static int
-time_of(const char *p, size_t n, int64_t *ns)
-{
-	switch (*p) {
-	case '"': case '{': case '[': case 't': case 'f': case 'n':
-		return 0;
-	}
-	return mct_int(p, n, ns) == 0;
-}
-
-/* Might a key ts, dur or ph be in p[0..end), or an escape? */
-static int
-spelled(const char *p, const char *end)
-{
-	for (; p < end; p++) {
-		if (*p == '\\')
-			return 1;
-		if (*p == '"' && end - p >= 4 &&
-		    ((p[1] == 't' && p[2] == 's' && p[3] == '"') ||
-		    (p[1] == 'p' && p[2] == 'h' && p[3] == '"') ||
-		    (p[1] == 'd' && p[2] == 'u' && end - p >= 5 &&
-		    p[3] == 'r' && p[4] == '"')))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * ts, dur and ph by a walk of the event's first level, the last of a key
- * winning as with mct_get_key(): the reader's pass-2 threads hand lines
- * out without an index, and a whole index of every line was a sixth of
- * --join's time.  Returns -1 on anything the walk does not know (an
- * escape, a space), for mct_get_key() to answer.
- */
-static int
-quick_times(const struct mct_event *ev, struct times *t)
-{
-	const char *p = ev->json, *end = p + ev->len, *k, *v, *q;
-	static const char stop[256] = { [','] = 1, ['}'] = 1 };
-	const char *ts = NULL, *dur = NULL, *ph = NULL;
-	size_t klen, tslen = 0, durlen = 0, phlen = 0;
-
-	if (ev->len < 2 || *p != '{')
-		return -1;
-	if (ev->len == 2 && p[1] == '}')
-		goto done;
-	for (p++;; p++) {
-		if (p >= end || *p != '"')
-			return -1;
-		k = p + 1;
-		if ((q = memchr(k, '"', (size_t)(end - k))) == NULL)
-			return -1;
-		klen = (size_t)(q - k);
-		/*
-		 * An escaped quote ends the key early; an escape spells ts,
-		 * ph or dur only in 7 bytes or more ("\u0074s").
-		 */
-		if (q[-1] == '\\' || (klen >= 7 && memchr(k, '\\', klen)))
-			return -1;
-		if (q + 1 >= end || q[1] != ':')
-			return -1;
-		p = v = q + 2;
-		if (p >= end)
-			return -1;
-		switch (*p) {
-		case '"':
-			if ((q = memchr(p + 1, '"', (size_t)(end - p - 1))) ==
-			    NULL || q[-1] == '\\')
-				return -1;
-			p = q + 1;
-			break;
-		case '{':
-		case '[':
-			mct_skip(p, end, &p);
-			break;
-		default:
-			while (p < end && !stop[(unsigned char)*p])
-				p++;
-		}
-		if (p == v || p >= end)
-			return -1;
-		if (klen == 2 && k[0] == 't' && k[1] == 's') {
-			ts = v;
-			tslen = (size_t)(p - v);
-		} else if (klen == 2 && k[0] == 'p' && k[1] == 'h') {
-			ph = v;
-			phlen = (size_t)(p - v);
-		} else if (klen == 3 && k[0] == 'd' && k[1] == 'u' &&
-		    k[2] == 'r') {
-			dur = v;
-			durlen = (size_t)(p - v);
-		}
-		if (*p == '}') {
-			if (p + 1 != end)
-				return -1;
-			break;
-		}
-		if (*p != ',')
-			return -1;
-		/*
-		 * All three found, and the rest spells none of them again (no
-		 * escape, no "ts": anywhere in it): the rest is not walked.
-		 */
-		if (ts != NULL && dur != NULL && ph != NULL &&
-		    !spelled(p, end))
-			break;
-	}
-done:
-	t->ph.p = ph;
-	t->ph.len = phlen;
-	t->ph.type = ph != NULL && *ph == '"' ? MCT_J_STRING : MCT_J_NONE;
-	t->hasts = ts != NULL && time_of(ts, tslen, &t->ts);
-	t->hasdur = dur != NULL && time_of(dur, durlen, &t->dur);
-	return 0;
-}
-
-static void
-times(struct mct_event *ev, struct times *t)
-{
-	if (!ev->indexed && quick_times(ev, t) == 0)
-		return;
-	t->hasts = mct_get_ns(ev, "ts", &t->ts) == 0;
-	if (mct_get_key(ev, "ph", &t->ph) != 0)
-		t->ph.type = MCT_J_NONE;
-	t->hasdur = mct_get_ns(ev, "dur", &t->dur) == 0;
-}
-
 /* Is ph the string of the one letter c? */
 static int
 ph_is(const struct mct_val *ph, char c)
@@ -1013,18 +878,18 @@ ph_is(const struct mct_val *ph, char c)
 
 /* Does an event of these times and len bytes get metrics? */
 static int
-joinable(const struct times *t, size_t len)
+joinable(const struct mct_tdp *t, size_t len)
 {
 	return t->hasts && MCT_SANE_NS(t->ts) && t->hasdur && t->dur >= 0 &&
 	    MCT_SANE_NS(t->dur) && len >= 2 && !ph_is(&t->ph, 'C') &&
-	    !ph_is(&t->ph, 'M');
+	    !t->meta;
 }
 
 static void
 event(struct opts *o, struct mct_event *ev)
 {
 	struct mct_val name;
-	struct times t;
+	struct mct_tdp t;
 	struct pend p;
 	int64_t ts, dur;
 	int hasts;
@@ -1033,7 +898,7 @@ event(struct opts *o, struct mct_event *ev)
 		emit(o, ev->json, ev->len);	/* joined by join_edit() */
 		return;
 	}
-	times(ev, &t);
+	mct_get_times(ev, &t);
 	ts = t.ts;
 	dur = t.dur;
 	hasts = t.hasts && MCT_SANE_NS(ts);
@@ -1044,7 +909,7 @@ event(struct opts *o, struct mct_event *ev)
 		    jmetric(o, &name) != NULL)
 			o->unjoined++;
 	}
-	if (hasts && (!o->has_now || ts > o->now) && !ph_is(&t.ph, 'M')) {
+	if (hasts && (!o->has_now || ts > o->now) && !t.meta) {
 		o->now = ts;
 		o->has_now = 1;
 	}
@@ -1125,7 +990,7 @@ join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
 	struct tally *tl = pthread_getspecific(tally_key);
 	struct mct_event ev;
 	struct mct_val name;
-	struct times t;
+	struct mct_tdp t;
 	int64_t ts, dur;
 	int hasts, joined = 0;
 
@@ -1141,7 +1006,7 @@ join_edit(void *arg, const char *text, size_t len, struct mct_buf *out)
 			errx(MCT_EXIT_USAGE, "pthread_setspecific failed");
 	}
 	mct_event_init(&ev, text, len, &o->hdr);
-	times(&ev, &t);
+	mct_get_times(&ev, &t);
 	ts = t.ts;
 	dur = t.dur;
 	hasts = t.hasts && MCT_SANE_NS(ts);
