@@ -183,9 +183,11 @@ edit_rank(struct mct_reader *r, struct input *in)
 	int add = in->addrank;
 	struct mct_kv *kv;
 	struct mct_val v;
+	int64_t rank;
 
-	if (add == ADD_MISSING && mct_get_key(ev, "rank", &v) == 0)
-		add = ADD_NONE;
+	if (add == ADD_MISSING && mct_event_rank(ev, NULL, &rank, &v) >= 0 &&
+	    v.p != NULL)
+		add = ADD_NONE;		/* the line has its own */
 	if ((add == ADD_NONE && in->s->shift == 0) ||
 	    mct_rank_line(ev, add != ADD_NONE ? in->s->rank : MCT_RANK_NONE,
 	    in->s->shift, &r->rline) != 0)
