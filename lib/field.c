@@ -4,8 +4,8 @@
  * A field is a dotted path into the event (name, args.grid, launch.name),
  * where a segment with spaces or dots is quoted (args."registers per
  * thread"), or a virtual field: rel (ts - origin), end (ts + dur),
- * category (the label the rules give the event) and rank (the line's
- * rank key, else its source's).
+ * category (the label the rules give the event) and rank (the event's
+ * rank: mct_event_rank()).
  *
  * One table, vfields[], says what is special about a field: the virtual
  * fields with their getters, and the event's keys that hold times (ts
@@ -565,12 +565,11 @@ static int
 get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
     struct mct_val *v, int64_t *ns)
 {
-	struct mct_val ph;
 	int64_t ts;
 
 	(void)b;
 	(void)v;
-	if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1))
+	if (mct_is_meta(ev))
 		return -1;
 	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
 	    __builtin_sub_overflow(ts, h->origin, ns))
@@ -595,24 +594,61 @@ get_end(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	return __builtin_add_overflow(ts, dur, ns) ? -1 : 0;
 }
 
-/* rank: the line's rank key, else its source's rank (mct(7), Ranks) */
+/*
+ * The rank of an event.  Every tool takes it from here, by one
+ * precedence (mct(7)): an explicit --rank, then the line's own rank key,
+ * then its source's rank: the source's distributedInfo.rank, else a rank
+ * in its file name, else its place among the operands.  lib/rank.c gives
+ * a source its rank (when the run has ranks), and the reader writes it
+ * on each of the source's lines as their last rank key, the one
+ * mct_get_key() finds: so --rank's comes first, and a source's rank is
+ * the line's.  h: the header of the event's stream (NULL: ev->hdr).
+ *
+ * Returns 0 if the event has an integer rank (*rank), 1 if its rank is
+ * another value (a string, a fraction), -1 if it has none (a null rank
+ * key is none).  v, if not NULL, gets the line's text of the rank, or
+ * v->p NULL where the rank is its source's.
+ */
+int
+mct_event_rank(struct mct_event *ev, const struct mct_header *h,
+    int64_t *rank, struct mct_val *v)
+{
+	const struct mct_source *s;
+	struct mct_val own;
+
+	if (v == NULL)
+		v = &own;
+	if (h == NULL)
+		h = ev->hdr;
+	if (mct_get_key(ev, "rank", v) == 0 && v->type != MCT_J_NULL)
+		return v->type == MCT_J_NUMBER &&
+		    mct_int(v->p, v->len, rank) == 0 ? 0 : 1;
+	if (h == NULL || ev->source < 0 || ev->source >= h->nsrc ||
+	    (s = &h->src[ev->source])->rank < 0)
+		return -1;
+	v->type = MCT_J_NUMBER;
+	v->p = NULL;
+	v->len = 0;
+	*rank = s->rank;
+	return 0;
+}
+
+/* rank: the event's rank (mct_event_rank()) */
 static int
 get_rank(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
     struct mct_val *v, int64_t *ns)
 {
-	const struct mct_source *s;
+	int64_t rank;
 
 	(void)ns;
-	if (mct_get_key(ev, "rank", v) == 0 && v->type != MCT_J_NULL)
-		return 0;
-	if (h == NULL || ev->source < 0 || ev->source >= h->nsrc ||
-	    (s = &h->src[ev->source])->rank < 0)
+	if (mct_event_rank(ev, h, &rank, v) < 0)
 		return -1;
-	b->len = 0;
-	mct_buf_addi(b, s->rank);
-	v->type = MCT_J_NUMBER;
-	v->p = b->p;
-	v->len = b->len;
+	if (v->p == NULL) {
+		b->len = 0;
+		mct_buf_addi(b, rank);
+		v->p = b->p;
+		v->len = b->len;
+	}
 	return 0;
 }
 
@@ -651,6 +687,172 @@ get_none(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	(void)v;
 	(void)ns;
 	return -1;
+}
+
+/*
+ * Is this a metadata event (ph M)?  The one test of it: such an event
+ * names processes and threads for a viewer, its ts (often 0) is no point
+ * on the timeline, and tools pass it on or leave it out, never count it.
+ * The framer notes the same of each event it scans, for the origin
+ * (mct_scan()'s is_meta, where the key and its value are written plainly).
+ */
+static int
+ph_meta(const struct mct_val *ph)
+{
+	if (ph->type == MCT_J_STRING && ph->len == 3)	/* most: "X" */
+		return ph->p[1] == 'M';
+	return mct_jstr_eq(ph, "M", 1);
+}
+
+int
+mct_is_meta(struct mct_event *ev)
+{
+	struct mct_val ph;
+
+	return mct_get_key(ev, "ph", &ph) == 0 && ph_meta(&ph);
+}
+
+/* Is the key "ts" (0), "dur" (1) or "ph" (2)?  -1 if none of them. */
+static inline int
+tdp_slot(const char *k, size_t klen)
+{
+	if (klen == 2 && k[0] == 't' && k[1] == 's')
+		return 0;
+	if (klen == 3 && k[0] == 'd' && k[1] == 'u' && k[2] == 'r')
+		return 1;
+	if (klen == 2 && k[0] == 'p' && k[1] == 'h')
+		return 2;
+	return -1;
+}
+
+/*
+ * Might the rest of an object, p[0..end), have a key "ts", "dur" or "ph"
+ * again, or an escape that spells one?
+ */
+static int
+tdp_again(const char *p, const char *end)
+{
+	for (; p < end; p++) {
+		if (*p == '\\')
+			return 1;
+		if (*p == '"' && end - p >= 4 &&
+		    ((p[1] == 't' && p[2] == 's' && p[3] == '"') ||
+		    (p[1] == 'p' && p[2] == 'h' && p[3] == '"') ||
+		    (p[1] == 'd' && p[2] == 'u' && end - p >= 5 &&
+		    p[3] == 'r' && p[4] == '"')))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The first-level "ts", "dur" and "ph" of an event without an index, the
+ * last of each (as mct_get_key() finds them), their values in v[0..2]
+ * (NULL where missing, length in len[]): a walk of the keys alone, each
+ * value skipped whole, that stops once it has all three and the rest
+ * spells none of them again.  Returns 0, or -1 on what the walk does not
+ * know (an escape in a key, a string value that ends in one, a space, an
+ * object cut short): mct_get_key() answers then.
+ */
+static inline int
+walk_tdp(const char *text, size_t n, const char *v[3], size_t len[3])
+{
+	static const char stop[256] = { [','] = 1, ['}'] = 1 };
+	const char *p = text, *end = text + n, *k, *val, *q;
+	size_t klen;
+	int w;
+
+	v[0] = v[1] = v[2] = NULL;
+	if (n < 2 || *p != '{')
+		return -1;
+	if (n == 2 && p[1] == '}')
+		return 0;
+	for (p++;; p++) {
+		if (p >= end || *p != '"')
+			return -1;
+		k = p + 1;
+		if ((q = memchr(k, '"', (size_t)(end - k))) == NULL)
+			return -1;
+		klen = (size_t)(q - k);
+		/*
+		 * An escaped quote ends the key early; an escape spells ts,
+		 * ph or dur only in 7 bytes or more ("\u0074s").
+		 */
+		if (q[-1] == '\\' || (klen >= 7 && memchr(k, '\\', klen)))
+			return -1;
+		if (q + 1 >= end || q[1] != ':')
+			return -1;
+		p = val = q + 2;
+		if (p >= end)
+			return -1;
+		switch (*p) {
+		case '"':
+			if ((q = memchr(p + 1, '"', (size_t)(end - p - 1))) ==
+			    NULL || q[-1] == '\\')
+				return -1;
+			p = q + 1;
+			break;
+		case '{':
+		case '[':
+			mct_skip(p, end, &p);
+			break;
+		default:
+			while (p < end && !stop[(unsigned char)*p])
+				p++;
+		}
+		if (p == val || p >= end)
+			return -1;
+		if ((w = tdp_slot(k, klen)) >= 0) {
+			v[w] = val;
+			len[w] = (size_t)(p - val);
+		}
+		if (*p == '}')
+			return p + 1 == end ? 0 : -1;
+		if (*p != ',')
+			return -1;
+		/* all three, and the rest spells none of them again */
+		if (v[0] && v[1] && v[2] && !tdp_again(p, end))
+			return 0;
+	}
+}
+
+/* A value's integer, if it is a number (its type by its first byte). */
+static inline int
+time_of(const char *v, size_t n, int64_t *ns)
+{
+	if (v == NULL)
+		return 0;
+	switch (*v) {
+	case '"': case '{': case '[': case 't': case 'f': case 'n':
+		return 0;
+	}
+	return mct_int(v, n, ns) == 0;
+}
+
+/*
+ * An event's ts, dur and ph at once, and whether it is metadata, for a
+ * tool that wants them of every event: from its index if it has one, else
+ * by a walk of its first level that keeps only them: the lines the
+ * reader's threads hand out have no index, and to make one of each costs
+ * more than the rest of such a tool's work on it.
+ */
+void
+mct_get_times(struct mct_event *ev, struct mct_tdp *t)
+{
+	const char *v[3];
+	size_t len[3];
+
+	if (!ev->indexed && walk_tdp(ev->json, ev->len, v, len) == 0) {
+		t->hasts = time_of(v[0], len[0], &t->ts);
+		t->hasdur = time_of(v[1], len[1], &t->dur);
+		setval(&t->ph, v[2], v[2] ? len[2] : 0);
+	} else {
+		t->hasts = mct_get_ns(ev, "ts", &t->ts) == 0;
+		t->hasdur = mct_get_ns(ev, "dur", &t->dur) == 0;
+		if (mct_get_key(ev, "ph", &t->ph) != 0)
+			t->ph.type = MCT_J_NONE;
+	}
+	t->meta = ph_meta(&t->ph);
 }
 
 /* Is this event an mct header line? */

@@ -29,7 +29,26 @@ mct_flow_init(struct mct_flow *f, const struct mct_header *hdr)
 		f->last[i].len = UINT32_MAX;
 	mct_field_parse("args.co_id", &f->co_id);
 	mct_field_parse("args.correlation", &f->correlation);
-	mct_field_parse("rank", &f->rank);
+}
+
+/*
+ * The text of the event's rank (mct_event_rank()), "null" if it has none;
+ * a source's rank is written in f->rtext.
+ */
+static void
+rank_text(struct mct_flow *f, struct mct_event *ev, struct mct_val *v)
+{
+	int64_t rank;
+
+	if (mct_event_rank(ev, f->hdr, &rank, v) < 0) {
+		v->p = "null";
+		v->len = 4;
+	} else if (v->p == NULL) {
+		f->rtext.len = 0;
+		mct_buf_addi(&f->rtext, rank);
+		v->p = f->rtext.p;
+		v->len = f->rtext.len;
+	}
 }
 
 /*
@@ -45,9 +64,9 @@ mct_flow_intern(struct mct_flow *f, struct mct_event *ev, int which)
 	struct mct_flow_last *l = &f->last[which];
 	struct mct_val v;
 
-	/* (no rank is looked for where the header says no line has one) */
-	if ((which == MCT_FLOW_RANK && !f->hdr->ranked) ||
-	    mct_get_key(ev, keys[which], &v) != 0) {
+	if (which == MCT_FLOW_RANK)
+		rank_text(f, ev, &v);
+	else if (mct_get_key(ev, keys[which], &v) != 0) {
 		v.p = "null";
 		v.len = 4;
 	}
@@ -69,8 +88,8 @@ mct_flow_rank(struct mct_flow *f, struct mct_event *ev, struct mct_buf *k)
 {
 	struct mct_val v;
 
-	if (f->hdr->ranked && mct_get(ev, &f->rank, &v) == 0 &&
-	    v.type == MCT_J_NUMBER) {
+	rank_text(f, ev, &v);
+	if (v.type == MCT_J_NUMBER) {
 		mct_buf_add(k, v.p, v.len);
 		mct_buf_addc(k, '\036');
 	}
@@ -311,4 +330,5 @@ mct_flow_free(struct mct_flow *f)
 	mct_map_free(&f->corrs);
 	mct_strtab_free(&f->st);
 	mct_buf_free(&f->line);
+	mct_buf_free(&f->rtext);
 }

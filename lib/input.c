@@ -827,3 +827,88 @@ mct_src_close(struct mct_src *s)
 	free(s);
 	return rv;
 }
+
+/*
+ * What kind of input begins with the n bytes at p.  The one test of it,
+ * for the reader, the partials and the tools that take several kinds:
+ * by the first bytes alone, which p holds as the input's first line
+ * whole, or its first MCT_KIND_BYTES, or all of it (all set).  Tags
+ * count only where mct writes them: a stream's header line first of all,
+ * a partial's header after space.  With fewer bytes that could still be
+ * either, MCT_KIND_MORE asks for more.
+ */
+int
+mct_src_kind(const char *p, size_t n, int all)
+{
+	static const char stream[] = MCT_HEADER_TAG;
+	static const struct {
+		const char	*tag;
+		size_t		 len;
+		int		 kind;
+	} partial[] = {
+		{ "{\"mct_partial\":", 15, MCT_KIND_PARTIAL },
+		{ "{\"mct_ranks_partial\":", 21, MCT_KIND_RANKS_PARTIAL },
+	};
+	size_t i, at, k, m;
+	int more = 0;
+
+	if (n == 0)
+		return all ? MCT_KIND_EMPTY : MCT_KIND_MORE;
+	if (mct_header_line(p, n))
+		return MCT_KIND_STREAM;
+	m = n < sizeof(stream) - 1 ? n : sizeof(stream) - 1;
+	if (memcmp(p, stream, m) == 0)	/* its beginning, so far */
+		more = !all;
+	for (at = 0; at < n && (p[at] == ' ' || p[at] == '\t' ||
+	    p[at] == '\r' || p[at] == '\n'); at++)
+		;
+	if (at == n)
+		return all ? MCT_KIND_EMPTY : MCT_KIND_MORE;
+	for (i = 0; i < sizeof(partial) / sizeof(partial[0]); i++) {
+		k = n - at < partial[i].len ? n - at : partial[i].len;
+		if (memcmp(p + at, partial[i].tag, k) != 0)
+			continue;
+		if (k == partial[i].len)
+			return partial[i].kind;
+		more |= !all;
+	}
+	if (more)
+		return MCT_KIND_MORE;
+	switch (p[at]) {
+	case '{':
+		return MCT_KIND_OBJECT;
+	case '[':
+		return MCT_KIND_ARRAY;
+	case '\xef':	/* a byte order mark is JSON's (the framer skips it) */
+		if (n - at < 3 && !all)
+			return MCT_KIND_MORE;
+		if (n - at >= 3 && memcmp(p + at, "\xef\xbb\xbf", 3) == 0)
+			return MCT_KIND_OBJECT;
+	}
+	return MCT_KIND_LOG;
+}
+
+/*
+ * The first bytes of a file, up to n, for mct_src_kind(): how many (all
+ * there are if fewer), or -1 if it cannot be read.  The file is read
+ * again from its start after: a pipe cannot be, and is not looked at.
+ */
+ssize_t
+mct_src_head(const char *path, char *buf, size_t n)
+{
+	struct stat st;
+	struct mct_src *s;
+	ssize_t got = 0, k;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return -1;
+	s = mct_src_open(path);
+	while (!mct_src_failed(s) && (size_t)got < n &&
+	    (k = mct_src_read(s, buf + got, n - (size_t)got)) > 0)
+		got += k;
+	if (mct_src_failed(s))
+		got = -1;
+	mct_src_close(s);
+	return got;
+}

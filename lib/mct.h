@@ -428,10 +428,42 @@ struct mct_src	*mct_src_clone(const struct mct_src *, long long, long long);
 int		 mct_src_close(struct mct_src *);
 
 /*
- * reader.c - operands in, events out (see the top of this file).
+ * The kind of an input, by its first bytes (mct_src_kind()): a trace
+ * (Object form or NDJSON events, Array form), an mct stream, a partial
+ * of mct-group or of mct-ranks, a metric log (not JSON: CSV or TSV).
+ */
+enum {
+	MCT_KIND_MORE = -1,	/* not known yet: give it more bytes */
+	MCT_KIND_EMPTY,		/* nothing, or only space */
+	MCT_KIND_OBJECT,	/* JSON that begins with '{' */
+	MCT_KIND_ARRAY,		/* JSON that begins with '[' */
+	MCT_KIND_STREAM,	/* an mct stream: the header line first */
+	MCT_KIND_PARTIAL,	/* mct-group -o partial */
+	MCT_KIND_RANKS_PARTIAL,	/* mct-ranks -o partial */
+	MCT_KIND_LOG		/* not JSON: a CSV or TSV metric log */
+};
+#define MCT_KIND_BYTES	64	/* enough to tell any kind */
+
+int		 mct_src_kind(const char *, size_t, int);
+ssize_t		 mct_src_head(const char *, char *, size_t);
+
+/*
+ * Does the line at p begin as an mct stream's header?  mct_src_kind()'s
+ * first test, inline for the reader, which asks it of every stream line.
  */
 #define MCT_HEADER_NAME	"mct_header"
+#define MCT_HEADER_TAG	"{\"name\":\"" MCT_HEADER_NAME "\""
 
+static inline int
+mct_header_line(const char *p, size_t n)
+{
+	return n >= sizeof(MCT_HEADER_TAG) - 1 &&
+	    __builtin_memcmp(p, MCT_HEADER_TAG, sizeof(MCT_HEADER_TAG) - 1) == 0;
+}
+
+/*
+ * reader.c - operands in, events out (see the top of this file).
+ */
 /*
  * What the reader knows of one operand (a source), when mct_open()
  * returns.  For a trace, pass 1 learnt it; for an mct stream, its header
@@ -457,8 +489,9 @@ struct mct_source {
 	const char	*rank_from;	/* the rule: "distributedInfo", "file name",
 					   "order", "option", or a stream's */
 	int		 notrace;	/* not a trace at all: no rank */
-	int		 ranks_inside;	/* a stream of several ranks: its lines
-					   carry their own rank key */
+	int		 ranks_inside;	/* a stream whose header lists ranks: its
+					   lines carry their own rank key, or
+					   (one rank) it is the source's */
 	int64_t		 shift;		/* ns added to its ts (--align) */
 	int		 has_mark;
 	int64_t		 mark;		/* ts of its first event named --align NAME */
@@ -625,6 +658,21 @@ struct mct_feed {
 };
 
 /*
+ * read_bytes.c - a source's lines, one at a time, with the reader's own
+ * buffer: for what is read line by line beside the reader (partials,
+ * metric logs).  What goes wrong stays in the source (mct_src_error()).
+ */
+struct mct_lines;
+
+enum { MCT_LINE = 1, MCT_LINE_CUT };	/* mct_lines_next() */
+
+struct mct_lines *mct_lines_open(struct mct_src *);
+int	 mct_lines_next(struct mct_lines *, const char **, size_t *,
+	    unsigned long long *);
+const char *mct_lines_peek(struct mct_lines *, size_t, size_t *);
+void	 mct_lines_free(struct mct_lines *);
+
+/*
  * pairbe.c - B/E duration events paired into X events (mct_opts.pair_be),
  * with one stack of open B events per thread; events come out in E
  * order.  For mct_next() only.
@@ -726,6 +774,19 @@ int	 mct_field_ns(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, int64_t *);
 int	 mct_field_key(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, struct mct_buf *);
+int	 mct_is_meta(struct mct_event *);
+
+/* An event's ts, dur and ph (mct_get_times()). */
+struct mct_tdp {
+	int64_t		 ts, dur;
+	int		 hasts, hasdur;	/* ts, dur are integers */
+	struct mct_val	 ph;		/* type MCT_J_NONE if missing */
+	int		 meta;		/* a metadata event (mct_is_meta()) */
+};
+
+void	 mct_get_times(struct mct_event *, struct mct_tdp *);
+int	 mct_event_rank(struct mct_event *, const struct mct_header *,
+	    int64_t *, struct mct_val *);
 int	 mct_is_header(struct mct_event *);
 
 /*
@@ -834,7 +895,8 @@ struct mct_flow {
 	struct mct_map	 corrs;		/* id -> struct mct_corr, in the entry */
 	struct mct_strtab st;		/* host names, pids, tids, ranks */
 	/* private */
-	struct mct_field co_id, correlation, rank;
+	struct mct_field co_id, correlation;
+	struct mct_buf	 rtext;		/* a source's rank as text */
 	int64_t		 last_ts;
 	long long	 nadd;
 	struct mct_flow_last {

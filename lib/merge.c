@@ -226,28 +226,21 @@ chunk_add(struct mct_merge *m, int64_t key, int64_t rank, uint64_t seq,
 static int64_t
 key_of(struct mct_event *ev, int64_t last)
 {
-	struct mct_val ph;
 	int64_t ts;
 
-	if (mct_get_ns(ev, "ts", &ts) != 0 ||
-	    (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1)))
+	if (mct_get_ns(ev, "ts", &ts) != 0 || mct_is_meta(ev))
 		return last;
 	return ts;
 }
 
-/* The event's rank: its source's, else its own key's, else -1. */
+/* The event's rank (mct_event_rank()), or -1 if it has no integer one. */
 static int64_t
-rank_of(struct mct_event *ev, const struct mct_source *s)
+rank_of(struct mct_event *ev)
 {
-	struct mct_val v;
 	int64_t rank;
 
-	if (s->rank >= 0)
-		return s->rank;
-	if (s->ranks_inside && mct_get_key(ev, "rank", &v) == 0 &&
-	    mct_int(v.p, v.len, &rank) == 0)
-		return rank;
-	return MCT_RANK_NONE;
+	return mct_event_rank(ev, NULL, &rank, NULL) == 0 ? rank :
+	    MCT_RANK_NONE;
 }
 
 /*
@@ -285,7 +278,7 @@ spill(struct mct_merge *m, int i)
 	while (m->feed.next(m->feed.arg, i, &ev)) {
 		if (ev->len > UINT32_MAX - 1)
 			continue;	/* cannot be: the reader holds lines in memory */
-		rank = rank_of(ev, s);
+		rank = rank_of(ev);
 		kp = s->ranks_inside ? last_key(m, rank) : &key;
 		key = *kp = key_of(ev, *kp);
 		if (!s->sorted) {
@@ -320,7 +313,7 @@ live_next(struct mct_merge *m, struct run *u)
 	while (ev->len > UINT32_MAX - 1);
 	if ((key = key_of(ev, u->key)) > u->key)
 		u->key = key;
-	u->rank = rank_of(ev, &m->hdr->src[u->src]);
+	u->rank = rank_of(ev);
 	u->seq = ev->where - 1;
 	if (ev->len + 1 > u->cap) {
 		u->cap = ev->len + 1 + 256;

@@ -506,19 +506,6 @@ trace_event(struct mct_out *o, struct mct_event *ev)
 	mct_write(b->p, b->len);
 }
 
-/*
- * A metadata event (ph M) names processes and threads for a viewer; as a
- * row of a table it is noise to awk and gnuplot (ts 0, no dur), so rows
- * leave it out unless asked (o->meta).
- */
-static int
-is_meta(struct mct_event *ev)
-{
-	struct mct_val ph;
-
-	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
-}
-
 void
 mct_out_event(struct mct_out *o, struct mct_event *ev)
 {
@@ -544,7 +531,9 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 		trace_event(o, ev);
 		return;
 	default:
-		if (!o->meta && is_meta(ev))
+		/* a metadata event as a row is noise to awk and gnuplot
+		   (ts 0, no dur): left out unless asked (o->meta) */
+		if (!o->meta && mct_is_meta(ev))
 			return;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)

@@ -20,7 +20,9 @@
  *
  * The reading of lines, headers and end lines (mct_partial_lines()) and
  * the traces a header covers (mct_partial_cover()) serve every kind of
- * partial: mct-ranks' (rankpart.c) too.
+ * partial: mct-ranks' (rankpart.c) too.  A file is read as any input is:
+ * a byte source of input.c, told a partial by mct_src_kind(), its lines
+ * from mct_lines_next().
  */
 #include "config.h"
 
@@ -775,63 +777,6 @@ read_end(struct mct_pline *pr, void *arg)
 	return MCT_EXIT_OK;
 }
 
-/*
- * Does text[0..n) begin as a partial's header ({"mct_...)?  1 yes, 0 no,
- * -1 not known yet.  *at: where its first line begins.
- */
-static int
-begins(const char *p, size_t n, size_t *at)
-{
-	static const char head[] = "{\"mct_";
-
-	for (*at = 0; *at < n && strchr(" \t\r\n", p[*at]) != NULL; (*at)++)
-		;
-	if (n - *at < sizeof(head) - 1)
-		return -1;
-	return memcmp(p + *at, head, sizeof(head) - 1) == 0;
-}
-
-/*
- * The whole of a file (gzip or not), or NULL (said).  A file that does
- * not begin as a partial does is read no further (*head 0; else 1): a
- * trace given by mistake is not held whole in memory.
- */
-static char *
-slurp(const char *path, size_t *len, int *status, int *head, size_t *first)
-{
-	struct mct_src *src = mct_src_open(path);
-	struct mct_buf b = { 0 };
-	const char *e;
-	long long at;
-	ssize_t n;
-
-	*status = MCT_EXIT_OK;
-	if (mct_src_failed(src)) {
-		e = mct_src_error(src, &at);
-		warnx("%s: %s", mct_src_name(src), e ? e : "cannot be read");
-		mct_src_close(src);
-		*status = MCT_EXIT_USAGE;
-		return NULL;
-	}
-	*head = -1;
-	for (;;) {
-		mct_buf_grow(&b, 65536);
-		if ((n = mct_src_read(src, b.p + b.len, 65536)) <= 0)
-			break;
-		b.len += (size_t)n;
-		if (*head == -1 && (*head = begins(b.p, b.len, first)) == 0)
-			break;
-	}
-	if ((e = mct_src_error(src, &at)) != NULL) {
-		warnx("%s:%lld: %s", mct_src_name(src), at, e);
-		*status = MCT_EXIT_DAMAGED;
-	}
-	mct_src_close(src);
-	mct_buf_addc(&b, '\0');
-	*len = b.len - 1;
-	return b.p;
-}
-
 /* Is text[0..n) one complete JSON object (and nothing after it)? */
 static int
 whole(const char *p, size_t n)
@@ -918,47 +863,58 @@ int
 mct_partial_lines(const char *path, const struct mct_partkind *k, void *arg)
 {
 	struct mct_pline pr = { 0 };
-	char *text;
-	size_t len, at;
-	int head;
-	const char *p, *nl, *end;
-	long long nlines = 0, nbad = 0;	/* lines read, damaged */
-	int status, r, cut = 0;
+	struct mct_src *src;
+	struct mct_lines *li;
+	const char *p, *e;
+	size_t n, want, at;
+	long long off, nlines = 0, nbad = 0;	/* lines read, damaged */
+	int status = MCT_EXIT_OK, r, kind, cut = 0;
 	int state = 0;		/* 0: want a header, 1: lines, 2: ended */
 
 	pr.name = strcmp(path, "-") == 0 ? "(stdin)" : path;
-	if ((text = slurp(path, &len, &status, &head, &at)) == NULL)
-		return status;
-	if (head == 0) {
-		warnx("%s:%zu: not a partial of %s (no header line)", pr.name,
-		    at, k->what);
-		free(text);
+	src = mct_src_open(path);
+	if (mct_src_failed(src)) {
+		e = mct_src_error(src, &off);
+		warnx("%s: %s", mct_src_name(src), e ? e : "cannot be read");
+		mct_src_close(src);
 		return MCT_EXIT_USAGE;
 	}
+	li = mct_lines_open(src);
+	/* a trace given by mistake is read no further than its beginning */
+	for (want = MCT_KIND_BYTES;; want *= 2) {
+		p = mct_lines_peek(li, want, &n);
+		if ((kind = mct_src_kind(p, n, n < want)) != MCT_KIND_MORE)
+			break;
+	}
+	if (kind != MCT_KIND_PARTIAL && kind != MCT_KIND_RANKS_PARTIAL &&
+	    kind != MCT_KIND_EMPTY) {
+		for (at = 0; at < n && strchr(" \t\r\n", p[at]) != NULL; at++)
+			;
+		warnx("%s:%zu: not a partial of %s (no header line)", pr.name,
+		    at, k->what);
+		status = MCT_EXIT_USAGE;
+	}
 	mct_event_init(&pr.ev, "{}", 2, NULL);
-	end = text + len;
-	for (p = text; p < end && status != MCT_EXIT_USAGE; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		pr.off = (unsigned long long)(p - text);
-		if (nl == p)
+	while (status != MCT_EXIT_USAGE &&
+	    (r = mct_lines_next(li, &p, &n, &pr.off)) > 0) {
+		if (n == 0)
 			continue;
-		if (!whole(p, (size_t)(nl - p))) {
-			if (state == 0 && nl != end)	/* a trace, say */
+		if (!whole(p, n)) {
+			cut = r == MCT_LINE_CUT;
+			if (state == 0 && !cut)		/* a trace, say */
 				warnx("%s:%llu: not a partial of %s (no header "
 				    "line)", pr.name, pr.off, k->what);
 			else
-				warnx("%s:%llu: %s", pr.name, pr.off, nl == end ?
+				warnx("%s:%llu: %s", pr.name, pr.off, cut ?
 				    "truncated partial: its last line is cut" :
 				    "damaged partial line");
-			cut = nl == end;
 			status = mct_status(status, MCT_EXIT_DAMAGED);
 			if (state == 0)
 				status = MCT_EXIT_USAGE;
 			nbad++;
 			continue;
 		}
-		mct_event_set(&pr.ev, p, (size_t)(nl - p));
+		mct_event_set(&pr.ev, p, n);
 		if (state != 1) {
 			if (kind_header(&pr, k) != 0 || k->header(&pr, arg) != 0)
 				status = MCT_EXIT_USAGE;
@@ -978,16 +934,22 @@ mct_partial_lines(const char *path, const struct mct_partkind *k, void *arg)
 		} else
 			nlines++;
 	}
+	if ((e = mct_src_error(src, &off)) != NULL) {
+		warnx("%s:%lld: %s", mct_src_name(src), off, e);
+		status = mct_status(status, MCT_EXIT_DAMAGED);
+	}
 	if (state == 0 && status == MCT_EXIT_OK) {
 		warnx("%s: empty: not a partial of %s", pr.name, k->what);
 		status = MCT_EXIT_USAGE;
 	} else if (state == 1 && !cut && status != MCT_EXIT_USAGE) {
 		warnx("%s:%llu: truncated partial: no end line after %lld "
-		    "%ss", pr.name, (unsigned long long)len, nlines, k->item);
+		    "%ss", pr.name, (unsigned long long)mct_src_pos(src),
+		    nlines, k->item);
 		status = mct_status(status, MCT_EXIT_DAMAGED);
 	}
 	mct_event_free(&pr.ev);
-	free(text);
+	mct_lines_free(li);
+	mct_src_close(src);
 	return status;
 }
 

@@ -93,13 +93,16 @@ by_rules(struct mct_source *s, int i)
  * operand, else every trace operand when more than one is read (streams
  * are not ranks by themselves: `mct-cat --wrap t.nd phases.nd` is one
  * trace and its track).  A stream that already carries ranks keeps them.
- * Returns 1 if the events get ranks, 0 if not, -1 (said) if two sources
- * have one rank.
+ * One trace read alone has the rank it says (distributedInfo.rank: one
+ * rank of a job), its lines left as they are: the header says it.
+ * Returns 1 if the event lines get rank keys, 0 if not, -1 (said) if two
+ * sources have one rank.
  */
 int
 mct_rank_decide(struct mct_source *src, int n, const struct mct_opts *o)
 {
-	int i, j, ranked = 0, ntrace = 0;
+	int i, j, ranked = 0, ntrace = 0, alone, said = 0;
+	int64_t rank;
 
 	for (i = 0; i < n; i++) {
 		if (src[i].ranks_inside)
@@ -107,15 +110,20 @@ mct_rank_decide(struct mct_source *src, int n, const struct mct_opts *o)
 		if (src[i].ok && !src[i].stream && !src[i].notrace)
 			ntrace++;
 	}
-	if (o->rank == MCT_RANK_AUTO && ntrace < 2)
-		return ranked;
+	alone = o->rank == MCT_RANK_AUTO && ntrace < 2;
 	for (i = 0; i < n; i++) {
 		struct mct_source *s = &src[i];
 
 		if (!s->ok || s->ranks_inside || s->notrace ||
 		    (s->stream && o->rank == MCT_RANK_AUTO))
 			continue;
-		if (o->rank == MCT_RANK_GIVEN) {
+		if (alone) {
+			if (mct_rank_in_top(s->top, &rank) == 0) {
+				s->rank = rank;
+				s->rank_from = "distributedInfo";
+				said = 1;
+			}
+		} else if (o->rank == MCT_RANK_GIVEN) {
 			s->rank = o->rank_n;
 			s->rank_from = "option";
 		} else if (o->rank == MCT_RANK_ORDER) {
@@ -124,6 +132,8 @@ mct_rank_decide(struct mct_source *src, int n, const struct mct_opts *o)
 		} else
 			by_rules(s, i);
 	}
+	if (alone && !said)
+		return ranked;
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			if (src[i].ok && src[j].ok && src[i].rank >= 0 &&
@@ -135,7 +145,7 @@ mct_rank_decide(struct mct_source *src, int n, const struct mct_opts *o)
 				    src[j].rank_from);
 				return -1;
 			}
-	return 1;
+	return alone ? ranked : 1;
 }
 
 /*
@@ -430,17 +440,16 @@ note_proc(struct mct_wrap *w, int64_t rank, const char *pid, size_t n)
 int
 mct_wrap_event(struct mct_wrap *w, struct mct_event *ev, struct mct_buf *out)
 {
-	struct mct_val ph;
+	struct mct_val v;
 	struct wproc *p;
 	int64_t rank, si = 0;
 	size_t from = 0;
-	int kr, kp, ki, kb, ka, meta, bits = 0;
+	int kp, ki, kb, ka, meta, bits = 0;
 
-	mct_event_index(ev);
-	if ((kr = key_at(ev, "rank")) < 0 || key_int(ev, kr, &rank) != 0 ||
+	if (mct_event_rank(ev, NULL, &rank, &v) != 0 || v.p == NULL ||
 	    rank < 0)
-		return 0;
-	meta = mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
+		return 0;	/* (a source's rank alone: a trace of one rank) */
+	meta = mct_is_meta(ev);
 	kp = key_at(ev, "pid");
 	ki = meta ? -1 : key_at(ev, "id");
 	kb = meta ? -1 : key_at(ev, "bind_id");

@@ -207,10 +207,16 @@ edit_rank(struct mct_reader *r, struct input *in)
 {
 	struct mct_event *ev = &r->ev;
 	int keep = ev->indexed && ev->nkv >= 0 && in->s->shift == 0;
+	int add = in->addrank;
 	struct mct_kv *kv;
+	struct mct_val v;
+	int64_t rank;
 
-	if ((!in->addrank && in->s->shift == 0) ||
-	    mct_rank_line(ev, in->addrank ? in->s->rank : MCT_RANK_NONE,
+	if (add == ADD_MISSING && mct_event_rank(ev, NULL, &rank, &v) >= 0 &&
+	    v.p != NULL)
+		add = ADD_NONE;		/* the line has its own */
+	if ((add == ADD_NONE && in->s->shift == 0) ||
+	    mct_rank_line(ev, add != ADD_NONE ? in->s->rank : MCT_RANK_NONE,
 	    in->s->shift, &r->rline) != 0)
 		return;
 	ev->json = r->rline.p;

@@ -81,13 +81,14 @@ header_probe(struct mct_reader *r, struct input *in)
 
 	for (;;) {
 		nl = read_find_nl(b);
-		if (b->end - b->pos >= 64 || nl != NULL || b->eof)
+		if (b->end - b->pos >= MCT_KIND_BYTES || nl != NULL || b->eof)
 			break;
 		if (bytes_refill(b, bytes_src_rd, in->src) < 0)
 			break;
 	}
 	bytes_src_error(r, in->s->name, in->src, &in->fx);
-	if (!read_is_header_line(b->p + b->pos, b->end - b->pos))
+	if (mct_src_kind(b->p + b->pos, b->end - b->pos, b->eof) !=
+	    MCT_KIND_STREAM)
 		return 0;
 	while ((nl = read_find_nl(b)) == NULL &&
 	    !b->eof)
@@ -272,8 +273,9 @@ header_decide_ranks(struct mct_reader *r)
 		if (ranked && r->src[i].notrace)	/* no rank of the job */
 			r->status = mct_status(r->status, MCT_EXIT_USAGE);
 	for (i = 0; i < r->nin; i++)
-		r->in[i].addrank = ranked && !r->src[i].ranks_inside &&
-		    r->src[i].rank >= 0;
+		r->in[i].addrank = !ranked || r->src[i].rank < 0 ? ADD_NONE :
+		    !r->src[i].ranks_inside ? ADD_ALL :
+		    r->nin > 1 ? ADD_MISSING : ADD_NONE;
 }
 
 /* ,"top_dropped":{"key":bytes,...}: the values not in the header. */
@@ -376,7 +378,9 @@ header_make(struct mct_reader *r)
 		mct_buf_addjstr(&b, n, strlen(n));
 	}
 	mct_buf_addc(&b, ']');
-	if (h->ranked)
+	for (i = 0; i < r->nin && r->src[i].rank < 0; i++)
+		;
+	if (h->ranked || i < r->nin)	/* lines with ranks, or a trace's own */
 		header_ranks(r, &b);
 	mct_buf_adds(&b, "}}");
 	h->line = b.p;

@@ -169,7 +169,7 @@ struct input {
 	int		 stream;	/* an mct stream: read directly */
 	int		 direct;	/* a plain file: pass 2 frames it again */
 	int		 convert;	/* rewrite ts/dur to ns in pass 2 */
-	int		 addrank;	/* append its rank to each event */
+	int		 addrank;	/* append its rank to each event (ADD_*) */
 	struct facts	 fx;
 	struct framer	 fr;
 	struct readpos	 rp;
@@ -183,6 +183,13 @@ struct input {
 	struct mct_buf	 big;		/* its text */
 	struct facts	 fx2;		/* pass 2's, framing a file again alone */
 };
+
+/*
+ * input.addrank: a trace's rank goes on every line; a stream of one rank
+ * (a trace read alone says its rank in the header only) puts it on the
+ * lines that lack it, when it is read with other operands.
+ */
+enum { ADD_NONE, ADD_ALL, ADD_MISSING };
 
 /* Where the ts and dur values of an event are, to be converted. */
 struct span {
@@ -247,6 +254,8 @@ ssize_t	 bytes_refill(struct rbuf *, ssize_t (*)(void *, char *, size_t),
 ssize_t	 bytes_src_rd(void *, char *, size_t);
 void	 bytes_src_error(struct mct_reader *, const char *, struct mct_src *,
 	    struct facts *);
+int	 bytes_line(struct rbuf *, ssize_t (*)(void *, char *, size_t), void *,
+	    char **, size_t *);
 
 /* read_spool.c */
 int	 spool_make(struct mct_reader *);
@@ -345,13 +354,11 @@ read_event_at(struct mct_reader *r, struct input *in, const char *json,
 	ev->hdr = &r->hdr;
 }
 
-/* Is this line an mct stream's header? */
+/* Is this line an mct stream's header?  (mct_src_kind()'s test.) */
 static inline int
 read_is_header_line(const char *p, size_t n)
 {
-	static const char pre[] = "{\"name\":\"" MCT_HEADER_NAME "\"";
-
-	return n >= sizeof(pre) - 1 && memcmp(p, pre, sizeof(pre) - 1) == 0;
+	return mct_header_line(p, n);
 }
 
 #endif /* READ_PRIVATE_H */

@@ -38,7 +38,7 @@ traces=$(ls "$work"/in/*.json "$work"/in/*.json.gz "$work"/in/*.ndjson \
 [ -d "$fixtures" ] && traces="$traces $(ls "$fixtures"/*.json \
     "$fixtures"/*.json.gz)"
 corpus=$(ls "$src"/tests/corpus/*.json "$src"/tests/corpus/*.nd)
-ranks=$(ls "$work"/in/rank*.json* 2>/dev/null | head -3)
+ranks=$(ls "$work"/in/rank*.json* 2>/dev/null | head -3 | tr "\n" " ")
 
 n=0 bad=0
 # run NAME CMD...: CMD under both builds, compared.

@@ -94,8 +94,26 @@ def decode(text):
                       parse_constant=lambda n: None)
 
 
+# The rank a trace read alone says (its distributedInfo.rank), if any: the
+# rank of its events that carry none (mct(7), Ranks).
+FILE_RANK = None
+
+
+def top_rank(doc):
+    d = doc.get("distributedInfo") if isinstance(doc, dict) else None
+    r = d.get("rank") if isinstance(d, dict) else None
+    return r if type(r) is int and r >= 0 else None
+
+
+def rank_of(e):
+    r = e.get("rank")
+    return FILE_RANK if r is None else r
+
+
 def read_events(path):
     """The events of a file, in order, and whether it is an mct stream."""
+    global FILE_RANK
+    FILE_RANK = None
     with open(path, "rb") as f:
         data = f.read()
     if data[:2] == b"\x1f\x8b":
@@ -118,6 +136,7 @@ def read_events(path):
         if doc is None:
             doc = [decode(l) for l in text.split("\n") if l.strip()]
     if isinstance(doc, dict) and isinstance(doc.get("traceEvents"), list):
+        FILE_RANK = top_rank(doc)
         doc = doc["traceEvents"]
     elif isinstance(doc, dict):
         doc = [doc]
@@ -296,8 +315,11 @@ def dur_of(e):
 
 
 def launch_of(h):
-    return {"name": h.get("name"), "ts": h["ts"], "dur": dur_of(h),
-            "pid": h.get("pid"), "tid": h.get("tid")}
+    r = {"name": h.get("name"), "ts": h["ts"], "dur": dur_of(h),
+         "pid": h.get("pid"), "tid": h.get("tid")}
+    if rank_of(h) is not None:
+        r["rank"] = rank_of(h)
+    return r
 
 
 def paired(dev, host):
@@ -368,6 +390,8 @@ def key_mode(events, o):
             rec = {"name": h.get("name"), "ph": "X", "ts": h["ts"],
                    "dur": dur_of(h), "pid": h.get("pid"),
                    "tid": h.get("tid"), "key": k}
+            if rank_of(h) is not None:
+                rec["rank"] = rank_of(h)
             r.orphan_records.append(orphan(rec, NO_DEV))
         else:
             r.records += [paired(d, h) for d in devs[k]]

@@ -5,8 +5,9 @@
 # (the reader's and the json files their private one too), each tool is
 # one file of its own, gets its events from mct_next() alone (the reader
 # merges and pairs them), its options() holds only its own options
-# (lib/cli.c takes the shared ones), and lib/field.c names no tool (the
-# tools register the keys of their records).
+# (lib/cli.c takes the shared ones), lib/field.c names no tool (the tools
+# register the keys of their records), and what lib defines once (is-meta,
+# an event's rank, a file's kind) is not defined again.
 
 load helpers
 
@@ -207,4 +208,51 @@ cites() {
 d/f.c:2:# ($doc section 2)
 d/f.c:3:# ($iss 16)
 d/f.c:4:# Seed ${sec}12.5: gaps"
+}
+
+@test "every concept once: lib and the tools test a metadata event, an event's rank and a file's kind only through lib's one function" {
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" once "$MCT_SRCDIR/lib" \
+	    "$MCT_SRCDIR/tools"
+	[ "$status" -eq 0 ]
+	same "$output" ""
+}
+
+@test "the once check names a second definition where there is one" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir once
+	# a tool's own is-meta, rank and sniffer, as the tools once had them
+	cp "$MCT_SRCDIR/tools/mct-group.c" once/mct-x.c
+	cat >> once/mct-x.c <<'C'
+static int
+is_meta(struct mct_event *ev)
+{
+	struct mct_val ph;
+
+	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
+}
+
+static int
+rank_of(struct mct_event *ev, int64_t *rank)
+{
+	struct mct_val v;
+
+	return mct_get_key(ev, "rank", &v) == 0 && mct_int(v.p, v.len, rank) == 0;
+}
+
+static int
+partial_line(const char *p, size_t n)
+{
+	static const char tag[] = "{\"mct_partial\":";
+
+	return n >= sizeof(tag) - 1 && memcmp(p, tag, sizeof(tag) - 1) == 0;
+}
+C
+	# the one definitions, in their places, are no second ones
+	cp "$MCT_SRCDIR/lib/field.c" "$MCT_SRCDIR/lib/input.c" once/
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" once once
+	[ "$status" -eq 0 ]
+	n=$(wc -l < "$MCT_SRCDIR/tools/mct-group.c")
+	same "$output" "mct-x.c:$((n + 6)): is-meta (mct_is_meta): return mct_get_key(ev, \"ph\", &ph) == 0 && mct_jstr_eq(&ph, \"M\", 1);
+mct-x.c:$((n + 14)): an event's rank (mct_event_rank): return mct_get_key(ev, \"rank\", &v) == 0 && mct_int(v.p, v.len, rank) == 0;
+mct-x.c:$((n + 20)): file sniffing (mct_src_kind): static const char tag[] = \"{\\\"mct_partial\\\":\";"
 }

@@ -19,6 +19,10 @@ usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across fil
        house.py inner TOOL.o...     print "x.o: sym" for each object that calls
                                     what only mct_next() calls: merge.c's and
                                     pairbe.c's events, an operand's apart
+       house.py once DIR...         print "file:N: CONCEPT: line" for each line
+                                    of the .c and .h files of the DIRs that
+                                    decides a concept lib defines once
+                                    (ONCE below) outside its place
 """
 import os
 import re
@@ -145,12 +149,45 @@ def options(paths):
     print(f"total {total}")
 
 
+# The concepts lib defines once, each in its place: how a line that
+# decides it again looks, and the files where it may (the one definition,
+# and what only looks like another: the framer's note of the same, a
+# header's list of ranks, a partial's lines).
+ONCE = [
+    ("is-meta (mct_is_meta)",
+     re.compile(r"""(?i)ph.*(mct_jstr_eq\([^;]*"M"\s*,\s*1\)|==\s*'M'|,\s*'M'\s*\))"""),
+     {"field.c", "json_scan.c"}),
+    ("an event's rank (mct_event_rank)",
+     re.compile(r"""(mct_get_key|mct_get|key_at|mct_field_parse|mct_pline_int)\s*\([^;]*"rank"\s*[,)]"""),
+     {"field.c", "read_header.c", "rankpart.c"}),
+    ("file sniffing (mct_src_kind)",
+     re.compile(r"""(memcmp|strncmp|strstr|mct_get_key)\s*\([^;]*(mct_header|MCT_HEADER|mct_partial|mct_ranks_partial|\{\\"mct_)"""
+                r"""|^(?!.*mct_buf_add).*"\{\\"mct_"""
+                r"""|MCT_HEADER_NAME\s*"\\""\s*;"""
+                r"""|!=\s*'\{'.*!=\s*'\['"""),
+     {"input.c", "mct.h"}),
+]
+
+
+def once(dirs):
+    for d in dirs:
+        for f in sources(d):
+            with open(os.path.join(d, f), encoding="utf-8") as fp:
+                for n, line in enumerate(fp, 1):
+                    for what, pat, places in ONCE:
+                        if f not in places and pat.search(line):
+                            print(f"{f}:{n}: {what}: {line.strip()}")
+
+
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "options":
         options(sys.argv[2:])
         return 0
     if len(sys.argv) > 2 and sys.argv[1] == "inner":
         inner(sys.argv[2:])
+        return 0
+    if len(sys.argv) > 2 and sys.argv[1] == "once":
+        once(sys.argv[2:])
         return 0
     cmds = ("graph", "cycles", "exits", "includes", "sizes")
     if len(sys.argv) != 3 or sys.argv[1] not in cmds:

@@ -46,6 +46,29 @@ setup() {
 	[[ "$(head -1 "$BATS_TEST_TMPDIR/ba.nd")" == *'"rank":1,"rank_from":"distributedInfo"'*'"rank":0,"rank_from":"distributedInfo"'* ]]
 }
 
+@test "one real rank read alone has the rank its distributedInfo says: in mct-cat's header, mct-ranks, mct-flow and --by rank" {
+	need_fixtures
+	local f=$fixtures/kineto-rank1-of-2-nccl.json.gz
+	[ -f "$f" ] || skip "kineto-rank1-of-2-nccl.json.gz not in $fixtures"
+	cd "$BATS_TEST_TMPDIR"
+	# the header lists it, rank 1 by its distributedInfo; lines as they came
+	mct-cat "$f" > one.nd
+	[[ "$(head -1 one.nd)" == *',"ranks":[{"path":"'"$f"'","rank":1,"rank_from":"distributedInfo",'* ]]
+	same "$(sed 1d one.nd | grep -c '"rank":')" 0
+	# read directly or as the stream, it is rank 1 in every tool
+	for in in "$f" one.nd; do
+		same "$(mct-ranks -o tsv --no-header "$in" | cut -f1)" 1
+		same "$(mct-flow -o tsv --no-header -F rank,launch.rank "$in" |
+		    sort -u)" "$(printf '1\t1')"
+		same "$(mct-group --by rank -o tsv --no-header "$in" | cut -f1)" 1
+	done
+	# with the other rank, each has its own
+	mct-cat one.nd "$fixtures/kineto-rank0-of-2-nccl.json.gz" |
+	    mct-group --by rank -a count -o tsv --no-header | sort > two
+	same "$(cut -f1 two | tr '\n' ' ')" "0 1 "
+	same "$(grep -c . two)" 2
+}
+
 @test "--rank=order, --rank=N and --rank=auto give ranks also where the rules would not" {
 	mct-cat --rank=order rank-0.json rank-0.json > "$BATS_TEST_TMPDIR/o.nd"
 	ro check --rank order "$BATS_TEST_TMPDIR/o.nd" rank-0.json rank-0.json

@@ -457,3 +457,53 @@ get_missing(struct mct_event *ev, const struct mct_header *h,
 	(void)ns;
 	return -1;
 }
+
+/*
+ * mct_get_times(): the walk of an event without an index gives what
+ * mct_get_key() gives (the last of a key, escapes, values that are not
+ * numbers), and is-meta as mct_is_meta().
+ */
+void
+test_get_times(void)
+{
+	static const char *ev[] = {
+		"{\"name\":\"k\",\"ph\":\"X\",\"ts\":10,\"dur\":5,\"args\":{\"ts\":1}}",
+		"{\"ph\":\"M\",\"name\":\"process_name\",\"args\":{\"name\":\"a\"}}",
+		"{\"ts\":1,\"dur\":2,\"ph\":\"X\",\"ts\":3}",
+		"{\"ts\":1,\"ph\":\"X\",\"dur\":2,\"args\":{},\"t\\u0073\":9}",
+		"{\"ph\":\"\\u004d\",\"ts\":\"7\",\"dur\":null}",
+		"{\"ph\":\"C\",\"ts\":-4,\"dur\":1.5,\"name\":\"a\\\"b\"}",
+		"{\"ph\":\"X\",\"dur\":2,\"ts\":99999999999999999999}",
+		"{}",
+		"{\"ph\":[\"M\"],\"ts\":1}",
+	};
+	struct mct_event a, b;
+	struct mct_tdp x, y;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		mct_event_init(&a, ev[i], strlen(ev[i]), NULL);
+		mct_event_init(&b, ev[i], strlen(ev[i]), NULL);
+		mct_get_times(&a, &x);		/* walked (the first, surely) */
+		mct_event_index(&b);
+		mct_get_times(&b, &y);		/* from the index */
+		if (x.hasts != y.hasts || (x.hasts && x.ts != y.ts) ||
+		    x.hasdur != y.hasdur || (x.hasdur && x.dur != y.dur) ||
+		    x.ph.type != y.ph.type || x.meta != y.meta ||
+		    x.meta != mct_is_meta(&b) || (i == 0 && a.indexed)) {
+			diag("%s: walked ts %d %lld dur %d %lld ph %d meta %d; "
+			    "indexed ts %d %lld dur %d %lld ph %d meta %d",
+			    ESC(ev[i]), x.hasts, (long long)x.ts, x.hasdur,
+			    (long long)x.dur, x.ph.type, x.meta, y.hasts,
+			    (long long)y.ts, y.hasdur, (long long)y.dur,
+			    y.ph.type, y.meta);
+			bad++;
+		}
+		mct_event_free(&a);
+		mct_event_free(&b);
+	}
+	ok(bad == 0, "field: mct_get_times() walked, without an index, as "
+	    "mct_get_key() and mct_is_meta() answer (%zu events)",
+	    sizeof(ev) / sizeof(ev[0]));
+}

@@ -187,3 +187,105 @@ test_src_errors(void)
 	ok(c.failed && strcmp(c.msg, "is a directory") == 0 && said[0] == '\0',
 	    "input: a directory: failed, 'is a directory' kept");
 }
+
+/*
+ * mct_src_kind(): every kind by its first bytes, space before a partial's
+ * tag but not before a stream's header, and more bytes asked for while
+ * they could still be either.
+ */
+void
+test_src_kind(void)
+{
+	static const struct {
+		const char	*text;
+		int		 all, kind;
+	} c[] = {
+		{ "", 1, MCT_KIND_EMPTY },
+		{ " \n\t\r\n", 1, MCT_KIND_EMPTY },
+		{ " \n", 0, MCT_KIND_MORE },
+		{ "{\"traceEvents\":[", 0, MCT_KIND_OBJECT },
+		{ "{\"ph\":\"X\"}\n", 1, MCT_KIND_OBJECT },
+		{ "\n  [{\"ph\":\"X\"}", 0, MCT_KIND_ARRAY },
+		{ "\xef\xbb\xbf{}", 1, MCT_KIND_OBJECT },
+		{ "\xef\xbb", 0, MCT_KIND_MORE },
+		{ "{\"name\":\"mct_header\",\"ph\":\"M\"}", 0, MCT_KIND_STREAM },
+		{ "{\"name\":\"mct_hea", 0, MCT_KIND_MORE },
+		{ "{\"name\":\"mct_hea", 1, MCT_KIND_OBJECT },
+		{ " {\"name\":\"mct_header\"}", 1, MCT_KIND_OBJECT },
+		{ "{\"name\":\"kernel\"}", 0, MCT_KIND_OBJECT },
+		{ "{\"mct_partial\":1,\"by\":[]}", 0, MCT_KIND_PARTIAL },
+		{ "\n\n {\"mct_partial\":1}", 1, MCT_KIND_PARTIAL },
+		{ "{\"mct_ranks_partial\":1}", 0, MCT_KIND_RANKS_PARTIAL },
+		{ "{\"mct_ra", 0, MCT_KIND_MORE },
+		{ "{\"mct_partial_end\":3}", 1, MCT_KIND_OBJECT },
+		{ "timestamp, index, utilization.gpu [%]\n", 0, MCT_KIND_LOG },
+		{ "  time\tclocks.sm", 1, MCT_KIND_LOG },
+	};
+	size_t i;
+	int k, bad = 0;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if ((k = mct_src_kind(c[i].text, strlen(c[i].text),
+		    c[i].all)) != c[i].kind) {
+			diag("'%s' (all %d): kind %d, want %d", ESC(c[i].text),
+			    c[i].all, k, c[i].kind);
+			bad++;
+		}
+	ok(bad == 0, "input: mct_src_kind() tells every kind by its first "
+	    "bytes (%zu cases)", sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * mct_lines_next(): lines of a plain and of a gzip file, each with its
+ * offset, a last line without a line end said cut, and the bytes peeked
+ * at first handed out again as lines.
+ */
+void
+test_lines(void)
+{
+	static const char text[] = "a,b\n\n1,2\r\nlast";
+	const char *want[] = { "a,b", "", "1,2\r", "last" };
+	const unsigned long long woff[] = { 0, 4, 5, 10 };
+	char path[512];
+	struct mct_src *s;
+	struct mct_lines *li;
+	const char *p, *paths[2];
+	unsigned long long off;
+	size_t n, i;
+	int j, r, bad = 0, cut = 0;
+
+	paths[0] = TFILE("lines.csv", text);
+	snprintf(path, sizeof(path), "%s/lines.csv.gz", tmpdir);
+	write_gz(path, "wb", text);
+	paths[1] = path;
+	for (j = 0; j < 2; j++) {
+		s = mct_src_open(paths[j]);
+		li = mct_lines_open(s);
+		p = mct_lines_peek(li, 5, &n);
+		if (n < 5 || memcmp(p, text, 5) != 0)
+			bad++;
+		for (i = 0; (r = mct_lines_next(li, &p, &n, &off)) > 0; i++)
+			if (i >= 4 || n != strlen(want[i]) ||
+			    memcmp(p, want[i], n) != 0 || off != woff[i])
+				bad++;
+			else if (i == 3)
+				cut += r == MCT_LINE_CUT;
+			else
+				bad += r != MCT_LINE;
+		bad += i != 4;
+		mct_lines_free(li);
+		mct_src_close(s);
+	}
+	ok(bad == 0 && cut == 2, "input: mct_lines_next(): the lines of a "
+	    "plain and a gzip file, offsets, the last one cut, a peek read "
+	    "again");
+	/* a source that cannot be opened has no lines */
+	snprintf(path, sizeof(path), "%s/nope/none.csv", tmpdir);
+	s = mct_src_open(path);
+	li = mct_lines_open(s);
+	ok(mct_lines_next(li, &p, &n, &off) == 0 &&
+	    mct_lines_peek(li, 10, &n) != NULL && n == 0,
+	    "input: no lines of a source that cannot be opened");
+	mct_lines_free(li);
+	mct_src_close(s);
+}

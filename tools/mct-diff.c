@@ -16,8 +16,6 @@
  */
 #include "config.h"
 
-#include <sys/stat.h>
-
 #include <err.h>
 #include <getopt.h>
 #include <limits.h>
@@ -174,25 +172,6 @@ usage(int status)
  * Reading a run.
  */
 
-static int
-is_meta(struct mct_event *ev)
-{
-	struct mct_val ph;
-
-	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
-}
-
-/* Is the line a partial's header? */
-static int
-partial_line(const char *p, size_t n)
-{
-	static const char tag[] = "{\"mct_partial\":";
-
-	while (n > 0 && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++, n--;
-	return n >= sizeof(tag) - 1 && memcmp(p, tag, sizeof(tag) - 1) == 0;
-}
-
 /*
  * Is the operand a partial of mct-group?  Only a file can be looked at
  * first and read again; a pipe is read as events (and a partial there
@@ -201,18 +180,11 @@ partial_line(const char *p, size_t n)
 static int
 is_partial(const char *path)
 {
-	struct mct_src *s;
-	struct stat st;
-	char buf[64];
+	char buf[MCT_KIND_BYTES];
 	ssize_t n;
 
-	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
-	    !S_ISREG(st.st_mode))
-		return 0;
-	s = mct_src_open(path);
-	n = mct_src_failed(s) ? -1 : mct_src_read(s, buf, sizeof(buf));
-	mct_src_close(s);
-	return n > 0 && partial_line(buf, (size_t)n);
+	return (n = mct_src_head(path, buf, sizeof(buf))) > 0 &&
+	    mct_src_kind(buf, (size_t)n, 1) == MCT_KIND_PARTIAL;
 }
 
 /* The spec every partial must have: this run's --by and --value. */
@@ -370,13 +342,14 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 	if (o->stack)
 		stack_open(r, &fl);
 	while (mct_next(rd, &ev)) {
-		if (first && partial_line(ev->json, ev->len)) {
+		if (first && mct_src_kind(ev->json, ev->len, 1) ==
+		    MCT_KIND_PARTIAL) {
 			warnx("%s: a partial of mct-group is read from a file, "
 			    "not from a pipe", r->name);
 			exit(mct_finish(MCT_EXIT_USAGE));
 		}
 		first = 0;
-		if (is_meta(ev))
+		if (mct_is_meta(ev))
 			continue;
 		dev = mct_device(ev);
 		mct_runsum_event(&r->rs, ev, dev);

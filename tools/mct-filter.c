@@ -340,14 +340,6 @@ clip(struct opts *o, struct mct_event *ev)
 	mct_event_set(ev, b->p, b->len);
 }
 
-static int
-is_meta(struct mct_event *ev)
-{
-	struct mct_val ph;
-
-	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
-}
-
 /* The window in absolute ns, once the origin is known. */
 static void
 window(struct opts *o, const struct mct_header *h)
@@ -602,7 +594,7 @@ main(int argc, char *argv[])
 	else
 		mct_out_begin(&out, mct_header(r));
 	while (mct_next(r, &ev)) {
-		if (is_meta(ev)) {
+		if (mct_is_meta(ev)) {
 			if (!o.no_meta && !o.count)
 				mct_out_event(&out, ev);
 			continue;

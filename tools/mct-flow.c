@@ -706,7 +706,6 @@ main(int argc, char *argv[])
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	struct mct_val ph;
 	int n;
 
 	mct_records_register();	/* the times of the tools' records */
@@ -733,7 +732,7 @@ main(int argc, char *argv[])
 	if (!o.folded)
 		mct_out_begin(&o.out, o.hdr);
 	while (mct_next(r, &ev)) {
-		if (mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1)) {
+		if (mct_is_meta(ev)) {
 			/* names for the viewer; not rows of a table */
 			if (!o.folded && (o.out.fmt == MCT_O_NDJSON ||
 			    o.out.fmt == MCT_O_TRACE))

@@ -326,14 +326,6 @@ report(struct opts *o)
 }
 
 static int
-is_meta(struct mct_event *ev)
-{
-	struct mct_val ph;
-
-	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "M", 1);
-}
-
-static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
@@ -445,7 +437,7 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 	r = mct_open(argc, argv, mo);
 	o->hdr = o->t.hdr = mct_header(r);
 	while (mct_next(r, &ev))
-		if (o->meta || !is_meta(ev)) {
+		if (o->meta || !mct_is_meta(ev)) {
 			mct_seen_event(&o->seen, ev);
 			add(o, ev);
 		}

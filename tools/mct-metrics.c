@@ -373,67 +373,26 @@ lwarnx(struct opts *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A log's lines, read in chunks (gzip or not). */
-struct lines {
-	struct mct_src	*src;
-	struct mct_buf	 b;
-	size_t		 pos;
-	int		 eof;
-};
-
-/* The next line, without its newline.  Returns 0 at the end. */
+/*
+ * What went wrong reading a log, said; the status it gives: an error
+ * before its first byte is a file that cannot be read.
+ */
 static int
-next_line(struct lines *li, const char **p, size_t *n)
-{
-	struct mct_buf *b = &li->b;
-	char *nl;
-	ssize_t k;
-
-	for (;;) {
-		if (b->len > li->pos && (nl = memchr(b->p + li->pos, '\n',
-		    b->len - li->pos)) != NULL) {
-			*p = b->p + li->pos;
-			*n = (size_t)(nl - *p);
-			li->pos = (size_t)(nl - b->p) + 1;
-			return 1;
-		}
-		if (li->eof) {
-			if (li->pos >= b->len)
-				return 0;
-			*p = b->p + li->pos;
-			*n = b->len - li->pos;
-			li->pos = b->len;
-			return 1;
-		}
-		if (li->pos > 0) {
-			memmove(b->p, b->p + li->pos, b->len - li->pos);
-			b->len -= li->pos;
-			li->pos = 0;
-		}
-		mct_buf_grow(b, 65536);
-		if ((k = mct_src_read(li->src, b->p + b->len, 65536)) <= 0)
-			li->eof = 1;
-		else
-			b->len += (size_t)k;
-	}
-}
-
-/* What went wrong reading a log, said; the status it gives. */
-static int
-log_error(struct opts *o, struct lines *li, const char *name)
+log_error(struct opts *o, struct mct_src *src, const char *name)
 {
 	const char *e;
 	long long off;
+	int status;
 
-	if ((e = mct_src_error(li->src, &off)) == NULL)
-		return mct_src_close(li->src);
+	if ((e = mct_src_error(src, &off)) == NULL)
+		return mct_src_close(src);
 	if (off < 0)
 		lwarnx(o, "%s: %s", name, e);
 	else
 		lwarnx(o, "%s:%lld: %s", name, off, e);
-	mct_src_close(li->src);
-	return li->b.len == 0 && li->pos == 0 ? MCT_EXIT_USAGE :
-	    MCT_EXIT_DAMAGED;
+	status = mct_src_pos(src) == 0 ? MCT_EXIT_USAGE : MCT_EXIT_DAMAGED;
+	mct_src_close(src);
+	return status;
 }
 
 static int
@@ -468,16 +427,16 @@ read_log(struct opts *o, const char *path)
 {
 	const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
 	struct mct_mlog l = o->proto;
-	struct lines li = { 0 };
+	struct mct_src *src = mct_src_open(path);
+	struct mct_lines *li = mct_lines_open(src);
 	const char *p, *why;
+	unsigned long long at;
 	size_t n;
 	long long line = 0, nbad = 0, nback = 0;
 	int64_t last = 0;
 	int hdr = 0, r, has_last = 0;
 
-	li.src = mct_src_open(path);
-	li.eof = mct_src_failed(li.src);
-	while (next_line(&li, &p, &n)) {
+	while (mct_lines_next(li, &p, &n, &at)) {
 		line++;
 		if (!hdr) {
 			if (blank(p, n))
@@ -506,7 +465,8 @@ read_log(struct opts *o, const char *path)
 		else
 			keep(o, &l);
 	}
-	o->status = mct_status(o->status, log_error(o, &li, name));
+	mct_lines_free(li);
+	o->status = mct_status(o->status, log_error(o, src, name));
 	if (nbad > MAX_SAY)
 		lwarnx(o, "%s: %lld bad lines in all, skipped", name, nbad);
 	if (nback > 1)
@@ -514,7 +474,6 @@ read_log(struct opts *o, const char *path)
 	if (!hdr && o->status < MCT_EXIT_USAGE)
 		lwarnx(o, "%s: no header line: an empty log", name);
 	mct_mlog_free(&l);
-	mct_buf_free(&li.b);
 	o->maplog = NULL;	/* the next log has columns of its own */
 }
 
@@ -906,141 +865,6 @@ flush(struct opts *o)
 		forget(o);
 }
 
-/* What event() needs of an event. */
-struct times {
-	struct mct_val	 ph;
-	int64_t		 ts, dur;
-	int		 hasts, hasdur;	/* ts, dur integers */
-};
-
-/* An integer, if the value is a number (its type by its first byte). */
-static int
-time_of(const char *p, size_t n, int64_t *ns)
-{
-	switch (*p) {
-	case '"': case '{': case '[': case 't': case 'f': case 'n':
-		return 0;
-	}
-	return mct_int(p, n, ns) == 0;
-}
-
-/* Might a key ts, dur or ph be in p[0..end), or an escape? */
-static int
-spelled(const char *p, const char *end)
-{
-	for (; p < end; p++) {
-		if (*p == '\\')
-			return 1;
-		if (*p == '"' && end - p >= 4 &&
-		    ((p[1] == 't' && p[2] == 's' && p[3] == '"') ||
-		    (p[1] == 'p' && p[2] == 'h' && p[3] == '"') ||
-		    (p[1] == 'd' && p[2] == 'u' && end - p >= 5 &&
-		    p[3] == 'r' && p[4] == '"')))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * ts, dur and ph by a walk of the event's first level, the last of a key
- * winning as with mct_get_key(): the reader's pass-2 threads hand lines
- * out without an index, and a whole index of every line was a sixth of
- * --join's time.  Returns -1 on anything the walk does not know (an
- * escape, a space), for mct_get_key() to answer.
- */
-static int
-quick_times(const struct mct_event *ev, struct times *t)
-{
-	const char *p = ev->json, *end = p + ev->len, *k, *v, *q;
-	static const char stop[256] = { [','] = 1, ['}'] = 1 };
-	const char *ts = NULL, *dur = NULL, *ph = NULL;
-	size_t klen, tslen = 0, durlen = 0, phlen = 0;
-
-	if (ev->len < 2 || *p != '{')
-		return -1;
-	if (ev->len == 2 && p[1] == '}')
-		goto done;
-	for (p++;; p++) {
-		if (p >= end || *p != '"')
-			return -1;
-		k = p + 1;
-		if ((q = memchr(k, '"', (size_t)(end - k))) == NULL)
-			return -1;
-		klen = (size_t)(q - k);
-		/*
-		 * An escaped quote ends the key early; an escape spells ts,
-		 * ph or dur only in 7 bytes or more ("\u0074s").
-		 */
-		if (q[-1] == '\\' || (klen >= 7 && memchr(k, '\\', klen)))
-			return -1;
-		if (q + 1 >= end || q[1] != ':')
-			return -1;
-		p = v = q + 2;
-		if (p >= end)
-			return -1;
-		switch (*p) {
-		case '"':
-			if ((q = memchr(p + 1, '"', (size_t)(end - p - 1))) ==
-			    NULL || q[-1] == '\\')
-				return -1;
-			p = q + 1;
-			break;
-		case '{':
-		case '[':
-			mct_skip(p, end, &p);
-			break;
-		default:
-			while (p < end && !stop[(unsigned char)*p])
-				p++;
-		}
-		if (p == v || p >= end)
-			return -1;
-		if (klen == 2 && k[0] == 't' && k[1] == 's') {
-			ts = v;
-			tslen = (size_t)(p - v);
-		} else if (klen == 2 && k[0] == 'p' && k[1] == 'h') {
-			ph = v;
-			phlen = (size_t)(p - v);
-		} else if (klen == 3 && k[0] == 'd' && k[1] == 'u' &&
-		    k[2] == 'r') {
-			dur = v;
-			durlen = (size_t)(p - v);
-		}
-		if (*p == '}') {
-			if (p + 1 != end)
-				return -1;
-			break;
-		}
-		if (*p != ',')
-			return -1;
-		/*
-		 * All three found, and the rest spells none of them again (no
-		 * escape, no "ts": anywhere in it): the rest is not walked.
-		 */
-		if (ts != NULL && dur != NULL && ph != NULL &&
-		    !spelled(p, end))
-			break;
-	}
-done:
-	t->ph.p = ph;
-	t->ph.len = phlen;
-	t->ph.type = ph != NULL && *ph == '"' ? MCT_J_STRING : MCT_J_NONE;
-	t->hasts = ts != NULL && time_of(ts, tslen, &t->ts);
-	t->hasdur = dur != NULL && time_of(dur, durlen, &t->dur);
-	return 0;
-}
-
-static void
-times(struct mct_event *ev, struct times *t)
-{
-	if (!ev->indexed && quick_times(ev, t) == 0)
-		return;
-	t->hasts = mct_get_ns(ev, "ts", &t->ts) == 0;
-	if (mct_get_key(ev, "ph", &t->ph) != 0)
-		t->ph.type = MCT_J_NONE;
-	t->hasdur = mct_get_ns(ev, "dur", &t->dur) == 0;
-}
-
 /* Is ph the string of the one letter c? */
 static int
 ph_is(const struct mct_val *ph, char c)
@@ -1054,18 +878,18 @@ ph_is(const struct mct_val *ph, char c)
 
 /* Does an event of these times and len bytes get metrics? */
 static int
-joinable(const struct times *t, size_t len)
+joinable(const struct mct_tdp *t, size_t len)
 {
 	return t->hasts && MCT_SANE_NS(t->ts) && t->hasdur && t->dur >= 0 &&
 	    MCT_SANE_NS(t->dur) && len >= 2 && !ph_is(&t->ph, 'C') &&
-	    !ph_is(&t->ph, 'M');
+	    !t->meta;
 }
 
 static void
 event(struct opts *o, struct mct_event *ev)
 {
 	struct mct_val name;
-	struct times t;
+	struct mct_tdp t;
 	struct pend p;
 	int64_t ts, dur;
 	int hasts;
@@ -1074,7 +898,7 @@ event(struct opts *o, struct mct_event *ev)
 		emit(o, ev->json, ev->len);	/* joined by join_edit() */
 		return;
 	}
-	times(ev, &t);
+	mct_get_times(ev, &t);
 	ts = t.ts;
 	dur = t.dur;
 	hasts = t.hasts && MCT_SANE_NS(ts);
@@ -1085,7 +909,7 @@ event(struct opts *o, struct mct_event *ev)
 		    jmetric(o, &name) != NULL)
 			o->unjoined++;
 	}
-	if (hasts && (!o->has_now || ts > o->now) && !ph_is(&t.ph, 'M')) {
+	if (hasts && (!o->has_now || ts > o->now) && !t.meta) {
 		o->now = ts;
 		o->has_now = 1;
 	}
@@ -1181,12 +1005,12 @@ join_edit(void *arg, void *ctx, const char *text, size_t len,
 	struct tally *tl = ctx;
 	struct mct_event ev;
 	struct mct_val name;
-	struct times t;
+	struct mct_tdp t;
 	int64_t ts, dur;
 	int hasts, joined = 0;
 
 	mct_event_init(&ev, text, len, &o->hdr);
-	times(&ev, &t);
+	mct_get_times(&ev, &t);
 	ts = t.ts;
 	dur = t.dur;
 	hasts = t.hasts && MCT_SANE_NS(ts);
@@ -1263,26 +1087,22 @@ join_end(struct opts *o)
 static int
 kind(const char *path)
 {
-	static const char pre[] = "{\"name\":\"" MCT_HEADER_NAME "\"";
-	struct mct_src *src;
-	char buf[1024], *nl, *p;
-	ssize_t n = 0, k;
+	char buf[1024], *nl;
+	ssize_t n;
 
-	if (strcmp(path, "-") == 0 || (src = mct_src_open(path)) == NULL)
+	if ((n = mct_src_head(path, buf, sizeof(buf) - 1)) < 0)
 		return 't';
-	while (!mct_src_failed(src) && n < (ssize_t)sizeof(buf) - 1 &&
-	    (k = mct_src_read(src, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
-		n += k;
-	mct_src_close(src);
-	buf[n > 0 ? n : 0] = '\0';
-	for (p = buf; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
-		;
-	if (*p != '\0' && *p != '{' && *p != '[' && *p != '\xef')
-		return 'c';	/* not JSON (a BOM is JSON's) */
-	if ((nl = strchr(buf, '\n')) != NULL)
-		*nl = '\0';
-	return strncmp(buf, pre, sizeof(pre) - 1) == 0 &&
-	    strstr(buf, "\"unit_from\":\"mct-metrics\"") != NULL ? 'l' : 't';
+	buf[n] = '\0';
+	switch (mct_src_kind(buf, (size_t)n, 1)) {
+	case MCT_KIND_LOG:
+		return 'c';
+	case MCT_KIND_STREAM:
+		if ((nl = strchr(buf, '\n')) != NULL)
+			*nl = '\0';
+		if (strstr(buf, "\"unit_from\":\"mct-metrics\"") != NULL)
+			return 'l';
+	}
+	return 't';
 }
 
 static void *

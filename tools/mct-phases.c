@@ -69,7 +69,6 @@ struct gap {
  * grouped by rank; cur is the rank being cut and reported.
  */
 struct ranks {
-	struct mct_field field;		/* rank */
 	int64_t		*rank;		/* by index, as they came; -1: none */
 	int64_t		*tend;		/* each one's last end */
 	int		 n, cur, any;	/* any: some event had a rank */
@@ -283,14 +282,10 @@ static void
 rank_of(struct opts *o, struct mct_event *ev, int64_t end)
 {
 	struct ranks *rk = &o->rk;
-	struct mct_val v;
 	int64_t rank = -1;
 	int i;
 
-	/* (no rank is looked for where the header says no line has one) */
-	if (o->hdr->ranked && mct_get(ev, &rk->field, &v) == 0 &&
-	    v.type == MCT_J_NUMBER && mct_int(v.p, v.len, &rank) == 0 &&
-	    rank >= 0)
+	if (mct_event_rank(ev, NULL, &rank, NULL) == 0 && rank >= 0)
 		rk->any = 1;
 	else
 		rank = -1;
@@ -1168,7 +1163,6 @@ main(int argc, char *argv[])
 	if (o.gaps && (o.host = mct_tmpfile(NULL, &o.hostvb)) == NULL)
 		exit(MCT_EXIT_USAGE);
 
-	mct_field_parse("rank", &o.rk.field);
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	while (mct_next(r, &ev))

@@ -64,7 +64,6 @@ static const struct {
 struct opts {
 	struct mct_field *key;
 	int		 nkey;
-	struct mct_field rankf;		/* the field rank */
 	struct mct_field namef;		/* the field name */
 	struct mct_expr	*device;
 	double		 threshold;	/* % */
@@ -165,24 +164,23 @@ usage(int status)
  */
 
 /*
- * The rank of an event: its field rank (the line's rank key, else its
- * operand's rank), else 0: a single trace is a job of one rank.
+ * The rank of an event (mct_event_rank()), else 0: a trace that does not
+ * say its rank is a job of one rank.
  */
 static int
 rank_of(struct opts *o, struct mct_event *ev, int64_t *id)
 {
 	struct mct_val v;
 
-	if (mct_get(ev, &o->rankf, &v) == 0) {
-		if (v.type != MCT_J_NUMBER || mct_int(v.p, v.len, id) != 0) {
-			mct_damage(ev, "rank is not an integer: %.*s",
-			    (int)(v.len > 40 ? 40 : v.len), v.p);
-			o->status = MCT_EXIT_DAMAGED;
-			return -1;
-		}
-		return 0;
+	switch (mct_event_rank(ev, NULL, id, &v)) {
+	case 1:
+		mct_damage(ev, "rank is not an integer: %.*s",
+		    (int)(v.len > 40 ? 40 : v.len), v.p);
+		o->status = MCT_EXIT_DAMAGED;
+		return -1;
+	case -1:
+		*id = 0;
 	}
-	*id = 0;
 	return 0;
 }
 
@@ -219,10 +217,9 @@ intern_of(struct opts *o, struct mct_event *ev, const struct mct_field *f,
 static void
 partial_in(struct opts *o, struct mct_event *ev)
 {
-	struct mct_val v;
+	int kind = mct_src_kind(ev->json, ev->len, 1);
 
-	if (mct_get_key(ev, "mct_ranks_partial", &v) != 0 &&
-	    mct_get_key(ev, "mct_partial", &v) != 0)
+	if (kind != MCT_KIND_RANKS_PARTIAL && kind != MCT_KIND_PARTIAL)
 		return;
 	warnx("%s:%llu: a partial, not a trace: read partials with --merge "
 	    "(and only partials)", ev->file, ev->where);
@@ -1138,9 +1135,8 @@ main(int argc, char *argv[])
 	/* a partial is of whole ranks: a single trace has its own rank too */
 	if (o.partial && mo.rank == MCT_RANK_AUTO)
 		mo.rank = MCT_RANK_RULES;
-	if (mct_field_parse("rank", &o.rankf) != 0 ||
-	    mct_field_parse("name", &o.namef) != 0)
-		errx(MCT_EXIT_USAGE, "cannot parse the fields rank and name");
+	if (mct_field_parse("name", &o.namef) != 0)
+		errx(MCT_EXIT_USAGE, "cannot parse the field name");
 
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
