@@ -33,8 +33,8 @@ mct_usage_hint(void)
 	exit(MCT_EXIT_USAGE);
 }
 
-void
-mct_version(void)
+static void
+version(void)
 {
 	printf("%s (%s) %s\n", program_invocation_short_name, PACKAGE_NAME,
 	    PACKAGE_VERSION);
@@ -42,8 +42,8 @@ mct_version(void)
 }
 
 /* --unit's argument (auto ns us ms s), or exit with a message. */
-void
-mct_opt_unit(const char *arg, enum mct_unit *u)
+static void
+opt_unit(const char *arg, enum mct_unit *u)
 {
 	if (mct_parse_unit(arg, u) != 0) {
 		warnx("--unit: unknown unit '%s' (want auto, ns, us, ms or s)",
@@ -53,8 +53,8 @@ mct_opt_unit(const char *arg, enum mct_unit *u)
 }
 
 /* --time-unit's argument (ns us ms s), or exit with a message. */
-void
-mct_opt_time_unit(const char *arg, enum mct_unit *u)
+static void
+opt_time_unit(const char *arg, enum mct_unit *u)
 {
 	if (mct_parse_unit(arg, u) != 0 || *u == MCT_UNIT_AUTO) {
 		warnx("--time-unit: unknown unit '%s' (want ns, us, ms or s)",
@@ -92,8 +92,8 @@ mct_opt_count(const char *opt, const char *arg, long long lo)
 }
 
 /* --width's argument: cells in human tables; 0 is "never cut" (-1). */
-void
-mct_opt_width(const char *arg, int *w)
+static void
+opt_width(const char *arg, int *w)
 {
 	char *end;
 	long n;
@@ -277,10 +277,10 @@ shared(struct mct_cli *c, int ch, const char *arg)
 		output(c, arg);
 		break;
 	case 'u':
-		mct_opt_unit(arg, &c->mo->unit);
+		opt_unit(arg, &c->mo->unit);
 		break;
 	case 'V':
-		mct_version();
+		version();
 		break;
 	case MCT_OPT_ALIGN:
 		opt_align(arg, c->mo);
@@ -312,10 +312,10 @@ shared(struct mct_cli *c, int ch, const char *arg)
 			exit(MCT_EXIT_USAGE);
 		break;
 	case MCT_OPT_TIME_UNIT:
-		mct_opt_time_unit(arg, &c->out->tunit);
+		opt_time_unit(arg, &c->out->tunit);
 		break;
 	case MCT_OPT_WIDTH:
-		mct_opt_width(arg, &c->out->maxwidth);
+		opt_width(arg, &c->out->maxwidth);
 		break;
 	default:
 		return 0;

@@ -967,7 +967,6 @@ struct mct_sketch {
 	struct mct_skside pos, neg;	/* neg: buckets of -value */
 };
 
-double	 mct_sketch_value(int32_t);
 void	 mct_sketch_put(struct mct_sketch *, int, int32_t, int64_t);
 void	 mct_sketch_add(struct mct_sketch *, double, int64_t);
 void	 mct_sketch_merge(struct mct_sketch *, const struct mct_sketch *);
@@ -1107,12 +1106,8 @@ struct mct_cli {
 int	 mct_cli_getopt(struct mct_cli *, int, char *[], const char *,
 	    const struct option *);
 void	 mct_usage_hint(void);
-void	 mct_version(void);
-void	 mct_opt_unit(const char *, enum mct_unit *);
-void	 mct_opt_time_unit(const char *, enum mct_unit *);
 double	 mct_opt_num(const char *, const char *, double, double);
 long long mct_opt_count(const char *, const char *, long long);
-void	 mct_opt_width(const char *, int *);
 int	 mct_opt_time(const char *, const char *, int64_t *, int *);
 int64_t	 mct_opt_dur(const char *, const char *, int64_t, const char *);
 void	 mct_opt_field(const char *, const char *, struct mct_field *);

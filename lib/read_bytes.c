@@ -88,7 +88,7 @@ bytes_src_rd(void *arg, char *buf, size_t n)
  * needed: MCT_LINE, MCT_LINE_CUT for a last line with no line end, or 0
  * at the end (a failed read ends it: the source keeps what went wrong).
  */
-int
+static int
 bytes_line(struct rbuf *b, ssize_t (*rd)(void *, char *, size_t), void *arg,
     char **line, size_t *n)
 {

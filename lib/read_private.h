@@ -254,8 +254,6 @@ ssize_t	 bytes_refill(struct rbuf *, ssize_t (*)(void *, char *, size_t),
 ssize_t	 bytes_src_rd(void *, char *, size_t);
 void	 bytes_src_error(struct mct_reader *, const char *, struct mct_src *,
 	    struct facts *);
-int	 bytes_line(struct rbuf *, ssize_t (*)(void *, char *, size_t), void *,
-	    char **, size_t *);
 
 /* read_spool.c */
 int	 spool_make(struct mct_reader *);

@@ -29,8 +29,8 @@ bucket(double d)
 }
 
 /* The midpoint of a bucket (positive), exactly as bits say it. */
-double
-mct_sketch_value(int32_t idx)
+static double
+sketch_value(int32_t idx)
 {
 	uint64_t a = (uint64_t)idx << SHIFT, b = (uint64_t)(idx + 1) << SHIFT;
 	double lo, hi;
@@ -97,12 +97,12 @@ rank(const struct mct_sketch *s, mct_i128 r)
 
 	for (i = s->neg.n - 1; i >= 0; i--)
 		if ((r -= s->neg.c[i]) < 0)
-			return -mct_sketch_value(s->neg.lo + i);
+			return -sketch_value(s->neg.lo + i);
 	if ((r -= s->zero) < 0)
 		return 0;
 	for (i = 0; i < s->pos.n; i++)
 		if ((r -= s->pos.c[i]) < 0)
-			return mct_sketch_value(s->pos.lo + i);
+			return sketch_value(s->pos.lo + i);
 	return 0;
 }
 

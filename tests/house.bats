@@ -256,3 +256,26 @@ C
 mct-x.c:$((n + 14)): an event's rank (mct_event_rank): return mct_get_key(ev, \"rank\", &v) == 0 && mct_int(v.p, v.len, rank) == 0;
 mct-x.c:$((n + 20)): file sniffing (mct_src_kind): static const char tag[] = \"{\\\"mct_partial\\\":\";"
 }
+
+@test "every function and variable lib exports has a user outside its file (else it is static)" {
+	command -v nm >/dev/null || skip "no nm(1)"
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" lonely "$(lib)" \
+	    "$MCT_BUILDDIR"/tools/mct-*.o "$MCT_BUILDDIR"/tests/unit*.o
+	[ "$status" -eq 0 ]
+	same "$output" ""
+}
+
+@test "the export check names an export nobody else uses" {
+	command -v nm >/dev/null || skip "no nm(1)"
+	command -v cc >/dev/null || skip "no C compiler"
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\n' 'int mct_used(void) { return 1; }' \
+	    'int mct_alone(void) { return 2; }' > a.c
+	printf '%s\n' 'int mct_used(void);' \
+	    'int main(void) { return mct_used(); }' > t.c
+	cc -c a.c t.c
+	ar rc lib.a a.o
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" lonely lib.a t.o
+	[ "$status" -eq 0 ]
+	same "$output" "a.o: mct_alone"
+}

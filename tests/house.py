@@ -13,6 +13,11 @@ usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across fil
        house.py sizes LIBDIR        print "x.c: N lines (at most M)" for each .c
                                     of LIBDIR over its limit: 1,500 lines, and
                                     1,200 for reader.c, the reader's face
+       house.py lonely LIBMCT.a OBJ...
+                                    print "x.o: sym" for each function or
+                                    variable libmct exports that no other of
+                                    its files and none of the OBJs (the tools',
+                                    the unit tests') uses: it should be static
        house.py options TOOL.c...   print "TOOL.c N" for each tool's options(),
                                     N its lines from "options(" to its closing
                                     brace, then "total N"
@@ -33,7 +38,7 @@ MAX_LINES = 1500
 MAX_LINES_OF = {"reader.c": 1199}
 
 ENDERS = {"exit", "_exit", "_Exit", "err", "errx", "verr", "verrx", "abort",
-          "mct_usage_hint", "mct_version"}
+          "mct_usage_hint"}
 ALLOWED = {"util.o", "cli.o"}
 
 # A reader opened with --merge or --pair-be hands out merged or paired
@@ -132,6 +137,24 @@ def inner(objs):
                 print(f"{os.path.basename(obj)}: {name}")
 
 
+def lonely(lib, objs):
+    defined, undefined = symbols(lib)
+    users = {}
+    for o, names in undefined.items():
+        for n in names:
+            users.setdefault(n, set()).add(o)
+    for obj in objs:
+        out = subprocess.run(["nm", obj], check=True, capture_output=True,
+                             text=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == "U":
+                users.setdefault(parts[1], set()).add(obj)
+    for name, obj in sorted(defined.items(), key=lambda x: (x[1], x[0])):
+        if not users.get(name, set()) - {obj}:
+            print(f"{obj}: {name}")
+
+
 def options(paths):
     """The lines of each file's options(), as "file N", then "total N"."""
     total = 0
@@ -180,6 +203,9 @@ def once(dirs):
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "lonely":
+        lonely(sys.argv[2], sys.argv[3:])
+        return 0
     if len(sys.argv) > 2 and sys.argv[1] == "options":
         options(sys.argv[2:])
         return 0

@@ -262,7 +262,7 @@ def read_all(paths, unit, operands=None, rank=None):
     operands: every operand as given (paths are the readable ones);
     rank: --rank (auto, order, N); with two trace operands or more (mct
     streams do not count), auto."""
-    events, origin, head = [], None, None
+    events, origin, head, alone = [], None, None, None
     operands = operands if operands is not None else paths
     traces = [o for o in operands if o == "-" or
               (os.path.isfile(o) and not is_stream_file(o))]
@@ -283,6 +283,15 @@ def read_all(paths, unit, operands=None, rank=None):
         if head is None:
             head = (u, why, t.form, t.top_before, dict(t.top))
         sorted_ = sorted_ and in_order(evs)
+        di = dict(t.top).get("distributedInfo")
+        di = di.get("rank") if isinstance(di, dict) else None
+        if not ranked and rank is None and len(traces) == 1 and \
+                isinstance(di, int) and not isinstance(di, bool) and di >= 0:
+            # one trace read alone has the rank it says, its lines as
+            # they are: the header lists it
+            alone = readable[k]
+            ranks[alone].update(rank=di, rank_from="distributedInfo", unit=u,
+                                unit_from=why, origin=o, top=dict(t.top))
         if ranked:
             i = readable[k]
             r, rule = rank_of(t, operands[i], i) if rank in (None, "auto") else \
@@ -296,6 +305,8 @@ def read_all(paths, unit, operands=None, rank=None):
     args = {"version": 1, "unit": u, "unit_from": why, "origin": origin,
             "form": form, "sorted": sorted_, "top_before": before, "top": top}
     if ranked:
+        args["ranks"] = ranks
+    elif alone is not None:
         args["ranks"] = ranks
     return args, events
 
