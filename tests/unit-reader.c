@@ -725,12 +725,16 @@ test_two_readers(void)
 
 /* An edit that changes nothing. */
 static void
-edit_same(void *arg, const char *text, size_t len, struct mct_buf *out)
+edit_same(void *arg, void *ctx, const char *text, size_t len,
+    struct mct_buf *out)
 {
 	(void)arg;
+	(void)ctx;
 	out->len = 0;
 	mct_buf_add(out, text, len);
 }
+
+static const struct mct_editor same_editor = { NULL, edit_same, NULL };
 
 /*
  * MCT_WANT_LINE: mct_next() hands out the whole lines of pass 2's chunks
@@ -807,7 +811,7 @@ test_next_lines(void)
 		nlines = blocks = 0;
 		while (mct_next(r, &ev)) {
 			if (nlines++ == 0 && pass == 1)
-				refused = mct_edit(r, edit_same, NULL);
+				refused = mct_edit(r, &same_editor, NULL);
 			blocks += memchr(ev->json, '\n', ev->len) != NULL;
 		}
 		(void)mct_close(r);
