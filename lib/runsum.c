@@ -52,11 +52,30 @@ mct_intern_fields(struct mct_strtab *st, struct mct_event *ev,
 }
 
 /*
+ * The times of the rounds of steady phase ph made of profiler steps (those
+ * that start in it, one a round), into v; 0 when its rounds are no steps.
+ */
+static int
+step_times(const struct mct_steps *steps, const struct mct_phase *ph,
+    int64_t *v)
+{
+	size_t i;
+	long k = 0;
+
+	for (i = 0; i < steps->n; i++)
+		if (steps->v[i].ts >= ph->start && steps->v[i].ts < ph->end &&
+		    k++ < ph->rounds)
+			v[k - 1] = steps->v[i].end - steps->v[i].ts;
+	return k == ph->rounds;
+}
+
+/*
  * The steady rounds of device calls (in time order; signatures and names
  * below nsig) from start to end, as mct-phases finds them, profiler steps
  * as rounds where there are enough: how many, and in *round the median
- * time of one (each round of a steady phase takes the phase's span over
- * its rounds).  Returns 0 when there is no steady round.
+ * time of one.  A profiler step's time is its own; a round found by its
+ * signature has only its phase's: the phase's span over its rounds.
+ * Returns 0 when there is no steady round.
  */
 int
 mct_rounds(const struct mct_call *dev, size_t n, size_t nsig,
@@ -68,19 +87,23 @@ mct_rounds(const struct mct_call *dev, size_t n, size_t nsig,
 	int64_t *v = NULL, t;
 	size_t nv = 0;
 	long k;
-	int p, has;
+	int p, has, bysteps;
 
 	*rounds = 0;
 	mct_phases_find(&f);
-	if (steps->n >= (size_t)m->min_rounds)
+	if ((bysteps = steps->n >= (size_t)m->min_rounds))
 		mct_phases_steps(&f, steps->v, steps->n);
 	mct_phases_merge_switches(&f, -1);
 	for (p = 0; p < f.nph; p++) {
 		if (f.ph[p].kind != MCT_PH_STEADY || f.ph[p].rounds <= 0)
 			continue;
 		*rounds += f.ph[p].rounds;
-		t = (f.ph[p].end - f.ph[p].start) / f.ph[p].rounds;
 		v = mct_xrealloc(v, (nv + (size_t)f.ph[p].rounds) * sizeof(*v));
+		if (bysteps && step_times(steps, &f.ph[p], v + nv)) {
+			nv += (size_t)f.ph[p].rounds;
+			continue;
+		}
+		t = (f.ph[p].end - f.ph[p].start) / f.ph[p].rounds;
 		for (k = 0; k < f.ph[p].rounds; k++)
 			v[nv++] = t;
 	}

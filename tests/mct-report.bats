@@ -91,8 +91,8 @@ PY
 	done
 }
 
-@test "-o FILE writes the report there; -n sets the rows" {
-	mct-report -o "$BATS_TEST_TMPDIR/r.md" -n 1 "$BATS_FILE_TMPDIR/seed.json"
+@test "--output FILE writes the report there; -n sets the rows" {
+	mct-report --output "$BATS_TEST_TMPDIR/r.md" -n 1 "$BATS_FILE_TMPDIR/seed.json"
 	grep -q '^| kernel_kernel | 222 |' "$BATS_TEST_TMPDIR/r.md"
 	! grep -q '^| kernel_kernel_1 | 222 | 11.77 s' "$BATS_TEST_TMPDIR/r.md"
 	grep -q '^| (others) |' "$BATS_TEST_TMPDIR/r.md"
@@ -147,14 +147,15 @@ PY
 	printf '%s\n' "$output" > r.md
 	grep -q '^## 10\. Against b\.json$' r.md
 	grep -q '^| summary | a | b | delta | delta_pct |$' r.md
-	# the section's tables are mct-diff's own (as Markdown, top rows)
-	mct-filter --device a.json > da
-	mct-filter --device b.json > db
+	# the section's tables are mct-diff --device's own, of the whole runs
+	# (as Markdown, top rows)
 	same "$(grep -A3 '^| category | count_a' r.md)" \
-	    "$(mct-diff --by category -n 10 -o md da db | sed '1,/^$/d' | head -4)"
+	    "$(mct-diff --device --by category -n 10 -o md a.json b.json |
+	    sed '1,/^$/d' | head -4)"
 	# the kernel table is mct-diff --by short's, the slowed kernel first
 	# (mct-diff.bats checks its figures against the python3 oracle)
-	first=$(mct-diff --by short -n 10 -o md da db | sed '1,/^$/d' | sed -n 3p)
+	first=$(mct-diff --device --by short -n 10 -o md a.json b.json |
+	    sed '1,/^$/d' | sed -n 3p)
 	[[ "$first" == "| kernel_kernel | "* ]]
 	grep -qxF "$first" r.md
 	grep -q '^By op (`mct-diff --by op`: the device time of the op that launched it):$' r.md
@@ -176,7 +177,8 @@ PY
 		mct-report --metrics g.csv t.json > r.md
 	fi
 	sed -n '/^## [0-9]*\. Device metrics/,/^## /p' r.md > sec
-	grep -q '^| name | count | total | hbm_bw (mean) | hbm_bw (max) | sm_clock (mean) | sm_clock (max) |$' sec
+	# (each counter's unit in its columns: below, against the log's header)
+	grep -q '^| name | count | total | hbm_bw (mean, GB/s) | hbm_bw (max, GB/s) | sm_clock (mean, MHz) | sm_clock (max, MHz) |$' sec
 	# the rows are mct-group's over the joined device lanes
 	mct-cat t.json | mct-filter --device |
 	    mct-metrics --join hbm_bw,sm_clock - g.csv |
@@ -190,4 +192,196 @@ PY
 	run mct-report --metrics nothing.csv t.json
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"metric log nothing.csv: cannot read"* ]]
+}
+
+# The report's figures that python computes here (tests/report_oracle.py).
+ro() {
+	oracle report_oracle.py "$@"
+}
+
+# The rows of a Markdown table of section N of report R whose first cell
+# is KEY, cells TAB apart.
+md_rows() {
+	sed -n "/^## $2\./,/^## /p" "$1" | grep -F "| $3 |" |
+	    sed 's/^| //; s/ |$//; s/ | /\t/g'
+}
+
+@test "--against on the kineto-diff pair: the runs and the comparison count the same steps; the median step is python's" {
+	need_fixtures
+	a=$fixtures/kineto-diff-control.json.gz b=$fixtures/kineto-diff-test.json.gz
+	[ -r "$a" ] && [ -r "$b" ] || skip "no kineto-diff-{control,test}.json.gz"
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr mct-report --against "$b" "$a"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > r.md
+	IFS=$'\t' read -r na ma _ <<<"$(ro steps "$a")"
+	IFS=$'\t' read -r nb mb _ <<<"$(ro steps "$b")"
+	[ "$na" -gt 0 ] && [ "$nb" -gt 0 ]
+	# the runs (section 4): the steady phases' rounds are A's steps, and
+	# the steps' table has python's count and median
+	same "$(md_rows r.md 4 steady | awk -F'\t' '{ n += $7 } END { print n }')" "$na"
+	same "$(md_rows r.md 4 '(total)' | cut -f1-3)" "(total)	$na	$ma"
+	# the comparison: the same steps, each run's median step
+	grep -q "^| steady rounds | $na | $nb | " r.md
+	grep -q "^| median round | $ma | $mb | " r.md
+	# each run's GPU, beside its own
+	grep -qxF -- "- GPU of A: $(ro gpu "$a")" r.md
+	grep -qxF -- "- GPU of B: $(ro gpu "$b")" r.md
+}
+
+@test "median round is the median of the rounds (the steps' own times), the phases' mean is named mean round (generated Kineto steps)" {
+	cd "$BATS_TEST_TMPDIR"
+	# steps whose median is far from their mean
+	ro kineto 1000,3000,1200,1100,5000 > a.json
+	ro kineto 900,950,4000,910,920,930 > b.json
+	run --separate-stderr mct-report --against b.json a.json
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > r.md
+	IFS=$'\t' read -r na ma mean <<<"$(ro steps a.json)"
+	IFS=$'\t' read -r nb mb _ <<<"$(ro steps b.json)"
+	grep -q "^| steady rounds | $na | $nb | " r.md
+	grep -q "^| median round | $ma | $mb | " r.md
+	# mct-phases' round is the span of the steps over them: their mean,
+	# called so
+	grep -q '^| phase | start | end | span | events | busy_pct | rounds | mean round | top |$' r.md
+	same "$(md_rows r.md 4 steady | cut -f7,8)" "$na	$mean"
+	[ "$mean" != "$ma" ]
+	! grep -q 'median round' <(sed -n '/^## 4\./,/^## 5\./p' r.md)
+}
+
+@test "times in the report have an adaptive unit: a 300 ns trace, an 8.39 ms trace, the collectives" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1000.1,"dur":0.3}]}\n' > ns.json
+	printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1000,"dur":8390}]}\n' > ms.json
+	for f in ns.json ms.json; do
+		run --separate-stderr mct-report "$f"
+		[ "$status" -eq 0 ]
+		same "$(grep '^| span (first start' <<<"$output")" \
+		    "| span (first start to last end) | $(oracle producers_oracle.py span "$f") |"
+	done
+	[[ "$output" == *"| span (first start to last end) | 8.39 ms |"* ]]
+	# the collectives and the waits: each time with its unit, python's
+	gen --scale 0.02 --ranks 3 --slow-rank 1 --slow-factor 1.1 --out . > /dev/null
+	mct-cat rank-*.json > job.nd
+	run --separate-stderr mct-report job.nd
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > r.md
+	grep -q '^| collective | n | start | skew | spread | last rank |$' r.md
+	oracle ranks_oracle.py collectives job.nd > c.tsv
+	awk -F'\t' 'NF == 9' c.tsv | sort -t$'\t' -k6,6gr -k3,3g | head -n 10 > top.tsv
+	while IFS=$'\t' read -r name n start dur ranks skew spread first last; do
+		grep -qxF "| $name | $n | $(ro human "$start") | $(ro human "$skew") | $(ro human "$spread") | $last |" r.md
+	done < top.tsv
+	[ -s top.tsv ]
+	awk -F'\t' 'NF == 3' c.tsv > w.tsv
+	while IFS=$'\t' read -r rank times wait; do
+		grep -qxF "| $rank | $times | $(ro human "$wait") |" r.md
+	done < w.tsv
+	[ -s w.tsv ]
+}
+
+@test "--metrics LOG: each counter's unit in its columns, as the log's header gives it (both forms)" {
+	cd "$BATS_TEST_TMPDIR"
+	gen --scale 0.02 --metrics g.csv --metrics-form csv > t.json
+	gen --scale 0.02 --metrics n.csv --metrics-form nvidia > u.json
+	mct-metrics --sync '2026/12/02 07:00:00.000=@1712195480123456789' n.csv > n.nd
+	for p in "t.json g.csv g.csv" "u.json n.nd n.csv"; do
+		set -- $p
+		head=$(mct-report --metrics "$2" "$1" | sed -n '/^## [0-9]*\. Device metrics/,$p' |
+		    grep '^| name | count | total |')
+		n=0
+		while IFS=$'\t' read -r m u; do
+			[[ "$head" == *"| $m (mean, $u) | $m (max, $u) |"* ]]
+			n=$((n + 1))
+		done < <(ro units "$3")
+		[ "$n" -ge 2 ]
+	done
+}
+
+@test "-o FORMAT: md (the default) or table, aligned as the tools' -o table; --output FILE writes a file; -o never does" {
+	cd "$BATS_TEST_TMPDIR"
+	f=$BATS_FILE_TMPDIR/seed.json
+	same "$(mct-report -o md "$f")" "$(cat "$BATS_FILE_TMPDIR/seed.md")"
+	mct-report -o table "$f" > r.txt
+	[ ! -e table ]
+	! grep -q '^|' r.txt
+	grep -qx '2. Device time by category' r.txt
+	grep -qx -- '--------------------------' r.txt
+	# a table of the report is the tool's own -o table
+	want=$(mct-filter --device "$f" |
+	    mct-group --by category -a count,total,share,mean,median,max -o table)
+	same "$(sed -n '/^2\. Device time/,/^3\. Top/p' r.txt | grep -A100 '^category ' | sed '/^$/q' | sed '$d')" "$want"
+	# a file only with --output
+	mct-report --output r.md "$f" > out
+	[ ! -s out ]
+	cmp r.md "$BATS_FILE_TMPDIR/seed.md"
+	mct-report -o table --output=r.txt2 "$f"
+	cmp r.txt r.txt2
+	# a file name is no format; a format name given to --output is said
+	run --separate-stderr mct-report -o r.md "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-report: -o: unknown format 'r.md' (want md or table)"* ]]
+	[ -z "$output" ]
+	run --separate-stderr mct-report --output table "$f"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"writing the report to the file 'table' (a format is -o table)"* ]]
+	cmp table "$BATS_FILE_TMPDIR/seed.md"
+}
+
+@test "empty input: an empty file or a trace of no events is 'no events' on stderr and exit 1, nothing on stdout" {
+	cd "$BATS_TEST_TMPDIR"
+	: > empty.json
+	printf '{"traceEvents":[]}\n' > obj.json
+	printf '[]\n' > arr.json
+	gzip -c < empty.json > empty.json.gz
+	for f in empty.json obj.json arr.json empty.json.gz; do
+		run --separate-stderr mct-report "$f"
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"mct-report: $f: no events"* ]]
+	done
+	run --separate-stderr mct-report - < obj.json
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"mct-report: (stdin): no events"* ]]
+	# a run B of no events too
+	run --separate-stderr mct-report --against obj.json "$BATS_FILE_TMPDIR/seed.json"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"mct-report: obj.json: no events"* ]]
+	# and with --output, no file
+	run mct-report --output r.md empty.json
+	[ "$status" -eq 1 ]
+	[ ! -e r.md ]
+}
+
+@test "mct-report(1) says in EXIT STATUS that a trace of no events exits 1" {
+	docs
+	mandoc -Tascii "$MCT_SRCDIR/man/mct-report.1" 2>/dev/null | col -b |
+	    sed -n '/^EXIT STATUS/,/^EXAMPLES/p' | tr -s ' \n' ' ' |
+	    grep -q '1[[:space:]].*no events'
+}
+
+@test "the GPU the trace names (deviceProperties, otherData.device) and the copies' bandwidth, as python's" {
+	cd "$BATS_TEST_TMPDIR"
+	genf k.json --scale 0.05 --keys-around
+	ins=("$BATS_FILE_TMPDIR/seed.json" k.json)
+	for f in kineto-diff-control.json.gz kineto-rocm62-mi250.json.gz \
+	    kineto-h100-tiny.json chrome116-devtools.json; do
+		[ -r "$fixtures/$f" ] && ins+=("$fixtures/$f")
+	done
+	for f in "${ins[@]}"; do
+		echo "$f"
+		mct-report "$f" > r.md 2>/dev/null
+		want=$(ro gpu "$f" | paste -sd';' - | sed 's/;/; /g')
+		got=$(md_rows r.md 1 GPU | cut -f2)
+		same "$got" "$want"
+		# the bandwidth of each copy: its bytes over its time
+		while IFS=$'\t' read -r name bw; do
+			same "$(md_rows r.md 6 "$name" | awk -F'\t' '{ print $NF }')" "$bw"
+		done < <(ro copies "$f")
+	done
+	# both producers' keys are read
+	grep -q '^| GPU | C500 (otherData.device) |$' <(mct-report "$BATS_FILE_TMPDIR/seed.json")
+	grep -q '^| memcpy DTOD(device,device) | .* GB/s |$' r.md ||
+	    grep -q '^| name | count | total | mean | sum:args.bytes | max:args.bytes | bandwidth |$' r.md
 }

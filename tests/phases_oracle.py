@@ -295,7 +295,8 @@ def step_rounds(t, phases):
             end = max(end, st[j][1])
             j += 1
         run = {"kind": "steady", "start": start, "end": end,
-               "rounds": j - i, "anchors": {}}
+               "rounds": j - i, "anchors": {},
+               "steps": [e - s for s, e in st[i:j]]}
         for p in kept:
             if p["start"] < start < p["end"]:
                 p["end"] = start

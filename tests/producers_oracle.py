@@ -22,6 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle import die, read_all, read_stream, ser, Trace  # noqa: E402
+from report_oracle import human  # noqa: E402
 
 
 def pairbe(trace):
@@ -117,7 +118,7 @@ def cmd_span(args):
     if ns:
         print(hi - lo)
     else:
-        print("-" if hi is None else "%.2f s" % ((hi - lo) / 1e9))
+        print("-" if hi is None else human(hi - lo))
 
 
 def cmd_top(args):

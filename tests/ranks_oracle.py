@@ -133,7 +133,10 @@ def figures(r):
     for p in phases_oracle.find_phases(r):
         if p["kind"] == "steady" and p["rounds"] > 0:
             rounds += p["rounds"]
-            times += [(p["end"] - p["start"]) // p["rounds"]] * p["rounds"]
+            # a profiler step's own time; a round found by its signature
+            # has only its phase's span over its rounds
+            times += p.get("steps") or \
+                [(p["end"] - p["start"]) // p["rounds"]] * p["rounds"]
     pct = 100.0 * float(busy) / float(span) if span > 0 else 0.0
     return {"span": span, "busy": busy, "busy_pct": pct, "compute": compute,
             "comm": comm, "exposed": busy - compute, "idle": span - busy,

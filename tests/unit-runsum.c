@@ -27,6 +27,8 @@ test_runsum(void)
 	    .overlap = 80, .join = -1 };
 	struct mct_runsum rs;
 	int64_t v[] = { 5, 1, 4, 2 }, w[] = { -3, -2 }, x[] = { 7 };
+	static const int sts[] = { 0, 110, 420 }, sdur[] = { 100, 300, 120 },
+	    kts[] = { 10, 120, 430 };
 	char json[128];
 	int i;
 
@@ -57,5 +59,22 @@ test_runsum(void)
 	ok(rs.hasround && rs.rounds == 5 && rs.round == 90,
 	    "runsum: steady rounds as mct-phases finds them, and their median "
 	    "time (%ld rounds of %lld)", rs.rounds, (long long)rs.round);
+	mct_runsum_free(&rs);
+	/* three profiler steps of 100, 300 and 120 ns: the rounds, each its
+	 * own time (the median 120; the phase's span over them is 180) */
+	mct_runsum_init(&rs, "name");
+	for (i = 0; i < 3; i++) {
+		snprintf(json, sizeof(json), "{\"ph\":\"X\",\"name\":"
+		    "\"ProfilerStep#%d\",\"ts\":%d,\"dur\":%d}", i, sts[i],
+		    sdur[i]);
+		runsum_add(&rs, json, 0);
+		snprintf(json, sizeof(json), "{\"ph\":\"X\",\"name\":\"k\","
+		    "\"ts\":%d,\"dur\":50}", kts[i]);
+		runsum_add(&rs, json, 1);
+	}
+	mct_runsum_end(&rs, &m);
+	ok(rs.hasround && rs.rounds == 3 && rs.round == 120,
+	    "runsum: profiler steps are the rounds, the median of their own "
+	    "times (%ld rounds of %lld)", rs.rounds, (long long)rs.round);
 	mct_runsum_free(&rs);
 }

@@ -278,8 +278,8 @@ add(struct opts *o, struct mct_event *ev)
 
 /*
  * The rank's steady rounds, as mct-phases finds them in its calls, and
- * their median time: each round of a steady phase takes the phase's span
- * over its rounds (mct-phases' round).
+ * the median of their times (mct_rounds: a profiler step's own, else its
+ * phase's span over its rounds).
  */
 static void
 rounds_of(struct opts *o, struct rank *r)

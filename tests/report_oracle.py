@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""report_oracle.py - figures of mct-report(1), computed independently with
+python3's json (tests/mct-report.bats).
+
+  steps TRACE       Kineto's training steps (X events named ProfilerStep#N
+                    off the device lanes): their number, the median and
+                    the mean of their durations, TAB apart, as the report
+                    writes a time (2.59 us, 253.99 ms, 27.94 s)
+  gpu TRACE         the GPUs the trace's top-level keys name, as the
+                    report's overview writes them: deviceProperties
+                    (identical devices counted, most first), then
+                    otherData.device; nothing if none
+  copies TRACE      each copy's name and its bandwidth (the sum of
+                    args.bytes over the sum of dur), then the (total)
+                    row, TAB apart, as the report writes a rate
+  units LOG         each counter of a CSV metric log ("name [unit]"
+                    columns) and its unit, TAB apart
+  human NS          NS as the report writes a time
+  kineto DURS       write a small Kineto-shaped trace: training steps
+                    (ProfilerStep#N) of these durations (us, comma-
+                    separated) one after the other, two kernels launched
+                    in each, a copy of 1 MB in the first
+
+Times are integer ns as in the stream (oracle.py reads the trace).
+"""
+import csv
+import json
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle import die, read_all, Trace  # noqa: E402
+from phases_oracle import on_device_lane  # noqa: E402
+
+
+def human(ns):
+    """A time as mct's tables write one: us, ms or s by its size."""
+    a = abs(ns)
+    if a < 1e6:
+        return "%.2f us" % (ns / 1e3)
+    if a < 1e9:
+        return "%.2f ms" % (ns / 1e6)
+    return "%.2f s" % (ns / 1e9)
+
+
+def size(b):
+    """Bytes in B, KB, MB, GB, TB (powers of 1000), 3 digits or more."""
+    units = ["B", "KB", "MB", "GB", "TB"]
+    k = 0
+    while abs(b) >= 1000 and k < 4:
+        b /= 1000
+        k += 1
+    return ("%.3f %s" if abs(b) < 10 else "%.2f %s") % (b, units[k])
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def cmd_steps(args):
+    _, events = read_all([args[0]], "auto")
+    d = [e.get("dur") if is_int(e.get("dur")) else 0 for e in events
+         if e.get("ph") == "X" and is_int(e.get("ts")) and
+         isinstance(e.get("name"), str) and
+         e["name"].startswith("ProfilerStep#") and
+         len(e["name"]) > len("ProfilerStep#") and not on_device_lane(e)]
+    print("%d\t%s\t%s" % (len(d), human(statistics.median(d)) if d else "-",
+                          human(statistics.mean(d)) if d else "-"))
+
+
+def cmd_gpu(args):
+    top = dict(Trace(args[0]).top)
+    props = top.get("deviceProperties")
+    if isinstance(props, list):
+        n, order = {}, []
+        for p in props:
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                continue
+            k = (p["name"], p.get("numSms"), p.get("totalGlobalMem"))
+            if k not in n:
+                order.append(k)
+            n[k] = n.get(k, 0) + 1
+        out = []
+        for k in sorted(order, key=lambda k: (-n[k], k[0].encode())):
+            name, sms, mem = k
+            d = ("%d x " % n[k] if n[k] > 1 else "") + name
+            if sms is not None:
+                cu = re.search(r"AMD|Radeon|Instinct", name)
+                d += ", %s %s" % (sms, "CUs" if cu else "SMs")
+            if mem is not None:
+                d += ", " + size(mem)
+            out.append(d)
+        if out:
+            print("; ".join(out) + " (deviceProperties)")
+    other = top.get("otherData")
+    dev = other.get("device") if isinstance(other, dict) else None
+    if isinstance(dev, dict) and isinstance(dev.get("name"), str):
+        c = dev.get("count")
+        print(("%d x " % c if is_int(c) and c > 1 else "") + dev["name"] +
+              " (otherData.device)")
+
+
+COPY = re.compile(r"^([Mm]emcpy|memcpy)")
+
+
+def cmd_copies(args):
+    _, events = read_all([args[0]], "auto")
+    rows = {}
+    for e in events:
+        if e.get("ph") != "X" or not on_device_lane(e):
+            continue
+        if e.get("cat") not in ("gpu_memcpy", "Memcpy") and not (
+                isinstance(e.get("name"), str) and COPY.match(e["name"])):
+            continue
+        r = rows.setdefault(e["name"], [0, 0])
+        r[0] += e.get("dur") if is_int(e.get("dur")) else 0
+        b = (e.get("args") or {}).get("bytes")
+        r[1] += b if is_int(b) else 0
+    rows["(total)"] = [sum(r[0] for r in rows.values()),
+                       sum(r[1] for r in rows.values())]
+    for name, (dur, b) in rows.items():
+        print("%s\t%s" % (name, size(b / dur * 1e9) + "/s"
+                          if dur > 0 and b > 0 else "-"))
+
+
+def cmd_units(args):
+    with open(args[0], newline="") as f:
+        head = next(csv.reader(f, skipinitialspace=True))
+    for col in head:
+        m = re.match(r"^(.*?) \[(.*)\]$", col.strip())
+        if m:
+            print("%s\t%s" % (m.group(1), m.group(2)))
+
+
+def cmd_kineto(args):
+    host, dev = {"pid": 100, "tid": 100}, {"pid": 0, "tid": 7}
+    rows = []       # lane, cat, name, ts, dur, args
+    t, corr = 1000, 1
+    for k, d in enumerate(int(v) for v in args[0].split(",")):
+        rows.append((host, "user_annotation", "ProfilerStep#%d" % k, t, d,
+                     None))
+        work = [("kernel", "kernel_a", t + 5, d // 4),
+                ("kernel", "kernel_b", t + d // 2, d // 4)]
+        if k == 0:
+            work.append(("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)",
+                         t + 2, 2))
+        for cat, name, ts, dur in work:
+            rows.append((host, "cuda_runtime", "cudaLaunchKernel", ts - 2, 1,
+                         {"correlation": corr}))
+            a = {"correlation": corr}
+            a.update({"bytes": 1000000} if cat == "gpu_memcpy" else
+                     {"grid": [8, 1, 1], "block": [128, 1, 1]})
+            rows.append((dev, cat, name, ts, dur, a))
+            corr += 1
+        t += d
+    ev = [{"ph": "M", "name": "process_name", "pid": 0, "ts": 0,
+           "args": {"name": "GPU 0"}}]
+    for lane, cat, name, ts, dur, a in sorted(rows, key=lambda r: r[3]):
+        e = dict(ph="X", cat=cat, name=name, ts=ts, dur=dur, **lane)
+        if a:
+            e["args"] = a
+        ev.append(e)
+    json.dump({"schemaVersion": 1, "traceEvents": ev}, sys.stdout)
+    print()
+
+
+def main():
+    cmds = {"steps": cmd_steps, "gpu": cmd_gpu, "copies": cmd_copies,
+            "units": cmd_units, "kineto": cmd_kineto,
+            "human": lambda a: print(human(int(a[0])))}
+    if len(sys.argv) < 3 or sys.argv[1] not in cmds:
+        die(__doc__)
+    cmds[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()
