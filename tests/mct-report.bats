@@ -219,7 +219,12 @@ md_rows() {
 	[ "$na" -gt 0 ] && [ "$nb" -gt 0 ]
 	# the runs (section 4): the steady phases' rounds are A's steps, and
 	# the steps' table has python's count and median
-	same "$(md_rows r.md 4 steady | awk -F'\t' '{ n += $7 } END { print n }')" "$na"
+	# (the rounds column found by its name: a trace of a rank has a rank
+	# column first)
+	c=$(sed -n '/^## 4\./,/^## /p' r.md | grep -m1 '^| .* | rounds |' |
+	    sed 's/^| //; s/ |$//; s/ | /\n/g' | grep -nx rounds | cut -d: -f1)
+	[ -n "$c" ]
+	same "$(md_rows r.md 4 steady | awk -F'\t' -v c="$c" '{ n += $c } END { print n }')" "$na"
 	same "$(md_rows r.md 4 '(total)' | cut -f1-3)" "(total)	$na	$ma"
 	# the comparison: the same steps, each run's median step
 	grep -q "^| steady rounds | $na | $nb | " r.md
