@@ -180,6 +180,74 @@ for t in range(lo, hi + 100000, 100000):
 	done
 }
 
+@test "README: every sample's output is what its command prints, on a terminal (the in-tree mcTracer and PyTorch traces)" {
+	docs
+	r=$MCT_SRCDIR/README.md
+	# both example traces are asked about, and one sample is piped
+	grep -q '^    \$ .*examples/seed-small\.json\.gz' "$r"
+	grep -q '^    \$ .*examples/pytorch-small\.pt\.trace\.json' "$r"
+	[ "$(grep -c '^    \$ ' "$r")" -ge 10 ]
+	run --separate-stderr "$PYTHON3" "$MCT_SRCDIR/tests/readme_samples.py" \
+	    "$r" "$MCT_BUILDDIR"
+	[ "$status" -eq 0 ] || { echo "$output$stderr"; return 1; }
+	same "$stderr" ""
+}
+
+@test "README: the PyTorch sample's step times are python's (ProfilerStep#N durations, as a table writes a time)" {
+	docs
+	"$PYTHON3" - "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json" \
+	    "$MCT_SRCDIR/tests" > want <<'EOF'
+import decimal, json, sys
+sys.path.insert(0, sys.argv[2])
+from report_oracle import human
+doc = json.load(open(sys.argv[1]), parse_float=decimal.Decimal)
+steps = [(int(e["dur"] * 1000), e["name"]) for e in doc["traceEvents"]
+         if e.get("ph") == "X" and e["name"].startswith("ProfilerStep#")]
+for d, n in sorted(steps, key=lambda s: (-s[0], s[1])):
+    print("%s\t%s" % (n, human(d)))
+EOF
+	[ "$(wc -l < want)" -eq 4 ]
+	sed -n '/^    ProfilerStep#/{s/^    //; s/  */\t/; p;}' \
+	    "$MCT_SRCDIR/README.md" > got
+	same "$(cat got)" "$(cat want)"
+}
+
+@test "examples/pytorch-small.pt.trace.json is what tests/genkineto.py writes" {
+	docs
+	"$PYTHON3" "$MCT_SRCDIR/tests/genkineto.py" |
+	    cmp - "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json"
+}
+
+@test "README: its first command is the one CI runs, and it tells the packages to use mct from those to test it" {
+	docs
+	r=$MCT_SRCDIR/README.md
+	first=$(grep -m1 '^    apt-get update' "$r" | sed 's/^    //')
+	grep -qxF "$first" "$MCT_SRCDIR/.ci/run"
+	# what configure needs is in the use list; what only the tests
+	# need is not
+	use=$(grep -m1 '^    apt-get install' "$r")
+	for p in build-essential autoconf automake pkg-config libjson-c-dev \
+	    zlib1g-dev libisal-dev; do
+		grep -qw -- "$p" <<<"$use" || { echo "missing $p"; return 1; }
+	done
+	for p in bats python3 jq parallel openssh-server mandoc; do
+		! grep -qw -- "$p" <<<"$use" || { echo "use list has $p"; return 1; }
+		grep -qw -- "$p" <<<"$first"
+	done
+	grep -q 'NDJSON' "$r"
+	grep -q -- '-o table' "$r"
+}
+
+@test "README cites no file outside the tree, and says what mct cannot read" {
+	docs
+	local doc=SPEC sec='§'
+	! grep -nE "$doc|$sec|shared/|seed tutorial" "$MCT_SRCDIR/README.md" ||
+	    { echo "README.md cites a file outside the tree"; return 1; }
+	for w in 'Nsight Systems' Perfetto rocprof traceconv 'nsys export'; do
+		grep -q "$w" "$MCT_SRCDIR/README.md"
+	done
+}
+
 @test "README: how to run the tools (make install, or the build tree on PATH)" {
 	docs
 	r=$MCT_SRCDIR/README.md
