@@ -238,13 +238,26 @@ EOF
 	grep -q -- '-o table' "$r"
 }
 
-@test "README cites no file outside the tree, and says what mct cannot read" {
+@test "README and HACKING.md cite no file outside the tree, and say what mct cannot read" {
 	docs
 	local doc=SPEC sec='§'
+	# HACKING.md may say where the tests' fixtures are; the README
+	# names no file a user does not have
 	! grep -nE "$doc|$sec|shared/|seed tutorial" "$MCT_SRCDIR/README.md" ||
 	    { echo "README.md cites a file outside the tree"; return 1; }
+	! grep -nE "$doc|$sec|seed tutorial" "$MCT_SRCDIR/HACKING.md" ||
+	    { echo "HACKING.md cites a file outside the tree"; return 1; }
 	for w in 'Nsight Systems' Perfetto rocprof traceconv 'nsys export'; do
 		grep -q "$w" "$MCT_SRCDIR/README.md"
+	done
+}
+
+@test "HACKING.md names every lib and tool source file and every test file" {
+	docs
+	h=$MCT_SRCDIR/HACKING.md
+	cd "$MCT_SRCDIR"
+	for f in lib/*.c lib/*.cc tools/*.c tests/*.bats; do
+		grep -qF "$(basename "$f")" "$h" || { echo "HACKING.md: no $f"; return 1; }
 	done
 }
 
