@@ -122,7 +122,7 @@ read_private.h"
 	same "$output" ""
 }
 
-@test "the sharing check names what a tool's file gives another tool, or none of its own" {
+@test "the sharing check names what a tool's file gives another tool, or no file of its own" {
 	command -v nm >/dev/null || skip "no nm(1)"
 	command -v cc >/dev/null || skip "no C compiler"
 	cd "$BATS_TEST_TMPDIR"
@@ -132,12 +132,16 @@ read_private.h"
 	    'int main(void) { return x_find(); }' > mct-x.c
 	printf '%s\n' 'int x_find(void);' \
 	    'int main(void) { return x_find(); }' > mct-y.c
-	cc -c x-find.c mct-x.c mct-y.c
+	# mct-z.o calls tool z's own x_find: no use of x's (mct-y.o has none)
+	printf '%s\n' 'int x_find(void) { return 3; }' > z-find.c
+	cp mct-y.c mct-z.c
+	cc -c x-find.c mct-x.c mct-y.c mct-z.c z-find.c
 	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" tools mct-x.o mct-y.o \
-	    x-find.o
+	    x-find.o mct-z.o z-find.o
 	[ "$status" -eq 0 ]
 	same "$output" "x-find.o: x_alone: no other file of its tool uses it
-x-find.o: x_find: used by mct-y.o"
+x-find.o: x_find: used by mct-y.o
+z-find.o: x_find: used by mct-y.o"
 }
 
 @test "lib/field.c names no tool, nor a key of the tools' records: each tool registers those at start-up" {

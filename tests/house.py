@@ -172,15 +172,20 @@ def tools(objs):
     """What a tool's objects export, and who uses it."""
     defined, users = {}, {}
     object_symbols(objs, users, defined)
+    # each tool links its own objects only: a name another tool's object
+    # uses is that tool's own where one of its objects defines it too
+    own = {(tool_of(o), n) for o, names in defined.items() for n in names}
     for obj in objs:
-        base = os.path.basename(obj)
+        base, mine = os.path.basename(obj), tool_of(obj)
         for name in sorted(defined.get(obj, [])):
             who = users.get(name, set()) - {obj}
+            kin = [u for u in who if tool_of(u) == mine]
             other = sorted(os.path.basename(u) for u in who
-                           if tool_of(u) != tool_of(obj))
+                           if tool_of(u) != mine and
+                           (tool_of(u), name) not in own)
             if other:
                 print(f"{base}: {name}: used by {', '.join(other)}")
-            elif not who:
+            elif not kin:
                 print(f"{base}: {name}: no other file of its tool uses it")
 
 
