@@ -1,14 +1,14 @@
 #!/usr/bin/env bats
 # house.bats - the shape of the code, as lib/mct.h promises it: lib has no
 # circle in its call graph nor in its includes, no lib file is too long to
-# read, only tools end the process, every file includes one
+# read, nor a tool's, only tools end the process, every file includes one
 # project header (the reader's, the json files' and a split tool's files
 # their private one too), a tool's files share with each other only, each
-# tool gets its events from mct_next() alone (the reader
-# merges and pairs them), its options() holds only its own options
-# (lib/cli.c takes the shared ones), lib/field.c names no tool (the tools
-# register the keys of their records), and what lib defines once (is-meta,
-# an event's rank, a file's kind) is not defined again.
+# tool gets its events from mct_next() alone (the reader merges and pairs
+# them), its options() holds only its own options (lib/cli.c takes the
+# shared ones), lib/field.c names no tool (the tools register the keys of
+# their records), and what lib defines once (is-meta, an event's rank, a
+# file's kind) is not defined again.
 
 load helpers
 
@@ -68,6 +68,13 @@ lib() {
 	same "$output" ""
 }
 
+@test "no tools/*.c over 1,000 lines: a longer tool keeps its engine in files of its own" {
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" sizes "$MCT_SRCDIR/tools" \
+	    1000
+	[ "$status" -eq 0 ]
+	same "$output" ""
+}
+
 @test "the size check names a file over its limit" {
 	cd "$BATS_TEST_TMPDIR"
 	mkdir big
@@ -79,6 +86,11 @@ lib() {
 	[ "$status" -eq 0 ]
 	same "$output" "long.c: 1501 lines (at most 1500)
 reader.c: 1200 lines (at most 1199)"
+	seq 1000 > big/reader.c
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" sizes big 1000
+	[ "$status" -eq 0 ]
+	same "$output" "long.c: 1501 lines (at most 1000)
+ok.c: 1500 lines (at most 1000)"
 }
 
 @test "no lib file ends the process: they return a status and tools exit" {
