@@ -571,6 +571,24 @@ mct_out_time(const struct mct_out *o, struct mct_buf *b, int64_t ns)
 	mct_buf_adds(b, num);
 }
 
+/*
+ * A moment (a ts, in ns) for a cell: from the header's origin, in seconds
+ * for people on a table ("12.345 s"), else in ns scaled by --time-unit.
+ */
+void
+mct_out_at(const struct mct_out *o, struct mct_buf *b, int64_t ts)
+{
+	char num[64];
+
+	ts -= o->hdr->has_origin ? o->hdr->origin : 0;
+	if (!mct_out_human(o)) {
+		mct_out_time(o, b, ts);
+		return;
+	}
+	snprintf(num, sizeof(num), "%.3f s", (double)ts / 1e9);
+	mct_buf_adds(b, num);
+}
+
 void
 mct_out_end(struct mct_out *o)
 {

@@ -25,24 +25,6 @@ kind_name(enum mct_pkind k)
 	return n[k];
 }
 
-/*
- * A moment for a cell: from the origin, in seconds for people, else in ns
- * scaled by --time-unit.
- */
-static void
-put_at(struct opts *o, struct mct_buf *b, int64_t ns)
-{
-	char num[64];
-
-	ns -= o->hdr->has_origin ? o->hdr->origin : 0;
-	if (!mct_out_human(&o->out)) {
-		mct_out_time(&o->out, b, ns);
-		return;
-	}
-	snprintf(num, sizeof(num), "%.3f s", (double)ns / 1e9);
-	mct_buf_adds(b, num);
-}
-
 static int
 cmp_anc(const void *a, const void *b)
 {
@@ -135,9 +117,9 @@ put_place(struct opts *o, struct mct_buf *line, const char *kind,
 	mct_buf_adds(line, before[json][0]);
 	mct_buf_adds(line, kind);
 	mct_buf_adds(line, before[json][1]);
-	put_at(o, line, start);
+	mct_out_at(&o->out, line, start);
 	mct_buf_adds(line, before[json][2]);
-	put_at(o, line, end);
+	mct_out_at(&o->out, line, end);
 	mct_buf_adds(line, before[json][3]);
 	mct_out_time(&o->out, line, end - start);
 }

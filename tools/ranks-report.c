@@ -491,8 +491,6 @@ coll_record(struct opts *o, const struct coll *c)
 {
 	struct mct_buf line = { 0 };
 	const char *name = o->st.str[c->name];
-	int64_t rel = c->ts - (o->hdr->has_origin ? o->hdr->origin : 0);
-	char num[64];
 
 	field(o, &line, "name");
 	if (o->out.fmt == MCT_O_NDJSON)
@@ -504,13 +502,9 @@ coll_record(struct opts *o, const struct coll *c)
 	if (o->out.fmt == MCT_O_NDJSON) {
 		field(o, &line, "ts");
 		mct_buf_addi(&line, c->ts);
-	} else if (mct_out_human(&o->out)) {
-		field(o, &line, "start");
-		snprintf(num, sizeof(num), "%.3f s", (double)rel / 1e9);
-		mct_buf_adds(&line, num);
 	} else {
 		field(o, &line, "start");
-		mct_out_time(&o->out, &line, rel);
+		mct_out_at(&o->out, &line, c->ts);
 	}
 	field(o, &line, "dur");
 	mct_out_time(&o->out, &line, c->end - c->ts);
