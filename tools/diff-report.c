@@ -534,30 +534,12 @@ void
 out_header(struct opts *o)
 {
 	struct mct_header *h = &o->hdr;
-	struct mct_buf b = { 0 };
-	int k;
+	const char *src[2] = { o->run[0].path, o->run[1].path };
 
 	h->unit = MCT_UNIT_NS;
 	h->why = "mct-diff";
 	h->has_origin = o->run[0].has_origin;
 	h->origin = o->run[0].origin;
-	h->form = 'n';
 	h->nread = 1;
-	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
-	    "\"args\":{\"version\":1,\"unit\":\"ns\",\"unit_from\":\"mct-diff\","
-	    "\"origin\":");
-	if (h->has_origin)
-		mct_buf_addi(&b, h->origin);
-	else
-		mct_buf_adds(&b, "null");
-	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":false,"
-	    "\"top_before\":0,\"top\":{},\"sources\":[");
-	for (k = 0; k < 2; k++) {
-		if (k)
-			mct_buf_addc(&b, ',');
-		mct_buf_addjstr(&b, o->run[k].path, strlen(o->run[k].path));
-	}
-	mct_buf_adds(&b, "]}}");
-	h->line = b.p;
-	h->linelen = b.len;
+	mct_out_header(h, src, 2);
 }

@@ -211,36 +211,19 @@ sort_rows(struct opts *o)
 static void
 log_header(struct opts *o, int argc, char *argv[])
 {
-	struct mct_buf b = { 0 };
-	int i;
+	static const char *const stdin_only[] = { "-" };
 
 	o->hdr.unit = MCT_UNIT_NS;
 	o->hdr.why = "mct-metrics";
 	o->hdr.has_origin = o->nrow > 0;
 	o->hdr.origin = o->nrow ? o->row[0].ts : 0;
-	o->hdr.form = 'n';
 	o->hdr.sorted = 1;
 	o->hdr.nread = 1;
-	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
-	    "\"args\":{\"version\":1,\"unit\":\"ns\",\"unit_from\":"
-	    "\"mct-metrics\",\"origin\":");
-	if (o->hdr.has_origin)
-		mct_buf_addi(&b, o->hdr.origin);
-	else
-		mct_buf_adds(&b, "null");
-	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":true,"
-	    "\"top_before\":0,\"top\":{},\"sources\":[");
-	for (i = 0; i < argc; i++) {
-		if (i)
-			mct_buf_addc(&b, ',');
-		mct_buf_addjstr(&b, argv[i], strlen(argv[i]));
-	}
 	if (argc == 0)
-		mct_buf_adds(&b, "\"-\"");
-	mct_buf_adds(&b, "]}}");
-	o->hdr.line = b.p;
-	o->hdr.linelen = b.len;
-	o->hline = b.p;
+		mct_out_header(&o->hdr, stdin_only, 1);
+	else
+		mct_out_header(&o->hdr, (const char *const *)argv, argc);
+	o->hline = o->hdr.line;
 }
 
 /* An event out; text[len] is its newline. */
