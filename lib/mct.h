@@ -1014,6 +1014,8 @@ void	 mct_out_event(struct mct_out *, struct mct_event *);
 void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_json(struct mct_out *, const char *, size_t);
 void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);
+void	 mct_out_at(const struct mct_out *, struct mct_buf *, int64_t);
+void	 mct_out_header(struct mct_header *, const char *const *, int);
 void	 mct_out_end(struct mct_out *);
 void	 mct_write(const void *, size_t);
 long long mct_send(int, long long, size_t);

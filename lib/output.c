@@ -571,6 +571,59 @@ mct_out_time(const struct mct_out *o, struct mct_buf *b, int64_t ns)
 	mct_buf_adds(b, num);
 }
 
+/*
+ * A moment (a ts, in ns) for a cell: from the header's origin, in seconds
+ * for people on a table ("12.345 s"), else in ns scaled by --time-unit.
+ */
+void
+mct_out_at(const struct mct_out *o, struct mct_buf *b, int64_t ts)
+{
+	char num[64];
+
+	ts -= o->hdr->has_origin ? o->hdr->origin : 0;
+	if (!mct_out_human(o)) {
+		mct_out_time(o, b, ts);
+		return;
+	}
+	snprintf(num, sizeof(num), "%.3f s", (double)ts / 1e9);
+	mct_buf_adds(b, num);
+}
+
+/*
+ * The header line of a stream a tool makes of its own records (not the
+ * reader's): h's unit, why (its unit_from), origin and sorted; ndjson,
+ * no top-level keys; src[0..nsrc) its sources.  The line is h's to free.
+ */
+void
+mct_out_header(struct mct_header *h, const char *const *src, int nsrc)
+{
+	struct mct_buf b = { 0 };
+	int i;
+
+	h->form = 'n';
+	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
+	    "\"args\":{\"version\":1,\"unit\":\"");
+	mct_buf_adds(&b, mct_unit_name(h->unit));
+	mct_buf_adds(&b, "\",\"unit_from\":");
+	mct_buf_addjstr(&b, h->why, strlen(h->why));
+	mct_buf_adds(&b, ",\"origin\":");
+	if (h->has_origin)
+		mct_buf_addi(&b, h->origin);
+	else
+		mct_buf_adds(&b, "null");
+	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":");
+	mct_buf_adds(&b, h->sorted ? "true" : "false");
+	mct_buf_adds(&b, ",\"top_before\":0,\"top\":{},\"sources\":[");
+	for (i = 0; i < nsrc; i++) {
+		if (i)
+			mct_buf_addc(&b, ',');
+		mct_buf_addjstr(&b, src[i], strlen(src[i]));
+	}
+	mct_buf_adds(&b, "]}}");
+	h->line = b.p;
+	h->linelen = b.len;
+}
+
 void
 mct_out_end(struct mct_out *o)
 {

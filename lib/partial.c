@@ -985,29 +985,13 @@ mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
 void
 mct_partial_header(const struct mct_pspec *ps, struct mct_header *h)
 {
-	struct mct_buf b = { 0 };
-
 	memset(h, 0, sizeof(*h));
 	h->unit = ps->unit ? ps->unit : MCT_UNIT_NS;
 	h->why = "the partials";
 	h->has_origin = ps->has_origin;
 	h->origin = ps->origin;
-	h->form = 'n';
 	h->nread = ps->nhdr > 0;
-	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
-	    "\"args\":{\"version\":1,\"unit\":\"");
-	mct_buf_adds(&b, mct_unit_name(h->unit));
-	mct_buf_adds(&b, "\",\"unit_from\":\"the partials\",\"origin\":");
-	if (h->has_origin)
-		mct_buf_addi(&b, h->origin);
-	else
-		mct_buf_adds(&b, "null");
-	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":false,"
-	    "\"top_before\":0,\"top\":{},\"sources\":");
-	addstrs(&b, ps->src, ps->nsrc);
-	mct_buf_adds(&b, "}}");
-	h->line = b.p;
-	h->linelen = b.len;
+	mct_out_header(h, (const char *const *)ps->src, ps->nsrc);
 }
 
 void

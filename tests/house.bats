@@ -1,13 +1,14 @@
 #!/usr/bin/env bats
 # house.bats - the shape of the code, as lib/mct.h promises it: lib has no
 # circle in its call graph nor in its includes, no lib file is too long to
-# read, only tools end the process, every file includes one project header
-# (the reader's and the json files their private one too), each tool is
-# one file of its own, gets its events from mct_next() alone (the reader
-# merges and pairs them), its options() holds only its own options
-# (lib/cli.c takes the shared ones), lib/field.c names no tool (the tools
-# register the keys of their records), and what lib defines once (is-meta,
-# an event's rank, a file's kind) is not defined again.
+# read, nor a tool's, only tools end the process, every file includes one
+# project header (the reader's, the json files' and a split tool's files
+# their private one too), a tool's files share with each other only, each
+# tool gets its events from mct_next() alone (the reader merges and pairs
+# them), its options() holds only its own options (lib/cli.c takes the
+# shared ones), lib/field.c names no tool (the tools register the keys of
+# their records), and what lib defines once (is-meta, an event's rank, a
+# file's kind) is not defined again.
 
 load helpers
 
@@ -67,6 +68,13 @@ lib() {
 	same "$output" ""
 }
 
+@test "no tools/*.c over 1,000 lines: a longer tool keeps its engine in files of its own" {
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" sizes "$MCT_SRCDIR/tools" \
+	    1000
+	[ "$status" -eq 0 ]
+	same "$output" ""
+}
+
 @test "the size check names a file over its limit" {
 	cd "$BATS_TEST_TMPDIR"
 	mkdir big
@@ -78,6 +86,11 @@ lib() {
 	[ "$status" -eq 0 ]
 	same "$output" "long.c: 1501 lines (at most 1500)
 reader.c: 1200 lines (at most 1199)"
+	seq 1000 > big/reader.c
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" sizes big 1000
+	[ "$status" -eq 0 ]
+	same "$output" "long.c: 1501 lines (at most 1000)
+ok.c: 1500 lines (at most 1000)"
 }
 
 @test "no lib file ends the process: they return a status and tools exit" {
@@ -87,14 +100,18 @@ reader.c: 1200 lines (at most 1199)"
 	same "$output" ""
 }
 
-@test "every source file includes one project header, lib/mct.h; the reader's and the json files their own too" {
+@test "every source file includes one project header, lib/mct.h; the reader's, the json files and a split tool's files their own too" {
 	local f bad= private
 	for f in "$MCT_SRCDIR"/lib/*.c "$MCT_SRCDIR"/tools/*.c; do
 		[ -f "$f" ] || continue
-		case ${f##*/} in
-		reader.c|read_*.c)	private='"read_private.h"' ;;
-		json.c|json_*.c)	private='"json_private.h"' ;;
-		*)			private='"mct.h"' ;;
+		case ${f#"$MCT_SRCDIR"/} in
+		lib/reader.c|lib/read_*.c)	private='"read_private.h"' ;;
+		lib/json.c|lib/json_*.c)	private='"json_private.h"' ;;
+		lib/*)				private='"mct.h"' ;;
+		tools/mct-*.c)			private=${f##*/}
+						private="\"${private%.c}.h\"" ;;
+		*)				private=${f##*/}
+						private="\"mct-${private%%-*}.h\"" ;;
 		esac
 		if grep -n '^#include "' "$f" | grep -v -e '"mct.h"' \
 		    -e '"config.h"' -e "$private"; then
@@ -107,15 +124,36 @@ mct.h
 read_private.h"
 }
 
-@test "a tool is one file: no tool's object defines what another tool calls" {
+@test "a tool's files share with each other only: no tool's object defines what another tool calls" {
 	command -v nm >/dev/null || skip "no nm(1)"
-	local t syms
-	for t in "$MCT_BUILDDIR"/tools/mct-*.o; do
-		[ -f "$t" ] || continue
-		# a tool's own functions are static, main aside
-		syms=$(nm "$t" | awk '$2 ~ /^[TDB]$/ && $3 != "main" { print $3 }')
-		same "$syms" "" || { echo "in ${t##*/}"; return 1; }
-	done
+	local objs
+	objs=$(ls "$MCT_BUILDDIR"/tools/*.o)
+	[ "$(echo "$objs" | wc -l)" -ge 8 ]
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" tools $objs
+	[ "$status" -eq 0 ]
+	same "$output" ""
+}
+
+@test "the sharing check names what a tool's file gives another tool, or no file of its own" {
+	command -v nm >/dev/null || skip "no nm(1)"
+	command -v cc >/dev/null || skip "no C compiler"
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\n' 'int x_find(void) { return 1; }' \
+	    'int x_alone(void) { return 2; }' > x-find.c
+	printf '%s\n' 'int x_find(void);' \
+	    'int main(void) { return x_find(); }' > mct-x.c
+	printf '%s\n' 'int x_find(void);' \
+	    'int main(void) { return x_find(); }' > mct-y.c
+	# mct-z.o calls tool z's own x_find: no use of x's (mct-y.o has none)
+	printf '%s\n' 'int x_find(void) { return 3; }' > z-find.c
+	cp mct-y.c mct-z.c
+	cc -c x-find.c mct-x.c mct-y.c mct-z.c z-find.c
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" tools mct-x.o mct-y.o \
+	    x-find.o mct-z.o z-find.o
+	[ "$status" -eq 0 ]
+	same "$output" "x-find.o: x_alone: no other file of its tool uses it
+x-find.o: x_find: used by mct-y.o
+z-find.o: x_find: used by mct-y.o"
 }
 
 @test "lib/field.c names no tool, nor a key of the tools' records: each tool registers those at start-up" {
@@ -142,7 +180,7 @@ read_private.h"
 @test "no tool reads around mct_next(): merge.c, pairbe.c and an operand's events apart are the reader's" {
 	command -v nm >/dev/null || skip "no nm(1)"
 	local objs
-	objs=$(ls "$MCT_BUILDDIR"/tools/mct-*.o)
+	objs=$(ls "$MCT_BUILDDIR"/tools/*.o)
 	[ "$(echo "$objs" | wc -l)" -ge 8 ]
 	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" inner $objs
 	[ "$status" -eq 0 ]
@@ -260,7 +298,7 @@ mct-x.c:$((n + 20)): file sniffing (mct_src_kind): static const char tag[] = \"{
 @test "every function and variable lib exports has a user outside its file (else it is static)" {
 	command -v nm >/dev/null || skip "no nm(1)"
 	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" lonely "$(lib)" \
-	    "$MCT_BUILDDIR"/tools/mct-*.o "$MCT_BUILDDIR"/tests/unit*.o
+	    "$MCT_BUILDDIR"/tools/*.o "$MCT_BUILDDIR"/tests/unit*.o
 	[ "$status" -eq 0 ]
 	same "$output" ""
 }

@@ -10,9 +10,10 @@ usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across fil
                                     command line live there, see lib/mct.h)
        house.py includes LIBDIR     print each cycle of the #include "..." graph
                                     of LIBDIR's sources, one a line
-       house.py sizes LIBDIR        print "x.c: N lines (at most M)" for each .c
+       house.py sizes LIBDIR [N]    print "x.c: N lines (at most M)" for each .c
                                     of LIBDIR over its limit: 1,500 lines, and
-                                    1,200 for reader.c, the reader's face
+                                    1,200 for reader.c, the reader's face; with
+                                    N, N lines for every .c (the tools: 1,000)
        house.py lonely LIBMCT.a OBJ...
                                     print "x.o: sym" for each function or
                                     variable libmct exports that no other of
@@ -21,6 +22,13 @@ usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across fil
        house.py options TOOL.c...   print "TOOL.c N" for each tool's options(),
                                     N its lines from "options(" to its closing
                                     brace, then "total N"
+       house.py tools TOOL.o...     print "x.o: sym: why" for each function or
+                                    variable a tool's object exports (main
+                                    aside) that another tool's object uses,
+                                    or no other object of its own tool: a
+                                    tool's files (tools/mct-TOOL.c and its
+                                    engine's tools/TOOL-JOB.c) share with each
+                                    other only
        house.py inner TOOL.o...     print "x.o: sym" for each object that calls
                                     what only mct_next() calls: merge.c's and
                                     pairbe.c's events, an operand's apart
@@ -115,13 +123,13 @@ def includes(libdir):
     return g
 
 
-def sizes(libdir):
+def sizes(libdir, limit=None):
     for f in sources(libdir):
         if not f.endswith(".c"):
             continue
         with open(os.path.join(libdir, f), encoding="utf-8") as fp:
             n = sum(1 for _ in fp)
-        most = MAX_LINES_OF.get(f, MAX_LINES)
+        most = limit if limit is not None else MAX_LINES_OF.get(f, MAX_LINES)
         if n > most:
             print(f"{f}: {n} lines (at most {most})")
 
@@ -137,12 +145,17 @@ def inner(objs):
                 print(f"{os.path.basename(obj)}: {name}")
 
 
-def lonely(lib, objs):
-    defined, undefined = symbols(lib)
-    users = {}
-    for o, names in undefined.items():
-        for n in names:
-            users.setdefault(n, set()).add(o)
+def tool_of(obj):
+    """The tool an object is of: mct-X.o and X-JOB.o are of X."""
+    name = os.path.basename(obj).rsplit(".", 1)[0]
+    if name.startswith("mct-"):
+        return name[4:]
+    return name.split("-", 1)[0]
+
+
+def object_symbols(objs, users, defined=None):
+    """Adds to users each name an object of objs uses (name: objects), and
+    to defined each one it exports, main aside (object: names)."""
     for obj in objs:
         out = subprocess.run(["nm", obj], check=True, capture_output=True,
                              text=True).stdout
@@ -150,6 +163,39 @@ def lonely(lib, objs):
             parts = line.split()
             if len(parts) == 2 and parts[0] == "U":
                 users.setdefault(parts[1], set()).add(obj)
+            elif (defined is not None and len(parts) == 3 and
+                  parts[1] in "TDBCR" and parts[2] != "main"):
+                defined.setdefault(obj, []).append(parts[2])
+
+
+def tools(objs):
+    """What a tool's objects export, and who uses it."""
+    defined, users = {}, {}
+    object_symbols(objs, users, defined)
+    # each tool links its own objects only: a name another tool's object
+    # uses is that tool's own where one of its objects defines it too
+    own = {(tool_of(o), n) for o, names in defined.items() for n in names}
+    for obj in objs:
+        base, mine = os.path.basename(obj), tool_of(obj)
+        for name in sorted(defined.get(obj, [])):
+            who = users.get(name, set()) - {obj}
+            kin = [u for u in who if tool_of(u) == mine]
+            other = sorted(os.path.basename(u) for u in who
+                           if tool_of(u) != mine and
+                           (tool_of(u), name) not in own)
+            if other:
+                print(f"{base}: {name}: used by {', '.join(other)}")
+            elif not kin:
+                print(f"{base}: {name}: no other file of its tool uses it")
+
+
+def lonely(lib, objs):
+    defined, undefined = symbols(lib)
+    users = {}
+    for o, names in undefined.items():
+        for n in names:
+            users.setdefault(n, set()).add(o)
+    object_symbols(objs, users)
     for name, obj in sorted(defined.items(), key=lambda x: (x[1], x[0])):
         if not users.get(name, set()) - {obj}:
             print(f"{obj}: {name}")
@@ -209,11 +255,17 @@ def main():
     if len(sys.argv) > 2 and sys.argv[1] == "options":
         options(sys.argv[2:])
         return 0
+    if len(sys.argv) > 2 and sys.argv[1] == "tools":
+        tools(sys.argv[2:])
+        return 0
     if len(sys.argv) > 2 and sys.argv[1] == "inner":
         inner(sys.argv[2:])
         return 0
     if len(sys.argv) > 2 and sys.argv[1] == "once":
         once(sys.argv[2:])
+        return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "sizes":
+        sizes(sys.argv[2], int(sys.argv[3]))
         return 0
     cmds = ("graph", "cycles", "exits", "includes", "sizes")
     if len(sys.argv) != 3 or sys.argv[1] not in cmds:
