@@ -821,6 +821,7 @@ int	 mct_rules_expr(const struct mct_expr *);
 const char *mct_category(struct mct_event *, const struct mct_header *);
 
 #define MCT_OTHER	"(other)"	/* the category of what no rule matched */
+#define MCT_NOOP	"(no op)"	/* the op of a launch outside every op */
 
 /*
  * short.c - readable kernel names (the virtual field short); the

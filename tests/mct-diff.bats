@@ -81,7 +81,7 @@ for l in list(open(sys.argv[1]))[2:]:
 	[ "$status" -eq 3 ]
 }
 
-@test "--by and --value, --device: the oracle agrees; --by op on a trace without ops: the null op" {
+@test "--by and --value, --device: the oracle agrees; --by op on a trace without ops: the row (no op)" {
 	mct-diff --device --by name,args.grid --value args.bytes "$d/a.json" \
 	    "$d/c.json.gz" > k.nd
 	diff_oracle --device --by name,args.grid --value args.bytes --check k.nd \
@@ -89,13 +89,13 @@ for l in list(open(sys.argv[1]))[2:]:
 	# device work only: no host call is a row
 	! grep -q mcLaunchKernel k.nd
 	# --by op on a trace without framework ops (mcTracer's): each device
-	# event paired with its launch is in the row of the null op
+	# event paired with its launch is in the row (no op)
 	run --separate-stderr mct-diff -o tsv --no-header --by op "$d/a.json" \
 	    "$d/b.json"
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	same "$(cut -f1,2 <<<"${lines[0]}")" \
-	    "$(printf '\t%s' "$(mct-flow -q -o tsv --no-header "$d/a.json" | wc -l)")"
+	    "$(printf '(no op)\t%s' "$(mct-flow -q -o tsv --no-header "$d/a.json" | wc -l)")"
 	[[ "$stderr" == *"mct-diff: --by (run A): no event has the field 'op'"* ]]
 }
 

@@ -75,6 +75,33 @@ aten::mm	## backward ##	[\"autograd::engine::evaluate_function: AddmmBackward0\"
 	[ "$(mct-flow -q --stack -o tsv -F op --no-header "$f" | grep -c .)" -gt 1000 ]
 }
 
+@test "(no op): the launches outside every op are a row of --by op in mct-group and mct-diff, so the shares add up to 100%" {
+	need_fixtures
+	local a=$fixtures/kineto-diff-test.json.gz b=$fixtures/kineto-diff-control.json.gz
+	[ -f "$a" ] && [ -f "$b" ] || skip "kineto-diff-*.json.gz absent"
+	spy by op "$a" | grep '^(no op)	' > py.a
+	spy by op "$b" | grep '^(no op)	' > py.b
+	[ "$(cut -f2 py.a)" -gt 0 ]
+	mct-flow -q --stack "$a" > pairs.nd
+	run mct-group --by op -a count,total -o tsv --no-header pairs.nd
+	same "$(grep '^(no op)	' <<<"$output")" "$(cat py.a)"
+	# the shares of every row, (no op) in, add up to those of the pairs
+	run sh -c "mct-group --by op -a share -o tsv --no-header pairs.nd |
+	    awk -F'\t' '{ s += \$2 } END { printf \"%.2f\\n\", s }'"
+	same "$output" "100.00"
+	# mct-diff --by op: the row is named, its counts and totals python's,
+	# on the trace and on the pairs made upstream
+	for x in "$a" pairs.nd; do
+		mct-diff --by op -o tsv "$x" "$b" 2>/dev/null > d.tsv
+		same "$(awk -F'\t' '$1 == "(no op)" { print $1 "\t" $2 "\t" $4 }' d.tsv)" \
+		    "$(cut -f1,2,3 py.a)"
+		same "$(awk -F'\t' '$1 == "(no op)" { print $3 "\t" $5 }' d.tsv)" \
+		    "$(cut -f2,3 py.b)"
+		run awk -F'\t' '$1 == ""' d.tsv
+		same "$output" ""
+	done
+}
+
 @test "stack: a time-sorted input (streamed, forgetting) gives what the unsorted one gives" {
 	need_fixtures
 	local f=$fixtures/kineto-diff-control.json.gz

@@ -27,7 +27,8 @@ The rules:
 Subcommands:
   by FIELD FILE     TSV, no header, sorted: FIELD value, count, total
                     device ns; FIELD is op, module or annotation (pairs
-                    without one are left out, as mct-group --by does)
+                    without one are left out, as mct-group --by does,
+                    but for op: those are the row "(no op)")
   folded FILE       the folded lines: frames;kernel and summed device ns,
                     sorted (';' in a name written ':', newline ' ')
   total FILE        the number of pairs and their device ns summed
@@ -215,9 +216,10 @@ def clean(s):
 def by(pairs, f, out):
     agg = defaultdict(lambda: [0, 0])
     for p in pairs:
-        if p[f] is not None:
-            agg[p[f]][0] += 1
-            agg[p[f]][1] += p["dur"]
+        k = "(no op)" if f == "op" and p[f] is None else p[f]
+        if k is not None:
+            agg[k][0] += 1
+            agg[k][1] += p["dur"]
     for k in sorted(agg):
         out.write("%s\t%d\t%d\n" % (k, agg[k][0], agg[k][1]))
 
