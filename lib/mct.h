@@ -1003,10 +1003,23 @@ struct mct_out {
 	struct mct_buf	 cell;
 	struct mct_buf	 cut;		/* a cell cut to width */
 	struct mct_buf	 rows;		/* table rows held to size columns */
+	struct mct_buf	 held;		/* mct_out_row's rows for people, whole
+					   till the end: cut column by column */
+	size_t		*heldrow;	/* where each held row starts */
+	size_t		 nheld;
 	int		 nrows;
 	size_t		*width;
 	int		 ncols;
 };
+
+/* cut.c - a column's cells cut to a width, different values never alike */
+struct mct_text {
+	const char	*p;
+	size_t		 len;
+};
+
+void	 mct_cut_column(const struct mct_text *, size_t, size_t,
+	    struct mct_buf *, struct mct_text *);
 
 int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
 int	 mct_out_human(const struct mct_out *);

@@ -333,24 +333,13 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 
 	if (o->quiet)
 		return;
-	if (o->fmt == MCT_O_TABLE || o->fmt == MCT_O_MD) {
-		/* cells are already text: escape each, then write the row */
-		const char *q = cells;
-
-		o->line.len = 0;
-		for (;;) {
-			c = memchr(q, '\037', (size_t)(end - q));
-			put_cut(o, q, (size_t)((c ? c : end) - q));
-			if (c == NULL)
-				break;
-			mct_buf_addc(&o->line, '\037');
-			q = c + 1;
-		}
-		if (o->fmt == MCT_O_MD)
-			md_row(o, o->line.p, o->line.len);
-		else
-			table_row(o, o->line.p, o->line.len);
-		o->line.len = 0;
+	if (mct_out_human(o)) {
+		/* held whole: cut at the end, where all the column is known */
+		if ((o->nheld & (o->nheld + 1)) == 0)	/* 0, 1, 3, 7, ... */
+			o->heldrow = mct_xrealloc(o->heldrow,
+			    (o->nheld + 1) * 2 * sizeof(*o->heldrow));
+		o->heldrow[o->nheld++] = o->held.len;
+		mct_buf_add(&o->held, cells, n);
 		return;
 	}
 	for (;;) {
@@ -364,6 +353,94 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 	mct_buf_addc(&o->line, '\n');
 	mct_write(o->line.p, o->line.len);
 	o->line.len = 0;
+}
+
+/*
+ * The rows of mct_out_row for people, out: each column's cells cut to the
+ * width so that two different values never look alike (cut.c), escaped,
+ * then the rows written or sized as any table's.
+ */
+static void
+held_flush(struct mct_out *o)
+{
+	struct mct_text *cell, *col, *vis;
+	struct mct_buf cut = { 0 };
+	size_t r, i, nc = 0, *ncell, *voff, w;
+	int cutting = o->maxwidth >= 0;
+
+	if (o->nheld == 0)
+		return;
+	w = o->maxwidth > 0 ? (size_t)o->maxwidth : MCT_WIDTH;
+	ncell = mct_xmalloc(o->nheld * sizeof(*ncell));
+	for (r = 0; r < o->nheld; r++) {	/* the widest row's cells */
+		const char *p = o->held.p + o->heldrow[r],
+		    *end = o->held.p + (r + 1 < o->nheld ? o->heldrow[r + 1] :
+		    o->held.len);
+
+		for (ncell[r] = 1; (p = memchr(p, '\037', (size_t)(end - p)));
+		    p++)
+			ncell[r]++;
+		if (ncell[r] > nc)
+			nc = ncell[r];
+	}
+	cell = mct_xmalloc(o->nheld * nc * sizeof(*cell));
+	col = mct_xmalloc(o->nheld * sizeof(*col));
+	vis = mct_xmalloc(o->nheld * sizeof(*vis));
+	voff = mct_xmalloc(o->nheld * nc * sizeof(*voff));
+	for (r = 0; r < o->nheld; r++) {
+		const char *p = o->held.p + o->heldrow[r], *c,
+		    *end = o->held.p + (r + 1 < o->nheld ? o->heldrow[r + 1] :
+		    o->held.len);
+
+		for (i = 0; i < ncell[r]; i++, p = c + 1) {
+			if ((c = memchr(p, '\037', (size_t)(end - p))) == NULL)
+				c = end;
+			cell[r * nc + i].p = p;
+			cell[r * nc + i].len = (size_t)(c - p);
+		}
+	}
+	for (i = 0; i < nc && cutting; i++) {
+		size_t k = 0;
+
+		for (r = 0; r < o->nheld; r++)
+			if (i < ncell[r])
+				col[k++] = cell[r * nc + i];
+		cut.len = 0;
+		mct_cut_column(col, k, w, &cut, vis);
+		/* the visible texts, kept past this column's buffer */
+		for (r = k = 0; r < o->nheld; r++)
+			if (i < ncell[r]) {
+				voff[r * nc + i] = o->cut.len;
+				cell[r * nc + i].len = vis[k].len;
+				mct_buf_add(&o->cut, vis[k].p, vis[k].len);
+				k++;
+			}
+	}
+	for (r = 0; r < o->nheld; r++) {
+		o->line.len = 0;
+		for (i = 0; i < ncell[r]; i++) {
+			const struct mct_text *t = &cell[r * nc + i];
+
+			if (i)
+				mct_buf_addc(&o->line, '\037');
+			put_cell(o, cutting ? o->cut.p + voff[r * nc + i] : t->p,
+			    t->len);
+		}
+		if (o->fmt == MCT_O_MD)
+			md_row(o, o->line.p, o->line.len);
+		else
+			table_row(o, o->line.p, o->line.len);
+	}
+	o->line.len = 0;
+	o->cut.len = 0;
+	o->held.len = 0;
+	o->nheld = 0;
+	mct_buf_free(&cut);
+	free(ncell);
+	free(cell);
+	free(col);
+	free(vis);
+	free(voff);
 }
 
 static void
@@ -629,6 +706,8 @@ mct_out_end(struct mct_out *o)
 {
 	struct mct_buf b = { 0 };
 
+	if (mct_out_human(o))
+		held_flush(o);
 	switch (o->quiet ? MCT_O_NDJSON : o->fmt) {
 	case MCT_O_TRACE:
 		if (o->n == 0)
@@ -663,6 +742,10 @@ mct_out_end(struct mct_out *o)
 	mct_buf_free(&o->rows);
 	mct_buf_free(&o->cell);
 	mct_buf_free(&o->cut);
+	mct_buf_free(&o->held);
+	free(o->heldrow);
+	o->heldrow = NULL;
+	o->nheld = 0;
 	free(o->width);
 	o->width = NULL;
 	o->ncols = 0;
