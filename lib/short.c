@@ -4,7 +4,9 @@
  * A profiler writes a kernel's whole C++ signature (return type, template
  * arguments, parameter list: hundreds of characters) or a generated GEMM
  * name (Tensile's Cijk_... with forty tuning tokens).  People read the
- * qualified name, and for a GEMM its family and macro tile.  The
+ * qualified name with the functors it is instantiated with (what tells
+ * PyTorch's elementwise kernels apart), and for a GEMM its family and
+ * macro tile.  The
  * shortener only drops text; it never invents a name, and a name that is
  * not a signature (Memcpy DtoD (Device -> Device)) is left as it is.
  */
@@ -158,6 +160,65 @@ strip(const char *s, size_t n, struct mct_buf *out)
 	out->len = end;
 }
 
+/* Does the word name a functor: *Functor*, *functor*, *Ops (MeanOps)? */
+static int
+functor(const char *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 7 <= n; i++)
+		if (memcmp(w + i, "Functor", 7) == 0 ||
+		    memcmp(w + i, "functor", 7) == 0)
+			return 1;
+	return n > 3 && memcmp(w + n - 3, "Ops", 3) == 0;
+}
+
+/*
+ * The functors among the template arguments of the kernel (the last
+ * top-level <...> before its parameter list), each once, in the order
+ * they come: <FillFunctor>, <BinaryFunctor, MulFunctor>.  They are what
+ * tells apart PyTorch's elementwise and reduce kernels, whose names are
+ * otherwise the same.
+ */
+static void
+functors(const char *s, size_t n, struct mct_buf *out)
+{
+	size_t i, depth = 0, lt = 0, gt = 0, w, k, start = out->len;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '<' && depth++ == 0)
+			lt = i;
+		else if (s[i] == '>' && depth > 0 && --depth == 0)
+			gt = i;
+		else if (s[i] == '(' && depth == 0 && i > 0 &&
+		    (is_ident(s[i - 1]) || s[i - 1] == '>'))
+			break;		/* the parameter list */
+	}
+	for (i = lt + 1; i < gt; i = w) {
+		for (w = i; w < gt && (isalnum((unsigned char)s[w]) ||
+		    s[w] == '_'); w++)
+			;
+		if (w == i) {
+			w++;
+			continue;
+		}
+		if (!functor(s + i, w - i))
+			continue;
+		/* each once */
+		for (k = start + 1; k + (w - i) <= out->len; k++)
+			if (memcmp(out->p + k, s + i, w - i) == 0 &&
+			    (k + (w - i) == out->len || out->p[k + (w - i)] == ',') &&
+			    (out->p[k - 1] == '<' || out->p[k - 1] == ' '))
+				break;
+		if (k + (w - i) <= out->len)
+			continue;
+		mct_buf_adds(out, out->len == start ? "<" : ", ");
+		mct_buf_add(out, s + i, w - i);
+	}
+	if (out->len > start)
+		mct_buf_addc(out, '>');
+}
+
 /*
  * The short form of a name (its text, not JSON) appended to out.
  * Itanium-mangled names are demangled first; a name that is neither a
@@ -181,8 +242,11 @@ mct_short(const char *s, size_t n, struct mct_buf *out)
 		}
 	}
 	if (gemm(s, n, out) != 0) {
-		if (signature(s, n))
+		if (signature(s, n)) {
 			strip(s, n, out);
+			if (out->len > start)
+				functors(s, n, out);
+		}
 		if (out->len == start)	/* nothing left: keep it all */
 			mct_buf_add(out, s, n);
 	}

@@ -16,21 +16,21 @@ test_short(void)
 		const char	*name, *want;
 	} t[] = {
 		{ "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>)",
-		    "at::native::reduce_kernel" },
+		    "at::native::reduce_kernel<MeanOps>" },
 		{ "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<FillFunctor>" },
 		{ "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<CUDAFunctor_add>" },
 		{ "void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<CUDAFunctor_add>" },
 		{ "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)",
 		    "at::native::vectorized_layer_norm_kernel" },
 		{ "void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<long, long, bool, at::native::(anonymous namespace)::CompareEqFunctor<long> >, std::array<char*, 2ul> >(int, at::native::AUnaryFunctor<long, long, bool, at::native::(anonymous namespace)::CompareEqFunctor<long> >, std::array<char*, 2ul>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<AUnaryFunctor, CompareEqFunctor>" },
 		{ "attn_fwd",
 		    "attn_fwd" },
 		{ "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<CUDAFunctor_add>" },
 		{ "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8>(cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8::Params)",
 		    "cutlass::Kernel2" },
 		{ "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t> >, false, false, false, false, false, true, false>(pytorch_flash::Flash_fwd_params)",
@@ -50,7 +50,7 @@ test_short(void)
 		{ "void splitKreduce_kernel<float, float, float, float, true, false, false>(cublasSplitKParams<float>, float const*, float const*, float*, float const*, float const*, float const*, float const*, float*, void*, long, float*, int*)",
 		    "splitKreduce_kernel" },
 		{ "void at::native::vectorized_elementwise_kernel<2, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<CUDAFunctor_add>" },
 		{ "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 128, 1>(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)",
 		    "at::native::CatArrayBatchedCopy" },
 		{ "ampere_sgemm_128x64_nn",
@@ -66,7 +66,7 @@ test_short(void)
 		{ "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nt_align4>(cutlass_80_tensorop_s1688gemm_128x128_32x3_nt_align4::Params)",
 		    "cutlass::Kernel" },
 		{ "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 3> >(int, at::native::BinaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 3>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<BinaryFunctor, MulFunctor>" },
 		{ "void at::native::(anonymous namespace)::layer_norm_grad_input_kernel<float, float>(float const*, float const*, float const*, float const*, float const*, float*, int)",
 		    "at::native::layer_norm_grad_input_kernel" },
 		{ "void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel<float, float>(long, long, float const*, float const*, float const*, float const*, float*, float*)",
@@ -108,11 +108,11 @@ test_short(void)
 		{ "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)",
 		    "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t" },
 		{ "void at::native::vectorized_elementwise_kernel<4, at::native::BUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2> >(int, at::native::BUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<BUnaryFunctor, MulFunctor>" },
 		{ "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)",
 		    "ncclKernel_AllReduce_RING_LL_Sum_float" },
 		{ "void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2> >(int, at::native::AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<AUnaryFunctor, MulFunctor>" },
 		{ "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1::Params)",
 		    "cutlass::Kernel" },
 		{ "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_nt_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_nt_align1::Params)",
@@ -130,7 +130,7 @@ test_short(void)
 		{ "void cub::DeviceRadixSortOnesweepKernel<cub::DeviceRadixSortPolicy<long, int, int>::Policy800, false, long, int, int, int>(int*, int*, int*, int const*, long*, long const*, int*, int const*, int, int, int)",
 		    "cub::DeviceRadixSortOnesweepKernel" },
 		{ "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<int>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<int>, at::detail::Array<char*, 1>)",
-		    "at::native::vectorized_elementwise_kernel" },
+		    "at::native::vectorized_elementwise_kernel<FillFunctor>" },
 		{ "void cub::DeviceCompactInitKernel<cub::ReduceByKeyScanTileState<int, int, true>, int*>(cub::ReduceByKeyScanTileState<int, int, true>, int, int*)",
 		    "cub::DeviceCompactInitKernel" },
 		{ "void cub::DeviceScanInitKernel<cub::ScanTileState<int, true> >(cub::ScanTileState<int, true>, int)",
@@ -185,6 +185,32 @@ test_short(void)
 		ok(b.len == strlen(want) && memcmp(b.p, want, b.len) == 0,
 		    "short: %s -> %s (demangled where the C++ runtime is)",
 		    mangled[i][0], want);
+	}
+	/* the functor kept: kernels that differ by it alone stay apart;
+	   one named twice is written once; a function's ( is no list */
+	{
+		static const char *f[][2] = {
+			{ "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
+			    "at::native::vectorized_elementwise_kernel<FillFunctor>" },
+			{ "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::AddFunctor<float>, at::detail::Array<char*, 1>)",
+			    "at::native::vectorized_elementwise_kernel<AddFunctor>" },
+			{ "void k<ns::WrapFunctor<ns::WrapFunctor<int> >, ns::AddFunctor<int> >(int)",
+			    "k<WrapFunctor, AddFunctor>" },
+			{ "void (anonymous namespace)::k<(anonymous namespace)::SumOps<float> >(int)",
+			    "k<SumOps>" },
+		};
+
+		for (i = 0, bad = 0; i < 4; i++) {
+			b.len = 0;
+			mct_short(f[i][0], strlen(f[i][0]), &b);
+			if (b.len != strlen(f[i][1]) ||
+			    memcmp(b.p, f[i][1], b.len) != 0) {
+				diag("short: '%s' gave '%.*s'", f[i][0],
+				    (int)b.len, b.p);
+				bad++;
+			}
+		}
+		ok(bad == 0, "short: the functors among the template arguments kept, each once");
 	}
 	/* appends: what is in the buffer stays */
 	b.len = 0;
