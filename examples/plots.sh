@@ -36,15 +36,22 @@ if [ "$(mct-filter --ph X -c "$tmp/dev")" = 0 ]; then
 fi
 
 # timeline: the eight kernels with the most device time get a colour
-# each; the rest is "other kernels"
+# each; the rest is "other kernels".  Their legend is their names as a
+# table cuts them to 40 characters (no two alike: mct-group(1) --width),
+# the same rows in the same order.
 mct-group -a total -n 8 -o tsv --no-header "$tmp/dev" |
     awk -F'\t' '$1 != "(others)" { print $1 }' >"$tmp/top"
+mct-group -a total -n 8 -o md --width 40 "$tmp/dev" | awk 'NR > 2 {
+	gsub(/\\\|/, "\001"); sub(/^\| /, ""); sub(/ \|.*/, ""); gsub(/\001/, "|")
+	print }' >"$tmp/labels"
 mct-cat -o tsv --no-header --time-unit s -F rel,dur,name "$tmp/dev" |
-    awk -F'\t' -v top="$tmp/top" '
-	BEGIN { while ((getline l < top) > 0) heavy[l] = ++nh }
+    awk -F'\t' -v top="$tmp/top" -v labels="$tmp/labels" '
+	BEGIN { while ((getline l < top) > 0) heavy[l] = ++nh
+		while ((getline l < labels) > 0 && nl < nh) label[++nl] = l }
 	{
-		key = ($3 in heavy) ? $3 : "other kernels"
-		printf "%s\t%s\t%d\t%s\n", $1, $2 * 1000, ($3 in heavy) ? heavy[$3] : 0, key
+		i = ($3 in heavy) ? heavy[$3] : 0
+		printf "%s\t%s\t%d\t%s\t%s\n", $1, $2 * 1000, i,
+		    i ? $3 : "other kernels", i ? label[i] : "other kernels"
 	}' >"$tmp/timeline.tsv"
 draw timeline "$tmp/timeline.tsv"
 

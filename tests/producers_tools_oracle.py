@@ -12,7 +12,10 @@ integer ns) and decides, on its own, what mct(7) says:
                               launch figures (mcTracer's and Kineto's keys)
   timeline TSV FILE           the timeline's legend (column 4 of plots.sh's
                               data, index in column 3) names exactly the
-                              eight kernels with the most device time
+                              eight kernels with the most device time; its
+                              labels (column 5) are those names cut to 40
+                              characters (the pieces between ellipses are
+                              pieces of the name, in order), no two alike
   nearest FIELD FILE          the path nearest FIELD by edit distance among
                               the non-M events' keys and their objects' keys
                               (first seen wins a tie), or nothing if farther
@@ -132,12 +135,11 @@ def cmd_launchcfg(args):
         if r[0] in ("(others)", "(total)"):
             continue
         cand = [(r[0], r[1], r[2])] if (r[0], r[1], r[2]) in groups else []
-        if not cand and r[0].endswith("\u2026"):
+        if not cand and "\u2026" in r[0]:
             # a name over the table's width (60) is cut: one of the groups
-            # it begins (not matched before) has the row's figures
+            # it is a cut of (not matched before) has the row's figures
             cand = [k for k in groups if k[1:] == (r[1], r[2]) and
-                    k[0].startswith(r[0][:-1]) and len(k[0]) > 60 and
-                    k not in used]
+                    cut_of(r[0], k[0], 60) and k not in used]
         if not cand:
             oracle.die("no group %s" % r[:3])
         why = [mismatch(r, groups[k]) for k in cand]
@@ -149,12 +151,34 @@ def cmd_launchcfg(args):
         oracle.die("no rows")
 
 
+def cut_of(label, name, width):
+    """Is label name, or name cut to width characters with ellipses?"""
+    if len(name) <= width:
+        return label == name
+    if len(label) > width or "\u2026" not in label:
+        return False
+    at = 0
+    for i, piece in enumerate(label.split("\u2026")):
+        j = name.find(piece, at) if i else (0 if name.startswith(piece) else -1)
+        if j < 0:
+            return False
+        at = j + len(piece)
+    return True
+
+
 def cmd_timeline(args):
     got = {}
+    label = {}
     for line in open(args[0], encoding="utf-8"):
         f = line.rstrip("\n").split("\t")
         if f[2] != "0":
             got[int(f[2])] = f[3]
+            label[int(f[2])] = f[4]
+    for i, name in got.items():
+        if not cut_of(label[i], name, 40):
+            oracle.die("label %r is no cut of %r" % (label[i], name))
+    if len(set(label.values())) != len(label):
+        oracle.die("two labels alike: %s" % sorted(label.values()))
     tot = {}
     for e in device_events(args[1]):
         tot[e.get("name")] = tot.get(e.get("name"), 0) + int(e.get("dur", 0))
