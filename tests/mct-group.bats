@@ -704,6 +704,40 @@ c\t2\t\t\t\t\t\t\t\t2\t6')"
 	gor --check got -a count,total,first,last "$mix"
 }
 
+@test "cut names stay distinct: long names alike but at their end, in table and md, at --width 60 and 20; mct-diff too" {
+	"$PYTHON3" - <<'EOF'
+import json
+pre = "void at::native::vectorized_elementwise_kernel<4, at::native::"
+names = [pre + f + "<float>, at::detail::Array<char*, 2> >(int, at::native::"
+         + f + "<float>, at::detail::Array<char*, 2>)"
+         for f in ("FillFunctor", "AddFunctor", "MulFunctor")]
+# alike but for their last character, and one the start of the others
+names += ["k" * 90 + "_a", "k" * 90 + "_b", "k" * 90, "short one"]
+ev = [{"name": n, "ph": "X", "cat": "kernel", "ts": 10 * i, "dur": 1 + i}
+      for i, n in enumerate(names)]
+json.dump({"traceEvents": ev}, open("t.json", "w"))
+open("names", "w").write("".join(n + "\n" for n in names))
+EOF
+	local w
+	# cut alone at 60, the three kernels and the two k names would be alike
+	same "$(cut -c1-59 names | sort -u | wc -l)" 3
+	for w in 60 20; do
+		mct-group -a count -o table --width "$w" t.json > g.txt
+		oracle names_check.py cuts "$w" names g.txt
+		mct-group -a count -o md --width "$w" t.json > g.md
+		oracle names_check.py md g.md
+	done
+	# at 60 the functor is shown, after the kernel's name
+	run grep -c '^void at::native::vectorized_elementwise_kernel…[A-Za-z]*Functor' \
+	    <(mct-group -a count -o table t.json)
+	same "$output" 3
+	# a name like no other is cut as it always was: 59 characters and …
+	mct-group -a count -o table t.json | grep -q "^$(printf 'k%.0s' $(seq 59))…  "
+	# mct-diff: its key column too
+	mct-diff -o table t.json t.json 2>/dev/null | sed -n '/^name /,$p' > d.txt
+	oracle names_check.py cuts 60 names d.txt
+}
+
 @test "a write error (>/dev/full) exits 2 with 'mct-group: write error: No space left on device'" {
 	for o in ndjson tsv csv table; do
 		echo "# -o $o"
