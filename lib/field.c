@@ -542,22 +542,14 @@ mct_field_key(struct mct_event *ev, const struct mct_field *f,
 /*
  * Append what a group key holds for an event without the field: its
  * virtual field's stand-in, if it has one (category's (other), so that
- * shares add up), and for op, on a pair with a host stack (mct-flow
- * --stack) whose launch was in no op, (no op).  Returns 0, or -1
- * (nothing appended) if there is none.
+ * shares add up).  Returns 0, or -1 (nothing appended) if there is none.
  */
 int
 mct_field_other(struct mct_event *ev, const struct mct_field *f,
     const struct mct_header *h, struct mct_buf *k)
 {
-	static const char noop[] = "\"" MCT_NOOP "\"";
 	struct mct_val v;
 
-	if (f->vf == NULL && f->nseg == 1 && strcmp(f->seg[0], "op") == 0 &&
-	    mct_get_key(ev, "stack", &v) == 0) {
-		mct_buf_add(k, noop, sizeof(noop) - 1);
-		return 0;
-	}
 	if (f->vf == NULL || f->vf->other == NULL ||
 	    f->vf->other(ev, h, f->scratch, &v, NULL) != 0)
 		return -1;

@@ -533,7 +533,8 @@ mct_gtab_report(struct mct_gtab *t, const struct mct_order *o, long top,
  * The key of an event (mct-group's and mct-diff's): its by fields'
  * values, \037 apart.  An event without one of them has no key (-1),
  * unless missing is set, or the field has a stand-in for it
- * (mct_field_other(): category's (other), so that shares add up).
+ * (mct_field_other(): category's (other); mct_stack_noop(): op's
+ * (no op) on a pair; so that shares add up).
  */
 int
 mct_group_key(struct mct_event *ev, const struct mct_field *by, int nby,
@@ -546,7 +547,8 @@ mct_group_key(struct mct_event *ev, const struct mct_field *by, int nby,
 		if (i)
 			mct_buf_addc(k, '\037');
 		if (mct_field_key(ev, &by[i], hdr, k) == 0 ||
-		    mct_field_other(ev, &by[i], hdr, k) == 0)
+		    mct_field_other(ev, &by[i], hdr, k) == 0 ||
+		    mct_stack_noop(ev, &by[i], k) == 0)
 			continue;
 		if (!missing)
 			return -1;

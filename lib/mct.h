@@ -858,6 +858,8 @@ int	 mct_stack_pair(struct mct_stack *, const char *, size_t,
 void	 mct_stack_end(struct mct_stack *);
 int	 mct_stack_next(struct mct_stack *, struct mct_buf *, struct mct_buf *);
 void	 mct_stack_close(struct mct_stack *, struct mct_stack_counts *);
+int	 mct_stack_noop(struct mct_event *, const struct mct_field *,
+	    struct mct_buf *);
 
 /*
  * flow.c - device events joined to their launches by correlation id

@@ -473,6 +473,25 @@ frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
 		member(&s->res, "module", s->st.str[mod]);
 }
 
+/*
+ * What a group key holds for op on one of our pairs (it has a stack)
+ * whose launch is in no op: (no op), so that the shares of an op table
+ * add up.  Returns 0 (appended to k), or -1 if that is not the case.
+ */
+int
+mct_stack_noop(struct mct_event *ev, const struct mct_field *f,
+    struct mct_buf *k)
+{
+	static const char noop[] = "\"" MCT_NOOP "\"";
+	struct mct_val v;
+
+	if (mct_field_virtual(f) || f->nseg != 1 || strcmp(f->seg[0], "op") != 0 ||
+	    mct_get_key(ev, "stack", &v) != 0)
+		return -1;
+	mct_buf_add(k, noop, sizeof(noop) - 1);
+	return 0;
+}
+
 static int
 cmp_pend(const void *a, const void *b, void *arg)
 {
