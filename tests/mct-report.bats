@@ -92,6 +92,7 @@ PY
 @test "every fixture: no table of the report, of mct-group -o table (by name, short, op) or of mct-diff has two rows that look alike" {
 	need_fixtures
 	local f b n=0
+	cd "$BATS_TEST_TMPDIR"
 	for f in "$fixtures"/*.json*; do
 		b=${f##*/}
 		mct-report "$f" > "$b.md" 2>/dev/null
