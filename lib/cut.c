@@ -202,12 +202,13 @@ clashes(struct val **s, size_t n, struct mct_buf *b, int first)
 
 /*
  * The n cells in[] of a column, cut to w characters (w >= 2), two
- * different values never alike: their visible texts appended to b and
+ * different values never alike unless endcut (every value cut at its
+ * end, as a column of lists wants): their visible texts appended to b and
  * out[i] pointing at them (valid until b changes again).
  */
 void
 mct_cut_column(const struct mct_text *in, size_t n, size_t w,
-    struct mct_buf *b, struct mct_text *out)
+    struct mct_buf *b, struct mct_text *out, int endcut)
 {
 	struct mct_map m = { 0 };
 	struct val *v, **s;
@@ -237,7 +238,7 @@ mct_cut_column(const struct mct_text *in, size_t n, size_t w,
 		s[i] = &v[i];
 		visible(&v[i], b);
 	}
-	for (round = 0; clashes(s, nv, b, round == 0) > 0; round++)
+	for (round = 0; !endcut && clashes(s, nv, b, round == 0) > 0; round++)
 		for (i = 0; i < nv; i++) {
 			if (!v[i].clash || v[i].at == NULL)
 				continue;

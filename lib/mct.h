@@ -995,6 +995,9 @@ struct mct_out {
 					   an ellipsis; 0 is MCT_WIDTH, <0 never */
 	const struct mct_header *hdr;
 	int		 meta;		/* rows of metadata (ph M) events too */
+	int		 endcut;	/* cut every cell at its end, alike or
+					   not: rows that are not keyed by
+					   their cells (mct-phases' phases) */
 	/* private */
 	int		 quiet;		/* nothing could be read: write nothing */
 	struct mct_wrap	*wrap;		/* a trace of several ranks (rank.c) */
@@ -1021,7 +1024,7 @@ struct mct_text {
 };
 
 void	 mct_cut_column(const struct mct_text *, size_t, size_t,
-	    struct mct_buf *, struct mct_text *);
+	    struct mct_buf *, struct mct_text *, int);
 
 int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
 int	 mct_out_human(const struct mct_out *);

@@ -406,7 +406,7 @@ held_flush(struct mct_out *o)
 			if (i < ncell[r])
 				col[k++] = cell[r * nc + i];
 		cut.len = 0;
-		mct_cut_column(col, k, w, &cut, vis);
+		mct_cut_column(col, k, w, &cut, vis, o->endcut);
 		/* the visible texts, kept past this column's buffer */
 		for (r = k = 0; r < o->nheld; r++)
 			if (i < ncell[r]) {

@@ -301,6 +301,7 @@ main(int argc, char *argv[])
 	o.hdr = mct_header(r);
 	while (mct_next(r, &ev))
 		add(&o, ev);
+	o.out.endcut = 1;	/* a phase is its row, not its cells */
 	mct_out_begin(&o.out, o.hdr);
 	if (o.rk.any)
 		by_rank(&o);
