@@ -85,6 +85,8 @@ void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);
 FILE	*mct_tmpfile(char **, char **);
 int	 mct_write_all(FILE *, const void *, size_t);
+void	 mct_write(const void *, size_t);
+long long mct_send(int, long long, size_t);
 void	 mct_pipe_size(int);
 int	 mct_status(int, int);
 int	 mct_finish(int);
@@ -688,20 +690,13 @@ void	 mct_header_unsorted(struct mct_header *, char **,
 	    const struct mct_header *);
 
 /*
- * rank.c - the rank of each source, its ts shift, and a multi-rank
- * stream made one trace (each rank's processes apart).
+ * rank.c - the rank of each source and its ts shift.
  */
-struct mct_wrap;
-
 int	 mct_rank_in_name(const char *, int64_t *);
 int	 mct_rank_in_top(const char *, int64_t *);
 int	 mct_rank_decide(struct mct_source *, int, const struct mct_opts *);
 int	 mct_rank_align(struct mct_source *, int, const struct mct_opts *);
 int	 mct_rank_line(struct mct_event *, int64_t, int64_t, struct mct_buf *);
-struct mct_wrap *mct_wrap_new(void);
-int	 mct_wrap_event(struct mct_wrap *, struct mct_event *, struct mct_buf *);
-void	 mct_wrap_end(struct mct_wrap *, struct mct_buf *);
-void	 mct_wrap_free(struct mct_wrap *);
 
 /*
  * merge.c - every operand's events in one ts order (ties: rank, then
@@ -823,11 +818,9 @@ const char *mct_category(struct mct_event *, const struct mct_header *);
 #define MCT_OTHER	"(other)"	/* the category of what no rule matched */
 
 /*
- * short.c - readable kernel names (the virtual field short); the
- * demangler is demangle.cc's when configure found a C++ runtime.
+ * short.c - readable kernel names (the virtual field short).
  */
 void	 mct_short(const char *, size_t, struct mct_buf *);
-char	*mct_demangle(const char *);
 
 /*
  * stack.c - the host stack of each launch, for mct-flow --stack: host
@@ -994,7 +987,7 @@ struct mct_out {
 	int		 meta;		/* rows of metadata (ph M) events too */
 	/* private */
 	int		 quiet;		/* nothing could be read: write nothing */
-	struct mct_wrap	*wrap;		/* a trace of several ranks (rank.c) */
+	struct mct_wrap	*wrap;		/* a trace of several ranks (wrap.c) */
 	struct mct_buf	 wline;
 	struct mct_event wev;
 	long long	 n;
@@ -1015,8 +1008,6 @@ void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_json(struct mct_out *, const char *, size_t);
 void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);
 void	 mct_out_end(struct mct_out *);
-void	 mct_write(const void *, size_t);
-long long mct_send(int, long long, size_t);
 
 /*
  * records.c - the keys of the tools' own records that hold times, which

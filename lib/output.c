@@ -21,7 +21,7 @@
 
 #include <unistd.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 #define TABLE_ROWS	1000	/* rows read before the column widths are fixed */
 
