@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 static mct_getter get_rel, get_end, get_none, get_rank, get_short;
 

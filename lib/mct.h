@@ -35,9 +35,10 @@
  * and registers the getter of the virtual field category in the table.
  *
  * Every exported name starts with mct_ and is declared here, under the
- * heading of the file that defines it.  Library functions report problems
- * on stderr (warnx) and return a status; only tools exit (and
- * mct_nomem(), when memory runs out).
+ * heading of the file that defines it, or, if only lib's own files use
+ * it, in lib/mct_private.h, laid out the same way.  Library functions
+ * report problems on stderr (warnx) and return a status; only tools exit
+ * (and mct_nomem(), when memory runs out).
  */
 #ifndef MCT_H
 #define MCT_H
@@ -68,9 +69,6 @@ void	 mct_nomem(const char *) __attribute__((noreturn));
 void	*mct_xmalloc(size_t);
 void	*mct_xrealloc(void *, size_t);
 char	*mct_xstrdup(const char *);
-#define PREFAULT	(64 * 1024)	/* buffers this big are mapped at once */
-void	 mct_prefault(void *, size_t);
-void	 mct_heap_keep(void);
 void	 mct_buf_grow(struct mct_buf *, size_t);
 void	 mct_buf_add(struct mct_buf *, const void *, size_t);
 void	 mct_buf_adds(struct mct_buf *, const char *);
@@ -86,8 +84,6 @@ void	 mct_sort_r(void *, size_t, size_t,
 FILE	*mct_tmpfile(char **, char **);
 int	 mct_write_all(FILE *, const void *, size_t);
 void	 mct_write(const void *, size_t);
-long long mct_send(int, long long, size_t);
-void	 mct_pipe_size(int);
 int	 mct_status(int, int);
 int	 mct_finish(int);
 int	 mct_thread(pthread_t *, const char *, void *(*)(void *), void *,
@@ -144,8 +140,8 @@ void	 mct_strtab_free(struct mct_strtab *);
 
 /*
  * json.c - compact JSON known to be valid (the spool's and an mct
- * stream's lines): a value skipped, the first-level keys of an object
- * indexed, a string's text; field access is built on these.
+ * stream's lines): a value's type and text, a string's text; field
+ * access (field.c) is built on these.
  */
 enum mct_jtype {
 	MCT_J_NONE = 0,		/* missing */
@@ -163,96 +159,8 @@ struct mct_val {
 	size_t		 len;
 };
 
-/* One key of an event, as offsets into the event's text. */
-struct mct_kv {
-	uint32_t	koff, klen;	/* key without its quotes, raw */
-	uint32_t	voff, vlen;	/* value text */
-};
-
-int	 mct_skip(const char *, const char *, const char **);
-int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
-int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
 int	 mct_jstr(const struct mct_val *, struct mct_buf *);
 int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
-
-/*
- * json_scan.c - the validating, repairing compactor the framer reads
- * every event with.
- */
-/* Result of mct_scan(). */
-enum {
-	MCT_SCAN_OK = 0,
-	MCT_SCAN_MORE,		/* the text ended inside the value */
-	MCT_SCAN_ERROR,		/* syntax error at errpos: errmsg */
-	MCT_SCAN_TRACE		/* a top-level "traceEvents": [ was found */
-};
-
-/* What mct_scan() repaired; each bit names one kind. */
-#define MCT_FIX_ESCAPE	0x01	/* invalid escape \q kept as \\q */
-#define MCT_FIX_CTRL	0x02	/* raw control character escaped */
-#define MCT_FIX_UTF8	0x04	/* invalid UTF-8 replaced by U+FFFD */
-#define MCT_FIX_COMMA	0x08	/* trailing comma in an object or array dropped */
-#define MCT_FIX_NAN	0x10	/* NaN or Infinity written as null */
-#define MCT_NFIX	5
-
-struct mct_scan {
-	/* in */
-	const char	*p, *end;	/* the text; p is left after the value */
-	struct mct_buf	*out;		/* compacted copy, or NULL to only check */
-	int		 toplevel;	/* stop at a top-level "traceEvents": [ */
-	int		 event;		/* note ts, dur, ph, args.co_id (framer) */
-	int		 index;		/* record first-level keys in .kv */
-	/* out */
-	const char	*errpos;
-	const char	*errmsg;
-	unsigned	 fixes;		/* MCT_FIX_* bits seen */
-	const char	*fixpos;	/* where the first fix was needed */
-	const char	*fixat[MCT_NFIX];	/* where the first fix of each kind was */
-	struct mct_kv	*kv;		/* first-level keys, offsets into out or p */
-	int		 nkv, kvcap;
-	/* with .event set: what the framer learns of the event */
-	int		 has_co_id;
-	int		 is_meta;
-	int		 ts_kind, dur_kind;	/* MCT_TS_* (ttime.c) */
-	int		 odd;		/* ts or dur with an exponent */
-	/*
-	 * plain: the compact copy is the text with only the whitespace
-	 * between tokens dropped (no repair, no "ts":"1" made a number);
-	 * spaced: plain, and there was such whitespace.  Set when OK.
-	 */
-	int		 plain, spaced;
-	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
-	const char	*ts_text;	/* its text (in the input) */
-	size_t		 ts_len;
-	/*
-	 * With .event: the first-level ts and dur values as they came, the
-	 * first two of them as offsets into out (or p) and lengths, so that
-	 * the reader converts them without indexing the event again.
-	 */
-	int		 ntimes;
-	size_t		 time_off[2], time_len[2];
-};
-
-int	 mct_scan(struct mct_scan *);
-
-/*
- * json_unspace.c - objects mct_scan() found plain compacted again at
- * memory speed, one a line.
- */
-/*
- * What mct_unspace() noted of the first-level "ts" and "dur" numbers of
- * its objects, if known, in order: kv[i].koff is the object's number (0
- * first), klen 2 for ts and 3 for dur, voff and vlen the number in the
- * text appended to out (0 is where that starts).
- */
-struct mct_times {
-	struct mct_kv	*kv;
-	int		 n, cap;
-	int		 known;		/* 0: not noted; index each line */
-};
-
-int	 mct_unspace(const char *, size_t, struct mct_buf *,
-	    struct mct_times *);
 
 /*
  * time.c - int64 nanoseconds, exactly from decimal text.
@@ -280,118 +188,6 @@ size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
 size_t	 mct_fmt_double(char *, double);
 
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define MCT_DIGITS8	1
-/*
- * The eight bytes at p as a number if they are all decimal digits, else
- * -1: each byte 0x30..0x39, then combined in pairs, quads and the eight
- * (the first digit highest).  For the scanner's and time.c's loops over
- * long timestamps.
- */
-/*
- * The bytes of the word w (little endian) that are not decimal digits:
- * their high nibble is not 3, or their low one carries into it when 6 is
- * added (a carry out of a byte only reaches bytes after the first found).
- */
-static inline uint64_t
-mct_nondigits(uint64_t w)
-{
-	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL, three = 0x3030303030303030ULL;
-
-	return ((w & hi) ^ three) | (((w + 0x0606060606060606ULL) & hi) ^ three);
-}
-
-static inline int64_t
-mct_digits8(const char *p)
-{
-	uint64_t w;
-
-	__builtin_memcpy(&w, p, 8);
-	if (mct_nondigits(w) != 0)
-		return -1;
-	w -= 0x3030303030303030ULL;
-	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
-	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
-	return (int64_t)((w * 10000 + (w >> 32)) & 0xffffffffULL);
-}
-
-/* Are the n bytes at p, 8 to 16, all decimal digits?  Two words. */
-static inline int
-mct_digits16(const char *p, size_t n)
-{
-	return mct_digits8(p) >= 0 && mct_digits8(p + n - 8) >= 0;
-}
-#endif
-
-/*
- * ttime.c - trace times: an event's ts or dur text, a JSON number in its
- * source's unit (not known yet when the framer reads it), as 10^6 times
- * its value, exactly.  The common form is read inline, in the pass of the
- * scanner that finds the number's end (a call for each made mct-cat run
- * 3% more instructions); mct_ttime_e6() reads any other.
- */
-#define MCT_TS_NONE	0
-#define MCT_TS_INT	1	/* digits, no point */
-#define MCT_TS_FRAC	2	/* digits after a point */
-
-int	 mct_ttime_e6(const char *, size_t, mct_i128 *, int *);
-
-/*
- * The common ts or dur at p (on a digit 1 to 9), read in the one pass
- * that also finds its end: up to 19 digits, and a point with up to six
- * after it (Kineto's fractional µs, 1661203462598738.047: six digits
- * after the point are exact at 10^-6 units).  Returns the end of the
- * number, *e6 and *kind set; NULL if the number is not of that form or
- * its end is not in the text (more digits, an exponent, the text cut):
- * the caller then checks it against JSON's grammar and reads it with
- * mct_ttime_e6().
- */
-static inline __attribute__((always_inline)) const char *
-mct_ttime_plain(const char *s, const char *end, mct_i128 *e6, int *kind)
-{
-	const unsigned char *p = (const unsigned char *)s, *q = p;
-	const unsigned char *e = (const unsigned char *)end;
-	uint64_t u = 0;
-	mct_i128 v;
-	int k;
-#ifdef MCT_DIGITS8
-	int64_t d8;
-
-	/* eight digits at a time while they last */
-	while (e - q >= 8 && q - p <= 11 &&
-	    (d8 = mct_digits8((const char *)q)) >= 0) {
-		u = u * 100000000 + (uint64_t)d8;
-		q += 8;
-	}
-#endif
-	for (; q < e && q - p < 19 && (unsigned)(*q - '0') < 10; q++)
-		u = u * 10 + (uint64_t)(*q - '0');
-	k = MCT_TS_INT;
-	v = (mct_i128)u * 1000000;
-	if (q + 1 < e && *q == '.' && (unsigned)(q[1] - '0') < 10) {
-		const unsigned char *f = q + 1;
-		uint64_t fr = 0, scale = 1000000;
-
-		for (; f < e && f - q <= 6 && (unsigned)(*f - '0') < 10; f++) {
-			fr = fr * 10 + (uint64_t)(*f - '0');
-			scale /= 10;
-		}
-		if (f < e && !((unsigned)(*f - '0') < 10 || *f == 'e' ||
-		    *f == 'E')) {
-			k = MCT_TS_FRAC;
-			v += (mct_i128)(fr * scale);
-			q = f;
-		}
-	}
-	if (q < e && !((unsigned)(*q - '0') < 10 || *q == '.' || *q == 'e' ||
-	    *q == 'E')) {
-		*e6 = v;
-		*kind = k;
-		return (const char *)q;
-	}
-	return NULL;
-}
-
 /*
  * input.c - byte sources: a file or standard input, gzip or plain.
  */
@@ -407,26 +203,8 @@ int		 mct_src_failed(const struct mct_src *);
 const char	*mct_src_error(struct mct_src *, long long *);
 const char	*mct_src_name(const struct mct_src *);
 long long	 mct_src_size(const struct mct_src *);
-long long	 mct_src_size_now(const struct mct_src *);
-int		 mct_src_changed(const struct mct_src *);
 long long	 mct_src_pos(const struct mct_src *);
 ssize_t		 mct_src_read(struct mct_src *, char *, size_t);
-/*
- * mct_src_read() into *buf.  Of gzip, the thread inflates into buffers of
- * its own: mct_src_swap() reads to the end of one (if n is no more than
- * its size), and trades it whole for *buf rather than copy it, if *buf
- * is an mct_src_buf() of n bytes, as big.  Such a buffer has room for
- * MCT_SRC_BEFORE bytes before it and MCT_SRC_AFTER after its n.
- */
-#define MCT_SRC_BEFORE	4096
-#define MCT_SRC_AFTER	(64 * 1024 + 1)
-int		 mct_src_gzip(const struct mct_src *);
-ssize_t		 mct_src_swap(struct mct_src *, char **, size_t);
-char		*mct_src_buf(size_t);
-void		 mct_src_buf_free(char *);
-int		 mct_src_rewindable(const struct mct_src *);
-void		 mct_src_rewind(struct mct_src *, long long);
-struct mct_src	*mct_src_clone(const struct mct_src *, long long, long long);
 int		 mct_src_close(struct mct_src *);
 
 /*
@@ -594,18 +372,12 @@ struct mct_opts {
 
 /*
  * A top-level value over the size limit: not in the header (which says
- * top_dropped), but kept in a spool of the reader's, for --wrap.
+ * top_dropped), but kept in a spool of the reader's (struct mct_bigtop),
+ * for --wrap.
  */
 #define MCT_TOP_MAX	(64 * 1024)
 
-struct mct_bigtop {
-	char		*key;		/* the key, quoted, as in the source */
-	size_t		 keylen;
-	long long	 off;		/* the value in the spool */
-	size_t		 len;
-	int		 before;	/* it came before traceEvents */
-	int		 pos;		/* its place among all top-level keys */
-};
+struct mct_bigtop;
 
 struct mct_reader;
 
@@ -615,7 +387,6 @@ int	 mct_next(struct mct_reader *, struct mct_event **);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
 
 /*
  * An edit of every event line the reader hands out, in whatever thread
@@ -645,21 +416,6 @@ struct mct_editor {
 int	 mct_edit(struct mct_reader *, const struct mct_editor *, void *);
 
 /*
- * The reader's events as merge.c and pairbe.c take them: mct_next()
- * calls those two, and they call nothing of the reader's but next().
- * next(arg, i, &ev): 1 with the next event of operand i in ev (the
- * reader's, valid until the next call), 0 at its end; i = -1: the next
- * of all, in the order asked (mct_opts.order).  An operand that turns[i]
- * allows can be read in turns with others, an event of each at a time;
- * any other must be read to its end before another begins.
- */
-struct mct_feed {
-	int		(*next)(void *, int, struct mct_event **);
-	void		*arg;
-	const char	*turns;		/* one a source (hdr->nsrc) */
-};
-
-/*
  * read_bytes.c - a source's lines, one at a time, with the reader's own
  * buffer: for what is read line by line beside the reader (partials,
  * metric logs).  What goes wrong stays in the source (mct_src_error()).
@@ -676,39 +432,11 @@ void	 mct_lines_free(struct mct_lines *);
 
 /*
  * pairbe.c - B/E duration events paired into X events (mct_opts.pair_be),
- * with one stack of open B events per thread; events come out in E
- * order.  For mct_next() only.
+ * for mct_next(); a copy of a header that says its events are not in ts
+ * order, as they come paired.
  */
-struct mct_pairbe;
-
-struct mct_pairbe *mct_pairbe_new(const struct mct_header *,
-	    const struct mct_feed *);
-const struct mct_header *mct_pairbe_header(const struct mct_pairbe *);
-int	 mct_pairbe_next(struct mct_pairbe *, struct mct_event **);
-void	 mct_pairbe_free(struct mct_pairbe *);
 void	 mct_header_unsorted(struct mct_header *, char **,
 	    const struct mct_header *);
-
-/*
- * rank.c - the rank of each source and its ts shift.
- */
-int	 mct_rank_in_name(const char *, int64_t *);
-int	 mct_rank_in_top(const char *, int64_t *);
-int	 mct_rank_decide(struct mct_source *, int, const struct mct_opts *);
-int	 mct_rank_align(struct mct_source *, int, const struct mct_opts *);
-int	 mct_rank_line(struct mct_event *, int64_t, int64_t, struct mct_buf *);
-
-/*
- * merge.c - every operand's events in one ts order (ties: rank, then
- * input order), through sorted runs in $TMPDIR: bounded memory
- * (mct_opts.order).  For mct_next() only.
- */
-struct mct_merge;
-
-struct mct_merge *mct_merge_open(const struct mct_header *,
-	    const struct mct_feed *);
-int	 mct_merge_next(struct mct_merge *, struct mct_event **);
-int	 mct_merge_close(struct mct_merge *);
 
 /*
  * field.c - field paths (`args.grid`, `args."a b"`) and their values, and
@@ -758,7 +486,6 @@ void	 mct_event_init(struct mct_event *, const char *, size_t,
 	    const struct mct_header *);
 void	 mct_event_set(struct mct_event *, const char *, size_t);
 void	 mct_event_free(struct mct_event *);
-void	 mct_event_index(struct mct_event *);
 int	 mct_field_parse(const char *, struct mct_field *);
 int	 mct_fields_parse(const char *, struct mct_field **, int *);
 void	 mct_field_free(struct mct_field *);
@@ -782,7 +509,6 @@ struct mct_tdp {
 void	 mct_get_times(struct mct_event *, struct mct_tdp *);
 int	 mct_event_rank(struct mct_event *, const struct mct_header *,
 	    int64_t *, struct mct_val *);
-int	 mct_is_header(struct mct_event *);
 
 /*
  * expr.c - the --where language: FIELD OP VALUE joined by && and ||.

@@ -32,7 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 #define CHUNK		(4u << 20)	/* bytes of events sorted in memory */
 #define RUNBUF		(64u << 10)	/* read buffer of a run */

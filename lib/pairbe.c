@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 /* An open B: its text and where it came from, for messages. */
 struct open_b {

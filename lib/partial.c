@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 /* A 128-bit integer in decimal. */
 static void

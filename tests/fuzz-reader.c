@@ -51,7 +51,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

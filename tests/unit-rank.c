@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct_private.h"
+#include "mct.h"
 #include "unit.h"
 
 static void
