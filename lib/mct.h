@@ -187,6 +187,7 @@ size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
 size_t	 mct_fmt_double(char *, double);
+size_t	 mct_fmt_e6(char *, int64_t);
 
 /*
  * input.c - byte sources: a file or standard input, gzip or plain.
@@ -242,7 +243,9 @@ mct_header_line(const char *p, size_t n)
 }
 
 /*
- * reader.c - operands in, events out (see the top of this file).
+ * reader.c - operands in, events out (see the top of this file).  The
+ * files under it, read_*.c, are the reader's too (lib/read_private.h):
+ * what they export is declared here.
  */
 /*
  * What the reader knows of one operand (a source), when mct_open()
@@ -383,6 +386,9 @@ struct mct_reader;
 
 struct mct_reader *mct_open(int, char **, const struct mct_opts *);
 const struct mct_header *mct_header(const struct mct_reader *);
+/* A copy of a header that says its events are not in ts order. */
+void	 mct_header_unsorted(struct mct_header *, char **,
+	    const struct mct_header *);
 int	 mct_next(struct mct_reader *, struct mct_event **);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
@@ -429,14 +435,6 @@ int	 mct_lines_next(struct mct_lines *, const char **, size_t *,
 	    unsigned long long *);
 const char *mct_lines_peek(struct mct_lines *, size_t, size_t *);
 void	 mct_lines_free(struct mct_lines *);
-
-/*
- * pairbe.c - B/E duration events paired into X events (mct_opts.pair_be),
- * for mct_next(); a copy of a header that says its events are not in ts
- * order, as they come paired.
- */
-void	 mct_header_unsorted(struct mct_header *, char **,
-	    const struct mct_header *);
 
 /*
  * field.c - field paths (`args.grid`, `args."a b"`) and their values, and
@@ -489,6 +487,8 @@ void	 mct_event_free(struct mct_event *);
 int	 mct_field_parse(const char *, struct mct_field *);
 int	 mct_fields_parse(const char *, struct mct_field **, int *);
 void	 mct_field_free(struct mct_field *);
+int32_t	 mct_fields_intern(struct mct_strtab *, struct mct_event *,
+	    const struct mct_field *, int, struct mct_buf *);
 int	 mct_get(struct mct_event *, const struct mct_field *, struct mct_val *);
 int	 mct_get_key(struct mct_event *, const char *, struct mct_val *);
 int	 mct_get_ns(struct mct_event *, const char *, int64_t *);
@@ -726,7 +726,7 @@ struct mct_out {
 	int		 ncols;
 };
 
-int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
+int	 mct_out_parse(const char *, enum mct_ofmt *);
 int	 mct_out_human(const struct mct_out *);
 void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
@@ -927,10 +927,10 @@ void	 mct_gtab_event(struct mct_gtab *, struct mct_event *,
  * cell.c - a group table's rows for the writers: aggregates as cells, for
  * people or for programs; key parts as text; keys as JSON members.
  */
-void	 mct_agg_cell(const struct mct_gtab *, struct mct_group *,
+void	 mct_cell_agg(const struct mct_gtab *, struct mct_group *,
 	    const struct mct_agg *, const struct mct_out *, struct mct_buf *);
-void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
-void	 mct_group_json(const struct mct_group *, const struct mct_field *,
+void	 mct_cell_text(const struct mct_group *, int, struct mct_buf *);
+void	 mct_cell_json(const struct mct_group *, const struct mct_field *,
 	    int, struct mct_buf *);
 
 /*
@@ -1128,7 +1128,7 @@ struct mct_steps {
 	size_t		 n, cap;
 };
 
-int64_t	 mct_overlap(int64_t, int64_t, int64_t, int64_t);
+int64_t	 mct_phases_overlap(int64_t, int64_t, int64_t, int64_t);
 void	 mct_phases_find(struct mct_phaser *);
 int	 mct_is_step(struct mct_event *);
 void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);
@@ -1168,8 +1168,6 @@ struct mct_runsum {
 };
 
 int64_t	 mct_median_i64(int64_t *, size_t);
-int32_t	 mct_intern_fields(struct mct_strtab *, struct mct_event *,
-	    const struct mct_field *, int, struct mct_buf *);
 int	 mct_rounds(const struct mct_call *, size_t, size_t,
 	    const struct mct_method *, int64_t, int64_t,
 	    const struct mct_steps *, long *, int64_t *);
@@ -1282,7 +1280,6 @@ struct mct_over {
 int	 mct_tz_parse(const char *, struct mct_tz *);
 int	 mct_wall_ns(const char *, size_t, const struct mct_tz *, int64_t *);
 int	 mct_value_e6(const char *, size_t, int64_t *);
-size_t	 mct_fmt_e6(char *, int64_t);
 int	 mct_mlog_header(struct mct_mlog *, const char *, size_t,
 	    const char **);
 int	 mct_mlog_time(const struct mct_mlog *, const char *, size_t,

@@ -759,13 +759,6 @@ mct_series_free(struct mct_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* A value in millionths as decimal text, trailing zeros dropped. */
-size_t
-mct_fmt_e6(char *buf, int64_t v)
-{
-	return mct_fmt_dec(buf, v, E6);
-}
-
 static const char d2[] =
     "00010203040506070809101112131415161718192021222324"
     "25262728293031323334353637383940414243444546474849"

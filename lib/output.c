@@ -26,7 +26,7 @@
 #define TABLE_ROWS	1000	/* rows read before the column widths are fixed */
 
 int
-mct_parse_ofmt(const char *s, enum mct_ofmt *f)
+mct_out_parse(const char *s, enum mct_ofmt *f)
 {
 	static const char *const names[] = { "ndjson", "tsv", "csv", "table", "trace",
 	    "md" };

@@ -532,7 +532,7 @@ static void
 self_time(struct hostsum *s, const struct hev *e, const struct hev *parent,
     int64_t a, int64_t b)
 {
-	int64_t ov = mct_overlap(e->ts, e->end, a, b);
+	int64_t ov = mct_phases_overlap(e->ts, e->end, a, b);
 
 	if (ov == 0)
 		return;
