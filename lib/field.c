@@ -571,8 +571,8 @@ get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	(void)v;
 	if (mct_is_meta(ev))
 		return -1;
-	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
-	    __builtin_sub_overflow(ts, h->origin, ns))
+	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->facts.has_origin ||
+	    __builtin_sub_overflow(ts, h->facts.origin, ns))
 		return -1;
 	return 0;
 }

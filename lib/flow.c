@@ -200,7 +200,8 @@ flow_time(struct mct_flow *f, int64_t ts)
 	if (ts > f->last_ts)
 		f->last_ts = ts;
 	/* only on an input the header says is in time order */
-	if (++f->nadd % FORGET_EVERY == 0 && f->hdr->sorted && f->window > 0)
+	if (++f->nadd % FORGET_EVERY == 0 && f->hdr->facts.sorted &&
+	    f->window > 0)
 		forget(f);
 }
 

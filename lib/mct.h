@@ -248,23 +248,35 @@ mct_header_line(const char *p, size_t n)
  * what they export is declared here.
  */
 /*
- * What the reader knows of one operand (a source), when mct_open()
- * returns.  For a trace, pass 1 learnt it; for an mct stream, its header
- * line said it.  The strings are the reader's.
+ * What the reader knows of a trace when mct_open() returns: of each
+ * operand (mct_source.facts), and of the run (mct_header.facts: the first
+ * readable operand's, but the origin, the smallest of all after their
+ * shifts, and sorted, true for one sorted operand or --merge).  For a
+ * trace, pass 1 learnt them; for an mct stream, its header line said
+ * them.  The strings are the reader's.
  */
+struct mct_facts {
+	enum mct_unit	 unit;		/* its unit */
+	const char	*why;		/* how the unit was chosen */
+	int		 has_origin;
+	int64_t		 origin;	/* smallest ts (ns), M events aside */
+	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
+	const char	*top;		/* its other top-level keys:
+					   "k":v,... or NULL */
+	int		 ntop_before;	/* how many came before traceEvents */
+	int		 sorted;	/* its events in ts order */
+	const struct mct_bigtop *big;	/* top-level values over the limit, */
+	int		 nbig;		/* kept for --wrap (the header's: the
+					   first operand's) */
+};
+
+/* What the reader knows of one operand (a source), and its rank. */
 struct mct_source {
 	const char	*path;		/* as given; "-" is standard input */
 	const char	*name;		/* for messages: "(stdin)" for "-" */
 	int		 ok;		/* it could be opened */
 	int		 stream;	/* an mct stream (facts from its header) */
-	enum mct_unit	 unit;		/* its unit */
-	const char	*why;		/* how the unit was chosen */
-	int		 has_origin;
-	int64_t		 origin;	/* its smallest ts (ns), M events aside */
-	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
-	const char	*top;		/* its top-level keys: "k":v,... or NULL */
-	int		 ntop_before;	/* how many of them came before traceEvents */
-	int		 sorted;	/* its events in ts order */
+	struct mct_facts facts;		/* unit, origin, form, top-level keys */
 	unsigned long long nevents;	/* events pass 1 framed (0 for a stream) */
 	int		 damaged;	/* pass 1 found damage */
 	/* ranks (mct(7), Ranks; rank.c decides them) */
@@ -278,29 +290,19 @@ struct mct_source {
 	int64_t		 shift;		/* ns added to its ts (--align) */
 	int		 has_mark;
 	int64_t		 mark;		/* ts of its first event named --align NAME */
-	const struct mct_bigtop *big;	/* top-level values over the limit */
-	int		 nbig;
 	const char	*dropped;	/* a stream's top_dropped: "k":n,... or NULL */
 };
 
 struct mct_header {
-	enum mct_unit	 unit;		/* the source's unit */
-	const char	*why;		/* how the unit was chosen */
-	int		 has_origin;
-	int64_t		 origin;	/* smallest ts (ns), M events aside */
-	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
-	char		*top;		/* other top-level keys: "k":v,... or NULL */
-	int		 ntop_before;	/* how many of them came before traceEvents */
-	int		 sorted;	/* one operand, its events in ts order */
+	struct mct_facts facts;		/* the run's */
 	char		*line;		/* the header line itself, no newline */
 	int		 nread;		/* operands that could be read */
 	size_t		 linelen;
 	const struct mct_source *src;	/* every operand's facts, in order */
 	int		 nsrc;
 	int		 ranked;	/* event lines carry a rank key */
-	const struct mct_bigtop *big;	/* the first operand's big top-level */
-	int		 nbig;		/* values, kept for --wrap */
-	int		 bigfd;		/* their spool; read with mct_bigtop_value() */
+	int		 bigfd;		/* the spool of facts.big: read with
+					   mct_bigtop_value() */
 };
 
 struct mct_event {

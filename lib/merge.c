@@ -281,7 +281,7 @@ spill(struct mct_merge *m, int i)
 		rank = rank_of(ev);
 		kp = s->ranks_inside ? last_key(m, rank) : &key;
 		key = *kp = key_of(ev, *kp);
-		if (!s->sorted) {
+		if (!s->facts.sorted) {
 			chunk_add(m, key, rank, seq++, ev);
 			continue;
 		}
@@ -418,7 +418,7 @@ in_place(const struct mct_merge *m, int i)
 {
 	const struct mct_source *s = &m->hdr->src[i];
 
-	return s->ok && !s->stream && s->sorted && m->feed.turns[i];
+	return s->ok && !s->stream && s->facts.sorted && m->feed.turns[i];
 }
 
 /*

@@ -74,7 +74,7 @@ dropped_keys(const struct mct_header *h)
 	struct mct_val v;
 	int i;
 
-	if (h->nbig > 0 || h->line == NULL)
+	if (h->facts.nbig > 0 || h->line == NULL)
 		return;
 	mct_event_init(&hev, h->line, h->linelen, h);
 	mct_field_parse("args.top_dropped", &f);
@@ -105,18 +105,18 @@ top_keys(const struct mct_header *h, int before, struct mct_buf *b)
 	int nkv = 0, cap = 0, i, j = 0;
 
 	mct_buf_addc(&obj, '{');
-	if (h->top)
-		mct_buf_adds(&obj, h->top);
+	if (h->facts.top)
+		mct_buf_adds(&obj, h->facts.top);
 	mct_buf_addc(&obj, '}');
 	mct_index(obj.p, obj.len, &kv, &nkv, &cap);
 	for (i = 0; i <= nkv; i++) {
 		/* the big ones that came before key i of the header */
-		for (; j < h->nbig && h->big[j].pos <= i + j; j++)
-			if (h->big[j].before == before &&
+		for (; j < h->facts.nbig && h->facts.big[j].pos <= i + j; j++)
+			if (h->facts.big[j].before == before &&
 			    mct_bigtop_value(h, j, &v) == 0)
-				top_pair(b, before, h->big[j].key,
-				    h->big[j].keylen, v.p, v.len);
-		if (i < nkv && (i < h->ntop_before) == before)
+				top_pair(b, before, h->facts.big[j].key,
+				    h->facts.big[j].keylen, v.p, v.len);
+		if (i < nkv && (i < h->facts.ntop_before) == before)
 			top_pair(b, before, obj.p + kv[i].koff - 1,
 			    kv[i].klen + 2, obj.p + kv[i].voff, kv[i].vlen);
 	}
@@ -441,7 +441,7 @@ trace_open(struct mct_out *o)
 	struct mct_buf b = { 0 };
 
 	dropped_keys(o->hdr);
-	if (o->hdr->form == 'a')
+	if (o->hdr->facts.form == 'a')
 		mct_buf_adds(&b, "[\n");
 	else {
 		mct_buf_addc(&b, '{');
@@ -474,7 +474,7 @@ wrap_event(struct mct_out *o, struct mct_event *ev)
 static void
 trace_event(struct mct_out *o, struct mct_event *ev)
 {
-	int64_t unit = mct_unit_ns(o->hdr->unit);
+	int64_t unit = mct_unit_ns(o->hdr->facts.unit);
 	struct mct_buf *b = &o->line;
 	size_t last = 0;
 	char num[64];
@@ -586,7 +586,7 @@ mct_out_end(struct mct_out *o)
 			if (o->n == 0 && b.len > 2)
 				memmove(b.p, b.p + 2, b.len -= 2);
 		}
-		if (o->hdr->form == 'a')
+		if (o->hdr->facts.form == 'a')
 			mct_buf_adds(&b, "\n]\n");
 		else {
 			mct_buf_adds(&b, "\n]");

@@ -115,9 +115,9 @@ mct_partial_cover_of(struct mct_pspec *ps, const struct mct_header *h)
 {
 	int i;
 
-	ps->unit = h->unit;
-	ps->has_origin = h->has_origin;
-	ps->origin = h->origin;
+	ps->unit = h->facts.unit;
+	ps->has_origin = h->facts.has_origin;
+	ps->origin = h->facts.origin;
 	ps->src = mct_xmalloc((size_t)(h->nsrc + 1) * sizeof(*ps->src));
 	for (i = 0; i < h->nsrc; i++)
 		ps->src[i] = mct_xstrdup(h->src[i].path);
@@ -988,18 +988,18 @@ mct_partial_header(const struct mct_pspec *ps, struct mct_header *h)
 	struct mct_buf b = { 0 };
 
 	memset(h, 0, sizeof(*h));
-	h->unit = ps->unit ? ps->unit : MCT_UNIT_NS;
-	h->why = "the partials";
-	h->has_origin = ps->has_origin;
-	h->origin = ps->origin;
-	h->form = 'n';
+	h->facts.unit = ps->unit ? ps->unit : MCT_UNIT_NS;
+	h->facts.why = "the partials";
+	h->facts.has_origin = ps->has_origin;
+	h->facts.origin = ps->origin;
+	h->facts.form = 'n';
 	h->nread = ps->nhdr > 0;
 	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
 	    "\"args\":{\"version\":1,\"unit\":\"");
-	mct_buf_adds(&b, mct_unit_name(h->unit));
+	mct_buf_adds(&b, mct_unit_name(h->facts.unit));
 	mct_buf_adds(&b, "\",\"unit_from\":\"the partials\",\"origin\":");
-	if (h->has_origin)
-		mct_buf_addi(&b, h->origin);
+	if (h->facts.has_origin)
+		mct_buf_addi(&b, h->facts.origin);
 	else
 		mct_buf_adds(&b, "null");
 	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":false,"

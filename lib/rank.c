@@ -68,7 +68,7 @@ mct_rank_in_top(const char *top, int64_t *rank)
 static void
 by_rules(struct mct_source *s, int i)
 {
-	if (mct_rank_in_top(s->top, &s->rank) == 0)
+	if (mct_rank_in_top(s->facts.top, &s->rank) == 0)
 		s->rank_from = "distributedInfo";
 	else if (strcmp(s->path, "-") != 0 &&
 	    mct_rank_in_name(s->path, &s->rank) == 0)
@@ -109,7 +109,7 @@ mct_rank_decide(struct mct_source *src, int n, const struct mct_opts *o)
 		    (s->stream && o->rank == MCT_RANK_AUTO))
 			continue;
 		if (alone) {
-			if (mct_rank_in_top(s->top, &rank) == 0) {
+			if (mct_rank_in_top(s->facts.top, &rank) == 0) {
 				s->rank = rank;
 				s->rank_from = "distributedInfo";
 				said = 1;
@@ -155,8 +155,9 @@ mct_rank_align(struct mct_source *src, int n, const struct mct_opts *o)
 		return 0;
 	for (i = 0; i < n; i++) {
 		struct mct_source *s = &src[i];
-		int64_t t = o->align == MCT_ALIGN_START ? s->origin : s->mark;
-		int set = o->align == MCT_ALIGN_START ? s->has_origin :
+		int64_t t = o->align == MCT_ALIGN_START ? s->facts.origin :
+		    s->mark;
+		int set = o->align == MCT_ALIGN_START ? s->facts.has_origin :
 		    s->has_mark;
 
 		if (!s->ok)
@@ -179,10 +180,10 @@ mct_rank_align(struct mct_source *src, int n, const struct mct_opts *o)
 	for (i = 0; i < n; i++) {
 		struct mct_source *s = &src[i];
 
-		if (s->ok && (o->align == MCT_ALIGN_START ? s->has_origin :
-		    s->has_mark))
+		if (s->ok && (o->align == MCT_ALIGN_START ?
+		    s->facts.has_origin : s->has_mark))
 			s->shift = target - (o->align == MCT_ALIGN_START ?
-			    s->origin : s->mark);
+			    s->facts.origin : s->mark);
 	}
 	return 0;
 }

@@ -273,7 +273,8 @@ stack_open(struct run *r, struct mct_flow *fl)
 {
 	mct_flow_init(fl, r->t.hdr);
 	fl->window = FLOW_WINDOW;
-	if ((fl->stk = mct_stack_open(r->t.hdr->sorted, fl->window)) == NULL)
+	if ((fl->stk = mct_stack_open(r->t.hdr->facts.sorted,
+	    fl->window)) == NULL)
 		exit(mct_finish(MCT_EXIT_USAGE));
 	return fl->stk;
 }
@@ -362,8 +363,8 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 		status = stack_close(o, r, &seen, &fl);
 	mct_seen_end(&seen);
 	mct_runsum_end(&r->rs, &o->m);
-	r->has_origin = h->has_origin;
-	r->origin = h->origin;
+	r->has_origin = h->facts.has_origin;
+	r->origin = h->facts.origin;
 	if (h->nread == 0) {		/* said by the reader */
 		mct_close(rd);
 		exit(mct_finish(MCT_EXIT_USAGE));
@@ -882,17 +883,17 @@ out_header(struct opts *o)
 	struct mct_buf b = { 0 };
 	int k;
 
-	h->unit = MCT_UNIT_NS;
-	h->why = "mct-diff";
-	h->has_origin = o->run[0].has_origin;
-	h->origin = o->run[0].origin;
-	h->form = 'n';
+	h->facts.unit = MCT_UNIT_NS;
+	h->facts.why = "mct-diff";
+	h->facts.has_origin = o->run[0].has_origin;
+	h->facts.origin = o->run[0].origin;
+	h->facts.form = 'n';
 	h->nread = 1;
 	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
 	    "\"args\":{\"version\":1,\"unit\":\"ns\",\"unit_from\":\"mct-diff\","
 	    "\"origin\":");
-	if (h->has_origin)
-		mct_buf_addi(&b, h->origin);
+	if (h->facts.has_origin)
+		mct_buf_addi(&b, h->facts.origin);
 	else
 		mct_buf_adds(&b, "null");
 	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":false,"

@@ -506,18 +506,18 @@ log_header(struct opts *o, int argc, char *argv[])
 	struct mct_buf b = { 0 };
 	int i;
 
-	o->hdr.unit = MCT_UNIT_NS;
-	o->hdr.why = "mct-metrics";
-	o->hdr.has_origin = o->nrow > 0;
-	o->hdr.origin = o->nrow ? o->row[0].ts : 0;
-	o->hdr.form = 'n';
-	o->hdr.sorted = 1;
+	o->hdr.facts.unit = MCT_UNIT_NS;
+	o->hdr.facts.why = "mct-metrics";
+	o->hdr.facts.has_origin = o->nrow > 0;
+	o->hdr.facts.origin = o->nrow ? o->row[0].ts : 0;
+	o->hdr.facts.form = 'n';
+	o->hdr.facts.sorted = 1;
 	o->hdr.nread = 1;
 	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
 	    "\"args\":{\"version\":1,\"unit\":\"ns\",\"unit_from\":"
 	    "\"mct-metrics\",\"origin\":");
-	if (o->hdr.has_origin)
-		mct_buf_addi(&b, o->hdr.origin);
+	if (o->hdr.facts.has_origin)
+		mct_buf_addi(&b, o->hdr.facts.origin);
 	else
 		mct_buf_adds(&b, "null");
 	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":true,"

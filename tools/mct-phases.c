@@ -374,7 +374,7 @@ phases(struct opts *o)
 	struct mct_step *st;
 	size_t i, nst;
 
-	f.origin = o->hdr->has_origin ? o->hdr->origin :
+	f.origin = o->hdr->facts.has_origin ? o->hdr->facts.origin :
 	    (o->ndev ? o->dev[0].ts : 0);
 	mct_phases_find(&f);
 	/* the profiler's steps of the rank being cut (of all, with one) */
@@ -651,7 +651,7 @@ put_at(struct opts *o, struct mct_buf *b, int64_t ns)
 {
 	char num[64];
 
-	ns -= o->hdr->has_origin ? o->hdr->origin : 0;
+	ns -= o->hdr->facts.has_origin ? o->hdr->facts.origin : 0;
 	if (!mct_out_human(&o->out)) {
 		mct_out_time(&o->out, b, ns);
 		return;

@@ -796,7 +796,8 @@ coll_record(struct opts *o, const struct coll *c)
 {
 	struct mct_buf line = { 0 };
 	const char *name = o->st.str[c->name];
-	int64_t rel = c->ts - (o->hdr->has_origin ? o->hdr->origin : 0);
+	int64_t rel = c->ts - (o->hdr->facts.has_origin ?
+	    o->hdr->facts.origin : 0);
 	char num[64];
 
 	field(o, &line, "name");
@@ -894,13 +895,13 @@ rank_origin(const struct opts *o, int64_t id, int64_t *origin)
 
 	for (i = 0; i < h->nsrc; i++)
 		if (h->src[i].ok && h->src[i].rank != MCT_RANK_NONE &&
-		    h->src[i].rank == id && h->src[i].has_origin) {
-			*origin = h->src[i].origin;
+		    h->src[i].rank == id && h->src[i].facts.has_origin) {
+			*origin = h->src[i].facts.origin;
 			return 0;
 		}
-	if (o->nrk != 1 || !h->has_origin)
+	if (o->nrk != 1 || !h->facts.has_origin)
 		return -1;
-	*origin = h->origin;
+	*origin = h->facts.origin;
 	return 0;
 }
 
