@@ -703,6 +703,8 @@ enum mct_ofmt { MCT_O_NDJSON = 0, MCT_O_TSV, MCT_O_CSV, MCT_O_TABLE, MCT_O_TRACE
 
 #define MCT_WIDTH	60	/* characters in a human table's cell */
 
+struct mct_outstate;
+
 struct mct_out {
 	enum mct_ofmt	 fmt;
 	struct mct_field *fields;	/* -F, for tsv/csv/table */
@@ -713,19 +715,8 @@ struct mct_out {
 					   an ellipsis; 0 is MCT_WIDTH, <0 never */
 	const struct mct_header *hdr;
 	int		 meta;		/* rows of metadata (ph M) events too */
-	/* private */
-	int		 quiet;		/* nothing could be read: write nothing */
-	struct mct_wrap	*wrap;		/* a trace of several ranks (wrap.c) */
-	struct mct_buf	 wline;
-	struct mct_event wev;
-	long long	 n;
-	struct mct_buf	 line;
-	struct mct_buf	 cell;
-	struct mct_buf	 cut;		/* a cell cut to width */
-	struct mct_buf	 rows;		/* table rows held to size columns */
-	int		 nrows;
-	size_t		*width;
-	int		 ncols;
+	struct mct_outstate *st;	/* output.c's, made when first needed,
+					   gone at mct_out_end() */
 };
 
 int	 mct_out_parse(const char *, enum mct_ofmt *);

@@ -25,6 +25,33 @@
 
 #define TABLE_ROWS	1000	/* rows read before the column widths are fixed */
 
+/* What a struct mct_out holds while it writes (o->st). */
+struct mct_outstate {
+	int		 quiet;		/* nothing could be read: write nothing */
+	struct mct_wrap	*wrap;		/* a trace of several ranks (wrap.c) */
+	struct mct_buf	 wline;
+	struct mct_event wev;
+	long long	 n;		/* events written */
+	struct mct_buf	 line;
+	struct mct_buf	 cell;
+	struct mct_buf	 cut;		/* a cell cut to width */
+	struct mct_buf	 rows;		/* table rows held to size columns */
+	int		 nrows;
+	size_t		*width;
+	int		 ncols;
+};
+
+/* The output's state, made zero when first needed. */
+static struct mct_outstate *
+state(struct mct_out *o)
+{
+	if (o->st == NULL) {
+		o->st = mct_xmalloc(sizeof(*o->st));
+		memset(o->st, 0, sizeof(*o->st));
+	}
+	return o->st;
+}
+
 int
 mct_out_parse(const char *s, enum mct_ofmt *f)
 {
@@ -152,16 +179,16 @@ put_cut(struct mct_out *o, const char *s, size_t n)
 		put_cell(o, s, n);
 		return;
 	}
-	o->cut.len = 0;
-	mct_buf_add(&o->cut, s, keep);
-	mct_buf_adds(&o->cut, "\xe2\x80\xa6");	/* … */
-	put_cell(o, o->cut.p, o->cut.len);
+	o->st->cut.len = 0;
+	mct_buf_add(&o->st->cut, s, keep);
+	mct_buf_adds(&o->st->cut, "\xe2\x80\xa6");	/* … */
+	put_cell(o, o->st->cut.p, o->st->cut.len);
 }
 
 static void
 put_cell(struct mct_out *o, const char *s, size_t n)
 {
-	struct mct_buf *b = &o->line;
+	struct mct_buf *b = &o->st->line;
 	size_t i;
 
 	if (o->fmt == MCT_O_CSV) {
@@ -229,7 +256,7 @@ cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
 static void
 table_flush(struct mct_out *o)
 {
-	const char *p = o->rows.p, *end = o->rows.p + o->rows.len;
+	const char *p = o->st->rows.p, *end = o->st->rows.p + o->st->rows.len;
 
 	/* cells are separated by \037, rows by \n */
 	while (p < end) {
@@ -249,8 +276,8 @@ table_flush(struct mct_out *o)
 
 				for (i = 0; i < n; i++)
 					chars += ((unsigned char)p[i] & 0xc0) != 0x80;
-				for (w = chars; col < o->ncols &&
-				    w < o->width[col] + 2; w++)
+				for (w = chars; col < o->st->ncols &&
+				    w < o->st->width[col] + 2; w++)
 					mct_write(" ", 1);
 				c++;
 			}
@@ -260,7 +287,7 @@ table_flush(struct mct_out *o)
 		mct_write("\n", 1);
 		p = nl + 1;
 	}
-	o->rows.len = 0;
+	o->st->rows.len = 0;
 }
 
 /* A Markdown row from cells separated by \037; a rule under the first. */
@@ -282,7 +309,7 @@ md_row(struct mct_out *o, const char *row, size_t n)
 		p = c + 1;
 	}
 	mct_write("\n", 1);
-	if (o->nrows++ == 0) {
+	if (o->st->nrows++ == 0) {
 		mct_write("|", 1);
 		while (cols-- > 0)
 			mct_write("---|", 4);
@@ -297,28 +324,28 @@ table_row(struct mct_out *o, const char *row, size_t n)
 	const char *p = row, *end = row + n;
 	int col = 0;
 
-	if (o->nrows < TABLE_ROWS)
+	if (o->st->nrows < TABLE_ROWS)
 		for (;; col++) {
 			const char *c = memchr(p, '\037', (size_t)(end - p));
 			size_t w = (size_t)((c ? c : end) - p), i, chars = 0;
 
-			if (col >= o->ncols) {
-				o->width = mct_xrealloc(o->width,
-				    (size_t)(col + 1) * sizeof(*o->width));
-				o->width[col] = 0;
-				o->ncols = col + 1;
+			if (col >= o->st->ncols) {
+				o->st->width = mct_xrealloc(o->st->width,
+				    (size_t)(col + 1) * sizeof(*o->st->width));
+				o->st->width[col] = 0;
+				o->st->ncols = col + 1;
 			}
 			for (i = 0; i < w; i++)	/* count UTF-8 characters */
 				chars += ((unsigned char)p[i] & 0xc0) != 0x80;
-			if (chars > o->width[col])
-				o->width[col] = chars;
+			if (chars > o->st->width[col])
+				o->st->width[col] = chars;
 			if (c == NULL)
 				break;
 			p = c + 1;
 		}
-	mct_buf_add(&o->rows, row, n);
-	mct_buf_addc(&o->rows, '\n');
-	if (++o->nrows >= TABLE_ROWS)
+	mct_buf_add(&o->st->rows, row, n);
+	mct_buf_addc(&o->st->rows, '\n');
+	if (++o->st->nrows >= TABLE_ROWS)
 		table_flush(o);
 }
 
@@ -331,26 +358,26 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 {
 	const char *p = cells, *end = cells + n, *c;
 
-	if (o->quiet)
+	if (state(o)->quiet)
 		return;
 	if (o->fmt == MCT_O_TABLE || o->fmt == MCT_O_MD) {
 		/* cells are already text: escape each, then write the row */
 		const char *q = cells;
 
-		o->line.len = 0;
+		o->st->line.len = 0;
 		for (;;) {
 			c = memchr(q, '\037', (size_t)(end - q));
 			put_cut(o, q, (size_t)((c ? c : end) - q));
 			if (c == NULL)
 				break;
-			mct_buf_addc(&o->line, '\037');
+			mct_buf_addc(&o->st->line, '\037');
 			q = c + 1;
 		}
 		if (o->fmt == MCT_O_MD)
-			md_row(o, o->line.p, o->line.len);
+			md_row(o, o->st->line.p, o->st->line.len);
 		else
-			table_row(o, o->line.p, o->line.len);
-		o->line.len = 0;
+			table_row(o, o->st->line.p, o->st->line.len);
+		o->st->line.len = 0;
 		return;
 	}
 	for (;;) {
@@ -358,26 +385,26 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 		put_cell(o, p, (size_t)((c ? c : end) - p));
 		if (c == NULL)
 			break;
-		mct_buf_addc(&o->line, sep(o));
+		mct_buf_addc(&o->st->line, sep(o));
 		p = c + 1;
 	}
-	mct_buf_addc(&o->line, '\n');
-	mct_write(o->line.p, o->line.len);
-	o->line.len = 0;
+	mct_buf_addc(&o->st->line, '\n');
+	mct_write(o->st->line.p, o->st->line.len);
+	o->st->line.len = 0;
 }
 
 static void
 row_end(struct mct_out *o)
 {
 	if (o->fmt == MCT_O_MD)
-		md_row(o, o->line.p, o->line.len);
+		md_row(o, o->st->line.p, o->st->line.len);
 	else if (o->fmt == MCT_O_TABLE)
-		table_row(o, o->line.p, o->line.len);
+		table_row(o, o->st->line.p, o->st->line.len);
 	else {
-		mct_buf_addc(&o->line, '\n');
-		mct_write(o->line.p, o->line.len);
+		mct_buf_addc(&o->st->line, '\n');
+		mct_write(o->st->line.p, o->st->line.len);
 	}
-	o->line.len = 0;
+	o->st->line.len = 0;
 }
 
 /*
@@ -407,8 +434,8 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 
 	pthread_once(&obuf_once, obuf_set);
 	o->hdr = h;
-	o->n = 0;
-	if ((o->quiet = h->nread == 0))
+	state(o)->n = 0;
+	if ((o->st->quiet = h->nread == 0))
 		return;
 	if (o->tunit == MCT_UNIT_AUTO)
 		o->tunit = MCT_UNIT_NS;
@@ -419,8 +446,8 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 		break;
 	case MCT_O_TRACE:
 		if (h->ranked) {
-			o->wrap = mct_wrap_new();
-			mct_event_init(&o->wev, "", 0, h);
+			o->st->wrap = mct_wrap_new();
+			mct_event_init(&o->st->wev, "", 0, h);
 		}
 		break;		/* written with the first event or at the end */
 	default:
@@ -428,7 +455,7 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 			break;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)
-				mct_buf_addc(&o->line, sep(o));
+				mct_buf_addc(&o->st->line, sep(o));
 			put_cell(o, o->fields[i].text, strlen(o->fields[i].text));
 		}
 		row_end(o);
@@ -460,12 +487,12 @@ trace_open(struct mct_out *o)
 static struct mct_event *
 wrap_event(struct mct_out *o, struct mct_event *ev)
 {
-	switch (mct_wrap_event(o->wrap, ev, &o->wline)) {
+	switch (mct_wrap_event(o->st->wrap, ev, &o->st->wline)) {
 	case -1:
 		return NULL;
 	case 1:
-		mct_event_set(&o->wev, o->wline.p, o->wline.len);
-		return &o->wev;
+		mct_event_set(&o->st->wev, o->st->wline.p, o->st->wline.len);
+		return &o->st->wev;
 	}
 	return ev;
 }
@@ -475,12 +502,12 @@ static void
 trace_event(struct mct_out *o, struct mct_event *ev)
 {
 	int64_t unit = mct_unit_ns(o->hdr->facts.unit);
-	struct mct_buf *b = &o->line;
+	struct mct_buf *b = &o->st->line;
 	size_t last = 0;
 	char num[64];
 	int i;
 
-	if (o->n++ > 0)
+	if (o->st->n++ > 0)
 		mct_write(",\n", 2);
 	if (unit == 1) {
 		mct_write(ev->json, ev->len);
@@ -511,7 +538,7 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 {
 	int i;
 
-	if (o->quiet)
+	if (state(o)->quiet)
 		return;
 	switch (o->fmt) {
 	case MCT_O_NDJSON:
@@ -524,9 +551,9 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 		}
 		return;
 	case MCT_O_TRACE:
-		if (o->wrap != NULL && (ev = wrap_event(o, ev)) == NULL)
+		if (o->st->wrap != NULL && (ev = wrap_event(o, ev)) == NULL)
 			return;
-		if (o->n == 0)
+		if (o->st->n == 0)
 			trace_open(o);
 		trace_event(o, ev);
 		return;
@@ -537,8 +564,8 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 			return;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)
-				mct_buf_addc(&o->line, sep(o));
-			cell(o, ev, &o->fields[i], &o->cell);
+				mct_buf_addc(&o->st->line, sep(o));
+			cell(o, ev, &o->fields[i], &o->st->cell);
 		}
 		row_end(o);
 	}
@@ -576,14 +603,14 @@ mct_out_end(struct mct_out *o)
 {
 	struct mct_buf b = { 0 };
 
-	switch (o->quiet ? MCT_O_NDJSON : o->fmt) {
+	switch (state(o)->quiet ? MCT_O_NDJSON : o->fmt) {
 	case MCT_O_TRACE:
-		if (o->n == 0)
+		if (o->st->n == 0)
 			trace_open(o);
-		if (o->wrap != NULL) {
+		if (o->st->wrap != NULL) {
 			/* names and sort indexes of the ranks' processes */
-			mct_wrap_end(o->wrap, &b);
-			if (o->n == 0 && b.len > 2)
+			mct_wrap_end(o->st->wrap, &b);
+			if (o->st->n == 0 && b.len > 2)
 				memmove(b.p, b.p + 2, b.len -= 2);
 		}
 		if (o->hdr->facts.form == 'a')
@@ -602,16 +629,15 @@ mct_out_end(struct mct_out *o)
 		break;
 	}
 	mct_buf_free(&b);
-	mct_wrap_free(o->wrap);
-	o->wrap = NULL;
-	mct_buf_free(&o->wline);
-	mct_event_free(&o->wev);
-	mct_buf_free(&o->line);
-	mct_buf_free(&o->rows);
-	mct_buf_free(&o->cell);
-	mct_buf_free(&o->cut);
-	free(o->width);
-	o->width = NULL;
-	o->ncols = 0;
-	o->nrows = 0;		/* the next table has its own header */
+	mct_wrap_free(o->st->wrap);
+	o->st->wrap = NULL;
+	mct_buf_free(&o->st->wline);
+	mct_event_free(&o->st->wev);
+	mct_buf_free(&o->st->line);
+	mct_buf_free(&o->st->rows);
+	mct_buf_free(&o->st->cell);
+	mct_buf_free(&o->st->cut);
+	free(o->st->width);
+	free(o->st);		/* the next table has its own header */
+	o->st = NULL;
 }
