@@ -598,6 +598,8 @@ struct mct_corr {			/* a correlation id's state */
 };
 
 enum { MCT_FLOW_NAME, MCT_FLOW_PID, MCT_FLOW_TID, MCT_FLOW_RANK };
+
+struct mct_flowstate;
 enum { MCT_FLOW_NOKEY = 1, MCT_FLOW_KEYED };	/* mct_flow_add() */
 
 struct mct_flow {
@@ -615,17 +617,8 @@ struct mct_flow {
 	long long	 pairs;
 	struct mct_map	 corrs;		/* id -> struct mct_corr, in the entry */
 	struct mct_strtab st;		/* host names, pids, tids, ranks */
-	/* private */
-	struct mct_field co_id, correlation;
-	struct mct_buf	 rtext;		/* a source's rank as text */
-	int64_t		 last_ts;
-	long long	 nadd;
-	struct mct_flow_last {
-		int32_t	 id;
-		uint32_t len;		/* UINT32_MAX: none kept */
-		char	 text[48];
-	}		 last[4];
-	struct mct_buf	 line;
+	struct mct_flowstate *fs;	/* flow.c's, from mct_flow_init() to
+					   mct_flow_free() */
 };
 
 void	 mct_flow_init(struct mct_flow *, const struct mct_header *);
