@@ -1216,6 +1216,8 @@ struct mct_msample {
 	int64_t		 v;		/* value x 10^6 */
 };
 
+struct mct_mlogstate;
+
 struct mct_mlog {
 	/* set before the header */
 	const char	*timecol;	/* --time: a name or number, or NULL */
@@ -1233,12 +1235,8 @@ struct mct_mlog {
 	struct mct_msample *sample;
 	size_t		 nsample, scap;
 	char		 why[128];
-	/* private */
-	char		*hline;
-	size_t		 hlen;
-	struct mct_buf	 fbuf;
-	struct { size_t off, len; } *field;
-	int		 nfield, fcap;
+	struct mct_mlogstate *ls;	/* metrics.c's, made when first needed,
+					   gone at mct_mlog_free() */
 };
 
 /*
