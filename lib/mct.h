@@ -36,9 +36,13 @@
  *
  * Every exported name starts with mct_ and is declared here, under the
  * heading of the file that defines it, or, if only lib's own files use
- * it, in lib/mct_private.h, laid out the same way.  Library functions
- * report problems on stderr (warnx) and return a status; only tools exit
- * (and mct_nomem(), when memory runs out).
+ * it, in lib/mct_private.h, laid out the same way.  The sections run
+ * from the bottom up: memory, maps, JSON values and times; sources and
+ * the reader; fields, expressions and what an event is; writing and the
+ * command line; statistics, group tables and their partials; launches
+ * and their device work; phases, runs and ranks; metric logs.  Library
+ * functions report problems on stderr (warnx) and return a status; only
+ * tools exit (and mct_nomem(), when memory runs out).
  */
 #ifndef MCT_H
 #define MCT_H
@@ -551,142 +555,31 @@ const char *mct_category(struct mct_event *, const struct mct_header *);
 void	 mct_short(const char *, size_t, struct mct_buf *);
 
 /*
- * stack.c - the host stack of each launch, for mct-flow --stack: host
- * intervals by pid/tid, and pairs that wait until their stack is known.
+ * device.c - the device lanes: which X events are device work, and
+ * which host calls launch it, for every producer (mct(7)).
  */
-struct mct_stack;
-
-struct mct_launch {
-	const char	*name, *pid, *tid;	/* JSON texts */
-	int64_t		 ts, dur;
-	int64_t		 ext;		/* args."External id" */
-	int		 has_ext;
-};
-
-struct mct_stack_counts {
-	long long	 unbalanced;	/* an E without B, a B without E */
-	long long	 nowhere;	/* an External id that names no op */
-	long long	 deep;		/* stacks cut at 1,000 frames */
-};
-
-struct mct_stack *mct_stack_open(int, int64_t);
-void	 mct_stack_time(struct mct_stack *, int64_t);
-void	 mct_stack_event(struct mct_stack *, struct mct_event *);
-int	 mct_stack_ext(struct mct_event *, int64_t *);
-int	 mct_stack_pair(struct mct_stack *, const char *, size_t,
-	    const struct mct_launch *);
-void	 mct_stack_end(struct mct_stack *);
-int	 mct_stack_next(struct mct_stack *, struct mct_buf *, struct mct_buf *);
-void	 mct_stack_close(struct mct_stack *, struct mct_stack_counts *);
+int	 mct_device(struct mct_event *);
+int	 mct_host_call(struct mct_event *);
 
 /*
- * flow.c - device events joined to their launches by correlation id
- * (mct-flow's key mode, mct-diff --by op).  The caller sets key/haskey,
- * host, window, stk (pairs go to lib/stack.c's queue) or write (pairs
- * as events), nodev and arg after mct_flow_init().
+ * seen.c - fields the user named that no event of the input had: a
+ * warning at the end, with the nearest field seen.  Zero it, add the
+ * fields, show it every event, end it.
  */
-struct mct_corr {			/* a correlation id's state */
-	int64_t		 ts, dur;	/* of the host call */
-	char		**wait;		/* device lines that came first */
-	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
-	int32_t		 rank;		/* its rank's text, "null" if none */
-	uint32_t	 ndev;		/* device events paired with it */
-	uint16_t	 nwait;
-	uint8_t		 has_host;
-	uint8_t		 has_ext;	/* with stk: the host's External id */
-	int64_t		 ext;
+struct mct_seen {
+	const struct mct_field **f;	/* the fields watched */
+	const char	**what;		/* the option that named each */
+	char		*found;		/* per field: some event had it */
+	int		 nf, nleft;	/* fields, fields not yet found */
+	long long	 events, sampled;
+	struct mct_map	 paths;		/* paths seen, while one is missing */
+	struct mct_buf	 tmp;
 };
 
-enum { MCT_FLOW_NAME, MCT_FLOW_PID, MCT_FLOW_TID, MCT_FLOW_RANK };
-
-struct mct_flowstate;
-enum { MCT_FLOW_NOKEY = 1, MCT_FLOW_KEYED };	/* mct_flow_add() */
-
-struct mct_flow {
-	const struct mct_header *hdr;
-	struct mct_field key;		/* with haskey: the id (--key) */
-	int		 haskey;
-	struct mct_expr	*host;		/* which events are host calls, or NULL */
-	int64_t		 window;	/* forget a host call this after it
-					   ended (sorted input); 0: never */
-	struct mct_stack *stk;
-	void		(*write)(void *, struct mct_event *);
-	void		(*nodev)(void *, const struct mct_corr *,
-			    const struct mct_mapent *);	/* forgotten unused */
-	void		*arg;
-	long long	 pairs;
-	struct mct_map	 corrs;		/* id -> struct mct_corr, in the entry */
-	struct mct_strtab st;		/* host names, pids, tids, ranks */
-	struct mct_flowstate *fs;	/* flow.c's, from mct_flow_init() to
-					   mct_flow_free() */
-};
-
-void	 mct_flow_init(struct mct_flow *, const struct mct_header *);
-int32_t	 mct_flow_intern(struct mct_flow *, struct mct_event *, int);
-void	 mct_flow_rank(struct mct_flow *, struct mct_event *, struct mct_buf *);
-int	 mct_flow_key(struct mct_flow *, struct mct_event *, struct mct_buf *);
-int	 mct_flow_add(struct mct_flow *, struct mct_event *, struct mct_buf *);
-int	 mct_flow_pair(struct mct_flow *, const char *, size_t,
-	    const struct mct_corr *, int64_t);
-void	 mct_flow_free(struct mct_flow *);
-
-/*
- * stats.c - exact statistics of a set of numbers (every value is kept).
- */
-union mct_num {
-	int64_t		 i;
-	double		 d;
-};
-
-struct mct_stats {
-	union mct_num	*v;
-	size_t		 n, cap;
-	int		 isfloat;	/* some value had a fraction: doubles */
-	int		 sorted;
-	mct_i128	 isum;
-	int64_t		 imin, imax;
-	mct_i128	 isumsq;	/* integers: sum of squares, exact */
-	int		 sqover;	/* ... unless it overflowed */
-	struct mct_sketch *sk;		/* past the exact limit: v is gone */
-	double		 fsum, fsumsq, fmin, fmax;	/* with sk: running */
-};
-
-void	 mct_stats_add(struct mct_stats *, int64_t);
-void	 mct_stats_addf(struct mct_stats *, double);
-void	 mct_stats_merge(struct mct_stats *, const struct mct_stats *);
-void	 mct_stats_sketch(struct mct_stats *);
-double	 mct_stats_sum(const struct mct_stats *);
-double	 mct_stats_min(struct mct_stats *);
-double	 mct_stats_max(struct mct_stats *);
-double	 mct_stats_mean(const struct mct_stats *);
-double	 mct_stats_stddev(const struct mct_stats *);
-double	 mct_stats_quantile(struct mct_stats *, int64_t, int64_t);
-void	 mct_stats_free(struct mct_stats *);
-
-/*
- * sketch.c - a mergeable, order-independent quantile sketch: log-spaced
- * buckets from a double's top bits (128 a power of two), every value
- * within 1/256 of its bucket's midpoint.
- */
-#define MCT_SKETCH_BITS	18		/* exponent and 7 bits of fraction */
-#define MCT_SKETCH_BOUND 0.00390625	/* relative error bound: 1/256 */
-
-struct mct_skside {
-	int32_t		 lo, n;		/* buckets lo .. lo + n - 1 */
-	int64_t		*c;		/* their counts */
-};
-
-struct mct_sketch {
-	int64_t		 zero;		/* values that are 0 */
-	struct mct_skside pos, neg;	/* neg: buckets of -value */
-};
-
-void	 mct_sketch_put(struct mct_sketch *, int, int32_t, int64_t);
-void	 mct_sketch_add(struct mct_sketch *, double, int64_t);
-void	 mct_sketch_merge(struct mct_sketch *, const struct mct_sketch *);
-double	 mct_sketch_quantile(const struct mct_sketch *, int64_t, int64_t,
-	    size_t, double, double);
-void	 mct_sketch_free(struct mct_sketch *);
+void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
+	    const char *);
+void	 mct_seen_event(struct mct_seen *, struct mct_event *);
+void	 mct_seen_end(struct mct_seen *);
 
 /*
  * output.c - writing events: ndjson, tsv, csv, table, trace.
@@ -720,12 +613,6 @@ void	 mct_out_row(struct mct_out *, const char *, size_t);
 void	 mct_out_json(struct mct_out *, const char *, size_t);
 void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);
 void	 mct_out_end(struct mct_out *);
-
-/*
- * records.c - the keys of the tools' own records that hold times, which
- * every tool registers in field.c's table at start-up.
- */
-void	 mct_records_register(void);
 
 /*
  * cli.c - the command line: the options the tools share, -h and -V, and
@@ -817,6 +704,70 @@ void	 mct_opt_field(const char *, const char *, struct mct_field *);
 void	 mct_opt_fields(const char *, const char *, struct mct_field **,
 	    int *);
 struct mct_expr *mct_opt_expr(const char *, const char *);
+
+/*
+ * records.c - the keys of the tools' own records that hold times, which
+ * every tool registers in field.c's table at start-up.
+ */
+void	 mct_records_register(void);
+
+/*
+ * sketch.c - a mergeable, order-independent quantile sketch: log-spaced
+ * buckets from a double's top bits (128 a power of two), every value
+ * within 1/256 of its bucket's midpoint.
+ */
+#define MCT_SKETCH_BITS	18		/* exponent and 7 bits of fraction */
+#define MCT_SKETCH_BOUND 0.00390625	/* relative error bound: 1/256 */
+
+struct mct_skside {
+	int32_t		 lo, n;		/* buckets lo .. lo + n - 1 */
+	int64_t		*c;		/* their counts */
+};
+
+struct mct_sketch {
+	int64_t		 zero;		/* values that are 0 */
+	struct mct_skside pos, neg;	/* neg: buckets of -value */
+};
+
+void	 mct_sketch_put(struct mct_sketch *, int, int32_t, int64_t);
+void	 mct_sketch_add(struct mct_sketch *, double, int64_t);
+void	 mct_sketch_merge(struct mct_sketch *, const struct mct_sketch *);
+double	 mct_sketch_quantile(const struct mct_sketch *, int64_t, int64_t,
+	    size_t, double, double);
+void	 mct_sketch_free(struct mct_sketch *);
+
+/*
+ * stats.c - exact statistics of a set of numbers (every value is kept).
+ */
+union mct_num {
+	int64_t		 i;
+	double		 d;
+};
+
+struct mct_stats {
+	union mct_num	*v;
+	size_t		 n, cap;
+	int		 isfloat;	/* some value had a fraction: doubles */
+	int		 sorted;
+	mct_i128	 isum;
+	int64_t		 imin, imax;
+	mct_i128	 isumsq;	/* integers: sum of squares, exact */
+	int		 sqover;	/* ... unless it overflowed */
+	struct mct_sketch *sk;		/* past the exact limit: v is gone */
+	double		 fsum, fsumsq, fmin, fmax;	/* with sk: running */
+};
+
+void	 mct_stats_add(struct mct_stats *, int64_t);
+void	 mct_stats_addf(struct mct_stats *, double);
+void	 mct_stats_merge(struct mct_stats *, const struct mct_stats *);
+void	 mct_stats_sketch(struct mct_stats *);
+double	 mct_stats_sum(const struct mct_stats *);
+double	 mct_stats_min(struct mct_stats *);
+double	 mct_stats_max(struct mct_stats *);
+double	 mct_stats_mean(const struct mct_stats *);
+double	 mct_stats_stddev(const struct mct_stats *);
+double	 mct_stats_quantile(struct mct_stats *, int64_t, int64_t);
+void	 mct_stats_free(struct mct_stats *);
 
 /*
  * group.c - the group table: events grouped under a key, with exact
@@ -983,57 +934,84 @@ void	 mct_partial_cover_write(struct mct_buf *, const struct mct_pspec *);
 void	 mct_partial_cover_of(struct mct_pspec *, const struct mct_header *);
 
 /*
- * rankpart.c - mct-ranks' mergeable state (mct-ranks -o partial and
- * --merge, mct(7)): a header with the options that change the figures
- * and the traces covered; per rank a line of its figures (final: a rank's
- * unions of intervals cannot be merged, so one partial holds all of a
- * rank) followed by a line per collective call of the rank (name, n, ts,
- * dur), in the rank's time order; an end line.  Two partials of one
- * rank, or of other options, are refused (MCT_EXIT_USAGE).
+ * stack.c - the host stack of each launch, for mct-flow --stack: host
+ * intervals by pid/tid, and pairs that wait until their stack is known.
  */
-#define MCT_RPART_VERSION	1
+struct mct_stack;
 
-enum { MCT_RP_KEY, MCT_RP_DEVICE, MCT_RP_RULES, MCT_RP_NOPT };
-
-struct mct_rpcall {
-	int32_t		 name;		/* interned in the mct_rpart's st */
-	long		 n;		/* the rank's n-th call of name, from 1 */
+struct mct_launch {
+	const char	*name, *pid, *tid;	/* JSON texts */
 	int64_t		 ts, dur;
+	int64_t		 ext;		/* args."External id" */
+	int		 has_ext;
 };
 
-struct mct_rprank {
-	int64_t		 rank;
-	int64_t		 start, end;	/* first start, last end of its calls */
-	int64_t		 busy, compute, comm;	/* unions of intervals */
-	long		 rounds;	/* steady rounds */
-	int64_t		 round;		/* their median time, if hasround */
-	int		 hasround;
-	int64_t		 origin;	/* its trace's, if hasorigin (--align) */
-	int		 hasorigin;
-	int64_t		 shift;		/* added to its times by --align */
-	int		 file;		/* read from rp->file[file] */
-	struct mct_rpcall *call;	/* its collective calls, in time order */
-	size_t		 ncall, cap;
+struct mct_stack_counts {
+	long long	 unbalanced;	/* an E without B, a B without E */
+	long long	 nowhere;	/* an External id that names no op */
+	long long	 deep;		/* stacks cut at 1,000 frames */
 };
 
-struct mct_rpart {
-	char		*opt[MCT_RP_NOPT];	/* --key, --device, --rules as
-						   written; NULL: none given */
-	int		 known[MCT_RP_NOPT];	/* opt[i] is set: check the rest */
-	struct mct_pspec cover;		/* unit, origin, sources */
-	struct mct_rprank *rk;
-	size_t		 nrk;
-	struct mct_strtab *st;		/* the names of calls: the caller's */
-	char		**file;		/* the files read, for messages */
-	int		 nfile;
+struct mct_stack *mct_stack_open(int, int64_t);
+void	 mct_stack_time(struct mct_stack *, int64_t);
+void	 mct_stack_event(struct mct_stack *, struct mct_event *);
+int	 mct_stack_ext(struct mct_event *, int64_t *);
+int	 mct_stack_pair(struct mct_stack *, const char *, size_t,
+	    const struct mct_launch *);
+void	 mct_stack_end(struct mct_stack *);
+int	 mct_stack_next(struct mct_stack *, struct mct_buf *, struct mct_buf *);
+void	 mct_stack_close(struct mct_stack *, struct mct_stack_counts *);
+
+/*
+ * flow.c - device events joined to their launches by correlation id
+ * (mct-flow's key mode, mct-diff --by op).  The caller sets key/haskey,
+ * host, window, stk (pairs go to lib/stack.c's queue) or write (pairs
+ * as events), nodev and arg after mct_flow_init().
+ */
+struct mct_corr {			/* a correlation id's state */
+	int64_t		 ts, dur;	/* of the host call */
+	char		**wait;		/* device lines that came first */
+	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
+	int32_t		 rank;		/* its rank's text, "null" if none */
+	uint32_t	 ndev;		/* device events paired with it */
+	uint16_t	 nwait;
+	uint8_t		 has_host;
+	uint8_t		 has_ext;	/* with stk: the host's External id */
+	int64_t		 ext;
 };
 
-struct mct_rprank *mct_rpart_rank(struct mct_rpart *, int64_t);
-void	 mct_rpart_call(struct mct_rprank *, int32_t, long, int64_t, int64_t);
-void	 mct_rpart_write(const struct mct_rpart *);
-int	 mct_rpart_read(struct mct_rpart *, const char *);
-int	 mct_rpart_align(struct mct_rpart *);
-void	 mct_rpart_free(struct mct_rpart *);
+enum { MCT_FLOW_NAME, MCT_FLOW_PID, MCT_FLOW_TID, MCT_FLOW_RANK };
+
+struct mct_flowstate;
+enum { MCT_FLOW_NOKEY = 1, MCT_FLOW_KEYED };	/* mct_flow_add() */
+
+struct mct_flow {
+	const struct mct_header *hdr;
+	struct mct_field key;		/* with haskey: the id (--key) */
+	int		 haskey;
+	struct mct_expr	*host;		/* which events are host calls, or NULL */
+	int64_t		 window;	/* forget a host call this after it
+					   ended (sorted input); 0: never */
+	struct mct_stack *stk;
+	void		(*write)(void *, struct mct_event *);
+	void		(*nodev)(void *, const struct mct_corr *,
+			    const struct mct_mapent *);	/* forgotten unused */
+	void		*arg;
+	long long	 pairs;
+	struct mct_map	 corrs;		/* id -> struct mct_corr, in the entry */
+	struct mct_strtab st;		/* host names, pids, tids, ranks */
+	struct mct_flowstate *fs;	/* flow.c's, from mct_flow_init() to
+					   mct_flow_free() */
+};
+
+void	 mct_flow_init(struct mct_flow *, const struct mct_header *);
+int32_t	 mct_flow_intern(struct mct_flow *, struct mct_event *, int);
+void	 mct_flow_rank(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_key(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_add(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_pair(struct mct_flow *, const char *, size_t,
+	    const struct mct_corr *, int64_t);
+void	 mct_flow_free(struct mct_flow *);
 
 /*
  * phases.c - mct-phases' method, steps 2 to 5: device calls (in time
@@ -1165,31 +1143,57 @@ void	 mct_rcall_sort(struct mct_rcall *, size_t);
 int64_t	 mct_rcall_union(const struct mct_rcall *, size_t, int);
 
 /*
- * device.c - the device lanes: which X events are device work, and
- * which host calls launch it, for every producer (mct(7)).
+ * rankpart.c - mct-ranks' mergeable state (mct-ranks -o partial and
+ * --merge, mct(7)): a header with the options that change the figures
+ * and the traces covered; per rank a line of its figures (final: a rank's
+ * unions of intervals cannot be merged, so one partial holds all of a
+ * rank) followed by a line per collective call of the rank (name, n, ts,
+ * dur), in the rank's time order; an end line.  Two partials of one
+ * rank, or of other options, are refused (MCT_EXIT_USAGE).
  */
-int	 mct_device(struct mct_event *);
-int	 mct_host_call(struct mct_event *);
+#define MCT_RPART_VERSION	1
 
-/*
- * seen.c - fields the user named that no event of the input had: a
- * warning at the end, with the nearest field seen.  Zero it, add the
- * fields, show it every event, end it.
- */
-struct mct_seen {
-	const struct mct_field **f;	/* the fields watched */
-	const char	**what;		/* the option that named each */
-	char		*found;		/* per field: some event had it */
-	int		 nf, nleft;	/* fields, fields not yet found */
-	long long	 events, sampled;
-	struct mct_map	 paths;		/* paths seen, while one is missing */
-	struct mct_buf	 tmp;
+enum { MCT_RP_KEY, MCT_RP_DEVICE, MCT_RP_RULES, MCT_RP_NOPT };
+
+struct mct_rpcall {
+	int32_t		 name;		/* interned in the mct_rpart's st */
+	long		 n;		/* the rank's n-th call of name, from 1 */
+	int64_t		 ts, dur;
 };
 
-void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
-	    const char *);
-void	 mct_seen_event(struct mct_seen *, struct mct_event *);
-void	 mct_seen_end(struct mct_seen *);
+struct mct_rprank {
+	int64_t		 rank;
+	int64_t		 start, end;	/* first start, last end of its calls */
+	int64_t		 busy, compute, comm;	/* unions of intervals */
+	long		 rounds;	/* steady rounds */
+	int64_t		 round;		/* their median time, if hasround */
+	int		 hasround;
+	int64_t		 origin;	/* its trace's, if hasorigin (--align) */
+	int		 hasorigin;
+	int64_t		 shift;		/* added to its times by --align */
+	int		 file;		/* read from rp->file[file] */
+	struct mct_rpcall *call;	/* its collective calls, in time order */
+	size_t		 ncall, cap;
+};
+
+struct mct_rpart {
+	char		*opt[MCT_RP_NOPT];	/* --key, --device, --rules as
+						   written; NULL: none given */
+	int		 known[MCT_RP_NOPT];	/* opt[i] is set: check the rest */
+	struct mct_pspec cover;		/* unit, origin, sources */
+	struct mct_rprank *rk;
+	size_t		 nrk;
+	struct mct_strtab *st;		/* the names of calls: the caller's */
+	char		**file;		/* the files read, for messages */
+	int		 nfile;
+};
+
+struct mct_rprank *mct_rpart_rank(struct mct_rpart *, int64_t);
+void	 mct_rpart_call(struct mct_rprank *, int32_t, long, int64_t, int64_t);
+void	 mct_rpart_write(const struct mct_rpart *);
+int	 mct_rpart_read(struct mct_rpart *, const char *);
+int	 mct_rpart_align(struct mct_rpart *);
+void	 mct_rpart_free(struct mct_rpart *);
 
 /*
  * metrics.c - device metric logs (mct-metrics(1)): wall times as epoch ns, a
