@@ -481,7 +481,7 @@ trace_open(struct mct_out *o)
 
 /*
  * An event of a stream of ranks, for a trace: its pid and flow ids its
- * rank's own (rank.c).  NULL if it is not written (a sort index: they are
+ * rank's own (wrap.c).  NULL if it is not written (a sort index: they are
  * given at the end).
  */
 static struct mct_event *
