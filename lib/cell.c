@@ -50,7 +50,7 @@ human(const struct mct_agg *a, double d, int64_t iv, int isint, char *num,
 
 /* The text of one aggregate cell, for people or for programs. */
 void
-mct_agg_cell(const struct mct_gtab *t, struct mct_group *g,
+mct_cell_agg(const struct mct_gtab *t, struct mct_group *g,
     const struct mct_agg *a, const struct mct_out *out, struct mct_buf *b)
 {
 	char num[96];
@@ -81,7 +81,7 @@ mct_agg_cell(const struct mct_gtab *t, struct mct_group *g,
 
 /* Add the text of a key part: a string's unquoted, else the JSON text. */
 void
-mct_group_text(const struct mct_group *g, int i, struct mct_buf *b)
+mct_cell_text(const struct mct_group *g, int i, struct mct_buf *b)
 {
 	struct mct_val v;
 
@@ -139,7 +139,7 @@ members(const struct mct_group *g, const struct mct_field *by, const int *idx,
  * virtual fields flat under their names.
  */
 void
-mct_group_json(const struct mct_group *g, const struct mct_field *by,
+mct_cell_json(const struct mct_group *g, const struct mct_field *by,
     int nby, struct mct_buf *b)
 {
 	int i, n = 0, *idx;

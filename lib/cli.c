@@ -194,7 +194,7 @@ output(struct mct_cli *c, const char *arg)
 	c->fmt_given = 1;
 	if (c->own != NULL && (c->own_fmt = strcmp(arg, c->own) == 0))
 		return;
-	if (mct_parse_ofmt(arg, &c->out->fmt) == 0 &&
+	if (mct_out_parse(arg, &c->out->fmt) == 0 &&
 	    !(c->no_trace && c->out->fmt == MCT_O_TRACE))
 		return;
 	if (c->tty_table) {

@@ -424,7 +424,7 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 		if (mct_field_ns(ev, &c->f, h, &ns) != 0)
 			return c->op == OP_NE;
 		want = c->ns;
-		o = h->has_origin ? h->origin : 0;
+		o = h->facts.has_origin ? h->facts.origin : 0;
 		if (c->f.vf->point == MCT_P_ABS && !c->abs &&	/* ts<=5s: origin + 5s */
 		    __builtin_add_overflow(want, o, &want))
 			return c->op == OP_NE;

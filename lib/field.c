@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 static mct_getter get_rel, get_end, get_none, get_rank, get_short;
 
@@ -571,8 +571,8 @@ get_rel(struct mct_event *ev, const struct mct_header *h, struct mct_buf *b,
 	(void)v;
 	if (mct_is_meta(ev))
 		return -1;
-	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->has_origin ||
-	    __builtin_sub_overflow(ts, h->origin, ns))
+	if (mct_get_ns(ev, "ts", &ts) != 0 || !h->facts.has_origin ||
+	    __builtin_sub_overflow(ts, h->facts.origin, ns))
 		return -1;
 	return 0;
 }
@@ -863,4 +863,23 @@ mct_is_header(struct mct_event *ev)
 
 	return mct_get_key(ev, "name", &v) == 0 &&
 	    mct_jstr_eq(&v, MCT_HEADER_NAME, sizeof(MCT_HEADER_NAME) - 1);
+}
+
+/* The texts of fields of the event, a space apart, interned. */
+int32_t
+mct_fields_intern(struct mct_strtab *st, struct mct_event *ev,
+    const struct mct_field *f, int nf, struct mct_buf *b)
+{
+	struct mct_val v;
+	int i;
+
+	b->len = 0;
+	for (i = 0; i < nf; i++) {
+		if (mct_get(ev, &f[i], &v) != 0)
+			continue;
+		if (b->len)
+			mct_buf_addc(b, ' ');
+		mct_jstr(&v, b);
+	}
+	return mct_intern(st, b->p ? b->p : "", b->len);
 }

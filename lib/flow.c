@@ -18,6 +18,20 @@
 
 #define FORGET_EVERY	65536	/* X events between forgetting */
 
+/* What a struct mct_flow holds for itself (f->fs). */
+struct mct_flowstate {
+	struct mct_field co_id, correlation;
+	struct mct_buf	 rtext;		/* a source's rank as text */
+	int64_t		 last_ts;
+	long long	 nadd;
+	struct mct_flow_last {
+		int32_t	 id;
+		uint32_t len;		/* UINT32_MAX: none kept */
+		char	 text[48];
+	}		 last[4];
+	struct mct_buf	 line;
+};
+
 void
 mct_flow_init(struct mct_flow *f, const struct mct_header *hdr)
 {
@@ -25,15 +39,17 @@ mct_flow_init(struct mct_flow *f, const struct mct_header *hdr)
 
 	f->hdr = hdr;
 	f->corrs.extra = sizeof(struct mct_corr);
+	f->fs = mct_xmalloc(sizeof(*f->fs));
+	memset(f->fs, 0, sizeof(*f->fs));
 	for (i = 0; i < 4; i++)
-		f->last[i].len = UINT32_MAX;
-	mct_field_parse("args.co_id", &f->co_id);
-	mct_field_parse("args.correlation", &f->correlation);
+		f->fs->last[i].len = UINT32_MAX;
+	mct_field_parse("args.co_id", &f->fs->co_id);
+	mct_field_parse("args.correlation", &f->fs->correlation);
 }
 
 /*
  * The text of the event's rank (mct_event_rank()), "null" if it has none;
- * a source's rank is written in f->rtext.
+ * a source's rank is written in f->fs->rtext.
  */
 static void
 rank_text(struct mct_flow *f, struct mct_event *ev, struct mct_val *v)
@@ -44,10 +60,10 @@ rank_text(struct mct_flow *f, struct mct_event *ev, struct mct_val *v)
 		v->p = "null";
 		v->len = 4;
 	} else if (v->p == NULL) {
-		f->rtext.len = 0;
-		mct_buf_addi(&f->rtext, rank);
-		v->p = f->rtext.p;
-		v->len = f->rtext.len;
+		f->fs->rtext.len = 0;
+		mct_buf_addi(&f->fs->rtext, rank);
+		v->p = f->fs->rtext.p;
+		v->len = f->fs->rtext.len;
 	}
 }
 
@@ -61,7 +77,7 @@ int32_t
 mct_flow_intern(struct mct_flow *f, struct mct_event *ev, int which)
 {
 	static const char *const keys[] = { "name", "pid", "tid", "rank" };
-	struct mct_flow_last *l = &f->last[which];
+	struct mct_flow_last *l = &f->fs->last[which];
 	struct mct_val v;
 
 	if (which == MCT_FLOW_RANK)
@@ -108,8 +124,8 @@ mct_flow_key(struct mct_flow *f, struct mct_event *ev, struct mct_buf *k)
 	} else {
 		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT)
 			return -1;
-		if (mct_get(ev, &f->co_id, &v) != 0 &&
-		    mct_get(ev, &f->correlation, &v) != 0)
+		if (mct_get(ev, &f->fs->co_id, &v) != 0 &&
+		    mct_get(ev, &f->fs->correlation, &v) != 0)
 			return -1;
 		if (v.type == MCT_J_NULL)
 			return -1;
@@ -130,7 +146,7 @@ int
 mct_flow_pair(struct mct_flow *f, const char *json, size_t len,
     const struct mct_corr *c, int64_t dts)
 {
-	struct mct_buf *b = &f->line;
+	struct mct_buf *b = &f->fs->line;
 	const char **s = f->st.str;
 	struct mct_event ev;
 
@@ -185,7 +201,7 @@ forget(struct mct_flow *f)
 	while ((e = mct_map_next(&f->corrs, &it)) != NULL) {
 		c = e->val.p;
 		if (!c->has_host || c->nwait > 0 ||
-		    c->ts + c->dur + f->window >= f->last_ts)
+		    c->ts + c->dur + f->window >= f->fs->last_ts)
 			continue;
 		if (c->ndev == 0 && f->nodev)
 			f->nodev(f->arg, c, e);
@@ -197,10 +213,11 @@ forget(struct mct_flow *f)
 static void
 flow_time(struct mct_flow *f, int64_t ts)
 {
-	if (ts > f->last_ts)
-		f->last_ts = ts;
+	if (ts > f->fs->last_ts)
+		f->fs->last_ts = ts;
 	/* only on an input the header says is in time order */
-	if (++f->nadd % FORGET_EVERY == 0 && f->hdr->sorted && f->window > 0)
+	if (++f->fs->nadd % FORGET_EVERY == 0 && f->hdr->facts.sorted &&
+	    f->window > 0)
 		forget(f);
 }
 
@@ -329,6 +346,8 @@ mct_flow_free(struct mct_flow *f)
 	}
 	mct_map_free(&f->corrs);
 	mct_strtab_free(&f->st);
-	mct_buf_free(&f->line);
-	mct_buf_free(&f->rtext);
+	mct_buf_free(&f->fs->line);
+	mct_buf_free(&f->fs->rtext);
+	free(f->fs);
+	f->fs = NULL;
 }

@@ -382,7 +382,8 @@ mct_agg_value(const struct mct_gtab *t, struct mct_group *g,
 		}
 		*isint = 1;
 		*iv = (a->kind == MCT_A_FIRST ? g->first : g->last) -
-		    (t->hdr && t->hdr->has_origin ? t->hdr->origin : 0);
+		    (t->hdr && t->hdr->facts.has_origin ?
+		    t->hdr->facts.origin : 0);
 		return (double)*iv;
 	case MCT_A_SUMF: case MCT_A_MINF: case MCT_A_MAXF: case MCT_A_MEANF:
 		r = &g->x[a->x];

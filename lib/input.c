@@ -31,7 +31,7 @@
 #include <zlib.h>
 #endif
 
-#include "mct.h"
+#include "mct_private.h"
 
 #define ZBUF	(256 * 1024)	/* compressed bytes read at once */
 #define RING	4		/* buffers of inflated bytes ahead of the reader */

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mct_private.h"
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif

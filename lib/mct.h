@@ -35,9 +35,14 @@
  * and registers the getter of the virtual field category in the table.
  *
  * Every exported name starts with mct_ and is declared here, under the
- * heading of the file that defines it.  Library functions report problems
- * on stderr (warnx) and return a status; only tools exit (and
- * mct_nomem(), when memory runs out).
+ * heading of the file that defines it, or, if only lib's own files use
+ * it, in lib/mct_private.h, laid out the same way.  The sections run
+ * from the bottom up: memory, maps, JSON values and times; sources and
+ * the reader; fields, expressions and what an event is; writing and the
+ * command line; statistics, group tables and their partials; launches
+ * and their device work; phases, runs and ranks; metric logs.  Library
+ * functions report problems on stderr (warnx) and return a status; only
+ * tools exit (and mct_nomem(), when memory runs out).
  */
 #ifndef MCT_H
 #define MCT_H
@@ -68,9 +73,6 @@ void	 mct_nomem(const char *) __attribute__((noreturn));
 void	*mct_xmalloc(size_t);
 void	*mct_xrealloc(void *, size_t);
 char	*mct_xstrdup(const char *);
-#define PREFAULT	(64 * 1024)	/* buffers this big are mapped at once */
-void	 mct_prefault(void *, size_t);
-void	 mct_heap_keep(void);
 void	 mct_buf_grow(struct mct_buf *, size_t);
 void	 mct_buf_add(struct mct_buf *, const void *, size_t);
 void	 mct_buf_adds(struct mct_buf *, const char *);
@@ -85,7 +87,7 @@ void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);
 FILE	*mct_tmpfile(char **, char **);
 int	 mct_write_all(FILE *, const void *, size_t);
-void	 mct_pipe_size(int);
+void	 mct_write(const void *, size_t);
 int	 mct_status(int, int);
 int	 mct_finish(int);
 int	 mct_thread(pthread_t *, const char *, void *(*)(void *), void *,
@@ -142,8 +144,8 @@ void	 mct_strtab_free(struct mct_strtab *);
 
 /*
  * json.c - compact JSON known to be valid (the spool's and an mct
- * stream's lines): a value skipped, the first-level keys of an object
- * indexed, a string's text; field access is built on these.
+ * stream's lines): a value's type and text, a string's text; field
+ * access (field.c) is built on these.
  */
 enum mct_jtype {
 	MCT_J_NONE = 0,		/* missing */
@@ -161,96 +163,8 @@ struct mct_val {
 	size_t		 len;
 };
 
-/* One key of an event, as offsets into the event's text. */
-struct mct_kv {
-	uint32_t	koff, klen;	/* key without its quotes, raw */
-	uint32_t	voff, vlen;	/* value text */
-};
-
-int	 mct_skip(const char *, const char *, const char **);
-int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
-int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
 int	 mct_jstr(const struct mct_val *, struct mct_buf *);
 int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
-
-/*
- * json_scan.c - the validating, repairing compactor the framer reads
- * every event with.
- */
-/* Result of mct_scan(). */
-enum {
-	MCT_SCAN_OK = 0,
-	MCT_SCAN_MORE,		/* the text ended inside the value */
-	MCT_SCAN_ERROR,		/* syntax error at errpos: errmsg */
-	MCT_SCAN_TRACE		/* a top-level "traceEvents": [ was found */
-};
-
-/* What mct_scan() repaired; each bit names one kind. */
-#define MCT_FIX_ESCAPE	0x01	/* invalid escape \q kept as \\q */
-#define MCT_FIX_CTRL	0x02	/* raw control character escaped */
-#define MCT_FIX_UTF8	0x04	/* invalid UTF-8 replaced by U+FFFD */
-#define MCT_FIX_COMMA	0x08	/* trailing comma in an object or array dropped */
-#define MCT_FIX_NAN	0x10	/* NaN or Infinity written as null */
-#define MCT_NFIX	5
-
-struct mct_scan {
-	/* in */
-	const char	*p, *end;	/* the text; p is left after the value */
-	struct mct_buf	*out;		/* compacted copy, or NULL to only check */
-	int		 toplevel;	/* stop at a top-level "traceEvents": [ */
-	int		 event;		/* note ts, dur, ph, args.co_id (framer) */
-	int		 index;		/* record first-level keys in .kv */
-	/* out */
-	const char	*errpos;
-	const char	*errmsg;
-	unsigned	 fixes;		/* MCT_FIX_* bits seen */
-	const char	*fixpos;	/* where the first fix was needed */
-	const char	*fixat[MCT_NFIX];	/* where the first fix of each kind was */
-	struct mct_kv	*kv;		/* first-level keys, offsets into out or p */
-	int		 nkv, kvcap;
-	/* with .event set: what the framer learns of the event */
-	int		 has_co_id;
-	int		 is_meta;
-	int		 ts_kind, dur_kind;	/* MCT_TS_* (ttime.c) */
-	int		 odd;		/* ts or dur with an exponent */
-	/*
-	 * plain: the compact copy is the text with only the whitespace
-	 * between tokens dropped (no repair, no "ts":"1" made a number);
-	 * spaced: plain, and there was such whitespace.  Set when OK.
-	 */
-	int		 plain, spaced;
-	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
-	const char	*ts_text;	/* its text (in the input) */
-	size_t		 ts_len;
-	/*
-	 * With .event: the first-level ts and dur values as they came, the
-	 * first two of them as offsets into out (or p) and lengths, so that
-	 * the reader converts them without indexing the event again.
-	 */
-	int		 ntimes;
-	size_t		 time_off[2], time_len[2];
-};
-
-int	 mct_scan(struct mct_scan *);
-
-/*
- * json_unspace.c - objects mct_scan() found plain compacted again at
- * memory speed, one a line.
- */
-/*
- * What mct_unspace() noted of the first-level "ts" and "dur" numbers of
- * its objects, if known, in order: kv[i].koff is the object's number (0
- * first), klen 2 for ts and 3 for dur, voff and vlen the number in the
- * text appended to out (0 is where that starts).
- */
-struct mct_times {
-	struct mct_kv	*kv;
-	int		 n, cap;
-	int		 known;		/* 0: not noted; index each line */
-};
-
-int	 mct_unspace(const char *, size_t, struct mct_buf *,
-	    struct mct_times *);
 
 /*
  * time.c - int64 nanoseconds, exactly from decimal text.
@@ -277,118 +191,7 @@ size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
 size_t	 mct_fmt_double(char *, double);
-
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define MCT_DIGITS8	1
-/*
- * The eight bytes at p as a number if they are all decimal digits, else
- * -1: each byte 0x30..0x39, then combined in pairs, quads and the eight
- * (the first digit highest).  For the scanner's and time.c's loops over
- * long timestamps.
- */
-/*
- * The bytes of the word w (little endian) that are not decimal digits:
- * their high nibble is not 3, or their low one carries into it when 6 is
- * added (a carry out of a byte only reaches bytes after the first found).
- */
-static inline uint64_t
-mct_nondigits(uint64_t w)
-{
-	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL, three = 0x3030303030303030ULL;
-
-	return ((w & hi) ^ three) | (((w + 0x0606060606060606ULL) & hi) ^ three);
-}
-
-static inline int64_t
-mct_digits8(const char *p)
-{
-	uint64_t w;
-
-	__builtin_memcpy(&w, p, 8);
-	if (mct_nondigits(w) != 0)
-		return -1;
-	w -= 0x3030303030303030ULL;
-	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
-	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
-	return (int64_t)((w * 10000 + (w >> 32)) & 0xffffffffULL);
-}
-
-/* Are the n bytes at p, 8 to 16, all decimal digits?  Two words. */
-static inline int
-mct_digits16(const char *p, size_t n)
-{
-	return mct_digits8(p) >= 0 && mct_digits8(p + n - 8) >= 0;
-}
-#endif
-
-/*
- * ttime.c - trace times: an event's ts or dur text, a JSON number in its
- * source's unit (not known yet when the framer reads it), as 10^6 times
- * its value, exactly.  The common form is read inline, in the pass of the
- * scanner that finds the number's end (a call for each made mct-cat run
- * 3% more instructions); mct_ttime_e6() reads any other.
- */
-#define MCT_TS_NONE	0
-#define MCT_TS_INT	1	/* digits, no point */
-#define MCT_TS_FRAC	2	/* digits after a point */
-
-int	 mct_ttime_e6(const char *, size_t, mct_i128 *, int *);
-
-/*
- * The common ts or dur at p (on a digit 1 to 9), read in the one pass
- * that also finds its end: up to 19 digits, and a point with up to six
- * after it (Kineto's fractional µs, 1661203462598738.047: six digits
- * after the point are exact at 10^-6 units).  Returns the end of the
- * number, *e6 and *kind set; NULL if the number is not of that form or
- * its end is not in the text (more digits, an exponent, the text cut):
- * the caller then checks it against JSON's grammar and reads it with
- * mct_ttime_e6().
- */
-static inline __attribute__((always_inline)) const char *
-mct_ttime_plain(const char *s, const char *end, mct_i128 *e6, int *kind)
-{
-	const unsigned char *p = (const unsigned char *)s, *q = p;
-	const unsigned char *e = (const unsigned char *)end;
-	uint64_t u = 0;
-	mct_i128 v;
-	int k;
-#ifdef MCT_DIGITS8
-	int64_t d8;
-
-	/* eight digits at a time while they last */
-	while (e - q >= 8 && q - p <= 11 &&
-	    (d8 = mct_digits8((const char *)q)) >= 0) {
-		u = u * 100000000 + (uint64_t)d8;
-		q += 8;
-	}
-#endif
-	for (; q < e && q - p < 19 && (unsigned)(*q - '0') < 10; q++)
-		u = u * 10 + (uint64_t)(*q - '0');
-	k = MCT_TS_INT;
-	v = (mct_i128)u * 1000000;
-	if (q + 1 < e && *q == '.' && (unsigned)(q[1] - '0') < 10) {
-		const unsigned char *f = q + 1;
-		uint64_t fr = 0, scale = 1000000;
-
-		for (; f < e && f - q <= 6 && (unsigned)(*f - '0') < 10; f++) {
-			fr = fr * 10 + (uint64_t)(*f - '0');
-			scale /= 10;
-		}
-		if (f < e && !((unsigned)(*f - '0') < 10 || *f == 'e' ||
-		    *f == 'E')) {
-			k = MCT_TS_FRAC;
-			v += (mct_i128)(fr * scale);
-			q = f;
-		}
-	}
-	if (q < e && !((unsigned)(*q - '0') < 10 || *q == '.' || *q == 'e' ||
-	    *q == 'E')) {
-		*e6 = v;
-		*kind = k;
-		return (const char *)q;
-	}
-	return NULL;
-}
+size_t	 mct_fmt_e6(char *, int64_t);
 
 /*
  * input.c - byte sources: a file or standard input, gzip or plain.
@@ -405,26 +208,8 @@ int		 mct_src_failed(const struct mct_src *);
 const char	*mct_src_error(struct mct_src *, long long *);
 const char	*mct_src_name(const struct mct_src *);
 long long	 mct_src_size(const struct mct_src *);
-long long	 mct_src_size_now(const struct mct_src *);
-int		 mct_src_changed(const struct mct_src *);
 long long	 mct_src_pos(const struct mct_src *);
 ssize_t		 mct_src_read(struct mct_src *, char *, size_t);
-/*
- * mct_src_read() into *buf.  Of gzip, the thread inflates into buffers of
- * its own: mct_src_swap() reads to the end of one (if n is no more than
- * its size), and trades it whole for *buf rather than copy it, if *buf
- * is an mct_src_buf() of n bytes, as big.  Such a buffer has room for
- * MCT_SRC_BEFORE bytes before it and MCT_SRC_AFTER after its n.
- */
-#define MCT_SRC_BEFORE	4096
-#define MCT_SRC_AFTER	(64 * 1024 + 1)
-int		 mct_src_gzip(const struct mct_src *);
-ssize_t		 mct_src_swap(struct mct_src *, char **, size_t);
-char		*mct_src_buf(size_t);
-void		 mct_src_buf_free(char *);
-int		 mct_src_rewindable(const struct mct_src *);
-void		 mct_src_rewind(struct mct_src *, long long);
-struct mct_src	*mct_src_clone(const struct mct_src *, long long, long long);
 int		 mct_src_close(struct mct_src *);
 
 /*
@@ -462,26 +247,40 @@ mct_header_line(const char *p, size_t n)
 }
 
 /*
- * reader.c - operands in, events out (see the top of this file).
+ * reader.c - operands in, events out (see the top of this file).  The
+ * files under it, read_*.c, are the reader's too (lib/read_private.h):
+ * what they export is declared here.
  */
 /*
- * What the reader knows of one operand (a source), when mct_open()
- * returns.  For a trace, pass 1 learnt it; for an mct stream, its header
- * line said it.  The strings are the reader's.
+ * What the reader knows of a trace when mct_open() returns: of each
+ * operand (mct_source.facts), and of the run (mct_header.facts: the first
+ * readable operand's, but the origin, the smallest of all after their
+ * shifts, and sorted, true for one sorted operand or --merge).  For a
+ * trace, pass 1 learnt them; for an mct stream, its header line said
+ * them.  The strings are the reader's.
  */
+struct mct_facts {
+	enum mct_unit	 unit;		/* its unit */
+	const char	*why;		/* how the unit was chosen */
+	int		 has_origin;
+	int64_t		 origin;	/* smallest ts (ns), M events aside */
+	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
+	const char	*top;		/* its other top-level keys:
+					   "k":v,... or NULL */
+	int		 ntop_before;	/* how many came before traceEvents */
+	int		 sorted;	/* its events in ts order */
+	const struct mct_bigtop *big;	/* top-level values over the limit, */
+	int		 nbig;		/* kept for --wrap (the header's: the
+					   first operand's) */
+};
+
+/* What the reader knows of one operand (a source), and its rank. */
 struct mct_source {
 	const char	*path;		/* as given; "-" is standard input */
 	const char	*name;		/* for messages: "(stdin)" for "-" */
 	int		 ok;		/* it could be opened */
 	int		 stream;	/* an mct stream (facts from its header) */
-	enum mct_unit	 unit;		/* its unit */
-	const char	*why;		/* how the unit was chosen */
-	int		 has_origin;
-	int64_t		 origin;	/* its smallest ts (ns), M events aside */
-	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
-	const char	*top;		/* its top-level keys: "k":v,... or NULL */
-	int		 ntop_before;	/* how many of them came before traceEvents */
-	int		 sorted;	/* its events in ts order */
+	struct mct_facts facts;		/* unit, origin, form, top-level keys */
 	unsigned long long nevents;	/* events pass 1 framed (0 for a stream) */
 	int		 damaged;	/* pass 1 found damage */
 	/* ranks (mct(7), Ranks; rank.c decides them) */
@@ -495,29 +294,19 @@ struct mct_source {
 	int64_t		 shift;		/* ns added to its ts (--align) */
 	int		 has_mark;
 	int64_t		 mark;		/* ts of its first event named --align NAME */
-	const struct mct_bigtop *big;	/* top-level values over the limit */
-	int		 nbig;
 	const char	*dropped;	/* a stream's top_dropped: "k":n,... or NULL */
 };
 
 struct mct_header {
-	enum mct_unit	 unit;		/* the source's unit */
-	const char	*why;		/* how the unit was chosen */
-	int		 has_origin;
-	int64_t		 origin;	/* smallest ts (ns), M events aside */
-	int		 form;		/* 'o'bject, 'a'rray, 'n'djson */
-	char		*top;		/* other top-level keys: "k":v,... or NULL */
-	int		 ntop_before;	/* how many of them came before traceEvents */
-	int		 sorted;	/* one operand, its events in ts order */
+	struct mct_facts facts;		/* the run's */
 	char		*line;		/* the header line itself, no newline */
 	int		 nread;		/* operands that could be read */
 	size_t		 linelen;
 	const struct mct_source *src;	/* every operand's facts, in order */
 	int		 nsrc;
 	int		 ranked;	/* event lines carry a rank key */
-	const struct mct_bigtop *big;	/* the first operand's big top-level */
-	int		 nbig;		/* values, kept for --wrap */
-	int		 bigfd;		/* their spool; read with mct_bigtop_value() */
+	int		 bigfd;		/* the spool of facts.big: read with
+					   mct_bigtop_value() */
 };
 
 struct mct_event {
@@ -592,28 +381,24 @@ struct mct_opts {
 
 /*
  * A top-level value over the size limit: not in the header (which says
- * top_dropped), but kept in a spool of the reader's, for --wrap.
+ * top_dropped), but kept in a spool of the reader's (struct mct_bigtop),
+ * for --wrap.
  */
 #define MCT_TOP_MAX	(64 * 1024)
 
-struct mct_bigtop {
-	char		*key;		/* the key, quoted, as in the source */
-	size_t		 keylen;
-	long long	 off;		/* the value in the spool */
-	size_t		 len;
-	int		 before;	/* it came before traceEvents */
-	int		 pos;		/* its place among all top-level keys */
-};
+struct mct_bigtop;
 
 struct mct_reader;
 
 struct mct_reader *mct_open(int, char **, const struct mct_opts *);
 const struct mct_header *mct_header(const struct mct_reader *);
+/* A copy of a header that says its events are not in ts order. */
+void	 mct_header_unsorted(struct mct_header *, char **,
+	    const struct mct_header *);
 int	 mct_next(struct mct_reader *, struct mct_event **);
 int	 mct_close(struct mct_reader *);
 void	 mct_damage(const struct mct_event *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-int	 mct_bigtop_value(const struct mct_header *, int, struct mct_buf *);
 
 /*
  * An edit of every event line the reader hands out, in whatever thread
@@ -643,21 +428,6 @@ struct mct_editor {
 int	 mct_edit(struct mct_reader *, const struct mct_editor *, void *);
 
 /*
- * The reader's events as merge.c and pairbe.c take them: mct_next()
- * calls those two, and they call nothing of the reader's but next().
- * next(arg, i, &ev): 1 with the next event of operand i in ev (the
- * reader's, valid until the next call), 0 at its end; i = -1: the next
- * of all, in the order asked (mct_opts.order).  An operand that turns[i]
- * allows can be read in turns with others, an event of each at a time;
- * any other must be read to its end before another begins.
- */
-struct mct_feed {
-	int		(*next)(void *, int, struct mct_event **);
-	void		*arg;
-	const char	*turns;		/* one a source (hdr->nsrc) */
-};
-
-/*
  * read_bytes.c - a source's lines, one at a time, with the reader's own
  * buffer: for what is read line by line beside the reader (partials,
  * metric logs).  What goes wrong stays in the source (mct_src_error()).
@@ -671,49 +441,6 @@ int	 mct_lines_next(struct mct_lines *, const char **, size_t *,
 	    unsigned long long *);
 const char *mct_lines_peek(struct mct_lines *, size_t, size_t *);
 void	 mct_lines_free(struct mct_lines *);
-
-/*
- * pairbe.c - B/E duration events paired into X events (mct_opts.pair_be),
- * with one stack of open B events per thread; events come out in E
- * order.  For mct_next() only.
- */
-struct mct_pairbe;
-
-struct mct_pairbe *mct_pairbe_new(const struct mct_header *,
-	    const struct mct_feed *);
-const struct mct_header *mct_pairbe_header(const struct mct_pairbe *);
-int	 mct_pairbe_next(struct mct_pairbe *, struct mct_event **);
-void	 mct_pairbe_free(struct mct_pairbe *);
-void	 mct_header_unsorted(struct mct_header *, char **,
-	    const struct mct_header *);
-
-/*
- * rank.c - the rank of each source, its ts shift, and a multi-rank
- * stream made one trace (each rank's processes apart).
- */
-struct mct_wrap;
-
-int	 mct_rank_in_name(const char *, int64_t *);
-int	 mct_rank_in_top(const char *, int64_t *);
-int	 mct_rank_decide(struct mct_source *, int, const struct mct_opts *);
-int	 mct_rank_align(struct mct_source *, int, const struct mct_opts *);
-int	 mct_rank_line(struct mct_event *, int64_t, int64_t, struct mct_buf *);
-struct mct_wrap *mct_wrap_new(void);
-int	 mct_wrap_event(struct mct_wrap *, struct mct_event *, struct mct_buf *);
-void	 mct_wrap_end(struct mct_wrap *, struct mct_buf *);
-void	 mct_wrap_free(struct mct_wrap *);
-
-/*
- * merge.c - every operand's events in one ts order (ties: rank, then
- * input order), through sorted runs in $TMPDIR: bounded memory
- * (mct_opts.order).  For mct_next() only.
- */
-struct mct_merge;
-
-struct mct_merge *mct_merge_open(const struct mct_header *,
-	    const struct mct_feed *);
-int	 mct_merge_next(struct mct_merge *, struct mct_event **);
-int	 mct_merge_close(struct mct_merge *);
 
 /*
  * field.c - field paths (`args.grid`, `args."a b"`) and their values, and
@@ -763,10 +490,11 @@ void	 mct_event_init(struct mct_event *, const char *, size_t,
 	    const struct mct_header *);
 void	 mct_event_set(struct mct_event *, const char *, size_t);
 void	 mct_event_free(struct mct_event *);
-void	 mct_event_index(struct mct_event *);
 int	 mct_field_parse(const char *, struct mct_field *);
 int	 mct_fields_parse(const char *, struct mct_field **, int *);
 void	 mct_field_free(struct mct_field *);
+int32_t	 mct_fields_intern(struct mct_strtab *, struct mct_event *,
+	    const struct mct_field *, int, struct mct_buf *);
 int	 mct_get(struct mct_event *, const struct mct_field *, struct mct_val *);
 int	 mct_get_key(struct mct_event *, const char *, struct mct_val *);
 int	 mct_get_ns(struct mct_event *, const char *, int64_t *);
@@ -787,7 +515,6 @@ struct mct_tdp {
 void	 mct_get_times(struct mct_event *, struct mct_tdp *);
 int	 mct_event_rank(struct mct_event *, const struct mct_header *,
 	    int64_t *, struct mct_val *);
-int	 mct_is_header(struct mct_event *);
 
 /*
  * expr.c - the --where language: FIELD OP VALUE joined by && and ||.
@@ -824,158 +551,48 @@ const char *mct_category(struct mct_event *, const struct mct_header *);
 #define MCT_NOOP	"(no op)"	/* the op of a launch outside every op */
 
 /*
- * short.c - readable kernel names (the virtual field short); the
- * demangler is demangle.cc's when configure found a C++ runtime.
+ * short.c - readable kernel names (the virtual field short).
  */
 void	 mct_short(const char *, size_t, struct mct_buf *);
-char	*mct_demangle(const char *);
 
 /*
- * stack.c - the host stack of each launch, for mct-flow --stack: host
- * intervals by pid/tid, and pairs that wait until their stack is known.
+ * device.c - the device lanes: which X events are device work, and
+ * which host calls launch it, for every producer (mct(7)).
  */
-struct mct_stack;
-
-struct mct_launch {
-	const char	*name, *pid, *tid;	/* JSON texts */
-	int64_t		 ts, dur;
-	int64_t		 ext;		/* args."External id" */
-	int		 has_ext;
-};
-
-struct mct_stack_counts {
-	long long	 unbalanced;	/* an E without B, a B without E */
-	long long	 nowhere;	/* an External id that names no op */
-	long long	 deep;		/* stacks cut at 1,000 frames */
-};
-
-struct mct_stack *mct_stack_open(int, int64_t);
-void	 mct_stack_time(struct mct_stack *, int64_t);
-void	 mct_stack_event(struct mct_stack *, struct mct_event *);
-int	 mct_stack_ext(struct mct_event *, int64_t *);
-int	 mct_stack_pair(struct mct_stack *, const char *, size_t,
-	    const struct mct_launch *);
-void	 mct_stack_end(struct mct_stack *);
-int	 mct_stack_next(struct mct_stack *, struct mct_buf *, struct mct_buf *);
-void	 mct_stack_close(struct mct_stack *, struct mct_stack_counts *);
-int	 mct_stack_noop(struct mct_event *, const struct mct_field *,
-	    struct mct_buf *);
+int	 mct_device(struct mct_event *);
+int	 mct_host_call(struct mct_event *);
 
 /*
- * flow.c - device events joined to their launches by correlation id
- * (mct-flow's key mode, mct-diff --by op).  The caller sets key/haskey,
- * host, window, stk (pairs go to lib/stack.c's queue) or write (pairs
- * as events), nodev and arg after mct_flow_init().
+ * seen.c - fields the user named that no event of the input had: a
+ * warning at the end, with the nearest field seen.  Zero it, add the
+ * fields, show it every event, end it.
  */
-struct mct_corr {			/* a correlation id's state */
-	int64_t		 ts, dur;	/* of the host call */
-	char		**wait;		/* device lines that came first */
-	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
-	int32_t		 rank;		/* its rank's text, "null" if none */
-	uint32_t	 ndev;		/* device events paired with it */
-	uint16_t	 nwait;
-	uint8_t		 has_host;
-	uint8_t		 has_ext;	/* with stk: the host's External id */
-	int64_t		 ext;
+struct mct_seen {
+	const struct mct_field **f;	/* the fields watched */
+	const char	**what;		/* the option that named each */
+	char		*found;		/* per field: some event had it */
+	int		 nf, nleft;	/* fields, fields not yet found */
+	long long	 events, sampled;
+	struct mct_map	 paths;		/* paths seen, while one is missing */
+	struct mct_buf	 tmp;
 };
 
-enum { MCT_FLOW_NAME, MCT_FLOW_PID, MCT_FLOW_TID, MCT_FLOW_RANK };
-enum { MCT_FLOW_NOKEY = 1, MCT_FLOW_KEYED };	/* mct_flow_add() */
-
-struct mct_flow {
-	const struct mct_header *hdr;
-	struct mct_field key;		/* with haskey: the id (--key) */
-	int		 haskey;
-	struct mct_expr	*host;		/* which events are host calls, or NULL */
-	int64_t		 window;	/* forget a host call this after it
-					   ended (sorted input); 0: never */
-	struct mct_stack *stk;
-	void		(*write)(void *, struct mct_event *);
-	void		(*nodev)(void *, const struct mct_corr *,
-			    const struct mct_mapent *);	/* forgotten unused */
-	void		*arg;
-	long long	 pairs;
-	struct mct_map	 corrs;		/* id -> struct mct_corr, in the entry */
-	struct mct_strtab st;		/* host names, pids, tids, ranks */
-	/* private */
-	struct mct_field co_id, correlation;
-	struct mct_buf	 rtext;		/* a source's rank as text */
-	int64_t		 last_ts;
-	long long	 nadd;
-	struct mct_flow_last {
-		int32_t	 id;
-		uint32_t len;		/* UINT32_MAX: none kept */
-		char	 text[48];
-	}		 last[4];
-	struct mct_buf	 line;
-};
-
-void	 mct_flow_init(struct mct_flow *, const struct mct_header *);
-int32_t	 mct_flow_intern(struct mct_flow *, struct mct_event *, int);
-void	 mct_flow_rank(struct mct_flow *, struct mct_event *, struct mct_buf *);
-int	 mct_flow_key(struct mct_flow *, struct mct_event *, struct mct_buf *);
-int	 mct_flow_add(struct mct_flow *, struct mct_event *, struct mct_buf *);
-int	 mct_flow_pair(struct mct_flow *, const char *, size_t,
-	    const struct mct_corr *, int64_t);
-void	 mct_flow_free(struct mct_flow *);
+void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
+	    const char *);
+void	 mct_seen_event(struct mct_seen *, struct mct_event *);
+void	 mct_seen_end(struct mct_seen *);
 
 /*
- * stats.c - exact statistics of a set of numbers (every value is kept).
+ * cut.c - a column's cells cut to a width, two different values never
+ * alike (the tables of output.c).
  */
-union mct_num {
-	int64_t		 i;
-	double		 d;
+struct mct_text {
+	const char	*p;
+	size_t		 len;
 };
 
-struct mct_stats {
-	union mct_num	*v;
-	size_t		 n, cap;
-	int		 isfloat;	/* some value had a fraction: doubles */
-	int		 sorted;
-	mct_i128	 isum;
-	int64_t		 imin, imax;
-	mct_i128	 isumsq;	/* integers: sum of squares, exact */
-	int		 sqover;	/* ... unless it overflowed */
-	struct mct_sketch *sk;		/* past the exact limit: v is gone */
-	double		 fsum, fsumsq, fmin, fmax;	/* with sk: running */
-};
-
-void	 mct_stats_add(struct mct_stats *, int64_t);
-void	 mct_stats_addf(struct mct_stats *, double);
-void	 mct_stats_merge(struct mct_stats *, const struct mct_stats *);
-void	 mct_stats_sketch(struct mct_stats *);
-double	 mct_stats_sum(const struct mct_stats *);
-double	 mct_stats_min(struct mct_stats *);
-double	 mct_stats_max(struct mct_stats *);
-double	 mct_stats_mean(const struct mct_stats *);
-double	 mct_stats_stddev(const struct mct_stats *);
-double	 mct_stats_quantile(struct mct_stats *, int64_t, int64_t);
-void	 mct_stats_free(struct mct_stats *);
-
-/*
- * sketch.c - a mergeable, order-independent quantile sketch: log-spaced
- * buckets from a double's top bits (128 a power of two), every value
- * within 1/256 of its bucket's midpoint.
- */
-#define MCT_SKETCH_BITS	18		/* exponent and 7 bits of fraction */
-#define MCT_SKETCH_BOUND 0.00390625	/* relative error bound: 1/256 */
-
-struct mct_skside {
-	int32_t		 lo, n;		/* buckets lo .. lo + n - 1 */
-	int64_t		*c;		/* their counts */
-};
-
-struct mct_sketch {
-	int64_t		 zero;		/* values that are 0 */
-	struct mct_skside pos, neg;	/* neg: buckets of -value */
-};
-
-void	 mct_sketch_put(struct mct_sketch *, int, int32_t, int64_t);
-void	 mct_sketch_add(struct mct_sketch *, double, int64_t);
-void	 mct_sketch_merge(struct mct_sketch *, const struct mct_sketch *);
-double	 mct_sketch_quantile(const struct mct_sketch *, int64_t, int64_t,
-	    size_t, double, double);
-void	 mct_sketch_free(struct mct_sketch *);
+void	 mct_cut_column(const struct mct_text *, size_t, size_t,
+	    struct mct_buf *, struct mct_text *, int);
 
 /*
  * output.c - writing events: ndjson, tsv, csv, table, trace.
@@ -984,6 +601,8 @@ enum mct_ofmt { MCT_O_NDJSON = 0, MCT_O_TSV, MCT_O_CSV, MCT_O_TABLE, MCT_O_TRACE
     MCT_O_MD };
 
 #define MCT_WIDTH	60	/* characters in a human table's cell */
+
+struct mct_outstate;
 
 struct mct_out {
 	enum mct_ofmt	 fmt;
@@ -998,35 +617,11 @@ struct mct_out {
 	int		 endcut;	/* cut every cell at its end, alike or
 					   not: rows that are not keyed by
 					   their cells (mct-phases' phases) */
-	/* private */
-	int		 quiet;		/* nothing could be read: write nothing */
-	struct mct_wrap	*wrap;		/* a trace of several ranks (rank.c) */
-	struct mct_buf	 wline;
-	struct mct_event wev;
-	long long	 n;
-	struct mct_buf	 line;
-	struct mct_buf	 cell;
-	struct mct_buf	 cut;		/* a cell cut to width */
-	struct mct_buf	 rows;		/* table rows held to size columns */
-	struct mct_buf	 held;		/* mct_out_row's rows for people, whole
-					   till the end: cut column by column */
-	size_t		*heldrow;	/* where each held row starts */
-	size_t		 nheld;
-	int		 nrows;
-	size_t		*width;
-	int		 ncols;
+	struct mct_outstate *st;	/* output.c's, made when first needed,
+					   gone at mct_out_end() */
 };
 
-/* cut.c - a column's cells cut to a width, different values never alike */
-struct mct_text {
-	const char	*p;
-	size_t		 len;
-};
-
-void	 mct_cut_column(const struct mct_text *, size_t, size_t,
-	    struct mct_buf *, struct mct_text *, int);
-
-int	 mct_parse_ofmt(const char *, enum mct_ofmt *);
+int	 mct_out_parse(const char *, enum mct_ofmt *);
 int	 mct_out_human(const struct mct_out *);
 void	 mct_out_begin(struct mct_out *, const struct mct_header *);
 void	 mct_out_event(struct mct_out *, struct mct_event *);
@@ -1036,14 +631,6 @@ void	 mct_out_time(const struct mct_out *, struct mct_buf *, int64_t);
 void	 mct_out_at(const struct mct_out *, struct mct_buf *, int64_t);
 void	 mct_out_header(struct mct_header *, const char *const *, int);
 void	 mct_out_end(struct mct_out *);
-void	 mct_write(const void *, size_t);
-long long mct_send(int, long long, size_t);
-
-/*
- * records.c - the keys of the tools' own records that hold times, which
- * every tool registers in field.c's table at start-up.
- */
-void	 mct_records_register(void);
 
 /*
  * cli.c - the command line: the options the tools share, -h and -V, and
@@ -1135,6 +722,70 @@ void	 mct_opt_field(const char *, const char *, struct mct_field *);
 void	 mct_opt_fields(const char *, const char *, struct mct_field **,
 	    int *);
 struct mct_expr *mct_opt_expr(const char *, const char *);
+
+/*
+ * records.c - the keys of the tools' own records that hold times, which
+ * every tool registers in field.c's table at start-up.
+ */
+void	 mct_records_register(void);
+
+/*
+ * sketch.c - a mergeable, order-independent quantile sketch: log-spaced
+ * buckets from a double's top bits (128 a power of two), every value
+ * within 1/256 of its bucket's midpoint.
+ */
+#define MCT_SKETCH_BITS	18		/* exponent and 7 bits of fraction */
+#define MCT_SKETCH_BOUND 0.00390625	/* relative error bound: 1/256 */
+
+struct mct_skside {
+	int32_t		 lo, n;		/* buckets lo .. lo + n - 1 */
+	int64_t		*c;		/* their counts */
+};
+
+struct mct_sketch {
+	int64_t		 zero;		/* values that are 0 */
+	struct mct_skside pos, neg;	/* neg: buckets of -value */
+};
+
+void	 mct_sketch_put(struct mct_sketch *, int, int32_t, int64_t);
+void	 mct_sketch_add(struct mct_sketch *, double, int64_t);
+void	 mct_sketch_merge(struct mct_sketch *, const struct mct_sketch *);
+double	 mct_sketch_quantile(const struct mct_sketch *, int64_t, int64_t,
+	    size_t, double, double);
+void	 mct_sketch_free(struct mct_sketch *);
+
+/*
+ * stats.c - exact statistics of a set of numbers (every value is kept).
+ */
+union mct_num {
+	int64_t		 i;
+	double		 d;
+};
+
+struct mct_stats {
+	union mct_num	*v;
+	size_t		 n, cap;
+	int		 isfloat;	/* some value had a fraction: doubles */
+	int		 sorted;
+	mct_i128	 isum;
+	int64_t		 imin, imax;
+	mct_i128	 isumsq;	/* integers: sum of squares, exact */
+	int		 sqover;	/* ... unless it overflowed */
+	struct mct_sketch *sk;		/* past the exact limit: v is gone */
+	double		 fsum, fsumsq, fmin, fmax;	/* with sk: running */
+};
+
+void	 mct_stats_add(struct mct_stats *, int64_t);
+void	 mct_stats_addf(struct mct_stats *, double);
+void	 mct_stats_merge(struct mct_stats *, const struct mct_stats *);
+void	 mct_stats_sketch(struct mct_stats *);
+double	 mct_stats_sum(const struct mct_stats *);
+double	 mct_stats_min(struct mct_stats *);
+double	 mct_stats_max(struct mct_stats *);
+double	 mct_stats_mean(const struct mct_stats *);
+double	 mct_stats_stddev(const struct mct_stats *);
+double	 mct_stats_quantile(struct mct_stats *, int64_t, int64_t);
+void	 mct_stats_free(struct mct_stats *);
 
 /*
  * group.c - the group table: events grouped under a key, with exact
@@ -1231,10 +882,10 @@ void	 mct_gtab_event(struct mct_gtab *, struct mct_event *,
  * cell.c - a group table's rows for the writers: aggregates as cells, for
  * people or for programs; key parts as text; keys as JSON members.
  */
-void	 mct_agg_cell(const struct mct_gtab *, struct mct_group *,
+void	 mct_cell_agg(const struct mct_gtab *, struct mct_group *,
 	    const struct mct_agg *, const struct mct_out *, struct mct_buf *);
-void	 mct_group_text(const struct mct_group *, int, struct mct_buf *);
-void	 mct_group_json(const struct mct_group *, const struct mct_field *,
+void	 mct_cell_text(const struct mct_group *, int, struct mct_buf *);
+void	 mct_cell_json(const struct mct_group *, const struct mct_field *,
 	    int, struct mct_buf *);
 
 /*
@@ -1301,57 +952,86 @@ void	 mct_partial_cover_write(struct mct_buf *, const struct mct_pspec *);
 void	 mct_partial_cover_of(struct mct_pspec *, const struct mct_header *);
 
 /*
- * rankpart.c - mct-ranks' mergeable state (mct-ranks -o partial and
- * --merge, mct(7)): a header with the options that change the figures
- * and the traces covered; per rank a line of its figures (final: a rank's
- * unions of intervals cannot be merged, so one partial holds all of a
- * rank) followed by a line per collective call of the rank (name, n, ts,
- * dur), in the rank's time order; an end line.  Two partials of one
- * rank, or of other options, are refused (MCT_EXIT_USAGE).
+ * stack.c - the host stack of each launch, for mct-flow --stack: host
+ * intervals by pid/tid, and pairs that wait until their stack is known.
  */
-#define MCT_RPART_VERSION	1
+struct mct_stack;
 
-enum { MCT_RP_KEY, MCT_RP_DEVICE, MCT_RP_RULES, MCT_RP_NOPT };
-
-struct mct_rpcall {
-	int32_t		 name;		/* interned in the mct_rpart's st */
-	long		 n;		/* the rank's n-th call of name, from 1 */
+struct mct_launch {
+	const char	*name, *pid, *tid;	/* JSON texts */
 	int64_t		 ts, dur;
+	int64_t		 ext;		/* args."External id" */
+	int		 has_ext;
 };
 
-struct mct_rprank {
-	int64_t		 rank;
-	int64_t		 start, end;	/* first start, last end of its calls */
-	int64_t		 busy, compute, comm;	/* unions of intervals */
-	long		 rounds;	/* steady rounds */
-	int64_t		 round;		/* their median time, if hasround */
-	int		 hasround;
-	int64_t		 origin;	/* its trace's, if hasorigin (--align) */
-	int		 hasorigin;
-	int64_t		 shift;		/* added to its times by --align */
-	int		 file;		/* read from rp->file[file] */
-	struct mct_rpcall *call;	/* its collective calls, in time order */
-	size_t		 ncall, cap;
+struct mct_stack_counts {
+	long long	 unbalanced;	/* an E without B, a B without E */
+	long long	 nowhere;	/* an External id that names no op */
+	long long	 deep;		/* stacks cut at 1,000 frames */
 };
 
-struct mct_rpart {
-	char		*opt[MCT_RP_NOPT];	/* --key, --device, --rules as
-						   written; NULL: none given */
-	int		 known[MCT_RP_NOPT];	/* opt[i] is set: check the rest */
-	struct mct_pspec cover;		/* unit, origin, sources */
-	struct mct_rprank *rk;
-	size_t		 nrk;
-	struct mct_strtab *st;		/* the names of calls: the caller's */
-	char		**file;		/* the files read, for messages */
-	int		 nfile;
+struct mct_stack *mct_stack_open(int, int64_t);
+void	 mct_stack_time(struct mct_stack *, int64_t);
+void	 mct_stack_event(struct mct_stack *, struct mct_event *);
+int	 mct_stack_ext(struct mct_event *, int64_t *);
+int	 mct_stack_pair(struct mct_stack *, const char *, size_t,
+	    const struct mct_launch *);
+void	 mct_stack_end(struct mct_stack *);
+int	 mct_stack_next(struct mct_stack *, struct mct_buf *, struct mct_buf *);
+void	 mct_stack_close(struct mct_stack *, struct mct_stack_counts *);
+int	 mct_stack_noop(struct mct_event *, const struct mct_field *,
+	    struct mct_buf *);
+
+/*
+ * flow.c - device events joined to their launches by correlation id
+ * (mct-flow's key mode, mct-diff --by op).  The caller sets key/haskey,
+ * host, window, stk (pairs go to lib/stack.c's queue) or write (pairs
+ * as events), nodev and arg after mct_flow_init().
+ */
+struct mct_corr {			/* a correlation id's state */
+	int64_t		 ts, dur;	/* of the host call */
+	char		**wait;		/* device lines that came first */
+	int32_t		 name, pid, tid;	/* interned JSON texts of the host */
+	int32_t		 rank;		/* its rank's text, "null" if none */
+	uint32_t	 ndev;		/* device events paired with it */
+	uint16_t	 nwait;
+	uint8_t		 has_host;
+	uint8_t		 has_ext;	/* with stk: the host's External id */
+	int64_t		 ext;
 };
 
-struct mct_rprank *mct_rpart_rank(struct mct_rpart *, int64_t);
-void	 mct_rpart_call(struct mct_rprank *, int32_t, long, int64_t, int64_t);
-void	 mct_rpart_write(const struct mct_rpart *);
-int	 mct_rpart_read(struct mct_rpart *, const char *);
-int	 mct_rpart_align(struct mct_rpart *);
-void	 mct_rpart_free(struct mct_rpart *);
+enum { MCT_FLOW_NAME, MCT_FLOW_PID, MCT_FLOW_TID, MCT_FLOW_RANK };
+
+struct mct_flowstate;
+enum { MCT_FLOW_NOKEY = 1, MCT_FLOW_KEYED };	/* mct_flow_add() */
+
+struct mct_flow {
+	const struct mct_header *hdr;
+	struct mct_field key;		/* with haskey: the id (--key) */
+	int		 haskey;
+	struct mct_expr	*host;		/* which events are host calls, or NULL */
+	int64_t		 window;	/* forget a host call this after it
+					   ended (sorted input); 0: never */
+	struct mct_stack *stk;
+	void		(*write)(void *, struct mct_event *);
+	void		(*nodev)(void *, const struct mct_corr *,
+			    const struct mct_mapent *);	/* forgotten unused */
+	void		*arg;
+	long long	 pairs;
+	struct mct_map	 corrs;		/* id -> struct mct_corr, in the entry */
+	struct mct_strtab st;		/* host names, pids, tids, ranks */
+	struct mct_flowstate *fs;	/* flow.c's, from mct_flow_init() to
+					   mct_flow_free() */
+};
+
+void	 mct_flow_init(struct mct_flow *, const struct mct_header *);
+int32_t	 mct_flow_intern(struct mct_flow *, struct mct_event *, int);
+void	 mct_flow_rank(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_key(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_add(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_pair(struct mct_flow *, const char *, size_t,
+	    const struct mct_corr *, int64_t);
+void	 mct_flow_free(struct mct_flow *);
 
 /*
  * phases.c - mct-phases' method, steps 2 to 5: device calls (in time
@@ -1432,7 +1112,7 @@ struct mct_steps {
 	size_t		 n, cap;
 };
 
-int64_t	 mct_overlap(int64_t, int64_t, int64_t, int64_t);
+int64_t	 mct_phases_overlap(int64_t, int64_t, int64_t, int64_t);
 void	 mct_phases_find(struct mct_phaser *);
 int	 mct_is_step(struct mct_event *);
 void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);
@@ -1472,8 +1152,6 @@ struct mct_runsum {
 };
 
 int64_t	 mct_median_i64(int64_t *, size_t);
-int32_t	 mct_intern_fields(struct mct_strtab *, struct mct_event *,
-	    const struct mct_field *, int, struct mct_buf *);
 int	 mct_rounds(const struct mct_call *, size_t, size_t,
 	    const struct mct_method *, int64_t, int64_t,
 	    const struct mct_steps *, long *, int64_t *);
@@ -1485,31 +1163,57 @@ void	 mct_rcall_sort(struct mct_rcall *, size_t);
 int64_t	 mct_rcall_union(const struct mct_rcall *, size_t, int);
 
 /*
- * device.c - the device lanes: which X events are device work, and
- * which host calls launch it, for every producer (mct(7)).
+ * rankpart.c - mct-ranks' mergeable state (mct-ranks -o partial and
+ * --merge, mct(7)): a header with the options that change the figures
+ * and the traces covered; per rank a line of its figures (final: a rank's
+ * unions of intervals cannot be merged, so one partial holds all of a
+ * rank) followed by a line per collective call of the rank (name, n, ts,
+ * dur), in the rank's time order; an end line.  Two partials of one
+ * rank, or of other options, are refused (MCT_EXIT_USAGE).
  */
-int	 mct_device(struct mct_event *);
-int	 mct_host_call(struct mct_event *);
+#define MCT_RPART_VERSION	1
 
-/*
- * seen.c - fields the user named that no event of the input had: a
- * warning at the end, with the nearest field seen.  Zero it, add the
- * fields, show it every event, end it.
- */
-struct mct_seen {
-	const struct mct_field **f;	/* the fields watched */
-	const char	**what;		/* the option that named each */
-	char		*found;		/* per field: some event had it */
-	int		 nf, nleft;	/* fields, fields not yet found */
-	long long	 events, sampled;
-	struct mct_map	 paths;		/* paths seen, while one is missing */
-	struct mct_buf	 tmp;
+enum { MCT_RP_KEY, MCT_RP_DEVICE, MCT_RP_RULES, MCT_RP_NOPT };
+
+struct mct_rpcall {
+	int32_t		 name;		/* interned in the mct_rpart's st */
+	long		 n;		/* the rank's n-th call of name, from 1 */
+	int64_t		 ts, dur;
 };
 
-void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
-	    const char *);
-void	 mct_seen_event(struct mct_seen *, struct mct_event *);
-void	 mct_seen_end(struct mct_seen *);
+struct mct_rprank {
+	int64_t		 rank;
+	int64_t		 start, end;	/* first start, last end of its calls */
+	int64_t		 busy, compute, comm;	/* unions of intervals */
+	long		 rounds;	/* steady rounds */
+	int64_t		 round;		/* their median time, if hasround */
+	int		 hasround;
+	int64_t		 origin;	/* its trace's, if hasorigin (--align) */
+	int		 hasorigin;
+	int64_t		 shift;		/* added to its times by --align */
+	int		 file;		/* read from rp->file[file] */
+	struct mct_rpcall *call;	/* its collective calls, in time order */
+	size_t		 ncall, cap;
+};
+
+struct mct_rpart {
+	char		*opt[MCT_RP_NOPT];	/* --key, --device, --rules as
+						   written; NULL: none given */
+	int		 known[MCT_RP_NOPT];	/* opt[i] is set: check the rest */
+	struct mct_pspec cover;		/* unit, origin, sources */
+	struct mct_rprank *rk;
+	size_t		 nrk;
+	struct mct_strtab *st;		/* the names of calls: the caller's */
+	char		**file;		/* the files read, for messages */
+	int		 nfile;
+};
+
+struct mct_rprank *mct_rpart_rank(struct mct_rpart *, int64_t);
+void	 mct_rpart_call(struct mct_rprank *, int32_t, long, int64_t, int64_t);
+void	 mct_rpart_write(const struct mct_rpart *);
+int	 mct_rpart_read(struct mct_rpart *, const char *);
+int	 mct_rpart_align(struct mct_rpart *);
+void	 mct_rpart_free(struct mct_rpart *);
 
 /*
  * metrics.c - device metric logs (mct-metrics(1)): wall times as epoch ns, a
@@ -1536,6 +1240,8 @@ struct mct_msample {
 	int64_t		 v;		/* value x 10^6 */
 };
 
+struct mct_mlogstate;
+
 struct mct_mlog {
 	/* set before the header */
 	const char	*timecol;	/* --time: a name or number, or NULL */
@@ -1553,12 +1259,8 @@ struct mct_mlog {
 	struct mct_msample *sample;
 	size_t		 nsample, scap;
 	char		 why[128];
-	/* private */
-	char		*hline;
-	size_t		 hlen;
-	struct mct_buf	 fbuf;
-	struct { size_t off, len; } *field;
-	int		 nfield, fcap;
+	struct mct_mlogstate *ls;	/* metrics.c's, made when first needed,
+					   gone at mct_mlog_free() */
 };
 
 /*
@@ -1586,7 +1288,6 @@ struct mct_over {
 int	 mct_tz_parse(const char *, struct mct_tz *);
 int	 mct_wall_ns(const char *, size_t, const struct mct_tz *, int64_t *);
 int	 mct_value_e6(const char *, size_t, int64_t *);
-size_t	 mct_fmt_e6(char *, int64_t);
 int	 mct_mlog_header(struct mct_mlog *, const char *, size_t,
 	    const char **);
 int	 mct_mlog_time(const struct mct_mlog *, const char *, size_t,

@@ -32,7 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 #define CHUNK		(4u << 20)	/* bytes of events sorted in memory */
 #define RUNBUF		(64u << 10)	/* read buffer of a run */
@@ -281,7 +281,7 @@ spill(struct mct_merge *m, int i)
 		rank = rank_of(ev);
 		kp = s->ranks_inside ? last_key(m, rank) : &key;
 		key = *kp = key_of(ev, *kp);
-		if (!s->sorted) {
+		if (!s->facts.sorted) {
 			chunk_add(m, key, rank, seq++, ev);
 			continue;
 		}
@@ -418,7 +418,7 @@ in_place(const struct mct_merge *m, int i)
 {
 	const struct mct_source *s = &m->hdr->src[i];
 
-	return s->ok && !s->stream && s->sorted && m->feed.turns[i];
+	return s->ok && !s->stream && s->facts.sorted && m->feed.turns[i];
 }
 
 /*

@@ -230,6 +230,26 @@ in_list(const char *const *l, const char *s, size_t n)
 	return 0;
 }
 
+/* What a struct mct_mlog keeps for itself (l->ls). */
+struct mct_mlogstate {
+	char		*hline;		/* the header line, to skip repeats */
+	size_t		 hlen;
+	struct mct_buf	 fbuf;		/* a line's fields, unquoted */
+	struct { size_t off, len; } *field;
+	int		 nfield, fcap;
+};
+
+/* The log's own state, made zero when first needed. */
+static struct mct_mlogstate *
+lstate(struct mct_mlog *l)
+{
+	if (l->ls == NULL) {
+		l->ls = mct_xmalloc(sizeof(*l->ls));
+		memset(l->ls, 0, sizeof(*l->ls));
+	}
+	return l->ls;
+}
+
 /*
  * Split a line into fields: by the delimiter, quotes ("a,b", "" inside)
  * removed, blanks around each field trimmed.  Returns the field count.
@@ -238,7 +258,7 @@ static int
 split(struct mct_mlog *l, const char *p, size_t n)
 {
 	const char *end = p + n, *q;
-	struct mct_buf *b = &l->fbuf;
+	struct mct_buf *b = &lstate(l)->fbuf;
 	size_t start;
 	char *o;
 	int nf = 0;
@@ -250,7 +270,7 @@ split(struct mct_mlog *l, const char *p, size_t n)
 	b->len = 0;
 	mct_buf_grow(b, 2 * n + 2);
 	o = b->p;
-	l->nfield = 0;
+	l->ls->nfield = 0;
 	for (;;) {
 		while (p < end && (*p == ' ' || (*p == '\t' && l->delim != '\t')))
 			p++;
@@ -275,24 +295,24 @@ split(struct mct_mlog *l, const char *p, size_t n)
 		while ((size_t)(o - b->p) > start && (o[-1] == ' ' ||
 		    o[-1] == '\t' || o[-1] == '\r'))
 			o--;
-		if (nf == l->fcap) {
-			l->fcap = l->fcap ? l->fcap * 2 : 16;
-			l->field = mct_xrealloc(l->field,
-			    (size_t)l->fcap * sizeof(*l->field));
+		if (nf == l->ls->fcap) {
+			l->ls->fcap = l->ls->fcap ? l->ls->fcap * 2 : 16;
+			l->ls->field = mct_xrealloc(l->ls->field,
+			    (size_t)l->ls->fcap * sizeof(*l->ls->field));
 		}
-		l->field[nf].off = start;
-		l->field[nf++].len = (size_t)(o - b->p) - start;
+		l->ls->field[nf].off = start;
+		l->ls->field[nf++].len = (size_t)(o - b->p) - start;
 		*o++ = '\0';		/* FIELD() is a C string */
 		if (p >= end)
 			break;
 		p++;
 	}
 	b->len = (size_t)(o - b->p);
-	l->nfield = nf;
+	l->ls->nfield = nf;
 	return nf;
 }
 
-#define FIELD(l, i)	((l)->fbuf.p + (l)->field[i].off)
+#define FIELD(l, i)	((l)->ls->fbuf.p + (l)->ls->field[i].off)
 
 /* A column's name and unit: "clocks.sm [MHz]", "GPU use (%)". */
 static void
@@ -380,12 +400,12 @@ mct_mlog_header(struct mct_mlog *l, const char *p, size_t n,
 	l->ncol = split(l, p, n);
 	l->col = mct_xmalloc((size_t)l->ncol * sizeof(*l->col));
 	memset(l->col, 0, (size_t)l->ncol * sizeof(*l->col));
-	l->hline = mct_xmalloc(n + 1);
-	memcpy(l->hline, p, n);
-	l->hline[n] = '\0';
-	l->hlen = n;
+	l->ls->hline = mct_xmalloc(n + 1);
+	memcpy(l->ls->hline, p, n);
+	l->ls->hline[n] = '\0';
+	l->ls->hlen = n;
 	for (i = 0; i < l->ncol; i++)
-		column(&l->col[i], FIELD(l, i), l->field[i].len);
+		column(&l->col[i], FIELD(l, i), l->ls->field[i].len);
 	l->tcol = l->timecol ? named(l, l->timecol) :
 	    first_named(l, timenames);
 	for (i = 0; l->tcol < 0 && !l->timecol && i < l->ncol; i++)
@@ -490,20 +510,22 @@ sample(struct mct_mlog *l, int64_t ts, int64_t dev, int col, int64_t v)
 int
 mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
 {
+	struct mct_mlogstate *ls = lstate(l);
 	int64_t ts, dev = 0, v;
 	int i, nf;
 
 	l->nsample = 0;
 	while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
 		n--;
-	if (n == 0 || *p == '#' || (n == l->hlen && memcmp(p, l->hline, n) == 0))
+	if (n == 0 || *p == '#' || (n == ls->hlen &&
+	    memcmp(p, ls->hline, n) == 0))
 		return 0;
 	if ((nf = split(l, p, n)) != l->ncol) {
 		snprintf(l->why, sizeof(l->why), "%d fields, the header has %d",
 		    nf, l->ncol);
 		return -1;
 	}
-	if (mct_mlog_time(l, FIELD(l, l->tcol), l->field[l->tcol].len,
+	if (mct_mlog_time(l, FIELD(l, l->tcol), l->ls->field[l->tcol].len,
 	    &ts) != 0 || !MCT_SANE_NS(ts)) {
 		snprintf(l->why, sizeof(l->why), "time '%.40s' is no number "
 		    "and no wall time", FIELD(l, l->tcol));
@@ -511,7 +533,7 @@ mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
 	}
 	if (l->has_sync)
 		ts = l->sync_ts + (ts - l->sync_t);
-	if (l->dcol >= 0 && device(FIELD(l, l->dcol), l->field[l->dcol].len,
+	if (l->dcol >= 0 && device(FIELD(l, l->dcol), l->ls->field[l->dcol].len,
 	    &dev) != 0) {
 		snprintf(l->why, sizeof(l->why), "device '%.40s' is no number",
 		    FIELD(l, l->dcol));
@@ -520,7 +542,7 @@ mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
 	for (i = 0; i < l->ncol; i++) {
 		struct mct_mcol *c = &l->col[i];
 		const char *f = FIELD(l, i);
-		size_t fl = l->field[i].len;
+		size_t fl = l->ls->field[i].len;
 
 		if (c->role == MCT_MC_TIME || c->role == MCT_MC_DEVICE ||
 		    c->role == MCT_MC_TEXT || ((fl == 0 ||
@@ -551,15 +573,17 @@ mct_mlog_free(struct mct_mlog *l)
 		free(l->col[i].unit);
 	}
 	free(l->col);
-	free(l->field);
 	free(l->sample);
-	free(l->hline);
-	mct_buf_free(&l->fbuf);
+	if (l->ls != NULL) {
+		free(l->ls->field);
+		free(l->ls->hline);
+		mct_buf_free(&l->ls->fbuf);
+		free(l->ls);
+	}
 	l->col = NULL;
-	l->field = NULL;
 	l->sample = NULL;
-	l->hline = NULL;
-	l->ncol = l->nfield = l->fcap = 0;
+	l->ls = NULL;
+	l->ncol = 0;
 	l->nsample = l->scap = 0;
 }
 
@@ -757,13 +781,6 @@ mct_series_free(struct mct_series *s)
 	free(s->pt);
 #endif
 	memset(s, 0, sizeof(*s));
-}
-
-/* A value in millionths as decimal text, trailing zeros dropped. */
-size_t
-mct_fmt_e6(char *buf, int64_t v)
-{
-	return mct_fmt_dec(buf, v, E6);
 }
 
 static const char d2[] =

@@ -21,12 +21,43 @@
 
 #include <unistd.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 #define TABLE_ROWS	1000	/* rows read before the column widths are fixed */
 
+/* What a struct mct_out holds while it writes (o->st). */
+struct mct_outstate {
+	int		 quiet;		/* nothing could be read: write nothing */
+	struct mct_wrap	*wrap;		/* a trace of several ranks (wrap.c) */
+	struct mct_buf	 wline;
+	struct mct_event wev;
+	long long	 n;		/* events written */
+	struct mct_buf	 line;
+	struct mct_buf	 cell;
+	struct mct_buf	 cut;		/* a cell cut to width */
+	struct mct_buf	 rows;		/* table rows held to size columns */
+	struct mct_buf	 held;		/* mct_out_row's rows for people, whole
+					   till the end: cut column by column */
+	size_t		*heldrow;	/* where each held row starts */
+	size_t		 nheld;
+	int		 nrows;
+	size_t		*width;
+	int		 ncols;
+};
+
+/* The output's state, made zero when first needed. */
+static struct mct_outstate *
+state(struct mct_out *o)
+{
+	if (o->st == NULL) {
+		o->st = mct_xmalloc(sizeof(*o->st));
+		memset(o->st, 0, sizeof(*o->st));
+	}
+	return o->st;
+}
+
 int
-mct_parse_ofmt(const char *s, enum mct_ofmt *f)
+mct_out_parse(const char *s, enum mct_ofmt *f)
 {
 	static const char *const names[] = { "ndjson", "tsv", "csv", "table", "trace",
 	    "md" };
@@ -74,7 +105,7 @@ dropped_keys(const struct mct_header *h)
 	struct mct_val v;
 	int i;
 
-	if (h->nbig > 0 || h->line == NULL)
+	if (h->facts.nbig > 0 || h->line == NULL)
 		return;
 	mct_event_init(&hev, h->line, h->linelen, h);
 	mct_field_parse("args.top_dropped", &f);
@@ -105,18 +136,18 @@ top_keys(const struct mct_header *h, int before, struct mct_buf *b)
 	int nkv = 0, cap = 0, i, j = 0;
 
 	mct_buf_addc(&obj, '{');
-	if (h->top)
-		mct_buf_adds(&obj, h->top);
+	if (h->facts.top)
+		mct_buf_adds(&obj, h->facts.top);
 	mct_buf_addc(&obj, '}');
 	mct_index(obj.p, obj.len, &kv, &nkv, &cap);
 	for (i = 0; i <= nkv; i++) {
 		/* the big ones that came before key i of the header */
-		for (; j < h->nbig && h->big[j].pos <= i + j; j++)
-			if (h->big[j].before == before &&
+		for (; j < h->facts.nbig && h->facts.big[j].pos <= i + j; j++)
+			if (h->facts.big[j].before == before &&
 			    mct_bigtop_value(h, j, &v) == 0)
-				top_pair(b, before, h->big[j].key,
-				    h->big[j].keylen, v.p, v.len);
-		if (i < nkv && (i < h->ntop_before) == before)
+				top_pair(b, before, h->facts.big[j].key,
+				    h->facts.big[j].keylen, v.p, v.len);
+		if (i < nkv && (i < h->facts.ntop_before) == before)
 			top_pair(b, before, obj.p + kv[i].koff - 1,
 			    kv[i].klen + 2, obj.p + kv[i].voff, kv[i].vlen);
 	}
@@ -152,16 +183,16 @@ put_cut(struct mct_out *o, const char *s, size_t n)
 		put_cell(o, s, n);
 		return;
 	}
-	o->cut.len = 0;
-	mct_buf_add(&o->cut, s, keep);
-	mct_buf_adds(&o->cut, "\xe2\x80\xa6");	/* … */
-	put_cell(o, o->cut.p, o->cut.len);
+	o->st->cut.len = 0;
+	mct_buf_add(&o->st->cut, s, keep);
+	mct_buf_adds(&o->st->cut, "\xe2\x80\xa6");	/* … */
+	put_cell(o, o->st->cut.p, o->st->cut.len);
 }
 
 static void
 put_cell(struct mct_out *o, const char *s, size_t n)
 {
-	struct mct_buf *b = &o->line;
+	struct mct_buf *b = &o->st->line;
 	size_t i;
 
 	if (o->fmt == MCT_O_CSV) {
@@ -229,7 +260,7 @@ cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
 static void
 table_flush(struct mct_out *o)
 {
-	const char *p = o->rows.p, *end = o->rows.p + o->rows.len;
+	const char *p = o->st->rows.p, *end = o->st->rows.p + o->st->rows.len;
 
 	/* cells are separated by \037, rows by \n */
 	while (p < end) {
@@ -249,8 +280,8 @@ table_flush(struct mct_out *o)
 
 				for (i = 0; i < n; i++)
 					chars += ((unsigned char)p[i] & 0xc0) != 0x80;
-				for (w = chars; col < o->ncols &&
-				    w < o->width[col] + 2; w++)
+				for (w = chars; col < o->st->ncols &&
+				    w < o->st->width[col] + 2; w++)
 					mct_write(" ", 1);
 				c++;
 			}
@@ -260,7 +291,7 @@ table_flush(struct mct_out *o)
 		mct_write("\n", 1);
 		p = nl + 1;
 	}
-	o->rows.len = 0;
+	o->st->rows.len = 0;
 }
 
 /* A Markdown row from cells separated by \037; a rule under the first. */
@@ -282,7 +313,7 @@ md_row(struct mct_out *o, const char *row, size_t n)
 		p = c + 1;
 	}
 	mct_write("\n", 1);
-	if (o->nrows++ == 0) {
+	if (o->st->nrows++ == 0) {
 		mct_write("|", 1);
 		while (cols-- > 0)
 			mct_write("---|", 4);
@@ -297,28 +328,28 @@ table_row(struct mct_out *o, const char *row, size_t n)
 	const char *p = row, *end = row + n;
 	int col = 0;
 
-	if (o->nrows < TABLE_ROWS)
+	if (o->st->nrows < TABLE_ROWS)
 		for (;; col++) {
 			const char *c = memchr(p, '\037', (size_t)(end - p));
 			size_t w = (size_t)((c ? c : end) - p), i, chars = 0;
 
-			if (col >= o->ncols) {
-				o->width = mct_xrealloc(o->width,
-				    (size_t)(col + 1) * sizeof(*o->width));
-				o->width[col] = 0;
-				o->ncols = col + 1;
+			if (col >= o->st->ncols) {
+				o->st->width = mct_xrealloc(o->st->width,
+				    (size_t)(col + 1) * sizeof(*o->st->width));
+				o->st->width[col] = 0;
+				o->st->ncols = col + 1;
 			}
 			for (i = 0; i < w; i++)	/* count UTF-8 characters */
 				chars += ((unsigned char)p[i] & 0xc0) != 0x80;
-			if (chars > o->width[col])
-				o->width[col] = chars;
+			if (chars > o->st->width[col])
+				o->st->width[col] = chars;
 			if (c == NULL)
 				break;
 			p = c + 1;
 		}
-	mct_buf_add(&o->rows, row, n);
-	mct_buf_addc(&o->rows, '\n');
-	if (++o->nrows >= TABLE_ROWS)
+	mct_buf_add(&o->st->rows, row, n);
+	mct_buf_addc(&o->st->rows, '\n');
+	if (++o->st->nrows >= TABLE_ROWS)
 		table_flush(o);
 }
 
@@ -331,15 +362,15 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 {
 	const char *p = cells, *end = cells + n, *c;
 
-	if (o->quiet)
+	if (state(o)->quiet)
 		return;
 	if (mct_out_human(o)) {
 		/* held whole: cut at the end, where all the column is known */
-		if ((o->nheld & (o->nheld + 1)) == 0)	/* 0, 1, 3, 7, ... */
-			o->heldrow = mct_xrealloc(o->heldrow,
-			    (o->nheld + 1) * 2 * sizeof(*o->heldrow));
-		o->heldrow[o->nheld++] = o->held.len;
-		mct_buf_add(&o->held, cells, n);
+		if ((o->st->nheld & (o->st->nheld + 1)) == 0)	/* 0, 1, 3, 7, ... */
+			o->st->heldrow = mct_xrealloc(o->st->heldrow,
+			    (o->st->nheld + 1) * 2 * sizeof(*o->st->heldrow));
+		o->st->heldrow[o->st->nheld++] = o->st->held.len;
+		mct_buf_add(&o->st->held, cells, n);
 		return;
 	}
 	for (;;) {
@@ -347,12 +378,12 @@ mct_out_row(struct mct_out *o, const char *cells, size_t n)
 		put_cell(o, p, (size_t)((c ? c : end) - p));
 		if (c == NULL)
 			break;
-		mct_buf_addc(&o->line, sep(o));
+		mct_buf_addc(&o->st->line, sep(o));
 		p = c + 1;
 	}
-	mct_buf_addc(&o->line, '\n');
-	mct_write(o->line.p, o->line.len);
-	o->line.len = 0;
+	mct_buf_addc(&o->st->line, '\n');
+	mct_write(o->st->line.p, o->st->line.len);
+	o->st->line.len = 0;
 }
 
 /*
@@ -368,14 +399,14 @@ held_flush(struct mct_out *o)
 	size_t r, i, nc = 0, *ncell, *voff, w;
 	int cutting = o->maxwidth >= 0;
 
-	if (o->nheld == 0)
+	if (o->st == NULL || o->st->nheld == 0)
 		return;
 	w = o->maxwidth > 0 ? (size_t)o->maxwidth : MCT_WIDTH;
-	ncell = mct_xmalloc(o->nheld * sizeof(*ncell));
-	for (r = 0; r < o->nheld; r++) {	/* the widest row's cells */
-		const char *p = o->held.p + o->heldrow[r],
-		    *end = o->held.p + (r + 1 < o->nheld ? o->heldrow[r + 1] :
-		    o->held.len);
+	ncell = mct_xmalloc(o->st->nheld * sizeof(*ncell));
+	for (r = 0; r < o->st->nheld; r++) {	/* the widest row's cells */
+		const char *p = o->st->held.p + o->st->heldrow[r],
+		    *end = o->st->held.p + (r + 1 < o->st->nheld ? o->st->heldrow[r + 1] :
+		    o->st->held.len);
 
 		for (ncell[r] = 1; (p = memchr(p, '\037', (size_t)(end - p)));
 		    p++)
@@ -383,14 +414,14 @@ held_flush(struct mct_out *o)
 		if (ncell[r] > nc)
 			nc = ncell[r];
 	}
-	cell = mct_xmalloc(o->nheld * nc * sizeof(*cell));
-	col = mct_xmalloc(o->nheld * sizeof(*col));
-	vis = mct_xmalloc(o->nheld * sizeof(*vis));
-	voff = mct_xmalloc(o->nheld * nc * sizeof(*voff));
-	for (r = 0; r < o->nheld; r++) {
-		const char *p = o->held.p + o->heldrow[r], *c,
-		    *end = o->held.p + (r + 1 < o->nheld ? o->heldrow[r + 1] :
-		    o->held.len);
+	cell = mct_xmalloc(o->st->nheld * nc * sizeof(*cell));
+	col = mct_xmalloc(o->st->nheld * sizeof(*col));
+	vis = mct_xmalloc(o->st->nheld * sizeof(*vis));
+	voff = mct_xmalloc(o->st->nheld * nc * sizeof(*voff));
+	for (r = 0; r < o->st->nheld; r++) {
+		const char *p = o->st->held.p + o->st->heldrow[r], *c,
+		    *end = o->st->held.p + (r + 1 < o->st->nheld ? o->st->heldrow[r + 1] :
+		    o->st->held.len);
 
 		for (i = 0; i < ncell[r]; i++, p = c + 1) {
 			if ((c = memchr(p, '\037', (size_t)(end - p))) == NULL)
@@ -402,39 +433,39 @@ held_flush(struct mct_out *o)
 	for (i = 0; i < nc && cutting; i++) {
 		size_t k = 0;
 
-		for (r = 0; r < o->nheld; r++)
+		for (r = 0; r < o->st->nheld; r++)
 			if (i < ncell[r])
 				col[k++] = cell[r * nc + i];
 		cut.len = 0;
 		mct_cut_column(col, k, w, &cut, vis, o->endcut);
 		/* the visible texts, kept past this column's buffer */
-		for (r = k = 0; r < o->nheld; r++)
+		for (r = k = 0; r < o->st->nheld; r++)
 			if (i < ncell[r]) {
-				voff[r * nc + i] = o->cut.len;
+				voff[r * nc + i] = o->st->cut.len;
 				cell[r * nc + i].len = vis[k].len;
-				mct_buf_add(&o->cut, vis[k].p, vis[k].len);
+				mct_buf_add(&o->st->cut, vis[k].p, vis[k].len);
 				k++;
 			}
 	}
-	for (r = 0; r < o->nheld; r++) {
-		o->line.len = 0;
+	for (r = 0; r < o->st->nheld; r++) {
+		o->st->line.len = 0;
 		for (i = 0; i < ncell[r]; i++) {
 			const struct mct_text *t = &cell[r * nc + i];
 
 			if (i)
-				mct_buf_addc(&o->line, '\037');
-			put_cell(o, cutting ? o->cut.p + voff[r * nc + i] : t->p,
+				mct_buf_addc(&o->st->line, '\037');
+			put_cell(o, cutting ? o->st->cut.p + voff[r * nc + i] : t->p,
 			    t->len);
 		}
 		if (o->fmt == MCT_O_MD)
-			md_row(o, o->line.p, o->line.len);
+			md_row(o, o->st->line.p, o->st->line.len);
 		else
-			table_row(o, o->line.p, o->line.len);
+			table_row(o, o->st->line.p, o->st->line.len);
 	}
-	o->line.len = 0;
-	o->cut.len = 0;
-	o->held.len = 0;
-	o->nheld = 0;
+	o->st->line.len = 0;
+	o->st->cut.len = 0;
+	o->st->held.len = 0;
+	o->st->nheld = 0;
 	mct_buf_free(&cut);
 	free(ncell);
 	free(cell);
@@ -447,14 +478,14 @@ static void
 row_end(struct mct_out *o)
 {
 	if (o->fmt == MCT_O_MD)
-		md_row(o, o->line.p, o->line.len);
+		md_row(o, o->st->line.p, o->st->line.len);
 	else if (o->fmt == MCT_O_TABLE)
-		table_row(o, o->line.p, o->line.len);
+		table_row(o, o->st->line.p, o->st->line.len);
 	else {
-		mct_buf_addc(&o->line, '\n');
-		mct_write(o->line.p, o->line.len);
+		mct_buf_addc(&o->st->line, '\n');
+		mct_write(o->st->line.p, o->st->line.len);
 	}
-	o->line.len = 0;
+	o->st->line.len = 0;
 }
 
 /*
@@ -484,8 +515,8 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 
 	pthread_once(&obuf_once, obuf_set);
 	o->hdr = h;
-	o->n = 0;
-	if ((o->quiet = h->nread == 0))
+	state(o)->n = 0;
+	if ((o->st->quiet = h->nread == 0))
 		return;
 	if (o->tunit == MCT_UNIT_AUTO)
 		o->tunit = MCT_UNIT_NS;
@@ -496,8 +527,8 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 		break;
 	case MCT_O_TRACE:
 		if (h->ranked) {
-			o->wrap = mct_wrap_new();
-			mct_event_init(&o->wev, "", 0, h);
+			o->st->wrap = mct_wrap_new();
+			mct_event_init(&o->st->wev, "", 0, h);
 		}
 		break;		/* written with the first event or at the end */
 	default:
@@ -505,7 +536,7 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 			break;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)
-				mct_buf_addc(&o->line, sep(o));
+				mct_buf_addc(&o->st->line, sep(o));
 			put_cell(o, o->fields[i].text, strlen(o->fields[i].text));
 		}
 		row_end(o);
@@ -518,7 +549,7 @@ trace_open(struct mct_out *o)
 	struct mct_buf b = { 0 };
 
 	dropped_keys(o->hdr);
-	if (o->hdr->form == 'a')
+	if (o->hdr->facts.form == 'a')
 		mct_buf_adds(&b, "[\n");
 	else {
 		mct_buf_addc(&b, '{');
@@ -531,18 +562,18 @@ trace_open(struct mct_out *o)
 
 /*
  * An event of a stream of ranks, for a trace: its pid and flow ids its
- * rank's own (rank.c).  NULL if it is not written (a sort index: they are
+ * rank's own (wrap.c).  NULL if it is not written (a sort index: they are
  * given at the end).
  */
 static struct mct_event *
 wrap_event(struct mct_out *o, struct mct_event *ev)
 {
-	switch (mct_wrap_event(o->wrap, ev, &o->wline)) {
+	switch (mct_wrap_event(o->st->wrap, ev, &o->st->wline)) {
 	case -1:
 		return NULL;
 	case 1:
-		mct_event_set(&o->wev, o->wline.p, o->wline.len);
-		return &o->wev;
+		mct_event_set(&o->st->wev, o->st->wline.p, o->st->wline.len);
+		return &o->st->wev;
 	}
 	return ev;
 }
@@ -551,13 +582,13 @@ wrap_event(struct mct_out *o, struct mct_event *ev)
 static void
 trace_event(struct mct_out *o, struct mct_event *ev)
 {
-	int64_t unit = mct_unit_ns(o->hdr->unit);
-	struct mct_buf *b = &o->line;
+	int64_t unit = mct_unit_ns(o->hdr->facts.unit);
+	struct mct_buf *b = &o->st->line;
 	size_t last = 0;
 	char num[64];
 	int i;
 
-	if (o->n++ > 0)
+	if (o->st->n++ > 0)
 		mct_write(",\n", 2);
 	if (unit == 1) {
 		mct_write(ev->json, ev->len);
@@ -588,7 +619,7 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 {
 	int i;
 
-	if (o->quiet)
+	if (state(o)->quiet)
 		return;
 	switch (o->fmt) {
 	case MCT_O_NDJSON:
@@ -601,9 +632,9 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 		}
 		return;
 	case MCT_O_TRACE:
-		if (o->wrap != NULL && (ev = wrap_event(o, ev)) == NULL)
+		if (o->st->wrap != NULL && (ev = wrap_event(o, ev)) == NULL)
 			return;
-		if (o->n == 0)
+		if (o->st->n == 0)
 			trace_open(o);
 		trace_event(o, ev);
 		return;
@@ -614,8 +645,8 @@ mct_out_event(struct mct_out *o, struct mct_event *ev)
 			return;
 		for (i = 0; i < o->nfields; i++) {
 			if (i)
-				mct_buf_addc(&o->line, sep(o));
-			cell(o, ev, &o->fields[i], &o->cell);
+				mct_buf_addc(&o->st->line, sep(o));
+			cell(o, ev, &o->fields[i], &o->st->cell);
 		}
 		row_end(o);
 	}
@@ -657,7 +688,7 @@ mct_out_at(const struct mct_out *o, struct mct_buf *b, int64_t ts)
 {
 	char num[64];
 
-	ts -= o->hdr->has_origin ? o->hdr->origin : 0;
+	ts -= o->hdr->facts.has_origin ? o->hdr->facts.origin : 0;
 	if (!mct_out_human(o)) {
 		mct_out_time(o, b, ts);
 		return;
@@ -677,19 +708,19 @@ mct_out_header(struct mct_header *h, const char *const *src, int nsrc)
 	struct mct_buf b = { 0 };
 	int i;
 
-	h->form = 'n';
+	h->facts.form = 'n';
 	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
 	    "\"args\":{\"version\":1,\"unit\":\"");
-	mct_buf_adds(&b, mct_unit_name(h->unit));
+	mct_buf_adds(&b, mct_unit_name(h->facts.unit));
 	mct_buf_adds(&b, "\",\"unit_from\":");
-	mct_buf_addjstr(&b, h->why, strlen(h->why));
+	mct_buf_addjstr(&b, h->facts.why, strlen(h->facts.why));
 	mct_buf_adds(&b, ",\"origin\":");
-	if (h->has_origin)
-		mct_buf_addi(&b, h->origin);
+	if (h->facts.has_origin)
+		mct_buf_addi(&b, h->facts.origin);
 	else
 		mct_buf_adds(&b, "null");
 	mct_buf_adds(&b, ",\"form\":\"ndjson\",\"sorted\":");
-	mct_buf_adds(&b, h->sorted ? "true" : "false");
+	mct_buf_adds(&b, h->facts.sorted ? "true" : "false");
 	mct_buf_adds(&b, ",\"top_before\":0,\"top\":{},\"sources\":[");
 	for (i = 0; i < nsrc; i++) {
 		if (i)
@@ -708,17 +739,17 @@ mct_out_end(struct mct_out *o)
 
 	if (mct_out_human(o))
 		held_flush(o);
-	switch (o->quiet ? MCT_O_NDJSON : o->fmt) {
+	switch (state(o)->quiet ? MCT_O_NDJSON : o->fmt) {
 	case MCT_O_TRACE:
-		if (o->n == 0)
+		if (o->st->n == 0)
 			trace_open(o);
-		if (o->wrap != NULL) {
+		if (o->st->wrap != NULL) {
 			/* names and sort indexes of the ranks' processes */
-			mct_wrap_end(o->wrap, &b);
-			if (o->n == 0 && b.len > 2)
+			mct_wrap_end(o->st->wrap, &b);
+			if (o->st->n == 0 && b.len > 2)
 				memmove(b.p, b.p + 2, b.len -= 2);
 		}
-		if (o->hdr->form == 'a')
+		if (o->hdr->facts.form == 'a')
 			mct_buf_adds(&b, "\n]\n");
 		else {
 			mct_buf_adds(&b, "\n]");
@@ -734,20 +765,19 @@ mct_out_end(struct mct_out *o)
 		break;
 	}
 	mct_buf_free(&b);
-	mct_wrap_free(o->wrap);
-	o->wrap = NULL;
-	mct_buf_free(&o->wline);
-	mct_event_free(&o->wev);
-	mct_buf_free(&o->line);
-	mct_buf_free(&o->rows);
-	mct_buf_free(&o->cell);
-	mct_buf_free(&o->cut);
-	mct_buf_free(&o->held);
-	free(o->heldrow);
-	o->heldrow = NULL;
-	o->nheld = 0;
-	free(o->width);
-	o->width = NULL;
-	o->ncols = 0;
-	o->nrows = 0;		/* the next table has its own header */
+	mct_wrap_free(o->st->wrap);
+	o->st->wrap = NULL;
+	mct_buf_free(&o->st->wline);
+	mct_event_free(&o->st->wev);
+	mct_buf_free(&o->st->line);
+	mct_buf_free(&o->st->rows);
+	mct_buf_free(&o->st->cell);
+	mct_buf_free(&o->st->cut);
+	mct_buf_free(&o->st->held);
+	free(o->st->heldrow);
+	o->st->heldrow = NULL;
+	o->st->nheld = 0;
+	free(o->st->width);
+	free(o->st);		/* the next table has its own header */
+	o->st = NULL;
 }

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 /* An open B: its text and where it came from, for messages. */
 struct open_b {
@@ -59,35 +59,6 @@ struct mct_pairbe {
 	size_t		 flush;		/* the end: the next thread to empty */
 	int		 flushing, flushed, at;	/* at: in cur */
 };
-
-/*
- * A copy of a header that says the events are not in ts order; its
- * line, if it had to change, is made in *line (the caller frees it).
- * mct-metrics --join writes events in the order they end, too.
- */
-void
-mct_header_unsorted(struct mct_header *d, char **line,
-    const struct mct_header *h)
-{
-	static const char s[] = ",\"sorted\":true,";
-	const char *at;
-	size_t n;
-
-	*d = *h;
-	d->sorted = 0;
-	*line = NULL;
-	if ((at = memmem(h->line, h->linelen, s, sizeof(s) - 1)) == NULL)
-		return;
-	n = (size_t)(at - h->line);
-	*line = mct_xmalloc(h->linelen + 2);
-	memcpy(*line, h->line, n);
-	memcpy(*line + n, ",\"sorted\":false,", sizeof(s));
-	memcpy(*line + n + sizeof(s), at + sizeof(s) - 1,
-	    h->linelen - n - (sizeof(s) - 1));
-	d->linelen = h->linelen + 1;
-	(*line)[d->linelen] = '\0';
-	d->line = *line;
-}
 
 /* The reader's header, saying the events are not in ts order. */
 static void

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 /* A 128-bit integer in decimal. */
 static void
@@ -115,9 +115,9 @@ mct_partial_cover_of(struct mct_pspec *ps, const struct mct_header *h)
 {
 	int i;
 
-	ps->unit = h->unit;
-	ps->has_origin = h->has_origin;
-	ps->origin = h->origin;
+	ps->unit = h->facts.unit;
+	ps->has_origin = h->facts.has_origin;
+	ps->origin = h->facts.origin;
 	ps->src = mct_xmalloc((size_t)(h->nsrc + 1) * sizeof(*ps->src));
 	for (i = 0; i < h->nsrc; i++)
 		ps->src[i] = mct_xstrdup(h->src[i].path);
@@ -986,10 +986,10 @@ void
 mct_partial_header(const struct mct_pspec *ps, struct mct_header *h)
 {
 	memset(h, 0, sizeof(*h));
-	h->unit = ps->unit ? ps->unit : MCT_UNIT_NS;
-	h->why = "the partials";
-	h->has_origin = ps->has_origin;
-	h->origin = ps->origin;
+	h->facts.unit = ps->unit ? ps->unit : MCT_UNIT_NS;
+	h->facts.why = "the partials";
+	h->facts.has_origin = ps->has_origin;
+	h->facts.origin = ps->origin;
 	h->nread = ps->nhdr > 0;
 	mct_out_header(h, (const char *const *)ps->src, ps->nsrc);
 }

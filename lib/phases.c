@@ -47,7 +47,7 @@ cmp_phase(const void *a, const void *b)
 
 /* The length of the overlap of [a0, a1) and [b0, b1), or 0. */
 int64_t
-mct_overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+mct_phases_overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
 {
 	int64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
 
@@ -194,7 +194,7 @@ take_cand(struct mct_phaser *f, const struct mct_cand *c)
 
 	for (p = 0; p < f->nph; p++) {
 		ph = &f->ph[p];
-		ov = mct_overlap(c->start, c->end, ph->start, ph->end);
+		ov = mct_phases_overlap(c->start, c->end, ph->start, ph->end);
 		if (ov == 0)
 			continue;
 		if ((double)ov >= share * (double)(c->end - c->start) &&

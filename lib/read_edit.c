@@ -166,7 +166,7 @@ edit_too_big(struct mct_reader *r, struct input *in, unsigned long long line,
 	if (in->rp.toobig == 0)
 		warnx("%s: event %llu: %.*s %s is beyond int64 ns; left as "
 		    "written", in->s->name, line, (int)len, v,
-		    mct_unit_name(in->s->unit));
+		    mct_unit_name(in->s->facts.unit));
 	in->rp.toobig += n;
 	r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 }
@@ -188,7 +188,7 @@ edit_convert(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 		return;
 	c->len = 0;
 	nbad = edit_put_times(c, ev->json, ev->len, r->spans.sp, n,
-	    in->s->unit, 0, &bad);
+	    in->s->facts.unit, 0, &bad);
 	if (nbad > 0)
 		edit_too_big(r, in, in->rp.line, ev->json + bad.off, bad.len,
 		    nbad);

@@ -26,31 +26,31 @@ header_decide_unit(struct mct_reader *r, struct input *in)
 	const struct facts *fx = &in->fx;
 
 	if (r->opts.unit != MCT_UNIT_AUTO) {
-		s->unit = r->opts.unit;
-		s->why = "given by --unit";
+		s->facts.unit = r->opts.unit;
+		s->facts.why = "given by --unit";
 	} else if (fx->anyfrac) {
-		s->unit = MCT_UNIT_US;
-		s->why = "a ts or dur has a fraction";
+		s->facts.unit = MCT_UNIT_US;
+		s->facts.why = "a ts or dur has a fraction";
 	} else if (fx->anycoid) {
-		s->unit = MCT_UNIT_NS;
-		s->why = "events carry args.co_id (mcTracer)";
+		s->facts.unit = MCT_UNIT_NS;
+		s->facts.why = "events carry args.co_id (mcTracer)";
 	} else if (fx->nevents == 0) {
-		s->unit = MCT_UNIT_US;
-		s->why = "no events";
+		s->facts.unit = MCT_UNIT_US;
+		s->facts.why = "no events";
 	} else {
-		s->unit = MCT_UNIT_US;
-		s->why = "Chrome trace format default";
+		s->facts.unit = MCT_UNIT_US;
+		s->facts.why = "Chrome trace format default";
 	}
-	in->convert = s->unit != MCT_UNIT_NS || fx->anyfrac || fx->anyodd;
-	s->has_origin = fx->has_min;
-	if (s->has_origin && mct_dec_ns(fx->min_text, strlen(fx->min_text),
-	    s->unit, &s->origin) != 0) {
+	in->convert = s->facts.unit != MCT_UNIT_NS || fx->anyfrac || fx->anyodd;
+	s->facts.has_origin = fx->has_min;
+	if (s->facts.has_origin && mct_dec_ns(fx->min_text,
+	    strlen(fx->min_text), s->facts.unit, &s->facts.origin) != 0) {
 		warnx("%s: the smallest ts, %s %s, is beyond int64 ns; no origin",
-		    s->name, fx->min_text, mct_unit_name(s->unit));
-		s->has_origin = 0;
+		    s->name, fx->min_text, mct_unit_name(s->facts.unit));
+		s->facts.has_origin = 0;
 	}
 	s->has_mark = fx->has_mark && mct_dec_ns(fx->mark_text,
-	    strlen(fx->mark_text), s->unit, &s->mark) == 0;
+	    strlen(fx->mark_text), s->facts.unit, &s->mark) == 0;
 }
 
 /* What the facts say of the source, pass 1 done (or a stream's header read). */
@@ -60,15 +60,15 @@ header_publish(struct input *in)
 	struct mct_source *s = in->s;
 	const struct facts *fx = &in->fx;
 
-	s->form = fx->form;
-	s->top = fx->top.len ? fx->top.p : NULL;
-	s->ntop_before = fx->ntop_before;
-	s->sorted = !fx->unsorted;
+	s->facts.form = fx->form;
+	s->facts.top = fx->top.len ? fx->top.p : NULL;
+	s->facts.ntop_before = fx->ntop_before;
+	s->facts.sorted = !fx->unsorted;
 	s->nevents = fx->nevents;
 	s->damaged = fx->damaged;
 	s->notrace = fx->notrace && fx->nevents == 0;
-	s->big = fx->big;
-	s->nbig = fx->nbig;
+	s->facts.big = fx->big;
+	s->facts.nbig = fx->nbig;
 	s->dropped = fx->dropped.len ? fx->dropped.p : NULL;
 }
 
@@ -145,8 +145,8 @@ header_read(struct input *in)
 
 	ev.json = in->hline.p;
 	ev.len = in->hline.len;
-	s->unit = MCT_UNIT_NS;
-	s->why = "from the header";
+	s->facts.unit = MCT_UNIT_NS;
+	s->facts.why = "from the header";
 	if (mct_get_key(&ev, "args", &v) == 0 && v.type == MCT_J_OBJECT) {
 		struct mct_event a = { 0 };
 		struct mct_val f;
@@ -157,18 +157,18 @@ header_read(struct input *in)
 			struct mct_buf u = { 0 };
 
 			mct_jstr(&f, &u);
-			if (u.p && mct_parse_unit(u.p, &s->unit) != 0)
-				s->unit = MCT_UNIT_NS;
+			if (u.p && mct_parse_unit(u.p, &s->facts.unit) != 0)
+				s->facts.unit = MCT_UNIT_NS;
 			mct_buf_free(&u);
 		}
 		if (mct_get_key(&a, "unit_from", &f) == 0 && f.type == MCT_J_STRING) {
 			mct_jstr(&f, &in->whybuf);
-			s->why = in->whybuf.p ? in->whybuf.p : "";
+			s->facts.why = in->whybuf.p ? in->whybuf.p : "";
 		}
 		if (mct_get_key(&a, "origin", &f) == 0 && f.type == MCT_J_NUMBER &&
 		    mct_int(f.p, f.len, &n) == 0) {
-			s->origin = n;
-			s->has_origin = 1;
+			s->facts.origin = n;
+			s->facts.has_origin = 1;
 		}
 		if (mct_get_key(&a, "form", &f) == 0 && f.type == MCT_J_STRING &&
 		    f.len > 2)
@@ -241,13 +241,14 @@ header_ranks(struct mct_reader *r, struct mct_buf *b)
 		put_int(b, ",\"rank\":", s->rank >= 0, s->rank);
 		put_str(b, ",\"rank_from\":", s->rank_from);
 		put_str(b, ",\"unit\":",
-		    mct_unit_name(s->unit ? s->unit : MCT_UNIT_NS));
-		put_str(b, ",\"unit_from\":", s->why);
-		put_int(b, ",\"origin\":", s->has_origin, s->origin);
+		    mct_unit_name(s->facts.unit ? s->facts.unit : MCT_UNIT_NS));
+		put_str(b, ",\"unit_from\":", s->facts.why);
+		put_int(b, ",\"origin\":", s->facts.has_origin,
+		    s->facts.origin);
 		put_int(b, ",\"shift\":", 1, s->shift);
 		mct_buf_adds(b, ",\"top\":{");
-		if (s->top)
-			mct_buf_adds(b, s->top);
+		if (s->facts.top)
+			mct_buf_adds(b, s->facts.top);
 		mct_buf_adds(b, "}}");
 	}
 	mct_buf_addc(b, ']');
@@ -284,17 +285,17 @@ top_dropped(struct mct_buf *b, const struct mct_source *s)
 {
 	int i;
 
-	if (s->dropped == NULL && s->nbig == 0)
+	if (s->dropped == NULL && s->facts.nbig == 0)
 		return;
 	mct_buf_adds(b, ",\"top_dropped\":{");
 	if (s->dropped)
 		mct_buf_adds(b, s->dropped);
-	for (i = 0; i < s->nbig; i++) {
+	for (i = 0; i < s->facts.nbig; i++) {
 		if (i || s->dropped)
 			mct_buf_addc(b, ',');
-		mct_buf_add(b, s->big[i].key, s->big[i].keylen);
+		mct_buf_add(b, s->facts.big[i].key, s->facts.big[i].keylen);
 		mct_buf_addc(b, ':');
-		mct_buf_addi(b, (int64_t)s->big[i].len);
+		mct_buf_addi(b, (int64_t)s->facts.big[i].len);
 	}
 	mct_buf_addc(b, '}');
 }
@@ -318,23 +319,23 @@ header_make(struct mct_reader *r)
 		if (first == NULL)
 			first = s;
 		h->nread++;
-		if (s->has_origin && (!h->has_origin ||
-		    s->origin + s->shift < h->origin)) {
-			h->origin = s->origin + s->shift;
-			h->has_origin = 1;
+		if (s->facts.has_origin && (!h->facts.has_origin ||
+		    s->facts.origin + s->shift < h->facts.origin)) {
+			h->facts.origin = s->facts.origin + s->shift;
+			h->facts.has_origin = 1;
 		}
 	}
 	if (first == NULL)
 		first = &r->src[0];
-	h->unit = first->unit ? first->unit : MCT_UNIT_NS;
-	h->why = first->why ? first->why : "no events";
-	h->form = first->form ? first->form : 'n';
-	h->top = first->top ? mct_xstrdup(first->top) : NULL;
-	h->ntop_before = first->ntop_before;
-	h->sorted = (h->nread == 1 && first->sorted) ||
+	h->facts.unit = first->facts.unit ? first->facts.unit : MCT_UNIT_NS;
+	h->facts.why = first->facts.why ? first->facts.why : "no events";
+	h->facts.form = first->facts.form ? first->facts.form : 'n';
+	h->facts.top = first->facts.top ? mct_xstrdup(first->facts.top) : NULL;
+	h->facts.ntop_before = first->facts.ntop_before;
+	h->facts.sorted = (h->nread == 1 && first->facts.sorted) ||
 	    r->opts.order == MCT_ORDER_TS;
-	h->big = first->big;
-	h->nbig = first->nbig;
+	h->facts.big = first->facts.big;
+	h->facts.nbig = first->facts.nbig;
 	h->bigfd = r->topf ? fileno(r->topf) : -1;
 	if (r->nin == 1 && first->stream && !r->in[0].addrank &&
 	    first->shift == 0 && r->opts.order != MCT_ORDER_TS) {
@@ -349,24 +350,24 @@ header_make(struct mct_reader *r)
 	}
 	mct_buf_adds(&b, "{\"name\":\"" MCT_HEADER_NAME "\",\"ph\":\"M\","
 	    "\"args\":{\"version\":1,\"unit\":\"");
-	mct_buf_adds(&b, mct_unit_name(h->unit));
+	mct_buf_adds(&b, mct_unit_name(h->facts.unit));
 	mct_buf_adds(&b, "\",\"unit_from\":");
-	mct_buf_addjstr(&b, h->why, strlen(h->why));
+	mct_buf_addjstr(&b, h->facts.why, strlen(h->facts.why));
 	mct_buf_adds(&b, ",\"origin\":");
-	if (h->has_origin)
-		mct_buf_addi(&b, h->origin);
+	if (h->facts.has_origin)
+		mct_buf_addi(&b, h->facts.origin);
 	else
 		mct_buf_adds(&b, "null");
 	mct_buf_adds(&b, ",\"form\":\"");
-	mct_buf_adds(&b, h->form == 'o' ? "object" : h->form == 'a' ? "array" :
-	    "ndjson");
+	mct_buf_adds(&b, h->facts.form == 'o' ? "object" :
+	    h->facts.form == 'a' ? "array" : "ndjson");
 	mct_buf_adds(&b, "\",\"sorted\":");
-	mct_buf_adds(&b, h->sorted ? "true" : "false");
+	mct_buf_adds(&b, h->facts.sorted ? "true" : "false");
 	mct_buf_adds(&b, ",\"top_before\":");
-	mct_buf_addi(&b, h->ntop_before);
+	mct_buf_addi(&b, h->facts.ntop_before);
 	mct_buf_adds(&b, ",\"top\":{");
-	if (h->top)
-		mct_buf_adds(&b, h->top);
+	if (h->facts.top)
+		mct_buf_adds(&b, h->facts.top);
 	mct_buf_addc(&b, '}');
 	top_dropped(&b, first);
 	mct_buf_adds(&b, ",\"sources\":[");
@@ -385,4 +386,34 @@ header_make(struct mct_reader *r)
 	mct_buf_adds(&b, "}}");
 	h->line = b.p;
 	h->linelen = b.len;
+}
+
+/*
+ * A copy of a header that says the events are not in ts order; its
+ * line, if it had to change, is made in *line (the caller frees it).
+ * pairbe.c hands out events in the order they end, and mct-metrics
+ * --join writes them so too.
+ */
+void
+mct_header_unsorted(struct mct_header *d, char **line,
+    const struct mct_header *h)
+{
+	static const char s[] = ",\"sorted\":true,";
+	const char *at;
+	size_t n;
+
+	*d = *h;
+	d->facts.sorted = 0;
+	*line = NULL;
+	if ((at = memmem(h->line, h->linelen, s, sizeof(s) - 1)) == NULL)
+		return;
+	n = (size_t)(at - h->line);
+	*line = mct_xmalloc(h->linelen + 2);
+	memcpy(*line, h->line, n);
+	memcpy(*line + n, ",\"sorted\":false,", sizeof(s));
+	memcpy(*line + n + sizeof(s), at + sizeof(s) - 1,
+	    h->linelen - n - (sizeof(s) - 1));
+	d->linelen = h->linelen + 1;
+	(*line)[d->linelen] = '\0';
+	d->line = *line;
 }

@@ -142,8 +142,8 @@ chunk_put_spans(struct chunk *c, const struct input *in, struct spans *t,
 	size_t at = c->out.len;
 	int nbad;
 
-	nbad = edit_put_times(&c->out, json, len, t->sp, nt, in->s->unit, back,
-	    &bad);
+	nbad = edit_put_times(&c->out, json, len, t->sp, nt, in->s->facts.unit,
+	    back, &bad);
 	if (r->edit != NULL)	/* the line converted (and ended), edited */
 		chunk_edit(c, at, r, t, c->out.p + at, c->out.len - at - 1);
 	if (nbad > 0 && c->ntoobig == 0) {
@@ -174,8 +174,8 @@ chunk_put_noted(struct chunk *c, const struct input *in,
 		t->sp[i].len = tm->kv[i].vlen;
 	}
 	/* (the last line end is edit_put_times()'s) */
-	nbad = edit_put_times(&c->out, l, len - 1, t->sp, tm->n, in->s->unit,
-	    0, &bad);
+	nbad = edit_put_times(&c->out, l, len - 1, t->sp, tm->n,
+	    in->s->facts.unit, 0, &bad);
 	if (nbad > 0 && c->ntoobig == 0) {
 		for (i = 0; tm->kv[i].voff != bad.off; i++)
 			;
@@ -214,7 +214,8 @@ chunk_asis(const struct input *in, int k)
 {
 	int conv = k > 0 && in->fx.cp[k - 1].conv;
 
-	return conv ? in->s->unit == read_guess_unit(in->fr.r) : !in->convert;
+	return conv ? in->s->facts.unit == read_guess_unit(in->fr.r) :
+	    !in->convert;
 }
 
 /* ... and no edit is asked for either: they are final as they are. */
@@ -246,7 +247,7 @@ chunk_lines(struct pass2 *p, struct mct_buf *rd, struct spans *t,
 	const struct input *in = p->in;
 	const struct mct_reader *r = in->fr.r;
 	int conv = k > 0 && in->fx.cp[k - 1].conv;
-	int back = conv && in->s->unit != read_guess_unit(r);
+	int back = conv && in->s->facts.unit != read_guess_unit(r);
 	int asis = chunk_asis(in, k);
 	struct mct_buf *b = asis && r->edit == NULL ? &c->out : rd;
 	long long from, to;

@@ -241,7 +241,7 @@ feed(struct mct_reader *r)
 	r->feed.arg = r;
 	r->feed.turns = r->turns;
 	r->merging = r->opts.order == MCT_ORDER_TS ||
-	    (r->opts.order == MCT_ORDER_TS_UNSORTED && !r->hdr.sorted);
+	    (r->opts.order == MCT_ORDER_TS_UNSORTED && !r->hdr.facts.sorted);
 	if (r->opts.pair_be)
 		r->pairbe = mct_pairbe_new(&r->hdr, &r->feed);
 	if (r->merging || r->pairbe)
@@ -657,7 +657,7 @@ mct_close(struct mct_reader *r)
 	edit_spans_free(&r->spans);
 	free(r->rline.p);
 	mct_buf_free(&r->eline);
-	free(r->hdr.top);
+	free((char *)r->hdr.facts.top);	/* the header's own copy */
 	free(r->hdr.line);
 	free(r);
 	return status;
@@ -670,7 +670,7 @@ mct_close(struct mct_reader *r)
 int
 mct_bigtop_value(const struct mct_header *h, int i, struct mct_buf *b)
 {
-	const struct mct_bigtop *t = &h->big[i];
+	const struct mct_bigtop *t = &h->facts.big[i];
 
 	b->len = 0;
 	mct_buf_grow(b, t->len + 1);

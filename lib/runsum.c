@@ -32,25 +32,6 @@ mct_median_i64(int64_t *v, size_t n)
 	return (int64_t)(s >= 0 ? s / 2 : (s - 1) / 2);
 }
 
-/* The texts of fields of the event, a space apart, interned. */
-int32_t
-mct_intern_fields(struct mct_strtab *st, struct mct_event *ev,
-    const struct mct_field *f, int nf, struct mct_buf *b)
-{
-	struct mct_val v;
-	int i;
-
-	b->len = 0;
-	for (i = 0; i < nf; i++) {
-		if (mct_get(ev, &f[i], &v) != 0)
-			continue;
-		if (b->len)
-			mct_buf_addc(b, ' ');
-		mct_jstr(&v, b);
-	}
-	return mct_intern(st, b->p ? b->p : "", b->len);
-}
-
 /*
  * The times of the rounds of steady phase ph made of profiler steps (those
  * that start in it, one a round), into v; 0 when its rounds are no steps.
@@ -154,8 +135,8 @@ mct_runsum_event(struct mct_runsum *rs, struct mct_event *ev, int dev)
 	c->comm = 0;
 	c->c.ts = ts;
 	c->c.dur = dur;
-	c->c.sig = mct_intern_fields(&rs->st, ev, rs->sig, rs->nsig, &rs->tmp);
-	c->c.name = mct_intern_fields(&rs->st, ev, &rs->name, 1, &rs->tmp);
+	c->c.sig = mct_fields_intern(&rs->st, ev, rs->sig, rs->nsig, &rs->tmp);
+	c->c.name = mct_fields_intern(&rs->st, ev, &rs->name, 1, &rs->tmp);
 }
 
 static int

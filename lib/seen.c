@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 #define MAXSAMPLE	4096	/* events whose paths are noted */
 #define MAXPATHS	4096	/* distinct paths kept */

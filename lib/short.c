@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 #ifndef HAVE_DEMANGLE
 /* Without a C++ runtime's demangler mangled names pass through. */

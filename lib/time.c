@@ -498,3 +498,10 @@ mct_fmt_double(char *buf, double d)
 	}
 	return (size_t)n;
 }
+
+/* A value in millionths as decimal text, trailing zeros dropped. */
+size_t
+mct_fmt_e6(char *buf, int64_t v)
+{
+	return mct_fmt_dec(buf, v, E6);
+}

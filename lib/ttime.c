@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 /*
  * The ts or dur v[0..n), one valid JSON number: its value times 10^6 in

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 /*
  * Memory ran out, or a table outgrew what its indexes can count: the one

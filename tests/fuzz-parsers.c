@@ -51,7 +51,7 @@
 #endif
 #endif
 
-#include "mct.h"
+#include "mct_private.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -102,11 +102,11 @@ init_headers(void)
 		return;
 	headers[0].line = (char *)"";
 	headers[1] = headers[0];
-	headers[1].has_origin = 1;
-	headers[1].origin = 1712195480123456789;
+	headers[1].facts.has_origin = 1;
+	headers[1].facts.origin = 1712195480123456789;
 	headers[2] = headers[0];
-	headers[2].has_origin = 1;
-	headers[2].origin = -9223372036854775807;
+	headers[2].facts.has_origin = 1;
+	headers[2].facts.origin = -9223372036854775807;
 }
 
 static void

@@ -51,7 +51,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -397,7 +397,7 @@ fuzz_event(const uint8_t *data, size_t n)
 	ev.json = b;
 	ev.len = n;
 	ev.hdr = &h;
-	h.has_origin = 1;
+	h.facts.has_origin = 1;
 	for (k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
 		struct mct_field f;
 

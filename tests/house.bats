@@ -7,8 +7,11 @@
 # tool gets its events from mct_next() alone (the reader merges and pairs
 # them), its options() holds only its own options (lib/cli.c takes the
 # shared ones), lib/field.c names no tool (the tools register the keys of
-# their records), and what lib defines once (is-meta, an event's rank, a
-# file's kind) is not defined again.
+# their records), what lib defines once (is-meta, an event's rank, a
+# file's kind) is not defined again, every export is declared under the
+# heading of its file in lib/mct.h, or in lib/mct_private.h (what lib's
+# files give one another: no tool calls it), and the word an export
+# begins with names one file.
 
 load helpers
 
@@ -100,14 +103,14 @@ ok.c: 1500 lines (at most 1000)"
 	same "$output" ""
 }
 
-@test "every source file includes one project header, lib/mct.h; the reader's, the json files and a split tool's files their own too" {
+@test "every source file includes one project header, lib/mct.h (lib's files may take lib/mct_private.h in its place); the reader's, the json files and a split tool's files their own too" {
 	local f bad= private
 	for f in "$MCT_SRCDIR"/lib/*.c "$MCT_SRCDIR"/tools/*.c; do
 		[ -f "$f" ] || continue
 		case ${f#"$MCT_SRCDIR"/} in
 		lib/reader.c|lib/read_*.c)	private='"read_private.h"' ;;
 		lib/json.c|lib/json_*.c)	private='"json_private.h"' ;;
-		lib/*)				private='"mct.h"' ;;
+		lib/*)				private='"mct_private.h"' ;;
 		tools/mct-*.c)			private=${f##*/}
 						private="\"${private%.c}.h\"" ;;
 		*)				private=${f##*/}
@@ -121,6 +124,7 @@ ok.c: 1500 lines (at most 1000)"
 	same "$bad" ""
 	same "$(cd "$MCT_SRCDIR"/lib && ls *.h)" "json_private.h
 mct.h
+mct_private.h
 read_private.h"
 }
 
@@ -316,4 +320,81 @@ mct-x.c:$((n + 20)): file sniffing (mct_src_kind): static const char tag[] = \"{
 	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" lonely lib.a t.o
 	[ "$status" -eq 0 ]
 	same "$output" "a.o: mct_alone"
+}
+
+# house CMD ARG...: house.py's check CMD, which exits 0; its lines in
+# $output.
+house() {
+	command -v nm >/dev/null || skip "no nm(1)"
+	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" "$@"
+	[ "$status" -eq 0 ]
+}
+
+# archive LIB FILE.c...: the C files compiled into the archive LIB.
+archive() {
+	local a=$1 f
+	shift
+	command -v cc >/dev/null || skip "no C compiler"
+	cc -c "$@"
+	for f; do
+		ar rc "$a" "${f%.c}.o"
+	done
+}
+
+@test "lib/mct.h and lib/mct_private.h declare every export of lib under the heading of its file" {
+	house headers "$(lib)" "$MCT_SRCDIR/lib"
+	same "$output" ""
+}
+
+@test "the headers check names an export under another file's heading, one not declared, and a heading of no file" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir h
+	cd h
+	printf '%s\n' 'int mct_a_one(void) { return 1; }' \
+	    'int mct_a_two(void) { return 2; }' > a.c
+	printf '%s\n' 'int mct_b_one(void) { return 3; }' \
+	    'int b_own(void) { return 4; }' > b.c
+	printf '%s\n' '/*' ' * a.c - the first file.' ' */' \
+	    'int	 mct_a_one(void);' '/*' ' * b.c - the second file.' ' */' \
+	    'int	 mct_a_two(void);' '/*' ' * c.c - no such file.' ' */' \
+	    > mct.h
+	printf '%s\n' '/*' ' * b.c - its own.' ' */' \
+	    'static inline int' 'mct_b_inline(void)' '{' \
+	    '	return mct_b_one();' '}' > mct_private.h
+	: > read_private.h
+	archive lib.a a.c b.c
+	house headers lib.a .
+	same "$output" "mct.h:10: c.c: no such file
+a.o: mct_a_two: under b.c
+b.o: b_own: not in read_private.h
+b.o: mct_b_one: not in mct.h nor mct_private.h"
+}
+
+@test "a prefix names one file: the exports that begin with one word come from one file (the reader's files are one)" {
+	house prefixes "$(lib)"
+	same "$output" ""
+}
+
+@test "the prefix check names a word two files begin exports with" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\n' 'int mct_group_add(void) { return 1; }' \
+	    'int mct_is_a(void) { return 1; }' > group.c
+	printf '%s\n' 'int mct_group_text(void) { return 2; }' \
+	    'int mct_is_b(void) { return 2; }' > cell.c
+	printf '%s\n' 'int mct_header(void) { return 3; }' > reader.c
+	printf '%s\n' 'int mct_header_x(void) { return 4; }' > read_x.c
+	archive lib.a group.c cell.c reader.c read_x.c
+	house prefixes lib.a
+	same "$output" "mct_group_: cell.o group.o"
+}
+
+@test "no tool calls what lib/mct_private.h declares: lib's files' own" {
+	local objs
+	objs=$(ls "$MCT_BUILDDIR"/tools/mct-*.o)
+	[ "$(echo "$objs" | wc -l)" -ge 8 ]
+	house private "$MCT_SRCDIR/lib" $objs
+	same "$output" ""
+	# the check reads the header at all
+	house private "$MCT_SRCDIR/lib" "$MCT_BUILDDIR/lib/output.o"
+	[[ "$output" == *"output.o: mct_wrap_event"* ]]
 }

@@ -36,6 +36,23 @@ usage: house.py graph LIBMCT.a      print "a.o -> b.o" for every call across fil
                                     of the .c and .h files of the DIRs that
                                     decides a concept lib defines once
                                     (ONCE below) outside its place
+       house.py headers LIBMCT.a LIBDIR
+                                    print "x.o: sym: why" for each function
+                                    libmct exports that LIBDIR's headers do
+                                    not declare where they should: an mct_
+                                    one in mct.h or mct_private.h under the
+                                    heading of its file (a read_*.c's under
+                                    reader.c's), any other in
+                                    read_private.h; and "x.h:N: x.c: no such
+                                    file" for a heading of no file
+       house.py prefixes LIBMCT.a   print "mct_WORD_: a.o b.o" for each word
+                                    that begins exports of more than one
+                                    file (the reader's files are one; the
+                                    predicates mct_is_ aside)
+       house.py private LIBDIR OBJ...
+                                    print "x.o: sym" for each function
+                                    LIBDIR/mct_private.h declares that one
+                                    of the OBJs (the tools') calls
 """
 import os
 import re
@@ -50,8 +67,7 @@ ENDERS = {"exit", "_exit", "_Exit", "err", "errx", "verr", "verrx", "abort",
 ALLOWED = {"util.o", "cli.o"}
 
 # A reader opened with --merge or --pair-be hands out merged or paired
-# events itself: no tool calls these (mct_header_unsorted(), pairbe.c's
-# too, is a header's copy, not events).
+# events itself: no tool calls these.
 INNER = ("mct_merge_", "mct_pairbe_", "mct_next_in", "mct_apart")
 
 
@@ -248,7 +264,103 @@ def once(dirs):
                             print(f"{f}:{n}: {what}: {line.strip()}")
 
 
+HEADING = re.compile(r"^ \* ([a-z_0-9]+\.(?:c|cc)) - ")
+DECL = re.compile(r"\b([a-z_][a-z_0-9]*)\s*\(")
+
+
+def unit(name):
+    """A file as headings name it: the reader's files are reader.c."""
+    stem = re.sub(r"\.(o|c|cc)$", "", name)
+    return "reader" if stem == "reader" or stem.startswith("read_") else stem
+
+
+def declared(path):
+    """name -> the stem of the heading it is declared under (None before
+    the first), for each function a header declares outside comments;
+    and the headings, as (line number, file)."""
+    decl, heads, sect, incomment, inbody = {}, [], None, False, False
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            m = HEADING.match(line)
+            if m:
+                sect = m.group(1)
+                heads.append((n, sect))
+            # an inline function's body declares nothing
+            if line.startswith(("{", "}")):
+                inbody = line.startswith("{")
+                continue
+            if inbody:
+                continue
+            code = line
+            if incomment:
+                if "*/" not in line:
+                    continue
+                code, incomment = line.split("*/", 1)[1], False
+            code = re.sub(r"/\*.*?\*/", "", code)
+            if "/*" in code:
+                code, incomment = code.split("/*", 1)[0], True
+            if code.lstrip().startswith("#") or "static inline" in code:
+                continue
+            for d in DECL.finditer(code):
+                decl.setdefault(d.group(1), sect)
+    return decl, heads
+
+
+def headers(lib, libdir):
+    defined, _ = symbols(lib)
+    mct, heads = declared(os.path.join(libdir, "mct.h"))
+    priv, pheads = declared(os.path.join(libdir, "mct_private.h"))
+    read, _ = declared(os.path.join(libdir, "read_private.h"))
+    for h, hs in (("mct.h", heads), ("mct_private.h", pheads)):
+        for n, f in hs:
+            if not os.path.exists(os.path.join(libdir, f)):
+                print(f"{h}:{n}: {f}: no such file")
+    for name, obj in sorted(defined.items(), key=lambda x: (x[1], x[0])):
+        if not name.startswith("mct_"):
+            if name not in read:
+                print(f"{obj}: {name}: not in read_private.h")
+            continue
+        sect = mct.get(name, priv.get(name))
+        if sect is None:
+            print(f"{obj}: {name}: not in mct.h nor mct_private.h")
+        elif unit(sect) != unit(obj):
+            print(f"{obj}: {name}: under {sect}")
+
+
+def prefixes(lib):
+    defined, _ = symbols(lib)
+    files = {}
+    for name, obj in defined.items():
+        parts = name.split("_")
+        if parts[0] != "mct" or len(parts) < 2 or parts[1] == "is":
+            continue
+        files.setdefault(parts[1], set()).add(unit(obj))
+    for word, f in sorted(files.items()):
+        if len(f) > 1:
+            print(f"mct_{word}_: " + " ".join(sorted(x + ".o" for x in f)))
+
+
+def private(libdir, objs):
+    priv, _ = declared(os.path.join(libdir, "mct_private.h"))
+    for obj in objs:
+        out = subprocess.run(["nm", "-u", obj], check=True,
+                             capture_output=True, text=True).stdout
+        for name in sorted(line.split()[-1] for line in out.splitlines()
+                           if line.strip()):
+            if name in priv:
+                print(f"{os.path.basename(obj)}: {name}")
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "headers":
+        headers(sys.argv[2], sys.argv[3])
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] == "prefixes":
+        prefixes(sys.argv[2])
+        return 0
+    if len(sys.argv) > 3 and sys.argv[1] == "private":
+        private(sys.argv[2], sys.argv[3:])
+        return 0
     if len(sys.argv) > 2 and sys.argv[1] == "lonely":
         lonely(sys.argv[2], sys.argv[3:])
         return 0

@@ -229,8 +229,8 @@ test_field(void)
 	ok(mct_get_ns(&ev, "f", &ns) == -1 && mct_get_ns(&ev, "name", &ns) == -1 &&
 	    mct_get_ns(&ev, "big", &ns) == -1 && mct_get_ns(&ev, "x", &ns) == -1,
 	    "mct_get_ns: a fraction, a string, beyond int64, missing are -1");
-	h.has_origin = 1;
-	h.origin = 40;
+	h.facts.has_origin = 1;
+	h.facts.origin = 40;
 	t_field_ns(&ev, "ts", &h, 0, 100);
 	t_field_ns(&ev, "dur", &h, 0, 50);
 	t_field_ns(&ev, "rel", &h, 0, 60);
@@ -240,18 +240,18 @@ test_field(void)
 	t_field_ns(&ev, "name", &h, -1, 0);
 	t_field_ns(&ev, "f", &h, -1, 0);
 	t_field_ns(&ev, "missing", &h, -1, 0);
-	h.has_origin = 0;
+	h.facts.has_origin = 0;
 	t_field_ns(&ev, "rel", &h, -1, 0);
 	ok(!mct_is_header(&ev), "mct_is_header: an event is not the header");
 	{
 		struct mct_event m;
 
 		/* a metadata event's ts (0) is no point on the timeline */
-		h.has_origin = 1;
+		h.facts.has_origin = 1;
 		mct_event_init(&m, "{\"ph\":\"M\",\"ts\":100}", 19, &h);
 		t_field_ns(&m, "rel", &h, -1, 0);
 		t_field_ns(&m, "ts", &h, 0, 100);
-		h.has_origin = 0;
+		h.facts.has_origin = 0;
 		mct_event_free(&m);
 	}
 	free(ev.kv);
@@ -336,7 +336,7 @@ test_vfields(void)
 	static const char json[] = "{\"name\":\"k\",\"ts\":100,\"dur\":50,"
 	    "\"args\":{\"n\":7}}";
 	const struct mct_vfield *vf, *cat;
-	struct mct_header h = { .has_origin = 1, .origin = 40 };
+	struct mct_header h = { .facts.has_origin = 1, .facts.origin = 40 };
 	struct mct_field f, g;
 	struct mct_event ev;
 	struct mct_buf k = { 0 };

@@ -54,7 +54,9 @@ test_flow(void)
 	    "\"k\",\"ts\":100,\"dur\":10,\"args\":{\"correlation\":7},"
 	    "\"launch\":{\"name\":\"cudaLaunchKernel\",\"ts\":90,\"dur\":5,"
 	    "\"pid\":1,\"tid\":2},\"latency\":10,\"queue\":5}\n";
-	struct mct_header h = { .has_origin = 1, .origin = 0, .sorted = 1 };
+	struct mct_header h = {
+		.facts.has_origin = 1, .facts.origin = 0, .facts.sorted = 1
+	};
 	struct mct_flow f = { .window = 1000 };
 	struct flow_got g = { { 0 }, 0 };
 	struct mct_buf k = { 0 };

@@ -52,9 +52,9 @@ g_row(void *arg, struct mct_group *g, const char *label)
 
 	mct_buf_adds(&r->b, label ? label : g->key);
 	mct_buf_addc(&r->b, '=');
-	mct_agg_cell(r->t, g, &count, &out, &r->b);
+	mct_cell_agg(r->t, g, &count, &out, &r->b);
 	mct_buf_addc(&r->b, '/');
-	mct_agg_cell(r->t, g, r->sum, &out, &r->b);
+	mct_cell_agg(r->t, g, r->sum, &out, &r->b);
 	mct_buf_addc(&r->b, ' ');
 }
 

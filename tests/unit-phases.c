@@ -40,8 +40,10 @@ test_phases(void)
 		    "device event", lane[i].json, lane[i].dev ? "" : "not ");
 		mct_event_free(&ev);
 	}
-	ok(mct_overlap(0, 10, 5, 20) == 5 && mct_overlap(0, 10, 10, 20) == 0 &&
-	    mct_overlap(5, 6, 0, 20) == 1, "phases: overlap of two intervals");
+	ok(mct_phases_overlap(0, 10, 5, 20) == 5 &&
+	    mct_phases_overlap(0, 10, 10, 20) == 0 &&
+	    mct_phases_overlap(5, 6, 0, 20) == 1,
+	    "phases: overlap of two intervals");
 	for (i = 0; i < 5; i++)
 		c[i] = (struct mct_call){ (int64_t)(100 + 100 * i), 50, 0, 0 };
 	c[5] = (struct mct_call){ 2000, 10, 1, 1 };

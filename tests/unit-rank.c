@@ -147,7 +147,7 @@ test_ranks(void)
 			mct_buf_addc(&names, ev->source == 0 ? ' ' : ';');
 		}
 		mct_buf_addc(&names, '\0');
-		ok(mct_header(rr)->sorted && mct_close(rr) == 0 &&
+		ok(mct_header(rr)->facts.sorted && mct_close(rr) == 0 &&
 		    strcmp(names.p, "a0 a2 a3 b0;a4 b1;b2;a1 ") == 0,
 		    "merge: ts order, ties by rank, M events and events without "
 		    "ts after the event before them (%s)", names.p);
@@ -173,7 +173,7 @@ test_ranks(void)
 				mo.order = MCT_ORDER_TS_UNSORTED;
 			rr = mct_open(k < 2 ? 2 : 1, (char **)argv + (k == 2),
 			    &mo);
-			sorted[k] = mct_header(rr)->sorted;
+			sorted[k] = mct_header(rr)->facts.sorted;
 			while (mct_next(rr, &ev)) {
 				got++;
 				ranked += mct_get_key(ev, "rank", &v) == 0 &&

@@ -54,12 +54,12 @@ rd_readv(int argc, const char **argv, enum mct_unit unit, struct rd *r)
 	rr = mct_open(argc, (char **)argv, &o);
 	h = mct_header(rr);
 	r->h = *h;
-	r->top = h->top ? mct_xstrdup(h->top) : NULL;
+	r->top = h->facts.top ? mct_xstrdup(h->facts.top) : NULL;
 	r->line = h->line ? mct_xstrdup(h->line) : NULL;
-	r->h.top = r->h.line = NULL;
+	r->h.facts.top = r->h.line = NULL;
 	/* the header's strings are the reader's: keep copies past mct_close() */
-	r->why = h->why ? strdup(h->why) : NULL;
-	r->h.why = r->why;
+	r->why = h->facts.why ? strdup(h->facts.why) : NULL;
+	r->h.facts.why = r->why;
 	while (mct_next(rr, &ev)) {
 		struct mct_val v;
 		json_object *jo;
@@ -159,7 +159,7 @@ test_pairbe(void)
 	    0, "--pair-be: 2 B/E pairs made X events; passed on unchanged: "
 	    "1 E with no open B on its thread, 1 B never closed, 1 E before "
 	    "its B\n");
-	ok(!r.h.sorted && strstr(r.line, ",\"sorted\":false,") != NULL,
+	ok(!r.h.facts.sorted && strstr(r.line, ",\"sorted\":false,") != NULL,
 	    "pairbe: the header says sorted false");
 	rd_free(&r);
 	p = TFILE("nobe.json", "[{\"ph\":\"X\",\"ts\":1,\"dur\":2}]");
@@ -221,10 +221,12 @@ test_reader(void)
 	    "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1500,\"dur\":2000,\"pid\":1}\n"
 	    "{\"name\":\"b\",\"ph\":\"M\",\"ts\":0,\"args\":{\"name\":\"x\"}}\n",
 	    0, NULL);
-	ok(r.h.unit == MCT_UNIT_US && strcmp(r.h.why, "a ts or dur has a "
-	    "fraction") == 0 && r.h.has_origin && r.h.origin == 1500 &&
-	    r.h.form == 'o' && r.top && strcmp(r.top, "\"otherData\":{\"v\":1},"
-	    "\"displayTimeUnit\":\"ns\"") == 0 && r.h.ntop_before == 1,
+	ok(r.h.facts.unit == MCT_UNIT_US &&
+	    strcmp(r.h.facts.why, "a ts or dur has a fraction") == 0 &&
+	    r.h.facts.has_origin && r.h.facts.origin == 1500 &&
+	    r.h.facts.form == 'o' && r.top &&
+	    strcmp(r.top, "\"otherData\":{\"v\":1},"
+	    "\"displayTimeUnit\":\"ns\"") == 0 && r.h.facts.ntop_before == 1,
 	    "reader: object form header: unit, why, origin (M aside), form, top");
 	snprintf(want, sizeof(want), "{\"name\":\"mct_header\",\"ph\":\"M\","
 	    "\"args\":{\"version\":1,\"unit\":\"us\",\"unit_from\":\"a ts or dur "
@@ -243,16 +245,18 @@ test_reader(void)
 	rd_readf(p, MCT_UNIT_AUTO, &r);
 	t_read("array form, indented", &r, "{\"ts\":10000,\"dur\":5000,\"ph\":\"X\"}\n"
 	    "{\"ts\":3000,\"ph\":\"B\"}\n", 0, NULL);
-	ok(r.h.unit == MCT_UNIT_US && strcmp(r.h.why, "Chrome trace format "
-	    "default") == 0 && r.h.origin == 3000 && r.h.form == 'a' &&
-	    r.top == NULL && r.h.ntop_before == 0,
+	ok(r.h.facts.unit == MCT_UNIT_US &&
+	    strcmp(r.h.facts.why, "Chrome trace format default") == 0 &&
+	    r.h.facts.origin == 3000 && r.h.facts.form == 'a' &&
+	    r.top == NULL && r.h.facts.ntop_before == 0,
 	    "reader: array form header");
 	rd_free(&r);
 	rd_readf(p, MCT_UNIT_NS, &r);
 	t_read("--unit ns keeps ts", &r, "{\"ts\":10,\"dur\":5,\"ph\":\"X\"}\n"
 	    "{\"ts\":3,\"ph\":\"B\"}\n", 0, NULL);
-	ok(r.h.unit == MCT_UNIT_NS && strcmp(r.h.why, "given by --unit") == 0 &&
-	    r.h.origin == 3, "reader: --unit ns header");
+	ok(r.h.facts.unit == MCT_UNIT_NS &&
+	    strcmp(r.h.facts.why, "given by --unit") == 0 &&
+	    r.h.facts.origin == 3, "reader: --unit ns header");
 	rd_free(&r);
 	rd_readf(p, MCT_UNIT_MS, &r);
 	t_read("--unit ms", &r, "{\"ts\":10000000,\"dur\":5000000,\"ph\":\"X\"}\n"
@@ -266,8 +270,9 @@ test_reader(void)
 	t_read("NDJSON with args.co_id is ns", &r,
 	    "{\"ts\":100,\"dur\":7,\"args\":{\"co_id\":1}}\n"
 	    "{\"ts\":50,\"ph\":\"X\"}\n", 0, NULL);
-	ok(r.h.unit == MCT_UNIT_NS && strcmp(r.h.why, "events carry args.co_id "
-	    "(mcTracer)") == 0 && r.h.origin == 50 && r.h.form == 'n',
+	ok(r.h.facts.unit == MCT_UNIT_NS &&
+	    strcmp(r.h.facts.why, "events carry args.co_id (mcTracer)") == 0 &&
+	    r.h.facts.origin == 50 && r.h.facts.form == 'n',
 	    "reader: NDJSON header");
 	rd_free(&r);
 
@@ -287,7 +292,7 @@ test_reader(void)
 	p = TFILE("cut3.json", "{\"a\":1,\"traceEvents\":[{\"ts\":1}");
 	rd_readf(p, MCT_UNIT_AUTO, &r);
 	t_read("no closing ]} is fine", &r, "{\"ts\":1000}\n", 0, NULL);
-	ok(r.h.form == 'o' && r.top && strcmp(r.top, "\"a\":1") == 0,
+	ok(r.h.facts.form == 'o' && r.top && strcmp(r.top, "\"a\":1") == 0,
 	    "reader: the keys before traceEvents of a cut trace");
 	rd_free(&r);
 
@@ -361,7 +366,7 @@ test_reader(void)
 	rd_readf(p, MCT_UNIT_AUTO, &r);
 	t_read("string ts and dur become numbers", &r, "{}\n{\"ts\":123000,"
 	    "\"dur\":4000,\"ph\":\"X\"}\n{\"ts\":5500,\"ph\":\"X\"}\n", 0, NULL);
-	ok(r.h.origin == 5500, "reader: the origin from string ts");
+	ok(r.h.facts.origin == 5500, "reader: the origin from string ts");
 	rd_free(&r);
 
 	/* exact decimal conversion of big µs values */
@@ -371,8 +376,8 @@ test_reader(void)
 	t_read("big µs values to exact ns, rounded half away from zero", &r,
 	    "{\"ts\":1712195495519689047,\"dur\":1}\n"
 	    "{\"ts\":1712195495519689048,\"dur\":-2}\n", 0, NULL);
-	ok(r.h.origin == 1712195495519689047LL, "reader: an origin beyond 2^53 "
-	    "is exact");
+	ok(r.h.facts.origin == 1712195495519689047LL,
+	    "reader: an origin beyond 2^53 is exact");
 	rd_free(&r);
 
 	/* a syntax error: the event is dropped, reading resumes */
@@ -422,7 +427,7 @@ test_reader(void)
 	rd_readf(p, MCT_UNIT_AUTO, &r);
 	t_read("an empty file: a warning", &r, "", 0,
 	    ": empty input: no events");
-	ok(!r.h.has_origin && strcmp(r.h.why, "no events") == 0,
+	ok(!r.h.facts.has_origin && strcmp(r.h.facts.why, "no events") == 0,
 	    "reader: an empty file has no origin, \"no events\"");
 	rd_free(&r);
 	p = TFILE("bom.json", "\xef\xbb\xbf[{\"ts\":1}]");
@@ -452,8 +457,9 @@ test_reader(void)
 	rd_readf(p, MCT_UNIT_AUTO, &r);
 	t_read("a stream: events as they are", &r, "{\"ts\":5,\"ph\":\"X\"}\n"
 	    "{\"ts\":7,\"ph\":\"X\"}\n", 0, NULL);
-	ok(r.h.unit == MCT_UNIT_US && r.h.has_origin && r.h.origin == 5 &&
-	    r.h.form == 'a' && strcmp(r.h.why, "given by --unit") == 0 &&
+	ok(r.h.facts.unit == MCT_UNIT_US && r.h.facts.has_origin &&
+	    r.h.facts.origin == 5 && r.h.facts.form == 'a' &&
+	    strcmp(r.h.facts.why, "given by --unit") == 0 &&
 	    r.line && strncmp(r.line, "{\"name\":\"mct_header\"", 20) == 0 &&
 	    strchr(r.line, '\n') == NULL, "reader: a stream's own header");
 	rd_free(&r);
@@ -481,9 +487,9 @@ test_reader(void)
 		rd_readv(2, argv, MCT_UNIT_AUTO, &r);
 		t_read("two operands, in order", &r, "{\"ts\":5500,\"rank\":0}\n{\"ts\":2000,\"rank\":1}\n",
 		    0, NULL);
-		ok(r.h.origin == 2000 && r.line && strstr(r.line, "\"sources\":["),
+		ok(r.h.facts.origin == 2000 && r.line && strstr(r.line, "\"sources\":["),
 		    "reader: two operands: the smallest origin (got %" PRId64 ")",
-		    r.h.origin);
+		    r.h.facts.origin);
 		rd_free(&r);
 	}
 
@@ -527,8 +533,8 @@ test_reader(void)
 	t_read("\"ts\":\"+5\" and \"ts\":\".5\" stay strings", &r,
 	    "{\"ts\":\"+5\",\"ph\":\"X\"}\n{\"ts\":\".5\"}\n{\"ts\":1000}\n", 0,
 	    NULL);
-	ok(r.h.origin == 1000, "reader: strings that are not numbers give no "
-	    "origin (got %" PRId64 ")", r.h.origin);
+	ok(r.h.facts.origin == 1000, "reader: strings that are not numbers "
+	    "give no origin (got %" PRId64 ")", r.h.facts.origin);
 	rd_free(&r);
 	/* An exponent in an ns source is rewritten as an integer. */
 	p = TFILE("expts.json", "{\"ts\":1e3,\"dur\":\"25E0\",\"args\":"
@@ -565,22 +571,28 @@ test_sources(void)
 	s = &h->src[0];
 	ok(h->nsrc == 2 && strcmp(s->path, argv[0]) == 0 &&
 	    strcmp(s->name, argv[0]) == 0 && s->ok && !s->stream &&
-	    s->unit == MCT_UNIT_US && strcmp(s->why, "a ts or dur has a "
-	    "fraction") == 0 && s->has_origin && s->origin == 500 &&
-	    s->form == 'o' && s->top && strcmp(s->top, "\"otherData\":{\"v\":1},"
-	    "\"k\":2") == 0 && s->ntop_before == 1 && !s->sorted &&
+	    s->facts.unit == MCT_UNIT_US &&
+	    strcmp(s->facts.why, "a ts or dur has a fraction") == 0 &&
+	    s->facts.has_origin && s->facts.origin == 500 &&
+	    s->facts.form == 'o' && s->facts.top &&
+	    strcmp(s->facts.top, "\"otherData\":{\"v\":1},\"k\":2") == 0 &&
+	    s->facts.ntop_before == 1 && !s->facts.sorted &&
 	    s->nevents == 2 && !s->damaged,
 	    "sources: the first operand's facts (object, us, top-level keys)");
 	s = &h->src[1];
 	ok(h->nsrc == 2 && strcmp(s->path, argv[1]) == 0 && s->ok &&
-	    s->unit == MCT_UNIT_NS && strcmp(s->why, "events carry args.co_id "
-	    "(mcTracer)") == 0 && s->has_origin && s->origin == 100 &&
-	    s->form == 'n' && s->top == NULL && s->ntop_before == 0 &&
-	    s->sorted && s->nevents == 3,
+	    s->facts.unit == MCT_UNIT_NS &&
+	    strcmp(s->facts.why, "events carry args.co_id (mcTracer)") == 0 &&
+	    s->facts.has_origin && s->facts.origin == 100 &&
+	    s->facts.form == 'n' && s->facts.top == NULL &&
+	    s->facts.ntop_before == 0 &&
+	    s->facts.sorted && s->nevents == 3,
 	    "sources: the second operand's facts (NDJSON, ns, no keys)");
-	ok(h->has_origin && h->origin == 100 && h->unit == MCT_UNIT_US &&
-	    h->form == 'o' && h->top && strcmp(h->top, "\"otherData\":{\"v\":1},"
-	    "\"k\":2") == 0 && !h->sorted && h->nread == 2,
+	ok(h->facts.has_origin && h->facts.origin == 100 &&
+	    h->facts.unit == MCT_UNIT_US && h->facts.form == 'o' &&
+	    h->facts.top &&
+	    strcmp(h->facts.top, "\"otherData\":{\"v\":1},\"k\":2") == 0 &&
+	    !h->facts.sorted && h->nread == 2,
 	    "sources: the header's own fields are as before (the first's)");
 	while (mct_next(r, &ev)) {
 		if (ev->source == 0 || ev->source == 1)
@@ -617,9 +629,10 @@ test_sources(void)
 	}
 	h = mct_header(r);
 	s = &h->src[0];
-	ok(h->nsrc == 2 && s->ok && s->stream && s->unit == MCT_UNIT_MS &&
-	    strcmp(s->why, "given") == 0 && s->has_origin && s->origin == 7 &&
-	    s->form == 'a' && s->sorted && s->top && strcmp(s->top, "\"x\":1") == 0,
+	ok(h->nsrc == 2 && s->ok && s->stream && s->facts.unit == MCT_UNIT_MS &&
+	    strcmp(s->facts.why, "given") == 0 && s->facts.has_origin &&
+	    s->facts.origin == 7 &&
+	    s->facts.form == 'a' && s->facts.sorted && s->facts.top && strcmp(s->facts.top, "\"x\":1") == 0,
 	    "sources: a stream operand's facts from its header");
 	ok(h->nsrc == 2 && !h->src[1].ok && strcmp(h->src[1].path, argv[1]) == 0,
 	    "sources: an operand that cannot be read is there, not ok");
@@ -708,8 +721,8 @@ test_two_readers(void)
 	ok(a1.len > 0 && a1.len == a2.len && memcmp(a1.p, a2.p, a1.len) == 0 &&
 	    b1.len > 0 && b1.len == b2.len && memcmp(b1.p, b2.p, b1.len) == 0,
 	    "two readers: interleaved, each gives the events it gives alone");
-	ok(mct_header(ra)->unit == MCT_UNIT_US &&
-	    mct_header(rb)->unit == MCT_UNIT_NS &&
+	ok(mct_header(ra)->facts.unit == MCT_UNIT_US &&
+	    mct_header(rb)->facts.unit == MCT_UNIT_NS &&
 	    strcmp(mct_header(ra)->src[0].path, pa) == 0 &&
 	    strcmp(mct_header(rb)->src[0].path, pb) == 0,
 	    "two readers: each its own header and sources");

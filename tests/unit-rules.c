@@ -147,7 +147,9 @@ label_of(struct mct_event *ev, const struct mct_field *f, const char *json)
 void
 test_rules_vfields(void)
 {
-	static const struct mct_header h = { .has_origin = 1, .origin = 1000 };
+	static const struct mct_header h = {
+		.facts.has_origin = 1, .facts.origin = 1000
+	};
 	const char *rel, *end, *p1;
 	struct mct_field cat, endf;
 	struct mct_expr *e;

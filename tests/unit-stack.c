@@ -27,7 +27,7 @@ test_stack(void)
 	    "[\"step\",\"aten::mm\",\"cudaLaunchKernel\"],\"op\":\"aten::mm\","
 	    "\"annotation\":\"step\"}";
 	struct mct_launch l = { "\"cudaLaunchKernel\"", "1", "1", 10, 5, 0, 0 };
-	struct mct_header h = { .has_origin = 1, .origin = 0 };
+	struct mct_header h = { .facts.has_origin = 1, .facts.origin = 0 };
 	struct mct_buf line = { 0 }, fold = { 0 };
 	struct mct_stack_counts c;
 	struct mct_stack *s;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mct.h"
+#include "mct_private.h"
 
 typedef mct_i128 i128;
 

@@ -119,7 +119,7 @@ stack_open(struct run *r, struct mct_flow *fl)
 {
 	mct_flow_init(fl, r->t.hdr);
 	fl->window = FLOW_WINDOW;
-	if ((fl->stk = mct_stack_open(r->t.hdr->sorted, fl->window)) == NULL)
+	if ((fl->stk = mct_stack_open(r->t.hdr->facts.sorted, fl->window)) == NULL)
 		exit(mct_finish(MCT_EXIT_USAGE));
 	return fl->stk;
 }
@@ -208,8 +208,8 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 		status = stack_close(o, r, &seen, &fl);
 	mct_seen_end(&seen);
 	mct_runsum_end(&r->rs, &o->m);
-	r->has_origin = h->has_origin;
-	r->origin = h->origin;
+	r->has_origin = h->facts.has_origin;
+	r->origin = h->facts.origin;
 	if (h->nread == 0) {		/* said by the reader */
 		mct_close(rd);
 		exit(mct_finish(MCT_EXIT_USAGE));

@@ -248,7 +248,7 @@ row_json(struct opts *o, const struct row *w, enum mct_unit tu, int gate,
 
 	b->len = 0;
 	mct_buf_addc(b, '{');
-	mct_group_json(key_of(w), o->by, o->nby, b);
+	mct_cell_json(key_of(w), o->by, o->nby, b);
 	for (c = 0; c < NCOL; c++) {
 		if (gate && w->c[c].null)
 			continue;
@@ -278,7 +278,7 @@ key_cells(struct opts *o, const struct row *w, struct mct_buf *b)
 			mct_buf_addc(b, '\037');
 		if ((p = mct_group_part(g, i, &n)) != NULL &&
 		    (n != 4 || memcmp(p, "null", 4) != 0))
-			mct_group_text(g, i, b);
+			mct_cell_text(g, i, b);
 	}
 }
 
@@ -503,7 +503,7 @@ gate(struct opts *o)
 			for (j = 0; j < o->nby; j++) {
 				if (j)
 					mct_buf_addc(&k, ' ');
-				mct_group_text(key_of(&o->row[i]), j, &k);
+				mct_cell_text(key_of(&o->row[i]), j, &k);
 			}
 			mct_buf_addc(&k, '\0');
 			b.len = 0;
@@ -536,10 +536,10 @@ out_header(struct opts *o)
 	struct mct_header *h = &o->hdr;
 	const char *src[2] = { o->run[0].path, o->run[1].path };
 
-	h->unit = MCT_UNIT_NS;
-	h->why = "mct-diff";
-	h->has_origin = o->run[0].has_origin;
-	h->origin = o->run[0].origin;
+	h->facts.unit = MCT_UNIT_NS;
+	h->facts.why = "mct-diff";
+	h->facts.has_origin = o->run[0].has_origin;
+	h->facts.origin = o->run[0].origin;
 	h->nread = 1;
 	mct_out_header(h, src, 2);
 }

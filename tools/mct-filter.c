@@ -344,7 +344,7 @@ clip(struct opts *o, struct mct_event *ev)
 static void
 window(struct opts *o, const struct mct_header *h)
 {
-	int64_t origin = h->has_origin ? h->origin : 0;
+	int64_t origin = h->facts.has_origin ? h->facts.origin : 0;
 
 	/* a window beyond int64 ns is clamped: it holds everything there */
 	if (__builtin_add_overflow(o->from, o->from_abs ? 0 : origin, &o->lo))

@@ -727,7 +727,8 @@ main(int argc, char *argv[])
 	o.fl.nodev = no_device;
 	o.fl.arg = &o;
 	if ((o.stack || o.folded) &&
-	    (o.fl.stk = mct_stack_open(o.hdr->sorted, o.fl.window)) == NULL)
+	    (o.fl.stk = mct_stack_open(o.hdr->facts.sorted,
+	    o.fl.window)) == NULL)
 		exit(MCT_EXIT_USAGE);
 	if (!o.folded)
 		mct_out_begin(&o.out, o.hdr);

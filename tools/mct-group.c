@@ -218,7 +218,7 @@ add(struct opts *o, struct mct_event *ev)
 static void
 key_json(struct opts *o, const struct mct_group *g, struct mct_buf *b)
 {
-	mct_group_json(g, o->by, o->nby, b);
+	mct_cell_json(g, o->by, o->nby, b);
 }
 
 /* Write one row: a group, the others, or the total. */
@@ -248,7 +248,7 @@ row(void *arg, struct mct_group *g, const char *label)
 			mct_buf_addjstr(&line, o->agg[i].text,
 			    strlen(o->agg[i].text));
 			mct_buf_addc(&line, ':');
-			mct_agg_cell(&o->t, g, &o->agg[i], &o->out,
+			mct_cell_agg(&o->t, g, &o->agg[i], &o->out,
 			    &line);
 		}
 		if (!has_name) {
@@ -257,7 +257,7 @@ row(void *arg, struct mct_group *g, const char *label)
 			for (i = 0; i < o->nby; i++) {
 				if (i)
 					mct_buf_addc(&t, ' ');
-				mct_group_text(g, i, &t);
+				mct_cell_text(g, i, &t);
 			}
 			mct_buf_addjstr(&line, t.p ? t.p : "", t.len);
 		}
@@ -290,11 +290,11 @@ row(void *arg, struct mct_group *g, const char *label)
 		/* missing and null: an empty cell */
 		if ((p = mct_group_part(g, i, &n)) != NULL &&
 		    (n != 4 || memcmp(p, "null", 4) != 0))
-			mct_group_text(g, i, &line);
+			mct_cell_text(g, i, &line);
 	}
 	for (i = 0; i < o->nagg; i++) {
 		mct_buf_addc(&line, '\037');
-		mct_agg_cell(&o->t, g, &o->agg[i], &o->out, &line);
+		mct_cell_agg(&o->t, g, &o->agg[i], &o->out, &line);
 	}
 	mct_out_row(&o->out, line.p, line.len);
 	mct_buf_free(&line);

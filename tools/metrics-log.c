@@ -213,11 +213,11 @@ log_header(struct opts *o, int argc, char *argv[])
 {
 	static const char *const stdin_only[] = { "-" };
 
-	o->hdr.unit = MCT_UNIT_NS;
-	o->hdr.why = "mct-metrics";
-	o->hdr.has_origin = o->nrow > 0;
-	o->hdr.origin = o->nrow ? o->row[0].ts : 0;
-	o->hdr.sorted = 1;
+	o->hdr.facts.unit = MCT_UNIT_NS;
+	o->hdr.facts.why = "mct-metrics";
+	o->hdr.facts.has_origin = o->nrow > 0;
+	o->hdr.facts.origin = o->nrow ? o->row[0].ts : 0;
+	o->hdr.facts.sorted = 1;
 	o->hdr.nread = 1;
 	if (argc == 0)
 		mct_out_header(&o->hdr, stdin_only, 1);

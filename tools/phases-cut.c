@@ -193,7 +193,7 @@ phases(struct opts *o)
 	struct mct_step *st;
 	size_t i, nst;
 
-	f.origin = o->hdr->has_origin ? o->hdr->origin :
+	f.origin = o->hdr->facts.has_origin ? o->hdr->facts.origin :
 	    (o->ndev ? o->dev[0].ts : 0);
 	mct_phases_find(&f);
 	/* the profiler's steps of the rank being cut (of all, with one) */
@@ -351,7 +351,7 @@ static void
 self_time(struct hostsum *s, const struct hev *e, const struct hev *parent,
     int64_t a, int64_t b)
 {
-	int64_t ov = mct_overlap(e->ts, e->end, a, b);
+	int64_t ov = mct_phases_overlap(e->ts, e->end, a, b);
 
 	if (ov == 0)
 		return;

@@ -62,7 +62,7 @@ static int32_t
 intern_of(struct opts *o, struct mct_event *ev, const struct mct_field *f,
     int nf)
 {
-	return mct_intern_fields(&o->st, ev, f, nf, &o->tmp);
+	return mct_fields_intern(&o->st, ev, f, nf, &o->tmp);
 }
 
 /*

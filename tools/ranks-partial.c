@@ -25,13 +25,13 @@ rank_origin(const struct opts *o, int64_t id, int64_t *origin)
 
 	for (i = 0; i < h->nsrc; i++)
 		if (h->src[i].ok && h->src[i].rank != MCT_RANK_NONE &&
-		    h->src[i].rank == id && h->src[i].has_origin) {
-			*origin = h->src[i].origin;
+		    h->src[i].rank == id && h->src[i].facts.has_origin) {
+			*origin = h->src[i].facts.origin;
 			return 0;
 		}
-	if (o->nrk != 1 || !h->has_origin)
+	if (o->nrk != 1 || !h->facts.has_origin)
 		return -1;
-	*origin = h->origin;
+	*origin = h->facts.origin;
 	return 0;
 }
 
