@@ -12,7 +12,8 @@
  *
  * --fail-if is the --where language (lib/expr.c), evaluated on each row
  * as an NDJSON record in ns: a row that meets it makes the exit status 3,
- * for CI gates.
+ * for CI gates.  A name that is no column, or a run without events, is a
+ * usage error: a gate must not pass because it looked at nothing.
  */
 #include "config.h"
 
@@ -77,6 +78,7 @@ struct run {
 	int64_t		 origin;
 	char		 what[64];	/* --by, for the warning of a field no
 					   event had */
+	long long	 events;	/* read, but metadata */
 };
 
 struct opts {
@@ -162,7 +164,7 @@ usage(int status)
 	    "  -V, --version         show the version and exit\n\n"
 	    "Columns: the --by fields, count_a count_b total_a total_b "
 	    "total_delta\ntotal_pct median_a median_b median_delta median_pct "
-	    "only.\n"
+	    "only new gone.\n"
 	    "Exit status: 0 success, 1 damaged input, 2 usage or unreadable "
 	    "file,\n3 a row met --fail-if.  See mct-diff(1) and mct(7).\n");
 	exit(mct_finish(MCT_EXIT_OK));
@@ -351,6 +353,7 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 		first = 0;
 		if (mct_is_meta(ev))
 			continue;
+		r->events++;
 		dev = mct_device(ev);
 		mct_runsum_event(&r->rs, ev, dev);
 		if (o->stack)
@@ -604,9 +607,17 @@ row_json(struct opts *o, const struct row *w, enum mct_unit tu, int gate,
 		mct_buf_adds(b, "\":");
 		put_raw(b, &w->c[c], col[c].kind == K_VALUE && o->vtime, tu, 1);
 	}
-	mct_buf_adds(b, w->only == 'a' ? ",\"only\":\"a\"}" :
-	    w->only == 'b' ? ",\"only\":\"b\"}" : gate ? "}" :
-	    ",\"only\":null}");
+	mct_buf_adds(b, w->only == 'a' ? ",\"only\":\"a\"" :
+	    w->only == 'b' ? ",\"only\":\"b\"" : gate ? "" :
+	    ",\"only\":null");
+	/* for --fail-if a flag is there when true: a bare new holds */
+	if (!gate || w->only == 'b')
+		mct_buf_adds(b, w->only == 'b' ? ",\"new\":true" :
+		    ",\"new\":false");
+	if (!gate || w->only == 'a')
+		mct_buf_adds(b, w->only == 'a' ? ",\"gone\":true" :
+		    ",\"gone\":false");
+	mct_buf_addc(b, '}');
 }
 
 /* The key's cells: missing and null are empty. */
@@ -656,6 +667,11 @@ write_row(struct opts *o, const struct row *w)
 		mct_buf_addc(b, w->only);
 	else if (mct_out_human(&o->out))
 		mct_buf_adds(b, "-");
+	for (c = 'b'; c >= 'a'; c--) {		/* new, gone */
+		mct_buf_addc(b, '\037');
+		mct_buf_adds(b, mct_out_human(&o->out) ? (w->only == c ?
+		    "yes" : "no") : w->only == c ? "true" : "false");
+	}
 	mct_out_row(&o->out, b->p, b->len);
 }
 
@@ -691,7 +707,7 @@ table(struct opts *o)
 			mct_buf_addc(&h, '\037');
 			mct_buf_adds(&h, col[c].name);
 		}
-		mct_buf_adds(&h, "\037only");
+		mct_buf_adds(&h, "\037only\037new\037gone");
 		mct_out_row(&o->out, h.p, h.len);
 		mct_buf_free(&h);
 	}
@@ -907,13 +923,72 @@ out_header(struct opts *o)
 	h->linelen = b.len;
 }
 
+/* --fail-if's expression, or a usage error said at its place. */
+static struct mct_expr *
+fail_if(const char *arg)
+{
+	struct mct_expr *e;
+	char err[512];
+	size_t at;
+
+	if ((e = mct_expr_parse_at(arg, 0, err, sizeof(err), &at)) != NULL)
+		return e;
+	if (arg[at] == '\0')
+		warnx("--fail-if: %s at the end of '%s'", err, arg);
+	else
+		warnx("--fail-if: %s at character %zu of '%s'", err, at + 1,
+		    arg);
+	mct_usage_hint();
+	return NULL;
+}
+
+/* A field of --fail-if: a column of the rows, or a usage error. */
+static void
+known(const struct mct_field *f, void *arg)
+{
+	const struct opts *o = arg;
+	const char **name, *near;
+	struct mct_buf b = { 0 };
+	size_t n;
+	int i, k = 0, found = 0;
+
+	name = mct_xmalloc((size_t)(o->nby + NCOL + 3) * sizeof(*name));
+	for (i = 0; i < o->nby; i++) {	/* a --by field, or a path in it */
+		n = strlen(o->by[i].text);
+		found |= strncmp(f->text, o->by[i].text, n) == 0 &&
+		    (f->text[n] == '\0' || f->text[n] == '.');
+		name[k++] = o->by[i].text;
+	}
+	for (i = 0; i < NCOL; i++)
+		name[k++] = col[i].name;
+	name[k++] = "only";
+	name[k++] = "new";
+	name[k++] = "gone";
+	for (i = o->nby; i < k; i++)
+		found |= strcmp(f->text, name[i]) == 0;
+	if (found) {
+		free(name);
+		return;
+	}
+	if ((near = mct_nearest(f->text, name, k)) != NULL)
+		warnx("--fail-if: no column '%s' (did you mean '%s'?)",
+		    f->text, near);
+	else {
+		for (i = 0; i < k; i++) {
+			mct_buf_adds(&b, i ? ", " : "");
+			mct_buf_adds(&b, name[i]);
+		}
+		warnx("--fail-if: no column '%s' (the columns: %s)", f->text,
+		    b.p);
+	}
+	mct_usage_hint();
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
 	    .no_trace = 1, .tty_table = 1 };
-	char err[512];
-	size_t at;
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "hk:n:o:u:V",
@@ -930,12 +1005,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_FAIL_IF:
 			mct_expr_free(o->fail);
-			if ((o->fail = mct_expr_parse_at(optarg, 0, err,
-			    sizeof(err), &at)) == NULL) {
-				warnx("--fail-if: %s at character %zu of '%s'",
-				    err, at + 1, optarg);
-				mct_usage_hint();
-			}
+			o->fail = fail_if(optarg);
 			break;
 		case OPT_MIN_DELTA:
 			if (mct_parse_dur(optarg, &o->min_delta) != 0 ||
@@ -965,6 +1035,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 	o->stack = stack_by(o);
 	mct_opt_field("--value", o->value_text, &o->value);
 	o->vtime = mct_field_time(&o->value);
+	if (o->fail)
+		mct_expr_fields(o->fail, known, o);
 	return optind;
 }
 
@@ -992,6 +1064,11 @@ main(int argc, char *argv[])
 		mct_runsum_init(&r->rs, NULL);
 		status = mct_status(status, is_partial(r->path) ?
 		    read_partial(&o, r) : read_events(&o, r, &mo));
+		if (r->partial ? r->t.n == 0 : r->events == 0) {
+			warnx("%s: run %c has no %s: nothing to compare",
+			    r->name, 'A' + k, r->partial ? "groups" : "events");
+			exit(mct_finish(MCT_EXIT_USAGE));
+		}
 	}
 	rows(&o);
 	out_header(&o);
