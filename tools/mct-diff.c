@@ -1049,7 +1049,7 @@ main(int argc, char *argv[])
 	    .join = -1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct run *r;
-	int n, k, status = MCT_EXIT_OK;
+	int n, k, rs, status = MCT_EXIT_OK;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
@@ -1062,11 +1062,14 @@ main(int argc, char *argv[])
 		r->name = strcmp(r->path, "-") == 0 ? "(stdin)" : r->path;
 		r->t.value = &o.value;
 		mct_runsum_init(&r->rs, NULL);
-		status = mct_status(status, is_partial(r->path) ?
-		    read_partial(&o, r) : read_events(&o, r, &mo));
+		rs = is_partial(r->path) ? read_partial(&o, r) :
+		    read_events(&o, r, &mo);
+		status = mct_status(status, rs);
 		if (r->partial ? r->t.n == 0 : r->events == 0) {
-			warnx("%s: run %c has no %s: nothing to compare",
-			    r->name, 'A' + k, r->partial ? "groups" : "events");
+			if (rs != MCT_EXIT_USAGE)	/* else said */
+				warnx("%s: run %c has no %s: nothing to "
+				    "compare", r->name, 'A' + k, r->partial ?
+				    "groups" : "events");
 			exit(mct_finish(MCT_EXIT_USAGE));
 		}
 	}
