@@ -4,11 +4,13 @@
  *
  *   expr  := and ( "||" and )*
  *   and   := cond ( "&&" cond )*
- *   cond  := FIELD | !FIELD | FIELD OP VALUE    OP: == != < <= > >= ~ !~
+ *   cond  := FIELD | !FIELD | FIELD OP VALUE | ( expr ) | !( expr )
+ *                                               OP: == != < <= > >= ~ !~
  *
  * VALUE is a number, a time with a unit for time fields (dur>=1ms,
  * rel<26.57s, ts>=@1712195480123456789), a JSON string or array, or bare
- * text up to the next && or ||.  Numbers compare as numbers, also with a
+ * text up to the next &&, || or a ) that closes nothing inside the text
+ * (a group's end).  Numbers compare as numbers, also with a
  * string field that holds one ("pid":"2"); a bare FIELD holds when the
  * event has it, !FIELD when it has not; an array also matches a string
  * listing the same items in parentheses ("(2056, 32, 1)"), as tracers
@@ -27,7 +29,7 @@
 #include "mct.h"
 
 enum { OP_EXISTS, OP_MISSING, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-    OP_RE, OP_NRE };
+    OP_RE, OP_NRE, OP_GROUP, OP_NOTGROUP };
 
 struct mct_cond {
 	struct mct_field f;
@@ -42,6 +44,7 @@ struct mct_cond {
 	char		*tuple;		/* an array value, as "a,b,c" */
 	regex_t		 re;
 	int		 hasre;
+	struct mct_expr	*sub;		/* ( expr ): a group */
 };
 
 struct mct_and {
@@ -82,9 +85,28 @@ skipsp(const char *p)
 	return p;
 }
 
+/* Where a bare word or value ends: &&, ||, or a ) that closes nothing. */
+static int
+word_end(const char *q, int *depth)
+{
+	if (strncmp(q, "&&", 2) == 0 || strncmp(q, "||", 2) == 0)
+		return 1;
+	if (*q == '(')
+		++*depth;
+	else if (*q == ')' && (*depth)-- == 0)
+		return 1;
+	return 0;
+}
+
+#define MAXDEPTH	64	/* groups inside groups */
+
+static struct mct_expr *parse_or(const char **, const char *, int, int,
+    char *, size_t, size_t *);
+
 static void
 free_cond(struct mct_cond *c)
 {
+	mct_expr_free(c->sub);
 	mct_field_free(&c->f);
 	free(c->text);
 	free(c->tuple);
@@ -92,10 +114,13 @@ free_cond(struct mct_cond *c)
 		regfree(&c->re);
 }
 
-/* Parse one condition at *pp; on error return -1 with a message in err. */
+/*
+ * Parse one condition at *pp (of the text s); on error return -1 with a
+ * message in err and in *at the offset in s where it goes wrong.
+ */
 static int
-parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
-    int cflags)
+parse_cond(const char **pp, const char *s, struct mct_cond *c, char *err,
+    size_t errlen, size_t *at, int cflags, int level)
 {
 	static const struct { const char *s; int op; } ops[] = {
 		{ "==", OP_EQ }, { "!=", OP_NE }, { "<=", OP_LE }, { ">=", OP_GE },
@@ -105,12 +130,34 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 	const char *p = skipsp(*pp), *q;
 	struct mct_buf b = { 0 };
 	size_t i;
-	int rc, inq = 0, not = 0;
+	int rc, inq = 0, not = 0, depth = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (*p == '!') {
 		not = 1;	/* !FIELD: the event lacks it */
 		p = skipsp(p + 1);
+	}
+	if (*p == '(') {	/* a group */
+		c->op = not ? OP_NOTGROUP : OP_GROUP;
+		if (level >= MAXDEPTH) {
+			snprintf(err, errlen, "groups nested deeper than %d",
+			    MAXDEPTH);
+			*at = (size_t)(p - s);
+			return -1;
+		}
+		p++;
+		if ((c->sub = parse_or(&p, s, level + 1, cflags, err, errlen,
+		    at)) == NULL)
+			return -1;
+		if (*(p = skipsp(p)) != ')') {
+			snprintf(err, errlen, "a ')' is missing");
+			*at = (size_t)(p - s);
+			mct_expr_free(c->sub);
+			c->sub = NULL;
+			return -1;
+		}
+		*pp = p + 1;
+		return 0;
 	}
 	/* the field: up to an operator, && or || (quotes may hold anything) */
 	for (q = p; *q; q++) {
@@ -122,11 +169,11 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 		}
 		if (*q == '"' && (inq || q == p || q[-1] == '.'))
 			inq = !inq;
-		if (!inq && (strchr("=!<>~ \t", *q) || strncmp(q, "&&", 2) == 0 ||
-		    strncmp(q, "||", 2) == 0))
+		if (!inq && (strchr("=!<>~ \t", *q) || word_end(q, &depth)))
 			break;
 	}
 	mct_buf_add(&b, p, (size_t)(q - p));
+	*at = (size_t)(p - s);
 	if (b.len == 0) {
 		snprintf(err, errlen, "a field is missing");
 		goto bad;
@@ -148,9 +195,11 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 		goto bad;
 	}
 	if (c->op == OP_EXISTS) {
-		if (*p && strncmp(p, "&&", 2) != 0 && strncmp(p, "||", 2) != 0) {
+		depth = 0;
+		if (*p && !word_end(p, &depth)) {
 			snprintf(err, errlen, "unknown operator at '%s' (want "
 			    "== != < <= > >= ~ !~)", p);
+			*at = (size_t)(p - s);
 			goto bad;
 		}
 		if (not)
@@ -161,6 +210,7 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 	}
 	/* the value */
 	p = skipsp(p);
+	*at = (size_t)(p - s);
 	b.len = 0;
 	if (*p == '"') {
 		struct mct_val v = { MCT_J_STRING, p, 0 };
@@ -176,8 +226,8 @@ parse_cond(const char **pp, struct mct_cond *c, char *err, size_t errlen,
 		mct_jstr(&v, &b);
 		q++;
 	} else {
-		for (q = p; *q && strncmp(q, "&&", 2) != 0 &&
-		    strncmp(q, "||", 2) != 0; q++)
+		depth = 0;
+		for (q = p; *q && !word_end(q, &depth); q++)
 			;
 		while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
 			q--;
@@ -232,6 +282,45 @@ bad:
 	return -1;
 }
 
+/*
+ * expr at *pp, up to the end of the text or a ) or whatever else no
+ * condition takes: the caller says what may follow.
+ */
+static struct mct_expr *
+parse_or(const char **pp, const char *s, int level, int cflags, char *err,
+    size_t errlen, size_t *at)
+{
+	struct mct_expr *e;
+	const char *p = *pp;
+	struct mct_and *a;
+
+	e = mct_xmalloc(sizeof(*e));
+	memset(e, 0, sizeof(*e));
+	for (;;) {
+		e->a = mct_xrealloc(e->a, (size_t)(e->n + 1) * sizeof(*e->a));
+		a = &e->a[e->n++];
+		memset(a, 0, sizeof(*a));
+		for (;;) {
+			a->c = mct_xrealloc(a->c, (size_t)(a->n + 1) * sizeof(*a->c));
+			*at = (size_t)(skipsp(p) - s);
+			if (parse_cond(&p, s, &a->c[a->n], err, errlen, at,
+			    cflags, level) != 0) {
+				mct_expr_free(e);
+				return NULL;
+			}
+			a->n++;
+			p = skipsp(p);
+			if (strncmp(p, "&&", 2) != 0)
+				break;
+			p += 2;
+		}
+		if (strncmp(p, "||", 2) != 0)
+			break;
+		p += 2;
+	}
+	*pp = p;
+	return e;
+}
 
 /*
  * Parse an expression.  Returns it, or NULL with a message in err.
@@ -255,41 +344,20 @@ mct_expr_parse_at(const char *s, int cflags, char *err, size_t errlen,
 {
 	struct mct_expr *e;
 	const char *p = s;
-	struct mct_and *a;
 
-	e = mct_xmalloc(sizeof(*e));
-	memset(e, 0, sizeof(*e));
+	if ((e = parse_or(&p, s, 0, cflags, err, errlen, at)) == NULL)
+		return NULL;
+	if (*(p = skipsp(p)) != '\0') {
+		*at = (size_t)(p - s);
+		snprintf(err, errlen, *p == ')' ? "a ')' without its '('" :
+		    "unexpected text '%s'", p);
+		mct_expr_free(e);
+		return NULL;
+	}
 	e->text = mct_xstrdup(s);
 	e->tmp = mct_xmalloc(sizeof(*e->tmp));
 	memset(e->tmp, 0, sizeof(*e->tmp));
-	for (;;) {
-		e->a = mct_xrealloc(e->a, (size_t)(e->n + 1) * sizeof(*e->a));
-		a = &e->a[e->n++];
-		memset(a, 0, sizeof(*a));
-		for (;;) {
-			a->c = mct_xrealloc(a->c, (size_t)(a->n + 1) * sizeof(*a->c));
-			*at = (size_t)(skipsp(p) - s);
-			if (parse_cond(&p, &a->c[a->n], err, errlen, cflags) != 0)
-				goto bad;
-			a->n++;
-			p = skipsp(p);
-			if (strncmp(p, "&&", 2) != 0)
-				break;
-			p += 2;
-		}
-		if (strncmp(p, "||", 2) != 0)
-			break;
-		p += 2;
-	}
-	if (*skipsp(p) != '\0') {
-		*at = (size_t)(skipsp(p) - s);
-		snprintf(err, errlen, "unexpected text '%s'", p);
-		goto bad;
-	}
 	return e;
-bad:
-	mct_expr_free(e);
-	return NULL;
 }
 
 void
@@ -306,7 +374,8 @@ mct_expr_free(struct mct_expr *e)
 	}
 	free(e->a);
 	free(e->text);
-	mct_buf_free(e->tmp);
+	if (e->tmp)		/* a group's is its expression's */
+		mct_buf_free(e->tmp);
 	free(e->tmp);
 	free(e);
 }
@@ -361,7 +430,10 @@ mct_expr_fields(const struct mct_expr *e,
 
 	for (i = 0; i < e->n; i++)
 		for (j = 0; j < e->a[i].n; j++)
-			fn(&e->a[i].c[j].f, arg);
+			if (e->a[i].c[j].sub)
+				mct_expr_fields(e->a[i].c[j].sub, fn, arg);
+			else
+				fn(&e->a[i].c[j].f, arg);
 }
 
 static int
@@ -393,6 +465,9 @@ test_cmp(int op, int r)
 	}
 }
 
+static int eval_or(const struct mct_expr *, struct mct_event *,
+    const struct mct_header *, struct mct_buf *);
+
 static int
 eval_cond(const struct mct_cond *c, struct mct_event *ev,
     const struct mct_header *h, struct mct_buf *tmp)
@@ -403,6 +478,8 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 	char *t;
 	int r;
 
+	if (c->sub)
+		return eval_or(c->sub, ev, h, tmp) == (c->op == OP_GROUP);
 	if (c->op == OP_EXISTS || c->op == OP_MISSING) {
 		int has = mct_field_time(&c->f) ?
 		    mct_field_ns(ev, &c->f, h, &ns) == 0 :
@@ -466,11 +543,19 @@ int
 mct_expr_eval(const struct mct_expr *e, struct mct_event *ev,
     const struct mct_header *h)
 {
+	return eval_or(e, ev, h, e->tmp);
+}
+
+/* An expr or a group of one, with the scratch of its whole expression. */
+static int
+eval_or(const struct mct_expr *e, struct mct_event *ev,
+    const struct mct_header *h, struct mct_buf *tmp)
+{
 	int i, j;
 
 	for (i = 0; i < e->n; i++) {
 		for (j = 0; j < e->a[i].n; j++)
-			if (!eval_cond(&e->a[i].c[j], ev, h, e->tmp))
+			if (!eval_cond(&e->a[i].c[j], ev, h, tmp))
 				break;
 		if (j == e->a[i].n)
 			return 1;

@@ -565,7 +565,8 @@ int	 mct_host_call(struct mct_event *);
 /*
  * seen.c - fields the user named that no event of the input had: a
  * warning at the end, with the nearest field seen.  Zero it, add the
- * fields, show it every event, end it.
+ * fields, show it every event, end it.  mct_nearest(): of some names,
+ * the one a misspelled name likely meant.
  */
 struct mct_seen {
 	const struct mct_field **f;	/* the fields watched */
@@ -581,6 +582,7 @@ void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
 	    const char *);
 void	 mct_seen_event(struct mct_seen *, struct mct_event *);
 void	 mct_seen_end(struct mct_seen *);
+const char *mct_nearest(const char *, const char *const *, int);
 
 /*
  * cut.c - a column's cells cut to a width, two different values never

@@ -146,6 +146,33 @@ distance(const char *a, size_t n, const char *b, size_t m)
 	return d;
 }
 
+/* Is a distance d from a name of n bytes a misspelling of it? */
+static int
+near(size_t d, size_t n)
+{
+	return d <= (n / 3 > 2 ? n / 3 : 2);
+}
+
+/*
+ * Of the n names in cand, the nearest to name if it is near enough to be
+ * a misspelling, else NULL.
+ */
+const char *
+mct_nearest(const char *name, const char *const *cand, int n)
+{
+	size_t d, bd = 0, len = strlen(name);
+	int i, best = -1;
+
+	for (i = 0; i < n; i++) {
+		d = distance(name, len, cand[i], strlen(cand[i]));
+		if (best < 0 || d < bd) {
+			best = i;
+			bd = d;
+		}
+	}
+	return best >= 0 && near(bd, len) ? cand[best] : NULL;
+}
+
 /*
  * The end of the input: warn of each watched field no event had (when
  * there were events), naming its option and the nearest path seen.
@@ -171,7 +198,7 @@ mct_seen_end(struct mct_seen *s)
 				bd = d;
 			}
 		}
-		if (best != NULL && bd <= (n / 3 > 2 ? n / 3 : 2))
+		if (best != NULL && near(bd, n))
 			warnx("%s: no event has the field '%s' (did you mean "
 			    "'%s'?)", s->what[i], s->f[i]->text, best->key);
 		else

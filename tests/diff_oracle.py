@@ -15,7 +15,8 @@ with mct's C library.  The definitions are mct-diff(1)'s:
            of their --value (default dur; events without it add nothing),
            median: the middle value, or the mean of the two middle ones.
            A key of one run only has count 0 and total 0 in the other, no
-           median there, and only = "a" or "b".  total_delta = total_b -
+           median there, and only = "a" or "b"; new is true for a key
+           of B only, gone for a key of A only.  total_delta = total_b -
            total_a, total_pct = 100 * delta / total_a (none when total_a
            is 0); the same for the medians.  Sorted by |total_delta|,
            largest first, ties in the byte order of the key's JSON text.
@@ -35,9 +36,14 @@ with mct's C library.  The definitions are mct-diff(1)'s:
 
 Usage: diff_oracle.py [--by F,..] [--value F] [--device] [--op]
            [--summary] --check OUT A B
+       diff_oracle.py [--by F,..] [--value F] [--device] [--op]
+           --rows A B
 OUT is mct-diff -o ndjson's output (header, summary, rows).  Exit 0 when
 every figure of every row (and, with --summary, the span and busy of
 both runs) is what it should be, else 1 naming the first difference.
+--rows prints the rows as they should be instead, one JSON record a
+line in key order (times in ns, a figure not known null), for a test to
+select from.
 """
 import argparse
 import gzip
@@ -248,6 +254,8 @@ def rows(ta, tb):
         else:
             r["median_delta"] = r["median_pct"] = None
         r["only"] = None if ga and gb else ("a" if ga else "b")
+        r["new"] = r["only"] == "b"
+        r["gone"] = r["only"] == "a"
         out.append(r)
     return out
 
@@ -259,7 +267,8 @@ def main():
     ap.add_argument("--device", action="store_true")
     ap.add_argument("--op", action="store_true")
     ap.add_argument("--summary", action="store_true")
-    ap.add_argument("--check", required=True)
+    ap.add_argument("--check")
+    ap.add_argument("--rows", action="store_true")
     ap.add_argument("a")
     ap.add_argument("b")
     o = ap.parse_args()
@@ -272,6 +281,17 @@ def main():
         runs.append(ev)
     want = rows(*[table(ops(ev) if o.op else ev, by, o.value, o.device)
                   for ev in runs])
+    if o.rows:
+        for r in want:
+            rec = dict(zip(by, r["key"]))
+            rec.update((k, float(v) if isinstance(v, Fraction) and
+                        v.denominator != 1 else
+                        int(v) if isinstance(v, Fraction) else v)
+                       for k, v in r.items() if k not in ("key", "k"))
+            print(json.dumps(rec, default=str))
+        return
+    if o.check is None:
+        sys.exit("diff_oracle: --check OUT or --rows")
     with open(o.check) as f:
         lines = [json.loads(l) for l in f if l.strip()]
     if not lines or lines[0].get("name") != "mct_header":
@@ -310,9 +330,10 @@ def main():
                 sys.exit("diff_oracle: row %s: %s: want %s, got %s"
                          % (k, c, None if wv is None else float(wv),
                             g.get(c)))
-        if g.get("only") != w["only"]:
-            sys.exit("diff_oracle: row %s: only: want %s, got %s"
-                     % (k, w["only"], g.get("only")))
+        for c in ("only", "new", "gone"):
+            if g.get(c) != w[c]:
+                sys.exit("diff_oracle: row %s: %s: want %s, got %s"
+                         % (k, c, w[c], g.get(c)))
         d = abs(w["total_delta"])
         if prev is not None and (d > prev[0] or (d == prev[0] and
                                  k.encode() < prev[1].encode())):

@@ -426,19 +426,48 @@ def tuple_text(s):
     return None
 
 
-def parse_cond(s, i, icase=False):
+def word_end(s, j, depth):
+    """Does a bare word end at j: &&, ||, or a ) closing no ( of it?"""
+    if s.startswith("&&", j) or s.startswith("||", j):
+        return True, depth
+    if s[j] == "(":
+        return False, depth + 1
+    if s[j] == ")":
+        return depth == 0, depth - 1
+    return False, depth
+
+
+def parse_cond(s, i, icase=False, level=0):
     while i < len(s) and s[i] in " \t":
         i += 1
+    neg = False
+    k = i + 1
+    while k < len(s) and s[k] in " \t":
+        k += 1
+    if s.startswith("!", i) and s.startswith("(", k):
+        neg, i = True, k
+    if s.startswith("(", i):         # ( expr ), !( expr ): a group
+        if level >= 64:
+            raise Usage("groups nested deeper than 64")
+        c = Cond()
+        c.op, c.neg = "group", neg
+        c.sub, i = parse_or(s, i + 1, icase, level + 1)
+        if not s.startswith(")", i):
+            raise Usage("a ')' is missing")
+        return c, i + 1
     j = i
     inq = False
+    depth = 0
     while j < len(s):
         if inq and s[j] == "\\" and j + 1 < len(s):
             j += 2      # inside quotes a backslash escapes the next character
             continue
         if s[j] == '"' and (inq or j == i or s[j - 1] == "."):
             inq = not inq
-        if not inq and (s[j] in "=!<>~ \t" or s.startswith("&&", j) or s.startswith("||", j)):
-            break
+        if not inq:
+            end, depth = word_end(s, j, depth)
+            if end or s[j] in "=!<>~ \t":
+                break
         j += 1
     if j == i:
         raise Usage("a field is missing")
@@ -454,7 +483,7 @@ def parse_cond(s, i, icase=False):
             i += len(op)
             break
     if c.op is None:
-        if i < len(s) and not s.startswith("&&", i) and not s.startswith("||", i):
+        if i < len(s) and not word_end(s, i, 0)[0]:
             raise Usage("unknown operator at '%s'" % s[i:])
         c.op = "exists"
         return c, i
@@ -473,8 +502,11 @@ def parse_cond(s, i, icase=False):
         c.text = json.loads(s[i:j + 1])
         i = j + 1
     else:
-        j = i
-        while j < len(s) and not s.startswith("&&", j) and not s.startswith("||", j):
+        j, depth = i, 0
+        while j < len(s):
+            end, depth = word_end(s, j, depth)
+            if end:
+                break
             j += 1
         c.text = s[i:j].rstrip(" \t")
         if c.text == "":
@@ -497,13 +529,22 @@ def parse_cond(s, i, icase=False):
 
 
 def parse_expr(s):
-    """expr := and ( || and )* ; and := cond ( && cond )*.  Raises Usage."""
+    """expr := and ( || and )* ; and := cond ( && cond )*, a cond also
+    ( expr ) or !( expr ).  Raises Usage."""
+    ors, i = parse_or(s, 0)
+    if s[i:].strip(" \t").startswith(")"):
+        raise Usage("a ')' without its '('")
+    if s[i:].strip(" \t"):
+        raise Usage("unexpected text '%s'" % s[i:])
+    return ors
+
+
+def parse_or(s, i, icase=False, level=0):
     ors = []
-    i = 0
     while True:
         ands = []
         while True:
-            c, i = parse_cond(s, i)
+            c, i = parse_cond(s, i, icase, level)
             ands.append(c)
             while i < len(s) and s[i] in " \t":
                 i += 1
@@ -514,9 +555,7 @@ def parse_expr(s):
         if not s.startswith("||", i):
             break
         i += 2
-    if s[i:].strip(" \t"):
-        raise Usage("unexpected text '%s'" % s[i:])
-    return ors
+    return ors, i
 
 
 def cmp(a, b):
@@ -529,6 +568,8 @@ def test(op, r):
 
 
 def eval_cond(c, ev, ctx):
+    if c.op == "group":
+        return eval_expr(c.sub, ev, ctx) != c.neg
     if c.op == "exists":
         if c.field.time and c.field.kind != "path":
             return field_ns(ev, c.field, ctx) is not None

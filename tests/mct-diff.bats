@@ -2,8 +2,9 @@
 # mct-diff.bats - two runs compared: a generated trace against a
 # copy with one kernel made slower, one added and one removed; every figure
 # checked by tests/diff_oracle.py (python3 json), never against captured
-# output; --fail-if's exit 3; the summary; formats; partials; damaged and
-# unreadable operands; the real pairs of ../shared/fixtures.
+# output; --fail-if's exit 3, its columns, groups and errors; the new and
+# gone keys; the summary; formats; partials; damaged, unreadable and empty
+# operands; the real pairs of ../shared/fixtures.
 
 load helpers
 
@@ -74,11 +75,85 @@ for l in list(open(sys.argv[1]))[2:]:
 @test "a kernel added and one removed (gzip, from a pipe): rows with only b and only a, first; the oracle agrees" {
 	mct-diff "$d/a.json" <(zcat "$d/c.json.gz") > ac.nd
 	diff_oracle --check ac.nd "$d/a.json" "$d/c.json.gz"
-	run col ac.nd name count_a count_b total_pct median_a only
-	same "${lines[0]}" "mc_memset_d32_kernel 1 0 -100 441911 a"
-	same "${lines[1]}" "added_kernel 0 7 None None b"
+	run col ac.nd name count_a count_b total_pct median_a only new gone
+	same "${lines[0]}" "mc_memset_d32_kernel 1 0 -100 441911 a False True"
+	same "${lines[1]}" "added_kernel 0 7 None None b True False"
+	same "$(printf '%s\n' "${lines[@]:2}" | awk '{ print $(NF - 2), $(NF - 1), $NF }' |
+	    sort -u)" "None False False"
 	run mct-diff --fail-if 'only == b' "$d/a.json" "$d/c.json.gz"
 	[ "$status" -eq 3 ]
+}
+
+@test "--fail-if new, gone: a bare flag holds for a key of one run only, !new for the others; the table shows yes and no" {
+	# the oracle's new and gone keys
+	diff_oracle --rows "$d/a.json" "$d/c.json.gz" > rows.nd
+	want() {
+		"$PYTHON3" -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if eval(sys.argv[2]):
+        print("mct-diff: --fail-if: " + r["name"])' rows.nd "$1" | sort
+	}
+	names() { sed 's/ (total .*//' <<<"$1" | sort; }
+	run --separate-stderr mct-diff --fail-if new "$d/a.json" "$d/c.json.gz"
+	[ "$status" -eq 3 ]
+	same "$(names "$stderr")" "$(want 'r["new"]')"
+	[[ "$stderr" == *"added_kernel (total +"*", -, only in B)" ]]
+	run --separate-stderr mct-diff --fail-if 'gone && total_a > 100us' \
+	    "$d/a.json" "$d/c.json.gz"
+	[ "$status" -eq 3 ]
+	same "$(names "$stderr")" \
+	    "$(want 'r["gone"] and r["total_a"] > 100000')"
+	run --separate-stderr mct-diff --fail-if '!new && !gone && total_delta != 0' \
+	    "$d/a.json" "$d/c.json.gz"
+	same "$(names "$stderr")" \
+	    "$(want 'not r["only"] and r["total_delta"] != 0')"
+	run --separate-stderr mct-diff --fail-if 'new == false' "$d/a.json" "$d/c.json.gz"
+	[ "$status" -eq 0 ]
+	# in every format: true and false for programs, yes and no for people
+	run mct-diff -o tsv "$d/a.json" "$d/c.json.gz"
+	[[ "${lines[0]}" == *"	only	new	gone" ]]
+	same "$(grep -c '	b	true	false$' <<<"$output")" "$(want 'r["new"]' | wc -l)"
+	same "$(grep -c '	a	false	true$' <<<"$output")" "$(want 'r["gone"]' | wc -l)"
+	run mct-diff -o table "$d/a.json" "$d/c.json.gz"
+	[[ "$output" == *" only  new  gone"* ]]
+	grep -q '^added_kernel .* b  *yes  *no$' <<<"$output"
+	grep -q '^mc_memset_d32_kernel .* a  *no  *yes$' <<<"$output"
+}
+
+@test "--fail-if: a name that is no column exits 2 with the nearest column, or the list; nothing written" {
+	run --separate-stderr mct-diff --fail-if 'totl_pct > 5' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 2 ]
+	same "$output" ""
+	same "${stderr%%$'\n'*}" "mct-diff: --fail-if: no column 'totl_pct' (did you mean 'total_pct'?)"
+	run --separate-stderr mct-diff --fail-if 'total_pct > 5 || nwe' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-diff: --fail-if: no column 'nwe' (did you mean "* ]]
+	run --separate-stderr mct-diff -k name,args.grid --fail-if 'zzzzzz' \
+	    "$d/a.json" "$d/b.json"
+	[ "$status" -eq 2 ]
+	same "${stderr%%$'\n'*}" "mct-diff: --fail-if: no column 'zzzzzz' (the columns: name, args.grid, count_a, count_b, total_a, total_b, total_delta, total_pct, median_a, median_b, median_delta, median_pct, only, new, gone)"
+	# the --by fields are columns, and paths inside them
+	run mct-diff -k name,args --fail-if 'args.grid && name == x' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 0 ]
+}
+
+@test "--fail-if groups: ( ) and !( ) as in --where; the same rows as without them" {
+	run --separate-stderr mct-diff --fail-if 'total_pct > 5' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 3 ]
+	local plain=$stderr
+	run --separate-stderr mct-diff --fail-if '(total_pct > 5)' "$d/a.json" "$d/b.json"
+	[ "$status" -eq 3 ]
+	same "$stderr" "$plain"
+	run --separate-stderr mct-diff --fail-if '(total_pct > 5 || new) && (total_delta > 1us)' \
+	    "$d/a.json" "$d/c.json.gz"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"added_kernel (total +"* ]]
+	run --separate-stderr mct-diff --fail-if '!(total_pct <= 5 || !total_pct)' \
+	    "$d/a.json" "$d/b.json"
+	[ "$status" -eq 3 ]
+	same "$stderr" "$plain"
 }
 
 @test "--by and --value, --device: the oracle agrees; --by op on a trace without ops: the row (no op)" {
@@ -118,7 +193,7 @@ EOF
 }
 
 @test "formats: tsv and csv have exactly the columns of mct-diff(1); md and table the summary first; --time-unit scales times" {
-	cols="name	count_a	count_b	total_a	total_b	total_delta	total_pct	median_a	median_b	median_delta	median_pct	only"
+	cols="name	count_a	count_b	total_a	total_b	total_delta	total_pct	median_a	median_b	median_delta	median_pct	only	new	gone"
 	# the first row as ab.nd has it (its figures are the oracle's, above)
 	read -r name ca cb ta tb td pct ma mb md <<<"$(col "$d/ab.nd" name \
 	    count_a count_b total_a total_b total_delta total_pct median_a \
@@ -242,14 +317,44 @@ assert len(set(names)) == len(names), names' <<<"$output"
 	same "$output" ""
 }
 
-@test "usage errors exit 2: --fail-if that does not parse (with its place), one operand, an unknown format" {
-	run --separate-stderr mct-diff --fail-if 'total_pct > 5 &&' "$d/a.json" "$d/b.json"
+@test "an empty run (an empty file, '[', no traceEvents, only metadata, an empty partial), as A or as B: exit 2 whatever --fail-if says, nothing written" {
+	: > empty.json
+	printf '[' > bracket.json
+	printf '{"traceEvents":[]}' > none.json
+	printf '%s\n' '{"traceEvents":[{"ph":"M","name":"process_name","pid":1,"args":{"name":"x"}}]}' > meta.json
+	mct-group -o partial none.json > none.partial
+	for f in empty.json bracket.json none.json meta.json none.partial; do
+		what=events
+		[ "$f" = none.partial ] && what=groups
+		run --separate-stderr mct-diff --fail-if 'total_pct > 1000000' "$d/a.json" "$f"
+		[ "$status" -eq 2 ] || { echo "$f as B: $status"; return 1; }
+		same "$output" ""
+		same "${stderr##*$'\n'}" "mct-diff: $f: run B has no $what: nothing to compare"
+		run --separate-stderr mct-diff "$f" "$d/b.json"
+		[ "$status" -eq 2 ] || { echo "$f as A: $status"; return 1; }
+		same "$output" ""
+		same "${stderr##*$'\n'}" "mct-diff: $f: run A has no $what: nothing to compare"
+	done
+	# from a pipe too
+	run --separate-stderr mct-diff --fail-if new "$d/a.json" - < /dev/null
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "mct-diff: --fail-if: a field is missing at character 17 of 'total_pct > 5 &&'"* ]]
+	same "${stderr##*$'\n'}" "mct-diff: (stdin): run B has no events: nothing to compare"
+}
+
+# bad_gate EXPR MESSAGE: --fail-if EXPR is a usage error said as MESSAGE.
+bad_gate() {
+	run --separate-stderr mct-diff --fail-if "$1" "$d/a.json" "$d/b.json"
+	[ "$status" -eq 2 ] || { echo "$1: status $status"; return 1; }
 	same "$output" ""
-	run --separate-stderr mct-diff --fail-if 'total_pct >' "$d/a.json" "$d/b.json"
-	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"at character 1 of 'total_pct >'"* ]]
+	same "${stderr%%$'\n'*}" "mct-diff: --fail-if: $2"
+}
+
+@test "usage errors exit 2: --fail-if that does not parse (with its place), one operand, an unknown format" {
+	bad_gate 'total_pct > 5 &&' "a field is missing at the end of 'total_pct > 5 &&'"
+	bad_gate 'total_pct >' "a value is missing after the operator at the end of 'total_pct >'"
+	bad_gate 'total_pct ?? 5' "unknown operator at '?? 5' (want == != < <= > >= ~ !~) at character 11 of 'total_pct ?? 5'"
+	bad_gate '(total_pct > 5' "a ')' is missing at the end of '(total_pct > 5'"
+	bad_gate 'total_pct > 5) || new' "a ')' without its '(' at character 14 of 'total_pct > 5) || new'"
 	run --separate-stderr mct-diff "$d/a.json"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "mct-diff: two runs to compare, A and B (got 1 operand)"* ]]
@@ -266,6 +371,45 @@ assert len(set(names)) == len(names), names' <<<"$output"
 	    "$fixtures/kineto-diff-test.json.gz" > kd.nd
 	diff_oracle --summary --check kd.nd "$fixtures/kineto-diff-control.json.gz" \
 	    "$fixtures/kineto-diff-test.json.gz"
+}
+
+@test "fixtures: the README's gate on kineto-diff-control against -test fails on the oracle's rows, the kernels new in B among them" {
+	need_fixtures
+	local a=$fixtures/kineto-diff-control.json.gz b=$fixtures/kineto-diff-test.json.gz
+	local gate
+	gate=$(sed -n 's/.*mct-diff --device --fail-if \('"'"'[^'"'"']*'"'"'\) .*/\1/p' \
+	    "$MCT_SRCDIR/README.md" | sort -u)
+	same "$gate" "'new && total_b > 1ms || total_pct > 5 && total_delta > 1ms'"
+	run --separate-stderr mct-diff --device -o tsv \
+	    --fail-if 'new && total_b > 1ms || total_pct > 5 && total_delta > 1ms' "$a" "$b"
+	[ "$status" -eq 3 ]
+	diff_oracle --device --rows "$a" "$b" > rows.nd
+	same "$(sed 's/^mct-diff: --fail-if: //; s/ (total [^(]*$//' <<<"$stderr" | sort)" \
+	    "$("$PYTHON3" -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["new"] and r["total_b"] > 1000000 or (r["total_pct"] or 0) > 5 \
+            and r["total_delta"] > 1000000:
+        print(r["name"])' rows.nd | sort)"
+	# every kernel of B only over 1 ms is named
+	same "$(grep -c ', only in B)$' <<<"$stderr")" "$("$PYTHON3" -c '
+import json, sys
+print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["new"] and
+          json.loads(l)["total_b"] > 1000000))' rows.nd)"
+	# the new keys are the kernels of B only, as python3 reads the traces
+	"$PYTHON3" - "$a" "$b" rows.nd <<'EOF'
+import gzip, json, sys
+names = [{e["name"] for e in json.load(gzip.open(p))["traceEvents"]
+          if e.get("cat") == "kernel"} for p in sys.argv[1:3]]
+rows = [json.loads(l) for l in open(sys.argv[3])]
+new = {r["name"] for r in rows if r["new"]}
+assert names[1] - names[0] == new, (len(names[1] - names[0]), len(new))
+assert len(new) > 0
+EOF
+	# the gate before: no new kernel
+	run --separate-stderr mct-diff --fail-if 'total_pct > 5 && total_delta > 1ms' "$a" "$b"
+	! grep -q 'only in B' <<<"$stderr"
 }
 
 @test "fixtures: bert on H100 against MI300, by name and --by op on the traces: the oracle's device time per op; through mct-flow --stack the same rows" {

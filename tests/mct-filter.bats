@@ -564,6 +564,16 @@ agree_batch() {
 	agree "$small" --where 'pid==2 && dur>=1ms || pid==3 && dur>=100us'
 }
 
+@test "--where ( ) groups before && and ||, !( ) negates one; a value keeps the parentheses that pair up" {
+	same "$(names --where '(name==n5 || name==n10) && pid==3' where.json)" "n10 "
+	same "$(names --where '!(args.n==5 || args.n) && dur>=1ms' where.json)" "noargs "
+	same "$(names --where '( (name == n5) )' where.json)" "n5 "
+	same "$(names --where '(args.grid==(1, 2, 3))' where.json)" "n5 n5s "
+	agree "$small" --where 'pid==3 && (dur>=1ms || name~^mc)'
+	agree "$small" --where '!(pid==2 || dur<100us) && name~(Memcpy|Memset)'
+	agree where.json --where '(args.s ~ ^(x|a)b) || (tid == main)'
+}
+
 @test "--where time fields take units: dur, rel, ts and end relative to the origin" {
 	same "$(names --where 'dur>=1ms' where.json)" "n5 n5f noargs "
 	same "$(names --where 'rel<2ms' where.json)" "n5 n5s flow "
@@ -827,7 +837,7 @@ bad() {
 	[[ "$stderr" == *"--where"* ]]
 }
 
-@test "--where syntax errors: empty, missing field or value, unknown operator, unterminated string, bad time" {
+@test "--where syntax errors: empty, missing field or value, unknown operator, unterminated string, bad time, a ( or ) alone, groups too deep" {
 	bad --where ''
 	[[ "$stderr" == *"--where"* ]]
 	bad --where 'name==a ||'
@@ -841,6 +851,12 @@ bad() {
 	[[ "$stderr" == *"invalid time"* ]]
 	bad --where 'dur>=@5'
 	bad --where 'args..x'
+	bad --where '(name==a'
+	[[ "$stderr" == *"--where: a ')' is missing in '(name==a'"* ]]
+	bad --where 'name==a)'
+	[[ "$stderr" == *"--where: a ')' without its '(' in 'name==a)'"* ]]
+	bad --where "$(printf '(%.0s' {1..65})name"
+	[[ "$stderr" == *"--where: groups nested deeper than 64 in '(("* ]]
 }
 
 @test "a missing rules file: exit 2 naming it" {

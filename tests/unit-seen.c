@@ -1,5 +1,6 @@
 /*
- * unit-seen.c - seen.c: fields no event had.
+ * unit-seen.c - seen.c: fields no event had; the name a misspelling
+ * meant.
  */
 #include "config.h"
 
@@ -71,5 +72,18 @@ test_seen(void)
 			p = none;
 		ok(strcmp(p, c[i].want) == 0, "seen: %s -> \"%s\"",
 		    c[i].field, p);
+	}
+	{
+		static const char *const col[] = { "name", "total_a",
+		    "total_pct", "median_pct", "new" };
+		const char *a = mct_nearest("totl_pct", col, 5),
+		    *b = mct_nearest("mediam_pct", col, 5),
+		    *z = mct_nearest("zzzzzz", col, 5);
+
+		ok(a && strcmp(a, "total_pct") == 0 && b &&
+		    strcmp(b, "median_pct") == 0 && z == NULL &&
+		    mct_nearest("x", col, 0) == NULL,
+		    "seen: the nearest name to a misspelled one, none when "
+		    "none is near");
 	}
 }

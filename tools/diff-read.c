@@ -197,6 +197,7 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 		first = 0;
 		if (mct_is_meta(ev))
 			continue;
+		r->events++;
 		dev = mct_device(ev);
 		mct_runsum_event(&r->rs, ev, dev);
 		if (o->stack)

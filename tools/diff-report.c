@@ -259,9 +259,17 @@ row_json(struct opts *o, const struct row *w, enum mct_unit tu, int gate,
 		mct_buf_adds(b, "\":");
 		put_raw(b, &w->c[c], col[c].kind == K_VALUE && o->vtime, tu, 1);
 	}
-	mct_buf_adds(b, w->only == 'a' ? ",\"only\":\"a\"}" :
-	    w->only == 'b' ? ",\"only\":\"b\"}" : gate ? "}" :
-	    ",\"only\":null}");
+	mct_buf_adds(b, w->only == 'a' ? ",\"only\":\"a\"" :
+	    w->only == 'b' ? ",\"only\":\"b\"" : gate ? "" :
+	    ",\"only\":null");
+	/* for --fail-if a flag is there when true: a bare new holds */
+	if (!gate || w->only == 'b')
+		mct_buf_adds(b, w->only == 'b' ? ",\"new\":true" :
+		    ",\"new\":false");
+	if (!gate || w->only == 'a')
+		mct_buf_adds(b, w->only == 'a' ? ",\"gone\":true" :
+		    ",\"gone\":false");
+	mct_buf_addc(b, '}');
 }
 
 /* The key's cells: missing and null are empty. */
@@ -311,6 +319,11 @@ write_row(struct opts *o, const struct row *w)
 		mct_buf_addc(b, w->only);
 	else if (mct_out_human(&o->out))
 		mct_buf_adds(b, "-");
+	for (c = 'b'; c >= 'a'; c--) {		/* new, gone */
+		mct_buf_addc(b, '\037');
+		mct_buf_adds(b, mct_out_human(&o->out) ? (w->only == c ?
+		    "yes" : "no") : w->only == c ? "true" : "false");
+	}
 	mct_out_row(&o->out, b->p, b->len);
 }
 
@@ -346,7 +359,7 @@ table(struct opts *o)
 			mct_buf_addc(&h, '\037');
 			mct_buf_adds(&h, col[c].name);
 		}
-		mct_buf_adds(&h, "\037only");
+		mct_buf_adds(&h, "\037only\037new\037gone");
 		mct_out_row(&o->out, h.p, h.len);
 		mct_buf_free(&h);
 	}
@@ -526,6 +539,48 @@ gate(struct opts *o)
 	return met ? EXIT_FAIL : MCT_EXIT_OK;
 }
 
+
+/* A field of --fail-if: a column of the rows, or a usage error. */
+void
+known(const struct mct_field *f, void *arg)
+{
+	const struct opts *o = arg;
+	const char **name, *near;
+	struct mct_buf b = { 0 };
+	size_t n;
+	int i, k = 0, found = 0;
+
+	name = mct_xmalloc((size_t)(o->nby + NCOL + 3) * sizeof(*name));
+	for (i = 0; i < o->nby; i++) {	/* a --by field, or a path in it */
+		n = strlen(o->by[i].text);
+		found |= strncmp(f->text, o->by[i].text, n) == 0 &&
+		    (f->text[n] == '\0' || f->text[n] == '.');
+		name[k++] = o->by[i].text;
+	}
+	for (i = 0; i < NCOL; i++)
+		name[k++] = col[i].name;
+	name[k++] = "only";
+	name[k++] = "new";
+	name[k++] = "gone";
+	for (i = o->nby; i < k; i++)
+		found |= strcmp(f->text, name[i]) == 0;
+	if (found) {
+		free(name);
+		return;
+	}
+	if ((near = mct_nearest(f->text, name, k)) != NULL)
+		warnx("--fail-if: no column '%s' (did you mean '%s'?)",
+		    f->text, near);
+	else {
+		for (i = 0; i < k; i++) {
+			mct_buf_adds(&b, i ? ", " : "");
+			mct_buf_adds(&b, name[i]);
+		}
+		warnx("--fail-if: no column '%s' (the columns: %s)", f->text,
+		    b.p);
+	}
+	mct_usage_hint();
+}
 /*
  * The output's header line: a stream of the comparison, in ns, at A's
  * origin, with both runs as its sources.

@@ -12,7 +12,8 @@
  *
  * --fail-if is the --where language (lib/expr.c), evaluated on each row
  * as an NDJSON record in ns: a row that meets it makes the exit status 3,
- * for CI gates.
+ * for CI gates.  A name that is no column, or a run without events, is a
+ * usage error: a gate must not pass because it looked at nothing.
  *
  * The files (a tool past ~1,000 lines keeps its engine in files of its
  * own: tools/mct-TOOL.c the command line, tools/TOOL-JOB.c the engine, a
@@ -103,10 +104,29 @@ usage(int status)
 	    "  -V, --version         show the version and exit\n\n"
 	    "Columns: the --by fields, count_a count_b total_a total_b "
 	    "total_delta\ntotal_pct median_a median_b median_delta median_pct "
-	    "only.\n"
+	    "only new gone.\n"
 	    "Exit status: 0 success, 1 damaged input, 2 usage or unreadable "
 	    "file,\n3 a row met --fail-if.  See mct-diff(1) and mct(7).\n");
 	exit(mct_finish(MCT_EXIT_OK));
+}
+
+/* --fail-if's expression, or a usage error said at its place. */
+static struct mct_expr *
+fail_if(const char *arg)
+{
+	struct mct_expr *e;
+	char err[512];
+	size_t at;
+
+	if ((e = mct_expr_parse_at(arg, 0, err, sizeof(err), &at)) != NULL)
+		return e;
+	if (arg[at] == '\0')
+		warnx("--fail-if: %s at the end of '%s'", err, arg);
+	else
+		warnx("--fail-if: %s at character %zu of '%s'", err, at + 1,
+		    arg);
+	mct_usage_hint();
+	return NULL;
 }
 
 static int
@@ -114,8 +134,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
 	    .no_trace = 1, .tty_table = 1 };
-	char err[512];
-	size_t at;
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "hk:n:o:u:V",
@@ -132,12 +150,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_FAIL_IF:
 			mct_expr_free(o->fail);
-			if ((o->fail = mct_expr_parse_at(optarg, 0, err,
-			    sizeof(err), &at)) == NULL) {
-				warnx("--fail-if: %s at character %zu of '%s'",
-				    err, at + 1, optarg);
-				mct_usage_hint();
-			}
+			o->fail = fail_if(optarg);
 			break;
 		case OPT_MIN_DELTA:
 			if (mct_parse_dur(optarg, &o->min_delta) != 0 ||
@@ -167,6 +180,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 	o->stack = stack_by(o);
 	mct_opt_field("--value", o->value_text, &o->value);
 	o->vtime = mct_field_time(&o->value);
+	if (o->fail)
+		mct_expr_fields(o->fail, known, o);
 	return optind;
 }
 
@@ -179,7 +194,7 @@ main(int argc, char *argv[])
 	    .join = -1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct run *r;
-	int n, k, status = MCT_EXIT_OK;
+	int n, k, rs, status = MCT_EXIT_OK;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
@@ -192,8 +207,16 @@ main(int argc, char *argv[])
 		r->name = strcmp(r->path, "-") == 0 ? "(stdin)" : r->path;
 		r->t.value = &o.value;
 		mct_runsum_init(&r->rs, NULL);
-		status = mct_status(status, is_partial(r->path) ?
-		    read_partial(&o, r) : read_events(&o, r, &mo));
+		rs = is_partial(r->path) ? read_partial(&o, r) :
+		    read_events(&o, r, &mo);
+		status = mct_status(status, rs);
+		if (r->partial ? r->t.n == 0 : r->events == 0) {
+			if (rs != MCT_EXIT_USAGE)	/* else said */
+				warnx("%s: run %c has no %s: nothing to "
+				    "compare", r->name, 'A' + k, r->partial ?
+				    "groups" : "events");
+			exit(mct_finish(MCT_EXIT_USAGE));
+		}
 	}
 	rows(&o);
 	out_header(&o);

@@ -39,6 +39,7 @@ struct run {
 	int64_t		 origin;
 	char		 what[64];	/* --by, for the warning of a field no
 					   event had */
+	long long	 events;	/* read, but metadata */
 };
 
 struct opts {
@@ -74,6 +75,7 @@ void	 table(struct opts *);
 void	 summary_json(struct opts *);
 void	 summary_table(struct opts *);
 int	 gate(struct opts *);
+void	 known(const struct mct_field *, void *);
 void	 out_header(struct opts *);
 
 #endif /* MCT_DIFF_H */
