@@ -110,8 +110,8 @@ struct opts {
 	char		*hline;
 };
 
-enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_INDEX, OPT_JOIN, OPT_SYNC, OPT_TIME,
-    OPT_TIME_UNIT, OPT_TZ, OPT_WINDOW };
+enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_INDEX, OPT_JOIN, OPT_LOG_UNIT, OPT_SYNC,
+    OPT_TIME, OPT_TIME_UNIT, OPT_TZ, OPT_WINDOW };
 
 static const struct option longopts[] = {
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
@@ -119,6 +119,7 @@ static const struct option longopts[] = {
 	MCT_LONGOPT_HELP,
 	{ "index",	required_argument,	NULL, OPT_INDEX },
 	{ "join",	required_argument,	NULL, OPT_JOIN },
+	{ "log-unit",	required_argument,	NULL, OPT_LOG_UNIT },
 	{ "metric",	required_argument,	NULL, 'm' },
 	MCT_LONGOPT_NO_HEADER,
 	MCT_LONGOPT_OUTPUT,
@@ -137,14 +138,14 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-metrics [-hV] [-m names] [-o format] "
-		    "[--time col] [--time-unit unit] [--tz zone] [--sync "
+		    "[--time col] [--log-unit unit] [--tz zone] [--sync "
 		    "wall=@ts] [log ...]\n"
 		    "       mct-metrics --join names [--device n] [--window t] "
 		    "[-o format] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-metrics [-hV] [-m names] [-o format] [--time col] "
-	    "[--time-unit unit]\n"
+	    "[--log-unit unit]\n"
 	    "                   [--tz zone] [--sync wall=@ts] [log ...]\n"
 	    "       mct-metrics --join names [--device n] [--window t] "
 	    "[-o format] [file ...]\n"
@@ -159,7 +160,7 @@ usage(int status)
 	    "                        column timestamp, time or date)\n"
 	    "      --index COL       the device column (default index, "
 	    "device, gpu, card)\n"
-	    "      --time-unit UNIT  numbers in the time column: ns (default), "
+	    "      --log-unit UNIT   numbers in the time column: ns (default), "
 	    "us, ms, s\n"
 	    "      --tz ZONE         wall times without an offset: UTC "
 	    "(default), +08:00,\n"
@@ -277,11 +278,16 @@ options(int argc, char *argv[], struct opts *o)
 			o->proto.timecol = optarg;
 			break;
 		case OPT_TIME_UNIT:
-			/* the unit of the log's time column, not the output's */
+			/* its old name: --time-unit is the output's elsewhere */
+			warnx("--time-unit is now --log-unit (the unit of the "
+			    "log's time column)");
+			/* FALLTHROUGH */
+		case OPT_LOG_UNIT:
 			if (mct_parse_unit(optarg, &o->proto.tunit) != 0 ||
 			    o->proto.tunit == MCT_UNIT_AUTO) {
-				warnx("--time-unit: invalid unit '%s' (want ns, "
-				    "us, ms or s)", optarg);
+				warnx("%s: invalid unit '%s' (want ns, us, ms or "
+				    "s)", ch == OPT_LOG_UNIT ? "--log-unit" :
+				    "--time-unit", optarg);
 				mct_usage_hint();
 			}
 			break;
