@@ -61,8 +61,8 @@ find_virtual(const char *name)
 }
 
 /* Entry i of the table: vfields[], then the keys registered; or NULL. */
-static const struct mct_vfield *
-entry(size_t i)
+const struct mct_vfield *
+mct_vfield_at(size_t i)
 {
 	if (i < NVFIELDS)
 		return &vfields[i];
@@ -76,7 +76,7 @@ mct_vfield(const char *name)
 	const struct mct_vfield *vf;
 	size_t i;
 
-	for (i = 0; (vf = entry(i)) != NULL; i++)
+	for (i = 0; (vf = mct_vfield_at(i)) != NULL; i++)
 		if (strcmp(vf->name, name) == 0)
 			return vf;
 	return NULL;
@@ -207,7 +207,7 @@ mct_field_parse(const char *text, struct mct_field *f)
 	mct_buf_free(&b);
 	if (f->nseg == 0)
 		goto bad2;
-	for (i = 0; (vf = entry(i)) != NULL; i++)
+	for (i = 0; (vf = mct_vfield_at(i)) != NULL; i++)
 		if (vf->get == NULL && spells(f, vf->name)) {
 			f->vf = vf;
 			break;

@@ -753,6 +753,7 @@ struct mct_field {
 };
 
 const struct mct_vfield *mct_vfield(const char *);
+const struct mct_vfield *mct_vfield_at(size_t);
 int	 mct_field_register(const char *, mct_getter *, mct_getter *);
 void	 mct_field_times(const struct mct_vfield *, size_t);
 int	 mct_field_other(struct mct_event *, const struct mct_field *,
