@@ -32,14 +32,14 @@ static mct_getter get_rel, get_end, get_none, get_rank, get_short;
  * stand-in are rules.c's, registered; short is the name, readable.
  */
 static struct mct_vfield vfields[] = {
-	/* name		time	point		getter		stand-in */
-	{ "ts",		1,	MCT_P_ABS,	NULL,		NULL },
-	{ "dur",	1,	MCT_P_NONE,	NULL,		NULL },
-	{ "rel",	1,	MCT_P_REL,	get_rel,	NULL },
-	{ "end",	1,	MCT_P_ABS,	get_end,	NULL },
-	{ "category",	0,	MCT_P_NONE,	get_none,	NULL },
-	{ "rank",	0,	MCT_P_NONE,	get_rank,	NULL },
-	{ "short",	0,	MCT_P_NONE,	get_short,	NULL },
+	/* name		time	point		getter		stand-in  between */
+	{ "ts",		1,	MCT_P_ABS,	NULL,		NULL,	  0 },
+	{ "dur",	1,	MCT_P_NONE,	NULL,		NULL,	  0 },
+	{ "rel",	1,	MCT_P_REL,	get_rel,	NULL,	  0 },
+	{ "end",	1,	MCT_P_ABS,	get_end,	NULL,	  0 },
+	{ "category",	0,	MCT_P_NONE,	get_none,	NULL,	  0 },
+	{ "rank",	0,	MCT_P_NONE,	get_rank,	NULL,	  0 },
+	{ "short",	0,	MCT_P_NONE,	get_short,	NULL,	  0 },
 };
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
@@ -125,6 +125,13 @@ int
 mct_field_time(const struct mct_field *f)
 {
 	return f->vf != NULL && f->vf->time;
+}
+
+/* Is the field a time between two events (a latency), not busy time? */
+int
+mct_field_between(const struct mct_field *f)
+{
+	return f->vf != NULL && f->vf->between;
 }
 
 /* Is the field computed by a getter, not a path into the event? */
