@@ -998,6 +998,8 @@ struct mct_out {
 	const struct mct_header *hdr;
 	int		 meta;		/* rows of metadata (ph M) events too */
 	/* private */
+	int		 tdefault;	/* no --time-unit: a human table's
+					   lengths of time in a unit each */
 	int		 quiet;		/* nothing could be read: write nothing */
 	struct mct_wrap	*wrap;		/* a trace of several ranks (rank.c) */
 	struct mct_buf	 wline;

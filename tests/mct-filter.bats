@@ -789,10 +789,20 @@ mct-filter: --cat kernel_x: no event has this category, but some have 'kernel_X'
 	same "$(grep -c '^kernel_kernel' got)" "$n"
 }
 
+@test "-o table: times with their units (dur in a unit each, ts in ns said in the header), as python's" {
+	mct-filter -o table -F name,ts,dur --pid 2 --name 'kernel_kernel*' \
+	    --to 2s "$small" | cells > got
+	fo --tsv name,ts,dur --no-header --pid 2 --name 'kernel_kernel*' \
+	    --to 2s "$small" > raw
+	want=$(printf 'name\tts (ns)\tdur\n%s' "$(humanize 3 < raw)")
+	[ "$(wc -l < raw)" -gt 0 ]
+	same "$(cat got)" "$want"
+}
+
 @test "-o md: a Markdown table of the oracle's cells" {
 	mct-filter -o md -F name,dur,args.grid --pid 2 --name 'kernel_kernel*' \
-	    --to 2s "$small" > got.md
-	same "$(head -2 got.md)" "$(printf '%s\n' '| name | dur | args.grid |' '|---|---|---|')"
+	    --to 2s --time-unit ns "$small" > got.md
+	same "$(head -2 got.md)" "$(printf '%s\n' '| name | dur (ns) | args.grid |' '|---|---|---|')"
 	tail -n +3 got.md | sed 's/^| //; s/ |$//; s/ | /\t/g' > got
 	fo --tsv name,dur,args.grid --no-header --pid 2 --name 'kernel_kernel*' \
 	    --to 2s "$small" > want

@@ -137,6 +137,19 @@ metrics_to() {
 	grep -q "^mct-metrics: --log-unit: invalid unit 'parsec'" err
 }
 
+@test "mct-metrics -o table, -o md: ts in ns, the header saying so" {
+	metrics_to -o table --sync "$SYNC" "$D/nv.csv"
+	[ "$status" -eq 0 ]
+	[[ "$(head -1 out)" =~ ^ts\ \(ns\)\ +ph\ +pid\ +tid\ +name\ +args.value$ ]]
+	# the rows: python's ts, as the stream has them
+	same "$(sed 1d out | awk '{ print $1 }')" "$(sed 1d "$D/nv.nd" | "$PYTHON3" -c '
+import json, sys
+for line in sys.stdin:
+    print(json.loads(line)["ts"])')"
+	metrics_to -o md --sync "$SYNC" "$D/nv.csv"
+	same "$(head -1 out)" "| ts (ns) | ph | pid | tid | name | args.value |"
+}
+
 @test "mct-metrics: rocm-smi --csv with a time column, -m, --time and --index by number" {
 	cat > rocm.csv <<'EOF'
 time,device,Temperature (Sensor edge) (C),GPU use (%),Card series
