@@ -237,6 +237,17 @@ opt_sync(struct opts *o)
 	o->proto.has_sync = 1;
 }
 
+/* --log-unit: the unit of numbers in the log's time column. */
+static void
+log_unit(struct opts *o, const char *opt, const char *arg)
+{
+	if (mct_parse_unit(arg, &o->proto.tunit) != 0 ||
+	    o->proto.tunit == MCT_UNIT_AUTO) {
+		warnx("%s: invalid unit '%s' (want ns, us, ms or s)", opt, arg);
+		mct_usage_hint();
+	}
+}
+
 static int
 options(int argc, char *argv[], struct opts *o)
 {
@@ -277,19 +288,13 @@ options(int argc, char *argv[], struct opts *o)
 		case OPT_TIME:
 			o->proto.timecol = optarg;
 			break;
-		case OPT_TIME_UNIT:
-			/* its old name: --time-unit is the output's elsewhere */
+		case OPT_TIME_UNIT:	/* the old name (the output's elsewhere) */
 			warnx("--time-unit is now --log-unit (the unit of the "
 			    "log's time column)");
-			/* FALLTHROUGH */
+			log_unit(o, "--time-unit", optarg);
+			break;
 		case OPT_LOG_UNIT:
-			if (mct_parse_unit(optarg, &o->proto.tunit) != 0 ||
-			    o->proto.tunit == MCT_UNIT_AUTO) {
-				warnx("%s: invalid unit '%s' (want ns, us, ms or "
-				    "s)", ch == OPT_LOG_UNIT ? "--log-unit" :
-				    "--time-unit", optarg);
-				mct_usage_hint();
-			}
+			log_unit(o, "--log-unit", optarg);
 			break;
 		case OPT_TZ:
 			opt_tz(o, optarg);
