@@ -32,14 +32,14 @@ static mct_getter get_rel, get_end, get_none, get_rank, get_short;
  * stand-in are rules.c's, registered; short is the name, readable.
  */
 static struct mct_vfield vfields[] = {
-	/* name		time	point		getter		stand-in */
-	{ "ts",		1,	MCT_P_ABS,	NULL,		NULL },
-	{ "dur",	1,	MCT_P_NONE,	NULL,		NULL },
-	{ "rel",	1,	MCT_P_REL,	get_rel,	NULL },
-	{ "end",	1,	MCT_P_ABS,	get_end,	NULL },
-	{ "category",	0,	MCT_P_NONE,	get_none,	NULL },
-	{ "rank",	0,	MCT_P_NONE,	get_rank,	NULL },
-	{ "short",	0,	MCT_P_NONE,	get_short,	NULL },
+	/* name		time	point		getter		stand-in  between */
+	{ "ts",		1,	MCT_P_ABS,	NULL,		NULL,	  0 },
+	{ "dur",	1,	MCT_P_NONE,	NULL,		NULL,	  0 },
+	{ "rel",	1,	MCT_P_REL,	get_rel,	NULL,	  0 },
+	{ "end",	1,	MCT_P_ABS,	get_end,	NULL,	  0 },
+	{ "category",	0,	MCT_P_NONE,	get_none,	NULL,	  0 },
+	{ "rank",	0,	MCT_P_NONE,	get_rank,	NULL,	  0 },
+	{ "short",	0,	MCT_P_NONE,	get_short,	NULL,	  0 },
 };
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
@@ -61,8 +61,8 @@ find_virtual(const char *name)
 }
 
 /* Entry i of the table: vfields[], then the keys registered; or NULL. */
-static const struct mct_vfield *
-entry(size_t i)
+const struct mct_vfield *
+mct_vfield_at(size_t i)
 {
 	if (i < NVFIELDS)
 		return &vfields[i];
@@ -76,7 +76,7 @@ mct_vfield(const char *name)
 	const struct mct_vfield *vf;
 	size_t i;
 
-	for (i = 0; (vf = entry(i)) != NULL; i++)
+	for (i = 0; (vf = mct_vfield_at(i)) != NULL; i++)
 		if (strcmp(vf->name, name) == 0)
 			return vf;
 	return NULL;
@@ -125,6 +125,13 @@ int
 mct_field_time(const struct mct_field *f)
 {
 	return f->vf != NULL && f->vf->time;
+}
+
+/* Is the field a time between two events (a latency), not busy time? */
+int
+mct_field_between(const struct mct_field *f)
+{
+	return f->vf != NULL && f->vf->between;
 }
 
 /* Is the field computed by a getter, not a path into the event? */
@@ -207,7 +214,7 @@ mct_field_parse(const char *text, struct mct_field *f)
 	mct_buf_free(&b);
 	if (f->nseg == 0)
 		goto bad2;
-	for (i = 0; (vf = entry(i)) != NULL; i++)
+	for (i = 0; (vf = mct_vfield_at(i)) != NULL; i++)
 		if (vf->get == NULL && spells(f, vf->name)) {
 			f->vf = vf;
 			break;

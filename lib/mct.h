@@ -468,6 +468,9 @@ struct mct_vfield {
 	enum mct_point	 point;		/* a time that takes @T */
 	mct_getter	*get;		/* NULL: a path into the record */
 	mct_getter	*other;		/* a group key's stand-in, or NULL */
+	int		 between;	/* a time between two events (a latency,
+					   a wait), not busy time: its sum
+					   and share mean nothing */
 };
 
 struct mct_field {
@@ -480,11 +483,13 @@ struct mct_field {
 };
 
 const struct mct_vfield *mct_vfield(const char *);
+const struct mct_vfield *mct_vfield_at(size_t);
 int	 mct_field_register(const char *, mct_getter *, mct_getter *);
 void	 mct_field_times(const struct mct_vfield *, size_t);
 int	 mct_field_other(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, struct mct_buf *);
 int	 mct_field_time(const struct mct_field *);
+int	 mct_field_between(const struct mct_field *);
 int	 mct_field_virtual(const struct mct_field *);
 void	 mct_event_init(struct mct_event *, const char *, size_t,
 	    const struct mct_header *);

@@ -27,6 +27,8 @@
 
 /* What a struct mct_out holds while it writes (o->st). */
 struct mct_outstate {
+	int		 tdefault;	/* no --time-unit: a human table's
+					   lengths of time in a unit each */
 	int		 quiet;		/* nothing could be read: write nothing */
 	struct mct_wrap	*wrap;		/* a trace of several ranks (wrap.c) */
 	struct mct_buf	 wline;
@@ -235,6 +237,19 @@ put_cell(struct mct_out *o, const char *s, size_t n)
 		}
 }
 
+/*
+ * A time field in a human table (table, md) is a length (dur, latency)
+ * in a unit of its own, as in mct-group's tables (2.59 us, 253.99 ms);
+ * a point in time (ts, rel), or any time under --time-unit, a number in
+ * the unit that its column's header names: "ts (ns)".  tsv, csv: numbers,
+ * the header bare.
+ */
+static int
+time_human(const struct mct_out *o, const struct mct_field *f)
+{
+	return mct_out_human(o) && o->st->tdefault && f->vf->point == MCT_P_NONE;
+}
+
 /* One field of an event as text for a cell. */
 static void
 cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
@@ -247,7 +262,8 @@ cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
 
 	tmp->len = 0;
 	if (mct_field_time(f) && mct_field_ns(ev, f, o->hdr, &ns) == 0) {
-		n = mct_fmt_dec(num, ns, mct_unit_ns(o->tunit));
+		n = time_human(o, f) ? mct_fmt_human(num, (double)ns) :
+		    mct_fmt_dec(num, ns, mct_unit_ns(o->tunit));
 		put_cell(o, num, n);
 		return;
 	}
@@ -518,8 +534,10 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 	state(o)->n = 0;
 	if ((o->st->quiet = h->nread == 0))
 		return;
-	if (o->tunit == MCT_UNIT_AUTO)
+	if (o->tunit == MCT_UNIT_AUTO) {
 		o->tunit = MCT_UNIT_NS;
+		o->st->tdefault = 1;
+	}
 	switch (o->fmt) {
 	case MCT_O_NDJSON:
 		mct_write(h->line, h->linelen);
@@ -535,9 +553,19 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 		if ((!o->header && !mct_out_human(o)) || o->nfields == 0)
 			break;
 		for (i = 0; i < o->nfields; i++) {
+			const struct mct_field *f = &o->fields[i];
+
 			if (i)
 				mct_buf_addc(&o->st->line, sep(o));
-			put_cell(o, o->fields[i].text, strlen(o->fields[i].text));
+			o->st->cell.len = 0;
+			mct_buf_adds(&o->st->cell, f->text);
+			if (mct_out_human(o) && mct_field_time(f) &&
+			    !time_human(o, f)) {
+				mct_buf_adds(&o->st->cell, " (");
+				mct_buf_adds(&o->st->cell, mct_unit_name(o->tunit));
+				mct_buf_addc(&o->st->cell, ')');
+			}
+			put_cell(o, o->st->cell.p, o->st->cell.len);
 		}
 		row_end(o);
 	}

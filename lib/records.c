@@ -15,11 +15,13 @@
 #include "mct.h"
 
 #define TIME(k)		{ .name = (k), .time = 1 }
+/* a time between two events, not busy time (mct-group's default -a) */
+#define BETWEEN(k)	{ .name = (k), .time = 1, .between = 1 }
 
 static const struct mct_vfield times[] = {
 	/* mct-flow's pairs */
-	TIME("latency"),
-	TIME("queue"),
+	BETWEEN("latency"),
+	BETWEEN("queue"),
 	{ .name = "launch.ts", .time = 1, .point = MCT_P_ABS },
 	TIME("launch.dur"),
 	/* mct-phases' phases and rounds */
@@ -39,7 +41,7 @@ static const struct mct_vfield times[] = {
 	TIME("median.exposed"),
 	TIME("median.idle"),
 	TIME("median.round"),
-	TIME("skew"),
+	BETWEEN("skew"),
 	TIME("spread"),
 	TIME("wait"),
 	/* mct-diff's rows and summary (with a time as --value) */

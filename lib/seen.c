@@ -19,6 +19,7 @@
 
 #define MAXSAMPLE	4096	/* events whose paths are noted */
 #define MAXPATHS	4096	/* distinct paths kept */
+#define DEPTH		3	/* levels of an event's paths noted */
 
 /*
  * Watch field f, named by option what (a string that outlives s); virtual
@@ -67,34 +68,38 @@ note(struct mct_seen *s, const char *p, size_t n)
 		mct_map_add(&s->paths, p, n, &isnew);
 }
 
-/* Note the event's paths: its keys, and its objects' keys. */
+/*
+ * Note the paths of the object json (under the path in s->tmp, of
+ * prefix bytes): its keys, and its objects' keys to DEPTH levels in all
+ * (metrics."utilization.gpu".mean).
+ */
+static void
+walk(struct mct_seen *s, size_t prefix, const char *json, size_t len,
+    int depth)
+{
+	struct mct_kv *kv = NULL;
+	int nkv, cap = 0, i;
+
+	if (mct_index(json, len, &kv, &nkv, &cap) < 0)
+		nkv = 0;
+	for (i = 0; i < nkv; i++) {
+		s->tmp.len = prefix;
+		if (prefix > 0)
+			mct_buf_addc(&s->tmp, '.');
+		segment(&s->tmp, json + kv[i].koff, kv[i].klen);
+		note(s, s->tmp.p, s->tmp.len);
+		if (depth > 1 && json[kv[i].voff] == '{')
+			walk(s, s->tmp.len, json + kv[i].voff, kv[i].vlen,
+			    depth - 1);
+	}
+	free(kv);
+}
+
+/* Note the event's paths. */
 static void
 sample(struct mct_seen *s, struct mct_event *ev)
 {
-	struct mct_kv *kv = NULL, *sub = NULL;
-	int nkv, kcap = 0, nsub, scap = 0, i, j;
-	const char *v;
-
-	if (mct_index(ev->json, ev->len, &kv, &nkv, &kcap) < 0)
-		nkv = 0;
-	for (i = 0; i < nkv; i++) {
-		s->tmp.len = 0;
-		segment(&s->tmp, ev->json + kv[i].koff, kv[i].klen);
-		note(s, s->tmp.p, s->tmp.len);
-		v = ev->json + kv[i].voff;
-		if (*v != '{' || mct_index(v, kv[i].vlen, &sub, &nsub,
-		    &scap) < 0)
-			continue;
-		for (j = 0; j < nsub; j++) {
-			s->tmp.len = 0;
-			segment(&s->tmp, ev->json + kv[i].koff, kv[i].klen);
-			mct_buf_addc(&s->tmp, '.');
-			segment(&s->tmp, v + sub[j].koff, sub[j].klen);
-			note(s, s->tmp.p, s->tmp.len);
-		}
-	}
-	free(kv);
-	free(sub);
+	walk(s, 0, ev->json, ev->len, DEPTH);
 }
 
 /* An event the tool read: are the watched fields in it? */
@@ -175,13 +180,16 @@ mct_nearest(const char *name, const char *const *cand, int n)
 
 /*
  * The end of the input: warn of each watched field no event had (when
- * there were events), naming its option and the nearest path seen.
+ * there were events), naming its option and the nearest path seen or
+ * virtual field.
  * Frees what s holds.
  */
 void
 mct_seen_end(struct mct_seen *s)
 {
-	const struct mct_mapent *e, *best;
+	const struct mct_mapent *e;
+	const struct mct_vfield *vf;
+	const char *best;
 	size_t it, d, bd, n;
 	int i;
 
@@ -194,13 +202,23 @@ mct_seen_end(struct mct_seen *s)
 		for (it = 0; (e = mct_map_next(&s->paths, &it)) != NULL; ) {
 			d = distance(s->f[i]->text, n, e->key, e->len);
 			if (best == NULL || d < bd) {
-				best = e;
+				best = e->key;
+				bd = d;
+			}
+		}
+		/* then the virtual fields, which every event has */
+		for (it = 0; (vf = mct_vfield_at(it)) != NULL; it++) {
+			if (vf->get == NULL)
+				continue;
+			d = distance(s->f[i]->text, n, vf->name, strlen(vf->name));
+			if (best == NULL || d < bd) {
+				best = vf->name;
 				bd = d;
 			}
 		}
 		if (best != NULL && near(bd, n))
 			warnx("%s: no event has the field '%s' (did you mean "
-			    "'%s'?)", s->what[i], s->f[i]->text, best->key);
+			    "'%s'?)", s->what[i], s->f[i]->text, best);
 		else
 			warnx("%s: no event has the field '%s'", s->what[i],
 			    s->f[i]->text);

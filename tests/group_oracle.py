@@ -34,6 +34,9 @@ is taken from mct-group(1):
              --by field: its JSON text, byte order; ties by the whole key
              (the --by values' JSON text joined by \\x1f), byte order; -r
              reverses the whole order.  Default total.
+  defaults   -a count,total,share,mean,median,min,max; of a --value that
+             is a time between two events (latency, queue, skew), whose
+             sum means nothing, -a count,median,p90,max and --sort median.
   rows       --top N: the first N groups, then "(others)" made of the rest
              (when there is a rest); --total: a "(total)" row of every
              grouped event.
@@ -419,7 +422,18 @@ def read_events(paths, st, meta):
     return [e for e in events if meta or e.get("ph") != "M"]
 
 
+# Times between two events (mct-flow's latency and queue, a collective's
+# skew): their sum means nothing, so -a defaults to these, sorted by median.
+BETWEEN = ("latency", "queue", "skew")
+
+
 def compute(a):
+    if a.aggregates is None:
+        between = a.value in BETWEEN
+        a.aggregates = ("count,median,p90,max" if between else
+                        "count,total,share,mean,median,min,max")
+        if between and a.sort is None:
+            a.sort = "median"
     st = State()
     st.exact_quantiles = a.exact_quantiles
     st.value = Field(a.value)
@@ -717,7 +731,7 @@ def parser():
     p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     p.add_argument("-k", "--by", default="name")
     p.add_argument("--value", default="dur")
-    p.add_argument("-a", "--aggregates", default="count,total,share,mean,median,min,max")
+    p.add_argument("-a", "--aggregates")
     p.add_argument("-s", "--sort")
     p.add_argument("-r", "--reverse", action="store_true")
     p.add_argument("-n", "--top", type=int)

@@ -178,3 +178,25 @@ same() {
 	    <(printf '%s\n' "$1") | cat -A | head -40
 	return 1
 }
+
+# The cells of a human table (columns two or more spaces apart, as -o table
+# writes them), tab-separated.
+cells() {
+	sed 's/   */\t/g; s/\t$//' "$@"
+}
+
+# humanize COLS < TSV: the tsv with its columns COLS (1-based, comma-
+# separated) of ns written for people as mct(7) says a table writes a
+# length of time (0.18 us, 2.59 ms, 27.94 s), by python3's formatting.
+humanize() {
+	"$PYTHON3" -c '
+import sys
+cols = {int(c) - 1 for c in sys.argv[1].split(",")}
+def human(ns):
+    a = abs(ns)
+    return ("%.2f us" % (ns / 1e3) if a < 1e6 else
+            "%.2f ms" % (ns / 1e6) if a < 1e9 else "%.2f s" % (ns / 1e9))
+for line in sys.stdin:
+    c = line.rstrip("\n").split("\t")
+    print("\t".join(human(int(x)) if i in cols else x for i, x in enumerate(c)))' "$1"
+}

@@ -587,9 +587,57 @@ EOF
 	run --separate-stderr mct-cat -o table -F name,ts,pid f.json
 	[ "$status" -eq 0 ]
 	same "$output" "$(printf '%s\n' \
-	    'name  ts       pid' \
+	    'name  ts (ns)  pid' \
 	    'k\tx  1000500  2' \
 	    'm     999000   1')"
+}
+
+@test "-o table, -o md: a length of time in a unit each, a point in time in ns with the unit in the header, as python's" {
+	cat > u.json <<'EOF'
+{"traceEvents":[
+{"name":"a","ph":"X","pid":1,"tid":1,"ts":1000,"dur":0.18},
+{"name":"b","ph":"X","pid":1,"tid":1,"ts":1500.25,"dur":2590},
+{"name":"c","ph":"X","pid":1,"tid":1,"ts":9000,"dur":253990.5},
+{"name":"d","ph":"X","pid":1,"tid":1,"ts":12000,"dur":27940000}
+]}
+EOF
+	want=$("$PYTHON3" - u.json <<-'PY' | humanize 3
+	import json, sys
+	from decimal import Decimal
+	ev = json.load(open(sys.argv[1]), parse_float=Decimal)["traceEvents"]
+	origin = min(int(e["ts"] * 1000) for e in ev)
+	for e in ev:
+	    ts, dur = int(e["ts"] * 1000), int(e["dur"] * 1000)
+	    print("%s\t%d\t%d\t%d\t%d" % (e["name"], ts, dur, ts - origin, ts + dur))
+	PY
+	)
+	want=$(printf 'name\tts (ns)\tdur\trel (ns)\tend (ns)\n%s' "$want")
+	run --separate-stderr mct-cat -o table -F name,ts,dur,rel,end u.json
+	[ "$status" -eq 0 ]
+	same "$(cells <<<"$output")" "$want"
+	run --separate-stderr mct-cat -o md -F name,ts,dur,rel,end u.json
+	same "$(sed '2d; s/^| //; s/ |$//; s/ | /\t/g' <<<"$output")" "$want"
+	# tsv and csv: numbers, the header bare
+	same "$(mct-cat -o tsv -F ts,dur u.json | head -2)" "$(printf 'ts\tdur\n1000000\t180')"
+}
+
+@test "-o table --time-unit: every time the exact number in that unit, the header naming it" {
+	cat > u.json <<'EOF'
+{"traceEvents":[{"name":"b","ph":"X","pid":1,"tid":1,"ts":1500.25,"dur":2590}]}
+EOF
+	for u in ns us ms s; do
+		run --separate-stderr mct-cat -o table --time-unit $u -F name,ts,dur u.json
+		want=$("$PYTHON3" -c '
+import sys
+from decimal import Decimal
+d = {"ns": 1, "us": 1000, "ms": 10**6, "s": 10**9}[sys.argv[1]]
+def f(ns):
+    t = format(Decimal(ns) / d, "f")
+    return t.rstrip("0").rstrip(".") if "." in t else t
+print("name\tts (%s)\tdur (%s)" % (sys.argv[1], sys.argv[1]))
+print("b\t%s\t%s" % (f(1500250), f(2590000)))' $u)
+		same "$(cells <<<"$output")" "$want"
+	done
 }
 
 @test "-o md: a Markdown (GFM) table, header row, separator row, | in cells escaped" {
@@ -597,7 +645,7 @@ EOF
 	run --separate-stderr mct-cat -o md -F name,ts,pid t.json
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 4 ]
-	[[ "${lines[0]}" =~ ^"|"" "*"name"" "*"|"" "*"ts"" "*"|"" "*"pid"" "*"|"$ ]]
+	[[ "${lines[0]}" =~ ^"|"" "*"name"" "*"|"" "*"ts (ns)"" "*"|"" "*"pid"" "*"|"$ ]]
 	[[ "${lines[1]}" =~ ^"|"(" "*:?-{3,}:?" "*"|"){3}$ ]]
 	[[ "${lines[2]}" =~ ^"|"" "*"k\\|x"" "*"|"" "*"1000500"" "*"|"" "*"2"" "*"|"$ ]]
 	[[ "${lines[3]}" =~ ^"|"" "*"m"" "*"|"" "*"999000"" "*"|"" "*"1"" "*"|"$ ]]

@@ -436,6 +436,48 @@ agree_batch() {
 	agree where.json --cat gpu_memcpy --cat ac2g
 }
 
+@test "--cat in another case than the trace's: nothing kept, a hint naming the trace's spelling, exit 0" {
+	cat > cats.json <<-'EOF'
+	{"traceEvents":[
+	{"ph":"X","cat":"Runtime","name":"r","pid":1,"tid":1,"ts":1,"dur":1},
+	{"ph":"X","cat":"Kernel","name":"k","pid":2,"tid":7,"ts":2,"dur":1},
+	{"ph":"X","cat":"kernel_X","name":"kx","pid":2,"tid":7,"ts":3,"dur":1},
+	{"ph":"X","cat":"a,MEMCPY","name":"m","pid":2,"tid":8,"ts":4,"dur":1},
+	{"ph":"X","cat":"a,,b","name":"e","pid":2,"tid":8,"ts":5,"dur":1}]}
+	EOF
+	hint="(producers spell categories differently: Kineto kernel, older Kineto Kernel; --device keeps device work whatever the producer)"
+	run --separate-stderr mct-filter -c --cat kernel cats.json
+	[ "$status" -eq 0 ]
+	same "$output" 0
+	same "$stderr" "mct-filter: --cat kernel: no event has this category, but some have 'Kernel' $hint"
+	# a part of a comma-separated cat; one hint a value, none for a
+	# value that matched
+	run --separate-stderr mct-filter -c --cat memcpy --cat Runtime --cat kernel_x cats.json
+	same "$output" 1
+	same "$stderr" "mct-filter: --cat memcpy: no event has this category, but some have 'MEMCPY' $hint
+mct-filter: --cat kernel_x: no event has this category, but some have 'kernel_X' $hint"
+	run --separate-stderr mct-filter -c --cat Kernel cats.json
+	same "$output" 1
+	same "$stderr" ""
+	run --separate-stderr mct-filter -c --cat nothing cats.json
+	same "$output" 0
+	same "$stderr" ""
+	# an empty part is a value like another (it never loops)
+	run --separate-stderr timeout 10 mct-filter -c --cat '' cats.json
+	same "$output" 1
+	agree cats.json --cat Kernel
+}
+
+@test "--cat kernel on older Kineto (Kernel): the hint, and --cat Kernel keeps python's count" {
+	need_fixtures
+	f=$fixtures/kineto-resnet50-array.pt.trace.json.gz
+	run --separate-stderr mct-filter -c --cat kernel "$f"
+	same "$output" 0
+	grep -qx "mct-filter: --cat kernel: no event has this category, but some have 'Kernel' (.*)" <<<"$stderr"
+	agree "$f" --cat Kernel
+	[ "$(mct-filter -c --cat Kernel "$f")" -gt 0 ]
+}
+
 @test "--name is a shell glob on the whole name, -i folds case, repeated --name ORs" {
 	same "$(names --name 'kernel_*' where.json)" ""
 	same "$(names -i --name 'kernel_*' where.json)" "Kernel_Kernel "
@@ -757,10 +799,20 @@ agree_batch() {
 	same "$(grep -c '^kernel_kernel' got)" "$n"
 }
 
+@test "-o table: times with their units (dur in a unit each, ts in ns said in the header), as python's" {
+	mct-filter -o table -F name,ts,dur --pid 2 --name 'kernel_kernel*' \
+	    --to 2s "$small" | cells > got
+	fo --tsv name,ts,dur --no-header --pid 2 --name 'kernel_kernel*' \
+	    --to 2s "$small" > raw
+	want=$(printf 'name\tts (ns)\tdur\n%s' "$(humanize 3 < raw)")
+	[ "$(wc -l < raw)" -gt 0 ]
+	same "$(cat got)" "$want"
+}
+
 @test "-o md: a Markdown table of the oracle's cells" {
 	mct-filter -o md -F name,dur,args.grid --pid 2 --name 'kernel_kernel*' \
-	    --to 2s "$small" > got.md
-	same "$(head -2 got.md)" "$(printf '%s\n' '| name | dur | args.grid |' '|---|---|---|')"
+	    --to 2s --time-unit ns "$small" > got.md
+	same "$(head -2 got.md)" "$(printf '%s\n' '| name | dur (ns) | args.grid |' '|---|---|---|')"
 	tail -n +3 got.md | sed 's/^| //; s/ |$//; s/ | /\t/g' > got
 	fo --tsv name,dur,args.grid --no-header --pid 2 --name 'kernel_kernel*' \
 	    --to 2s "$small" > want

@@ -599,6 +599,20 @@ for r in csv.reader(open(sys.argv[1], newline="")):
 	same "$(wc -l < out.nd)" $((rows + 1))
 }
 
+@test "-o table: latency and queue in a unit each, launch.ts in ns said in its header, as python formats the tsv's ns" {
+	F=launch.name,launch.ts,launch.dur,latency,queue
+	flow_to -o table -F $F --width 0 "$small"
+	[ "$status" -eq 0 ]
+	cells out.nd > got
+	mct-flow -q -o tsv --no-header -F $F "$small" > raw
+	want=$(printf 'launch.name\tlaunch.ts (ns)\tlaunch.dur\tlatency\tqueue\n%s' \
+	    "$(humanize 3,4,5 < raw)")
+	same "$(cat got)" "$want"
+	# --time-unit: numbers in it, every header naming it
+	flow_to -o table -F $F --time-unit us "$small"
+	same "$(head -1 out.nd | cells)" "$(printf 'launch.name\tlaunch.ts (us)\tlaunch.dur (us)\tlatency (us)\tqueue (us)')"
+}
+
 @test "-o md: a Markdown table" {
 	flow_to -o md "$small"
 	[ "$status" -eq 0 ]

@@ -251,6 +251,29 @@ kernel_kernel_1"
 	same "$(awk -F '\t' '$1 == "(total)" { print $2, $3 }' l.tsv)" "$pairs $want"
 }
 
+@test "--value latency (a time between events): count, median, p90, max by default, sorted by median, as python's" {
+	agree tsv "$flow" --by launch.name --value latency
+	same "$(head -1 got)" "$(printf 'launch.name\tcount\tmedian\tp90\tmax')"
+	agree tsv "$flow" --by launch.name --value queue
+	same "$(head -1 got)" "$(printf 'launch.name\tcount\tmedian\tp90\tmax')"
+	# the table: the same columns, times in their units
+	mct-group --by launch.name --value latency -o table "$flow" > t
+	[[ "$(head -1 t)" =~ ^launch.name\ +count\ +median\ +p90\ +max$ ]]
+	# -a and --sort given: as given
+	agree tsv "$flow" --by launch.name --value latency -a count,total,share
+	same "$(head -1 got)" "$(printf 'launch.name\tcount\ttotal\tshare')"
+	agree tsv "$flow" --by launch.name --value latency --sort count
+	# busy time keeps the default of a duration
+	agree tsv "$flow" --by name --value launch.dur
+	same "$(head -1 got | cut -f2-)" "$(printf 'count\ttotal\tshare\tmean\tmedian\tmin\tmax')"
+	# through partials: the merge knows the value, and so its default
+	mct-group -o partial --by launch.name --value latency "$flow" > p.nd
+	mct-group --merge -o tsv p.nd > m.tsv
+	mct-group -o tsv --by launch.name --value latency "$flow" > d.tsv
+	cmp m.tsv d.tsv
+	same "$(head -1 m.tsv)" "$(printf 'launch.name\tcount\tmedian\tp90\tmax')"
+}
+
 # ---- independent checks -------------------------------------------------
 
 @test "--by name on the whole seed stream: count, total, median, min, max equal the python oracle exactly" {

@@ -42,7 +42,7 @@ metrics_to() {
 	docs
 	run mct-metrics --help
 	[ "$status" -eq 0 ]
-	for o in --metric --time --index --time-unit --tz --sync --join \
+	for o in --metric --time --index --log-unit --tz --sync --join \
 	    --device --window --unit --fields --output --no-header --help \
 	    --version; do
 		[[ "$output" == *"$o"* ]] || { echo "no $o"; return 1; }
@@ -57,7 +57,8 @@ metrics_to() {
 @test "mct-metrics: usage errors exit 2 with a message" {
 	printf 'time,x\n1,2\n' > l.csv
 	for a in "--tz Mars/Base" "--tz +25:00" "--sync 2026" \
-	    "--sync 2026/12/02 07:00:00=12" "--time-unit parsec" \
+	    "--sync 2026/12/02 07:00:00=12" "--log-unit parsec" \
+	    "--time-unit parsec" \
 	    "--device 1" "--window 1s" "--join ,," \
 	    "--join x --window -1s" "-o pdf" "--bogus"; do
 		metrics_to $a l.csv
@@ -108,14 +109,45 @@ metrics_to() {
 	# a TSV with a quoted field, [N/A] and an empty field: no sample
 	printf 'time\tgpu\tpower (W)\tname\n' > t.tsv
 	printf '1.5\t"card1"\t[N/A]\tMI300X\n2.25\tcard1\t310.5\tMI300X\n3\tcard1\t\tMI300X\n' >> t.tsv
-	metrics_to --time-unit s t.tsv
+	metrics_to --log-unit s t.tsv
 	[ "$status" -eq 0 ]
 	pyo log t.tsv out --time-unit s
 	same "$(sed 1d out)" '{"name":"power","ph":"C","pid":"metrics","tid":1,"ts":2250000000,"args":{"value":310.5,"unit":"W"}}'
 	gzip -c t.tsv > t.tsv.gz
-	metrics_to --time-unit s t.tsv.gz
+	metrics_to --log-unit s t.tsv.gz
 	[ "$status" -eq 0 ]
 	pyo log t.tsv out --time-unit s
+}
+
+@test "mct-metrics: --time-unit, the old name of --log-unit: the same samples, and a warning" {
+	printf 'time\tpower (W)\n1.5\t300\n2.25\t310.5\n' > t.tsv
+	metrics_to --log-unit s t.tsv
+	[ "$status" -eq 0 ]
+	[ ! -s err ]
+	mv out new
+	metrics_to --time-unit s t.tsv
+	[ "$status" -eq 0 ]
+	cmp out new
+	same "$(cat err)" "mct-metrics: --time-unit is now --log-unit (the unit of the log's time column)"
+	metrics_to --time-unit parsec t.tsv
+	[ "$status" -eq 2 ]
+	grep -q "^mct-metrics: --time-unit: invalid unit 'parsec'" err
+	metrics_to --log-unit parsec t.tsv
+	[ "$status" -eq 2 ]
+	grep -q "^mct-metrics: --log-unit: invalid unit 'parsec'" err
+}
+
+@test "mct-metrics -o table, -o md: ts in ns, the header saying so" {
+	metrics_to -o table --sync "$SYNC" "$D/nv.csv"
+	[ "$status" -eq 0 ]
+	[[ "$(head -1 out)" =~ ^ts\ \(ns\)\ +ph\ +pid\ +tid\ +name\ +args.value$ ]]
+	# the rows: python's ts, as the stream has them
+	same "$(sed 1d out | awk '{ print $1 }')" "$(sed 1d "$D/nv.nd" | "$PYTHON3" -c '
+import json, sys
+for line in sys.stdin:
+    print(json.loads(line)["ts"])')"
+	metrics_to -o md --sync "$SYNC" "$D/nv.csv"
+	same "$(head -1 out)" "| ts (ns) | ph | pid | tid | name | args.value |"
 }
 
 @test "mct-metrics: rocm-smi --csv with a time column, -m, --time and --index by number" {

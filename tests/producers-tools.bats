@@ -336,6 +336,44 @@ warns() {
 	grep -q 'args."registers per thread"' <<<"$stderr"
 }
 
+@test "a misspelled field: virtual fields are suggested, and a dotted key's quoted path three levels deep" {
+	s=$BATS_FILE_TMPDIR/seed.json
+	run --separate-stderr mct-group --by catgory "$s"
+	[ "$status" -eq 0 ]
+	warns --by catgory "$s" mct-group
+	grep -q "did you mean 'category'" <<<"$stderr"
+	run --separate-stderr mct-filter --where 'rnak == 0' -c "$s"
+	warns --where rnak "$s" mct-filter
+	grep -q "did you mean 'rank'" <<<"$stderr"
+	# an nvidia-smi column with dots, joined: metrics."utilization.memory"
+	gen --scale 0.01 --metrics nv.csv > t.json
+	mct-metrics --join utilization.memory \
+	    --sync '2026/12/02 07:00:00.000=@1712195480123456789' t.json nv.csv > j.nd
+	run --separate-stderr mct-group --value metrics.utilization.memory.mean -a count,mean -o tsv j.nd
+	[ "$status" -eq 0 ]
+	warns --value metrics.utilization.memory.mean j.nd mct-group
+	grep -q "did you mean 'metrics.\"utilization.memory\".mean'" <<<"$stderr"
+	# the suggested path works: each group's mean of the means, as python's
+	run --separate-stderr mct-group --value 'metrics."utilization.memory".mean' -a count,mean -o tsv j.nd
+	same "$stderr" ""
+	want=$("$PYTHON3" - j.nd <<-'EOF'
+	import json, sys
+	g = {}
+	for line in open(sys.argv[1]):
+	    e = json.loads(line)
+	    m = e.get("metrics", {}).get("utilization.memory")
+	    if m is not None:
+	        g.setdefault(e["name"], []).append(m["mean"])
+	for k in sorted(g):
+	    print("%s %d %.6f" % (k, len(g[k]), sum(g[k]) / len(g[k])))
+	EOF
+	)
+	got=$(sed 1d <<<"$output" | grep -v '^total' |
+	    awk -F'\t' '$3 != "" { printf "%s %d %.6f\n", $1, $2, $3 }' |
+	    LC_ALL=C sort)
+	same "$got" "$(LC_ALL=C sort <<<"$want")"
+}
+
 @test "no warning for fields some event had, for virtual fields, or on an empty input" {
 	s=$BATS_FILE_TMPDIR/seed.json
 	run --separate-stderr mct-group --by name,args.grid --value dur "$s"

@@ -17,9 +17,10 @@ integer ns) and decides, on its own, what mct(7) says:
                               characters (the pieces between ellipses are
                               pieces of the name, in order), no two alike
   nearest FIELD FILE          the path nearest FIELD by edit distance among
-                              the non-M events' keys and their objects' keys
-                              (first seen wins a tie), or nothing if farther
-                              than max(2, len(FIELD) // 3)
+                              the non-M events' paths three levels deep
+                              (a key with a dot quoted), then the virtual
+                              fields (first seen wins a tie), or nothing if
+                              farther than max(2, len(FIELD) // 3)
   kineto STEPS                write a small Kineto-shaped training trace:
                               two runs of kernels with one copy and a
                               switch of a few us between them, an idle gap
@@ -206,20 +207,30 @@ def lev(a, b):
     return row[len(b)]
 
 
+def paths_of(obj, prefix, depth):
+    """An object's paths, as seen.c notes them: each key, then (depth
+    first) its object's paths, to depth levels in all."""
+    for k, v in obj.items():
+        p = prefix + "." + seg(k) if prefix else seg(k)
+        yield p
+        if depth > 1 and isinstance(v, dict):
+            yield from paths_of(v, p, depth - 1)
+
+
+VIRTUAL = ["rel", "end", "category", "rank", "short"]
+
+
 def cmd_nearest(args):
     field, paths = args[0], []
     seen = set()
     for e in events(args[1]):
         if e.get("ph") == "M":
             continue
-        for k, v in e.items():
-            ps = [seg(k)]
-            if isinstance(v, dict):
-                ps += [seg(k) + "." + seg(s) for s in v]
-            for p in ps:
-                if p not in seen:
-                    seen.add(p)
-                    paths.append(p)
+        for p in paths_of(e, "", 3):
+            if p not in seen:
+                seen.add(p)
+                paths.append(p)
+    paths += VIRTUAL
     best = min(paths, key=lambda p: lev(field, p), default=None)
     if best is not None and lev(field, best) <= max(2, len(field) // 3):
         print(best)

@@ -361,6 +361,24 @@ test_vfields(void)
 	}
 	ok(mct_vfield("name") == NULL && mct_vfield("args.ts") == NULL &&
 	    mct_vfield("launch") == NULL, "vfields: other names are no entry");
+	/* times between two events: mct-group's default -a of them */
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int between = strcmp(want[i].name, "latency") == 0 ||
+		    strcmp(want[i].name, "queue") == 0 ||
+		    strcmp(want[i].name, "skew") == 0;
+
+		mct_field_parse(want[i].name, &f);
+		ok(mct_field_between(&f) == between, "vfields: %s is %sa time "
+		    "between events", want[i].name, between ? "" : "not ");
+		mct_field_free(&f);
+	}
+	/* the walk over the table: every entry once, then NULL */
+	for (i = 0; (vf = mct_vfield_at(i)) != NULL; i++)
+		if (mct_vfield(vf->name) != vf)
+			break;
+	ok(vf == NULL && i >= sizeof(want) / sizeof(want[0]) &&
+	    mct_vfield_at(0) == mct_vfield("ts"), "vfields: mct_vfield_at() "
+	    "walks the table, %zu entries", i);
 
 	mct_field_parse("launch.\"ts\"", &f);
 	ok(f.vf == mct_vfield("launch.ts") && f.nseg == 2,

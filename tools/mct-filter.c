@@ -13,6 +13,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mct.h"
 
@@ -22,6 +23,9 @@
 struct list {
 	char		**v;
 	int		 n;
+	char		*hit;		/* per value: it matched an event */
+	char		**alt;		/* --cat: another case of the value
+					   an event has (Kernel), or NULL */
 };
 
 struct opts {
@@ -158,6 +162,10 @@ static void
 add(struct list *l, const char *s)
 {
 	l->v = mct_xrealloc(l->v, (size_t)(l->n + 1) * sizeof(*l->v));
+	l->hit = mct_xrealloc(l->hit, (size_t)(l->n + 1));
+	l->alt = mct_xrealloc(l->alt, (size_t)(l->n + 1) * sizeof(*l->alt));
+	l->hit[l->n] = 0;
+	l->alt[l->n] = NULL;
 	l->v[l->n++] = (char *)s;
 }
 
@@ -176,10 +184,51 @@ key_text(struct mct_event *ev, const char *key, struct mct_buf *t)
 	return 0;
 }
 
+/* The comma-separated part of the text t (n bytes) that is v, or NULL. */
+static const char *
+part(const char *t, size_t n, const char *v, int icase)
+{
+	size_t k = strlen(v), m;
+	const char *p = t, *end = t + n;
+
+	for (;; p += m + 1) {
+		m = strcspn(p, ",");
+		if (p + m > end)
+			m = (size_t)(end - p);
+		if (m == k && (icase ? strncasecmp(p, v, k) :
+		    memcmp(p, v, k)) == 0)
+			return p;
+		if (p + m >= end)
+			return NULL;
+	}
+}
+
+/*
+ * A --cat value no event has matched yet, in another case in this
+ * event's cat (older Kineto writes Kernel, newer kernel): noted for a
+ * hint at the end.
+ */
+static void
+cat_case(struct list *l, const struct mct_buf *t)
+{
+	const char *p;
+	size_t k;
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!l->hit[i] && l->alt[i] == NULL &&
+		    (p = part(t->p, t->len, l->v[i], 1)) != NULL) {
+			k = strlen(l->v[i]);
+			l->alt[i] = mct_xmalloc(k + 1);
+			memcpy(l->alt[i], p, k);
+			l->alt[i][k] = '\0';
+		}
+}
+
 /* Does the value's text equal one of the list's values? */
 static int
 in_list(struct opts *o, struct mct_event *ev, const char *key,
-    const struct list *l, int commas)
+    struct list *l, int commas)
 {
 	struct mct_buf *t = &o->text;
 	int i;
@@ -188,22 +237,31 @@ in_list(struct opts *o, struct mct_event *ev, const char *key,
 		return 1;
 	if (key_text(ev, key, t) != 0)
 		return 0;
-	for (i = 0; i < l->n; i++) {
-		size_t n = strlen(l->v[i]);
-		const char *p = t->p;
-
-		if (t->len == n && memcmp(t->p, l->v[i], n) == 0)
+	for (i = 0; i < l->n; i++)
+		if ((t->len == strlen(l->v[i]) &&
+		    memcmp(t->p, l->v[i], t->len) == 0) ||
+		    (commas && part(t->p, t->len, l->v[i], 0) != NULL)) {
+			l->hit[i] = 1;
 			return 1;
-		if (!commas)
-			continue;
-		while ((p = strstr(p, l->v[i])) != NULL) {
-			if ((p == t->p || p[-1] == ',') &&
-			    (p[n] == ',' || p[n] == '\0'))
-				return 1;
-			p += n;
 		}
-	}
+	if (commas)
+		cat_case(l, t);
 	return 0;
+}
+
+/* The end: a hint for each --cat value that matched only in another case. */
+static void
+cat_end(const struct list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!l->hit[i] && l->alt[i] != NULL)
+			warnx("--cat %s: no event has this category, but some "
+			    "have '%s' (producers spell categories differently: "
+			    "Kineto kernel, older Kineto Kernel; --device keeps "
+			    "device work whatever the producer)", l->v[i],
+			    l->alt[i]);
 }
 
 static int
@@ -612,6 +670,7 @@ main(int argc, char *argv[])
 		mct_out_event(&out, ev);
 	}
 	mct_seen_end(&o.seen);
+	cat_end(&o.cat);
 	bare_end(&o);
 	if (o.count)
 		printf("%lld\n", o.kept);

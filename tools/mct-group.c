@@ -22,6 +22,8 @@
 #include "mct.h"
 
 #define DEFAULT_AGGS	"count,total,share,mean,median,min,max"
+/* of a time between two events (latency): a sum of them means nothing */
+#define BETWEEN_AGGS	"count,median,p90,max"
 
 struct opts {
 	struct mct_field *by;
@@ -89,7 +91,8 @@ usage(int status)
 	    "Group events by fields and aggregate a value: one row per group.\n\n"
 	    "  -k, --by FIELDS       group by these fields (default name)\n"
 	    "      --value FIELD     the value to aggregate (default dur)\n"
-	    "  -a, --aggregates LIST (default " DEFAULT_AGGS ")\n"
+	    "  -a, --aggregates LIST (default " DEFAULT_AGGS ";\n"
+	    "                        of latency, queue, skew " BETWEEN_AGGS ")\n"
 	    "                        count total share mean median min max "
 	    "stddev\n"
 	    "                        p50 p90 p95 p99 (any pN) first last,\n"
@@ -97,6 +100,7 @@ usage(int status)
 	    "  -s, --sort AGG        order groups by an aggregate (largest "
 	    "first) or\n"
 	    "                        a --by field (A to Z); default total\n"
+	    "                        (median of latency, queue, skew)\n"
 	    "  -r, --reverse         reverse the order\n"
 	    "  -n, --top N           the first N groups, then an \"others\" row\n"
 	    "      --total           a total row in tsv, csv and ndjson too\n"
@@ -389,10 +393,15 @@ setup_fields(struct opts *o)
 static void
 setup(struct opts *o)
 {
+	int between;
+
 	setup_fields(o);
 	o->vtime = mct_field_time(&o->value);
-	parse_aggs(o, o->aggs_text);
-	parse_sort(o, o->sort ? o->sort : "total");
+	/* no -a: the default of the value */
+	between = o->aggs_text == NULL && mct_field_between(&o->value);
+	parse_aggs(o, o->aggs_text ? o->aggs_text : between ? BETWEEN_AGGS :
+	    DEFAULT_AGGS);
+	parse_sort(o, o->sort ? o->sort : between ? "median" : "total");
 }
 
 static int
@@ -529,8 +538,7 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .out = { .header = 1 }, .t = { .value = &o.value },
-	    .limit = MCT_EXACT_LIMIT, .by_text = "name", .value_text = "dur",
-	    .aggs_text = DEFAULT_AGGS };
+	    .limit = MCT_EXACT_LIMIT, .by_text = "name", .value_text = "dur" };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	int n;
 

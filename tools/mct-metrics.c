@@ -42,8 +42,8 @@
 
 #define DEFAULT_FIELDS	"ts,ph,pid,tid,name,args.value"
 
-enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_INDEX, OPT_JOIN, OPT_SYNC, OPT_TIME,
-    OPT_TIME_UNIT, OPT_TZ, OPT_WINDOW };
+enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_INDEX, OPT_JOIN, OPT_LOG_UNIT, OPT_SYNC,
+    OPT_TIME, OPT_TIME_UNIT, OPT_TZ, OPT_WINDOW };
 
 static const struct option longopts[] = {
 	{ "device",	required_argument,	NULL, OPT_DEVICE },
@@ -51,6 +51,7 @@ static const struct option longopts[] = {
 	MCT_LONGOPT_HELP,
 	{ "index",	required_argument,	NULL, OPT_INDEX },
 	{ "join",	required_argument,	NULL, OPT_JOIN },
+	{ "log-unit",	required_argument,	NULL, OPT_LOG_UNIT },
 	{ "metric",	required_argument,	NULL, 'm' },
 	MCT_LONGOPT_NO_HEADER,
 	MCT_LONGOPT_OUTPUT,
@@ -69,14 +70,14 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-metrics [-hV] [-m names] [-o format] "
-		    "[--time col] [--time-unit unit] [--tz zone] [--sync "
+		    "[--time col] [--log-unit unit] [--tz zone] [--sync "
 		    "wall=@ts] [log ...]\n"
 		    "       mct-metrics --join names [--device n] [--window t] "
 		    "[-o format] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-metrics [-hV] [-m names] [-o format] [--time col] "
-	    "[--time-unit unit]\n"
+	    "[--log-unit unit]\n"
 	    "                   [--tz zone] [--sync wall=@ts] [log ...]\n"
 	    "       mct-metrics --join names [--device n] [--window t] "
 	    "[-o format] [file ...]\n"
@@ -91,7 +92,7 @@ usage(int status)
 	    "                        column timestamp, time or date)\n"
 	    "      --index COL       the device column (default index, "
 	    "device, gpu, card)\n"
-	    "      --time-unit UNIT  numbers in the time column: ns (default), "
+	    "      --log-unit UNIT   numbers in the time column: ns (default), "
 	    "us, ms, s\n"
 	    "      --tz ZONE         wall times without an offset: UTC "
 	    "(default), +08:00,\n"
@@ -168,6 +169,17 @@ opt_sync(struct opts *o)
 	o->proto.has_sync = 1;
 }
 
+/* --log-unit: the unit of numbers in the log's time column. */
+static void
+log_unit(struct opts *o, const char *opt, const char *arg)
+{
+	if (mct_parse_unit(arg, &o->proto.tunit) != 0 ||
+	    o->proto.tunit == MCT_UNIT_AUTO) {
+		warnx("%s: invalid unit '%s' (want ns, us, ms or s)", opt, arg);
+		mct_usage_hint();
+	}
+}
+
 static int
 options(int argc, char *argv[], struct opts *o)
 {
@@ -208,14 +220,13 @@ options(int argc, char *argv[], struct opts *o)
 		case OPT_TIME:
 			o->proto.timecol = optarg;
 			break;
-		case OPT_TIME_UNIT:
-			/* the unit of the log's time column, not the output's */
-			if (mct_parse_unit(optarg, &o->proto.tunit) != 0 ||
-			    o->proto.tunit == MCT_UNIT_AUTO) {
-				warnx("--time-unit: invalid unit '%s' (want ns, "
-				    "us, ms or s)", optarg);
-				mct_usage_hint();
-			}
+		case OPT_TIME_UNIT:	/* the old name (the output's elsewhere) */
+			warnx("--time-unit is now --log-unit (the unit of the "
+			    "log's time column)");
+			log_unit(o, "--time-unit", optarg);
+			break;
+		case OPT_LOG_UNIT:
+			log_unit(o, "--log-unit", optarg);
 			break;
 		case OPT_TZ:
 			opt_tz(o, optarg);
