@@ -1241,6 +1241,23 @@ struct mct_pspec {
 	int64_t		 origin;	/* the smallest of the partials' */
 	int		 nsrc;		/* the traces the table covers */
 	char		**src;
+	struct mct_pid	*id;		/* the partials read, by identity */
+	int		 nid;
+	int		 repeat_ok;	/* --allow-repeat: say a repeat, merge */
+	int		 repeat_opt;	/* the tool has --allow-repeat */
+};
+
+/*
+ * A partial's identity, as its end line says it (or, of a partial
+ * without one, as its reader makes it): the host that wrote it, a digest
+ * of its lines, the sources it read there.
+ */
+struct mct_pid {
+	char		*host;		/* "" if not known */
+	char		*digest;	/* 16 hex digits */
+	char		**src;
+	int		 nsrc;
+	char		*file;		/* the file it was read from */
 };
 
 void	 mct_partial_write(struct mct_gtab *, const struct mct_pspec *, size_t);
@@ -1258,6 +1275,8 @@ struct mct_pline {
 	const char	*name;		/* the file, for messages */
 	unsigned long long off;		/* the line's byte offset */
 	struct mct_event ev;		/* the line */
+	uint64_t	 digest;	/* of the partial's lines so far */
+	char		 why[160];	/* a damaged line: what is wrong */
 };
 
 struct mct_partkind {
@@ -1275,8 +1294,15 @@ struct mct_partkind {
 
 int	 mct_partial_lines(const char *, const struct mct_partkind *, void *);
 int	 mct_pline_int(struct mct_pline *, const char *, int64_t *);
-void	 mct_partial_cover(struct mct_pspec *, struct mct_pline *);
+int	 mct_partial_cover(struct mct_pspec *, struct mct_pline *);
 void	 mct_partial_cover_write(struct mct_buf *, const struct mct_pspec *);
+uint64_t mct_partial_digest(uint64_t, const char *, size_t);
+void	 mct_partial_ident_write(struct mct_buf *, const struct mct_pspec *,
+	    uint64_t);
+int	 mct_partial_ident(struct mct_pspec *, struct mct_pline *);
+void	 mct_pline_why(struct mct_pline *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 mct_msgstr(struct mct_buf *, const char *, size_t);
 void	 mct_partial_cover_of(struct mct_pspec *, const struct mct_header *);
 
 /*
