@@ -951,6 +951,14 @@ read_stats(struct mct_pline *pr, struct mct_stats *s)
 	return 0;
 }
 
+/* Is d an integer an int64 holds? */
+static int
+int64ish(double d)
+{
+	return d >= -9223372036854775808.0 && d < 9223372036854775808.0 &&
+	    d == (double)(int64_t)d;
+}
+
 /* A group's extra fields (sum:F and kin). */
 static int
 read_runs(struct gread *g, struct mct_pline *pr, struct mct_run *x)
@@ -977,7 +985,8 @@ read_runs(struct gread *g, struct mct_pline *pr, struct mct_run *x)
 		a->n = n;
 		a->isfloat = *fl.p == 't';
 		if (n < 0 || (n > 0 && a->min > a->max) ||
-		    !sum_in(a->isum, n, INT64_MIN, INT64_MAX)) {
+		    !sum_in(a->isum, n, INT64_MIN, INT64_MAX) ||
+		    (!a->isfloat && (!int64ish(a->min) || !int64ish(a->max)))) {
 			mct_pline_why(pr, "the figures of x[%d] do not hold "
 			    "together", i - 1);
 			return -1;
@@ -986,11 +995,15 @@ read_runs(struct gread *g, struct mct_pline *pr, struct mct_run *x)
 	return r == 0 && i == g->nxmap ? 0 : -1;
 }
 
-/* Is p[0..n) one JSON value, strictly (nothing repaired)? */
+/*
+ * Is p[0..n) one JSON value, strictly (nothing repaired)?  Scanned in
+ * brackets, where a number ends, and one value long: "a","b" is two.
+ */
 static int
 json_value(const char *p, size_t n, struct mct_buf *tmp)
 {
 	struct mct_scan sc = { 0 };
+	const char *next;
 
 	tmp->len = 0;
 	mct_buf_addc(tmp, '[');
@@ -998,8 +1011,10 @@ json_value(const char *p, size_t n, struct mct_buf *tmp)
 	mct_buf_addc(tmp, ']');
 	sc.p = tmp->p;
 	sc.end = tmp->p + tmp->len;
-	return mct_scan(&sc) == MCT_SCAN_OK && sc.fixes == 0 &&
-	    sc.p == sc.end;
+	if (mct_scan(&sc) != MCT_SCAN_OK || sc.fixes != 0 || sc.p != sc.end)
+		return 0;
+	(void)mct_skip(p, p + n, &next);
+	return next == p + n;
 }
 
 /*

@@ -98,6 +98,8 @@ damaged() {
 	[[ "$output" != *FORGED* ]]
 	run --separate-stderr merged T "$d/B"
 	same "$output" "$(table T.intact "$d/B")"
+	# two values, each JSON: still not one
+	damaged two-values "$d/A" "part 1 of the key is not a JSON value"
 }
 
 @test "figures that do not hold together: count below n, n not the number of values, first after last, a second group of one key: each exit 1, named, skipped" {

@@ -19,6 +19,7 @@ Cases of a group partial (the tampered line is its second group line,
 the first with a sketch in the sketch cases):
   short-key      the key of one part fewer than --by
   bad-part       a key part that is not JSON (a forged record)
+  two-values     a key part of two JSON values ("a","b")
   count-max      count 2^63-1, of its largest group (kept: a merge with
                  another partial of the key is what overflows)
   count-low      count below n
@@ -84,6 +85,8 @@ def tamper(case, src, dst):
     elif case == "bad-part":
         o["key"] = o["key"].split("\x1f")[0] + \
             ',"count":1}\n{"name":"FORGED"'
+    elif case == "two-values":
+        o["key"] = '"a","b"'
     elif case == "count-max":
         o["count"] = I64MAX
     elif case == "count-low":
