@@ -598,8 +598,8 @@ sources(struct mct_pspec *ps, struct mct_pline *pr)
 /*
  * What a partial's header says of the traces it covers, whatever its
  * kind: the unit (the first partial's), the origin (the smallest), the
- * sources (all, in order).  Counts the header in ps->nhdr.  0, or -1
- * (said) for an origin that is no time of a trace.
+ * sources (all, in order).  Counts the header in ps->nhdr.  0 (an
+ * origin is any int64, as a trace's is).
  */
 int
 mct_partial_cover(struct mct_pspec *ps, struct mct_pline *pr)
@@ -607,12 +607,6 @@ mct_partial_cover(struct mct_pspec *ps, struct mct_pline *pr)
 	struct mct_val v;
 	int64_t origin;
 
-	if (mct_pline_int(pr, "origin", &origin) == 0 &&
-	    !MCT_SANE_NS(origin)) {
-		warnx("%s:%llu: damaged partial header: its origin is no time "
-		    "of a trace", pr->name, pr->off);
-		return -1;
-	}
 
 	if (mct_get_key(&pr->ev, "unit", &v) == 0 && v.type == MCT_J_STRING &&
 	    ps->nhdr == 0) {

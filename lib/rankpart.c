@@ -287,10 +287,9 @@ rank_figures(struct rread *rr, struct mct_pline *pr, int64_t id)
 			return -1;
 		r.hasorigin = 1;
 	}
-	if (!MCT_SANE_NS(r.start) || !MCT_SANE_NS(r.end) || r.start > r.end ||
-	    (r.hasorigin && !MCT_SANE_NS(r.origin))) {
-		mct_pline_why(pr, "start, end and origin are not times of a "
-		    "trace, start before end");
+	if (!MCT_SANE_NS(r.start) || !MCT_SANE_NS(r.end) || r.start > r.end) {
+		mct_pline_why(pr, "start and end are not times of a trace, "
+		    "start before end");
 		return -1;
 	}
 	if (r.busy < 0 || r.compute < 0 || r.comm < 0 ||
@@ -419,10 +418,10 @@ mct_rpart_align(struct mct_rpart *rp)
 	}
 	for (i = 0; i < rp->nrk; i++) {
 		r = &rp->rk[i];
-		r->shift = target - r->origin;
-		r->origin = target;
-		if (shift(&r->start, r->shift) || shift(&r->end, r->shift))
+		if (__builtin_sub_overflow(target, r->origin, &r->shift) ||
+		    shift(&r->start, r->shift) || shift(&r->end, r->shift))
 			goto far;
+		r->origin = target;
 		for (k = 0; k < r->ncall; k++)
 			if (shift(&r->call[k].ts, r->shift) ||
 			    !MCT_SANE_NS(r->call[k].ts + r->call[k].dur))
@@ -434,9 +433,9 @@ mct_rpart_align(struct mct_rpart *rp)
 	}
 	return 0;
 far:
-	warnx("--align start: rank %lld of %s, shifted by %lld ns, has times "
-	    "past the range of a trace's", (long long)r->rank,
-	    rp->file[r->file], (long long)r->shift);
+	warnx("--align start: rank %lld of %s, whose origin is %lld, would "
+	    "have times past the range of a trace's", (long long)r->rank,
+	    rp->file[r->file], (long long)r->origin);
 	return -1;
 }
 

@@ -30,7 +30,7 @@ the first with a sketch in the sketch cases):
   sum-huge       a sketch's sum near 2^127 (IN has sketches)
   bucket-huge    a sketch's bucket count 2^62
   min-max        a sketch's min above its max
-  origin-min     the header's origin -2^63 (the whole partial refused)
+  origin-min     the header's origin -2^63 (kept: a trace's may be)
   no-ident       the end line without its parts (an older mct's)
   ctrl-source    the end line's sources with an escape character
 Cases of a ranks partial (its first rank line):
@@ -39,6 +39,7 @@ Cases of a ranks partial (its first rank line):
   negative       comm below 0
   start-min      start -2^63
   ts-max         a call's ts 2^63-1 (its first call line)
+  rank-origin-min  a rank's origin -2^63 (kept: --align start refuses it)
 """
 import json
 import sys
@@ -71,6 +72,9 @@ def tamper(case, src, dst):
                  if x.startswith(b'{"rank":') and b'"call"' not in x)
     elif case == "ts-max":
         k = next(i for i, x in enumerate(lines) if b'"call"' in x)
+    elif case == "rank-origin-min":
+        k = next(i for i, x in enumerate(lines)
+                 if x.startswith(b'{"rank":') and b'"call"' not in x)
     elif case == "count-max":
         k = max(groups, key=lambda i: json.loads(lines[i])["count"])
     elif case in ("origin-min",):
@@ -122,6 +126,8 @@ def tamper(case, src, dst):
         o["start"] = I64MIN
     elif case == "ts-max":
         o["ts"] = I64MAX
+    elif case == "rank-origin-min":
+        o["origin"] = I64MIN
     else:
         sys.exit("partial_trust.py: unknown case %s" % case)
     new = dumps(o).encode()
@@ -134,7 +140,8 @@ def tamper(case, src, dst):
         end = json.loads(out[-1])
         end["mct_partial_end"] += 1
         out[-1] = dumps(end).encode()
-    elif case not in ("no-ident", "ctrl-source", "count-max"):
+    elif case not in ("no-ident", "ctrl-source", "count-max", "origin-min",
+                      "rank-origin-min"):
         drop.add(k)
     with open(dst, "wb") as f:
         f.write(b"".join(x + b"\n" for x in out))

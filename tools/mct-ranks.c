@@ -796,8 +796,13 @@ coll_record(struct opts *o, const struct coll *c)
 {
 	struct mct_buf line = { 0 };
 	const char *name = o->st.str[c->name];
-	int64_t rel = c->ts - (o->hdr->has_origin ? o->hdr->origin : 0);
+	int64_t rel;
 	char num[64];
+
+	/* (a partial's origin may be far from its times: none past int64) */
+	if (__builtin_sub_overflow(c->ts, o->hdr->has_origin ?
+	    o->hdr->origin : 0, &rel))
+		rel = c->ts > 0 ? INT64_MAX : INT64_MIN;
 
 	field(o, &line, "name");
 	if (o->out.fmt == MCT_O_NDJSON)
