@@ -227,7 +227,7 @@ mct_partial_lines(const char *path, const struct mct_partkind *k, void *arg)
 	    (r = mct_lines_next(li, &p, &n, &pr.off)) > 0) {
 		if (n == 0)
 			continue;
-		if (state == 1 && !whole(p, n) &&
+		if (state != 0 && !whole(p, n) &&
 		    (at = glued(p, n, k)) != 0) {
 			/* a cut line, then the next partial's header */
 			warnx("%s:%llu: truncated partial: its last line is cut",
