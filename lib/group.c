@@ -380,10 +380,15 @@ mct_agg_value(const struct mct_gtab *t, struct mct_group *g,
 			*isnan_ = 1;
 			return 0;
 		}
+		/* (an origin of a partial may be far: none past int64) */
+		if (__builtin_sub_overflow(a->kind == MCT_A_FIRST ? g->first :
+		    g->last, t->hdr && t->hdr->facts.has_origin ?
+		    t->hdr->facts.origin : 0,
+		    iv)) {
+			*isnan_ = 1;
+			return 0;
+		}
 		*isint = 1;
-		*iv = (a->kind == MCT_A_FIRST ? g->first : g->last) -
-		    (t->hdr && t->hdr->facts.has_origin ?
-		    t->hdr->facts.origin : 0);
 		return (double)*iv;
 	case MCT_A_SUMF: case MCT_A_MINF: case MCT_A_MAXF: case MCT_A_MEANF:
 		r = &g->x[a->x];

@@ -896,6 +896,40 @@ void	 mct_cell_json(const struct mct_group *, const struct mct_field *,
 	    int, struct mct_buf *);
 
 /*
+ * partline.c - any kind of partial, read line by line as untrusted input:
+ * mct_pline_read() checks the header's kind and version, counts the lines
+ * against the end line, says damage as FILE:OFFSET, and hands each line
+ * to the kind's reader.
+ */
+struct mct_pline {
+	const char	*name;		/* the file, for messages */
+	unsigned long long off;		/* the line's byte offset */
+	struct mct_event ev;		/* the line */
+	uint64_t	 digest;	/* of the partial's lines so far */
+	char		 why[160];	/* a damaged line: what is wrong */
+};
+
+struct mct_partkind {
+	const char	*key;		/* the header's: "mct_partial" */
+	int		 version;
+	const char	*tool;		/* "mct-group", in messages */
+	const char	*what;		/* "mct-group -o partial" */
+	const char	*endkey;	/* the end line's: "mct_partial_end" */
+	const char	*item;		/* a line's name: "group" */
+	int		(*header)(struct mct_pline *, void *);	/* 0, -1 said */
+	int		(*line)(struct mct_pline *, void *);	/* 0, -1 damaged,
+								   -2 refused (said) */
+	int		(*end)(struct mct_pline *, void *);	/* a status; or NULL */
+};
+
+int	 mct_pline_read(const char *, const struct mct_partkind *, void *);
+int	 mct_pline_int(struct mct_pline *, const char *, int64_t *);
+uint64_t mct_pline_digest(uint64_t, const char *, size_t);
+void	 mct_pline_why(struct mct_pline *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 mct_pline_msgstr(struct mct_buf *, const char *, size_t);
+
+/*
  * partial.c - a group table's mergeable state as NDJSON (mct-group -o
  * partial, mct(7)): a header line (format version, --by, --value,
  * extra fields, origin), one line per group (count, exact sums, min, max,
@@ -920,6 +954,23 @@ struct mct_pspec {
 	int64_t		 origin;	/* the smallest of the partials' */
 	int		 nsrc;		/* the traces the table covers */
 	char		**src;
+	struct mct_pid	*id;		/* the partials read, by identity */
+	int		 nid;
+	int		 repeat_ok;	/* --allow-repeat: say a repeat, merge */
+	int		 repeat_opt;	/* the tool has --allow-repeat */
+};
+
+/*
+ * A partial's identity, as its end line says it (or, of a partial
+ * without one, as its reader makes it): the host that wrote it, a digest
+ * of its lines, the sources it read there.
+ */
+struct mct_pid {
+	char		*host;		/* "" if not known */
+	char		*digest;	/* 16 hex digits */
+	char		**src;
+	int		 nsrc;
+	char		*file;		/* the file it was read from */
 };
 
 void	 mct_partial_write(struct mct_gtab *, const struct mct_pspec *, size_t);
@@ -928,34 +979,11 @@ int	 mct_partial_read(struct mct_gtab *, struct mct_pspec *, const char *,
 void	 mct_partial_header(const struct mct_pspec *, struct mct_header *);
 void	 mct_pspec_free(struct mct_pspec *);
 
-/*
- * Any kind of partial, read line by line: mct_partial_lines() checks the
- * header's kind and version, counts the lines against the end line, says
- * damage as FILE:OFFSET, and hands each line to the kind's reader.
- */
-struct mct_pline {
-	const char	*name;		/* the file, for messages */
-	unsigned long long off;		/* the line's byte offset */
-	struct mct_event ev;		/* the line */
-};
-
-struct mct_partkind {
-	const char	*key;		/* the header's: "mct_partial" */
-	int		 version;
-	const char	*tool;		/* "mct-group", in messages */
-	const char	*what;		/* "mct-group -o partial" */
-	const char	*endkey;	/* the end line's: "mct_partial_end" */
-	const char	*item;		/* a line's name: "group" */
-	int		(*header)(struct mct_pline *, void *);	/* 0, -1 said */
-	int		(*line)(struct mct_pline *, void *);	/* 0, -1 damaged,
-								   -2 refused (said) */
-	int		(*end)(struct mct_pline *, void *);	/* a status; or NULL */
-};
-
-int	 mct_partial_lines(const char *, const struct mct_partkind *, void *);
-int	 mct_pline_int(struct mct_pline *, const char *, int64_t *);
-void	 mct_partial_cover(struct mct_pspec *, struct mct_pline *);
+int	 mct_partial_cover(struct mct_pspec *, struct mct_pline *);
 void	 mct_partial_cover_write(struct mct_buf *, const struct mct_pspec *);
+void	 mct_partial_ident_write(struct mct_buf *, const struct mct_pspec *,
+	    uint64_t);
+int	 mct_partial_ident(struct mct_pspec *, struct mct_pline *);
 void	 mct_partial_cover_of(struct mct_pspec *, const struct mct_header *);
 
 /*

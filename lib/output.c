@@ -716,7 +716,10 @@ mct_out_at(const struct mct_out *o, struct mct_buf *b, int64_t ts)
 {
 	char num[64];
 
-	ts -= o->hdr->facts.has_origin ? o->hdr->facts.origin : 0;
+	/* (a partial's origin may be far from its times: none past int64) */
+	if (__builtin_sub_overflow(ts, o->hdr->facts.has_origin ?
+	    o->hdr->facts.origin : 0, &ts))
+		ts = ts > 0 ? INT64_MIN : INT64_MAX;	/* wrapped: the other side */
 	if (!mct_out_human(o)) {
 		mct_out_time(o, b, ts);
 		return;

@@ -10,7 +10,8 @@
  *    "max":..,"first":T,"last":T,"x":[[n,float,isum,dsum,min,max],..],
  *    "values":[..]}                       one per group; "sketch" instead
  *                                          of "values" past the limit
- *   {"mct_partial_end":G,"alltotal":S,"alltotalf":D,"allfloat":false}
+ *   {"mct_partial_end":G,"alltotal":S,"alltotalf":D,"allfloat":false,
+ *    "parts":[{"host":H,"digest":D,"sources":[..]},..]}
  *
  * A group's key is the table's key (JSON texts joined by \037) as one
  * JSON string, so it comes back byte for byte.  Integers are exact (sums
@@ -18,17 +19,27 @@
  * written in the shortest text that reads back to the same bits.  The
  * end line makes a partial cut at a line boundary known as truncated.
  *
- * The reading of lines, headers and end lines (mct_partial_lines()) and
- * the traces a header covers (mct_partial_cover()) serve every kind of
- * partial: mct-ranks' (rankpart.c) too.  A file is read as any input is:
- * a byte source of input.c, told a partial by mct_src_kind(), its lines
- * from mct_lines_next().
+ * A partial comes from another host: each group line is checked against
+ * the header (a key part per --by field, each one JSON value; figures
+ * that hold together; counts that merge below 2^63) and skipped, said, if
+ * it is not.  The parts of the end line are what the partial summarises
+ * (mct_partial_ident()): a partial or a source met twice is refused.
+ *
+ * The reading of lines, headers and end lines (partline.c's
+ * mct_pline_read()), the traces a header covers (mct_partial_cover())
+ * and the identities serve every kind of partial: mct-ranks' (rankpart.c)
+ * too.  A file is read as any input is: a byte source of input.c, told a
+ * partial by mct_src_kind(), its lines from mct_lines_next().
  */
 #include "config.h"
 
 #include <err.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mct_private.h"
 
@@ -107,6 +118,49 @@ mct_partial_cover_write(struct mct_buf *b, const struct mct_pspec *ps)
 		mct_buf_adds(b, "null");
 	addkey(b, "sources");
 	addstrs(b, ps->src, ps->nsrc);
+}
+
+static void
+addid(struct mct_buf *b, const char *host, const char *digest,
+    char *const *src, int nsrc)
+{
+	mct_buf_adds(b, "{\"host\":");
+	mct_buf_addjstr(b, host, strlen(host));
+	mct_buf_adds(b, ",\"digest\":\"");
+	mct_buf_adds(b, digest);
+	mct_buf_adds(b, "\",\"sources\":");
+	addstrs(b, src, nsrc);
+	mct_buf_addc(b, '}');
+}
+
+/*
+ * The end of any partial's end line: what it summarises.  A partial of
+ * partials has theirs; one made of traces has one identity: its host,
+ * the digest d of what it wrote before its end line, its sources.
+ */
+void
+mct_partial_ident_write(struct mct_buf *b, const struct mct_pspec *ps,
+    uint64_t d)
+{
+	char host[256] = "", hex[17];
+	int i;
+
+	addkey(b, "parts");
+	mct_buf_addc(b, '[');
+	for (i = 0; i < ps->nid; i++) {
+		if (i)
+			mct_buf_addc(b, ',');
+		addid(b, ps->id[i].host, ps->id[i].digest, ps->id[i].src,
+		    ps->id[i].nsrc);
+	}
+	if (ps->nid == 0) {
+		if (gethostname(host, sizeof(host) - 1) != 0)
+			host[0] = '\0';
+		d = mct_pline_digest(d, host, strlen(host));
+		snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)d);
+		addid(b, host, hex, ps->src, ps->nsrc);
+	}
+	mct_buf_addc(b, ']');
 }
 
 /* The traces a run read (its header h), as its partial covers them. */
@@ -269,13 +323,18 @@ void
 mct_partial_write(struct mct_gtab *t, const struct mct_pspec *ps, size_t limit)
 {
 	struct mct_buf b = { 0 };
+	uint64_t d;
 	size_t i;
 
 	header(&b, t, ps, limit);
+	d = mct_pline_digest(0, b.p, b.len);
+	mct_write(b.p, b.len);
+	b.len = 0;
 	for (i = 0; i < t->n; i++) {
 		if (t->g[i].val.n > limit)
 			mct_stats_sketch(&t->g[i].val);
 		group(&b, t, &t->g[i]);
+		d = mct_pline_digest(d, b.p, b.len);
 		mct_write(b.p, b.len);
 		b.len = 0;
 	}
@@ -286,6 +345,7 @@ mct_partial_write(struct mct_gtab *t, const struct mct_pspec *ps, size_t limit)
 	addkey(&b, "alltotalf");
 	addd(&b, t->alltotalf);
 	addbool(&b, "allfloat", t->allfloat);
+	mct_partial_ident_write(&b, ps, d);
 	mct_buf_adds(&b, "}\n");
 	mct_write(b.p, b.len);
 	mct_buf_free(&b);
@@ -300,6 +360,8 @@ struct gread {
 	size_t		 limit;
 	int		*xmap;		/* a partial's x index -> the table's */
 	int		 nxmap;
+	unsigned char	*seen;		/* the table's groups this partial has */
+	size_t		 nseen;
 };
 
 /* A JSON integer, up to 128 bits.  0, or -1 if not one. */
@@ -325,14 +387,6 @@ i128(const struct mct_val *v, mct_i128 *out)
 	return 0;
 }
 
-int
-mct_pline_int(struct mct_pline *pr, const char *k, int64_t *out)
-{
-	struct mct_val v;
-
-	return mct_get_key(&pr->ev, k, &v) == 0 && v.type == MCT_J_NUMBER &&
-	    mct_int(v.p, v.len, out) == 0 ? 0 : -1;
-}
 
 static int
 get128(struct mct_pline *pr, const char *k, mct_i128 *out)
@@ -353,7 +407,7 @@ dbl(const char *p, size_t n, double *out)
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 	*out = strtod(buf, &end);
-	return *end == '\0' ? 0 : -1;
+	return *end == '\0' && isfinite(*out) ? 0 : -1;
 }
 
 static int
@@ -544,13 +598,15 @@ sources(struct mct_pspec *ps, struct mct_pline *pr)
 /*
  * What a partial's header says of the traces it covers, whatever its
  * kind: the unit (the first partial's), the origin (the smallest), the
- * sources (all, in order).  Counts the header in ps->nhdr.
+ * sources (all, in order).  Counts the header in ps->nhdr.  0 (an
+ * origin is any int64, as a trace's is).
  */
-void
+int
 mct_partial_cover(struct mct_pspec *ps, struct mct_pline *pr)
 {
 	struct mct_val v;
 	int64_t origin;
+
 
 	if (mct_get_key(&pr->ev, "unit", &v) == 0 && v.type == MCT_J_STRING &&
 	    ps->nhdr == 0) {
@@ -568,6 +624,169 @@ mct_partial_cover(struct mct_pspec *ps, struct mct_pline *pr)
 		ps->has_origin = 1;
 	}
 	ps->nhdr++;
+	return 0;
+}
+
+/* The part of a partial's identity that a repeat shares with q, or NULL. */
+static const char *
+repeat_of(const struct mct_pid *p, const struct mct_pid *q, int *same)
+{
+	int i, j;
+
+	*same = strcmp(p->digest, q->digest) == 0;
+	if (*same)
+		return p->digest;
+	if (p->host[0] == '\0' || strcmp(p->host, q->host) != 0)
+		return NULL;
+	for (i = 0; i < p->nsrc; i++)
+		for (j = 0; j < q->nsrc; j++)
+			if (strcmp(p->src[i], "-") != 0 &&
+			    strcmp(p->src[i], q->src[j]) == 0)
+				return p->src[i];
+	return NULL;
+}
+
+/*
+ * A partial's identity p, newly read from pr's file: refused (said,
+ * MCT_EXIT_USAGE) if it repeats one read before, a partial or a source
+ * of its host, unless ps->repeat_ok (then said).  Kept in ps.
+ */
+static int
+ident_add(struct mct_pspec *ps, struct mct_pline *pr, struct mct_pid *p)
+{
+	struct mct_buf m = { 0 };
+	const char *what;
+	int i, same, status = MCT_EXIT_OK;
+
+	for (i = 0; i < ps->nid; i++)
+		if ((what = repeat_of(p, &ps->id[i], &same)) != NULL)
+			break;
+	if (i < ps->nid) {
+		if (same)
+			mct_buf_adds(&m, "the same partial as one in ");
+		else {
+			mct_buf_adds(&m, "source ");
+			mct_pline_msgstr(&m, p->host, strlen(p->host));
+			mct_buf_addc(&m, ':');
+			mct_pline_msgstr(&m, what, strlen(what));
+			mct_buf_adds(&m, " is also in ");
+		}
+		mct_buf_adds(&m, ps->id[i].file);
+		if (ps->repeat_ok)
+			warnx("%s:%llu: %s: merged again (--allow-repeat)",
+			    pr->name, pr->off, m.p);
+		else {
+			warnx("%s:%llu: %s: its figures would count twice%s",
+			    pr->name, pr->off, m.p, ps->repeat_opt ?
+			    " (--allow-repeat merges it)" : "");
+			status = MCT_EXIT_USAGE;
+		}
+		mct_buf_free(&m);
+	}
+	p->file = mct_xstrdup(pr->name);
+	ps->id = mct_xrealloc(ps->id, (size_t)(ps->nid + 1) * sizeof(*ps->id));
+	ps->id[ps->nid++] = *p;
+	return status;
+}
+
+/* Is s 16 lowercase hex digits? */
+static int
+hex16(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return s[16] == '\0';
+}
+
+/* One identity of an end line's parts: 0, or -1 if damaged. */
+static int
+ident_read(struct mct_pline *pr, const struct mct_val *obj, struct mct_pid *p)
+{
+	struct mct_pline sub = { .name = pr->name, .off = pr->off };
+	struct mct_val v;
+	struct mct_buf s = { 0 };
+	int r = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (obj->type != MCT_J_OBJECT)
+		return -1;
+	mct_event_init(&sub.ev, obj->p, obj->len, NULL);
+	if (mct_get_key(&sub.ev, "host", &v) == 0 && v.type == MCT_J_STRING &&
+	    mct_jstr(&v, &s) == 0 && memchr(s.p ? s.p : "", '\0', s.len) == NULL) {
+		mct_buf_addc(&s, '\0');
+		p->host = mct_xstrdup(s.p);
+		s.len = 0;
+		if (mct_get_key(&sub.ev, "digest", &v) == 0 &&
+		    v.type == MCT_J_STRING && mct_jstr(&v, &s) == 0) {
+			mct_buf_addc(&s, '\0');
+			if (hex16(s.p) &&
+			    str_list(&sub, "sources", &p->src, &p->nsrc) == 0) {
+				p->digest = mct_xstrdup(s.p);
+				r = 0;
+			}
+		}
+	}
+	mct_event_free(&sub.ev);
+	mct_buf_free(&s);
+	return r;
+}
+
+static void
+pid_free(struct mct_pid *p)
+{
+	free(p->host);
+	free(p->digest);
+	free(p->file);
+	free_list(p->src, p->nsrc);
+}
+
+/*
+ * What the partial whose end line pr is summarises: its end line's
+ * parts, checked against those read before (ident_add).  A partial of
+ * an mct before identities is known by the digest of its lines as read,
+ * and said to be one.  A status.
+ */
+int
+mct_partial_ident(struct mct_pspec *ps, struct mct_pline *pr)
+{
+	struct mct_val v, e;
+	struct mct_pid p;
+	const char *q;
+	char hex[17];
+	int r, status = MCT_EXIT_OK;
+
+	if (mct_get_key(&pr->ev, "parts", &v) != 0) {
+		warnx("%s:%llu: a partial of an older mct, without its "
+		    "identity: a repeat of its sources cannot be told",
+		    pr->name, pr->off);
+		memset(&p, 0, sizeof(p));
+		snprintf(hex, sizeof(hex), "%016llx",
+		    (unsigned long long)pr->digest);
+		p.host = mct_xstrdup("");
+		p.digest = mct_xstrdup(hex);
+		return ident_add(ps, pr, &p);
+	}
+	if (arr_open(&v, &q) != 0) {
+		warnx("%s:%llu: damaged partial end line: parts", pr->name,
+		    pr->off);
+		return MCT_EXIT_DAMAGED;
+	}
+	while ((r = arr_next(&v, &q, &e)) == 1) {
+		if (ident_read(pr, &e, &p) != 0) {
+			pid_free(&p);
+			break;
+		}
+		status = mct_status(status, ident_add(ps, pr, &p));
+	}
+	if (r != 0) {
+		warnx("%s:%llu: damaged partial end line: parts", pr->name,
+		    pr->off);
+		status = mct_status(status, MCT_EXIT_DAMAGED);
+	}
+	return status;
 }
 
 /* A header line: check it against spec (or set spec from it). */
@@ -611,13 +830,14 @@ read_header(struct mct_pline *pr, void *arg)
 	ps->meta = meta;
 	if (xfields(g, pr, ps->nhdr == 0) != 0)
 		return -1;
-	mct_partial_cover(ps, pr);
-	return 0;
+	if (g->nseen)
+		memset(g->seen, 0, g->nseen);
+	return mct_partial_cover(ps, pr);
 }
 
 /* A sketch's buckets, {"zero":Z,"pos":[i,c,..],"neg":[i,c,..]}, into sk. */
 static int
-read_sketch(const struct mct_val *obj, struct mct_sketch *sk)
+read_sketch(const struct mct_val *obj, struct mct_sketch *sk, int64_t *sum)
 {
 	struct mct_event sev;
 	struct mct_val v, e;
@@ -627,8 +847,9 @@ read_sketch(const struct mct_val *obj, struct mct_sketch *sk)
 
 	mct_event_init(&sev, obj->p, obj->len, NULL);
 	if (mct_get_key(&sev, "zero", &e) != 0 || e.type != MCT_J_NUMBER ||
-	    mct_int(e.p, e.len, &sk->zero) != 0)
+	    mct_int(e.p, e.len, &sk->zero) != 0 || sk->zero < 0)
 		bad = 1;
+	*sum = sk->zero;
 	for (side = 0; side < 2 && !bad; side++) {
 		if (mct_get_key(&sev, side ? "neg" : "pos", &v) != 0 ||
 		    arr_open(&v, &p) != 0) {
@@ -636,9 +857,11 @@ read_sketch(const struct mct_val *obj, struct mct_sketch *sk)
 			break;
 		}
 		while (!bad && p < v.p + v.len - 1) {
+			/* a bucket of finite values, counted */
 			if (arr_int(&v, &p, &idx) != 0 ||
 			    arr_int(&v, &p, &c) != 0 || idx < 0 ||
-			    idx >= (INT64_C(1) << MCT_SKETCH_BITS) || c < 0)
+			    idx >= (INT64_C(0x7ff) << (MCT_SKETCH_BITS - 11)) ||
+			    c < 0 || __builtin_add_overflow(*sum, c, sum))
 				bad = 1;
 			else
 				mct_sketch_put(sk, side, (int32_t)idx, c);
@@ -648,12 +871,19 @@ read_sketch(const struct mct_val *obj, struct mct_sketch *sk)
 	return bad ? -1 : 0;
 }
 
+/* Is the 128-bit sum of n int64 values between n * lo and n * hi? */
+static int
+sum_in(mct_i128 sum, int64_t n, int64_t lo, int64_t hi)
+{
+	return sum >= (mct_i128)n * lo && sum <= (mct_i128)n * hi;
+}
+
 /* The summary and values (or sketch) of a group's line into s. */
 static int
 read_stats(struct mct_pline *pr, struct mct_stats *s)
 {
 	struct mct_val v, sk, e;
-	int64_t n, i, c;
+	int64_t n, i, c, nsk;
 	int isfloat;
 	const char *p;
 	double d;
@@ -674,7 +904,12 @@ read_stats(struct mct_pline *pr, struct mct_stats *s)
 			else
 				mct_stats_add(s, c);
 		}
-		return arr_next(&v, &p, &e) == 0 ? 0 : -1;
+		if (arr_next(&v, &p, &e) != 0) {
+			mct_pline_why(pr, "n is %lld, values has more",
+			    (long long)n);
+			return -1;
+		}
+		return 0;
 	}
 	/* a sketch: the summary as written, then the buckets */
 	mct_stats_sketch(s);
@@ -690,7 +925,32 @@ read_stats(struct mct_pline *pr, struct mct_stats *s)
 	    mct_get_key(&pr->ev, "sketch", &sk) != 0 || sk.type != MCT_J_OBJECT)
 		return -1;
 	s->sqover = get128(pr, "sumsq", &s->isumsq) != 0;
-	return read_sketch(&sk, s->sk);
+	if (read_sketch(&sk, s->sk, &nsk) != 0)
+		return -1;
+	if (nsk != n) {
+		mct_pline_why(pr, "n is %lld, the sketch's buckets count %lld",
+		    (long long)n, (long long)nsk);
+		return -1;
+	}
+	if ((!isfloat && s->imin > s->imax) || s->fmin > s->fmax) {
+		mct_pline_why(pr, "min is above max");
+		return -1;
+	}
+	if (isfloat ? !sum_in(s->isum, n, INT64_MIN, INT64_MAX) :
+	    !sum_in(s->isum, n, s->imin, s->imax) ||
+	    (!s->sqover && s->isumsq < 0)) {
+		mct_pline_why(pr, "sum is not within n times min and max");
+		return -1;
+	}
+	return 0;
+}
+
+/* Is d an integer an int64 holds? */
+static int
+int64ish(double d)
+{
+	return d >= -9223372036854775808.0 && d < 9223372036854775808.0 &&
+	    d == (double)(int64_t)d;
 }
 
 /* A group's extra fields (sum:F and kin). */
@@ -718,11 +978,126 @@ read_runs(struct gread *g, struct mct_pline *pr, struct mct_run *x)
 			return -1;
 		a->n = n;
 		a->isfloat = *fl.p == 't';
+		if (n < 0 || (n > 0 && a->min > a->max) ||
+		    !sum_in(a->isum, n, INT64_MIN, INT64_MAX) ||
+		    (!a->isfloat && (!int64ish(a->min) || !int64ish(a->max)))) {
+			mct_pline_why(pr, "the figures of x[%d] do not hold "
+			    "together", i - 1);
+			return -1;
+		}
 	}
 	return r == 0 && i == g->nxmap ? 0 : -1;
 }
 
-/* A group's line: merged into its group of t.  0, or -1 if damaged. */
+/*
+ * Is p[0..n) one JSON value, strictly (nothing repaired)?  Scanned in
+ * brackets, where a number ends, and one value long: "a","b" is two.
+ */
+static int
+json_value(const char *p, size_t n, struct mct_buf *tmp)
+{
+	struct mct_scan sc = { 0 };
+	const char *next;
+
+	tmp->len = 0;
+	mct_buf_addc(tmp, '[');
+	mct_buf_add(tmp, p, n);
+	mct_buf_addc(tmp, ']');
+	sc.p = tmp->p;
+	sc.end = tmp->p + tmp->len;
+	if (mct_scan(&sc) != MCT_SCAN_OK || sc.fixes != 0 || sc.p != sc.end)
+		return 0;
+	(void)mct_skip(p, p + n, &next);
+	return next == p + n;
+}
+
+/*
+ * Is a group's key one of the header's: a part for each --by field, each
+ * one JSON value (empty, a missing field, only with --missing)?
+ */
+static int
+key_ok(struct mct_pline *pr, const struct mct_pspec *ps, const char *k,
+    size_t n)
+{
+	struct mct_buf tmp = { 0 };
+	const char *end = k + n, *q;
+	int i = 0, ok = 1;
+
+	for (;; k = q + 1) {
+		q = memchr(k, '\037', (size_t)(end - k));
+		if (q == NULL)
+			q = end;
+		if (ok && i < ps->nby && (q == k ? !ps->missing :
+		    !json_value(k, (size_t)(q - k), &tmp))) {
+			mct_pline_why(pr, "part %d of the key is not a JSON "
+			    "value", i + 1);
+			ok = 0;
+		}
+		i++;
+		if (q == end)
+			break;
+	}
+	mct_buf_free(&tmp);
+	if (ok && i != ps->nby) {
+		mct_pline_why(pr, "the key has %d part%s, --by %d field%s", i,
+		    i == 1 ? "" : "s", ps->nby, ps->nby == 1 ? "" : "s");
+		ok = 0;
+	}
+	return ok;
+}
+
+/* Can g be merged into into without a count past 2^63? */
+static int
+merge_fits(const struct mct_gtab *t, const struct mct_group *into,
+    const struct mct_group *g)
+{
+	long long c;
+	int64_t n;
+	int i;
+
+	if (__builtin_add_overflow(into->count, g->count, &c) ||
+	    __builtin_add_overflow((int64_t)into->val.n, (int64_t)g->val.n, &n))
+		return 0;
+	for (i = 0; i < t->nx; i++)
+		if (__builtin_add_overflow(into->x[i].n, g->x[i].n, &c))
+			return 0;
+	return 1;
+}
+
+/*
+ * Its figures together: count the events, n of them with a value; a
+ * span of sane times, first before last.
+ */
+static int
+group_ok(struct mct_pline *pr, const struct mct_gtab *t,
+    const struct mct_group *g, int hasfirst, int haslast)
+{
+	int i;
+
+	if ((int64_t)g->val.n > g->count) {
+		mct_pline_why(pr, "n is %lld, count %lld: more values than "
+		    "events", (long long)g->val.n, g->count);
+		return 0;
+	}
+	for (i = 0; i < t->nx; i++)
+		if (g->x[i].n > g->count) {
+			mct_pline_why(pr, "x[%d] has more values than events",
+			    i);
+			return 0;
+		}
+	if (hasfirst != haslast || (g->span && (!MCT_SANE_NS(g->first) ||
+	    !MCT_SANE_NS(g->last) || g->first > g->last))) {
+		mct_pline_why(pr, "first and last are not a span of time");
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * A group's line: merged into its group of t.  0, or -1 if damaged (its
+ * figures do not hold together, it is the partial's second of its key,
+ * or its counts would overflow).
+ */
 static int
 read_group(struct mct_pline *pr, void *arg)
 {
@@ -732,7 +1107,8 @@ read_group(struct mct_pline *pr, void *arg)
 	struct mct_val v;
 	struct mct_buf key = { 0 };
 	int64_t count;
-	int r = -1;
+	size_t at;
+	int r = -1, hasfirst, haslast;
 
 	g.x = t->nx ? mct_xmalloc((size_t)t->nx * sizeof(*g.x)) : NULL;
 	if (t->nx)
@@ -742,10 +1118,32 @@ read_group(struct mct_pline *pr, void *arg)
 	    read_stats(pr, &g.val) != 0 || read_runs(gr, pr, g.x) != 0)
 		goto out;
 	g.count = count;
-	g.span = mct_pline_int(pr, "first", &g.first) == 0 &&
-	    mct_pline_int(pr, "last", &g.last) == 0;
-	mct_jstr(&v, &key);
-	into = mct_gtab_group(t, key.p ? key.p : "", key.len);
+	hasfirst = mct_pline_int(pr, "first", &g.first) == 0;
+	haslast = mct_pline_int(pr, "last", &g.last) == 0;
+	g.span = hasfirst && haslast;
+	if (!group_ok(pr, t, &g, hasfirst, haslast) ||
+	    mct_jstr(&v, &key) != 0 ||
+	    !key_ok(pr, gr->ps, key.p ? key.p : "", key.len))
+		goto out;
+	if ((into = mct_gtab_find(t, key.p ? key.p : "", key.len)) != NULL) {
+		at = (size_t)(into - t->g);
+		if (at < gr->nseen && gr->seen[at]) {
+			mct_pline_why(pr, "a second group of the same key");
+			goto out;
+		}
+		if (!merge_fits(t, into, &g)) {
+			mct_pline_why(pr, "its counts and the merged ones pass "
+			    "2^63");
+			goto out;
+		}
+	} else
+		into = mct_gtab_group(t, key.p ? key.p : "", key.len);
+	if ((at = (size_t)(into - t->g)) >= gr->nseen) {
+		gr->seen = mct_xrealloc(gr->seen, t->n + 64);
+		memset(gr->seen + gr->nseen, 0, t->n + 64 - gr->nseen);
+		gr->nseen = t->n + 64;
+	}
+	gr->seen[at] = 1;
 	mct_group_merge(t, into, &g);
 	if (into->val.n > gr->limit)
 		mct_stats_sketch(&into->val);
@@ -767,190 +1165,15 @@ read_end(struct mct_pline *pr, void *arg)
 
 	if (get128(pr, "alltotal", &total) != 0 ||
 	    getdbl(pr, "alltotalf", &totalf) != 0 ||
-	    getbool(pr, "allfloat", &allfloat) != 0) {
+	    getbool(pr, "allfloat", &allfloat) != 0 ||
+	    __builtin_add_overflow(t->alltotal, total, &total)) {
 		warnx("%s:%llu: damaged partial end line", pr->name, pr->off);
 		return MCT_EXIT_DAMAGED;
 	}
-	t->alltotal += total;
+	t->alltotal = total;
 	t->alltotalf += totalf;
 	t->allfloat |= allfloat;
-	return MCT_EXIT_OK;
-}
-
-/* Is text[0..n) one complete JSON object (and nothing after it)? */
-static int
-whole(const char *p, size_t n)
-{
-	struct mct_scan sc = { 0 };
-
-	sc.p = p;
-	sc.end = p + n;
-	if (n == 0 || *p != '{' || mct_scan(&sc) != MCT_SCAN_OK)
-		return 0;
-	while (sc.p < sc.end && (*sc.p == ' ' || *sc.p == '\r' || *sc.p == '\t'))
-		sc.p++;
-	return sc.p == sc.end;
-}
-
-/* The kinds of partial, by their header's key: to say which one it is. */
-static const struct {
-	const char	*key, *what;
-} kinds[] = {
-	{ "mct_partial",	"mct-group -o partial" },
-	{ "mct_ranks_partial",	"mct-ranks -o partial" },
-};
-
-/* Is the line a header of kind k, of its version?  0, or -1 (said). */
-static int
-kind_header(struct mct_pline *pr, const struct mct_partkind *k)
-{
-	struct mct_val v;
-	int64_t ver;
-	size_t i;
-
-	if (mct_pline_int(pr, k->key, &ver) != 0) {
-		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-			if (mct_get_key(&pr->ev, kinds[i].key, &v) == 0) {
-				warnx("%s:%llu: a partial of %s, not of %s",
-				    pr->name, pr->off, kinds[i].what, k->what);
-				return -1;
-			}
-		warnx("%s:%llu: not a partial of %s (no header line)",
-		    pr->name, pr->off, k->what);
-		return -1;
-	}
-	if (ver != k->version) {
-		warnx("%s:%llu: a partial of format version %lld; this "
-		    "%s reads version %d", pr->name, pr->off, (long long)ver,
-		    k->tool, k->version);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The end line of a partial of n lines (read or damaged): its own
- * figures (k->end), then its count of lines.  A status.
- */
-static int
-kind_end(struct mct_pline *pr, const struct mct_partkind *k, void *arg,
-    long long n)
-{
-	int64_t said;
-	int status;
-
-	mct_pline_int(pr, k->endkey, &said);
-	if ((status = k->end ? k->end(pr, arg) : MCT_EXIT_OK) != MCT_EXIT_OK)
-		return status;
-	if (said != n) {
-		warnx("%s:%llu: the partial has %lld %ss, its end line says "
-		    "%lld", pr->name, pr->off, n, k->item, (long long)said);
-		return MCT_EXIT_DAMAGED;
-	}
-	return MCT_EXIT_OK;
-}
-
-/*
- * Read the partials of kind k in one file (path; "-" is standard input),
- * one after another: each a header line, its lines, an end line that
- * counts them.  Returns MCT_EXIT_OK; MCT_EXIT_DAMAGED for a damaged or
- * truncated partial, whose intact lines are read; MCT_EXIT_USAGE for a
- * file that cannot be read, a header of another kind or version or that
- * k->header refuses, or a line k->line refuses (-2: said; the reading
- * stops).  Each problem is said as FILE:OFFSET: what.
- */
-int
-mct_partial_lines(const char *path, const struct mct_partkind *k, void *arg)
-{
-	struct mct_pline pr = { 0 };
-	struct mct_src *src;
-	struct mct_lines *li;
-	const char *p, *e;
-	size_t n, want, at;
-	long long off, nlines = 0, nbad = 0;	/* lines read, damaged */
-	int status = MCT_EXIT_OK, r, kind, cut = 0;
-	int state = 0;		/* 0: want a header, 1: lines, 2: ended */
-
-	pr.name = strcmp(path, "-") == 0 ? "(stdin)" : path;
-	src = mct_src_open(path);
-	if (mct_src_failed(src)) {
-		e = mct_src_error(src, &off);
-		warnx("%s: %s", mct_src_name(src), e ? e : "cannot be read");
-		mct_src_close(src);
-		return MCT_EXIT_USAGE;
-	}
-	li = mct_lines_open(src);
-	/* a trace given by mistake is read no further than its beginning */
-	for (want = MCT_KIND_BYTES;; want *= 2) {
-		p = mct_lines_peek(li, want, &n);
-		if ((kind = mct_src_kind(p, n, n < want)) != MCT_KIND_MORE)
-			break;
-	}
-	if (kind != MCT_KIND_PARTIAL && kind != MCT_KIND_RANKS_PARTIAL &&
-	    kind != MCT_KIND_EMPTY) {
-		for (at = 0; at < n && strchr(" \t\r\n", p[at]) != NULL; at++)
-			;
-		warnx("%s:%zu: not a partial of %s (no header line)", pr.name,
-		    at, k->what);
-		status = MCT_EXIT_USAGE;
-	}
-	mct_event_init(&pr.ev, "{}", 2, NULL);
-	while (status != MCT_EXIT_USAGE &&
-	    (r = mct_lines_next(li, &p, &n, &pr.off)) > 0) {
-		if (n == 0)
-			continue;
-		if (!whole(p, n)) {
-			cut = r == MCT_LINE_CUT;
-			if (state == 0 && !cut)		/* a trace, say */
-				warnx("%s:%llu: not a partial of %s (no header "
-				    "line)", pr.name, pr.off, k->what);
-			else
-				warnx("%s:%llu: %s", pr.name, pr.off, cut ?
-				    "truncated partial: its last line is cut" :
-				    "damaged partial line");
-			status = mct_status(status, MCT_EXIT_DAMAGED);
-			if (state == 0)
-				status = MCT_EXIT_USAGE;
-			nbad++;
-			continue;
-		}
-		mct_event_set(&pr.ev, p, n);
-		if (state != 1) {
-			if (kind_header(&pr, k) != 0 || k->header(&pr, arg) != 0)
-				status = MCT_EXIT_USAGE;
-			state = 1;
-			nlines = nbad = 0;
-		} else if (mct_pline_int(&pr, k->endkey, &(int64_t){ 0 }) == 0) {
-			status = mct_status(status,
-			    kind_end(&pr, k, arg, nlines + nbad));
-			state = 2;
-		} else if ((r = k->line(&pr, arg)) == -2)
-			status = MCT_EXIT_USAGE;
-		else if (r != 0) {
-			warnx("%s:%llu: damaged partial %s", pr.name, pr.off,
-			    k->item);
-			status = mct_status(status, MCT_EXIT_DAMAGED);
-			nbad++;
-		} else
-			nlines++;
-	}
-	if ((e = mct_src_error(src, &off)) != NULL) {
-		warnx("%s:%lld: %s", mct_src_name(src), off, e);
-		status = mct_status(status, MCT_EXIT_DAMAGED);
-	}
-	if (state == 0 && status == MCT_EXIT_OK) {
-		warnx("%s: empty: not a partial of %s", pr.name, k->what);
-		status = MCT_EXIT_USAGE;
-	} else if (state == 1 && !cut && status != MCT_EXIT_USAGE) {
-		warnx("%s:%llu: truncated partial: no end line after %lld "
-		    "%ss", pr.name, (unsigned long long)mct_src_pos(src),
-		    nlines, k->item);
-		status = mct_status(status, MCT_EXIT_DAMAGED);
-	}
-	mct_event_free(&pr.ev);
-	mct_lines_free(li);
-	mct_src_close(src);
-	return status;
+	return mct_partial_ident(((struct gread *)arg)->ps, pr);
 }
 
 /*
@@ -973,8 +1196,9 @@ mct_partial_read(struct mct_gtab *t, struct mct_pspec *ps, const char *path,
 	struct gread gr = { .t = t, .ps = ps, .limit = limit };
 	int status;
 
-	status = mct_partial_lines(path, &group, &gr);
+	status = mct_pline_read(path, &group, &gr);
 	free(gr.xmap);
+	free(gr.seen);
 	return status;
 }
 
@@ -997,8 +1221,13 @@ mct_partial_header(const struct mct_pspec *ps, struct mct_header *h)
 void
 mct_pspec_free(struct mct_pspec *ps)
 {
+	int i;
+
 	free_list(ps->by, ps->nby);
 	free_list(ps->src, ps->nsrc);
+	for (i = 0; i < ps->nid; i++)
+		pid_free(&ps->id[i]);
+	free(ps->id);
 	free(ps->value);
 	memset(ps, 0, sizeof(*ps));
 }

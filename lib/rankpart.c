@@ -25,7 +25,7 @@
  * partials of other ones are refused.  A rank's origin (the smallest ts
  * of its trace) lets a merge align the ranks' clocks as mct-cat --align
  * start does.  Lines are read by partial.c's
- * mct_partial_lines(), as mct-group's partials are.
+ * mct_pline_read(), as mct-group's partials are.
  */
 #include "config.h"
 
@@ -160,6 +160,7 @@ mct_rpart_write(const struct mct_rpart *rp)
 {
 	struct mct_buf b = { 0 };
 	long long lines = 0;
+	uint64_t d = 0;
 	size_t i, k;
 
 	header(&b, rp);
@@ -168,14 +169,17 @@ mct_rpart_write(const struct mct_rpart *rp)
 		for (k = 0; k < rp->rk[i].ncall; k++) {
 			call_line(&b, rp, rp->rk[i].rank, &rp->rk[i].call[k]);
 			if (b.len > 65536) {
+				d = mct_pline_digest(d, b.p, b.len);
 				mct_write(b.p, b.len);
 				b.len = 0;
 			}
 		}
 		lines += 1 + (long long)rp->rk[i].ncall;
 	}
+	d = mct_pline_digest(d, b.p, b.len);
 	mct_buf_adds(&b, "{\"mct_ranks_partial_end\":");
 	mct_buf_addi(&b, lines);
+	mct_partial_ident_write(&b, &rp->cover, d);
 	mct_buf_adds(&b, "}\n");
 	mct_write(b.p, b.len);
 	mct_buf_free(&b);
@@ -234,9 +238,8 @@ read_header(struct mct_pline *pr, void *arg)
 			return -1;
 		}
 	}
-	mct_partial_cover(&rp->cover, pr);
 	rr->cur = NULL;
-	return 0;
+	return mct_partial_cover(&rp->cover, pr);
 }
 
 /* A rank already read: a rank is never split (see the top). */
@@ -284,6 +287,22 @@ rank_figures(struct rread *rr, struct mct_pline *pr, int64_t id)
 			return -1;
 		r.hasorigin = 1;
 	}
+	if (!MCT_SANE_NS(r.start) || !MCT_SANE_NS(r.end) || r.start > r.end) {
+		mct_pline_why(pr, "start and end are not times of a trace, "
+		    "start before end");
+		return -1;
+	}
+	if (r.busy < 0 || r.compute < 0 || r.comm < 0 ||
+	    (r.hasround && r.round < 0)) {
+		mct_pline_why(pr, "a negative time");
+		return -1;
+	}
+	if (r.busy > r.end - r.start || r.compute > r.busy ||
+	    r.comm > r.busy) {
+		mct_pline_why(pr, "busy is more than end - start, or compute "
+		    "or comm more than busy");
+		return -1;
+	}
 	*(rr->cur = mct_rpart_rank(rr->rp, id)) = r;
 	return 0;
 }
@@ -301,6 +320,11 @@ rank_call(struct rread *rr, struct mct_pline *pr, int64_t id)
 	    mct_pline_int(pr, "ts", &ts) != 0 ||
 	    mct_pline_int(pr, "dur", &dur) != 0)
 		return -1;
+	if (!MCT_SANE_NS(ts) || dur < 0 || !MCT_SANE_NS(dur) ||
+	    !MCT_SANE_NS(ts + dur)) {
+		mct_pline_why(pr, "ts and dur are not a span of time");
+		return -1;
+	}
 	mct_rpart_call(rr->cur, mct_intern(rr->rp->st, name,
 	    rr->s.len - 1), (long)n, ts, dur);
 	return 0;
@@ -326,6 +350,13 @@ read_line(struct mct_pline *pr, void *arg)
 	return rank_figures(rr, pr, id);
 }
 
+/* The end line: what the partial summarises. */
+static int
+read_end(struct mct_pline *pr, void *arg)
+{
+	return mct_partial_ident(&((struct rread *)arg)->rp->cover, pr);
+}
+
 /*
  * Add the partials of one file (path; "-" is standard input) to rp.
  * MCT_EXIT_OK; MCT_EXIT_DAMAGED for a damaged or truncated partial, whose
@@ -339,7 +370,7 @@ mct_rpart_read(struct mct_rpart *rp, const char *path)
 		.key = "mct_ranks_partial", .version = MCT_RPART_VERSION,
 		.tool = "mct-ranks", .what = "mct-ranks -o partial",
 		.endkey = "mct_ranks_partial_end", .item = "line",
-		.header = read_header, .line = read_line, .end = NULL
+		.header = read_header, .line = read_line, .end = read_end
 	};
 	struct rread rr = { .rp = rp, .file = rp->nfile };
 	int status;
@@ -348,9 +379,16 @@ mct_rpart_read(struct mct_rpart *rp, const char *path)
 	    sizeof(*rp->file));
 	rp->file[rp->nfile++] = mct_xstrdup(strcmp(path, "-") == 0 ?
 	    "(stdin)" : path);
-	status = mct_partial_lines(path, &ranks, &rr);
+	status = mct_pline_read(path, &ranks, &rr);
 	mct_buf_free(&rr.s);
 	return status;
+}
+
+/* Time *t shifted by d: 0, or -1 if it is then no time of a trace. */
+static int
+shift(int64_t *t, int64_t d)
+{
+	return __builtin_add_overflow(*t, d, t) || !MCT_SANE_NS(*t) ? -1 : 0;
 }
 
 /*
@@ -380,18 +418,25 @@ mct_rpart_align(struct mct_rpart *rp)
 	}
 	for (i = 0; i < rp->nrk; i++) {
 		r = &rp->rk[i];
-		r->shift = target - r->origin;
+		if (__builtin_sub_overflow(target, r->origin, &r->shift) ||
+		    shift(&r->start, r->shift) || shift(&r->end, r->shift))
+			goto far;
 		r->origin = target;
-		r->start += r->shift;
-		r->end += r->shift;
 		for (k = 0; k < r->ncall; k++)
-			r->call[k].ts += r->shift;
+			if (shift(&r->call[k].ts, r->shift) ||
+			    !MCT_SANE_NS(r->call[k].ts + r->call[k].dur))
+				goto far;
 	}
 	if (rp->nrk > 0) {
 		rp->cover.origin = target;
 		rp->cover.has_origin = 1;
 	}
 	return 0;
+far:
+	warnx("--align start: rank %lld of %s, whose origin is %lld, would "
+	    "have times past the range of a trace's", (long long)r->rank,
+	    rp->file[r->file], (long long)r->origin);
+	return -1;
 }
 
 void

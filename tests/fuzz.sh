@@ -7,6 +7,10 @@
 #             end to end (trace and stream input)
 #   parsers   tests/fuzz-parsers.c: times, --where predicates (parsed and
 #             evaluated), field lists, rules files
+#   partial   tests/fuzz-partial.c: mct-group's partials (--merge), read,
+#             checked, written and read back
+#   rankpart  tests/fuzz-partial.c -DFUZZ_RANKPART: mct-ranks' partials
+#             (--merge), read, checked, aligned, written and read back
 #
 # usage: tests/fuzz.sh [BUILDDIR]
 #
@@ -14,7 +18,8 @@
 #                   without one a minimal config.h is generated
 #
 # environment:
-#   FUZZ_TARGETS    the targets to run (default "reader parsers")
+#   FUZZ_TARGETS    the targets to run (default "reader parsers"; also
+#                   partial, rankpart)
 #   FUZZ_SECONDS    how long to fuzz each target (default 60)
 #   FUZZ_DIR        work directory (default /tmp/mct-fuzz): the binaries,
 #                   corpus-TARGET/ (kept between runs), artifacts/ (crashes,
@@ -53,8 +58,8 @@ cc=${FUZZ_CC:-clang}
 
 for t in $targets; do
 	case $t in
-	reader|parsers) ;;
-	*) echo "fuzz.sh: unknown target '$t' (want reader, parsers)" >&2; exit 2 ;;
+	reader|parsers|partial|rankpart) ;;
+	*) echo "fuzz.sh: unknown target '$t' (want reader, parsers, partial, rankpart)" >&2; exit 2 ;;
 	esac
 done
 command -v "$cc" >/dev/null 2>&1 || {
@@ -117,6 +122,13 @@ if grep -q '^#define HAVE_DEMANGLE 1' "$inc/config.h"; then
 	    -fsanitize=address,undefined -I"$srcdir/lib" -I"$inc" \
 	    -c -o "$cxxobj" "$srcdir/lib/demangle.cc"
 fi
+# a target's source: tests/fuzz-TARGET.c, but rankpart's is partial's
+src_of() {
+	case $1 in
+	rankpart) echo "-DFUZZ_RANKPART $srcdir/tests/fuzz-partial.c" ;;
+	*) echo "$srcdir/tests/fuzz-$1.c" ;;
+	esac
+}
 for t in $targets; do
 	echo "fuzz.sh: building $dir/fuzz-$t with $cc"
 	# shellcheck disable=SC2086
@@ -124,7 +136,7 @@ for t in $targets; do
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -fsanitize-recover=pointer-overflow,nonnull-attribute,shift \
 	    ${FUZZ_CFLAGS:-} -I"$srcdir/lib" -I"$inc" $jflags \
-	    -o "$dir/fuzz-$t" "$srcdir/tests/fuzz-$t.c" "$srcdir"/lib/*.c \
+	    -o "$dir/fuzz-$t" $(src_of "$t") "$srcdir"/lib/*.c \
 	    $cxxobj $jlibs $zlibs $cxxlibs -lpthread -lm
 done
 
@@ -293,6 +305,82 @@ EOF
 "9223372036854775807"
 "-"
 "#"
+EOF
+}
+
+# Seeds of the partial readers: partials of the build's example trace
+# and of generated ranks (with BUILDDIR), and snippets.
+seed_partial() {
+	c=$dir/corpus-partial
+	mkdir -p "$c"
+	g=${builddir:+$builddir/tools/mct-group}
+	ex=${builddir:+$builddir/examples/seed-small.json.gz}
+	if [ -n "$g" ] && [ -x "$g" ] && [ -f "$ex" ]; then
+		"$g" -o partial "$ex" | head -c 16384 >"$c/seed-name"
+		"$g" -o partial --by name,tid -a sum:args.bytes "$ex" |
+		    head -c 16384 >"$c/seed-name-tid"
+		"$g" -o partial --exact-limit 3 --missing --by cat "$ex" |
+		    head -c 16384 >"$c/seed-sketch"
+	fi
+	printf '%s\n' '{"mct_partial":1,"by":["name","tid"],"value":"dur","x":["args.n"],"missing":true,"meta":false,"limit":2,"unit":"us","origin":5,"sources":["-"]}' \
+	    '{"key":"\"a\"\u001f7","count":3,"n":3,"float":false,"sum":6,"sumsq":14,"min":1,"max":3,"values":[1,2,3],"first":5,"last":9,"x":[[2,false,3,3,1,2]]}' \
+	    '{"key":"\u001f","count":2,"n":2,"float":true,"sum":0,"sumsq":null,"min":0,"max":0,"fsum":1.5,"fsumsq":1.25,"fmin":0.5,"fmax":1,"sketch":{"zero":0,"pos":[130048,1,130944,1],"neg":[]},"x":[[0,false,0,0,0,0]]}' \
+	    '{"mct_partial_end":2,"alltotal":6,"alltotalf":7.5,"allfloat":true,"parts":[{"host":"h","digest":"0123456789abcdef","sources":["-"]}]}' \
+	    >"$c/seed-hand"
+	cat >"$dir/partial.dict" <<'EOF'
+"{\"mct_partial\":1,"
+"{\"mct_partial_end\":"
+"{\"key\":"
+"\\u001f"
+"\"count\":"
+"\"n\":"
+"\"values\":["
+"\"sketch\":{\"zero\":"
+"\"first\":"
+"\"parts\":[{\"host\":"
+"9223372036854775807"
+"-9223372036854775808"
+"170141183460469231731687303715884105727"
+"4611686018427387904"
+"1e308"
+"\x0a"
+EOF
+}
+
+seed_rankpart() {
+	c=$dir/corpus-rankpart
+	mkdir -p "$c"
+	r=${builddir:+$builddir/tools/mct-ranks}
+	gt=${builddir:+$builddir/tests/gentrace}
+	if [ -n "$r" ] && [ -x "$r" ] && [ -x "$gt" ]; then
+		mkdir -p "$tmp/ranks"
+		"$gt" --scale 0.01 --ranks 2 --out "$tmp/ranks" >/dev/null 2>&1 &&
+		    "$r" -o partial "$tmp/ranks/rank-0.json" |
+		    head -c 16384 >"$c/seed-rank0" &&
+		    cat "$tmp"/ranks/rank-*.json | "$r" -o partial |
+		    head -c 16384 >"$c/seed-ranks" || true
+		rm -rf "$tmp/ranks"
+	fi
+	printf '%s\n' '{"mct_ranks_partial":1,"key":null,"device":null,"rules":null,"unit":"ns","origin":5,"sources":["-"]}' \
+	    '{"rank":3,"start":10,"end":100,"busy":50,"compute":40,"comm":10,"rounds":2,"round":20,"origin":5}' \
+	    '{"rank":3,"call":"nccl","n":1,"ts":20,"dur":5}' \
+	    '{"rank":1,"start":-5,"end":20,"busy":25,"compute":25,"comm":0,"rounds":0,"round":null,"origin":-7}' \
+	    '{"mct_ranks_partial_end":3,"parts":[{"host":"h","digest":"0123456789abcdef","sources":["-"]}]}' \
+	    >"$c/seed-hand"
+	cat >"$dir/rankpart.dict" <<'EOF'
+"{\"mct_ranks_partial\":1,"
+"{\"mct_ranks_partial_end\":"
+"{\"rank\":"
+"\"call\":"
+"\"start\":"
+"\"busy\":"
+"\"origin\":"
+"\"parts\":[{\"host\":"
+"null"
+"9223372036854775807"
+"-9223372036854775808"
+"4611686018427387903"
+"\x0a"
 EOF
 }
 

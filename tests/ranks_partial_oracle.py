@@ -16,6 +16,7 @@ Usage:
         on the first difference, saying it.
 """
 import json
+import re
 import os
 import sys
 
@@ -88,8 +89,14 @@ def cmd_state(args):
     origin, _ = origins(paths, rank)
     if head.get("origin") != origin:
         fail("origin %r, want %r" % (head.get("origin"), origin))
+    parts = end.pop("parts", None)
     if end != {"mct_ranks_partial_end": len(body)}:
         fail("end line %r, want %d lines" % (end, len(body)))
+    # what it summarises: per partial a host, a digest, its sources
+    if not parts or any(sorted(x) != ["digest", "host", "sources"] or
+                        not re.fullmatch("[0-9a-f]{16}", x["digest"])
+                        for x in parts):
+        fail("end line's parts %r: want host, digest, sources" % parts)
     got, cur = {}, None
     for x in body:
         if "call" in x:

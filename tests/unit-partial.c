@@ -201,7 +201,8 @@ test_rankpart(void)
 	ok(strncmp(t.p, want, strlen(want)) == 0 &&
 	    strstr(t.p, "{\"rank\":1,\"start\":-5,\"end\":20,\"busy\":25,"
 	    "\"compute\":25,\"comm\":0,\"rounds\":0,"
-	    "\"round\":null,\"origin\":null}\n{\"mct_ranks_partial_end\":5}\n")
+	    "\"round\":null,\"origin\":null}\n{\"mct_ranks_partial_end\":5,"
+	    "\"parts\":[{\"host\":")
 	    != NULL,
 	    "rankpart: header, a rank's figures, its calls, the end line");
 

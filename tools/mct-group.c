@@ -51,10 +51,11 @@ struct opts {
 };
 
 enum { OPT_MISSING = MCT_OPT_TOOL, OPT_META, OPT_TOTAL, OPT_VALUE, OPT_MERGE,
-    OPT_EXACT_LIMIT };
+    OPT_EXACT_LIMIT, OPT_ALLOW_REPEAT };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
+	{ "allow-repeat", no_argument,		NULL, OPT_ALLOW_REPEAT },
 	{ "by",		required_argument,	NULL, 'k' },
 	{ "exact-limit", required_argument,	NULL, OPT_EXACT_LIMIT },
 	MCT_LONGOPT_HELP,
@@ -116,6 +117,9 @@ usage(int status)
 	    "                        (the mergeable state, for --merge)\n"
 	    "      --merge           read partials (-o partial) and merge "
 	    "them\n"
+	    "      --allow-repeat    with --merge: merge a partial (or a "
+	    "source) given\n"
+	    "                        twice, and say so\n"
 	    "      --exact-limit N   values kept per group in a partial "
 	    "(default\n"
 	    "                        1000000); past it a sketch, quantiles "
@@ -371,6 +375,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_MERGE:
 			o->merge = 1;
 			break;
+		case OPT_ALLOW_REPEAT:
+			o->ps.repeat_ok = 1;
+			break;
 		case OPT_EXACT_LIMIT:
 			o->limit = (size_t)mct_opt_count("--exact-limit", optarg, 0);
 			break;
@@ -497,6 +504,7 @@ from_partials(struct opts *o, int argc, char *argv[])
 		argc = 1;
 		argv = stdin_only;
 	}
+	o->ps.repeat_opt = 1;
 	if (o->by_given || o->value_given) {
 		/* what the user named must be what the partials group */
 		setup_fields(o);
