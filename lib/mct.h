@@ -65,6 +65,8 @@ struct mct_buf {
 };
 
 void	 mct_nomem(const char *) __attribute__((noreturn));
+void	 mct_cut_mark(void);
+int	 mct_cut_marked(void);
 void	*mct_xmalloc(size_t);
 void	*mct_xrealloc(void *, size_t);
 char	*mct_xstrdup(const char *);
@@ -459,6 +461,19 @@ mct_header_line(const char *p, size_t n)
 {
 	return n >= sizeof(MCT_HEADER_TAG) - 1 &&
 	    __builtin_memcmp(p, MCT_HEADER_TAG, sizeof(MCT_HEADER_TAG) - 1) == 0;
+}
+
+/*
+ * The last line of a stream its writer could not finish (an error after
+ * its header was out): every reader of the stream reports it.
+ */
+#define MCT_CUT_LINE	"{\"name\":\"mct_cut\",\"ph\":\"M\",\"args\":{}}"
+
+static inline int
+mct_cut_line(const char *p, size_t n)
+{
+	return n == sizeof(MCT_CUT_LINE) - 1 &&
+	    __builtin_memcmp(p, MCT_CUT_LINE, n) == 0;
 }
 
 /*

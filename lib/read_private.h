@@ -229,7 +229,7 @@ struct mct_reader {
 	struct mct_buf	 conv;
 	struct spans	 spans;
 	struct mct_buf	 rline;		/* an event with its rank */
-	int		 fatal;		/* nothing to read (duplicate ranks) */
+	int		 fatal;		/* nothing to read (duplicate ranks, no spool) */
 	int		 status;
 	double		 last_progress;
 	const struct mct_editor *edit;	/* mct_edit(): &editor, or NULL */

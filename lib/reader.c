@@ -203,6 +203,7 @@ open_input(struct mct_reader *r, struct input *in, int *ndirect)
 	if (in->direct)
 		(*ndirect)++;
 	else if (r->spool == -1 && spool_make(r) == -1) {
+		r->spoolbad = 1;	/* said */
 		r->status = MCT_EXIT_USAGE;
 		mct_src_close(in->src);
 		in->src = NULL;
@@ -300,6 +301,8 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 	}
 	header_decide_ranks(r);
 	header_make(r);
+	if (r->spoolbad)
+		r->fatal = 1;	/* no header it could not stand behind */
 	if (r->fatal)
 		r->hdr.nread = 0;	/* the tools write nothing */
 	r->cur = 0;
@@ -491,6 +494,14 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 				continue;
 			if (read_is_header_line(ev->json, ev->len))
 				continue;	/* another stream's header */
+			if (mct_cut_line(ev->json, ev->len)) {
+				warnx("%s:%llu: the stream is cut: its writer "
+				    "stopped on an error before its end",
+				    ev->file, ev->where);
+				r->status = mct_status(r->status,
+				    MCT_EXIT_DAMAGED);
+				continue;
+			}
 		} else if (in->convert)
 			edit_convert(r, in, NULL);
 		edit_event(r, in);
@@ -557,8 +568,10 @@ static __attribute__((noinline)) void
 merge_start(struct mct_reader *r)
 {
 	r->merging = 2;
-	if ((r->merge = mct_merge_open(&r->hdr, &r->feed)) == NULL)
+	if ((r->merge = mct_merge_open(&r->hdr, &r->feed)) == NULL) {
 		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+		mct_cut_mark();	/* the header is out */
+	}
 }
 
 /* The next event of all in ts order. */

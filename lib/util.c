@@ -34,6 +34,24 @@ mct_nomem(const char *what)
 	err(MCT_EXIT_USAGE, "%s", what);
 }
 
+/*
+ * What is written stops short of its end: something failed after the
+ * output began (a spool), and mct_out_end() ends it with a line saying so.
+ */
+static int output_cut;
+
+void
+mct_cut_mark(void)
+{
+	output_cut = 1;
+}
+
+int
+mct_cut_marked(void)
+{
+	return output_cut;
+}
+
 void *
 mct_xmalloc(size_t n)
 {
