@@ -1518,10 +1518,21 @@ struct mct_tz {
 enum mct_mcrole { MCT_MC_UNKNOWN = 0, MCT_MC_TIME, MCT_MC_DEVICE,
     MCT_MC_METRIC, MCT_MC_TEXT };
 
+/* A bad value in a metric column, for the caller to say with its line. */
+struct mct_mbad {
+	long long	 line;
+	char		 why[120];
+};
+#define MCT_MLOG_KEEP	20	/* bad values a column of no kind yet keeps */
+
 struct mct_mcol {
 	char		*name;		/* the header's text, unit taken off */
 	char		*unit;		/* "MHz" of "clocks.sm [MHz]", or NULL */
 	enum mct_mcrole	 role;		/* a metric once a value was a number */
+	/* private: values no number while the column may still be text */
+	struct mct_mbad	*pend;
+	int		 npend;
+	long long	 nlost;		/* more than MCT_MLOG_KEEP of them */
 };
 
 struct mct_msample {
@@ -1539,6 +1550,9 @@ struct mct_mlog {
 	struct mct_tz	 tz;		/* wall times without an offset */
 	int		 has_sync;	/* ts = sync_ts + (time - sync_t) */
 	int64_t		 sync_t, sync_ts;
+	const char	*join;		/* --join: names that are metrics */
+	/* set before each line: its number, for the messages */
+	long long	 line;
 	/* the header's */
 	int		 delim;
 	struct mct_mcol	*col;
@@ -1547,12 +1561,23 @@ struct mct_mlog {
 	struct mct_msample *sample;
 	size_t		 nsample, scap;
 	char		 why[128];
+	/*
+	 * and, after a line, its bad values (each skipped, the line's others
+	 * kept), with those of earlier lines of a column found a metric only
+	 * now; nlost more of them not kept; the earlier line of its device at
+	 * its time, or 0
+	 */
+	struct mct_mbad	*bad;
+	size_t		 nbad, badcap;
+	long long	 nlost, dup;
 	/* private */
 	char		*hline;
 	size_t		 hlen;
 	struct mct_buf	 fbuf;
 	struct { size_t off, len; } *field;
 	int		 nfield, fcap;
+	struct mct_mlast { int64_t dev, ts; long long line; } *last;
+	size_t		 nlast, lastcap;
 };
 
 /*
