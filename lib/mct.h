@@ -69,6 +69,7 @@ void	 mct_cut_mark(void);
 int	 mct_cut_marked(void);
 void	*mct_xmalloc(size_t);
 void	*mct_xrealloc(void *, size_t);
+void	*mct_xgrow(void *, size_t, size_t);
 char	*mct_xstrdup(const char *);
 #define PREFAULT	(64 * 1024)	/* buffers this big are mapped at once */
 void	 mct_prefault(void *, size_t);
@@ -1338,6 +1339,7 @@ struct mct_rpart {
 	struct mct_strtab *st;		/* the names of calls: the caller's */
 	char		**file;		/* the files read, for messages */
 	int		 nfile;
+	struct mct_map	 ids;		/* private: rank -> its index in rk */
 };
 
 struct mct_rprank *mct_rpart_rank(struct mct_rpart *, int64_t);

@@ -80,6 +80,8 @@ struct facts {
 	i128		 min_e6;	/* the smallest ts, M events aside */
 	char		 min_text[64];	/* as written */
 	int		 damaged;	/* damage was noted */
+	long long	 nsaid;		/* places of damage said, and more not */
+	long long	 nunsaid;
 	int		 notrace;	/* it began with neither '{' nor '[' */
 	int		 has_mark;	/* --align NAME: its first event */
 	i128		 mark_e6;
@@ -102,6 +104,8 @@ struct facts {
  * The framer of one byte stream: where it stands and its state between
  * events, and its scratch.  It is all a thread needs to frame a part.
  */
+#define SAY_MAX		20	/* damaged places said an operand, then a count */
+
 struct framer {
 	struct mct_reader *r;		/* says damage there; NULL: a thread's part */
 	struct mct_src	*src;		/* the bytes (borrowed) */
@@ -284,6 +288,7 @@ void	 edit_rank(struct mct_reader *, struct input *);
 int	 frame_next(struct framer *);
 void	 frame_emit(struct framer *);
 void	 frame_progress(struct framer *, int);
+void	 frame_said(const struct framer *);
 size_t	 frame_resync(const struct rbuf *, size_t, int *);
 void	 frame_reset(struct framer *);
 void	 frame_restart(struct input *);

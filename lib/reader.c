@@ -170,6 +170,7 @@ pass1(struct mct_reader *r, struct input *in)
 	}
 	if (!in->direct)
 		in->rp.spool_to = spool_at(r);
+	frame_said(f);
 	not_trace(r, in);
 	header_decide_unit(r, in);
 	header_publish(in);
@@ -324,11 +325,14 @@ mct_header(const struct mct_reader *r)
  * reported and skipped (0).
  */
 static int
-stream_line(struct mct_reader *r, struct mct_event *ev)
+stream_line(struct mct_reader *r, struct input *in, struct mct_event *ev)
 {
 	if (mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap) < 0) {
-		warnx("%s:%llu: not a complete JSON object; line skipped",
-		    ev->file, ev->where);
+		if (in->fx.nsaid++ < SAY_MAX)
+			warnx("%s:%llu: not a complete JSON object; line "
+			    "skipped", ev->file, ev->where);
+		else
+			in->fx.nunsaid++;
 		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 		return 0;
 	}
@@ -490,7 +494,7 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 				ev->len--;
 			if (ev->len == 0)
 				continue;
-			if (!stream_line(r, ev))
+			if (!stream_line(r, in, ev))
 				continue;
 			if (read_is_header_line(ev->json, ev->len))
 				continue;	/* another stream's header */
@@ -511,6 +515,7 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 	}
 	/* done with this operand */
 	if (in->stream) {
+		frame_said(&in->fr);
 		r->status = mct_status(r->status, mct_src_close(in->src));
 		in->src = NULL;
 		free(in->rp.rb.p);

@@ -320,8 +320,7 @@ metric_of(struct opts *o, const struct mct_mcol *c)
 	int32_t id = mct_intern(&o->names, c->name, strlen(c->name));
 
 	if (id == o->nunit) {
-		o->unit = mct_xrealloc(o->unit, (size_t)(id + 1) *
-		    sizeof(*o->unit));
+		o->unit = mct_xgrow(o->unit, (size_t)id, sizeof(*o->unit));
 		o->unit[o->nunit++] = c->unit ? mct_xstrdup(c->unit) : NULL;
 	}
 	return id;
@@ -643,8 +642,7 @@ join_parse(struct opts *o)
 		q = strchr(p, ',');
 		if (q == NULL)
 			q = p + strlen(p);
-		o->jm = mct_xrealloc(o->jm, (size_t)(o->njm + 1) *
-		    sizeof(*o->jm));
+		o->jm = mct_xgrow(o->jm, (size_t)o->njm, sizeof(*o->jm));
 		j = &o->jm[o->njm++];
 		memset(j, 0, sizeof(*j));
 		j->name = mct_xmalloc((size_t)(q - p) + 1);

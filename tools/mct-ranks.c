@@ -184,10 +184,22 @@ rank_of(struct opts *o, struct mct_event *ev, int64_t *id)
 	return 0;
 }
 
+/* A rank not had yet (each of the partials' is in one partial only). */
+static struct rank *
+rank_add(struct opts *o, int64_t id)
+{
+	struct rank *r;
+
+	o->rk = mct_xgrow(o->rk, (size_t)o->nrk, sizeof(*o->rk));
+	r = &o->rk[o->last = o->nrk++];
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	return r;
+}
+
 static struct rank *
 rank_get(struct opts *o, int64_t id)
 {
-	struct rank *r;
 	size_t i;
 
 	if (o->last < o->nrk && o->rk[o->last].id == id)
@@ -195,11 +207,7 @@ rank_get(struct opts *o, int64_t id)
 	for (i = 0; i < o->nrk; i++)
 		if (o->rk[i].id == id)
 			return &o->rk[o->last = i];
-	o->rk = mct_xrealloc(o->rk, (o->nrk + 1) * sizeof(*o->rk));
-	r = &o->rk[o->last = o->nrk++];
-	memset(r, 0, sizeof(*r));
-	r->id = id;
-	return r;
+	return rank_add(o, id);
 }
 
 /* The texts of fields of the event, a space apart, interned. */
@@ -641,7 +649,7 @@ add_coll(struct opts *o, struct colls *cs, int32_t name, long k,
 	int64_t lo = 0, hi = 0;
 	size_t i;
 
-	cs->c = mct_xrealloc(cs->c, (cs->n + 1) * sizeof(*cs->c));
+	cs->c = mct_xgrow(cs->c, cs->n, sizeof(*cs->c));
 	c = &cs->c[cs->n++];
 	memset(c, 0, sizeof(*c));
 	c->name = name;
@@ -962,7 +970,7 @@ ranks_of(struct opts *o, const struct mct_rpart *rp)
 
 	for (i = 0; i < rp->nrk; i++) {
 		p = &rp->rk[i];
-		r = rank_get(o, p->rank);
+		r = rank_add(o, p->rank);
 		r->start = p->start;
 		r->end = p->end;
 		r->busy = p->busy;
