@@ -457,6 +457,8 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 	return test_cmp(c->op, cmp_bytes(tmp->p, tmp->len, c->text, c->len));
 }
 
+#define EXPR_TMP_KEEP	(1 << 20)	/* scratch an expression keeps */
+
 /*
  * Does the event satisfy the expression?  The expression holds its own
  * scratch: two expressions evaluate at once, one expression once at a
@@ -466,14 +468,20 @@ int
 mct_expr_eval(const struct mct_expr *e, struct mct_event *ev,
     const struct mct_header *h)
 {
-	int i, j;
+	int i, j, r = 0;
 
-	for (i = 0; i < e->n; i++) {
+	for (i = 0; i < e->n && !r; i++) {
 		for (j = 0; j < e->a[i].n; j++)
 			if (!eval_cond(&e->a[i].c[j], ev, h, e->tmp))
 				break;
-		if (j == e->a[i].n)
-			return 1;
+		r = j == e->a[i].n;
 	}
-	return 0;
+	/*
+	 * Scratch grown for a huge value goes back: a rules file is dozens
+	 * of expressions, each with its own, and a name of 100 MB would
+	 * otherwise stay in every one of them.
+	 */
+	if (e->tmp->cap > EXPR_TMP_KEEP)
+		mct_buf_free(e->tmp);
+	return r;
 }
