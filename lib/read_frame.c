@@ -261,6 +261,10 @@ frame_emit(struct framer *f)
 		f->spooled += (long long)f->out.len + 1;
 	}
 	fx->nevents++;
+	if (sc->negdur != NULL)
+		damage_at(f, f->evoff, "dur %.*s is negative; the event is kept "
+		    "as written", (int)(sc->negdur_len > 40 ? 40 :
+		    sc->negdur_len), sc->negdur);
 	if (sc->ts_kind == MCT_TS_FRAC || sc->dur_kind == MCT_TS_FRAC)
 		fx->anyfrac = 1;
 	if (sc->has_co_id)

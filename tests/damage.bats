@@ -873,3 +873,36 @@ PY
 	same "$(printf '%s\n' "$stderr" | tail -1)" \
 	    "mct-group: $T/s.nd: 10 more damaged places, not told (the first 20 are)"
 }
+
+@test "a negative dur is told with its place, the event kept as written (exit 1): plain, gzip, in parts by threads" {
+	"$PYTHON3" - "$T/neg.json" "$T/want" <<'PY'
+import sys
+# a trace big enough for threads, with dur -5 in events 1000 and 30000
+evs, places = [], []
+off = 1
+for i in range(40000):
+    d = -5 if i in (1000, 30000) else 3
+    e = '{"name":"k%d","ph":"X","ts":%d,"dur":%d}' % (i % 7, i * 10, d)
+    if d < 0:
+        places.append(off)
+    evs.append(e)
+    off += len(e) + 2          # the event, ",\n"
+open(sys.argv[1], "w").write("[" + ",\n".join(evs) + "]\n")
+open(sys.argv[2], "w").write("".join(
+    "mct-cat: %s:%d: dur -5 is negative; the event is kept as written\n" %
+    (sys.argv[1], p) for p in places))
+PY
+	run --separate-stderr mct-cat "$T/neg.json"
+	[ "$status" -eq 1 ]
+	same "$stderr" "$(cat "$T/want")"
+	[ "$(printf '%s\n' "$output" | grep -c '"dur":-5000')" -eq 2 ]
+	for e in MCT_SPLIT=65536 MCT_SPOOL=1; do
+		run --separate-stderr env "$e" mct-cat "$T/neg.json"
+		[ "$status" -eq 1 ]
+		same "$stderr" "$(cat "$T/want")"
+	done
+	gzip -c "$T/neg.json" > "$T/neg.json.gz"
+	run --separate-stderr mct-cat "$T/neg.json.gz"
+	[ "$status" -eq 1 ]
+	same "$stderr" "$(sed 's|neg.json:|neg.json.gz:|' "$T/want")"
+}
