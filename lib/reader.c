@@ -646,6 +646,7 @@ mct_close(struct mct_reader *r)
 	for (i = 0; i < r->nin; i++) {
 		struct input *in = &r->in[i];
 
+		edit_too_big_end(in);
 		pass2_free(in);
 		if (in->src)
 			mct_src_close(in->src);
