@@ -707,8 +707,12 @@ mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
 		    "and no wall time", FIELD(l, l->tcol));
 		return -1;
 	}
-	if (l->has_sync)
-		ts = l->sync_ts + (ts - l->sync_t);
+	if (l->has_sync && (__builtin_sub_overflow(ts, l->sync_t, &v) ||
+	    __builtin_add_overflow(l->sync_ts, v, &ts) || !MCT_SANE_NS(ts))) {
+		snprintf(l->why, sizeof(l->why), "time '%.40s' is out of range "
+		    "once --sync moves it", FIELD(l, l->tcol));
+		return -1;
+	}
 	if (l->dcol >= 0 && device(FIELD(l, l->dcol), l->field[l->dcol].len,
 	    &dev) != 0) {
 		snprintf(l->why, sizeof(l->why), "device '%.40s' is no number",

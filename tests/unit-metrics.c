@@ -153,6 +153,15 @@ test_metrics_log(void)
 	r = mct_mlog_line(&l, "4,0,250000 mW", 13);
 	ok(r == 1 && l.nsample == 1 && l.sample[0].v == INT64_C(250000000),
 	    "metrics: 250000 mW in a column of W is 250");
+	l.has_sync = 1;
+	l.sync_t = 0;
+	l.sync_ts = INT64_C(4000000000000000000);
+	ok(mct_mlog_line(&l, "4000000000000000000,0,1", 23) == -1 &&
+	    strcmp(l.why, "time '4000000000000000000' is out of range once "
+	    "--sync moves it") == 0 && mct_mlog_line(&l, "5,0,1", 5) == 1 &&
+	    l.sample[0].ts == INT64_C(4000000000000000005),
+	    "metrics: a time --sync moves out of range is a bad line (no "
+	    "overflow), one in range is moved");
 	mct_mlog_free(&l);
 	ok(mct_value_e6("12.3456789", 10, &v) == 0 &&
 	    v == 12345679 && mct_value_e6("1e15", 4, &v) != 0 && mct_fmt_e6(b, -1500000) == 4 &&
