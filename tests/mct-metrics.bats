@@ -227,6 +227,11 @@ mct-metrics: bad.csv:6: sm_clock: '45 W' is not in MHz; the value is skipped"
 	metrics_to err.csv
 	[ "$status" -eq 0 ]
 	[ ! -s err ]
+	# a value too large once in the column's unit (10^12 at most)
+	printf 'time,gpu,mem [MiB]\n1,0,5\n2,0,999999 TiB\n' > huge.csv
+	metrics_to huge.csv
+	[ "$status" -eq 1 ]
+	same "$(cat err)" "mct-metrics: huge.csv:3: mem: '999999 TiB' is too large in MiB; the value is skipped"
 }
 
 @test "mct-metrics: real calendar dates; a byte order mark skipped; the same time twice for a device said, the later line's values hold" {
@@ -248,6 +253,12 @@ mct-metrics: bad.csv:6: sm_clock: '45 W' is not in MHz; the value is skipped"
 	[ "$status" -eq 1 ]
 	same "$(cat err)" "mct-metrics: dup.csv:11: the same time and device as line 10: the values of this later line hold"
 	pyo log dup.csv out
+	# past 20 of a file: a count
+	{ echo 'time,x'; for i in $(seq 25); do echo "$i,1"; echo "$i,2"; done; } > dups.csv
+	metrics_to dups.csv
+	[ "$status" -eq 1 ]
+	[ "$(grep -c 'the values of this later line hold$' err)" -eq 20 ]
+	same "$(tail -1 err)" "mct-metrics: dups.csv: 25 lines at the time of the line before of their device in all"
 	mv out dup.nd
 	metrics_to --join hbm_bw "$D/t.json" dup.csv
 	[ "$status" -eq 1 ]
