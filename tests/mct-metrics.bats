@@ -253,12 +253,6 @@ mct-metrics: bad.csv:6: sm_clock: '45 W' is not in MHz; the value is skipped"
 	[ "$status" -eq 1 ]
 	same "$(cat err)" "mct-metrics: dup.csv:11: the same time and device as line 10: the values of this later line hold"
 	pyo log dup.csv out
-	# past 20 of a file: a count
-	{ echo 'time,x'; for i in $(seq 25); do echo "$i,1"; echo "$i,2"; done; } > dups.csv
-	metrics_to dups.csv
-	[ "$status" -eq 1 ]
-	[ "$(grep -c 'the values of this later line hold$' err)" -eq 20 ]
-	same "$(tail -1 err)" "mct-metrics: dups.csv: 25 lines at the time of the line before of their device in all"
 	mv out dup.nd
 	metrics_to --join hbm_bw "$D/t.json" dup.csv
 	[ "$status" -eq 1 ]
@@ -268,6 +262,12 @@ mct-metrics: bad.csv:6: sm_clock: '45 W' is not in MHz; the value is skipped"
 	run pyo join m.nd out hbm_bw
 	[ "$status" -eq 0 ]
 	same "$(grep -v '"ph":"C"' out | sed 1d | sort)" "$(sed 1d direct | sort)"
+	# past 20 of a file: a count
+	{ echo 'time,x'; for i in $(seq 25); do echo "$i,1"; echo "$i,2"; done; } > dups.csv
+	metrics_to dups.csv
+	[ "$status" -eq 1 ]
+	[ "$(grep -c 'the values of this later line hold$' err)" -eq 20 ]
+	same "$(tail -1 err)" "mct-metrics: dups.csv: 25 lines at the time of the line before of their device in all"
 }
 
 @test "mct-metrics --join: every event's mean, min, max and samples as python's, exactly; events kept" {
