@@ -31,7 +31,11 @@
 # MCT_REMOTE_PATH is where the mct tools are on the hosts (put first on
 # their PATH in the remote command; default: the PATH a login shell gets
 # there).  -J writes GNU parallel's job log (which host ran what, its
-# exit status); -P keeps the partials.  FILE may not contain '@'.
+# exit status); -P keeps the partials.  FILE may not contain '@' or a
+# newline, HOST no blank, '@' or leading '-'.  -a, -k, -f and
+# MCT_REMOTE_PATH reach the hosts as data (environment variables that
+# parallel --env carries), never as shell text: -f is split into words
+# there, without globbing.
 #
 # Exit status: 0; 1 when a pipeline failed or its trace was damaged (the
 # others are merged, the job log names it); 2 on a usage error.
@@ -63,6 +67,14 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "fleet.sh: no host:file given" >&2; exit 2; }
 
+nl='
+'
+for o in "$aggs" "$by" "$filter" "${MCT_REMOTE_PATH:-}"; do
+	case $o in
+	*"$nl"*) echo "fleet.sh: a newline in an option" >&2; exit 2 ;;
+	esac
+done
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fleet.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -74,6 +86,16 @@ for a; do
 	*) echo "fleet.sh: '$a' is not host:file" >&2; exit 2 ;;
 	esac
 	host=${a%%:*}
+	case ${a#*:} in
+	*@*|*"$nl"*|'')
+		echo "fleet.sh: '${a#*:}': a file may not be empty or hold '@' or a newline" >&2
+		exit 2 ;;
+	esac
+	case $host in
+	''|-*|*@*|*[[:space:]]*)
+		echo "fleet.sh: '$host': a host may not be empty, begin with '-', or hold '@' or a blank" >&2
+		exit 2 ;;
+	esac
 	printf '%s@%s\n' "${a#*:}" "$host" >> "$tmp/args"
 	case " $hosts " in
 	*" $host "*) ;;
@@ -88,31 +110,41 @@ done
 # The remote command: shell text run on the host, its PATH set there.
 # Each program that fails says so on fd 3, whose text is the pipeline's
 # verdict (sh has no pipefail): a trace that cannot be read fails its job
-# instead of giving an empty partial.  -f, -k and -a are written into it
-# as given; GNU parallel quotes {}.
-remote=
-[ -z "${MCT_REMOTE_PATH:-}" ] ||
-	remote="PATH='$MCT_REMOTE_PATH':\$PATH; export PATH; "
+# instead of giving an empty partial.  -f, -k, -a and MCT_REMOTE_PATH go
+# as environment variables (parallel --env), expanded there as data;
+# GNU parallel quotes {}, after -- (a file may begin with '-').
+MCT_FLEET_AGGS=$aggs
+MCT_FLEET_BY=${by:-name}
+MCT_FLEET_FILTER=$filter
+MCT_FLEET_PATH=${MCT_REMOTE_PATH:-}
+export MCT_FLEET_AGGS MCT_FLEET_BY MCT_FLEET_FILTER MCT_FLEET_PATH
+# shellcheck disable=SC2016 # expanded there, not here
+remote='set -f; [ -z "$MCT_FLEET_PATH" ] || { PATH=$MCT_FLEET_PATH:$PATH; export PATH; }; '
 if [ -n "$ranks" ]; then
+	[ -n "$by" ] || MCT_FLEET_BY=
 	cat="mct-cat --rank=auto"
 	name=mct-ranks
-	tool="mct-ranks -o partial${by:+ -k '$by'}"
+	# shellcheck disable=SC2016
+	tool='mct-ranks -o partial ${MCT_FLEET_BY:+-k "$MCT_FLEET_BY"}'
 else
 	cat=mct-cat
 	name=mct-group
-	tool="mct-group -o partial -k '${by:-name}' -a '$aggs'"
+	# shellcheck disable=SC2016
+	tool='mct-group -o partial -k "$MCT_FLEET_BY" -a "$MCT_FLEET_AGGS"'
 fi
-remote="${remote}exec 4>&1; st=\$( { { $cat {} || echo mct-cat: \$? >&3; } | "
-remote="$remote{ mct-filter $filter || echo mct-filter: \$? >&3; } | "
+remote="${remote}exec 4>&1; st=\$( { { $cat -- {} || echo mct-cat: \$? >&3; } | "
+remote="$remote{ mct-filter \$MCT_FLEET_FILTER || echo mct-filter: \$? >&3; } | "
 remote="$remote{ $tool >&4 || echo $name: \$? >&3; }; } 3>&1 ); "
-remote="$remote[ -z \"\$st\" ] || { echo {}: exit status \$st >&2; exit 1; }"
+remote="${remote}[ -z \"\$st\" ] || { echo {}: exit status \$st >&2; exit 1; }"
 
 status=0
 parallel --hostgroups --ssh "${MCT_SSH:-ssh}" "$@" \
+    --env MCT_FLEET_AGGS --env MCT_FLEET_BY --env MCT_FLEET_FILTER \
+    --env MCT_FLEET_PATH \
     ${joblog:+--joblog "$joblog"} --halt never \
     "$remote" :::: "$tmp/args" > "$tmp/partials" || status=1
 
-[ -z "$keep" ] || cp "$tmp/partials" "$keep"
+[ -z "$keep" ] || cp -- "$tmp/partials" "$keep"
 if [ -n "$ranks" ]; then
 	# shellcheck disable=SC2086 # $ranks and $align: words, or blank
 	mct-ranks --merge -o "$fmt" ${by:+-k "$by"} $ranks $align "$tmp/partials"

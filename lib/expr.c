@@ -534,6 +534,8 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 	return test_cmp(c->op, cmp_bytes(tmp->p, tmp->len, c->text, c->len));
 }
 
+#define EXPR_TMP_KEEP	(1 << 20)	/* scratch an expression keeps */
+
 /*
  * Does the event satisfy the expression?  The expression holds its own
  * scratch: two expressions evaluate at once, one expression once at a
@@ -543,7 +545,16 @@ int
 mct_expr_eval(const struct mct_expr *e, struct mct_event *ev,
     const struct mct_header *h)
 {
-	return eval_or(e, ev, h, e->tmp);
+	int r = eval_or(e, ev, h, e->tmp);
+
+	/*
+	 * Scratch grown for a huge value goes back: a rules file is dozens
+	 * of expressions, each with its own, and a name of 100 MB would
+	 * otherwise stay in every one of them.
+	 */
+	if (e->tmp->cap > EXPR_TMP_KEEP)
+		mct_buf_free(e->tmp);
+	return r;
 }
 
 /* An expr or a group of one, with the scratch of its whole expression. */
@@ -551,14 +562,13 @@ static int
 eval_or(const struct mct_expr *e, struct mct_event *ev,
     const struct mct_header *h, struct mct_buf *tmp)
 {
-	int i, j;
+	int i, j, r = 0;
 
-	for (i = 0; i < e->n; i++) {
+	for (i = 0; i < e->n && !r; i++) {
 		for (j = 0; j < e->a[i].n; j++)
 			if (!eval_cond(&e->a[i].c[j], ev, h, tmp))
 				break;
-		if (j == e->a[i].n)
-			return 1;
+		r = j == e->a[i].n;
 	}
-	return 0;
+	return r;
 }

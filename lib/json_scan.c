@@ -383,9 +383,13 @@ static inline void
 set_time(struct mct_scan *s, int isdur, int kind, mct_i128 e6,
     const unsigned char *v, size_t n)
 {
-	if (isdur)
+	if (isdur) {
 		s->dur_kind = kind;
-	else {
+		if (e6 < 0) {
+			s->negdur = (const char *)v;
+			s->negdur_len = n;
+		}
+	} else {
 		s->ts_kind = kind;
 		s->ts_e6 = e6;
 		s->ts_text = (const char *)v;
@@ -435,6 +439,7 @@ scan_begin(struct mct_scan *s)
 	s->has_co_id = s->is_meta = s->odd = 0;
 	s->plain = s->spaced = 0;
 	s->ts_kind = s->dur_kind = MCT_TS_NONE;
+	s->negdur = NULL;
 	s->ntimes = 0;
 }
 

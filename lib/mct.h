@@ -70,8 +70,11 @@ struct mct_buf {
 };
 
 void	 mct_nomem(const char *) __attribute__((noreturn));
+void	 mct_cutoff_arm(void);
+int	 mct_cutoff_armed(void);
 void	*mct_xmalloc(size_t);
 void	*mct_xrealloc(void *, size_t);
+void	*mct_xgrow(void *, size_t, size_t);
 char	*mct_xstrdup(const char *);
 void	 mct_buf_grow(struct mct_buf *, size_t);
 void	 mct_buf_add(struct mct_buf *, const void *, size_t);
@@ -244,6 +247,19 @@ mct_header_line(const char *p, size_t n)
 {
 	return n >= sizeof(MCT_HEADER_TAG) - 1 &&
 	    __builtin_memcmp(p, MCT_HEADER_TAG, sizeof(MCT_HEADER_TAG) - 1) == 0;
+}
+
+/*
+ * The last line of a stream its writer could not finish (an error after
+ * its header was out): every reader of the stream reports it.
+ */
+#define MCT_CUT_LINE	"{\"name\":\"mct_cut\",\"ph\":\"M\",\"args\":{}}"
+
+static inline int
+mct_cut_line(const char *p, size_t n)
+{
+	return n == sizeof(MCT_CUT_LINE) - 1 &&
+	    __builtin_memcmp(p, MCT_CUT_LINE, n) == 0;
 }
 
 /*
@@ -1241,6 +1257,7 @@ struct mct_rpart {
 	struct mct_strtab *st;		/* the names of calls: the caller's */
 	char		**file;		/* the files read, for messages */
 	int		 nfile;
+	struct mct_map	 ids;		/* private: rank -> its index in rk */
 };
 
 struct mct_rprank *mct_rpart_rank(struct mct_rpart *, int64_t);
@@ -1263,10 +1280,21 @@ struct mct_tz {
 enum mct_mcrole { MCT_MC_UNKNOWN = 0, MCT_MC_TIME, MCT_MC_DEVICE,
     MCT_MC_METRIC, MCT_MC_TEXT };
 
+/* A bad value in a metric column, for the caller to say with its line. */
+struct mct_mbad {
+	long long	 line;
+	char		 why[120];
+};
+#define MCT_MLOG_KEEP	20	/* bad values a column of no kind yet keeps */
+
 struct mct_mcol {
 	char		*name;		/* the header's text, unit taken off */
 	char		*unit;		/* "MHz" of "clocks.sm [MHz]", or NULL */
 	enum mct_mcrole	 role;		/* a metric once a value was a number */
+	/* private: values no number while the column may still be text */
+	struct mct_mbad	*pend;
+	int		 npend;
+	long long	 nlost;		/* more than MCT_MLOG_KEEP of them */
 };
 
 struct mct_msample {
@@ -1286,6 +1314,9 @@ struct mct_mlog {
 	struct mct_tz	 tz;		/* wall times without an offset */
 	int		 has_sync;	/* ts = sync_ts + (time - sync_t) */
 	int64_t		 sync_t, sync_ts;
+	const char	*join;		/* --join: names that are metrics */
+	/* set before each line: its number, for the messages */
+	long long	 line;
 	/* the header's */
 	int		 delim;
 	struct mct_mcol	*col;
@@ -1294,6 +1325,15 @@ struct mct_mlog {
 	struct mct_msample *sample;
 	size_t		 nsample, scap;
 	char		 why[128];
+	/*
+	 * and, after a line, its bad values (each skipped, the line's others
+	 * kept), with those of earlier lines of a column found a metric only
+	 * now; nlost more of them not kept; the earlier line of its device at
+	 * its time, or 0
+	 */
+	struct mct_mbad	*bad;
+	size_t		 nbad, badcap;
+	long long	 nlost, dup;
 	struct mct_mlogstate *ls;	/* metrics.c's, made when first needed,
 					   gone at mct_mlog_free() */
 };

@@ -88,6 +88,8 @@ struct mct_scan {
 	mct_i128	 ts_e6;	/* ts times 10^6, in the source's unit */
 	const char	*ts_text;	/* its text (in the input) */
 	size_t		 ts_len;
+	const char	*negdur;	/* a dur below 0 (its text), or NULL */
+	size_t		 negdur_len;
 	/*
 	 * With .event: the first-level ts and dur values as they came, the
 	 * first two of them as offsets into out (or p) and lengths, so that

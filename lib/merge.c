@@ -88,6 +88,7 @@ spool_bad(struct mct_merge *m)
 	if (!m->bad)
 		warn("merge: spool file in $TMPDIR");
 	m->bad = 1;
+	mct_cutoff_arm();
 }
 
 static void

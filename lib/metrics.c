@@ -78,6 +78,18 @@ days_from_civil(int64_t y, int64_t m, int64_t d)
 	return era * 146097 + doe - 719468;
 }
 
+/* The days of month m of year y (Gregorian): 2026/02/31 is no date. */
+static int
+month_days(int64_t y, int64_t m)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
+	    30, 31 };
+
+	if (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))
+		return 29;
+	return days[m - 1];
+}
+
 /* n digits at *p as a number, or -1; *p moves past them. */
 static int64_t
 digits(const char **p, const char *end, int n)
@@ -177,8 +189,8 @@ mct_wall_ns(const char *s, size_t n, const struct mct_tz *tz, int64_t *ns)
 		for (; nd < 9; nd++)
 			frac *= 10;
 	}
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-	    sec > 60)
+	if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 ||
+	    mi > 59 || sec > 60)
 		return -1;
 	if (p < end) {
 		if (wall_offset(p, end, &off) != 0)
@@ -237,6 +249,8 @@ struct mct_mlogstate {
 	struct mct_buf	 fbuf;		/* a line's fields, unquoted */
 	struct { size_t off, len; } *field;
 	int		 nfield, fcap;
+	struct mct_mlast { int64_t dev, ts; long long line; } *last;
+	size_t		 nlast, lastcap;	/* each device's last line */
 };
 
 /* The log's own state, made zero when first needed. */
@@ -396,6 +410,10 @@ mct_mlog_header(struct mct_mlog *l, const char *p, size_t n,
 {
 	int i;
 
+	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+		p += 3;		/* a byte order mark (Excel's UTF-8) */
+		n -= 3;
+	}
 	l->delim = memchr(p, '\t', n) != NULL ? '\t' : ',';
 	l->ncol = split(l, p, n);
 	l->col = mct_xmalloc((size_t)l->ncol * sizeof(*l->col));
@@ -430,6 +448,10 @@ mct_mlog_header(struct mct_mlog *l, const char *p, size_t n,
 		if (c->role == MCT_MC_UNKNOWN && l->metrics != NULL)
 			c->role = listed(l->metrics, c->name) ? MCT_MC_METRIC :
 			    MCT_MC_TEXT;
+		/* a unit, or --join's name: a metric whatever its values */
+		if (c->role == MCT_MC_UNKNOWN && (c->unit != NULL ||
+		    (l->join != NULL && listed(l->join, c->name))))
+			c->role = MCT_MC_METRIC;
 	}
 	if (l->metrics != NULL)
 		for (i = 0; i < l->ncol && l->col[i].role != MCT_MC_METRIC; i++)
@@ -441,20 +463,118 @@ mct_mlog_header(struct mct_mlog *l, const char *p, size_t n,
 	return 0;
 }
 
-/* A value with its unit, if any, after it: "1410 MHz", "45 %", "12.5". */
-static int
-value(const struct mct_mcol *c, const char *s, size_t n, int64_t *v)
+/*
+ * Units a value may carry, each with its quantity and its size in the
+ * quantity's least unit: a value in another unit of the column's
+ * quantity is converted to the column's (1.2 GHz in a MHz column is 1200).
+ */
+static const struct unit {
+	const char	*name;
+	int		 q;
+	int64_t		 f;
+} units[] = {
+	{ "B", 1, 1 }, { "KiB", 1, INT64_C(1) << 10 },
+	{ "MiB", 1, INT64_C(1) << 20 }, { "GiB", 1, INT64_C(1) << 30 },
+	{ "TiB", 1, INT64_C(1) << 40 }, { "kB", 1, 1000 }, { "KB", 1, 1000 },
+	{ "MB", 1, 1000000 }, { "GB", 1, 1000000000 },
+	{ "TB", 1, INT64_C(1000000000000) },
+	{ "Hz", 2, 1 }, { "kHz", 2, 1000 }, { "MHz", 2, 1000000 },
+	{ "GHz", 2, 1000000000 },
+	{ "mW", 3, 1 }, { "W", 3, 1000 }, { "kW", 3, 1000000 },
+	{ "mJ", 4, 1 }, { "J", 4, 1000 }, { "kJ", 4, 1000000 },
+	{ "mV", 5, 1 }, { "V", 5, 1000 },
+	{ "mA", 6, 1 }, { "A", 6, 1000 },
+	{ "ns", 7, 1 }, { "us", 7, 1000 }, { "\xc2\xb5s", 7, 1000 },
+	{ "ms", 7, 1000000 }, { "s", 7, 1000000000 },
+	{ "%", 8, 1 },
+};
+
+static const struct unit *
+unit_of(const char *s, size_t n)
 {
-	size_t k = strspn(s, "+-0123456789.eE"), r = k;
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strlen(units[i].name) == n &&
+		    memcmp(units[i].name, s, n) == 0)
+			return &units[i];
+	return NULL;
+}
+
+/* Text for a message: at most 40 bytes, control characters as '?'. */
+static const char *
+shown(char *buf, const char *s, size_t n)
+{
+	size_t i;
+
+	if (n > 40)
+		n = 40;
+	for (i = 0; i < n; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
+		    s[i];
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * A value with its unit, if any, after it: "1410 MHz", "45 %", "12.5",
+ * in the column's unit (a column with none takes the first a value has).
+ * Returns 0, or -1 with why set.
+ */
+static int
+value(struct mct_mcol *c, const char *s, size_t n, int64_t *v, char *why,
+    size_t wn)
+{
+	size_t k = strspn(s, "+-0123456789.eE"), r;
+	const struct unit *a, *b;
+	char t[48];
+	mct_i128 x;
 
 	if (k > n)
-		k = r = n;
-	while (r < n && s[r] == ' ')
-		r++;
-	if (r < n && (c->unit == NULL || strlen(c->unit) != n - r ||
-	    memcmp(c->unit, s + r, n - r) != 0))
+		k = n;
+	for (r = k; r < n && s[r] == ' '; r++)
+		;
+	a = r < n ? unit_of(s + r, n - r) : NULL;
+	if (k == 0 || mct_value_e6(s, k, v) != 0 || (r < n &&
+	    a == NULL && (c->unit == NULL || strlen(c->unit) != n - r ||
+	    memcmp(c->unit, s + r, n - r) != 0))) {
+		if (why == NULL)
+			return -1;
+		if (k > 0 && mct_value_e6(s, k, v) == 0 && c->unit != NULL)
+			snprintf(why, wn, "%s: '%s' is not in %s; the value is "
+			    "skipped", c->name, shown(t, s, n), c->unit);
+		else
+			snprintf(why, wn, "%s: '%s' is no number; the value "
+			    "is skipped", c->name, shown(t, s, n));
 		return -1;
-	return mct_value_e6(s, k, v);
+	}
+	if (r == n || (c->unit != NULL && strlen(c->unit) == n - r &&
+	    memcmp(c->unit, s + r, n - r) == 0))
+		return 0;
+	if (c->unit == NULL) {
+		c->unit = mct_xmalloc(n - r + 1);
+		memcpy(c->unit, s + r, n - r);
+		c->unit[n - r] = '\0';
+		return 0;
+	}
+	if ((b = unit_of(c->unit, strlen(c->unit))) == NULL || b->q != a->q) {
+		if (why != NULL)
+			snprintf(why, wn, "%s: '%s' is not in %s; the value "
+			    "is skipped", c->name, shown(t, s, n), c->unit);
+		return -1;
+	}
+	/* half away from zero, as the text's own digits past six were */
+	x = (mct_i128)*v * a->f;
+	x = (x < 0 ? x - b->f / 2 : x + b->f / 2) / b->f;
+	if (x >= VALUE_MAX || x <= -VALUE_MAX) {
+		if (why != NULL)
+			snprintf(why, wn, "%s: '%s' is too large in %s; the "
+			    "value is skipped", c->name, shown(t, s, n),
+			    c->unit);
+		return -1;
+	}
+	*v = (int64_t)x;
+	return 0;
 }
 
 /* A device: a number, or the digits at the end of "card0", "GPU[1]". */
@@ -501,11 +621,90 @@ sample(struct mct_mlog *l, int64_t ts, int64_t dev, int col, int64_t v)
 	m->v = v;
 }
 
+/* A bad value to say after this line. */
+static void
+bad_value(struct mct_mlog *l, long long line, const char *why)
+{
+	if (l->nbad == l->badcap) {
+		l->badcap = l->badcap ? l->badcap * 2 : 16;
+		l->bad = mct_xrealloc(l->bad, l->badcap * sizeof(*l->bad));
+	}
+	l->bad[l->nbad].line = line;
+	snprintf(l->bad[l->nbad++].why, sizeof(l->bad->why), "%s", why);
+}
+
+/*
+ * A value that is no number in a column of no kind yet: kept (the first
+ * MCT_MLOG_KEEP, the others counted) to be said if a later value makes
+ * the column a metric; a column none of whose values is a number is text
+ * (a name, a bus id), and nothing is said.
+ */
+static void
+pend(struct mct_mcol *c, long long line, const char *why)
+{
+	if (c->npend == MCT_MLOG_KEEP) {
+		c->nlost++;
+		return;
+	}
+	if (c->pend == NULL)
+		c->pend = mct_xmalloc(MCT_MLOG_KEEP * sizeof(*c->pend));
+	c->pend[c->npend].line = line;
+	snprintf(c->pend[c->npend++].why, sizeof(c->pend->why), "%s", why);
+}
+
+/* The column is a metric after all: what it kept is bad values now. */
+static void
+unpend(struct mct_mlog *l, struct mct_mcol *c)
+{
+	int i;
+
+	c->role = MCT_MC_METRIC;
+	for (i = 0; i < c->npend; i++)
+		bad_value(l, c->pend[i].line, c->pend[i].why);
+	l->nlost += c->nlost;
+	free(c->pend);
+	c->pend = NULL;
+	c->npend = 0;
+	c->nlost = 0;
+}
+
+/*
+ * The earlier line of this device at this time, or 0; the last line of
+ * each device is kept.
+ */
+static long long
+same_time(struct mct_mlog *l, int64_t dev, int64_t ts)
+{
+	struct mct_mlast *m;
+	long long was = 0;
+	size_t i;
+
+	lstate(l);
+	for (i = 0; i < l->ls->nlast && l->ls->last[i].dev != dev; i++)
+		;
+	if (i == l->ls->nlast) {
+		if (l->ls->nlast == l->ls->lastcap) {
+			l->ls->lastcap = l->ls->lastcap ? l->ls->lastcap * 2 : 8;
+			l->ls->last = mct_xrealloc(l->ls->last,
+			    l->ls->lastcap * sizeof(*l->ls->last));
+		}
+		l->ls->nlast++;
+		l->ls->last[i].dev = dev;
+	} else if (l->ls->last[i].ts == ts)
+		was = l->ls->last[i].line;
+	m = &l->ls->last[i];
+	m->ts = ts;
+	m->line = l->line;
+	return was;
+}
+
 /*
  * A line after the header: its samples in l->sample (l->nsample of
- * them; a value that says "no sample" gives none).  Returns 1 for a line
- * of samples, 0 for a line to skip quietly (blank, a comment, the header
- * again), -1 for a bad line, with *why in l->why.
+ * them; a value that says "no sample" gives none), its bad values in
+ * l->bad (each skipped alone), l->dup if its device had a line at its
+ * time just before.  Returns 1 for a line of samples, 0 for a line to
+ * skip quietly (blank, a comment, the header again), -1 for a bad line,
+ * with *why in l->why.
  */
 int
 mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
@@ -513,8 +712,10 @@ mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
 	struct mct_mlogstate *ls = lstate(l);
 	int64_t ts, dev = 0, v;
 	int i, nf;
+	char why[sizeof(l->bad->why)];
 
-	l->nsample = 0;
+	l->nsample = l->nbad = 0;
+	l->nlost = l->dup = 0;
 	while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
 		n--;
 	if (n == 0 || *p == '#' || (n == ls->hlen &&
@@ -531,8 +732,12 @@ mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
 		    "and no wall time", FIELD(l, l->tcol));
 		return -1;
 	}
-	if (l->has_sync)
-		ts = l->sync_ts + (ts - l->sync_t);
+	if (l->has_sync && (__builtin_sub_overflow(ts, l->sync_t, &v) ||
+	    __builtin_add_overflow(l->sync_ts, v, &ts) || !MCT_SANE_NS(ts))) {
+		snprintf(l->why, sizeof(l->why), "time '%.40s' is out of range "
+		    "once --sync moves it", FIELD(l, l->tcol));
+		return -1;
+	}
 	if (l->dcol >= 0 && device(FIELD(l, l->dcol), l->ls->field[l->dcol].len,
 	    &dev) != 0) {
 		snprintf(l->why, sizeof(l->why), "device '%.40s' is no number",
@@ -548,18 +753,17 @@ mct_mlog_line(struct mct_mlog *l, const char *p, size_t n)
 		    c->role == MCT_MC_TEXT || ((fl == 0 ||
 		    !isdigit((unsigned char)*f)) && in_list(nothing, f, fl)))
 			continue;	/* (a digit first: a number, quickly) */
-		if (value(c, f, fl, &v) == 0) {
-			c->role = MCT_MC_METRIC;
+		if (value(c, f, fl, &v, c->role == MCT_MC_UNKNOWN &&
+		    c->npend == MCT_MLOG_KEEP ? NULL : why, sizeof(why)) == 0) {
+			if (c->role == MCT_MC_UNKNOWN)
+				unpend(l, c);
 			sample(l, ts, dev, i, v);
 		} else if (c->role == MCT_MC_UNKNOWN)
-			c->role = MCT_MC_TEXT;	/* a name, a bus id */
-		else {
-			snprintf(l->why, sizeof(l->why), "%s: '%.40s' is no "
-			    "number", c->name, f);
-			l->nsample = 0;
-			return -1;
-		}
+			pend(c, l->line, why);
+		else
+			bad_value(l, l->line, why);
 	}
+	l->dup = same_time(l, dev, ts);
 	return 1;
 }
 
@@ -571,10 +775,15 @@ mct_mlog_free(struct mct_mlog *l)
 	for (i = 0; i < l->ncol; i++) {
 		free(l->col[i].name);
 		free(l->col[i].unit);
+		free(l->col[i].pend);
 	}
+	free(l->bad);
+	l->bad = NULL;
+	l->nbad = l->badcap = 0;
 	free(l->col);
 	free(l->sample);
 	if (l->ls != NULL) {
+		free(l->ls->last);
 		free(l->ls->field);
 		free(l->ls->hline);
 		mct_buf_free(&l->ls->fbuf);

@@ -16,6 +16,7 @@
 
 #include <err.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -514,9 +515,51 @@ row_end(struct mct_out *o)
 static char obuf[1 << 16];
 static pthread_once_t obuf_once = PTHREAD_ONCE_INIT;
 
+/*
+ * The output begun and not ended, if any: a program that ends on an
+ * error (err(3), memory) before mct_out_end() leaves what it wrote with
+ * the line that says it is cut.
+ */
+static const struct mct_out *live;
+
+#define CUT_ROW	"# cut: the output stops short of its end (an error, said on " \
+		"standard error)\n"
+
+/* The line that ends a cut output: a stream's, or a table's. */
+static const char *
+cut_text(const struct mct_out *o)
+{
+	switch (o->fmt) {
+	case MCT_O_NDJSON:
+		return MCT_CUT_LINE "\n";
+	case MCT_O_TRACE:
+		return NULL;	/* it lacks its closing bracket */
+	default:
+		return CUT_ROW;
+	}
+}
+
+static void
+cut_at_exit(void)
+{
+	const char *t;
+	sigset_t pipe;
+
+	if (live == NULL || (t = cut_text(live)) == NULL)
+		return;
+	live = NULL;
+	/* a reader gone: EPIPE, not a signal */
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, NULL);
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		(void)!write(STDOUT_FILENO, t, strlen(t));
+}
+
 static void
 obuf_set(void)
 {
+	atexit(cut_at_exit);
 	/* to a pipe or a file, 64 KB a write(2), not stdio's 4 KB */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
@@ -534,6 +577,7 @@ mct_out_begin(struct mct_out *o, const struct mct_header *h)
 	state(o)->n = 0;
 	if ((o->st->quiet = h->nread == 0))
 		return;
+	live = o;
 	if (o->tunit == MCT_UNIT_AUTO) {
 		o->tunit = MCT_UNIT_NS;
 		o->st->tdefault = 1;
@@ -794,6 +838,11 @@ mct_out_end(struct mct_out *o)
 		break;
 	default:
 		break;
+	}
+	if (live == o) {
+		live = NULL;
+		if (mct_cutoff_armed() && cut_text(o) != NULL)
+			mct_write(cut_text(o), strlen(cut_text(o)));
 	}
 	mct_buf_free(&b);
 	mct_wrap_free(o->st->wrap);

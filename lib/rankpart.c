@@ -51,8 +51,11 @@ struct mct_rprank *
 mct_rpart_rank(struct mct_rpart *rp, int64_t id)
 {
 	struct mct_rprank *r;
+	int isnew;
 
-	rp->rk = mct_xrealloc(rp->rk, (rp->nrk + 1) * sizeof(*rp->rk));
+	mct_map_add(&rp->ids, &id, sizeof(id), &isnew)->val.i =
+	    (int64_t)rp->nrk;
+	rp->rk = mct_xgrow(rp->rk, (size_t)rp->nrk, sizeof(*rp->rk));
 	r = &rp->rk[rp->nrk++];
 	memset(r, 0, sizeof(*r));
 	r->rank = id;
@@ -247,17 +250,15 @@ static int
 split_rank(struct rread *rr, struct mct_pline *pr, int64_t id)
 {
 	struct mct_rpart *rp = rr->rp;
-	size_t i;
+	struct mct_mapent *e;
 
-	for (i = 0; i < rp->nrk; i++)
-		if (rp->rk[i].rank == id) {
-			warnx("%s:%llu: rank %lld is also in %s: a rank split "
-			    "across partials cannot be merged (its busy time "
-			    "is a union of intervals a partial does not hold)",
-			    pr->name, pr->off, (long long)id,
-			    rp->file[rp->rk[i].file]);
-			return -1;
-		}
+	if ((e = mct_map_find(&rp->ids, &id, sizeof(id))) != NULL) {
+		warnx("%s:%llu: rank %lld is also in %s: a rank split across "
+		    "partials cannot be merged (its busy time is a union of "
+		    "intervals a partial does not hold)", pr->name, pr->off,
+		    (long long)id, rp->file[rp->rk[e->val.i].file]);
+		return -1;
+	}
 	return 0;
 }
 
@@ -375,8 +376,7 @@ mct_rpart_read(struct mct_rpart *rp, const char *path)
 	struct rread rr = { .rp = rp, .file = rp->nfile };
 	int status;
 
-	rp->file = mct_xrealloc(rp->file, (size_t)(rp->nfile + 1) *
-	    sizeof(*rp->file));
+	rp->file = mct_xgrow(rp->file, (size_t)rp->nfile, sizeof(*rp->file));
 	rp->file[rp->nfile++] = mct_xstrdup(strcmp(path, "-") == 0 ?
 	    "(stdin)" : path);
 	status = mct_pline_read(path, &ranks, &rr);
@@ -454,6 +454,7 @@ mct_rpart_free(struct mct_rpart *rp)
 		free(rp->file[k]);
 	free(rp->file);
 	mct_pspec_free(&rp->cover);
+	mct_map_free(&rp->ids);
 	rp->rk = NULL;
 	rp->nrk = 0;
 	rp->file = NULL;

@@ -55,8 +55,10 @@ struct block {
 	struct mct_buf	 lines;		/* its events, compact, a line each */
 	int		 guess;		/* lines has ns times (guess_event()) */
 	int		 nbig;		/* times it left as written: too big */
-	unsigned long long bigat;	/* the first one's event, from 1 */
-	struct mct_buf	 big;		/* and its text */
+	int		 nbigsay;	/* the first ones (SAY_MAX at most): */
+	unsigned long long bigat[SAY_MAX];	/* event, from 1 */
+	size_t		 bigend[SAY_MAX];	/* where its text ends */
+	struct mct_buf	 big;		/* their texts */
 	struct mct_buf	 conv;		/* scratch */
 	struct spans	 t;
 };
@@ -313,16 +315,18 @@ guess_off(struct framer *f, struct block *b, size_t at)
 	lines_end(f, was, o->len);
 }
 
-/* The event just framed has n times too big, left as written, the first v. */
+/* The event just framed has a time too big, left as written: v. */
 static void
-guess_big(struct block *b, const char *v, size_t len, int n)
+guess_big(struct block *b, const char *v, size_t len)
 {
-	if (b->nbig == 0) {
-		b->bigat = b->fx.nevents;
+	if (b->nbigsay == 0)
 		b->big.len = 0;
+	if (b->nbigsay < SAY_MAX) {
 		mct_buf_add(&b->big, v, len);
+		b->bigat[b->nbigsay] = b->fx.nevents;
+		b->bigend[b->nbigsay++] = b->big.len;
 	}
-	b->nbig += n;
+	b->nbig++;
 }
 
 /*
@@ -341,8 +345,15 @@ guess_copy(const struct blocks *bl, struct framer *f, struct block *b,
 
 	b->conv.len = 0;
 	if ((nbad = edit_put_times(&b->conv, o->p + from, was - 1 - from, sp, n,
-	    bl->unit, 0, &bad)) > 0 && say)
-		guess_big(b, o->p + from + bad.off, bad.len, nbad);
+	    bl->unit, 0, &bad)) > 0 && say) {
+		int idx[4], k, i;
+
+		k = edit_bad_spans(o->p + from, sp, n, bl->unit, idx, 4);
+		for (i = 0; i < k; i++)
+			guess_big(b, o->p + from + sp[idx[i]].off,
+			    sp[idx[i]].len);
+		b->nbig += nbad - k;	/* counted only */
+	}
 	o->len = from;
 	mct_buf_add(o, b->conv.p, b->conv.len);
 	lines_end(f, was, o->len);
@@ -363,7 +374,7 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 	char num[2][24];	/* an int64 */
 	size_t from, was = o->len, w[2];
 	const char *v;
-	int i, n, sure, nbig = 0, big = 0;
+	int i, n, sure, nbig = 0;
 
 	if (sc->ntimes == 0)
 		return;
@@ -396,13 +407,12 @@ guess_event(const struct blocks *bl, struct framer *f, struct block *b,
 					guess_off(f, b, at);
 					return;
 				}
-				if (nbig++ == 0)	/* left as written */
-					big = i;
+				/* left as written */
+				guess_big(b, v, sp[i].len);
+				nbig++;
 			}
 		}
 	}
-	if (nbig > 0)
-		guess_big(b, o->p + sc->time_off[big], sp[big].len, nbig);
 	if ((o->len = place_times(o, was, from, sp, num, w, n)) == 0) {
 		/* one longer, one shorter (a fraction: sure) */
 		o->len = was;
@@ -452,7 +462,7 @@ block_frame(struct blocks *bl, struct framer *f, struct block *b, int k)
 	f->stop = (long long)(b->base + b->own);
 	f->stopped_at = -1;
 	b->guess = bl->unit != MCT_UNIT_NS;
-	b->nbig = 0;
+	b->nbig = b->nbigsay = 0;
 	/* the block's lines are framed in place: its buffer is the out */
 	swap_out(f, &b->lines);
 	while (frame_next(f)) {
@@ -589,10 +599,15 @@ block_take(struct mct_reader *r, struct input *in, struct block *b)
 		conv_from(in, b->guess, f->chunk > 0 && f->spooled >=
 		    (in->fx.ncp ? in->fx.cp[in->fx.ncp - 1].off : 0) + f->chunk);
 	in->fx.guessed |= b->guess && b->lines.len > 0;
-	if (b->guess && b->nbig > 0 && in->bigat == 0) {
-		in->bigat = in->fx.nevents + b->bigat;
-		mct_buf_add(&in->big, b->big.p, b->big.len);
+	for (i = 0; b->guess && i < b->nbigsay && in->nbigsay < SAY_MAX; i++) {
+		size_t from = i ? b->bigend[i - 1] : 0;
+
+		mct_buf_add(&in->big, b->big.p + from, b->bigend[i] - from);
+		in->bigat[in->nbigsay] = in->fx.nevents + b->bigat[i];
+		in->bigend[in->nbigsay++] = in->big.len;
 	}
+	if (b->guess)	/* those not kept to be said: counted */
+		in->nbigmore += b->nbig - i;
 	f->spooled += (long long)b->lines.len;
 	frame_merge(&in->fx, &b->fx);
 }

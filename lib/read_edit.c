@@ -158,17 +158,50 @@ edit_put_times(struct mct_buf *b, const char *json, size_t len,
 	return nbad;
 }
 
-/* Say a value beyond int64 ns, the first of the operand's. */
+/*
+ * Which of the n spans of json hold a value edit_put_times() leaves as
+ * written, beyond int64 ns: their indexes in idx, at most max of them.
+ */
+int
+edit_bad_spans(const char *json, const struct span *sp, int n,
+    enum mct_unit unit, int *idx, int max)
+{
+	char o[64];
+	int i, k = 0;
+
+	for (i = 0; i < n && k < max; i++)
+		if (read_is_time(json + sp[i].off, sp[i].len) &&
+		    mct_ns_text(o, json + sp[i].off, sp[i].len, unit) == 0)
+			idx[k++] = i;
+	return k;
+}
+
+/*
+ * n values beyond int64 ns of event line, the first of them v[0..len)
+ * (or NULL: only counted): told, the first SAY_MAX of the operand.
+ */
 void
 edit_too_big(struct mct_reader *r, struct input *in, unsigned long long line,
     const char *v, size_t len, int n)
 {
-	if (in->rp.toobig == 0)
+	if (v != NULL && in->rp.toobig_said < SAY_MAX) {
 		warnx("%s: event %llu: %.*s %s is beyond int64 ns; left as "
 		    "written", in->s->name, line, (int)len, v,
 		    mct_unit_name(in->s->facts.unit));
+		in->rp.toobig_said++;
+	}
 	in->rp.toobig += n;
 	r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
+}
+
+/* At the end: how many values beyond int64 ns were not told. */
+void
+edit_too_big_end(const struct input *in)
+{
+	if (in->rp.toobig > in->rp.toobig_said)
+		warnx("%s: %lld more values beyond int64 ns, left as written "
+		    "(the first %d are told)", in->s->name,
+		    in->rp.toobig - in->rp.toobig_said, SAY_MAX);
 }
 
 /*
@@ -189,9 +222,17 @@ edit_convert(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 	c->len = 0;
 	nbad = edit_put_times(c, ev->json, ev->len, r->spans.sp, n,
 	    in->s->facts.unit, 0, &bad);
-	if (nbad > 0)
-		edit_too_big(r, in, in->rp.line, ev->json + bad.off, bad.len,
-		    nbad);
+	if (nbad > 0) {
+		int idx[4], k, i;
+
+		k = edit_bad_spans(ev->json, r->spans.sp, n, in->s->facts.unit, idx,
+		    4);
+		for (i = 0; i < k; i++)
+			edit_too_big(r, in, in->rp.line, ev->json +
+			    r->spans.sp[idx[i]].off, r->spans.sp[idx[i]].len, 1);
+		if (nbad > k)
+			edit_too_big(r, in, in->rp.line, NULL, 0, nbad - k);
+	}
 	ev->json = c->p;
 	ev->len = c->len - 1;	/* a line end after it, as a spool line has */
 	ev->indexed = 0;

@@ -44,11 +44,25 @@ damage_at(struct framer *f, unsigned long long off, const char *fmt, ...)
 	f->fx->damaged = 1;
 	if (f->quiet)
 		return;		/* said in pass 1, or to be said then */
+	f->r->status = mct_status(f->r->status, MCT_EXIT_DAMAGED);
+	if (f->fx->nsaid == SAY_MAX) {
+		f->fx->nunsaid++;	/* counted: frame_said() says how many */
+		return;
+	}
+	f->fx->nsaid++;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	warnx("%s:%llu: %s", f->name, off, msg);
-	f->r->status = mct_status(f->r->status, MCT_EXIT_DAMAGED);
+}
+
+/* After pass 1: how many places of damage were not said, if any. */
+void
+frame_said(const struct framer *f)
+{
+	if (f->fx->nunsaid > 0)
+		warnx("%s: %lld more damaged places, not told (the first %d "
+		    "are)", f->name, f->fx->nunsaid, SAY_MAX);
 }
 
 /* The bytes held, piece by piece, then the source's. */
@@ -247,6 +261,10 @@ frame_emit(struct framer *f)
 		f->spooled += (long long)f->out.len + 1;
 	}
 	fx->nevents++;
+	if (sc->negdur != NULL)
+		damage_at(f, f->evoff, "dur %.*s is negative; the event is kept "
+		    "as written", (int)(sc->negdur_len > 40 ? 40 :
+		    sc->negdur_len), sc->negdur);
 	if (sc->ts_kind == MCT_TS_FRAC || sc->dur_kind == MCT_TS_FRAC)
 		fx->anyfrac = 1;
 	if (sc->has_co_id)

@@ -58,8 +58,10 @@ struct chunk {
 	int		 k;		/* the chunk it holds, -1: the slot is free */
 	int		 ready;
 	int		 ntoobig;	/* values beyond int64 ns */
-	unsigned long long toobig_at;	/* the first one's event in the chunk */
-	struct mct_buf	 toobig;	/* and its text */
+	int		 nsay;		/* the first ones (SAY_MAX at most): */
+	unsigned long long toobig_at[SAY_MAX];	/* event in the chunk */
+	size_t		 toobig_end[SAY_MAX];	/* where its text ends */
+	struct mct_buf	 toobig;	/* their texts, one after another */
 	long long	 shrank;	/* where the file ended early, or -1 */
 	int		 changed;	/* damage pass 1 did not see */
 	int		 unread;	/* p->mine: its lines are still in the
@@ -128,6 +130,20 @@ chunk_edit(struct chunk *c, size_t at, const struct mct_reader *r,
 	mct_buf_addc(&c->out, '\n');
 }
 
+/* A value beyond int64 ns in event n of chunk c: kept to be said. */
+static void
+chunk_too_big(struct chunk *c, unsigned long long n, const char *v,
+    size_t len)
+{
+	if (c->nsay == SAY_MAX)
+		return;
+	if (c->nsay == 0)
+		c->toobig.len = 0;
+	mct_buf_add(&c->toobig, v, len);
+	c->toobig_at[c->nsay] = n;
+	c->toobig_end[c->nsay++] = c->toobig.len;
+}
+
 /*
  * Append the event json[0..len) with a line end to c, converted (the nt
  * spans of its times are in t->sp), noting the first value beyond int64
@@ -146,10 +162,13 @@ chunk_put_spans(struct chunk *c, const struct input *in, struct spans *t,
 	    back, &bad);
 	if (r->edit != NULL)	/* the line converted (and ended), edited */
 		chunk_edit(c, at, r, t, c->out.p + at, c->out.len - at - 1);
-	if (nbad > 0 && c->ntoobig == 0) {
-		c->toobig_at = n;
-		c->toobig.len = 0;
-		mct_buf_add(&c->toobig, json + bad.off, bad.len);
+	if (nbad > 0) {
+		int idx[4], k, i;
+
+		k = edit_bad_spans(json, t->sp, nt, in->s->facts.unit, idx, 4);
+		for (i = 0; i < k; i++)
+			chunk_too_big(c, n, json + t->sp[idx[i]].off,
+			    t->sp[idx[i]].len);
 	}
 	c->ntoobig += nbad;
 }
@@ -174,14 +193,15 @@ chunk_put_noted(struct chunk *c, const struct input *in,
 		t->sp[i].len = tm->kv[i].vlen;
 	}
 	/* (the last line end is edit_put_times()'s) */
-	nbad = edit_put_times(&c->out, l, len - 1, t->sp, tm->n,
-	    in->s->facts.unit, 0, &bad);
-	if (nbad > 0 && c->ntoobig == 0) {
-		for (i = 0; tm->kv[i].voff != bad.off; i++)
-			;
-		c->toobig_at = tm->kv[i].koff + 1ULL;
-		c->toobig.len = 0;
-		mct_buf_add(&c->toobig, l + bad.off, bad.len);
+	nbad = edit_put_times(&c->out, l, len - 1, t->sp, tm->n, in->s->facts.unit,
+	    0, &bad);
+	if (nbad > 0) {
+		int idx[SAY_MAX], k;
+
+		k = edit_bad_spans(l, t->sp, tm->n, in->s->facts.unit, idx, SAY_MAX);
+		for (i = 0; i < k; i++)
+			chunk_too_big(c, tm->kv[idx[i]].koff + 1ULL,
+			    l + t->sp[idx[i]].off, t->sp[idx[i]].len);
 	}
 	c->ntoobig += nbad;
 }
@@ -431,7 +451,7 @@ static void
 chunk_clear(struct chunk *c)
 {
 	c->out.len = 0;
-	c->ntoobig = 0;
+	c->ntoobig = c->nsay = 0;
 	c->shrank = -1;
 	c->changed = 0;
 	c->unread = 0;
@@ -479,7 +499,7 @@ pass2_run(void *arg)
 		else if (!(k > 0 && p->in->fx.cp[k - 1].kind != CK_FRAME &&
 		    chunk_taken(p, &rd, &lines, &tm, &t, c, k))) {
 			c->out.len = 0;
-			c->ntoobig = 0;
+			c->ntoobig = c->nsay = 0;
 			chunk_make(p, &f, &t, c, k);
 		}
 		pthread_mutex_lock(&p->mu);
@@ -602,11 +622,24 @@ static void
 chunk_say(struct mct_reader *r, struct input *in, struct pass2 *p,
     const struct chunk *c)
 {
-	if (c->ntoobig > 0)
-		edit_too_big(r, in, in->rp.line + c->toobig_at, c->toobig.p,
-		    c->toobig.len, c->ntoobig);
-	if (in->bigat > in->rp.line && in->bigat <= in->rp.line + c->nlines)
-		edit_too_big(r, in, in->bigat, in->big.p, in->big.len, 1);
+	int i;
+
+	for (i = 0; i < c->nsay; i++)
+		edit_too_big(r, in, in->rp.line + c->toobig_at[i],
+		    c->toobig.p + (i ? c->toobig_end[i - 1] : 0),
+		    c->toobig_end[i] - (i ? c->toobig_end[i - 1] : 0), 1);
+	if (c->ntoobig > c->nsay)
+		edit_too_big(r, in, 0, NULL, 0, c->ntoobig - c->nsay);
+	for (i = 0; i < in->nbigsay; i++)
+		if (in->bigat[i] > in->rp.line && in->bigat[i] <= in->rp.line +
+		    c->nlines)
+			edit_too_big(r, in, in->bigat[i], in->big.p +
+			    (i ? in->bigend[i - 1] : 0), in->bigend[i] -
+			    (i ? in->bigend[i - 1] : 0), 1);
+	if (in->nbigmore > 0) {
+		edit_too_big(r, in, 0, NULL, 0, (int)in->nbigmore);
+		in->nbigmore = 0;
+	}
 	if (c->changed && p->spool >= 0) {
 		spool_failed(r);
 		return;

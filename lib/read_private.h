@@ -68,6 +68,8 @@ struct ckpt {
  * What pass 1 learns of the events of a trace operand, or of one part of
  * it that a thread frames (frame_merge() adds a part's to the operand's).
  */
+#define SAY_MAX		20	/* damaged places said an operand, then a count */
+
 struct facts {
 	unsigned long long nevents;
 	int		 form;		/* 'o'bject, 'a'rray, 'n'djson; 0: not yet */
@@ -80,6 +82,8 @@ struct facts {
 	i128		 min_e6;	/* the smallest ts, M events aside */
 	char		 min_text[64];	/* as written */
 	int		 damaged;	/* damage was noted */
+	long long	 nsaid;		/* places of damage said, and more not */
+	long long	 nunsaid;
 	int		 notrace;	/* it began with neither '{' nor '[' */
 	int		 has_mark;	/* --align NAME: its first event */
 	i128		 mark_e6;
@@ -159,7 +163,8 @@ struct readpos {
 	long long	 spool_from, spool_to;	/* its lines in the spool */
 	long long	 length;	/* a plain file: the bytes pass 1 read */
 	struct rbuf	 rb;		/* a stream operand's bytes */
-	int		 toobig;	/* a ts/dur beyond int64 ns was reported */
+	long long	 toobig;	/* ts/dur values beyond int64 ns */
+	int		 toobig_said;	/* those told (SAY_MAX at most) */
 };
 
 /* One operand. */
@@ -178,9 +183,15 @@ struct input {
 	struct mct_buf	 rankfrom;	/* a stream's one rank's rule */
 	struct mct_buf	 ranklist;	/* a stream's header's ranks, [ ] off */
 	struct pass2	*p2;		/* a plain file's pass 2 by threads */
-	/* pass 1 converted its first time beyond int64 ns: pass 2 says it */
-	unsigned long long bigat;	/* its event, from 1; 0: none */
-	struct mct_buf	 big;		/* its text */
+	/*
+	 * times beyond int64 ns pass 1 converted (left as written): pass 2
+	 * says the first SAY_MAX, with its events, and counts the others
+	 */
+	int		 nbigsay;
+	unsigned long long bigat[SAY_MAX];	/* its event, from 1 */
+	size_t		 bigend[SAY_MAX];	/* where its text in big ends */
+	struct mct_buf	 big;
+	long long	 nbigmore;
 	struct facts	 fx2;		/* pass 2's, framing a file again alone */
 };
 
@@ -229,7 +240,7 @@ struct mct_reader {
 	struct mct_buf	 conv;
 	struct spans	 spans;
 	struct mct_buf	 rline;		/* an event with its rank */
-	int		 fatal;		/* nothing to read (duplicate ranks) */
+	int		 fatal;		/* nothing to read (duplicate ranks, no spool) */
 	int		 status;
 	double		 last_progress;
 	const struct mct_editor *edit;	/* mct_edit(): &editor, or NULL */
@@ -274,8 +285,11 @@ void	 edit_line(const struct mct_reader *, struct spans *, const char *,
 void	 edit_end(const struct mct_reader *, struct spans *);
 int	 edit_put_times(struct mct_buf *, const char *, size_t,
 	    const struct span *, int, enum mct_unit, int, struct span *);
+int	 edit_bad_spans(const char *, const struct span *, int,
+	    enum mct_unit, int *, int);
 void	 edit_too_big(struct mct_reader *, struct input *, unsigned long long,
 	    const char *, size_t, int);
+void	 edit_too_big_end(const struct input *);
 void	 edit_convert(struct mct_reader *, struct input *,
 	    const struct mct_scan *);
 void	 edit_rank(struct mct_reader *, struct input *);
@@ -284,6 +298,7 @@ void	 edit_rank(struct mct_reader *, struct input *);
 int	 frame_next(struct framer *);
 void	 frame_emit(struct framer *);
 void	 frame_progress(struct framer *, int);
+void	 frame_said(const struct framer *);
 size_t	 frame_resync(const struct rbuf *, size_t, int *);
 void	 frame_reset(struct framer *);
 void	 frame_restart(struct input *);

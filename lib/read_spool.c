@@ -25,6 +25,7 @@ spool_failed(struct mct_reader *r)
 	if (!r->spoolbad)
 		warn("spool %s", r->spoolname);
 	r->spoolbad = 1;
+	mct_cutoff_arm();
 	r->status = mct_status(r->status, MCT_EXIT_USAGE);
 }
 

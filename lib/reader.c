@@ -170,6 +170,7 @@ pass1(struct mct_reader *r, struct input *in)
 	}
 	if (!in->direct)
 		in->rp.spool_to = spool_at(r);
+	frame_said(f);
 	not_trace(r, in);
 	header_decide_unit(r, in);
 	header_publish(in);
@@ -203,6 +204,7 @@ open_input(struct mct_reader *r, struct input *in, int *ndirect)
 	if (in->direct)
 		(*ndirect)++;
 	else if (r->spool == -1 && spool_make(r) == -1) {
+		r->spoolbad = 1;	/* said */
 		r->status = MCT_EXIT_USAGE;
 		mct_src_close(in->src);
 		in->src = NULL;
@@ -300,6 +302,8 @@ mct_open(int argc, char **argv, const struct mct_opts *opts)
 	}
 	header_decide_ranks(r);
 	header_make(r);
+	if (r->spoolbad)
+		r->fatal = 1;	/* no header it could not stand behind */
 	if (r->fatal)
 		r->hdr.nread = 0;	/* the tools write nothing */
 	r->cur = 0;
@@ -321,11 +325,14 @@ mct_header(const struct mct_reader *r)
  * reported and skipped (0).
  */
 static int
-stream_line(struct mct_reader *r, struct mct_event *ev)
+stream_line(struct mct_reader *r, struct input *in, struct mct_event *ev)
 {
 	if (mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap) < 0) {
-		warnx("%s:%llu: not a complete JSON object; line skipped",
-		    ev->file, ev->where);
+		if (in->fx.nsaid++ < SAY_MAX)
+			warnx("%s:%llu: not a complete JSON object; line "
+			    "skipped", ev->file, ev->where);
+		else
+			in->fx.nunsaid++;
 		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 		return 0;
 	}
@@ -487,10 +494,18 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 				ev->len--;
 			if (ev->len == 0)
 				continue;
-			if (!stream_line(r, ev))
+			if (!stream_line(r, in, ev))
 				continue;
 			if (read_is_header_line(ev->json, ev->len))
 				continue;	/* another stream's header */
+			if (mct_cut_line(ev->json, ev->len)) {
+				warnx("%s:%llu: the stream is cut: its writer "
+				    "stopped on an error before its end",
+				    ev->file, ev->where);
+				r->status = mct_status(r->status,
+				    MCT_EXIT_DAMAGED);
+				continue;
+			}
 		} else if (in->convert)
 			edit_convert(r, in, NULL);
 		edit_event(r, in);
@@ -500,6 +515,7 @@ next_of(struct mct_reader *r, struct input *in, struct mct_event **evp)
 	}
 	/* done with this operand */
 	if (in->stream) {
+		frame_said(&in->fr);
 		r->status = mct_status(r->status, mct_src_close(in->src));
 		in->src = NULL;
 		free(in->rp.rb.p);
@@ -557,8 +573,10 @@ static __attribute__((noinline)) void
 merge_start(struct mct_reader *r)
 {
 	r->merging = 2;
-	if ((r->merge = mct_merge_open(&r->hdr, &r->feed)) == NULL)
+	if ((r->merge = mct_merge_open(&r->hdr, &r->feed)) == NULL) {
 		r->status = mct_status(r->status, MCT_EXIT_USAGE);
+		mct_cutoff_arm();	/* the header is out */
+	}
 }
 
 /* The next event of all in ts order. */
@@ -628,6 +646,7 @@ mct_close(struct mct_reader *r)
 	for (i = 0; i < r->nin; i++) {
 		struct input *in = &r->in[i];
 
+		edit_too_big_end(in);
 		pass2_free(in);
 		if (in->src)
 			mct_src_close(in->src);

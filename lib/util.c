@@ -34,6 +34,24 @@ mct_nomem(const char *what)
 	err(MCT_EXIT_USAGE, "%s", what);
 }
 
+/*
+ * What is written stops short of its end: something failed after the
+ * output began (a spool), and mct_out_end() ends it with a line saying so.
+ */
+static int output_cut;
+
+void
+mct_cutoff_arm(void)
+{
+	output_cut = 1;
+}
+
+int
+mct_cutoff_armed(void)
+{
+	return output_cut;
+}
+
 void *
 mct_xmalloc(size_t n)
 {
@@ -50,6 +68,26 @@ mct_xrealloc(void *p, size_t n)
 	if ((p = realloc(p, n ? n : 1)) == NULL)
 		mct_nomem("realloc");
 	return p;
+}
+
+/*
+ * Room for element n of an array that grows one element at a time: its
+ * room doubles each time n reaches a power of two (8 to start with), so
+ * that n additions copy O(n) bytes in all, not O(n^2).  The room follows
+ * from n alone: callers keep no capacity.
+ */
+void *
+mct_xgrow(void *p, size_t n, size_t size)
+{
+	size_t cap = 8;
+
+	if (p != NULL && n != 0 && (n < 8 || (n & (n - 1)) != 0))
+		return p;
+	while (cap <= n)
+		cap *= 2;
+	if (cap > SIZE_MAX / size)
+		mct_nomem("array");
+	return mct_xrealloc(p, cap * size);
 }
 
 char *

@@ -156,7 +156,7 @@ note_proc(struct mct_wrap *w, int64_t rank, const char *pid, size_t n)
 	e = mct_map_add(&w->procs, w->tmp.p, w->tmp.len, &isnew);
 	if (!isnew)
 		return &w->proc[e->val.i];
-	w->proc = mct_xrealloc(w->proc, (w->nproc + 1) * sizeof(*w->proc));
+	w->proc = mct_xgrow(w->proc, (size_t)w->nproc, sizeof(*w->proc));
 	p = &w->proc[w->nproc];
 	memset(p, 0, sizeof(*p));
 	p->rank = rank;

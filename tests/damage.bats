@@ -838,3 +838,71 @@ report() {
 	cmp got.nd want.nd
 	cmp got.err want.err
 }
+
+@test "damage is told for the first 20 places of an operand, then counted: a trace of 50 broken events, a stream of 30 broken lines, plain and gzip" {
+	"$PYTHON3" - "$T/many.json" "$T/want" <<'PY'
+import sys
+# every third event broken (a syntax error inside it): python counts them
+out, bad = ['{"traceEvents":['], 0
+for i in range(150):
+    if i % 3 == 1:
+        out.append('{"name":"k","ph":"X","ts":%d x},' % (i * 10))
+        bad += 1
+    else:
+        out.append('{"name":"k","ph":"X","ts":%d,"dur":1},' % (i * 10))
+out.append('{"name":"end","ph":"i","ts":2000}]}')
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+open(sys.argv[2], "w").write("%d %d\n" % (bad, 150 - bad + 1))
+PY
+	read -r bad good < "$T/want"
+	gzip -c "$T/many.json" > "$T/many.json.gz"
+	for f in "$T/many.json" "$T/many.json.gz"; do
+		run --separate-stderr mct-cat "$f"
+		[ "$status" -eq 1 ]
+		[ "$(printf '%s\n' "$stderr" | grep -c "^mct-cat: $f:[0-9]*: ")" -eq 20 ]
+		same "$(printf '%s\n' "$stderr" | tail -1)" \
+		    "mct-cat: $f: $((bad - 20)) more damaged places, not told (the first 20 are)"
+		[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 21 ]
+		[ "$(printf '%s\n' "$output" | wc -l)" -eq $((good + 1)) ]
+	done
+	# a stream of 30 lines that are no JSON object among good ones
+	mct-cat "$T/many.json" 2> /dev/null | awk 'NR > 1 && NR <= 31 { print "{oops" } { print }' > "$T/s.nd"
+	run --separate-stderr mct-group -o tsv "$T/s.nd"
+	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c 'not a complete JSON object; line skipped$')" -eq 20 ]
+	same "$(printf '%s\n' "$stderr" | tail -1)" \
+	    "mct-group: $T/s.nd: 10 more damaged places, not told (the first 20 are)"
+}
+
+@test "a negative dur is told with its place, the event kept as written (exit 1): plain, gzip, in parts by threads" {
+	"$PYTHON3" - "$T/neg.json" "$T/want" <<'PY'
+import sys
+# a trace big enough for threads, with dur -5 in events 1000 and 30000
+evs, places = [], []
+off = 1
+for i in range(40000):
+    d = -5 if i in (1000, 30000) else 3
+    e = '{"name":"k%d","ph":"X","ts":%d,"dur":%d}' % (i % 7, i * 10, d)
+    if d < 0:
+        places.append(off)
+    evs.append(e)
+    off += len(e) + 2          # the event, ",\n"
+open(sys.argv[1], "w").write("[" + ",\n".join(evs) + "]\n")
+open(sys.argv[2], "w").write("".join(
+    "mct-cat: %s:%d: dur -5 is negative; the event is kept as written\n" %
+    (sys.argv[1], p) for p in places))
+PY
+	run --separate-stderr mct-cat "$T/neg.json"
+	[ "$status" -eq 1 ]
+	same "$stderr" "$(cat "$T/want")"
+	[ "$(printf '%s\n' "$output" | grep -c '"dur":-5000')" -eq 2 ]
+	for e in MCT_SPLIT=65536 MCT_SPOOL=1; do
+		run --separate-stderr env "$e" mct-cat "$T/neg.json"
+		[ "$status" -eq 1 ]
+		same "$stderr" "$(cat "$T/want")"
+	done
+	gzip -c "$T/neg.json" > "$T/neg.json.gz"
+	run --separate-stderr mct-cat "$T/neg.json.gz"
+	[ "$status" -eq 1 ]
+	same "$stderr" "$(sed 's|neg.json:|neg.json.gz:|' "$T/want")"
+}

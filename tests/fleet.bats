@@ -177,3 +177,59 @@ fail_with() {
 	same "$output" "$(mct-ranks -o tsv "$j"/rank-[0-3].json)"
 	[[ "$output" == *$'\n1\t'*$'\ttrue\n2\t'* ]]
 }
+
+@test "fleet.sh: -k, -a and -f reach the hosts as data: a --by of '; touch X; ' runs nothing on either host and groups by that literal field" {
+	local k="'; touch X; '" home_x=0
+	local ka="'; touch $BATS_TEST_TMPDIR/X; '"
+
+	# the hosts' shell starts in the home directory; X there, or here,
+	# would be the command run
+	[ ! -e "$HOME/X" ] || home_x=1
+	run --separate-stderr sh "$fleet" -k "$k" "host1:${traces[0]}" \
+	    "host2:${traces[1]}"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ ! -e X ] && [ ! -e "$BATS_TEST_TMPDIR/X" ]
+	[ "$home_x" -eq 1 ] || [ ! -e "$HOME/X" ]
+	same "$output" "$(mct-cat "${traces[0]}" "${traces[1]}" |
+	    mct-group -o tsv -k "$k" -a count,total,mean,median,min,max 2> /dev/null)"
+	# the same quotes in -a and -f: refused by the tools there (exit 1,
+	# the job log says so), never run
+	run --separate-stderr sh "$fleet" -J joblog -a "count$ka" "host1:${traces[0]}"
+	[ "$status" -ne 0 ]
+	[ ! -e "$BATS_TEST_TMPDIR/X" ]
+	run --separate-stderr sh "$fleet" -f "--ph X$ka" "host2:${traces[0]}"
+	[ "$status" -ne 0 ]
+	[ ! -e "$BATS_TEST_TMPDIR/X" ]
+	# -f is split into words there, not globbed: '--ph *' is the phase
+	# '*' (a warning: no event has it), not the names of files
+	run --separate-stderr sh "$fleet" -f '--ph *' "host1:${traces[0]}"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"mct-filter: --ph: '*' is not a Chrome trace phase"* ]]
+	[ "$home_x" -eq 1 ] || [ ! -e "$HOME/X" ]
+}
+
+@test "fleet.sh: a FILE with '@' or a newline, a HOST with '-' first: refused (exit 2); a FILE beginning with '-' is a file" {
+	run --separate-stderr sh "$fleet" "host1:$BATS_TEST_TMPDIR/a@b.json"
+	[ "$status" -eq 2 ]
+	same "$stderr" "fleet.sh: '$BATS_TEST_TMPDIR/a@b.json': a file may not be empty or hold '@' or a newline"
+	run --separate-stderr sh "$fleet" "host1:${traces[0]}
+x"
+	[ "$status" -eq 2 ]
+	run --separate-stderr sh "$fleet" "host1:${traces[0]}" \
+	    "-oProxyCommand=touch_X:${traces[0]}"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"a host may not be empty, begin with '-', or hold '@' or a blank" ]]
+	run --separate-stderr sh "$fleet" -k "$(printf 'name\nx')" "host1:${traces[0]}"
+	[ "$status" -eq 2 ]
+	same "$stderr" "fleet.sh: a newline in an option"
+	# a path relative to the hosts' home that begins with '-'
+	local d="-mct-fleet.$$"
+	mkdir "$HOME/$d"
+	cp "${traces[0]}" "$HOME/$d/t.json"
+	run --separate-stderr sh "$fleet" "host1:$d/t.json"
+	rm -rf "${HOME:?}/$d"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	same "$output" "$(mct-cat "${traces[0]}" | mct-group -o tsv -a count,total,mean,median,min,max)"
+}

@@ -11,6 +11,8 @@
 #             checked, written and read back
 #   rankpart  tests/fuzz-partial.c -DFUZZ_RANKPART: mct-ranks' partials
 #             (--merge), read, checked, aligned, written and read back
+#   mlog      tests/fuzz-mlog.c: mct-metrics' CSV/TSV metric logs (header,
+#             lines, values with units, wall times, the step function)
 #
 # usage: tests/fuzz.sh [BUILDDIR]
 #
@@ -18,7 +20,7 @@
 #                   without one a minimal config.h is generated
 #
 # environment:
-#   FUZZ_TARGETS    the targets to run (default "reader parsers"; also
+#   FUZZ_TARGETS    the targets to run (default "reader parsers mlog"; also
 #                   partial, rankpart)
 #   FUZZ_SECONDS    how long to fuzz each target (default 60)
 #   FUZZ_DIR        work directory (default /tmp/mct-fuzz): the binaries,
@@ -48,7 +50,7 @@ set -eu
 
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${1:-}
-targets=${FUZZ_TARGETS:-reader parsers}
+targets=${FUZZ_TARGETS:-reader parsers mlog}
 seconds=${FUZZ_SECONDS:-60}
 dir=${FUZZ_DIR:-/tmp/mct-fuzz}
 jobs=${FUZZ_JOBS:-1}
@@ -58,8 +60,8 @@ cc=${FUZZ_CC:-clang}
 
 for t in $targets; do
 	case $t in
-	reader|parsers|partial|rankpart) ;;
-	*) echo "fuzz.sh: unknown target '$t' (want reader, parsers, partial, rankpart)" >&2; exit 2 ;;
+	reader|parsers|mlog|partial|rankpart) ;;
+	*) echo "fuzz.sh: unknown target '$t' (want reader, parsers, mlog, partial, rankpart)" >&2; exit 2 ;;
 	esac
 done
 command -v "$cc" >/dev/null 2>&1 || {
@@ -381,6 +383,42 @@ seed_rankpart() {
 "-9223372036854775808"
 "4611686018427387903"
 "\x0a"
+EOF
+}
+
+# Seeds of the metric logs: the first byte picks the options (see
+# fuzz-mlog.c), then a log: nvidia-smi's, a generic one, bad values.
+seed_mlog() {
+	c=$dir/corpus-mlog
+	mkdir -p "$c"
+	printf '\000timestamp, index, name, clocks.sm [MHz], utilization.gpu [%%], memory.used [MiB]\n2026/12/02 07:00:00.000, 0, H100, 1410 MHz, 45 %%, 40960 MiB\n2026/12/02 07:00:00.100, 0, H100, 1.5 GHz, [N/A], 40 GiB\n2026/02/31 07:00:00.200, 0, H100, 1410 MHz, 45 %%, 1 MiB\n' >"$c/seed-nvidia"
+	printf '\001time_ns,gpu,hbm_bw [GB/s],sm_clock\n1712195480123456789,0,50,1600\n1712195480124459254,0,ERR!,1.6 GHz\n1712195480124459254,0,67,[Unknown]\n# comment\n\n' >"$c/seed-generic"
+	printf '\044\357\273\277time\tcard\tpower (W)\tutil\tx\n2026-12-02T07:00:00.5+08:00\tcard1\t250000 mW\t3\t"a\tb"\n2026-12-02 07:00:01\tGPU[1]\t45 %%\t1e3\t\n' >"$c/seed-tsv"
+	printf '\100a,1712195480,b\nx,5,1\ny,6,2 kJ\n' >"$c/seed-timecol"
+
+	cat >"$dir/mlog.dict" <<'EOF'
+","
+"\x09"
+"\x0a"
+"\""
+" [MHz]"
+" [MiB]"
+" (%)"
+"timestamp"
+"index"
+"time_ns"
+"2026/12/02 07:00:00.000"
+"2026-02-29T23:59:60.999999999+14:00"
+"MHz"
+"GHz"
+"KiB"
+"mW"
+"[N/A]"
+"ERR!"
+"\xef\xbb\xbf"
+"#"
+"1e12"
+"-0.0000005"
 EOF
 }
 

@@ -755,6 +755,52 @@ print("b\t%s\t%s" % (f(1500250), f(2590000)))' $u)
 	same "$stderr" "$msg"
 }
 
+@test "no spool file: nothing written, not even the header, whatever the other operands (through a pipe)" {
+	genf t.json --scale 0.02
+	gzip -c t.json > t.json.gz
+	none="$BATS_TEST_TMPDIR/none"
+	TMPDIR=$none run --separate-stderr mct-cat t.json.gz
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	TMPDIR=$none run --separate-stderr mct-cat t.json t.json.gz
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	run --separate-stderr bash -c 'TMPDIR=$PWD/none mct-cat t.json.gz | mct-group -o tsv; echo "${PIPESTATUS[*]}"'
+	same "$output" "$(printf 'name\tcount\ttotal\tshare\tmean\tmedian\tmin\tmax\n2 0')"
+	same "$stderr" "mct-cat: cannot make a temporary file in $none (set TMPDIR): No such file or directory
+mct-group: (stdin): empty input: no events"
+	run bash -c 'set -o pipefail; TMPDIR=$PWD/none mct-cat t.json.gz | mct-group -o tsv'
+	[ "$status" -eq 2 ]
+}
+
+@test "the spool fails after the header is out (--merge): the stream ends with its cut line, which a reader reports (exit 1)" {
+	genf t.json --scale 0.02 --layout shuffle
+	TMPDIR="$BATS_TEST_TMPDIR/none" run --separate-stderr mct-cat --merge t.json
+	[ "$status" -eq 2 ]
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 2 ]
+	same "$(printf '%s\n' "$output" | tail -1)" '{"name":"mct_cut","ph":"M","args":{}}'
+	run --separate-stderr bash -c 'TMPDIR=$PWD/none mct-cat --merge t.json | mct-group -o tsv; echo "${PIPESTATUS[*]}"'
+	same "$(printf '%s\n' "$output" | tail -1)" "2 1"
+	[[ "$stderr" == *"mct-group: (stdin):2: the stream is cut: its writer stopped on an error before its end" ]]
+}
+
+@test "a stream that ends with its cut line: every intact event is read, the cut said with its line, exit 1" {
+	genf t.json --scale 0.02
+	mct-cat t.json > s.nd
+	mct-group -o tsv s.nd > whole.tsv
+	printf '%s\n' '{"name":"mct_cut","ph":"M","args":{}}' >> s.nd
+	n=$(wc -l < s.nd)
+	for tool in "mct-group -o tsv" "mct-cat"; do
+		run --separate-stderr $tool s.nd
+		[ "$status" -eq 1 ]
+		same "$stderr" "${tool%% *}: s.nd:$n: the stream is cut: its writer stopped on an error before its end"
+	done
+	run --separate-stderr mct-group -o tsv s.nd
+	same "$output" "$(cat whole.tsv)"
+	run --separate-stderr mct-cat s.nd
+	same "$output" "$(cat s.nd | head -n -1)"
+}
+
 @test "a plain file needs no spool: it is read twice (also as standard input)" {
 	genf t.json --scale 0.02
 	TMPDIR="$BATS_TEST_TMPDIR/none" mct-cat t.json > out.nd

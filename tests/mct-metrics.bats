@@ -191,21 +191,115 @@ EOF
 	metrics_to bad.csv
 	[ "$status" -eq 1 ]
 	grep -q '^mct-metrics: bad.csv:3: 1 fields, the header has 3$' err
-	grep -q '^mct-metrics: bad.csv:4: clocks.current.sm: .fast. is no number$' err
+	grep -q "^mct-metrics: bad.csv:4: clocks.current.sm: 'fast' is no number; the value is skipped$" err
 	grep -q '^mct-metrics: bad.csv:5: time .2026/13/02' err
 	grep -q '^mct-metrics: bad.csv:6: device .x. is no number$' err
-	grep -q '^mct-metrics: bad.csv:7: clocks.current.sm' err
-	grep -q '^mct-metrics: bad.csv:8: the time goes back 50 ms: samples are put in time order$' err
+	grep -q '^mct-metrics: bad.csv:8: the time goes back 450 ms: samples are put in time order$' err
+	[ "$(wc -l < err)" -eq 5 ]
 	pyo log bad.csv out
-	same "$(grep -o '"value":[0-9]*' out)" "$(printf '"value":%s\n' 1390 1410 1380)"
-	# past 20 bad lines of a file: a count
+	same "$(grep -o '"value":[0-9]*' out)" "$(printf '"value":%s\n' 1390 1410 1400000 1380)"
+	# past 20 bad lines, or values, of a file: a count
 	{ echo 'time,x'; echo '0,5'; for i in $(seq 30); do
-		echo "$i,no"; echo "$i,1"; done; } > many.csv
+		echo "$((i * 10)),no"; echo "$((i * 10))"
+		echo "$((i * 10 + 5)),1"; done; } > many.csv
 	metrics_to many.csv
 	[ "$status" -eq 1 ]
-	[ "$(grep -c 'many.csv:[0-9]*:' err)" -eq 20 ]
+	[ "$(grep -c 'many.csv:[0-9]*:' err)" -eq 40 ]
 	grep -q 'many.csv: 30 bad lines in all, skipped' err
+	grep -q 'many.csv: 30 bad values in all, skipped' err
 	[ "$(grep -c '"ph":"C"' out)" -eq 31 ]
+}
+
+@test "mct-metrics: a column whose values are not all numbers keeps its good samples; each bad one said with its line, exit 1" {
+	# hbm_bw without its unit, its first value ERR!; sm_clock's second
+	# [Unknown], then values in GHz (converted) and in W (refused)
+	"$PYTHON3" - "$D/g.csv" > bad.csv <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+lines[0] = lines[0].replace("hbm_bw [GB/s]", "hbm_bw")
+def cell(n, k, text):
+    f = lines[n - 1].split(",")
+    f[k] = text
+    lines[n - 1] = ",".join(f)
+cell(2, 2, "ERR!")
+cell(3, 3, "[Unknown]")
+cell(5, 3, "1.7 GHz")
+cell(6, 3, "45 W")
+cell(7, 3, "1700000 kHz")
+print("\n".join(lines))
+PY
+	metrics_to bad.csv
+	[ "$status" -eq 1 ]
+	same "$(cat err)" "mct-metrics: bad.csv:2: hbm_bw: 'ERR!' is no number; the value is skipped
+mct-metrics: bad.csv:3: sm_clock: '[Unknown]' is no number; the value is skipped
+mct-metrics: bad.csv:6: sm_clock: '45 W' is not in MHz; the value is skipped"
+	pyo log bad.csv out
+	[ "$(grep -c '"ph":"C"' out)" -eq $(( 2 * ($(wc -l < bad.csv) - 1) - 3 )) ]
+	grep -q '"ts":1712195480124459254,"args":{"value":67}' out
+	# --join names the column: its good samples joined, the same said
+	metrics_to --join hbm_bw,sm_clock "$D/t.json" bad.csv
+	[ "$status" -eq 1 ]
+	same "$(cat err)" "mct-metrics: bad.csv:2: hbm_bw: 'ERR!' is no number; the value is skipped
+mct-metrics: bad.csv:3: sm_clock: '[Unknown]' is no number; the value is skipped
+mct-metrics: bad.csv:6: sm_clock: '45 W' is not in MHz; the value is skipped"
+	mv out direct
+	mct-metrics bad.csv > bad.nd || [ $? -eq 1 ]
+	mct-cat --merge "$D/t.json" bad.nd > m.nd
+	metrics_to --join hbm_bw,sm_clock m.nd
+	run pyo join m.nd out hbm_bw,sm_clock
+	[ "$status" -eq 0 ]
+	[ "${output#ok }" != "0 joined" ]
+	same "$(grep -v '"ph":"C"' out | sed 1d | sort)" "$(sed 1d direct | sort)"
+	# a column --join names whose values are never numbers: each said
+	{ echo 'time,gpu,util'; for i in 1 2 3; do echo "$i,0,ERR!"; done; } > err.csv
+	metrics_to --join util "$D/t.json" err.csv
+	[ "$status" -eq 1 ]
+	[ "$(grep -c "err.csv:[234]: util: 'ERR!' is no number; the value is skipped" err)" -eq 3 ]
+	# without --join, such a column is text: nothing said
+	metrics_to err.csv
+	[ "$status" -eq 0 ]
+	[ ! -s err ]
+	# a value too large once in the column's unit (10^12 at most)
+	printf 'time,gpu,mem [MiB]\n1,0,5\n2,0,999999 TiB\n' > huge.csv
+	metrics_to huge.csv
+	[ "$status" -eq 1 ]
+	same "$(cat err)" "mct-metrics: huge.csv:3: mem: '999999 TiB' is too large in MiB; the value is skipped"
+}
+
+@test "mct-metrics: real calendar dates; a byte order mark skipped; the same time twice for a device said, the later line's values hold" {
+	sed 's|^2026/12/02 07:00:00.003|2026/02/31 07:00:00.003|' "$D/nv.csv" > feb.csv
+	metrics_to feb.csv
+	[ "$status" -eq 1 ]
+	n=$(grep -n '^2026/02/31' feb.csv | cut -d: -f1)
+	same "$(cat err)" "mct-metrics: feb.csv:$n: time '2026/02/31 07:00:00.003' is no number and no wall time"
+	pyo log feb.csv out
+	printf '\357\273\277' | cat - "$D/nv.csv" > bom.csv
+	metrics_to bom.csv
+	[ "$status" -eq 0 ]
+	[ ! -s err ]
+	pyo log bom.csv out
+	same "$(sed 1d out)" "$(mct-metrics "$D/nv.csv" | sed 1d)"
+	# line 10 again with other values: said; in the join the later holds
+	awk -F, 'NR == 10 { print; OFS = ","; $3 = 99; $4 = 999 } { print }' "$D/g.csv" > dup.csv
+	metrics_to dup.csv
+	[ "$status" -eq 1 ]
+	same "$(cat err)" "mct-metrics: dup.csv:11: the same time and device as line 10: the values of this later line hold"
+	pyo log dup.csv out
+	mv out dup.nd
+	metrics_to --join hbm_bw "$D/t.json" dup.csv
+	[ "$status" -eq 1 ]
+	mv out direct
+	mct-cat --merge "$D/t.json" dup.nd > m.nd
+	metrics_to --join hbm_bw m.nd
+	run pyo join m.nd out hbm_bw
+	[ "$status" -eq 0 ]
+	same "$(grep -v '"ph":"C"' out | sed 1d | sort)" "$(sed 1d direct | sort)"
+	# past 20 of a file: a count
+	{ echo 'time,x'; for i in $(seq 25); do echo "$i,1"; echo "$i,2"; done; } > dups.csv
+	metrics_to dups.csv
+	[ "$status" -eq 1 ]
+	[ "$(grep -c 'the values of this later line hold$' err)" -eq 20 ]
+	same "$(tail -1 err)" "mct-metrics: dups.csv: 25 lines at the time of the line before of their device in all"
 }
 
 @test "mct-metrics --join: every event's mean, min, max and samples as python's, exactly; events kept" {
@@ -342,11 +436,13 @@ PY
 	metrics_to --join hbm_bw wob.nd
 	pyo join wob.nd out hbm_bw
 	# put in order by the reader's merge, whose runs need $TMPDIR: with
-	# none, exit 2 and no events, as mct-cat --merge (not some of them)
+	# none, exit 2 and no events, as mct-cat --merge (not some of them):
+	# the header and the line that says the stream is cut
 	TMPDIR=/nonexistent metrics_to --join hbm_bw wob.nd "$D/t.json"
 	[ "$status" -eq 2 ]
 	grep -q '/nonexistent' err
-	[ "$(wc -l < out)" -eq 1 ]
+	[ "$(wc -l < out)" -eq 2 ]
+	same "$(tail -1 out)" '{"name":"mct_cut","ph":"M","args":{}}'
 	metrics_to --join hbm_bw --window 0 wob.nd
 	grep -q 'samples came more than --window after later events' err
 	# a log of another time: a warning, no values, exit 0

@@ -320,3 +320,26 @@ PY
 	same "$(cat out)" "$(pyo collectives s0.nd s1.nd)"
 	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -gt 0 ]
 }
+
+@test "a name of 16 MiB: mct-ranks holds a small multiple of it (each rule's scratch is given back), the same table as mct-ranks of the name cut short" {
+	if ldd "$MCT_BUILDDIR/tools/mct-ranks" | grep -q -e libasan -e libtsan; then
+		skip "a sanitizer's allocator keeps memory of its own"
+	fi
+	[ -x /usr/bin/time ] || skip "no /usr/bin/time to measure the peak memory"
+	"$PYTHON3" - big.json <<'PY'
+import json, sys
+name = "k" * (16 << 20)
+evs = [{"name": "ncclDevKernel_AllReduce_x", "ph": "X", "ts": 10, "dur": 5,
+        "pid": 2, "tid": 7, "cat": "kernel"},
+       {"name": name, "ph": "X", "ts": 20, "dur": 5, "pid": 2, "tid": 7,
+        "cat": "kernel"}]
+json.dump({"traceEvents": evs, "distributedInfo": {"rank": 0}},
+          open(sys.argv[1], "w"))
+PY
+	/usr/bin/time -f %M -o kb mct-ranks -o tsv big.json > out
+	# 16 MiB is 16384 KiB: at most 16 times that, and what the tool
+	# holds without it (a few MiB; it was 43 times the name)
+	[ "$(cat kb)" -lt $((16 * 16384 + 32768)) ]
+	sed 's/"k\{100,\}"/"kk"/' big.json > small.json
+	same "$(cat out)" "$(mct-ranks -o tsv small.json)"
+}

@@ -92,25 +92,73 @@ def time_ns(text, unit, tz):
 
 
 def parse_opts(args):
-    o = {"time": None, "time-unit": "ns", "tz": None, "sync": None}
+    o = {"time": None, "time-unit": "ns", "tz": None, "sync": None,
+         "join": None}
     while args:
         k = args.pop(0)[2:]
         o[k] = args.pop(0)
     return o
 
 
-def number(text, unit):
+# units of one quantity, in the quantity's least unit
+UNITS = {}
+for q, table in enumerate((
+        {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40,
+         "kB": 1000, "KB": 1000, "MB": 10**6, "GB": 10**9, "TB": 10**12},
+        {"Hz": 1, "kHz": 10**3, "MHz": 10**6, "GHz": 10**9},
+        {"mW": 1, "W": 10**3, "kW": 10**6},
+        {"mJ": 1, "J": 10**3, "kJ": 10**6},
+        {"mV": 1, "V": 10**3}, {"mA": 1, "A": 10**3},
+        {"ns": 1, "us": 10**3, "\u00b5s": 10**3, "ms": 10**6, "s": 10**9},
+        {"%": 1})):
+    for k, f in table.items():
+        UNITS[k] = (q, f)
+
+
+def e6(x):
+    """x rounded to 6 decimals, half away from zero."""
+    q = math.floor(abs(Fraction(x)) * 10**6 + Fraction(1, 2))
+    return Fraction(-q if x < 0 else q, 10**6)
+
+
+def number(text, col):
+    """The value of a cell in the column's unit (a column with none takes
+    the first unit a value has), or ArithmeticError."""
     t = text.strip()
-    if unit is not None and t.endswith(unit):
-        t = t[:-len(unit)].rstrip()
-    return Decimal(t)
+    k = 0
+    while k < len(t) and t[k] in "+-0123456789.eE":
+        k += 1
+    num, unit = t[:k], t[k:].lstrip(" ")
+    try:
+        v = e6(Decimal(num))
+    except (ValueError, ArithmeticError):
+        raise ArithmeticError(text)
+    if abs(v) >= 10**12:
+        raise ArithmeticError(text)
+    if not unit or unit == col["unit"]:
+        return v
+    if unit not in UNITS:
+        raise ArithmeticError(text)
+    if col["unit"] is None:
+        col["unit"] = unit
+        return v
+    if col["unit"] not in UNITS or UNITS[col["unit"]][0] != UNITS[unit][0]:
+        raise ArithmeticError(text)
+    x = e6(v * UNITS[unit][1] / UNITS[col["unit"]][1])
+    if abs(x) >= 10**12:
+        raise ArithmeticError(text)
+    return x
 
 
 def expect_log(path, o):
-    """The samples of a log: (ts, dev, name, value, unit), in time order."""
+    """The samples of a log: (ts, dev, name, value, unit), in time order.
+    A metric column is one with a unit in the header, one --join names,
+    or one with a number among its values; a cell of one that is no
+    number (or in a unit of another quantity) is skipped alone."""
     tz = tzinfo(o["tz"])
     with open(path, newline="") as f:
         lines = [l for l in f.read().split("\n")]
+    lines[0] = lines[0].lstrip("\ufeff")
     head = next(i for i, l in enumerate(lines) if l.strip())
     delim = "\t" if "\t" in lines[head] else ","
     cols = next(csv.reader([lines[head]], delimiter=delim,
@@ -123,11 +171,14 @@ def expect_log(path, o):
         tcol = next((i for i, n in enumerate(low) if n in TIMES),
                     next(i for i, n in enumerate(low) if n.startswith("time")))
     dcol = next((i for i, n in enumerate(low) if n in DEVS), None)
+    join = (o.get("join") or "").split(",")
+    col = [{"unit": u, "metric": u is not None or n in join}
+           for n, u in names]
     sync = None
     if o["sync"]:
         w, ts = o["sync"].rsplit("=@", 1)
         sync = (time_ns(w, o["time-unit"], tz), int(ts))
-    out, kind = [], {}
+    out = []
     for n, line in enumerate(lines[head + 1:]):
         if not line.strip() or line == lines[head] or line.startswith("#"):
             continue
@@ -149,27 +200,30 @@ def expect_log(path, o):
             if k == len(d):
                 continue         # no device: a bad line
             dev = int(d[k:])
-        vals = []
-        bad = False
         for i, cell in enumerate(row):
             if i in (tcol, dcol) or cell.strip().lower() in NOTHING:
                 continue
-            if kind.get(i) == "text":
-                continue
             try:
-                v = number(cell, names[i][1])
+                v = number(cell, col[i])
             except ArithmeticError:
-                if i in kind:
-                    bad = True
-                    break
-                kind[i] = "text"
                 continue
-            kind[i] = "metric"
-            vals.append((ts, dev, names[i][0], v, names[i][1]))
-        if not bad:
-            out.extend((ts, n, k, x) for k, x in enumerate(vals))
+            col[i]["metric"] = True
+            out.append((ts, n, i, v))
     out.sort()
-    return [x for _, _, _, x in out]
+    return [(ts, dev_of(lines, head, n, dcol, delim), names[i][0], v,
+             col[i]["unit"]) for ts, n, i, v in out if col[i]["metric"]]
+
+
+def dev_of(lines, head, n, dcol, delim):
+    if dcol is None:
+        return 0
+    row = next(csv.reader([lines[head + 1 + n]], delimiter=delim,
+                          skipinitialspace=True))
+    d = row[dcol].strip().rstrip("]")
+    k = len(d)
+    while k and d[k - 1].isdigit():
+        k -= 1
+    return int(d[k:])
 
 
 def read_stream(path):

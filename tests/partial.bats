@@ -240,3 +240,28 @@ part_oracle() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"out/partial-4.nd"* ]]
 }
+
+@test "examples/slurm-array.sh: the last line of LIST counts without its newline; a trace named -x; no predictable temporary file" {
+	local s=$MCT_SRCDIR/examples/slurm-array.sh i
+
+	cp "$d/part0.nd" ./-x.nd
+	printf '%s\n%s\n%s\n%s' "$d/part1.nd" "$d/part2.nd" "$d/part3.nd" -x.nd > list
+	mkdir out
+	# a link where the old script wrote partial-$i.nd.tmp: never followed
+	echo victim > victim
+	ln -s "$PWD/victim" out/partial-3.nd.tmp
+	for i in 0 1 2 3; do
+		SLURM_ARRAY_TASK_ID=$i MCT_AGGS=$AGGS sh "$s" list out
+	done
+	same "$(cat victim)" victim
+	[ "$(ls out | tr '\n' ' ')" = "partial-0.nd partial-1.nd partial-2.nd partial-3.nd partial-3.nd.tmp " ]
+	[ -z "$(ls -A out | grep '^\.')" ]
+	run --separate-stderr env MCT_AGGS=$AGGS sh "$s" --merge list out
+	[ "$status" -eq 0 ]
+	same "$output" "$whole"
+	# the merge of three lines (the last without newline) misses none
+	printf '%s\n%s\n%s' "$d/part1.nd" "$d/part2.nd" "$d/part3.nd" > list3
+	run --separate-stderr env MCT_AGGS=$AGGS sh "$s" --merge list3 out
+	[ "$status" -eq 0 ]
+	same "$output" "$(mct-group --merge -o tsv -a "$AGGS" out/partial-[0-2].nd)"
+}

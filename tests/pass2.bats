@@ -74,7 +74,7 @@ setup() {
 	done
 }
 
-@test "pass 2 by threads: spaced events, compacted and converted a chunk at a time: the oracle's stream; a value beyond int64 ns said once, of the same event, exit 1" {
+@test "pass 2 by threads: spaced events, compacted and converted a chunk at a time: the oracle's stream; each value beyond int64 ns said, of the same event, exit 1" {
 	# Kineto's layout ("k": v: a space after each ':' and ','), so that
 	# pass 2 compacts a chunk whole and converts the times it noted in one
 	# copy; integer and fractional us, an event with three times, one with
@@ -113,12 +113,14 @@ PY
 	grep -q '"ts":1661203462598741000,"dur":1250,' sp.nd
 	run --separate-stderr env MCT_SPLIT=1000000000 mct-cat spb.json
 	[ "$status" -eq 1 ]
-	same "$stderr" "mct-cat: spb.json: event 30000: 9300000000000000.5 us is beyond int64 ns; left as written"
+	same "$stderr" "mct-cat: spb.json: event 30000: 9300000000000000.5 us is beyond int64 ns; left as written
+mct-cat: spb.json: event 31000: 9300000000000001 us is beyond int64 ns; left as written"
 	want=$output
 	for how in MCT_SPLIT=4096 MCT_SPLIT=65536 "MCT_SPOOL=1 MCT_SPLIT=4096" MCT_SPLIT=; do
 		run --separate-stderr env $how mct-cat spb.json
 		[ "$status" -eq 1 ]
-		same "$stderr" "mct-cat: spb.json: event 30000: 9300000000000000.5 us is beyond int64 ns; left as written"
+		same "$stderr" "mct-cat: spb.json: event 30000: 9300000000000000.5 us is beyond int64 ns; left as written
+mct-cat: spb.json: event 31000: 9300000000000001 us is beyond int64 ns; left as written"
 		same "$output" "$want"
 	done
 }
@@ -426,7 +428,8 @@ PY
 	gzip -c clean.json > clean.json.gz
 	rc=0; MCT_SPLIT=1000000000 mct-cat k.json > want.nd 2> want.err || rc=$?
 	[ "$rc" -eq 1 ]
-	same "$(cat want.err)" "mct-cat: k.json: event 7000: 9300000000000000 us is beyond int64 ns; left as written"
+	same "$(cat want.err)" "mct-cat: k.json: event 7000: 9300000000000000 us is beyond int64 ns; left as written
+mct-cat: k.json: event 9001: 9300000000000000 us is beyond int64 ns; left as written"
 	grep -q '"ts":91000500,"dur":9300000000000000,"args":{"i":9000}}' want.nd
 	sed '1s/"sources":\["k.json"\]/"sources":["k.json.gz"]/' want.nd > wantgz.nd
 	sed 's/k\.json:/k.json.gz:/' want.err > wantgz.err
@@ -498,4 +501,35 @@ PY
 	mct-cat clean.json.gz > c.nd
 	py check c.nd clean.json
 	cmp <(sed '1s/clean.json.gz/clean.json/' c.nd) <(mct-cat clean.json)
+}
+
+@test "values beyond int64 ns: each told with its event, the first 20 of an operand, then counted; the same alone, by threads, through the spool and gzip" {
+	cd "$BATS_TEST_TMPDIR"
+	# 30 of them, every 2000th event from the 8th (python counts)
+	"$PYTHON3" - tb.json want <<'PY'
+import sys
+evs, big = [], []
+for i in range(60000):
+    if i % 2000 == 7:
+        evs.append('{"name":"k","ph":"X","ts":9300000000000000.5,"dur":1}')
+        big.append(i + 1)
+    else:
+        evs.append('{"name":"k","ph":"X","ts":%d,"dur":1}' % (1000 + i))
+open(sys.argv[1], "w").write("[" + ",\n".join(evs) + "]\n")
+w = ["mct-cat: tb.json: event %d: 9300000000000000.5 us is beyond int64 ns; "
+     "left as written" % n for n in big[:20]]
+w.append("mct-cat: tb.json: %d more values beyond int64 ns, left as "
+         "written (the first 20 are told)" % (len(big) - 20))
+open(sys.argv[2], "w").write("\n".join(w) + "\n")
+PY
+	for how in MCT_SPLIT=1000000000 MCT_SPLIT=65536 MCT_SPOOL=1 \
+	    "MCT_SPOOL=1 MCT_SPLIT=65536"; do
+		run --separate-stderr env $how mct-cat tb.json
+		[ "$status" -eq 1 ]
+		same "$stderr" "$(cat want)"
+	done
+	gzip -c tb.json > tb.json.gz
+	run --separate-stderr mct-cat tb.json.gz
+	[ "$status" -eq 1 ]
+	same "$stderr" "$(sed 's/tb\.json:/tb.json.gz:/' want)"
 }

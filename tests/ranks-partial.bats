@@ -279,3 +279,23 @@ state() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "mct-ranks: --align: 'ProfilerStep': none or start"* ]]
 }
+
+@test "--merge of 20,000 ranks: each rank once, in rank order; a rank among them again is found" {
+	head -2 "$d/P0" > one
+	"$PYTHON3" - one many 20000 <<'PY'
+import sys
+hdr, rank = open(sys.argv[1]).read().splitlines()[:2]
+n = int(sys.argv[3])
+out = [hdr] + [rank.replace('"rank":0,', '"rank":%d,' % i, 1) for i in range(n - 1, -1, -1)]
+out.append('{"mct_ranks_partial_end":%d}' % n)
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+	run --separate-stderr mct-ranks --merge -o tsv many
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "$output" | cut -f1)" "$(printf 'rank\n'; seq 0 19999)"
+	sed -n '1p;2p' many | sed 's/"rank":19999,/"rank":4321,/' > again
+	echo '{"mct_ranks_partial_end":1}' >> again
+	run --separate-stderr mct-ranks --merge -o tsv many again
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-ranks: again:"*": rank 4321 is also in many: "* ]]
+}

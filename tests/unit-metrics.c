@@ -64,6 +64,10 @@ test_metrics_wall(void)
 	ok(mct_wall_ns("2026/12/02", 10, &utc, &ns) != 0 &&
 	    mct_wall_ns("2026-12-02 07:00", 16, &utc, &ns) != 0 &&
 	    mct_wall_ns("2026/13/02 07:00:00", 19, &utc, &ns) != 0 &&
+	    mct_wall_ns("2026/02/31 07:00:00", 19, &utc, &ns) != 0 &&
+	    mct_wall_ns("2026-04-31 07:00:00", 19, &utc, &ns) != 0 &&
+	    mct_wall_ns("2100-02-29 07:00:00", 19, &utc, &ns) != 0 &&
+	    mct_wall_ns("2000-02-29 07:00:00", 19, &utc, &ns) == 0 &&
 	    mct_wall_ns("2026/12-02 07:00:00", 19, &utc, &ns) != 0 &&
 	    mct_wall_ns("2026-12-02 07:00:00.", 20, &utc, &ns) != 0 &&
 	    mct_wall_ns("2026-12-02 07:00:00.0000000001", 30, &utc, &ns) != 0 &&
@@ -71,6 +75,7 @@ test_metrics_wall(void)
 	    mct_wall_ns("2262-04-12 00:00:00", 19, &utc, &ns) != 0 &&
 	    mct_wall_ns("1677-09-21 00:00:00", 19, &utc, &ns) != 0,
 	    "metrics: no date alone, no minutes alone, no month 13, no "
+	    "31 February or April, 29 February of 2000 but not 2100, no "
 	    "mixed separators, nothing below a ns, nothing after, nothing "
 	    "beyond int64 ns");
 }
@@ -83,6 +88,7 @@ test_metrics_log(void)
 	struct mct_mlog l = { .tunit = MCT_UNIT_NS };
 	const char *why = NULL;
 	char b[64];
+	int64_t v;
 	int r;
 
 	ok(mct_mlog_header(&l, hdr, sizeof(hdr) - 1, &why) == 0 &&
@@ -97,12 +103,10 @@ test_metrics_log(void)
 	ok(r == 1 && l.nsample == 1 && l.sample[0].ts ==
 	    INT64_C(1796194801500000000) && l.sample[0].dev == 3 &&
 	    l.sample[0].col == 2 && l.sample[0].v == INT64_C(1410000000) &&
-	    l.col[4].role == MCT_MC_TEXT,
+	    l.col[4].role == MCT_MC_UNKNOWN && l.nbad == 0 && l.dup == 0,
 	    "metrics: a line: time, device, a value with its unit; [N/A] is "
 	    "no sample, a quoted comma stays in its field, text is no metric");
-	ok(mct_mlog_line(&l, "2026/12/02 07:00:01.6, 3, 1410 GHz, 1, x", 40) ==
-	    -1 && strstr(l.why, "clocks.sm") != NULL &&
-	    mct_mlog_line(&l, "2026/12/02 07:00:01.6, 3, 1410", 30) == -1 &&
+	ok(mct_mlog_line(&l, "2026/12/02 07:00:01.6, 3, 1410", 30) == -1 &&
 	    strcmp(l.why, "3 fields, the header has 5") == 0 &&
 	    mct_mlog_line(&l, "2026/12/02 07:00:01.6, GPU[x], 1, 1, x", 38) ==
 	    -1 && mct_mlog_line(&l, hdr, sizeof(hdr) - 1) == 0 &&
@@ -110,9 +114,57 @@ test_metrics_log(void)
 	    mct_mlog_line(&l, "\r", 1) == 0,
 	    "metrics: bad lines say why; the header again, comments and "
 	    "blank lines are skipped");
-	ok(mct_value_e6("12.3456789", 10, &l.sample[0].v) == 0 &&
-	    l.sample[0].v == 12345679 && mct_value_e6("1e15", 4,
-	    &l.sample[0].v) != 0 && mct_fmt_e6(b, -1500000) == 4 &&
+	l.line = 7;
+	r = mct_mlog_line(&l, "2026/12/02 07:00:01.7, 3, 1.4105 GHz, 1, x", 42);
+	ok(r == 1 && l.nsample == 2 && l.sample[0].v == INT64_C(1410500000) &&
+	    l.sample[1].v == 1000000 && l.nbad == 0 && l.dup == 0,
+	    "metrics: a value in another unit of the column's quantity is "
+	    "converted to the column's (1.4105 GHz is 1410.5 MHz)");
+	l.line = 8;
+	r = mct_mlog_line(&l, "2026/12/02 07:00:01.7, 3, 45 W, ERR!, x", 38);
+	ok(r == 1 && l.nsample == 0 && l.nbad == 2 && l.bad[0].line == 8 &&
+	    strcmp(l.bad[0].why, "clocks.sm: '45 W' is not in MHz; the value "
+	    "is skipped") == 0 && strcmp(l.bad[1].why, "util: 'ERR!' is no "
+	    "number; the value is skipped") == 0 && l.dup == 7,
+	    "metrics: a value in a unit of another quantity, and one that is "
+	    "no number, each skipped alone and said with its line; the same "
+	    "time and device as line 7: %s", ESC(l.bad[0].why));
+	mct_mlog_free(&l);
+	memset(&l, 0, sizeof(l));
+	ok(mct_mlog_header(&l, "\xef\xbb\xbftime,gpu,power", 19, &why) == 0 &&
+	    l.tcol == 0 && l.dcol == 1 && l.col[2].unit == NULL,
+	    "metrics: a byte order mark before the header is skipped");
+	l.line = 2;
+	(void)mct_mlog_line(&l, "1,0,[Unknown]", 13);
+	l.line = 3;
+	(void)mct_mlog_line(&l, "2,0,oops", 8);
+	ok(l.nbad == 0 && l.col[2].role == MCT_MC_UNKNOWN,
+	    "metrics: values that are no number in a column of no unit: "
+	    "nothing said yet (it may be text)");
+	l.line = 4;
+	r = mct_mlog_line(&l, "3,0,250 W", 9);
+	ok(r == 1 && l.nsample == 1 && l.sample[0].v == INT64_C(250000000) &&
+	    strcmp(l.col[2].unit, "W") == 0 && l.nbad == 2 &&
+	    l.bad[0].line == 2 && l.bad[1].line == 3 &&
+	    strstr(l.bad[0].why, "'[Unknown]' is no number") != NULL,
+	    "metrics: the column's first number makes it a metric (its unit "
+	    "the value's), and its earlier values bad, each with its line");
+	l.line = 5;
+	r = mct_mlog_line(&l, "4,0,250000 mW", 13);
+	ok(r == 1 && l.nsample == 1 && l.sample[0].v == INT64_C(250000000),
+	    "metrics: 250000 mW in a column of W is 250");
+	l.has_sync = 1;
+	l.sync_t = 0;
+	l.sync_ts = INT64_C(4000000000000000000);
+	ok(mct_mlog_line(&l, "4000000000000000000,0,1", 23) == -1 &&
+	    strcmp(l.why, "time '4000000000000000000' is out of range once "
+	    "--sync moves it") == 0 && mct_mlog_line(&l, "5,0,1", 5) == 1 &&
+	    l.sample[0].ts == INT64_C(4000000000000000005),
+	    "metrics: a time --sync moves out of range is a bad line (no "
+	    "overflow), one in range is moved");
+	mct_mlog_free(&l);
+	ok(mct_value_e6("12.3456789", 10, &v) == 0 &&
+	    v == 12345679 && mct_value_e6("1e15", 4, &v) != 0 && mct_fmt_e6(b, -1500000) == 4 &&
 	    strcmp(b, "-1.5") == 0,
 	    "metrics: values in millionths, rounded once; too large is an "
 	    "error; written back without trailing zeros");

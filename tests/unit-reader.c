@@ -373,11 +373,14 @@ test_reader(void)
 	p = TFILE("big.json", "[{\"ts\":1712195495519689.047,\"dur\":0.0005},"
 	    "{\"ts\":1712195495519689.0475,\"dur\":-0.0015}]");
 	rd_readf(p, MCT_UNIT_AUTO, &r);
-	t_read("big µs values to exact ns, rounded half away from zero", &r,
+	t_read("big µs values to exact ns, rounded half away from zero (a "
+	    "negative dur kept, and told)", &r,
 	    "{\"ts\":1712195495519689047,\"dur\":1}\n"
-	    "{\"ts\":1712195495519689048,\"dur\":-2}\n", 0, NULL);
-	ok(r.h.facts.origin == 1712195495519689047LL,
-	    "reader: an origin beyond 2^53 is exact");
+	    "{\"ts\":1712195495519689048,\"dur\":-2}\n", 1,
+	    "big.json:42: dur -0.0015 is negative; the event is kept as "
+	    "written");
+	ok(r.h.facts.origin == 1712195495519689047LL, "reader: an origin beyond 2^53 "
+	    "is exact");
 	rd_free(&r);
 
 	/* a syntax error: the event is dropped, reading resumes */

@@ -1,16 +1,20 @@
 /*
- * unit-util.c - util.c: the temporary file, the heap, sorting, threads.
+ * unit-util.c - util.c: the temporary file, the heap, sorting, threads,
+ * an output cut by an error.
  */
 #include "config.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mct.h"
 #include "unit.h"
@@ -293,4 +297,64 @@ test_threads(void)
 	}
 	ok(good, "mct_prefault keeps the bytes of ranges of 1 to %d bytes at "
 	    "odd addresses", 3 * PREFAULT);
+}
+
+/*
+ * Output begun and cut by a fatal error (memory): what was written ends
+ * with the line that says it is cut, a stream's or a table's, and the
+ * status is 2.  In a child, whose stdout is a pipe.
+ */
+static void
+cut_child(enum mct_ofmt fmt, char *got, size_t size, int *status)
+{
+	static char line[] = "{\"name\":\"mct_header\"}";
+	struct mct_header h = { 0 };
+	struct mct_out o = { 0 };
+	int fd[2], null;
+	size_t n = 0;
+	ssize_t k;
+	pid_t pid;
+
+	*status = -1;
+	got[0] = '\0';
+	if (pipe(fd) != 0 || (pid = fork()) < 0)
+		return;
+	if (pid == 0) {
+		null = open("/dev/null", O_WRONLY);
+		dup2(fd[1], STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		close(fd[0]);
+		h.nread = 1;
+		h.line = line;
+		h.linelen = strlen(h.line);
+		o.fmt = fmt;
+		mct_out_begin(&o, &h);
+		mct_out_row(&o, "a\0371", 3);
+		mct_nomem("test");
+	}
+	close(fd[1]);
+	while (n + 1 < size && (k = read(fd[0], got + n, size - 1 - n)) > 0)
+		n += (size_t)k;
+	got[n] = '\0';
+	close(fd[0]);
+	waitpid(pid, status, 0);
+}
+
+void
+test_cut(void)
+{
+	char got[512];
+	int st;
+
+	cut_child(MCT_O_TSV, got, sizeof(got), &st);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == MCT_EXIT_USAGE &&
+	    strcmp(got, "a\t1\n# cut: the output stops short of its end (an "
+	    "error, said on standard error)\n") == 0,
+	    "a TSV cut by an error ends with the cut line: %s", ESC(got));
+	cut_child(MCT_O_NDJSON, got, sizeof(got), &st);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == MCT_EXIT_USAGE &&
+	    strncmp(got, "{\"name\":\"mct_header\"}\n", 22) == 0 &&
+	    strstr(got, "\n" MCT_CUT_LINE "\n") != NULL &&
+	    mct_cut_line(MCT_CUT_LINE, strlen(MCT_CUT_LINE)),
+	    "a stream cut by an error ends with its cut line: %s", ESC(got));
 }

@@ -260,6 +260,7 @@ static const struct test {
 	{ "util", test_heap, 0 },
 	{ "util", test_sort, 0 },
 	{ "util", test_threads, 0 },
+	{ "util", test_cut, 1 },
 	{ "json", test_scan, 0 },
 	{ "json", test_event, 0 },
 	{ "json", test_unspace, 0 },

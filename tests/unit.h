@@ -80,6 +80,7 @@ void	test_tmpfile(void);
 void	test_heap(void);
 void	test_sort(void);
 void	test_threads(void);
+void	test_cut(void);
 void	test_scan(void);
 void	test_event(void);
 void	test_unspace(void);

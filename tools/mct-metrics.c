@@ -212,7 +212,7 @@ options(int argc, char *argv[], struct opts *o)
 				    "comma-separated)", optarg);
 				mct_usage_hint();
 			}
-			o->join = optarg;
+			o->join = o->proto.join = optarg;
 			break;
 		case OPT_SYNC:
 			o->sync = optarg;

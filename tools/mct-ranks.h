@@ -48,7 +48,7 @@ struct opts {
 
 /* ranks-measure.c */
 void	 add(struct opts *, struct mct_event *);
-struct rank *rank_get(struct opts *, int64_t);
+struct rank *rank_add(struct opts *, int64_t);
 int	 cmp_rank(const void *, const void *);
 void	 measure(struct opts *);
 

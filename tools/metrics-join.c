@@ -33,8 +33,7 @@ join_parse(struct opts *o)
 		q = strchr(p, ',');
 		if (q == NULL)
 			q = p + strlen(p);
-		o->jm = mct_xrealloc(o->jm, (size_t)(o->njm + 1) *
-		    sizeof(*o->jm));
+		o->jm = mct_xgrow(o->jm, (size_t)o->njm, sizeof(*o->jm));
 		j = &o->jm[o->njm++];
 		memset(j, 0, sizeof(*j));
 		j->name = mct_xmalloc((size_t)(q - p) + 1);

@@ -29,8 +29,7 @@ metric_of(struct opts *o, const struct mct_mcol *c)
 	int32_t id = mct_intern(&o->names, c->name, strlen(c->name));
 
 	if (id == o->nunit) {
-		o->unit = mct_xrealloc(o->unit, (size_t)(id + 1) *
-		    sizeof(*o->unit));
+		o->unit = mct_xgrow(o->unit, (size_t)id, sizeof(*o->unit));
 		o->unit[o->nunit++] = c->unit ? mct_xstrdup(c->unit) : NULL;
 	}
 	return id;
@@ -127,6 +126,30 @@ backwards(struct opts *o, const char *name, long long line, int64_t from,
 }
 
 /*
+ * A line's bad values (each skipped, the others kept) and its time
+ * again for its device (the later line's values hold): said, at most
+ * MAX_SAY of each a file, counted in n.
+ */
+static void
+bad_values(struct opts *o, const char *name, const struct mct_mlog *l,
+    long long n[2])
+{
+	size_t i;
+
+	for (i = 0; i < l->nbad; i++)
+		if (n[0]++ < MAX_SAY)
+			lwarnx(o, "%s:%lld: %s", name, l->bad[i].line,
+			    l->bad[i].why);
+	n[0] += l->nlost;
+	if (l->dup && n[1]++ < MAX_SAY)
+		lwarnx(o, "%s:%lld: the same time and device as line %lld: "
+		    "the values of this later line hold", name, l->line,
+		    l->dup);
+	if (l->nbad || l->nlost || l->dup)
+		o->status = mct_status(o->status, MCT_EXIT_DAMAGED);
+}
+
+/*
  * A log: its samples kept for the sort (o->row), or with --join given
  * to the counters at once.
  */
@@ -140,7 +163,7 @@ read_log(struct opts *o, const char *path)
 	const char *p, *why;
 	unsigned long long at;
 	size_t n;
-	long long line = 0, nbad = 0, nback = 0;
+	long long line = 0, nbad = 0, nback = 0, nbadv[2] = { 0, 0 };
 	int64_t last = 0;
 	int hdr = 0, r, has_last = 0;
 
@@ -157,11 +180,13 @@ read_log(struct opts *o, const char *path)
 			hdr = 1;
 			continue;
 		}
+		l.line = line;
 		if ((r = mct_mlog_line(&l, p, n)) < 0) {
 			if (nbad++ < MAX_SAY)
 				lwarnx(o, "%s:%lld: %s", name, line, l.why);
 			o->status = mct_status(o->status, MCT_EXIT_DAMAGED);
-		}
+		} else
+			bad_values(o, name, &l, nbadv);
 		if (r <= 0 || l.nsample == 0)
 			continue;
 		if (has_last && l.sample[0].ts < last)
@@ -177,6 +202,11 @@ read_log(struct opts *o, const char *path)
 	o->status = mct_status(o->status, log_error(o, src, name));
 	if (nbad > MAX_SAY)
 		lwarnx(o, "%s: %lld bad lines in all, skipped", name, nbad);
+	if (nbadv[0] > MAX_SAY)
+		lwarnx(o, "%s: %lld bad values in all, skipped", name, nbadv[0]);
+	if (nbadv[1] > MAX_SAY)
+		lwarnx(o, "%s: %lld lines at the time of the line before of "
+		    "their device in all", name, nbadv[1]);
 	if (nback > 1)
 		lwarnx(o, "%s: the time went back %lld times", name, nback);
 	if (!hdr && o->status < MCT_EXIT_USAGE)

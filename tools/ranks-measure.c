@@ -39,10 +39,22 @@ rank_of(struct opts *o, struct mct_event *ev, int64_t *id)
 	return 0;
 }
 
+/* A rank not had yet (each of the partials' is in one partial only). */
 struct rank *
-rank_get(struct opts *o, int64_t id)
+rank_add(struct opts *o, int64_t id)
 {
 	struct rank *r;
+
+	o->rk = mct_xgrow(o->rk, (size_t)o->nrk, sizeof(*o->rk));
+	r = &o->rk[o->last = o->nrk++];
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	return r;
+}
+
+static struct rank *
+rank_get(struct opts *o, int64_t id)
+{
 	size_t i;
 
 	if (o->last < o->nrk && o->rk[o->last].id == id)
@@ -50,11 +62,7 @@ rank_get(struct opts *o, int64_t id)
 	for (i = 0; i < o->nrk; i++)
 		if (o->rk[i].id == id)
 			return &o->rk[o->last = i];
-	o->rk = mct_xrealloc(o->rk, (o->nrk + 1) * sizeof(*o->rk));
-	r = &o->rk[o->last = o->nrk++];
-	memset(r, 0, sizeof(*r));
-	r->id = id;
-	return r;
+	return rank_add(o, id);
 }
 
 /* The texts of fields of the event, a space apart, interned. */

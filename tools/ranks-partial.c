@@ -93,7 +93,7 @@ ranks_of(struct opts *o, const struct mct_rpart *rp)
 
 	for (i = 0; i < rp->nrk; i++) {
 		p = &rp->rk[i];
-		r = rank_get(o, p->rank);
+		r = rank_add(o, p->rank);
 		r->start = p->start;
 		r->end = p->end;
 		r->busy = p->busy;

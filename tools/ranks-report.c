@@ -336,7 +336,7 @@ add_coll(struct opts *o, struct colls *cs, int32_t name, long k,
 	int64_t lo = 0, hi = 0;
 	size_t i;
 
-	cs->c = mct_xrealloc(cs->c, (cs->n + 1) * sizeof(*cs->c));
+	cs->c = mct_xgrow(cs->c, cs->n, sizeof(*cs->c));
 	c = &cs->c[cs->n++];
 	memset(c, 0, sizeof(*c));
 	c->name = name;
