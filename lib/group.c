@@ -251,7 +251,12 @@ mct_group_merge(const struct mct_gtab *t, struct mct_group *into,
 {
 	int i;
 
-	into->count += g->count;
+	/*
+	 * A partial's count may be near 2^63 (each is checked below it):
+	 * the (others) and (total) rows of such groups stay at the limit.
+	 */
+	if (__builtin_add_overflow(into->count, g->count, &into->count))
+		into->count = LLONG_MAX;
 	mct_stats_merge(&into->val, &g->val);
 	for (i = 0; i < t->nx; i++) {
 		struct mct_run *a = &into->x[i], *b = &g->x[i];
