@@ -28,35 +28,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__has_include)
-#if __has_include(<sanitizer/common_interface_defs.h>)
-#include <sanitizer/common_interface_defs.h>
-#define HAVE_SANITIZER_REPORT 1
-#endif
-#endif
 
 #include "mct.h"
 
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-#define CHECK(cond, what) do {						\
-	if (!(cond))							\
-		fail(__LINE__, (what));					\
-} while (0)
-
-static void
-fail(int line, const char *what)
-{
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "fuzz-mlog.c:%d: invariant failed: %s",
-	    line, what);
-	fprintf(stderr, "%s\n", msg);
-#ifdef HAVE_SANITIZER_REPORT
-	__sanitizer_report_error_summary(msg);
-#endif
-	abort();
-}
+#define FUZZ_NAME "fuzz-mlog.c"
+#include "fuzz.h"
 
 /* The civil date of a day count since 1970-01-01 (H. Hinnant). */
 static void

@@ -44,35 +44,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__has_include)
-#if __has_include(<sanitizer/common_interface_defs.h>)
-#include <sanitizer/common_interface_defs.h>
-#define HAVE_SANITIZER_REPORT 1
-#endif
-#endif
 
 #include "mct_private.h"
 
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-#define CHECK(cond, what) do {						\
-	if (!(cond))							\
-		fail(__LINE__, (what));					\
-} while (0)
-
-static void
-fail(int line, const char *what)
-{
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "fuzz-parsers.c:%d: invariant failed: %s",
-	    line, what);
-	fprintf(stderr, "%s\n", msg);
-#ifdef HAVE_SANITIZER_REPORT
-	__sanitizer_report_error_summary(msg);
-#endif
-	abort();
-}
+#define FUZZ_NAME "fuzz-parsers.c"
+#include "fuzz.h"
 
 /* Events as a stream holds them: compact JSON objects, ts/dur in ns. */
 static const char *const events[] = {

@@ -53,19 +53,8 @@
 
 #include "mct_private.h"
 
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-#define CHECK(cond, what) do {						\
-	if (!(cond))							\
-		fail(__LINE__, (what));					\
-} while (0)
-
-static void
-fail(int line, const char *what)
-{
-	fprintf(stderr, "fuzz-reader.c:%d: invariant failed: %s\n", line, what);
-	abort();
-}
+#define FUZZ_NAME "fuzz-reader.c"
+#include "fuzz.h"
 
 /* A bug of lib/ once let through; none is now: every finding stops. */
 static int
