@@ -535,6 +535,21 @@ free_list(char **v, int n)
 	free(v);
 }
 
+/* Does each of the n texts parse as a field (a header's --by)? */
+static int
+fields_ok(char *const *v, int n)
+{
+	struct mct_field f;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (mct_field_parse(v[i], &f) != 0)
+			return 0;
+		mct_field_free(&f);
+	}
+	return 1;
+}
+
 /*
  * The extra fields of a partial: the first header adds them to the
  * table's; every later one must have the table's, in any order.  xmap
@@ -808,7 +823,8 @@ read_header(struct mct_pline *pr, void *arg)
 	mct_jstr(&v, &s);
 	mct_buf_addc(&s, '\0');
 	if (!ps->set) {
-		if (str_list(pr, "by", &ps->by, &ps->nby) != 0) {
+		if (str_list(pr, "by", &ps->by, &ps->nby) != 0 ||
+		    !fields_ok(ps->by, ps->nby)) {
 			warnx("%s:%llu: damaged partial header", pr->name,
 			    pr->off);
 			mct_buf_free(&s);

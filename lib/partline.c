@@ -85,7 +85,11 @@ mct_pline_why(struct mct_pline *pr, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Is text[0..n) one complete JSON object (and nothing after it)? */
+/*
+ * Is text[0..n) one complete JSON object (and nothing after it), as mct
+ * writes it: one the scanner would have to repair (invalid UTF-8, a raw
+ * control character, NaN) was not written by mct, and is damaged.
+ */
 static int
 whole(const char *p, size_t n)
 {
@@ -93,7 +97,8 @@ whole(const char *p, size_t n)
 
 	sc.p = p;
 	sc.end = p + n;
-	if (n == 0 || *p != '{' || mct_scan(&sc) != MCT_SCAN_OK)
+	if (n == 0 || *p != '{' || mct_scan(&sc) != MCT_SCAN_OK ||
+	    sc.fixes != 0)
 		return 0;
 	while (sc.p < sc.end && (*sc.p == ' ' || *sc.p == '\r' || *sc.p == '\t'))
 		sc.p++;

@@ -10,7 +10,7 @@
  *
  * partial: mct_partial_read() into an empty table.  Every group's key has
  * one part per --by field of the header, each one JSON value, and its
- * ndjson members (mct_group_json(), what mct-group and mct-diff write)
+ * ndjson members (mct_cell_json(), what mct-group and mct-diff write)
  * are one valid JSON object: no key forges a record; count >= n >= 0,
  * first <= last; every aggregate of mct-group computes (the sanitizers
  * watch its arithmetic); written by mct_partial_write(), the same groups,
@@ -34,35 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__has_include)
-#if __has_include(<sanitizer/common_interface_defs.h>)
-#include <sanitizer/common_interface_defs.h>
-#define HAVE_SANITIZER_REPORT 1
-#endif
-#endif
 
-#include "mct.h"
+#include "mct_private.h"
 
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-#define CHECK(cond, what) do {						\
-	if (!(cond))							\
-		fail(__LINE__, (what));					\
-} while (0)
-
-static void
-fail(int line, const char *what)
-{
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "fuzz-partial.c:%d: invariant failed: %s",
-	    line, what);
-	fprintf(stderr, "%s\n", msg);
-#ifdef HAVE_SANITIZER_REPORT
-	__sanitizer_report_error_summary(msg);
-#endif
-	abort();
-}
+#define FUZZ_NAME "fuzz-partial.c"
+#include "fuzz.h"
 
 static char inpath[4096], outpath[4096];
 
@@ -199,7 +175,7 @@ check_groups(struct mct_gtab *t, const struct mct_pspec *ps)
 		    "no more key parts than --by fields");
 		b.len = 0;
 		mct_buf_addc(&b, '{');
-		mct_group_json(g, by, ps->nby, &b);
+		mct_cell_json(g, by, ps->nby, &b);
 		mct_buf_addc(&b, '}');
 		CHECK(json_ok(b.p, b.len), "a key's members are one object");
 		CHECK(g->count >= 0 && (long long)g->val.n <= g->count,

@@ -259,3 +259,20 @@ assert p[0]["sources"] == [sys.argv[1]], p
 	grep -q 'damaged partial group' "$MCT_SRCDIR/man/mct-diff.1"
 	grep -q 'untrusted' "$MCT_SRCDIR/man/mct.7"
 }
+
+@test "a header mct did not write: a --by that is no field, or a line with invalid UTF-8: exit 2, the header named" {
+	"$PYTHON3" - "$d/A" <<'PY'
+import sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")
+hdr = lines[0]
+assert b'"by":["name"]' in hdr
+open("nofield", "wb").write(b"\n".join([hdr.replace(b'"by":["name"]', b'"by":[".ame"]')] + lines[1:]))
+open("utf8", "wb").write(b"\n".join([hdr.replace(b'"by":["name"]', b'"by":["n\xffme"]')] + lines[1:]))
+PY
+	for f in nofield utf8; do
+		run --separate-stderr mct-group --merge -o ndjson "$f"
+		[ "$status" -eq 2 ]
+		same "$output" ""
+		[[ "$stderr" == "mct-group: $f:0: "* ]]
+	done
+}
