@@ -919,7 +919,7 @@ void	 mct_cell_json(const struct mct_group *, const struct mct_field *,
  */
 struct mct_pline {
 	const char	*name;		/* the file, for messages */
-	unsigned long long off;		/* the line's byte offset */
+	unsigned long long line;	/* the line's number, from 1 */
 	struct mct_event ev;		/* the line */
 	uint64_t	 digest;	/* of the partial's lines so far */
 	char		 why[160];	/* a damaged line: what is wrong */

@@ -564,7 +564,7 @@ xfields(struct gread *g, struct mct_pline *pr, int first)
 
 	if (str_list(pr, "x", &x, &nx) != 0) {
 		warnx("%s:%llu: the partial's header has no list x",
-		    pr->name, pr->off);
+		    pr->name, pr->line);
 		return -1;
 	}
 	free(g->xmap);
@@ -588,7 +588,7 @@ xfields(struct gread *g, struct mct_pline *pr, int first)
 	free_list(x, nx);
 	if (i < nx || nx != t->nx) {
 		warnx("%s:%llu: the partial's fields of sum:, min:, max:, mean: "
-		    "differ from the first partial's", pr->name, pr->off);
+		    "differ from the first partial's", pr->name, pr->line);
 		return -1;
 	}
 	return 0;
@@ -689,10 +689,10 @@ ident_add(struct mct_pspec *ps, struct mct_pline *pr, struct mct_pid *p)
 		mct_buf_adds(&m, ps->id[i].file);
 		if (ps->repeat_ok)
 			warnx("%s:%llu: %s: merged again (--allow-repeat)",
-			    pr->name, pr->off, m.p);
+			    pr->name, pr->line, m.p);
 		else {
 			warnx("%s:%llu: %s: its figures would count twice%s",
-			    pr->name, pr->off, m.p, ps->repeat_opt ?
+			    pr->name, pr->line, m.p, ps->repeat_opt ?
 			    " (--allow-repeat merges it)" : "");
 			status = MCT_EXIT_USAGE;
 		}
@@ -720,7 +720,7 @@ hex16(const char *s)
 static int
 ident_read(struct mct_pline *pr, const struct mct_val *obj, struct mct_pid *p)
 {
-	struct mct_pline sub = { .name = pr->name, .off = pr->off };
+	struct mct_pline sub = { .name = pr->name, .line = pr->line };
 	struct mct_val v;
 	struct mct_buf s = { 0 };
 	int r = -1;
@@ -776,7 +776,7 @@ mct_partial_ident(struct mct_pspec *ps, struct mct_pline *pr)
 	if (mct_get_key(&pr->ev, "parts", &v) != 0) {
 		warnx("%s:%llu: a partial of an older mct, without its "
 		    "identity: a repeat of its sources cannot be told",
-		    pr->name, pr->off);
+		    pr->name, pr->line);
 		memset(&p, 0, sizeof(p));
 		snprintf(hex, sizeof(hex), "%016llx",
 		    (unsigned long long)pr->digest);
@@ -786,7 +786,7 @@ mct_partial_ident(struct mct_pspec *ps, struct mct_pline *pr)
 	}
 	if (arr_open(&v, &q) != 0) {
 		warnx("%s:%llu: damaged partial end line: parts", pr->name,
-		    pr->off);
+		    pr->line);
 		return MCT_EXIT_DAMAGED;
 	}
 	while ((r = arr_next(&v, &q, &e)) == 1) {
@@ -798,7 +798,7 @@ mct_partial_ident(struct mct_pspec *ps, struct mct_pline *pr)
 	}
 	if (r != 0) {
 		warnx("%s:%llu: damaged partial end line: parts", pr->name,
-		    pr->off);
+		    pr->line);
 		status = mct_status(status, MCT_EXIT_DAMAGED);
 	}
 	return status;
@@ -817,7 +817,7 @@ read_header(struct mct_pline *pr, void *arg)
 	if (mct_get_key(&pr->ev, "value", &v) != 0 || v.type != MCT_J_STRING ||
 	    getbool(pr, "missing", &missing) != 0 ||
 	    getbool(pr, "meta", &meta) != 0) {
-		warnx("%s:%llu: damaged partial header", pr->name, pr->off);
+		warnx("%s:%llu: damaged partial header", pr->name, pr->line);
 		return -1;
 	}
 	mct_jstr(&v, &s);
@@ -826,7 +826,7 @@ read_header(struct mct_pline *pr, void *arg)
 		if (str_list(pr, "by", &ps->by, &ps->nby) != 0 ||
 		    !fields_ok(ps->by, ps->nby)) {
 			warnx("%s:%llu: damaged partial header", pr->name,
-			    pr->off);
+			    pr->line);
 			mct_buf_free(&s);
 			return -1;
 		}
@@ -837,7 +837,7 @@ read_header(struct mct_pline *pr, void *arg)
 	    strcmp(s.p, ps->value) != 0 || (ps->nhdr > 0 &&
 	    (missing != ps->missing || meta != ps->meta))) {
 		warnx("%s:%llu: a partial of another grouping (--by, --value, "
-		    "--missing or --meta differ)", pr->name, pr->off);
+		    "--missing or --meta differ)", pr->name, pr->line);
 		mct_buf_free(&s);
 		return -1;
 	}
@@ -1183,7 +1183,7 @@ read_end(struct mct_pline *pr, void *arg)
 	    getdbl(pr, "alltotalf", &totalf) != 0 ||
 	    getbool(pr, "allfloat", &allfloat) != 0 ||
 	    __builtin_add_overflow(t->alltotal, total, &total)) {
-		warnx("%s:%llu: damaged partial end line", pr->name, pr->off);
+		warnx("%s:%llu: damaged partial end line", pr->name, pr->line);
 		return MCT_EXIT_DAMAGED;
 	}
 	t->alltotal = total;

@@ -125,16 +125,16 @@ kind_header(struct mct_pline *pr, const struct mct_partkind *k)
 		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 			if (mct_get_key(&pr->ev, kinds[i].key, &v) == 0) {
 				warnx("%s:%llu: a partial of %s, not of %s",
-				    pr->name, pr->off, kinds[i].what, k->what);
+				    pr->name, pr->line, kinds[i].what, k->what);
 				return -1;
 			}
 		warnx("%s:%llu: not a partial of %s (no header line)",
-		    pr->name, pr->off, k->what);
+		    pr->name, pr->line, k->what);
 		return -1;
 	}
 	if (ver != k->version) {
 		warnx("%s:%llu: a partial of format version %lld; this "
-		    "%s reads version %d", pr->name, pr->off, (long long)ver,
+		    "%s reads version %d", pr->name, pr->line, (long long)ver,
 		    k->tool, k->version);
 		return -1;
 	}
@@ -175,7 +175,7 @@ kind_end(struct mct_pline *pr, const struct mct_partkind *k, void *arg,
 		return status;
 	if (said != n) {
 		warnx("%s:%llu: the partial has %lld %ss, its end line says "
-		    "%lld", pr->name, pr->off, n, k->item, (long long)said);
+		    "%lld", pr->name, pr->line, n, k->item, (long long)said);
 		return MCT_EXIT_DAMAGED;
 	}
 	return MCT_EXIT_OK;
@@ -188,7 +188,7 @@ kind_end(struct mct_pline *pr, const struct mct_partkind *k, void *arg,
  * truncated partial, whose intact lines are read; MCT_EXIT_USAGE for a
  * file that cannot be read, a header of another kind or version or that
  * k->header refuses, or a line k->line refuses (-2: said; the reading
- * stops).  Each problem is said as FILE:OFFSET: what.
+ * stops).  Each problem is said as FILE:LINE: what (from 1).
  */
 int
 mct_pline_read(const char *path, const struct mct_partkind *k, void *arg)
@@ -200,6 +200,7 @@ mct_pline_read(const char *path, const struct mct_partkind *k, void *arg)
 	struct mct_lines *li;
 	const char *p, *e;
 	size_t n, want, at;
+	unsigned long long pos;		/* a line's byte offset (unused) */
 	long long off, nlines = 0, nbad = 0;	/* lines read, damaged */
 	int status = MCT_EXIT_OK, r, kind, cut = 0;
 	int state = 0;		/* 0: want a header, 1: lines, 2: ended */
@@ -221,35 +222,37 @@ mct_pline_read(const char *path, const struct mct_partkind *k, void *arg)
 	}
 	if (kind != MCT_KIND_PARTIAL && kind != MCT_KIND_RANKS_PARTIAL &&
 	    kind != MCT_KIND_EMPTY) {
-		for (at = 0; at < n && strchr(" \t\r\n", p[at]) != NULL; at++)
-			;
-		warnx("%s:%zu: not a partial of %s (no header line)", pr.name,
-		    at, k->what);
+		for (at = 0, pr.line = 1; at < n && strchr(" \t\r\n", p[at]) !=
+		    NULL; at++)
+			pr.line += p[at] == '\n';
+		warnx("%s:%llu: not a partial of %s (no header line)", pr.name,
+		    pr.line, k->what);
+		pr.line = 0;
 		status = MCT_EXIT_USAGE;
 	}
 	mct_event_init(&pr.ev, "{}", 2, NULL);
 	while (status != MCT_EXIT_USAGE &&
-	    (r = mct_lines_next(li, &p, &n, &pr.off)) > 0) {
+	    (r = mct_lines_next(li, &p, &n, &pos)) > 0) {
+		pr.line++;
 		if (n == 0)
 			continue;
 		if (state != 0 && !whole(p, n) &&
 		    (at = glued(p, n, k)) != 0) {
 			/* a cut line, then the next partial's header */
 			warnx("%s:%llu: truncated partial: its last line is cut",
-			    pr.name, pr.off);
+			    pr.name, pr.line);
 			status = mct_status(status, MCT_EXIT_DAMAGED);
 			p += at;
 			n -= at;
-			pr.off += at;
 			state = 2;
 		}
 		if (!whole(p, n)) {
 			cut = r == MCT_LINE_CUT;
 			if (state == 0 && !cut)		/* a trace, say */
 				warnx("%s:%llu: not a partial of %s (no header "
-				    "line)", pr.name, pr.off, k->what);
+				    "line)", pr.name, pr.line, k->what);
 			else
-				warnx("%s:%llu: %s", pr.name, pr.off, cut ?
+				warnx("%s:%llu: %s", pr.name, pr.line, cut ?
 				    "truncated partial: its last line is cut" :
 				    "damaged partial line");
 			status = mct_status(status, MCT_EXIT_DAMAGED);
@@ -262,7 +265,7 @@ mct_pline_read(const char *path, const struct mct_partkind *k, void *arg)
 		if (state == 1 && mct_get_key(&pr.ev, k->key, &v) == 0) {
 			/* the next partial: this one was cut */
 			warnx("%s:%llu: truncated partial: no end line after "
-			    "%lld %ss", pr.name, pr.off, nlines, k->item);
+			    "%lld %ss", pr.name, pr.line, nlines, k->item);
 			status = mct_status(status, MCT_EXIT_DAMAGED);
 			state = 2;
 		}
@@ -291,7 +294,7 @@ mct_pline_read(const char *path, const struct mct_partkind *k, void *arg)
 				why.len = 0;
 				mct_pline_msgstr(&why, pr.why, strlen(pr.why));
 			}
-			warnx("%s:%llu: damaged partial %s%s%s", pr.name, pr.off,
+			warnx("%s:%llu: damaged partial %s%s%s", pr.name, pr.line,
 			    k->item, pr.why[0] ? ": " : "",
 			    pr.why[0] ? why.p : "");
 			status = mct_status(status, MCT_EXIT_DAMAGED);
@@ -309,8 +312,7 @@ mct_pline_read(const char *path, const struct mct_partkind *k, void *arg)
 		status = MCT_EXIT_USAGE;
 	} else if (state == 1 && !cut && status != MCT_EXIT_USAGE) {
 		warnx("%s:%llu: truncated partial: no end line after %lld "
-		    "%ss", pr.name, (unsigned long long)mct_src_pos(src),
-		    nlines, k->item);
+		    "%ss", pr.name, pr.line, nlines, k->item);
 		status = mct_status(status, MCT_EXIT_DAMAGED);
 	}
 	mct_event_free(&pr.ev);

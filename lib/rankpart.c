@@ -225,7 +225,7 @@ read_header(struct mct_pline *pr, void *arg)
 	for (i = 0; i < MCT_RP_NOPT; i++) {
 		if (getstr(rr, pr, optkey[i], &v) != 0) {
 			warnx("%s:%llu: damaged partial header", pr->name,
-			    pr->off);
+			    pr->line);
 			return -1;
 		}
 		if (!rp->known[i]) {
@@ -234,7 +234,7 @@ read_header(struct mct_pline *pr, void *arg)
 		} else if ((v == NULL) != (rp->opt[i] == NULL) ||
 		    (v != NULL && strcmp(v, rp->opt[i]) != 0)) {
 			warnx("%s:%llu: a partial of another --%s (%s%s%s, not "
-			    "%s%s%s)", pr->name, pr->off, optkey[i],
+			    "%s%s%s)", pr->name, pr->line, optkey[i],
 			    v ? "'" : "", v ? v : "none", v ? "'" : "",
 			    rp->opt[i] ? "'" : "", rp->opt[i] ? rp->opt[i] :
 			    "none", rp->opt[i] ? "'" : "");
@@ -255,7 +255,7 @@ split_rank(struct rread *rr, struct mct_pline *pr, int64_t id)
 	if ((e = mct_map_find(&rp->ids, &id, sizeof(id))) != NULL) {
 		warnx("%s:%llu: rank %lld is also in %s: a rank split across "
 		    "partials cannot be merged (its busy time is a union of "
-		    "intervals a partial does not hold)", pr->name, pr->off,
+		    "intervals a partial does not hold)", pr->name, pr->line,
 		    (long long)id, rp->file[rp->rk[e->val.i].file]);
 		return -1;
 	}

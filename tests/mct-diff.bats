@@ -293,7 +293,7 @@ assert len(set(names)) == len(names), names' <<<"$output"
 	mct-group -o partial -k category "$d/b.json" > pc
 	run --separate-stderr mct-diff pa pc
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"pc:0: a partial of another grouping"* ]]
+	[[ "$stderr" == *"pc:1: a partial of another grouping"* ]]
 	# a partial through a pipe is refused, not read as events
 	run --separate-stderr mct-diff pa <(cat pa)
 	[ "$status" -eq 2 ]

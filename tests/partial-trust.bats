@@ -2,7 +2,7 @@
 # partial-trust.bats - partials come from other machines: mct-group's and
 # mct-ranks' partials are read as untrusted input.  Each case is an intact
 # partial of a generated trace tampered by tests/partial_trust.py (python3
-# json): the damaged line is named (FILE:OFFSET and what is wrong),
+# json): the damaged line is named (FILE:LINE and what is wrong),
 # skipped, exit 1, and the merged table is what python makes of the intact
 # lines; a cut partial followed by another is two partials; no number of a
 # partial overflows; keys are JSON, so they forge no record; the same
@@ -37,7 +37,7 @@ setup() {
 	d=$BATS_FILE_TMPDIR
 }
 
-# tamper CASE IN OUT: OUT and OUT.intact made; the offset in $off
+# tamper CASE IN OUT: OUT and OUT.intact made; the line number in $off
 tamper() {
 	off=$("$PYTHON3" "$MCT_SRCDIR/tests/partial_trust.py" tamper "$@")
 }
@@ -148,9 +148,10 @@ damaged() {
 @test "a cut partial followed by another (one host's output cut, the next's after it): two partials, the first truncated (exit 1), the table of both" {
 	local cut
 
-	# cut inside the third group line; the next partial glued to it
-	cut=$(head -3 "$d/A" | wc -c)
-	{ head -c $((cut + 15)) "$d/A"; cat "$d/B"; } > T
+	# cut inside the third group line (line 4); the next partial glued to it
+	cut=4
+	[ "$(sed -n 4p "$d/A" | wc -c)" -gt 15 ]
+	{ head -3 "$d/A"; sed -n 4p "$d/A" | head -c 15; cat "$d/B"; } > T
 	run --separate-stderr merged T
 	[ "$status" -eq 1 ]
 	same "$stderr" "mct-group: T:$cut: truncated partial: its last line is cut"
@@ -165,9 +166,8 @@ damaged() {
 }
 
 @test "a cut partial followed by one of another --by: exit 2 (another grouping), nothing written" {
-	local cut
+	local cut=4
 
-	cut=$(head -3 "$d/A" | wc -c)
 	{ head -3 "$d/A"; cat "$d/N"; } > T
 	run --separate-stderr merged T
 	[ "$status" -eq 2 ]
@@ -180,11 +180,11 @@ mct-group: T:$cut: a partial of another grouping (--by, --value, --missing or --
 	cp "$d/A" A2
 	run --separate-stderr merged "$d/A" A2
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-group: A2:$(($(wc -c < A2) - $(tail -1 A2 | wc -c))): the same partial as one in $d/A: its figures would count twice (--allow-repeat merges it)"
+	same "$stderr" "mct-group: A2:$(wc -l < A2): the same partial as one in $d/A: its figures would count twice (--allow-repeat merges it)"
 	[ -z "$output" ]
 	run --separate-stderr merged --allow-repeat "$d/A" A2
 	[ "$status" -eq 0 ]
-	same "$stderr" "mct-group: A2:$(($(wc -c < A2) - $(tail -1 A2 | wc -c))): the same partial as one in $d/A: merged again (--allow-repeat)"
+	same "$stderr" "mct-group: A2:$(wc -l < A2): the same partial as one in $d/A: merged again (--allow-repeat)"
 	same "$output" "$(table "$d/A" A2)"
 	# in one file, one partial after the other
 	cat "$d/A" "$d/A" > AA
@@ -273,6 +273,6 @@ PY
 		run --separate-stderr mct-group --merge -o ndjson "$f"
 		[ "$status" -eq 2 ]
 		same "$output" ""
-		[[ "$stderr" == "mct-group: $f:0: "* ]]
+		[[ "$stderr" == "mct-group: $f:1: "* ]]
 	done
 }

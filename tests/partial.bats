@@ -142,12 +142,12 @@ part_oracle() {
 	same "$output" "$(mct-group --merge --exact-limit 100 -o tsv -a median,p90 "$d/L0" "$d/L1" "$d/L2" "$d/L3")"
 }
 
-@test "a truncated partial: exit 1, FILE:OFFSET named, its intact groups and the other partials merged" {
+@test "a truncated partial: exit 1, FILE:LINE named, its intact groups and the other partials merged" {
 	local off n
 
 	# cut inside the fourth line (the third group)
-	off=$(head -3 "$d/P1" | wc -c)
-	head -c $((off + 20)) "$d/P1" > cut
+	off=4
+	{ head -3 "$d/P1"; sed -n 4p "$d/P1" | head -c 20; } > cut
 	run --separate-stderr mct-group --merge -o tsv -a count "$d/P0" cut "$d/P2" "$d/P3"
 	[ "$status" -eq 1 ]
 	same "$stderr" "mct-group: cut:$off: truncated partial: its last line is cut"
@@ -168,12 +168,12 @@ part_oracle() {
 	head -3 "$d/P1" > cut2
 	run --separate-stderr mct-group --merge -o tsv -a count "$d/P0" cut2
 	[ "$status" -eq 1 ]
-	same "$stderr" "mct-group: cut2:$(wc -c < cut2): truncated partial: no end line after 2 groups"
+	same "$stderr" "mct-group: cut2:$(wc -l < cut2): truncated partial: no end line after 2 groups"
 	# a damaged line in the middle costs only its group (here, alone)
 	sed '3s/"count"/"c0unt/' "$d/P1" > bad
 	run --separate-stderr mct-group --merge -o tsv -a count bad
 	[ "$status" -eq 1 ]
-	same "$stderr" "mct-group: bad:$(head -2 "$d/P1" | wc -c): damaged partial line"
+	same "$stderr" "mct-group: bad:3: damaged partial line"
 	[ "$(printf '%s\n' "$output" | wc -l)" -eq \
 	    $(($(mct-group -o tsv -a count "$d/part1.nd" | wc -l) - 1)) ]
 }
@@ -187,15 +187,15 @@ part_oracle() {
 		run --separate-stderr mct-group --merge "$d/P1" "$f"
 		[ "$status" -eq 2 ]
 		[ -z "$output" ]
-		same "$stderr" "mct-group: $f:0: a partial of another grouping (--by, --value, --missing or --meta differ)"
+		same "$stderr" "mct-group: $f:1: a partial of another grouping (--by, --value, --missing or --meta differ)"
 	done
 	run --separate-stderr mct-group --merge v2 "$d/P1"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	same "$stderr" "mct-group: v2:0: a partial of format version 2; this mct-group reads version 1"
+	same "$stderr" "mct-group: v2:1: a partial of format version 2; this mct-group reads version 1"
 	run --separate-stderr mct-group --merge "$d/s.nd"
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-group: $d/s.nd:0: not a partial of mct-group -o partial (no header line)"
+	same "$stderr" "mct-group: $d/s.nd:1: not a partial of mct-group -o partial (no header line)"
 	run --separate-stderr mct-group --merge "$d/P0" nosuch
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]

@@ -5,7 +5,7 @@ ones, and the table the intact part of them makes (python3 json).
   partial_trust.py tamper CASE IN OUT
       OUT is IN (a partial of mct-group or mct-ranks) with one line
       tampered as CASE says; OUT.intact is IN without the lines a reader
-      must skip.  Prints the byte offset of the tampered line.
+      must skip.  Prints the number (from 1) of the tampered line.
   partial_trust.py table PARTIAL...
       the table the group lines of the PARTIALs make when merged, grouped
       by their keys' first part: TSV of name, count, total, min, max, in
@@ -148,7 +148,7 @@ def tamper(case, src, dst):
     with open(dst + ".intact", "wb") as f:
         f.write(b"".join(x + b"\n" for i, x in enumerate(out)
                          if i not in drop))
-    print(sum(len(x) + 1 for x in out[:k + (case == "dup-key")]))
+    print(k + (case == "dup-key") + 1)
 
 
 def table(paths):

@@ -140,7 +140,7 @@ state() {
 	run --separate-stderr mct-ranks --merge "$d/P0" "$d/P1" again
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	same "$stderr" "mct-ranks: again:$(head -1 again | wc -c): rank 1 is also in $d/P1: a rank split across partials cannot be merged (its busy time is a union of intervals a partial does not hold)"
+	same "$stderr" "mct-ranks: again:2: rank 1 is also in $d/P1: a rank split across partials cannot be merged (its busy time is a union of intervals a partial does not hold)"
 	mct-ranks --merge -o partial "$d/P0" "$d/P1" > M01
 	run --separate-stderr mct-ranks --merge --collectives M01 "$d/P2" "$d/P0"
 	[ "$status" -eq 2 ]
@@ -155,27 +155,27 @@ state() {
 	run --separate-stderr mct-ranks --merge "$d/P0" key
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	same "$stderr" "mct-ranks: key:0: a partial of another --key ('name', not 'name,args.grid,args.block')"
+	same "$stderr" "mct-ranks: key:1: a partial of another --key ('name', not 'name,args.grid,args.block')"
 	run --separate-stderr mct-ranks --merge "$d/P0" dev
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-ranks: dev:0: a partial of another --device ('pid == 2', not none)"
+	same "$stderr" "mct-ranks: dev:1: a partial of another --device ('pid == 2', not none)"
 	run --separate-stderr mct-ranks --merge "$d/P0" rules
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-ranks: rules:0: a partial of another --rules ('$MCT_SRCDIR/data/default.rules', not none)"
+	same "$stderr" "mct-ranks: rules:1: a partial of another --rules ('$MCT_SRCDIR/data/default.rules', not none)"
 	run --separate-stderr mct-ranks --merge -k name "${P[@]}"
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-ranks: $d/P0:0: a partial of another --key ('name,args.grid,args.block', not 'name')"
+	same "$stderr" "mct-ranks: $d/P0:1: a partial of another --key ('name,args.grid,args.block', not 'name')"
 	run mct-ranks --merge -o tsv -k name,args.grid,args.block "${P[@]}"
 	[ "$status" -eq 0 ]
 	same "$output" "$(cat "$d/whole.tsv")"
 }
 
-@test "a truncated partial: exit 1, FILE:OFFSET named, every rank's figures and the other partials used; its lost calls are said missing, not guessed" {
+@test "a truncated partial: exit 1, FILE:LINE named, every rank's figures and the other partials used; its lost calls are said missing, not guessed" {
 	local off
 
 	# cut inside its fifth line (rank 1's third collective call)
-	off=$(head -4 "$d/P1" | wc -c)
-	head -c $((off + 20)) "$d/P1" > cut
+	off=5
+	{ head -4 "$d/P1"; sed -n 5p "$d/P1" | head -c 20; } > cut
 	run --separate-stderr mct-ranks --merge -o tsv "$d/P0" cut "$d/P2" "$d/P3"
 	[ "$status" -eq 1 ]
 	same "$stderr" "mct-ranks: cut:$off: truncated partial: its last line is cut"
@@ -192,12 +192,12 @@ state() {
 	head -3 "$d/P1" > cut2
 	run --separate-stderr mct-ranks --merge -o tsv "$d/P0" cut2
 	[ "$status" -eq 1 ]
-	same "$stderr" "mct-ranks: cut2:$(wc -c < cut2): truncated partial: no end line after 2 lines"
+	same "$stderr" "mct-ranks: cut2:$(wc -l < cut2): truncated partial: no end line after 2 lines"
 	# a damaged call line costs only that call
 	sed '4s/"ts"/"t5"/' "$d/P1" > bad
 	run --separate-stderr mct-ranks --merge -o tsv "$d/P0" bad
 	[ "$status" -eq 1 ]
-	same "$stderr" "mct-ranks: bad:$(head -3 "$d/P1" | wc -c): damaged partial line"
+	same "$stderr" "mct-ranks: bad:4: damaged partial line"
 	same "$output" "$(mct-ranks --merge -o tsv "$d/P0" "$d/P1")"
 }
 
@@ -206,19 +206,19 @@ state() {
 	run --separate-stderr mct-ranks --merge "$d/P1" v2
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	same "$stderr" "mct-ranks: v2:0: a partial of format version 2; this mct-ranks reads version 1"
+	same "$stderr" "mct-ranks: v2:1: a partial of format version 2; this mct-ranks reads version 1"
 	mct-group -o partial "$d/s0.nd" > group
 	run --separate-stderr mct-ranks --merge group
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-ranks: group:0: a partial of mct-group -o partial, not of mct-ranks -o partial"
+	same "$stderr" "mct-ranks: group:1: a partial of mct-group -o partial, not of mct-ranks -o partial"
 	run --separate-stderr mct-group --merge "$d/P0"
 	[ "$status" -eq 2 ]
-	same "$stderr" "mct-group: $d/P0:0: a partial of mct-ranks -o partial, not of mct-group -o partial"
+	same "$stderr" "mct-group: $d/P0:1: a partial of mct-ranks -o partial, not of mct-group -o partial"
 	# operands are all partials (--merge) or all traces
 	run --separate-stderr mct-ranks --merge "$d/P0" "$d/job/rank-1.json"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	same "$stderr" "mct-ranks: $d/job/rank-1.json:0: not a partial of mct-ranks -o partial (no header line)"
+	same "$stderr" "mct-ranks: $d/job/rank-1.json:1: not a partial of mct-ranks -o partial (no header line)"
 	run --separate-stderr mct-ranks -o tsv "$d/job/rank-0.json" "$d/P1"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
