@@ -760,9 +760,16 @@ void	 mct_records_register(void);
 #define MCT_SKETCH_BITS	18		/* exponent and 7 bits of fraction */
 #define MCT_SKETCH_BOUND 0.00390625	/* relative error bound: 1/256 */
 
+/*
+ * One side's buckets: dense, the counts of buckets lo .. lo + n - 1 (idx
+ * NULL); or, when the buckets in use lie far apart (a partial from
+ * another machine can name any two), sparse: n buckets idx[i], smallest
+ * first, with counts c[i], so memory grows with the buckets in use.
+ */
 struct mct_skside {
-	int32_t		 lo, n;		/* buckets lo .. lo + n - 1 */
-	int64_t		*c;		/* their counts */
+	int32_t		 lo, n;
+	int64_t		*c;		/* counts */
+	int32_t		*idx;		/* sparse: the buckets; else NULL */
 };
 
 struct mct_sketch {
@@ -771,6 +778,8 @@ struct mct_sketch {
 };
 
 void	 mct_sketch_put(struct mct_sketch *, int, int32_t, int64_t);
+int	 mct_sketch_at(const struct mct_skside *, int32_t, int32_t *,
+	    int64_t *);
 void	 mct_sketch_add(struct mct_sketch *, double, int64_t);
 void	 mct_sketch_merge(struct mct_sketch *, const struct mct_sketch *);
 double	 mct_sketch_quantile(const struct mct_sketch *, int64_t, int64_t,

@@ -208,7 +208,8 @@ static void
 sketch(struct mct_buf *b, const struct mct_sketch *sk)
 {
 	const struct mct_skside *k;
-	int32_t i;
+	int32_t i, idx;
+	int64_t c;
 	int side, first;
 
 	addkey(b, "sketch");
@@ -219,14 +220,14 @@ sketch(struct mct_buf *b, const struct mct_sketch *sk)
 		addkey(b, side ? "neg" : "pos");
 		mct_buf_addc(b, '[');
 		for (first = 1, i = 0; i < k->n; i++) {
-			if (k->c[i] == 0)
+			if (!mct_sketch_at(k, i, &idx, &c))
 				continue;
 			if (!first)
 				mct_buf_addc(b, ',');
 			first = 0;
-			mct_buf_addi(b, k->lo + i);
+			mct_buf_addi(b, idx);
 			mct_buf_addc(b, ',');
-			mct_buf_addi(b, k->c[i]);
+			mct_buf_addi(b, c);
 		}
 		mct_buf_addc(b, ']');
 	}

@@ -40,13 +40,106 @@ sketch_value(int32_t idx)
 	return lo + (hi - lo) / 2;
 }
 
+/*
+ * A side is dense while its buckets span at most DENSE buckets or SPREAD
+ * times the buckets in use, else sparse: the memory of a sketch stays a
+ * small multiple of its buckets in use (of the text of a partial's
+ * buckets), whichever buckets a partial from another machine names, and
+ * a sketch of many values (its buckets close together) is dense again.
+ */
+#define DENSE	64
+#define SPREAD	4
+
+/* The i-th bucket of a side (0 <= i < k->n): its index and count. */
+int
+mct_sketch_at(const struct mct_skside *k, int32_t i, int32_t *idx,
+    int64_t *count)
+{
+	*idx = k->idx != NULL ? k->idx[i] : k->lo + i;
+	*count = k->c[i];
+	return *count != 0;
+}
+
+/* A dense side made sparse: its buckets in use, smallest first. */
+static void
+sparse(struct mct_skside *k)
+{
+	int64_t *c;
+	int32_t i, m = 0;
+
+	/* room as mct_xgrow keeps it: more than the n in use */
+	k->idx = mct_xgrow(NULL, (size_t)k->n, sizeof(*k->idx));
+	c = mct_xgrow(NULL, (size_t)k->n, sizeof(*c));
+	for (i = 0; i < k->n; i++)
+		if (k->c[i] != 0) {
+			k->idx[m] = k->lo + i;
+			c[m++] = k->c[i];
+		}
+	free(k->c);
+	k->c = c;
+	k->n = m;
+}
+
+/* A sparse side made dense again. */
+static void
+dense(struct mct_skside *k)
+{
+	int32_t lo = k->idx[0], n = k->idx[k->n - 1] - lo + 1, i;
+	int64_t *c;
+
+	c = mct_xmalloc((size_t)n * sizeof(*c));
+	memset(c, 0, (size_t)n * sizeof(*c));
+	for (i = 0; i < k->n; i++)
+		c[k->idx[i] - lo] = k->c[i];
+	free(k->c);
+	free(k->idx);
+	k->c = c;
+	k->idx = NULL;
+	k->lo = lo;
+	k->n = n;
+}
+
+/* count more values in the sparse bucket idx of k. */
+static void
+sparse_put(struct mct_skside *k, int32_t idx, int64_t count)
+{
+	int32_t lo = 0, hi = k->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (k->idx[mid] < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == k->n || k->idx[lo] != idx) {
+		k->idx = mct_xgrow(k->idx, (size_t)k->n, sizeof(*k->idx));
+		k->c = mct_xgrow(k->c, (size_t)k->n, sizeof(*k->c));
+		memmove(k->idx + lo + 1, k->idx + lo,
+		    (size_t)(k->n - lo) * sizeof(*k->idx));
+		memmove(k->c + lo + 1, k->c + lo,
+		    (size_t)(k->n - lo) * sizeof(*k->c));
+		k->idx[lo] = idx;
+		k->c[lo] = count;
+		k->n++;
+		if ((int64_t)SPREAD * k->n >= k->idx[k->n - 1] - k->idx[0] + 1)
+			dense(k);
+		return;
+	}
+	k->c[lo] += count;
+}
+
 /* count more values in the bucket idx of one side (neg: of -value). */
 void
 mct_sketch_put(struct mct_sketch *s, int neg, int32_t idx, int64_t count)
 {
 	struct mct_skside *k = neg ? &s->neg : &s->pos;
-	int32_t lo, hi;
+	int32_t lo, hi, i, used;
 
+	if (k->idx != NULL) {
+		sparse_put(k, idx, count);
+		return;
+	}
 	if (k->n == 0) {
 		k->c = mct_xmalloc(sizeof(*k->c));
 		k->c[0] = 0;
@@ -55,6 +148,15 @@ mct_sketch_put(struct mct_sketch *s, int neg, int32_t idx, int64_t count)
 	} else if (idx < k->lo || idx >= k->lo + k->n) {
 		lo = idx < k->lo ? idx : k->lo;
 		hi = idx >= k->lo + k->n ? idx + 1 : k->lo + k->n;
+		if (hi - lo > DENSE) {
+			for (used = 1, i = 0; i < k->n; i++)
+				used += k->c[i] != 0;
+			if (hi - lo > SPREAD * used) {
+				sparse(k);
+				sparse_put(k, idx, count);
+				return;
+			}
+		}
 		k->c = mct_xrealloc(k->c, (size_t)(hi - lo) * sizeof(*k->c));
 		memmove(k->c + (k->lo - lo), k->c, (size_t)k->n * sizeof(*k->c));
 		memset(k->c, 0, (size_t)(k->lo - lo) * sizeof(*k->c));
@@ -78,31 +180,33 @@ mct_sketch_add(struct mct_sketch *s, double d, int64_t count)
 void
 mct_sketch_merge(struct mct_sketch *a, const struct mct_sketch *b)
 {
-	int32_t i;
+	int32_t i, idx;
+	int64_t c;
 
 	a->zero += b->zero;
 	for (i = 0; i < b->pos.n; i++)
-		if (b->pos.c[i])
-			mct_sketch_put(a, 0, b->pos.lo + i, b->pos.c[i]);
+		if (mct_sketch_at(&b->pos, i, &idx, &c))
+			mct_sketch_put(a, 0, idx, c);
 	for (i = 0; i < b->neg.n; i++)
-		if (b->neg.c[i])
-			mct_sketch_put(a, 1, b->neg.lo + i, b->neg.c[i]);
+		if (mct_sketch_at(&b->neg, i, &idx, &c))
+			mct_sketch_put(a, 1, idx, c);
 }
 
 /* The value of rank r (from 0), smallest first: a bucket's midpoint. */
 static double
 rank(const struct mct_sketch *s, mct_i128 r)
 {
-	int32_t i;
+	int32_t i, idx;
+	int64_t c;
 
 	for (i = s->neg.n - 1; i >= 0; i--)
-		if ((r -= s->neg.c[i]) < 0)
-			return -sketch_value(s->neg.lo + i);
+		if (mct_sketch_at(&s->neg, i, &idx, &c) && (r -= c) < 0)
+			return -sketch_value(idx);
 	if ((r -= s->zero) < 0)
 		return 0;
 	for (i = 0; i < s->pos.n; i++)
-		if ((r -= s->pos.c[i]) < 0)
-			return sketch_value(s->pos.lo + i);
+		if (mct_sketch_at(&s->pos, i, &idx, &c) && (r -= c) < 0)
+			return sketch_value(idx);
 	return 0;
 }
 
@@ -141,5 +245,7 @@ mct_sketch_free(struct mct_sketch *s)
 		return;
 	free(s->pos.c);
 	free(s->neg.c);
+	free(s->pos.idx);
+	free(s->neg.idx);
 	memset(s, 0, sizeof(*s));
 }

@@ -276,3 +276,28 @@ PY
 		[[ "$stderr" == "mct-group: $f:1: "* ]]
 	done
 }
+
+@test "a sketch whose buckets lie far apart (2,000 groups, each a bucket at either end of the range) costs memory by its buckets, not by their span" {
+	"$PYTHON3" - "$d/L" far <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+end = json.loads(lines[-2])
+out = [lines[0]]
+for i in range(2000):
+    out.append(json.dumps({"key": json.dumps("g%d" % i), "count": 2, "n": 2,
+        "float": False, "sum": 4, "sumsq": 10, "min": 1, "max": 3,
+        "fsum": 4, "fsumsq": 10, "fmin": 1, "fmax": 3,
+        "sketch": {"zero": 0, "pos": [1, 1, 262000, 1], "neg": []},
+        "first": 1, "last": 2, "x": []}, separators=(",", ":")))
+end.update(mct_partial_end=2000, alltotal=8000, alltotalf=8000)
+out.append(json.dumps(end, separators=(",", ":")))
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+	# the peak RSS of the merge, in KB (a dense sketch would take 4 GB)
+	rss=$("$PYTHON3" -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=open("out", "w"))
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' \
+	    mct-group --merge -o tsv -a "$AGGS" --sort name far)
+	[ "$rss" -gt 0 ] && [ "$rss" -lt 200000 ]
+	same "$(cat out)" "$(table far)"
+}
