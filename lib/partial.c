@@ -502,6 +502,16 @@ same_list(struct mct_pline *pr, const char *k, char **want, int n)
 	return ok && r == 0 && i == n;
 }
 
+static void
+free_list(char **v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* The strings of the header's array k, newly allocated; -1 if not one. */
 static int
 str_list(struct mct_pline *pr, const char *k, char ***out, int *n)
@@ -523,17 +533,13 @@ str_list(struct mct_pline *pr, const char *k, char ***out, int *n)
 		(*out)[(*n)++] = mct_xstrdup(s.p);
 	}
 	mct_buf_free(&s);
-	return r == 0 ? 0 : -1;
-}
-
-static void
-free_list(char **v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	if (r != 0) {
+		free_list(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
 }
 
 /* Does each of the n texts parse as a field (a header's --by)? */

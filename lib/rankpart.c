@@ -293,6 +293,10 @@ rank_figures(struct rread *rr, struct mct_pline *pr, int64_t id)
 		    "start before end");
 		return -1;
 	}
+	if (r.hasorigin && !MCT_SANE_NS(r.origin)) {
+		mct_pline_why(pr, "the origin is not a time of a trace");
+		return -1;
+	}
 	if (r.busy < 0 || r.compute < 0 || r.comm < 0 ||
 	    (r.hasround && r.round < 0)) {
 		mct_pline_why(pr, "a negative time");
