@@ -5,9 +5,39 @@
 
 load helpers
 
+# The tsv columns checked on every fixture.
+F=ph,name,pid,tid,ts,dur,rel,end,cat
+
+# What mct-cat makes of every fixture, made once for the file's tests, and
+# python's answers to every question about them, asked of one python
+# process that reads each fixture once (oracle.py batch): fixture N's
+# outputs in fx/N, its four answers numbered 4N-3 (count) to 4N
+# (wrapcheck).
+setup_file() {
+	local d=$BATS_FILE_TMPDIR/fx f i=0
+
+	[ -d "$fixtures" ] || return 0
+	mkdir -p "$d"
+	: > "$d/batch"
+	for f in $(each_fixture); do
+		i=$((i + 1))
+		mkdir "$d/$i"
+		mct-cat "$f" > "$d/$i/out.nd" 2> "$d/$i/err" &&
+		    echo 0 > "$d/$i/rc" || echo $? > "$d/$i/rc"
+		mct-cat -o tsv -F $F "$f" > "$d/$i/got.tsv" 2> /dev/null || :
+		mct-cat "$f" 2> /dev/null | mct-cat --wrap > "$d/$i/w.json" 2> /dev/null || :
+		printf '%s\n' "count $f" \
+		    "check --sources $f -- $d/$i/out.nd $f" \
+		    "columns --format tsv --fields $F $f" \
+		    "wrapcheck $f $d/$i/w.json" >> "$d/batch"
+	done
+	oracle oracle.py batch "$d/batch" "$d" $(each_fixture) > "$d/answers"
+}
+
 setup() {
 	need_fixtures
 	cd "$BATS_TEST_TMPDIR"
+	fx=$BATS_FILE_TMPDIR/fx
 }
 
 # Every trace in the fixtures folder (README.md aside).
@@ -22,56 +52,83 @@ each_fixture() {
 	done
 }
 
+# answer N: python's answer N into the file ans; its exit status in $arc.
+answer() {
+	arc=$(awk -v n="$1" '$1 == "@@" && $2 == n { print $3 }' "$fx/answers")
+	awk -v n="$1" '$1 == "@@" { on = $2 == n; next } on' "$fx/answers" > ans
+	[ -n "$arc" ]
+}
+
 @test "fixtures: the folder holds traces" {
 	[ "$(each_fixture | wc -l)" -ge 1 ]
 }
 
 @test "every fixture: mct-cat reads it whole, exit 0, nothing on stderr" {
+	local i=0
+
 	for f in $(each_fixture); do
+		i=$((i + 1))
 		echo "fixture: ${f##*/}"
-		mct-cat "$f" > out.nd 2> err && status=0 || status=$?
-		[ "$status" -eq 0 ]
-		same "$(cat err)" ""
+		same "$(cat "$fx/$i/rc")" 0
+		same "$(cat "$fx/$i/err")" ""
 	done
+	[ "$i" -gt 0 ]
 }
 
 @test "every fixture: the number of events equals python's" {
+	local i=0 want
+
 	for f in $(each_fixture); do
+		i=$((i + 1))
 		echo "fixture: ${f##*/}"
-		want=$(py count "$f")
-		got=$(mct-cat "$f" | tail -n +2 | wc -l)
-		same "$got" "$want"
+		answer $((4 * i - 3))
+		same "$arc" 0
+		same "$(tail -n +2 "$fx/$i/out.nd" | wc -l)" "$(cat ans)"
 	done
+	[ "$i" -gt 0 ]
 }
 
 @test "every fixture: each event equals python's, ts/dur in ns by the unit rules; the header's unit, origin and keys too" {
 	slow
+	local i=0
+
 	for f in $(each_fixture); do
+		i=$((i + 1))
 		echo "fixture: ${f##*/}"
-		mct-cat "$f" > out.nd
-		py check --sources "$f" -- out.nd "$f"
+		answer $((4 * i - 2))
+		same "$(cat ans)" ""
+		same "$arc" 0
 	done
+	[ "$i" -gt 0 ]
 }
 
 @test "every fixture: -o tsv columns (ph, name, pid, tid, ts, dur, rel, end, cat) equal python's" {
 	slow
-	F=ph,name,pid,tid,ts,dur,rel,end,cat
+	local i=0
+
 	for f in $(each_fixture); do
+		i=$((i + 1))
 		echo "fixture: ${f##*/}"
-		mct-cat -o tsv -F $F "$f" > got
-		py columns --format tsv --fields $F "$f" > want
-		diff want got | head -20
-		cmp -s want got
+		answer $((4 * i - 1))
+		same "$arc" 0
+		diff ans "$fx/$i/got.tsv" | head -20
+		cmp -s ans "$fx/$i/got.tsv"
 	done
+	[ "$i" -gt 0 ]
 }
 
 @test "every fixture: mct-cat F | mct-cat --wrap reloads in python: same events (source unit), same top-level keys in order" {
 	slow
+	local i=0
+
 	for f in $(each_fixture); do
+		i=$((i + 1))
 		echo "fixture: ${f##*/}"
-		mct-cat "$f" | mct-cat --wrap > w.json
-		py wrapcheck "$f" w.json
+		answer $((4 * i))
+		same "$(cat ans)" ""
+		same "$arc" 0
 	done
+	[ "$i" -gt 0 ]
 }
 
 # --- what is special about each (README.md) -------------------------------

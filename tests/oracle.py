@@ -205,7 +205,9 @@ def detect_unit(trace, given):
 
 
 def convert(e, unit):
-    """The event as the stream carries it: ts/dur as integer ns."""
+    """The event as the stream carries it: ts/dur as integer ns (a copy:
+    the trace's own event stays as read)."""
+    e = dict(e)
     for k in ("ts", "dur"):
         v = e.get(k)
         if v is None or (type(v) is int and unit == "ns"):
@@ -256,6 +258,19 @@ def is_stream_file(path):
         return f.read(32).startswith(b'{"name":"mct_header"')
 
 
+_read = {}
+
+
+def trace(path):
+    """Trace(path), read once per process (batch asks several questions
+    of one file); its events are never changed (convert copies)."""
+    if path == "-":
+        return Trace(path)
+    if path not in _read:
+        _read[path] = Trace(path)
+    return _read[path]
+
+
 def read_all(paths, unit, operands=None, rank=None):
     """Expected header args and events of mct-cat on these operands.
 
@@ -274,7 +289,7 @@ def read_all(paths, unit, operands=None, rank=None):
                 if o == "-" or os.path.isfile(o)]
     sorted_ = len(paths) == 1
     for k, p in enumerate(paths):
-        t = Trace(p)
+        t = trace(p)
         u, why = detect_unit(t, unit)
         evs = [convert(e, u) for e in t.events]
         o = origin_of(evs)
@@ -374,7 +389,7 @@ def cmd_header(args):
 
 
 def cmd_count(args):
-    print(sum(len(Trace(p).events) for p in args))
+    print(sum(len(trace(p).events) for p in args))
 
 
 def cmd_check(args):
@@ -410,7 +425,7 @@ def cmd_compare(args):
 
 def cmd_wrapcheck(args):
     unit = opt(args, "--unit", "auto")
-    orig = Trace(args[0])
+    orig = trace(args[0])
     with open(args[1], "rb") as f:
         try:
             doc = loads(f.read().decode("utf-8"))
@@ -553,14 +568,42 @@ def cmd_stream(args):
                 die("%s:%d: %s is not an integer of ns: %s" % (args[0], n, k, ser(t)))
 
 
+def cmd_batch(args):
+    """batch FILE [INPUT...]: each line of FILE a command and its
+    arguments (shell words), answered in one process, each trace read
+    once; each answer follows a line '@@ N STATUS' (N from 1, STATUS the
+    command's exit status, its message in the answer).  The INPUTs are
+    not read: they name the files the commands read, so that the tests'
+    cache of answers knows them."""
+    import io
+    import shlex
+    with open(args[0]) as f:
+        lines = [l for l in f.read().split("\n") if l.strip()]
+    out = sys.stdout
+    for n, line in enumerate(lines, 1):
+        words = shlex.split(line)
+        buf = io.StringIO()
+        sys.stdout = sys.stderr = buf
+        try:
+            CMDS[words[0]](words[1:])
+            rc = 0
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else 1
+        finally:
+            sys.stdout, sys.stderr = out, sys.__stderr__
+        out.write("@@ %d %d\n%s" % (n, rc, buf.getvalue()))
+
+
+CMDS = {"events": cmd_events, "header": cmd_header, "count": cmd_count,
+        "check": cmd_check, "compare": cmd_compare,
+        "wrapcheck": cmd_wrapcheck, "columns": cmd_columns,
+        "stream": cmd_stream, "batch": cmd_batch}
+
+
 def main():
-    cmds = {"events": cmd_events, "header": cmd_header, "count": cmd_count,
-            "check": cmd_check, "compare": cmd_compare,
-            "wrapcheck": cmd_wrapcheck, "columns": cmd_columns,
-            "stream": cmd_stream}
-    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
-        die("usage: oracle.py %s ..." % "|".join(cmds))
-    cmds[sys.argv[1]](sys.argv[2:])
+    if len(sys.argv) < 2 or sys.argv[1] not in CMDS:
+        die("usage: oracle.py %s ..." % "|".join(CMDS))
+    CMDS[sys.argv[1]](sys.argv[2:])
 
 
 if __name__ == "__main__":
