@@ -42,7 +42,8 @@
 	"                [--fail-if expr] [--min-delta time] [--value field] " \
 	"A B\n"
 
-enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_FAIL_IF, OPT_MIN_DELTA, OPT_VALUE };
+enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_FAIL_IF, OPT_MIN_DELTA, OPT_VALUE,
+    OPT_STEP, OPT_STEP_NAME };
 
 static const struct option longopts[] = {
 	{ "by",		required_argument,	NULL, 'k' },
@@ -53,6 +54,8 @@ static const struct option longopts[] = {
 	MCT_LONGOPT_NO_HEADER,
 	MCT_LONGOPT_OUTPUT,
 	MCT_LONGOPT_RULES,
+	{ "step",	required_argument,	NULL, OPT_STEP },
+	{ "step-name",	required_argument,	NULL, OPT_STEP_NAME },
 	MCT_LONGOPT_TIME_UNIT,
 	{ "top",	required_argument,	NULL, 'n' },
 	MCT_LONGOPT_UNIT,
@@ -78,6 +81,12 @@ usage(int status)
 	    "                        annotation, stack: device events paired "
 	    "with their\n"
 	    "                        launches' host stacks (see mct-flow(1))\n"
+	    "      --step N          only the device work launched in step N of "
+	    "each\n"
+	    "                        run, or in its step of median length "
+	    "(median)\n"
+	    "      --step-name NAME  steps are the annotations NAME#N (default\n"
+	    "                        ProfilerStep)\n"
 	    "      --value FIELD     the value totalled (default dur)\n"
 	    "      --device          only the device work (kernels, copies, "
 	    "memsets)\n"
@@ -162,6 +171,19 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_VALUE:
 			o->value_text = optarg;
+			break;
+		case OPT_STEP:
+			o->step = strcmp(optarg, "median") == 0 ? STEP_MEDIAN :
+			    STEP_N;
+			if (o->step == STEP_N && (mct_int(optarg, strlen(optarg),
+			    &o->stepn) != 0 || o->stepn < 0)) {
+				warnx("--step: invalid step '%s' (want a step "
+				    "number N of NAME#N, or median)", optarg);
+				mct_usage_hint();
+			}
+			break;
+		case OPT_STEP_NAME:
+			o->stepname = optarg;
 			break;
 		default:
 			usage(2);
