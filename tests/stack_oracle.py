@@ -34,8 +34,9 @@ The rules:
 
 Subcommands (after the options --step-name NAME and --under GLOB):
   by FIELD FILE     TSV, no header, sorted: FIELD value, count, total
-                    device ns; FIELD is op, module, annotation, step or
-                    gpu_annotation (pairs
+                    device ns; FIELD is op, module, annotation, step,
+                    gpu_annotation or name, or some of them joined by
+                    commas (a key part each; pairs
                     without one are left out, as mct-group --by does,
                     but for op: those are the row "(no op)")
   folded FILE       the folded lines: frames;kernel and summed device ns,
@@ -257,8 +258,10 @@ def clean(s):
 
 def by(pairs, f, out):
     agg = defaultdict(lambda: [0, 0])
+    fs = f.split(",")
     for p in pairs:
-        k = "(no op)" if f == "op" and p[f] is None else p[f]
+        ks = ["(no op)" if x == "op" and p[x] is None else p[x] for x in fs]
+        k = None if None in ks else "\t".join(str(x) for x in ks)
         if k is not None:
             agg[k][0] += 1
             agg[k][1] += p["dur"]
