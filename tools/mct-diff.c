@@ -39,8 +39,8 @@
 
 #define SYNOPSIS	"usage: mct-diff [-hV] [-k fields] [-n top] [-o format] " \
 	"[-u unit] [--device]\n" \
-	"                [--fail-if expr] [--min-delta time] [--value field] " \
-	"A B\n"
+	"                [--fail-if expr] [--min-delta time] [--step N | median]\n" \
+	"                [--step-name name] [--value field] A B\n"
 
 enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_FAIL_IF, OPT_MIN_DELTA, OPT_VALUE,
     OPT_STEP, OPT_STEP_NAME };
@@ -138,6 +138,26 @@ fail_if(const char *arg)
 	return NULL;
 }
 
+/* --step and --step-name; -1 if ch is neither. */
+static int
+step_opt(struct opts *o, int ch, const char *arg)
+{
+	if (ch == OPT_STEP_NAME) {
+		o->stepname = arg;
+		return 0;
+	}
+	if (ch != OPT_STEP)
+		return -1;
+	o->step = strcmp(arg, "median") == 0 ? STEP_MEDIAN : STEP_N;
+	if (o->step == STEP_N && (mct_int(arg, strlen(arg), &o->stepn) != 0 ||
+	    o->stepn < 0)) {
+		warnx("--step: invalid step '%s' (want a step number N of "
+		    "NAME#N, or median)", arg);
+		mct_usage_hint();
+	}
+	return 0;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -172,21 +192,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_VALUE:
 			o->value_text = optarg;
 			break;
-		case OPT_STEP:
-			o->step = strcmp(optarg, "median") == 0 ? STEP_MEDIAN :
-			    STEP_N;
-			if (o->step == STEP_N && (mct_int(optarg, strlen(optarg),
-			    &o->stepn) != 0 || o->stepn < 0)) {
-				warnx("--step: invalid step '%s' (want a step "
-				    "number N of NAME#N, or median)", optarg);
-				mct_usage_hint();
-			}
-			break;
-		case OPT_STEP_NAME:
-			o->stepname = optarg;
-			break;
 		default:
-			usage(2);
+			if (step_opt(o, ch, optarg) != 0)
+				usage(2);
 		}
 	}
 	if (argc - optind != 2) {

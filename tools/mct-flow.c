@@ -669,6 +669,17 @@ report(struct opts *o)
 		    o->fl.pairs, o->no_dev, no_host, dangling);
 }
 
+/* --step-name and --under (both imply --stack); -1 if ch is neither. */
+static int
+stack_opt(struct opts *o, int ch, const char *arg)
+{
+	if (ch != OPT_STEP_NAME && ch != OPT_UNDER)
+		return -1;
+	*(ch == OPT_UNDER ? &o->under : &o->stepname) = arg;
+	o->stack = 1;
+	return 0;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -695,19 +706,12 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_STACK:
 			o->stack = 1;
 			break;
-		case OPT_STEP_NAME:
-			o->stepname = optarg;
-			o->stack = 1;
-			break;
-		case OPT_UNDER:
-			o->under = optarg;
-			o->stack = 1;
-			break;
 		case OPT_WINDOW:
 			o->fl.window = mct_opt_dur("--window", optarg, 0, "60s, 0");
 			break;
 		default:
-			usage(2);
+			if (stack_opt(o, ch, optarg) != 0)
+				usage(2);
 		}
 	}
 	o->folded = c.own_fmt;
