@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # stack.bats - mct-flow --stack and -o folded (host stacks, op, annotation,
-# module), the field short, --width, and category tables that add up.
+# module, gpu_annotation, step; --under, --step-name), the field short,
+# --width, and category tables that add up.
 #
 # Expected values come from tests/stack_oracle.py (python3's json, the rules
 # of mct-flow(1) written down independently), run on the Kineto fixtures
