@@ -1024,6 +1024,11 @@ struct mct_launch {
 	int		 has_ext;
 };
 
+/* A step: the annotation NAME#N (ProfilerStep#N), its N and interval. */
+struct mct_stack_step {
+	int64_t		 n, ts, end;
+};
+
 struct mct_stack_counts {
 	long long	 unbalanced;	/* an E without B, a B without E */
 	long long	 nowhere;	/* an External id that names no op */
@@ -1031,6 +1036,10 @@ struct mct_stack_counts {
 };
 
 struct mct_stack *mct_stack_open(int, int64_t);
+void	 mct_stack_step_name(struct mct_stack *, const char *);
+void	 mct_stack_under(struct mct_stack *, const char *);
+size_t	 mct_stack_steps(const struct mct_stack *,
+	    const struct mct_stack_step **);
 void	 mct_stack_time(struct mct_stack *, int64_t);
 void	 mct_stack_event(struct mct_stack *, struct mct_event *);
 int	 mct_stack_ext(struct mct_event *, int64_t *);

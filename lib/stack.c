@@ -14,10 +14,17 @@
  * everything is kept (a few words an interval, the pairs' lines in a
  * temporary file) and the stacks are found at the end, lane by lane, in
  * one sweep over intervals and launches sorted by start.
+ *
+ * Two members come from elsewhere than the launch's lane: step, the N of
+ * the innermost user annotation NAME#N around the launch (ProfilerStep by
+ * default; on the launch's thread, else on its process, as annotation),
+ * and gpu_annotation, the innermost gpu_user_annotation of the device
+ * event's own lane (its stream) that holds the device event.
  */
 #include "config.h"
 
 #include <err.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +33,7 @@
 #define MAXDEPTH	1000	/* frames written; deeper stacks are cut */
 #define PRUNE_EVERY	65536	/* events between forgetting (sorted input) */
 
-enum { K_OTHER, K_OP, K_ANNOT, K_MODULE };
+enum { K_OTHER, K_OP, K_ANNOT, K_MODULE, K_GPUANN };
 
 /* A host interval; an open B ends at INT64_MAX until its E. */
 struct iv {
@@ -48,6 +55,9 @@ struct pend {
 	int32_t		 lane, pid, lname;
 	int64_t		 ts, end, ext;
 	int		 has_ext;
+	int		 under;		/* --under: a frame matches */
+	int32_t		 dlane;		/* the device event's lane */
+	int64_t		 dts, dend;	/* the device event's interval */
 	long long	 off, roff;	/* its line; its stack (unsorted) */
 	size_t		 len, rlen, flen;	/* the line, members, folded */
 };
@@ -79,6 +89,11 @@ struct mct_stack {
 	struct iv	*fr;		/* scratch: one stack's frames */
 	size_t		 frcap;
 	struct mct_stack_counts c;
+	const char	*stepname;	/* NAME of NAME#N */
+	const char	*under;		/* a frame's name must match, or NULL */
+	int		 isunder;	/* frames(): one does */
+	struct mct_stack_step *steps;		/* the steps seen, by first sight */
+	size_t		 nsteps, stepcap;
 };
 
 struct mct_stack *
@@ -91,12 +106,73 @@ mct_stack_open(int sorted, int64_t window)
 	s->window = window;
 	s->last = INT64_MIN;
 	s->ext.extra = sizeof(struct extop);
+	s->stepname = "ProfilerStep";
 	if (!sorted && ((s->spool = mct_tmpfile(NULL, &s->spoolvb)) == NULL ||
 	    (s->rspool = mct_tmpfile(NULL, &s->rspoolvb)) == NULL)) {
 		mct_stack_close(s, NULL);
 		return NULL;
 	}
 	return s;
+}
+
+/* The annotations NAME#N that are steps (ProfilerStep by default). */
+void
+mct_stack_step_name(struct mct_stack *s, const char *name)
+{
+	s->stepname = name;
+}
+
+/* Only the pairs with a frame whose name matches the glob (NULL: all). */
+void
+mct_stack_under(struct mct_stack *s, const char *glob)
+{
+	s->under = glob;
+}
+
+/* The steps seen so far (annotations NAME#N, X events), first sight first. */
+size_t
+mct_stack_steps(const struct mct_stack *s, const struct mct_stack_step **v)
+{
+	*v = s->steps;
+	return s->nsteps;
+}
+
+/* Is the interned JSON text "NAME#N" a step?  Its N in *n. */
+static int
+step_of(const struct mct_stack *s, int32_t name, int64_t *n)
+{
+	const char *t = s->st.str[name], *d;
+	size_t k = strlen(s->stepname), nd;
+
+	if (t[0] != '"' || strncmp(t + 1, s->stepname, k) != 0 ||
+	    t[k + 1] != '#')
+		return 0;
+	d = t + k + 2;
+	nd = strspn(d, "0123456789");
+	return nd > 0 && nd < 19 && strcmp(d + nd, "\"") == 0 &&
+	    mct_int(d, nd, n) == 0;
+}
+
+/* A step annotation seen: the first of each N is kept. */
+static void
+step_add(struct mct_stack *s, const struct iv *iv)
+{
+	int64_t n;
+	size_t i;
+
+	if (!step_of(s, iv->name, &n))
+		return;
+	for (i = 0; i < s->nsteps; i++)
+		if (s->steps[i].n == n)
+			return;
+	if (s->nsteps == s->stepcap) {
+		s->stepcap = s->stepcap ? 2 * s->stepcap : 16;
+		s->steps = mct_xrealloc(s->steps,
+		    s->stepcap * sizeof(*s->steps));
+	}
+	s->steps[s->nsteps].n = n;
+	s->steps[s->nsteps].ts = iv->ts;
+	s->steps[s->nsteps++].end = iv->end;
 }
 
 static int32_t
@@ -170,6 +246,8 @@ kind(struct mct_event *ev)
 		return K_OP;
 	if (mct_jstr_eq(&cat, "user_annotation", 15))
 		return K_ANNOT;
+	if (mct_jstr_eq(&cat, "gpu_user_annotation", 19))
+		return K_GPUANN;
 	if (mct_jstr_eq(&cat, "python_function", 15) &&
 	    mct_get_key(ev, "name", &name) == 0 && name.len > 13 &&
 	    memcmp(name.p, "\"nn.Module: ", 12) == 0)
@@ -289,6 +367,7 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 			s->ann = mct_xrealloc(s->ann, s->anncap * sizeof(*s->ann));
 		}
 		s->ann[s->nann++] = *iv;
+		step_add(s, iv);
 	}
 	if (iv->kind == K_OP && mct_stack_ext(ev, &ext) == 0) {
 		struct extop *x;
@@ -310,6 +389,28 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 		prune(s);
 	else if (s->sorted && l->n >= l->prune_at)
 		prune_lane(l, horizon(s));
+}
+
+/* The device event's lane and interval, from the pair's line. */
+static void
+dev_of(struct mct_stack *s, struct pend *p, const char *json, size_t len)
+{
+	struct mct_event ev;
+	struct mct_val pid, tid;
+	int64_t dur;
+
+	p->dlane = -1;
+	mct_event_init(&ev, json, len, NULL);
+	if (mct_get_key(&ev, "pid", &pid) == 0 &&
+	    mct_get_key(&ev, "tid", &tid) == 0 &&
+	    mct_get_ns(&ev, "ts", &p->dts) == 0 && MCT_SANE_NS(p->dts)) {
+		if (mct_get_ns(&ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur) ||
+		    dur < 0)
+			dur = 0;
+		p->dend = p->dts + dur;
+		p->dlane = lane_of(s, pid.p, pid.len, tid.p, tid.len);
+	}
+	mct_event_free(&ev);
 }
 
 /*
@@ -338,6 +439,7 @@ mct_stack_pair(struct mct_stack *s, const char *json, size_t len,
 	p->ext = L->ext;
 	p->has_ext = L->has_ext;
 	p->len = len;
+	dev_of(s, p, json, len);
 	if (s->sorted) {
 		p->off = (long long)s->held.len;
 		mct_buf_add(&s->held, json, len);
@@ -391,6 +493,74 @@ member(struct mct_buf *b, const char *key, const char *json)
 }
 
 /*
+ * The innermost annotation of the launch's process that holds it (a step,
+ * its N in *n, if steps): its name, or -1.
+ */
+static int32_t
+proc_ann(const struct mct_stack *s, const struct pend *p, int steps,
+    int64_t *n)
+{
+	const struct iv *best = NULL;
+	int64_t k;
+	size_t i;
+
+	for (i = 0; i < s->nann; i++) {
+		const struct iv *a = &s->ann[i];
+
+		if (a->pid != p->pid || a->ts > p->ts || a->end < p->end ||
+		    (steps && !step_of(s, a->name, &k)))
+			continue;
+		if (best == NULL || cmp_frame(a, best) > 0)
+			best = a;
+	}
+	if (best && steps)
+		step_of(s, best->name, n);
+	return best ? best->name : -1;
+}
+
+/* The innermost gpu_user_annotation of the device event's lane around it. */
+static int32_t
+gpu_ann(const struct mct_stack *s, const struct pend *p)
+{
+	const struct iv *best = NULL;
+	const struct lane *l;
+	size_t i;
+
+	if (p->dlane < 0)
+		return -1;
+	l = &s->lanes[p->dlane];
+	for (i = 0; i < l->n; i++) {
+		const struct iv *a = &l->v[i];
+
+		if (a->kind != K_GPUANN || a->ts > p->dts || a->end < p->dend)
+			continue;
+		if (best == NULL || cmp_frame(a, best) > 0)
+			best = a;
+	}
+	return best ? best->name : -1;
+}
+
+/* --under: does a frame's name match the glob? */
+static int
+under(struct mct_stack *s, const struct iv *fr, size_t nf)
+{
+	struct mct_val v;
+	size_t i;
+
+	for (i = 0; i < nf; i++) {
+		v.p = s->st.str[fr[i].name];
+		v.len = strlen(v.p);
+		v.type = v.p[0] == '"' ? MCT_J_STRING : MCT_J_NUMBER;
+		s->key.len = 0;
+		mct_jstr(&v, &s->key);
+		mct_buf_addc(&s->key, '\0');
+		if (fnmatch(s->under, s->key.p, 0) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The stack of a launch from the intervals that may enclose it (a
  * lane's, or the sweep's active ones): its members in s->res, the
  * frames joined by ; in s->fold.
@@ -400,7 +570,9 @@ frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
     size_t n)
 {
 	size_t i, nf = 0;
-	int32_t op = -1, ann = -1, mod = -1;
+	int32_t op = -1, ann = -1, mod = -1, gann;
+	int64_t step = 0;
+	int hasstep = 0;
 
 	for (i = 0; i < n; i++) {
 		if (v[i].ts > p->ts || v[i].end < p->end)
@@ -434,7 +606,10 @@ frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
 			ann = f->name;
 		else if (f->kind == K_MODULE && mod < 0)
 			mod = f->name;
+		if (f->kind == K_ANNOT && !hasstep)
+			hasstep = step_of(s, f->name, &step);
 	}
+	s->isunder = s->under == NULL || under(s, s->fr, nf);
 	if (p->has_ext) {
 		struct mct_mapent *e;
 		char num[64];
@@ -449,28 +624,25 @@ frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
 		else
 			s->c.nowhere++;
 	}
-	/* no annotation on the thread: the process's (a backward thread
-	 * runs inside the main thread's ProfilerStep) */
-	if (ann < 0) {
-		const struct iv *best = NULL;
-
-		for (i = 0; i < s->nann; i++) {
-			const struct iv *a = &s->ann[i];
-
-			if (a->pid != p->pid || a->ts > p->ts || a->end < p->end)
-				continue;
-			if (best == NULL || cmp_frame(a, best) > 0)
-				best = a;
-		}
-		if (best)
-			ann = best->name;
-	}
+	/* no annotation (step) on the thread: the process's (a backward
+	 * thread runs inside the main thread's ProfilerStep) */
+	if (ann < 0)
+		ann = proc_ann(s, p, 0, NULL);
+	if (!hasstep && s->nsteps > 0)
+		hasstep = proc_ann(s, p, 1, &step) >= 0;
+	gann = gpu_ann(s, p);
 	if (op >= 0)
 		member(&s->res, "op", s->st.str[op]);
 	if (ann >= 0)
 		member(&s->res, "annotation", s->st.str[ann]);
 	if (mod >= 0)
 		member(&s->res, "module", s->st.str[mod]);
+	if (gann >= 0)
+		member(&s->res, "gpu_annotation", s->st.str[gann]);
+	if (hasstep) {
+		mct_buf_adds(&s->res, ",\"step\":");
+		mct_buf_addi(&s->res, step);
+	}
 }
 
 /*
@@ -546,6 +718,7 @@ sweep(struct mct_stack *s)
 					act[b++] = act[a];
 			na = b;
 			frames(s, p, act, na);
+			p->under = s->isunder;
 			p->rlen = s->res.len;
 			p->flen = s->fold.len;
 			if (fseeko(s->rspool, 0, SEEK_END) != 0 ||
@@ -633,6 +806,7 @@ mct_stack_next(struct mct_stack *s, struct mct_buf *line,
 	struct pend *p;
 	const char *json;
 
+again:
 	if (s->qhead == s->qn)
 		return 0;
 	p = &s->q[s->qhead];
@@ -640,6 +814,11 @@ mct_stack_next(struct mct_stack *s, struct mct_buf *line,
 		if (!s->ended && p->end >= s->last)
 			return 0;
 		frames(s, p, s->lanes[p->lane].v, s->lanes[p->lane].n);
+		if (!s->isunder) {		/* --under: not this one */
+			s->qhead++;
+			compact(s);
+			goto again;
+		}
 		json = s->held.p + p->off;
 		folded->len = 0;
 		mct_buf_add(folded, s->fold.p, s->fold.len);
@@ -648,6 +827,10 @@ mct_stack_next(struct mct_stack *s, struct mct_buf *line,
 			return 0;
 		if (!s->swept && sweep(s) != 0)
 			return -1;
+		if (!p->under) {
+			s->qhead++;
+			goto again;
+		}
 		if (readat(s->spool, p->off, p->len, &s->tmp) != 0 ||
 		    readat(s->rspool, p->roff, p->rlen + p->flen, &s->res) != 0)
 			return -1;
@@ -677,6 +860,7 @@ mct_stack_close(struct mct_stack *s, struct mct_stack_counts *c)
 		free(s->lanes[i].v);
 	free(s->lanes);
 	free(s->ann);
+	free(s->steps);
 	free(s->q);
 	free(s->fr);
 	mct_map_free(&s->lanemap);

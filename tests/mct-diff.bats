@@ -433,3 +433,55 @@ EOF
 	same "$(cat s.tsv)" "$(cat sp.tsv)"
 	[ "$(wc -l < s.tsv)" -gt 2 ]
 }
+
+@test "--step N: the device work launched in step N of each run, its counts and totals the stack oracle's; --step-name; errors" {
+	local ex=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	mct-diff --step 2 -o tsv --no-header "$ex" "$ex" > d.tsv
+	oracle stack_oracle.py by step,name "$ex" > py
+	same "$(cut -f1,2,4 d.tsv | sort)" \
+	    "$(awk -F'\t' -v OFS='\t' '$1 == 2 { print $2, $3, $4 }' py | sort)"
+	same "$(cut -f1,3,5 d.tsv | sort)" "$(cut -f1,2,4 d.tsv | sort)"
+	# --by step: the step is a key like the others
+	run mct-diff --by step -o tsv --no-header "$ex" "$ex"
+	same "$(cut -f1,2 <<<"$output" | sort)" \
+	    "$(oracle stack_oracle.py by step "$ex" | cut -f1,2 | sort)"
+	# --step-name: no annotation Optimizer.step#N with a number
+	run -2 --separate-stderr mct-diff --step 2 --step-name Optimizer.step "$ex" "$ex"
+	same "$stderr" "mct-diff: $ex: no step 2"
+	same "$output" ""
+	run -2 --separate-stderr mct-diff --step 9 "$ex" "$ex"
+	same "$stderr" "mct-diff: $ex: no step 9"
+	run -2 --separate-stderr mct-diff --step median "$d/a.json" "$ex"
+	same "$stderr" "mct-diff: $d/a.json: no step annotation (ProfilerStep#N): no median step"
+	run -2 --separate-stderr mct-diff --step 1.5 "$ex" "$ex"
+	same "${stderr_lines[0]}" "mct-diff: --step: invalid step '1.5' (want a step number N of NAME#N, or median)"
+	mct-group -o partial "$ex" > p.part
+	run -2 --separate-stderr mct-diff --step 1 p.part "$ex"
+	same "$stderr" "mct-diff: p.part: --step reads a trace, not a partial of mct-group"
+}
+
+@test "fixtures: --step median on kineto-diff-control against -test: python's median step, and the rows of that step windowed by hand (the pairs launched inside each run's ProfilerStep#N)" {
+	need_fixtures
+	local a=$fixtures/kineto-diff-control.json.gz b=$fixtures/kineto-diff-test.json.gz
+	local x s e n
+	run --separate-stderr mct-diff --step median -o tsv "$a" "$b"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > step.tsv
+	for x in a b; do
+		mct-filter --name 'ProfilerStep#*' -o tsv -F name,ts,end,dur \
+		    --no-header "${!x}" > steps.$x
+		# the median: the step at n/2 (from 0) by length, then number
+		n=$("$PYTHON3" -c '
+import sys
+st = [l.split("\t") for l in open(sys.argv[1])]
+st.sort(key=lambda s: (int(s[3]), int(s[0].split("#")[1])))
+print(st[len(st) // 2][0].split("#")[1])' steps.$x)
+		grep -qxF "mct-diff: ${!x}: the median step of $(wc -l < steps.$x) is $n" <<<"$stderr"
+		read -r s e < <(awk -F'\t' -v n="ProfilerStep#$n" '$1 == n { print $2, $3 }' steps.$x)
+		mct-flow -q --stack "${!x}" |
+		    mct-filter --where "launch.ts >= @$s && launch.ts <= @$e" > $x.nd
+	done
+	mct-diff -o tsv a.nd b.nd > hand.tsv
+	same "$(cat step.tsv)" "$(cat hand.tsv)"
+	[ "$(wc -l < hand.tsv)" -gt 100 ]
+}

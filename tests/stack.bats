@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # stack.bats - mct-flow --stack and -o folded (host stacks, op, annotation,
-# module), the field short, --width, and category tables that add up.
+# module, gpu_annotation, step; --under, --step-name), the field short,
+# --width, and category tables that add up.
 #
 # Expected values come from tests/stack_oracle.py (python3's json, the rules
 # of mct-flow(1) written down independently), run on the Kineto fixtures
@@ -169,6 +170,87 @@ EOF
 	same "${#stderr_lines[@]}" "2"
 	mct-flow -q --stack bad.json > pairs.nd 2>/dev/null || :
 	spy check bad.json pairs.nd | tail -1 | grep -qx ok
+}
+
+# A small Kineto trace with two steps: a launch in each, one on the
+# backward thread (inside step 7 by time alone), one after the steps; a
+# train#N annotation inside step 8 for --step-name; gpu_user_annotation
+# intervals on the kernels' stream, one inside the other.
+steps_trace() {
+	"$PYTHON3" - <<'EOF'
+import json
+def x(cat, name, tid, ts, dur, **args):
+    e = {"ph": "X", "cat": cat, "name": name, "pid": 1 if tid else 0,
+         "tid": tid if tid else 7, "ts": ts, "dur": dur}
+    if args:
+        e["args"] = args
+    return e
+ev = [x("user_annotation", "ProfilerStep#7", 1, 0, 1000),
+      x("cpu_op", "aten::mm", 1, 10, 100),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 20, 5, correlation=1),
+      x("user_annotation", "ProfilerStep#8", 1, 1000, 1000),
+      x("user_annotation", "train#3", 1, 1100, 200),
+      x("cpu_op", "aten::add", 1, 1120, 130),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 1150, 5, correlation=2),
+      x("cpu_op", "MmBackward0", 2, 500, 100),
+      x("cuda_runtime", "cudaLaunchKernel", 2, 520, 5, correlation=3),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 2500, 5, correlation=4),
+      x("gpu_user_annotation", "ProfilerStep#7", 0, 30, 800),
+      x("gpu_user_annotation", "opt", 0, 40, 100),
+      x("kernel", "k1", 0, 50, 50, correlation=1),
+      x("kernel", "k3", 0, 600, 10, correlation=3),
+      x("kernel", "k2", 0, 1200, 30, correlation=2),
+      x("kernel", "k4", 0, 2600, 20, correlation=4)]
+json.dump({"traceEvents": ev}, open("steps.json", "w"))
+EOF
+}
+
+# The pairs' count and summed ns, from mct-flow -o tsv -F dur.
+count_sum() {
+	awk 'NF { n++; s += $1 } END { printf "%d\t%d\n", n, s }'
+}
+
+@test "stack: step (the thread's ProfilerStep#N, else the process's) and gpu_annotation (the stream's, innermost) as the oracle's; --step-name; mct-group --by step,name" {
+	steps_trace
+	mct-flow -q --stack steps.json > pairs.nd
+	mkdir py
+	spy save py steps.json pairs.nd
+	same "$(tail -1 py/check)" "ok"
+	for by in step gpu_annotation step,name; do
+		mct-group --by "$by" -a count,total -o tsv --no-header pairs.nd |
+		    sort > got
+		same "$(cat got)" "$(spy by "$by" steps.json | sort)"
+	done
+	# three of the four pairs are in a step, one by its process alone
+	same "$(awk -F'\t' '{ n += $2 } END { print n }' py/step)" "3"
+	# --step-name: train#3 is the step; -o tsv shows it
+	mct-flow -q --step-name train steps.json > t.nd
+	same "$(spy --step-name train check steps.json t.nd | tail -1)" "ok"
+	run mct-flow -q --step-name train -o tsv -F name,step --no-header steps.json
+	same "$(grep -c '	3$' <<<"$output")" "$(spy --step-name train by step steps.json | cut -f2)"
+	# a ROCm trace's gpu_user_annotation (ProfilerStep#1 on the device)
+	need_fixtures
+	local f=$fixtures/kineto-rocm62-mi250.json.gz
+	[ -f "$f" ] || skip "kineto-rocm62-mi250.json.gz absent"
+	against_oracle "$f"
+	[ "$(mct-filter -c --where gpu_annotation pairs.nd)" -gt 0 ]
+}
+
+@test "stack: --under GLOB keeps the pairs with a frame that matches, as the oracle's; folded too" {
+	steps_trace
+	for g in 'aten::*' 'MmBackward0' 'ProfilerStep#8' 'nothing'; do
+		same "$(mct-flow -q --under "$g" -o tsv -F dur --no-header steps.json | count_sum)" \
+		    "$(spy --under "$g" total steps.json)"
+	done
+	mct-flow -q --under 'aten::*' -o folded steps.json > f
+	same "$(cat f)" "$(spy --under 'aten::*' folded steps.json)"
+	# a real trace: the optimizer's kernels
+	need_fixtures
+	local f=$fixtures/kineto-rocm62-mi250.json.gz
+	[ -f "$f" ] || skip "kineto-rocm62-mi250.json.gz absent"
+	mct-flow -q --under 'Optimizer.step*' -o tsv -F dur --no-header "$f" | count_sum > got
+	same "$(cat got)" "$(spy --under 'Optimizer.step*' total "$f")"
+	[ "$(cut -f1 got)" -gt 0 ]
 }
 
 @test "stack: -o folded takes no stack option, and an unknown -o names folded" {

@@ -23,29 +23,42 @@ The rules:
   annotation the innermost user_annotation frame, else the innermost
             user_annotation X event of the pid that encloses the launch.
   module    the innermost python_function frame named "nn.Module: ...".
+  step      N of the innermost user_annotation frame named ProfilerStep#N
+            (NAME#N with --step-name NAME), else of the innermost
+            such user_annotation X event of the pid that encloses the
+            launch; N digits only.
+  gpu_annotation the innermost gpu_user_annotation X event of the device
+            event's own pid and tid that holds the device event.
+  under     with --under GLOB: only the pairs with a frame whose name
+            matches that shell pattern (fnmatch.fnmatchcase).
 
-Subcommands:
+Subcommands (after the options --step-name NAME and --under GLOB):
   by FIELD FILE     TSV, no header, sorted: FIELD value, count, total
-                    device ns; FIELD is op, module or annotation (pairs
+                    device ns; FIELD is op, module, annotation, step,
+                    gpu_annotation or name, or some of them joined by
+                    commas (a key part each; pairs
                     without one are left out, as mct-group --by does,
                     but for op: those are the row "(no op)")
   folded FILE       the folded lines: frames;kernel and summed device ns,
                     sorted (';' in a name written ':', newline ' ')
   total FILE        the number of pairs and their device ns summed
   check FILE PAIRS  PAIRS (mct-flow --stack's NDJSON) holds exactly the
-                    expected stack, op, annotation and module of each pair
+                    expected stack, op, annotation, module, step and
+                    gpu_annotation of each pair
                     (matched by correlation id and device event start)
   save DIR FILE PAIRS  all of the above in one reading of FILE: DIR/op,
-                    DIR/module, DIR/annotation, DIR/folded, DIR/total and
-                    DIR/check (of PAIRS)
+                    DIR/module, DIR/annotation, DIR/step, DIR/gpu_annotation,
+                    DIR/folded, DIR/total and DIR/check (of PAIRS)
   sort FILE         the trace again, its events sorted by ts (stable), as
                     one JSON object: a time-sorted input
 """
 import bisect
 import decimal
+import fnmatch
 import gzip
 import json
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -156,6 +169,21 @@ def analyse(path):
         for iv in ivs:
             if iv[3] == "user_annotation" and iv[6] == "X":
                 anns[json.dumps(iv[5])].append(iv)
+    stepre = re.compile(re.escape(OPT.get("--step-name", "ProfilerStep")) +
+                        r"#([0-9]{1,18})\Z")
+    under = OPT.get("--under")
+
+    def step_of(iv):
+        m = isinstance(iv[2], str) and stepre.match(iv[2])
+        return int(m.group(1)) if m else None
+
+    def inner(ivs, ok):
+        best = None
+        for iv in ivs:
+            if ok(iv) and (best is None or (iv[0], -iv[1], iv[4]) >
+                           (best[0], -best[1], best[4])):
+                best = iv
+        return best
     # each lane by start, with the latest end of every prefix: the scan
     # back from a launch stops where no earlier interval reaches its end
     starts, reach = {}, {}
@@ -196,16 +224,31 @@ def analyse(path):
         if isinstance(a, dict) and isinstance(a.get("External id"), int):
             op = ext.get((lane[0], a["External id"]), op)
         if ann is None:
-            best = None
-            for iv in anns.get(lane[0], []):
-                if iv[0] <= lts and iv[1] >= lend:
-                    if best is None or (iv[0], -iv[1], iv[4]) > \
-                            (best[0], -best[1], best[4]):
-                        best = iv
+            best = inner(anns.get(lane[0], []),
+                         lambda iv: iv[0] <= lts and iv[1] >= lend)
             ann = best[2] if best else None
+        step = None
+        for iv in reversed(fr):
+            if iv[3] == "user_annotation" and step_of(iv) is not None:
+                step = step_of(iv)
+                break
+        if step is None:
+            best = inner(anns.get(lane[0], []),
+                         lambda iv: iv[0] <= lts and iv[1] >= lend and
+                         step_of(iv) is not None)
+            step = step_of(best) if best else None
+        dlane = (json.dumps(e.get("pid")), json.dumps(e.get("tid")))
+        best = inner(lanes.get(dlane, []),
+                     lambda iv: iv[3] == "gpu_user_annotation" and
+                     iv[0] <= ts and iv[1] >= ts + dur)
+        gann = best[2] if best else None
+        if under is not None and not any(
+                isinstance(iv[2], str) and
+                fnmatch.fnmatchcase(iv[2], under) for iv in fr):
+            continue
         out.append({"key": k, "ts": ts, "dur": dur, "name": e.get("name"),
                     "stack": stack, "op": op, "annotation": ann,
-                    "module": mod})
+                    "module": mod, "step": step, "gpu_annotation": gann})
     return out
 
 
@@ -215,8 +258,10 @@ def clean(s):
 
 def by(pairs, f, out):
     agg = defaultdict(lambda: [0, 0])
+    fs = f.split(",")
     for p in pairs:
-        k = "(no op)" if f == "op" and p[f] is None else p[f]
+        ks = ["(no op)" if x == "op" and p[x] is None else p[x] for x in fs]
+        k = None if None in ks else "\t".join(str(x) for x in ks)
         if k is not None:
             agg[k][0] += 1
             agg[k][1] += p["dur"]
@@ -250,7 +295,8 @@ def check(pairs, path, out):
             k = (corr(r), r["ts"])
             w = want.get(k)
             got = {x: r.get(x) for x in
-                   ("stack", "op", "annotation", "module")}
+                   ("stack", "op", "annotation", "module", "step",
+                    "gpu_annotation")}
             if not w or not any(got == {x: p[x] for x in got} for p in w):
                 bad += 1
                 if bad <= 3:
@@ -262,7 +308,13 @@ def check(pairs, path, out):
     out.write("ok\n" if bad == 0 else "%d bad\n" % bad)
 
 
+OPT = {}
+
+
 def main(argv):
+    while len(argv) > 2 and argv[1] in ("--step-name", "--under"):
+        OPT[argv[1]] = argv[2]
+        del argv[1:3]
     if len(argv) < 3:
         sys.exit(__doc__)
     cmd = argv[1]
@@ -275,7 +327,7 @@ def main(argv):
     elif cmd == "save":
         d = argv[2]
         pairs = analyse(argv[3])
-        for f in ("op", "module", "annotation"):
+        for f in ("op", "module", "annotation", "step", "gpu_annotation"):
             with open(os.path.join(d, f), "w") as out:
                 by(pairs, f, out)
         with open(os.path.join(d, "folded"), "w") as out:

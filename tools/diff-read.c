@@ -52,6 +52,11 @@ read_partial(struct opts *o, struct run *r)
 {
 	int status;
 
+	if (o->step) {
+		warnx("%s: --step reads a trace, not a partial of mct-group",
+		    r->name);
+		exit(mct_finish(MCT_EXIT_USAGE));
+	}
 	r->partial = 1;
 	spec(o, &r->ps);
 	status = mct_partial_read(&r->t, &r->ps, r->path, o->limit);
@@ -67,14 +72,95 @@ int
 stack_by(const struct opts *o)
 {
 	static const char *const stackf[] = { "op", "module", "annotation",
-	    "stack", NULL };
+	    "stack", "gpu_annotation", "step", NULL };
 	int i, j;
 
+	if (o->step)
+		return 1;
 	for (i = 0; i < o->nby; i++)
 		for (j = 0; stackf[j]; j++)
 			if (strcmp(o->by[i].text, stackf[j]) == 0)
 				return 1;
 	return 0;
+}
+
+/* --step: the table of the pair's step, or NULL (a pair of no step). */
+static struct mct_gtab *
+step_table(struct opts *o, struct run *r, struct mct_event *ev)
+{
+	struct mct_val v;
+	int64_t n;
+	size_t i;
+
+	if (mct_get_key(ev, "step", &v) != 0 || v.type != MCT_J_NUMBER ||
+	    mct_int(v.p, v.len, &n) != 0 || (o->step == STEP_N && n != o->stepn))
+		return NULL;
+	for (i = 0; i < r->nst; i++)
+		if (r->st[i].n == n)
+			return &r->st[i].t;
+	r->st = mct_xrealloc(r->st, (r->nst + 1) * sizeof(*r->st));
+	memset(&r->st[r->nst], 0, sizeof(*r->st));
+	r->st[r->nst].n = n;
+	r->st[r->nst].t.value = r->t.value;
+	r->st[r->nst].t.hdr = r->t.hdr;
+	return &r->st[r->nst++].t;
+}
+
+static int
+cmp_steplen(const void *a, const void *b)
+{
+	const struct mct_stack_step *x = a, *y = b;
+
+	if (x->end - x->ts != y->end - y->ts)
+		return x->end - x->ts < y->end - y->ts ? -1 : 1;
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/*
+ * --step: the chosen step's table becomes the run's.  median is the
+ * step at n/2 (from 0) of the n step annotations by length, as
+ * mct-phases takes a median.  A step that is not there is a usage error.
+ */
+static void
+step_pick(struct opts *o, struct run *r, const struct mct_stack *stk)
+{
+	const struct mct_stack_step *sv;
+	struct mct_stack_step *by;
+	int64_t n = o->stepn;
+	size_t i, ns = mct_stack_steps(stk, &sv);
+	int found = 0;
+
+	if (o->step == STEP_MEDIAN) {
+		if (ns == 0) {
+			warnx("%s: no step annotation (%s#N): no median step",
+			    r->name, o->stepname ? o->stepname :
+			    "ProfilerStep");
+			exit(mct_finish(MCT_EXIT_USAGE));
+		}
+		by = mct_xmalloc(ns * sizeof(*by));
+		memcpy(by, sv, ns * sizeof(*by));
+		mct_sort(by, ns, sizeof(*by), cmp_steplen);
+		n = by[ns / 2].n;
+		free(by);
+		warnx("%s: the median step of %zu is %lld", r->name, ns,
+		    (long long)n);
+	}
+	for (i = 0; i < ns; i++)
+		found |= sv[i].n == n;
+	for (i = 0; i < r->nst; i++) {
+		if (r->st[i].n == n) {
+			mct_gtab_merge(&r->t, &r->st[i].t);
+			found = 1;
+		}
+		mct_gtab_free(&r->st[i].t);
+	}
+	free(r->st);
+	r->st = NULL;
+	r->nst = 0;
+	if (!found) {
+		warnx("%s: no step %lld", r->name, (long long)n);
+		exit(mct_finish(MCT_EXIT_USAGE));
+	}
 }
 
 /*
@@ -86,10 +172,13 @@ static void
 group(struct opts *o, struct run *r, struct mct_seen *seen,
     struct mct_event *ev, int dev, int missing)
 {
-	if (o->device && !dev)
+	struct mct_gtab *t = &r->t;
+
+	if ((o->device && !dev) ||
+	    (o->step && (t = step_table(o, r, ev)) == NULL))
 		return;
 	mct_seen_event(seen, ev);
-	mct_gtab_event(&r->t, ev, o->by, o->nby, missing, &o->kbuf);
+	mct_gtab_event(t, ev, o->by, o->nby, missing, &o->kbuf);
 }
 
 /* The pairs whose stacks are known, into the table. */
@@ -115,12 +204,14 @@ stack_drain(struct opts *o, struct run *r, struct mct_seen *seen,
  * --stack would (lib/flow.c, lib/stack.c), and the pairs grouped.
  */
 static struct mct_stack *
-stack_open(struct run *r, struct mct_flow *fl)
+stack_open(struct opts *o, struct run *r, struct mct_flow *fl)
 {
 	mct_flow_init(fl, r->t.hdr);
 	fl->window = FLOW_WINDOW;
 	if ((fl->stk = mct_stack_open(r->t.hdr->facts.sorted, fl->window)) == NULL)
 		exit(mct_finish(MCT_EXIT_USAGE));
+	if (o->stepname)
+		mct_stack_step_name(fl->stk, o->stepname);
 	return fl->stk;
 }
 
@@ -136,6 +227,8 @@ stack_close(struct opts *o, struct run *r, struct mct_seen *seen,
 
 	mct_stack_end(fl->stk);
 	stack_drain(o, r, seen, fl->stk);
+	if (o->step)
+		step_pick(o, r, fl->stk);
 	mct_stack_close(fl->stk, &c);
 	while ((e = mct_map_next(&fl->corrs, &it)) != NULL)
 		nolaunch += ((struct mct_corr *)e->val.p)->nwait;
@@ -186,7 +279,7 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 	rd = mct_open(1, argv, mo);
 	h = r->t.hdr = mct_header(rd);
 	if (o->stack)
-		stack_open(r, &fl);
+		stack_open(o, r, &fl);
 	while (mct_next(rd, &ev)) {
 		if (first && mct_src_kind(ev->json, ev->len, 1) ==
 		    MCT_KIND_PARTIAL) {

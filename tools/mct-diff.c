@@ -39,10 +39,11 @@
 
 #define SYNOPSIS	"usage: mct-diff [-hV] [-k fields] [-n top] [-o format] " \
 	"[-u unit] [--device]\n" \
-	"                [--fail-if expr] [--min-delta time] [--value field] " \
-	"A B\n"
+	"                [--fail-if expr] [--min-delta time] [--step N | median]\n" \
+	"                [--step-name name] [--value field] A B\n"
 
-enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_FAIL_IF, OPT_MIN_DELTA, OPT_VALUE };
+enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_FAIL_IF, OPT_MIN_DELTA, OPT_VALUE,
+    OPT_STEP, OPT_STEP_NAME };
 
 static const struct option longopts[] = {
 	{ "by",		required_argument,	NULL, 'k' },
@@ -53,6 +54,8 @@ static const struct option longopts[] = {
 	MCT_LONGOPT_NO_HEADER,
 	MCT_LONGOPT_OUTPUT,
 	MCT_LONGOPT_RULES,
+	{ "step",	required_argument,	NULL, OPT_STEP },
+	{ "step-name",	required_argument,	NULL, OPT_STEP_NAME },
 	MCT_LONGOPT_TIME_UNIT,
 	{ "top",	required_argument,	NULL, 'n' },
 	MCT_LONGOPT_UNIT,
@@ -78,6 +81,12 @@ usage(int status)
 	    "                        annotation, stack: device events paired "
 	    "with their\n"
 	    "                        launches' host stacks (see mct-flow(1))\n"
+	    "      --step N          only the device work launched in step N of "
+	    "each\n"
+	    "                        run, or in its step of median length "
+	    "(median)\n"
+	    "      --step-name NAME  steps are the annotations NAME#N (default\n"
+	    "                        ProfilerStep)\n"
 	    "      --value FIELD     the value totalled (default dur)\n"
 	    "      --device          only the device work (kernels, copies, "
 	    "memsets)\n"
@@ -129,6 +138,26 @@ fail_if(const char *arg)
 	return NULL;
 }
 
+/* --step and --step-name; -1 if ch is neither. */
+static int
+step_opt(struct opts *o, int ch, const char *arg)
+{
+	if (ch == OPT_STEP_NAME) {
+		o->stepname = arg;
+		return 0;
+	}
+	if (ch != OPT_STEP)
+		return -1;
+	o->step = strcmp(arg, "median") == 0 ? STEP_MEDIAN : STEP_N;
+	if (o->step == STEP_N && (mct_int(arg, strlen(arg), &o->stepn) != 0 ||
+	    o->stepn < 0)) {
+		warnx("--step: invalid step '%s' (want a step number N of "
+		    "NAME#N, or median)", arg);
+		mct_usage_hint();
+	}
+	return 0;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -164,7 +193,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->value_text = optarg;
 			break;
 		default:
-			usage(2);
+			if (step_opt(o, ch, optarg) != 0)
+				usage(2);
 		}
 	}
 	if (argc - optind != 2) {

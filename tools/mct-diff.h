@@ -8,6 +8,8 @@
 
 #define EXIT_FAIL	3	/* a row met --fail-if */
 
+enum { STEP_N = 1, STEP_MEDIAN };
+
 /* A cell's number: an exact integer, else a double; or none. */
 struct num {
 	int		 null;
@@ -27,6 +29,12 @@ struct row {
 	int		 only;		/* 'a', 'b', or 0: in both */
 };
 
+/* --step: the pairs of one step, until the step is chosen. */
+struct steptab {
+	int64_t		 n;
+	struct mct_gtab	 t;
+};
+
 /* One run: an operand read into a table. */
 struct run {
 	const char	*path;
@@ -40,6 +48,8 @@ struct run {
 	char		 what[64];	/* --by, for the warning of a field no
 					   event had */
 	long long	 events;	/* read, but metadata */
+	struct steptab	*st;		/* --step: a table per step */
+	size_t		 nst;
 };
 
 struct opts {
@@ -60,6 +70,9 @@ struct opts {
 	size_t		 nrow;
 	struct mct_header hdr;		/* of the output */
 	int		 stack;		/* --by a field of the launch's stack */
+	int		 step;		/* --step: STEP_N, STEP_MEDIAN, or 0 */
+	int64_t		 stepn;		/* --step N */
+	const char	*stepname;	/* --step-name, or NULL */
 	struct mct_buf	 kbuf, line, fold, fkey;
 };
 

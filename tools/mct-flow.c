@@ -49,6 +49,7 @@ struct opts {
 	struct mct_flow	 fl;		/* key mode (lib/flow.c) */
 	struct mct_seen	 seen;		/* was --key in some event? */
 	int		 orphans, quiet, stack;
+	const char	*stepname, *under;	/* --step-name, --under */
 	struct mct_out	 out;
 	const struct mct_header *hdr;
 	int		 keyed;		/* some event had a correlation id */
@@ -68,7 +69,8 @@ struct opts {
 	struct mct_buf	 sline, sfold;
 };
 
-enum { OPT_HOST = MCT_OPT_TOOL, OPT_KEY, OPT_ORPHANS, OPT_STACK, OPT_WINDOW };
+enum { OPT_HOST = MCT_OPT_TOOL, OPT_KEY, OPT_ORPHANS, OPT_STACK, OPT_WINDOW,
+    OPT_STEP_NAME, OPT_UNDER };
 
 static const struct option longopts[] = {
 	MCT_LONGOPT_FIELDS,
@@ -82,7 +84,9 @@ static const struct option longopts[] = {
 	{ "quiet",	no_argument,		NULL, 'q' },
 	MCT_LONGOPT_RULES,
 	{ "stack",	no_argument,		NULL, OPT_STACK },
+	{ "step-name",	required_argument,	NULL, OPT_STEP_NAME },
 	MCT_LONGOPT_TIME_UNIT,
+	{ "under",	required_argument,	NULL, OPT_UNDER },
 	MCT_LONGOPT_UNIT,
 	MCT_LONGOPT_VERSION,
 	{ "window",	required_argument,	NULL, OPT_WINDOW },
@@ -117,7 +121,11 @@ usage(int status)
 	    "      --rules FILE      the rules file, for category in --key, --host\n"
 	    "                        or -F\n"
 	    "      --stack           add the host stack of each launch: stack, op,\n"
-	    "                        annotation, module\n"
+	    "                        annotation, module, gpu_annotation, step\n"
+	    "      --step-name NAME  steps are the annotations NAME#N (default\n"
+	    "                        ProfilerStep); implies --stack\n"
+	    "      --under GLOB      only the pairs with a stack frame whose name\n"
+	    "                        matches GLOB; implies --stack\n"
 	    "      --window T        on a time-sorted input, forget a host call "
 	    "T after\n"
 	    "                        it ended (default 10s; 0: never)\n"
@@ -661,6 +669,17 @@ report(struct opts *o)
 		    o->fl.pairs, o->no_dev, no_host, dangling);
 }
 
+/* --step-name and --under (both imply --stack); -1 if ch is neither. */
+static int
+stack_opt(struct opts *o, int ch, const char *arg)
+{
+	if (ch != OPT_STEP_NAME && ch != OPT_UNDER)
+		return -1;
+	*(ch == OPT_UNDER ? &o->under : &o->stepname) = arg;
+	o->stack = 1;
+	return 0;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -691,7 +710,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->fl.window = mct_opt_dur("--window", optarg, 0, "60s, 0");
 			break;
 		default:
-			usage(2);
+			if (stack_opt(o, ch, optarg) != 0)
+				usage(2);
 		}
 	}
 	o->folded = c.own_fmt;
@@ -730,6 +750,10 @@ main(int argc, char *argv[])
 	    (o.fl.stk = mct_stack_open(o.hdr->facts.sorted,
 	    o.fl.window)) == NULL)
 		exit(MCT_EXIT_USAGE);
+	if (o.fl.stk && o.stepname)
+		mct_stack_step_name(o.fl.stk, o.stepname);
+	if (o.fl.stk)
+		mct_stack_under(o.fl.stk, o.under);
 	if (!o.folded)
 		mct_out_begin(&o.out, o.hdr);
 	while (mct_next(r, &ev)) {
