@@ -357,7 +357,7 @@ md_rows() {
 	# a file name is no format; a format name given to --output is said
 	run --separate-stderr mct-report -o r.md "$f"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "mct-report: -o: unknown format 'r.md' (want md or table)"* ]]
+	[[ "$stderr" == "mct-report: -o: unknown format 'r.md' (want md, table or html)"* ]]
 	[ -z "$output" ]
 	run --separate-stderr mct-report --output table "$f"
 	[ "$status" -eq 0 ]
