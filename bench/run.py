@@ -17,7 +17,8 @@ Sections: cat, filter, group, flow, phases, report, merge, ranks, metrics, real 
   flow    mct-flow on the stream and on a sections-layout stream, beside a python3 join by co_id;
           mct-flow --stack beside plain mct-flow (within 1.3x)
   phases  mct-phases --gaps on the stream, beside a python3 busy-union-and-gaps script
-  report  mct-report on the trace (wall time; its output must hold the seed's 91.14%)
+  report  mct-report on the trace beside mct-cat on it (wall time, target <= 3x mct-cat; its output
+          must hold the seed's 91.14%), and on the largest Kineto fixture and kineto-bert-h100
   merge   mct-group --merge of 1,000 partials of the seed's kernel table (target: <= 1 s), and the
           stream split four ways, partials with --exact-limit 100, merged: median and p90 of every
           group within 1% of the exact ones (tests/partial_oracle.py)
@@ -783,7 +784,7 @@ def real_trace():
     if best is None:
         say("  skipped: no kineto*.json or kineto*.json.gz in %s", fdir)
         return None
-    src = best[1]
+    src = S.real_src = best[1]
     os.makedirs(S.bench_dir, exist_ok=True)
     plain, gz = os.path.join(S.bench_dir, "real.json"), os.path.join(S.bench_dir, "real.json.gz")
     stamp = "%s %d" % (os.path.realpath(src), os.stat(src).st_mtime)
@@ -1387,9 +1388,12 @@ def section_report():
     report = os.path.join(S.work, "report.md")
     export(REPORT_OUT=report)
     t = Table("report, the indented trace (RSS: its largest process)", S.b_ind, S.ev_ind)
+    t.cmd("mct-cat", S.mct_cat, S.f_ind, mct=True)
     t.sh("mct-report", 'rss "$MCT_REPORT" "$F_IND" >"$REPORT_OUT" && { grep -c "91\\.14%" "$REPORT_OUT" || true; }',
          mct=True)
     t.run()
+    ratios(t, "mct-cat", "mct-report")
+    target("mct-report / mct-cat, the seed-shaped trace", ratio(t, "mct-report", "mct-cat"), "<=", 3, "x")
     found = number(t.out.get("mct-report")) or 0
     m = t.median.get("mct-report")
     if m is not None:
@@ -1400,6 +1404,25 @@ def section_report():
         else:
             say("  (91.14%% is the full-scale share: found on %d line(s) of this report, not judged)", found)
     target_full("mct-report wall time", m and fmt_time(m), "<=", 1.5, "s")
+    # real traces: the largest Kineto fixture and a small one (where the report's own
+    # processes, not the reading, take the time)
+    files = real_trace()
+    if files is None:
+        return
+    bert = os.path.join(os.path.dirname(os.path.realpath(S.real_src)), "kineto-bert-h100.json.gz")
+    t = Table("report, real Kineto traces", None, None)
+    t.cmd("mct-cat largest", S.mct_cat, files[0], mct=True)
+    t.cmd("mct-report largest", S.mct_report, files[0], mct=True)
+    if os.path.exists(bert):
+        t.cmd("mct-cat bert", S.mct_cat, bert, mct=True)
+        t.cmd("mct-report bert", S.mct_report, bert, mct=True)
+    t.run()
+    ratios(t, "mct-cat largest", "mct-report largest")
+    target("mct-report / mct-cat, the largest Kineto fixture", ratio(t, "mct-report largest", "mct-cat largest"),
+           "<=", 3, "x")
+    if os.path.exists(bert):
+        ratios(t, "mct-cat bert", "mct-report bert")
+        target("mct-report / mct-cat, kineto-bert-h100", ratio(t, "mct-report bert", "mct-cat bert"), "<=", 3, "x")
 
 
 # ---------------------------------------------------------------- section: partials merged

@@ -27,6 +27,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mct.h"
 
@@ -85,6 +86,8 @@ struct mct_stack {
 	struct mct_buf	 held;		/* sorted: the waiting lines */
 	FILE		*spool, *rspool;	/* unsorted: lines, stacks */
 	char		*spoolvb, *rspoolvb;	/* their buffers */
+	long long	 spoolend, rspoolend;	/* bytes written to them */
+	long long	 spoolout, rspoolout;	/* of which out of the buffer */
 	struct mct_buf	 key, tmp, res, fold;
 	struct iv	*fr;		/* scratch: one stack's frames */
 	size_t		 frcap;
@@ -445,12 +448,12 @@ mct_stack_pair(struct mct_stack *s, const char *json, size_t len,
 		mct_buf_add(&s->held, json, len);
 		return 0;
 	}
-	if (fseeko(s->spool, 0, SEEK_END) != 0 ||
-	    (p->off = ftello(s->spool)) < 0 ||
-	    fwrite(json, 1, len, s->spool) != len) {
+	p->off = s->spoolend;
+	if (fwrite(json, 1, len, s->spool) != len) {
 		warn("stack spool");
 		return -1;
 	}
+	s->spoolend += (long long)len;
 	return 0;
 }
 
@@ -721,9 +724,9 @@ sweep(struct mct_stack *s)
 			p->under = s->isunder;
 			p->rlen = s->res.len;
 			p->flen = s->fold.len;
-			if (fseeko(s->rspool, 0, SEEK_END) != 0 ||
-			    (p->roff = ftello(s->rspool)) < 0 ||
-			    fwrite(s->res.p, 1, s->res.len, s->rspool) !=
+			p->roff = s->rspoolend;
+			s->rspoolend += (long long)(s->res.len + s->fold.len);
+			if (fwrite(s->res.p, 1, s->res.len, s->rspool) !=
 			    s->res.len ||
 			    fwrite(s->fold.p, 1, s->fold.len, s->rspool) !=
 			    s->fold.len) {
@@ -752,12 +755,26 @@ mct_stack_end(struct mct_stack *s)
 				s->c.unbalanced++;
 }
 
+/*
+ * len bytes at off of a spool, which is only ever written at its end: the
+ * bytes still in its buffer are written out first, if they are asked
+ * for, and the read is a pread(2) of just them (a seek and a read of the
+ * stream would write, then refill its whole buffer, for every pair).
+ */
 static int
-readat(FILE *f, long long off, size_t len, struct mct_buf *b)
+readat(FILE *f, long long *out, long long end, long long off, size_t len,
+    struct mct_buf *b)
 {
 	b->len = 0;
 	mct_buf_grow(b, len + 1);
-	if (fseeko(f, off, SEEK_SET) != 0 || fread(b->p, 1, len, f) != len) {
+	if (off + (long long)len > *out) {
+		if (fflush(f) != 0) {
+			warn("stack spool");
+			return -1;
+		}
+		*out = end;
+	}
+	if (pread(fileno(f), b->p, len, (off_t)off) != (ssize_t)len) {
 		warn("stack spool");
 		return -1;
 	}
@@ -831,8 +848,10 @@ again:
 			s->qhead++;
 			goto again;
 		}
-		if (readat(s->spool, p->off, p->len, &s->tmp) != 0 ||
-		    readat(s->rspool, p->roff, p->rlen + p->flen, &s->res) != 0)
+		if (readat(s->spool, &s->spoolout, s->spoolend, p->off,
+		    p->len, &s->tmp) != 0 ||
+		    readat(s->rspool, &s->rspoolout, s->rspoolend, p->roff,
+		    p->rlen + p->flen, &s->res) != 0)
 			return -1;
 		json = s->tmp.p;
 		folded->len = 0;

@@ -809,3 +809,38 @@ EOF
 	command -v mandoc > /dev/null || skip "mandoc not installed"
 	same "$(mandoc -Tlint -W warning "$man" 2>&1)" ""
 }
+
+@test "--table: several tables of one read, each the table of its own run, marked by its BY[:VALUE[:AGGS]] in md, table, tsv and ndjson; not with --by, --value, -a, -o partial, --merge" {
+	cd "$BATS_TEST_TMPDIR"
+	f=$BATS_FILE_TMPDIR/shost.nd
+	set -- --table name --table 'name::count,total' --table 'pid,tid:dur:count,p90'
+	# md: "### SPEC", a blank line, the table; a blank line between two
+	mct-group -n 3 -o md "$@" "$f" > all.md
+	same "$(grep '^### ' all.md)" "$(printf '### %s\n' name 'name::count,total' 'pid,tid:dur:count,p90')"
+	awk '/^### / { n++; getline; next } $0 != "" { print > ("t" n) }' all.md
+	mct-group -n 3 -o md "$f" | cmp - t1
+	mct-group -n 3 -o md -a count,total "$f" | cmp - t2
+	mct-group -n 3 -o md --by pid,tid -a count,p90 "$f" | cmp - t3
+	# tsv and table: "# SPEC" before each, the same rows
+	mct-group -o tsv --table name --table 'tid::count' "$f" > all.tsv
+	same "$(grep '^# ' all.tsv)" "$(printf '# %s\n' name 'tid::count')"
+	same "$(sed -n '/^# tid::count$/,$p' all.tsv | sed 1d)" "$(mct-group -o tsv --by tid -a count "$f")"
+	mct-group -o table --table name --table 'tid::count' "$f" | grep -qx '# tid::count'
+	# ndjson: one header, every row's first member names its table; the
+	# rows of a table are those of its own run
+	mct-group --table name --table 'tid::count' "$f" > all.nd
+	[ "$(grep -c '"mct_header"' all.nd)" -eq 1 ]
+	[ "$(tail -n +2 all.nd | grep -vc '^{"table":"')" -eq 0 ]
+	same "$(grep '^{"table":"tid::count",' all.nd | sed 's/^{"table":"tid::count",/{/')" \
+	    "$(mct-group --by tid -a count "$f" | tail -n +2)"
+	# a table of the several is python's (one read: every table whole)
+	{ head -n 1 all.nd; grep '^{"table":"tid::count",' all.nd |
+	    sed 's/^{"table":"tid::count",/{/'; } > got.nd
+	gor --check got.nd --format ndjson --by tid -a count "$f"
+	# a table's own options are in its SPEC
+	for o in "--by tid" "--value dur" "-a count" "-o partial" "--merge"; do
+		run --separate-stderr mct-group --table name $o "$f"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "mct-group: --table: not with --by, --value, -a, -o partial or --merge (a table's own are in its --table)"* ]]
+	done
+}

@@ -357,7 +357,7 @@ md_rows() {
 	# a file name is no format; a format name given to --output is said
 	run --separate-stderr mct-report -o r.md "$f"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "mct-report: -o: unknown format 'r.md' (want md or table)"* ]]
+	[[ "$stderr" == "mct-report: -o: unknown format 'r.md' (want md, table or html)"* ]]
 	[ -z "$output" ]
 	run --separate-stderr mct-report --output table "$f"
 	[ "$status" -eq 0 ]
@@ -421,4 +421,24 @@ md_rows() {
 	grep -q '^| GPU | C500 (otherData.device) |$' <(mct-report "$BATS_FILE_TMPDIR/seed.json")
 	grep -q '^| memcpy DTOD(device,device) | .* GB/s |$' r.md ||
 	    grep -q '^| name | count | total | mean | sum:args.bytes | max:args.bytes | bandwidth |$' r.md
+}
+
+@test "a run past two seconds shows where it is on a terminal's stderr, erased at the end; none when stderr is no terminal" {
+	command -v script >/dev/null 2>&1 || skip "no script(1) to give the report a terminal"
+	cd "$BATS_TEST_TMPDIR"
+	genf small.json --scale 0.02
+	# a trace that takes 2.5 s to arrive: the reading is the slow part
+	mkfifo slow
+	{ cat small.json; sleep 2.5; } > slow &
+	script -qec "mct-report slow > r.md" typescript > /dev/null
+	wait
+	grep -q $'\r\033\\[Kmct-report: slow: reading the trace, 2 s' typescript
+	# the line is erased before the end: the last thing said
+	grep -q $' s\r\033\\[K$' typescript
+	mct-report small.json | sed "s/small\.json/slow/g" | cmp - r.md
+	# not a terminal: nothing but the report
+	{ cat small.json; sleep 2.5; } > slow &
+	run --separate-stderr mct-report slow
+	wait
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
 }

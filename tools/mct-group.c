@@ -48,10 +48,13 @@ struct opts {
 	size_t		 limit;		/* --exact-limit */
 	struct mct_pspec ps;		/* what the partials group */
 	struct mct_seen	 seen;		/* --by and --value fields found */
+	const char	**tables;	/* --table: the specs */
+	int		 ntables;
+	const char	*name;		/* the spec of this table, its mark */
 };
 
 enum { OPT_MISSING = MCT_OPT_TOOL, OPT_META, OPT_TOTAL, OPT_VALUE, OPT_MERGE,
-    OPT_EXACT_LIMIT, OPT_ALLOW_REPEAT };
+    OPT_EXACT_LIMIT, OPT_ALLOW_REPEAT, OPT_TABLE };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
@@ -68,6 +71,7 @@ static const struct option longopts[] = {
 	{ "reverse",	no_argument,		NULL, 'r' },
 	MCT_LONGOPT_RULES,
 	{ "sort",	required_argument,	NULL, 's' },
+	{ "table",	required_argument,	NULL, OPT_TABLE },
 	MCT_LONGOPT_TIME_UNIT,
 	{ "top",	required_argument,	NULL, 'n' },
 	{ "total",	no_argument,		NULL, OPT_TOTAL },
@@ -105,6 +109,9 @@ usage(int status)
 	    "  -r, --reverse         reverse the order\n"
 	    "  -n, --top N           the first N groups, then an \"others\" row\n"
 	    "      --total           a total row in tsv, csv and ndjson too\n"
+	    "      --table TABLE     one table of several from one read: TABLE is\n"
+	    "                        BY[:VALUE[:AGGS]], as --by, --value, -a\n"
+	    "                        (repeat it; each table marked in the output)\n"
 	    "      --missing         keep events that lack a --by field\n"
 	    "      --meta            count metadata (ph M) events too\n"
 	    "      --pair-be         each matched B/E pair of a thread as one X "
@@ -240,6 +247,11 @@ row(void *arg, struct mct_group *g, const char *label)
 
 	if (o->out.fmt == MCT_O_NDJSON) {
 		mct_buf_addc(&line, '{');
+		if (o->name) {
+			mct_buf_adds(&line, "\"table\":");
+			mct_buf_addjstr(&line, o->name, strlen(o->name));
+			mct_buf_addc(&line, ',');
+		}
 		if (label) {
 			mct_buf_adds(&line, "\"name\":");
 			mct_buf_addjstr(&line, label, strlen(label));
@@ -251,7 +263,8 @@ row(void *arg, struct mct_group *g, const char *label)
 			    strcmp(o->by[i].seg[0], "name") == 0)
 				has_name = 1;
 		for (i = 0; i < o->nagg; i++) {
-			if (line.len > 1)
+			if (line.p[line.len - 1] != '{' &&
+			    line.p[line.len - 1] != ',')
 				mct_buf_addc(&line, ',');
 			mct_buf_addjstr(&line, o->agg[i].text,
 			    strlen(o->agg[i].text));
@@ -378,6 +391,11 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_ALLOW_REPEAT:
 			o->ps.repeat_ok = 1;
 			break;
+		case OPT_TABLE:
+			o->tables = mct_xrealloc(o->tables,
+			    (size_t)(o->ntables + 1) * sizeof(*o->tables));
+			o->tables[o->ntables++] = optarg;
+			break;
 		case OPT_EXACT_LIMIT:
 			o->limit = (size_t)mct_opt_count("--exact-limit", optarg, 0);
 			break;
@@ -435,12 +453,10 @@ spec(struct opts *o)
 	o->ps.meta = o->meta;
 }
 
-/* Events in: the table of one run (or the partial of it). */
-static int
-from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
+/* A table that reads events: its options set, its fields watched. */
+static void
+ready(struct opts *o)
 {
-	struct mct_reader *r;
-	struct mct_event *ev;
 	int i;
 
 	setup(o);
@@ -450,6 +466,16 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 		mct_seen_add(&o->seen, &o->by[i], "--by");
 	if (o->value_given)
 		mct_seen_add(&o->seen, &o->value, "--value");
+}
+
+/* Events in: the table of one run (or the partial of it). */
+static int
+from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
+{
+	struct mct_reader *r;
+	struct mct_event *ev;
+
+	ready(o);
 	r = mct_open(argc, argv, mo);
 	o->hdr = o->t.hdr = mct_header(r);
 	while (mct_next(r, &ev))
@@ -468,6 +494,100 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 		report(o);
 		mct_out_end(&o->out);
 	}
+	return mct_close(r);
+}
+
+/* One --table SPEC, BY[:VALUE[:AGGS]], as the options of a table. */
+static void
+table_spec(struct opts *o, const char *spec)
+{
+	char *by = mct_xstrdup(spec), *value, *aggs = NULL;
+
+	o->name = spec;
+	if ((value = strchr(by, ':')) != NULL) {
+		*value++ = '\0';
+		if ((aggs = strchr(value, ':')) != NULL)
+			*aggs++ = '\0';
+	}
+	o->by_text = *by ? by : "name";
+	o->value_given = value && *value;
+	o->value_text = o->value_given ? value : "dur";
+	o->aggs_text = aggs && *aggs ? aggs : NULL;
+}
+
+/*
+ * --table: several tables of one read, each as a run of its own --by,
+ * --value and -a; the other options are every table's.  In ndjson each
+ * row names its table first ("table": SPEC); in the other formats each
+ * table follows a heading of its SPEC ("### SPEC" in md, "# SPEC" in the
+ * others), a blank line between two tables.
+ */
+static int
+from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
+{
+	struct opts *tab;
+	struct mct_reader *r;
+	struct mct_event *ev;
+	const struct mct_header *hdr;
+	struct mct_buf h = { 0 };
+	int k, n = base->ntables;
+
+	if (base->by_given || base->value_given || base->aggs_text ||
+	    base->partial || base->merge) {
+		warnx("--table: not with --by, --value, -a, -o partial or "
+		    "--merge (a table's own are in its --table)");
+		mct_usage_hint();
+	}
+	tab = mct_xmalloc((size_t)n * sizeof(*tab));
+	for (k = 0; k < n; k++) {
+		struct opts *o = &tab[k];
+
+		*o = *base;	/* -n, --sort, -o and the rest: every table's */
+		memset(&o->t, 0, sizeof(o->t));
+		o->t.value = &o->value;
+		memset(&o->kbuf, 0, sizeof(o->kbuf));
+		memset(&o->seen, 0, sizeof(o->seen));
+		table_spec(o, base->tables[k]);
+		ready(o);
+	}
+	r = mct_open(argc, argv, mo);
+	hdr = mct_header(r);
+	for (k = 0; k < n; k++)
+		tab[k].hdr = tab[k].t.hdr = hdr;
+	while (mct_next(r, &ev))
+		for (k = 0; k < n; k++)
+			if (tab[k].meta || !mct_is_meta(ev)) {
+				mct_seen_event(&tab[k].seen, ev);
+				add(&tab[k], ev);
+			}
+	for (k = 0; k < n; k++)
+		mct_seen_end(&tab[k].seen);
+	if (base->out.fmt == MCT_O_NDJSON) {
+		/* one stream: the header once, the tables' rows after it */
+		mct_out_begin(&tab[0].out, hdr);
+		for (k = 0; k < n; k++) {
+			if (k)
+				tab[k].out = tab[0].out;	/* its state too */
+			report(&tab[k]);
+		}
+		mct_out_end(&tab[0].out);
+	} else
+		for (k = 0; k < n; k++) {
+			if (hdr->nread > 0) {
+				h.len = 0;
+				mct_buf_adds(&h, k ? "\n" : "");
+				mct_buf_adds(&h, base->out.fmt == MCT_O_MD ?
+				    "### " : "# ");
+				mct_buf_adds(&h, tab[k].name);
+				mct_buf_adds(&h, base->out.fmt == MCT_O_MD ?
+				    "\n\n" : "\n");
+				mct_write(h.p, h.len);
+			}
+			mct_out_begin(&tab[k].out, hdr);
+			report(&tab[k]);
+			mct_out_end(&tab[k].out);
+		}
+	mct_buf_free(&h);
 	return mct_close(r);
 }
 
@@ -554,6 +674,7 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
-	return mct_finish(o.merge ? from_partials(&o, argc, argv) :
+	return mct_finish(o.ntables ? from_tables(&o, argc, argv, &mo) :
+	    o.merge ? from_partials(&o, argc, argv) :
 	    from_events(&o, argc, argv, &mo));
 }
