@@ -57,6 +57,8 @@ static const struct mct_vfield times[] = {
 	TIME("busy_b"),
 	TIME("round_a"),
 	TIME("round_b"),
+	/* mct-path's segments and breakdown */
+	TIME("crit"),
 };
 
 /* Register the times of the tools' records (again: no change). */
