@@ -48,10 +48,16 @@ rules of mct-path(1):
            with the smaller node id; ends at the smallest id of the
            longest.
 
-Usage: path_oracle.py FILE [--step NAME[#N]] [--from NS] [--to NS]
-                           [--scale REGEX=F ...]
-prints one JSON object: length, nodes (on the path), events (seqs with a
-node on the path), segs ([seq, kind, ns] merged runs), breakdown, counts.
+Usage: path_oracle.py FILE [SPEC...]
+  SPEC: options, tab-separated: --step NAME[#N], --from NS, --to NS (ns on
+  the trace's clock), --scale REGEX=F; "" (or none) the whole trace.  For
+  each SPEC a block "== SPEC", then "summary LENGTH EVENTS NODES NEGATIVE
+  NO_KERNEL NO_SOURCE NO_EDGE" (or the error: "unknown step", "cycle"), "seg<TAB>KIND<TAB>NS
+  <TAB>NAME" per segment of the path in order, "bound<TAB>KIND<TAB>NS<TAB>
+  SEGMENTS" per kind: one process answers every question of an input.
+path_oracle.py --json SPEC FILE: the analysis as one JSON object (length,
+  nodes, events: the seqs with a node on the path, named: their (name, ts,
+  dur), segs, breakdown, counts).
 --scale (a stand-in for mct's expressions): events whose name matches
 REGEX (re.search) have the weights of their own spans (the edges of
 their op or kernel) times F, rounded down; the rest of the graph as it was.
@@ -76,6 +82,8 @@ BLOCKING = re.compile(r"^(cuda|hip|mc)(DeviceSynchronize|StreamSynchronize|"
                       r"EventQuery|EventSynchronize|Memcpy|MemcpyAsync)$")
 DEVSYNC = re.compile(r"^(cuda|hip|mc)DeviceSynchronize$")
 STRSYNC = re.compile(r"^(cuda|hip|mc)StreamSynchronize$")
+LAUNCHING = re.compile(r"^(cuda|hip|mc)(LaunchKernel|LaunchCooperativeKernel|"
+                       r"ModuleLaunchKernel|MemcpyAsync|MemsetAsync)$")
 RECORD = re.compile(r"^(cuda|hip|mc)EventRecord$")
 WAITEV = re.compile(r"^(cuda|hip|mc)StreamWaitEvent$")
 
@@ -245,6 +253,9 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
                 best = d
         return best
 
+    used = {r.seq for r, d in pairs}
+    counts["no_kernel"] = sum(1 for x in ops if host_call(x.e) and
+                              LAUNCHING.match(x.name) and x.seq not in used)
     items = [(d.ts, d.seq, "k", d, None) for d in devs]
     for s in syncs:
         items.append((s.ts + s.dur, s.seq, "s", s, s.name))
@@ -299,10 +310,10 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
             a = x.e.get("args", {})
             ws = a.get("wait_on_stream")
             rc = a.get("wait_on_cuda_event_record_corr_id")
-            if ws is None or rc is None:
-                continue
-            src = before_record((x.lane[0], text(ws)), text(rc))
+            src = None if ws is None or rc is None else \
+                before_record((x.lane[0], text(ws)), text(rc))
             if src is None:
+                counts["no_source"] += 1
                 continue
             if sname == "Event Sync":
                 srcs = [src]
@@ -317,6 +328,8 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
                 continue
         else:
             continue
+        if not srcs or srcs[0] is None:
+            counts["no_source"] += 1
         for s in srcs:
             if s is not None:
                 edge(E(s), E(call), 0, "sync", call.seq)
@@ -416,35 +429,63 @@ def longest(edges, ops, devs, counts, byseq):
             "start": min(n for n in path), "end": end}
 
 
-def main(argv):
+def parse(argv):
     step = tfrom = tto = None
     scale = []
-    path = None
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--step":
             step = argv[i + 1]
-            i += 2
         elif a == "--from":
             tfrom = int(argv[i + 1])
-            i += 2
         elif a == "--to":
             tto = int(argv[i + 1])
-            i += 2
         elif a == "--scale":
             rx, f = argv[i + 1].rsplit("=", 1)
             scale.append((re.compile(rx), float(f)))
-            i += 2
-        else:
-            path = a
-            i += 1
-    _, events = oracle.read_all([path], None)
-    r = analyse(events, step, tfrom, tto, scale)
-    if "events" in r:
-        r["named"] = sorted([text(events[s].get("name", "")), events[s]["ts"],
-                             events[s].get("dur", 0)] for s in r["events"])
-    print(json.dumps(r, sort_keys=True))
+        i += 2
+    return step, tfrom, tto, scale
+
+
+def block(events, spec):
+    """What mct-path says of one question, as text."""
+    r = analyse(events, *parse(spec.split("\t") if spec else []))
+    if "error" in r:
+        return [r["error"]]
+    c = r["counts"]
+    out = ["summary %d %d %d %d %d %d %d" % (
+        r["length"], len(r["events"]), r["nodes"], c.get("negative", 0),
+        c.get("no_kernel", 0), c.get("no_source", 0), c.get("no_edge", 0))]
+    nseg = collections.Counter()
+    for a, kind, w in r["segs"]:
+        name = text(events[a].get("name", "")) if a is not None \
+            else "(thread)"
+        out.append("seg\t%s\t%d\t%s" % (kind, w, name))
+        nseg[kind] += 1
+    for k in ("host", "kernel", "comm", "launch", "kernel-wait", "sync"):
+        if nseg[k]:
+            out.append("bound\t%s\t%d\t%d" % (k, r["breakdown"][k], nseg[k]))
+    return out
+
+
+def main(argv):
+    """FILE [SPEC...]: SPEC is mct-path's options, tab-separated ("" the
+    whole trace); --json SPEC: the analysis as JSON."""
+    if argv[0] == "--json":
+        _, events = oracle.read_all([argv[2]], None)
+        r = analyse(events, *parse(argv[1].split("\t") if argv[1] else []))
+        if "events" in r:
+            r["named"] = sorted([text(events[s].get("name", "")),
+                                 events[s]["ts"], events[s].get("dur", 0)]
+                                for s in r["events"])
+        print(json.dumps(r, sort_keys=True))
+        return
+    _, events = oracle.read_all([argv[0]], None)
+    for spec in argv[1:] or [""]:
+        print("== " + spec.replace("\t", " "))
+        for line in block(events, spec):
+            print(line)
 
 
 if __name__ == "__main__":

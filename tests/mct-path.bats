@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# mct-path.bats - the critical path: its segments, summary and breakdown
+# on generated traces (mcTracer's syncs by name, two streams) and on the
+# Kineto fixtures equal tests/path_oracle.py's own graph and longest path
+# to the ns; HTA's acceptance on its own test traces; --step, --from/--to,
+# --scale; bad input; the man page and help.
+
+load helpers
+
+setup_file() {
+	genf "$BATS_FILE_TMPDIR/g.json" --scale 0.01
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	d=$BATS_FILE_TMPDIR
+}
+
+# The oracle's block for one question (SPEC, tab-separated options) of
+# FILE, every question of FILE asked at once (and cached).
+ask() {
+	local f=$1 spec=$2
+
+	shift 2
+	oracle path_oracle.py "$f" "$@" |
+	    awk -v s="== ${spec//$'\t'/ }" '/^== /{on = ($0 == s); next} on'
+}
+
+# What mct-path says, as the oracle writes it.
+says() {
+	local out err
+
+	out=$(mct-path "$@" 2> err) || true
+	awk '/on the path/ { gsub(/[(),]/, ""); l = $(NF-5); e = $(NF-3); n = $(NF-1) }
+	    /negative weight/ { neg = $2 } /neither a launch/ { ne = $2 }
+	    /launches without/ { nk = $2 } /syncs with no kernel/ { ns = $2 }
+	    END { printf "summary %s %s %s %d %d %d %d\n", l, e, n, neg, nk, ns, ne }' err
+	printf '%s\n' "$out" | mct-cat -o tsv --no-header -F kind,crit,name |
+	    sed 's/^/seg\t/'
+	mct-path -q -o tsv --no-header -F bound,crit,segments "$@" |
+	    grep -v '^total' | sed 's/^/bound\t/'
+}
+
+GEN_ASKS=("" $'--scale\tkernel=0.5' $'--scale\t^mc_memset_d32_kernel$=10000')
+STEP='[param|pytorch.model.alex_net|0|0|0|measure|forward]#2'
+HTA_ASKS=("" $'--step\t'"$STEP")
+
+@test "a generated trace (syncs by name, two streams): segments, summary and breakdown are the oracle's" {
+	same "$(says "$d/g.json")" "$(ask "$d/g.json" "" "${GEN_ASKS[@]}")"
+}
+
+@test "--scale 'name~kernel=0.5': the path after is the oracle's, the one before is the unscaled path" {
+	same "$(says --scale 'name~kernel=0.5' "$d/g.json")" \
+	    "$(ask "$d/g.json" $'--scale\tkernel=0.5' "${GEN_ASKS[@]}")"
+	run --separate-stderr mct-path --scale 'name~kernel=0.5' "$d/g.json"
+	[ "$status" -eq 0 ]
+	l0=$(ask "$d/g.json" "" "${GEN_ASKS[@]}" | awk '/^summary/{print $2}')
+	[[ "$stderr" == *"before --scale: "*"($l0 ns)"* ]]
+}
+
+@test "--scale of a kernel off the path changes nothing until it is critical: then the oracle's path" {
+	run -0 mct-path -q "$d/g.json"
+	a=$output
+	run -0 mct-path -q --scale 'name==mc_memset_d32_kernel=0.5' "$d/g.json"
+	same "$output" "$a"
+	run -0 mct-path -q --scale 'name==mc_memset_d32_kernel=2' "$d/g.json"
+	same "$output" "$a"
+	same "$(says --scale 'name==mc_memset_d32_kernel=10000' "$d/g.json")" \
+	    "$(ask "$d/g.json" $'--scale\t^mc_memset_d32_kernel$=10000' "${GEN_ASKS[@]}")"
+	run -0 mct-path -q -o csv -F bound,top --scale 'name==mc_memset_d32_kernel=10000' "$d/g.json"
+	[[ "$output" == *"kernel,mc_memset_d32_kernel"* ]]
+}
+
+@test "--from/--to: the ops that start within them, as the oracle's" {
+	o=$(mct-cat "$d/g.json" | head -1 | "$PYTHON3" -c \
+	    'import json,sys; print(json.load(sys.stdin)["args"]["origin"])')
+	same "$(says --from 10ms --to 30ms "$d/g.json")" \
+	    "$(ask "$d/g.json" $'--from\t'$((o + 10000000))$'\t--to\t'$((o + 30000000)) \
+	    $'--from\t'$((o + 10000000))$'\t--to\t'$((o + 30000000)))"
+}
+
+@test "-o table: the breakdown's rows and a total" {
+	run -0 mct-path -q -o table --time-unit us "$d/g.json"
+	[[ "${lines[0]}" == "bound "*"crit (us)"*"share"*"segments"*"top" ]]
+	[[ "${lines[-1]}" == "total "*"100.00"* ]]
+	run -0 mct-path -q -o md "$d/g.json"
+	[[ "${lines[0]}" == "| bound"* ]]
+	run -0 mct-path -q -o csv -F bound,crit "$d/g.json"
+	same "${lines[0]}" "bound,crit"
+}
+
+@test "fixtures: every Kineto fixture's path is the oracle's, segment by segment" {
+	need_fixtures
+	slow
+	for f in "$fixtures"/kineto-*.json*; do
+		same "$(says "$f")" "$(ask "$f" "")" || { echo "$f"; return 1; }
+	done
+}
+
+@test "fixtures: HTA's simple-add step, its 2nd instance, has 159 events and 315 nodes on the path" {
+	need_fixtures
+	local f=$fixtures/hta-critical-path-simple-add.json.gz
+	run --separate-stderr mct-path --step "$STEP" "$f"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *", 159 events, 315 nodes"* ]]
+	same "$(says --step "$STEP" "$f")" "$(ask "$f" $'--step\t'"$STEP" "${HTA_ASKS[@]}")"
+}
+
+@test "fixtures: HTA's simple-add whole: the oracle's path; 590 of HTA's 624 critical events on it (mct-path(1))" {
+	need_fixtures
+	local f=$fixtures/hta-critical-path-simple-add.json.gz
+	same "$(says "$f")" "$(ask "$f" "" "${HTA_ASKS[@]}")"
+	run -0 "$PYTHON3" -c '
+import json, sys
+sys.path.insert(0, sys.argv[1] + "/tests")
+import oracle
+_, evs = oracle.read_all([sys.argv[3]], None)
+hta = {(e["name"], e["ts"], e.get("dur")) for e in evs
+       if e.get("ph") == "X" and e.get("args", {}).get("critical")}
+mine = {(r["name"], r["ts"], r["dur"]) for r in map(json.loads, open(sys.argv[2]))
+        if r.get("name") != "mct_header"}
+print(len(hta), len(hta & mine))' "$MCT_SRCDIR" <(mct-path -q "$f") \
+	    "$fixtures/hta-critical-path-simple-add.overlaid.json.gz"
+	[ "$output" = "624 590" ]
+}
+
+@test "fixtures: HTA's event-sync trace: the spin kernel's end joins the cudaEventSynchronize that waits for it" {
+	need_fixtures
+	local f=$fixtures/hta-critical-path-event-sync.json.gz
+	same "$(says "$f")" "$(ask "$f" "")"
+	run -0 bash -c 'mct-path -q "$1" | mct-cat -o tsv --no-header -F kind,name' _ "$f"
+	[[ "$output" == *$'kernel\tat::cuda::(anonymous namespace)::spin_kernel(long)\nsync\tcudaEventSynchronize'* ]]
+}
+
+@test "an unknown step exits 2 with a message; a bad --scale is a usage error" {
+	run --separate-stderr mct-path --step nosuch "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-path: --step nosuch: no such event"
+	run --separate-stderr mct-path --step 'mcGetDevice#0' "$d/g.json"
+	[ "$status" -eq 2 ]
+	run --separate-stderr mct-path --scale 'name~x' "$d/g.json"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-path: --scale 'name~x': EXPR=F wanted (at most 32)"* ]]
+	run --separate-stderr mct-path --scale 'name~x=abc' "$d/g.json"
+	[ "$status" -eq 2 ]
+}
+
+@test "bad input: a launch with no kernel, a sync with no kernel, a kernel before its launch: counted, the oracle's path" {
+	cat > t.json <<'J'
+[{"name":"cudaStreamSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":2,"args":{"correlation":5}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":3,"dur":5,"args":{"correlation":1}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":9}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":16,"dur":2,"args":{"correlation":3}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":2}},
+{"name":"k","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":4,"dur":40,"args":{"correlation":1}},
+{"name":"early","ph":"X","cat":"kernel","pid":0,"tid":8,"ts":1,"dur":1,"args":{"correlation":3}}]
+J
+	run --separate-stderr mct-path t.json
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "${stderr_lines[@]:1}")" "mct-path: 1 launches without a device event
+mct-path: 1 syncs with no kernel before them to wait for
+mct-path: 1 kernels with neither a launch nor an earlier kernel to wait for"
+	same "$(says t.json)" "$(ask t.json "")"
+}
+
+@test "docs: the man page and --help name every option" {
+	docs
+	for o in --step --from --to --scale --quiet --rules --pair-be --fields \
+	    --output --no-header --width --time-unit --unit --help --version; do
+		mct-path --help | grep -q -- "$o" || { echo "help: $o"; return 1; }
+		grep -q -- "${o#--}" "$MCT_SRCDIR/man/mct-path.1" ||
+		    { echo "man: $o"; return 1; }
+	done
+	grep -q 'mct-path' "$MCT_SRCDIR/HACKING.md"
+	grep -q 'mct-path' "$MCT_SRCDIR/README.md"
+}
