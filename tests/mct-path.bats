@@ -23,7 +23,8 @@ ask() {
 
 	shift 2
 	oracle path_oracle.py "$f" "$@" |
-	    awk -v s="== ${spec//$'\t'/ }" '/^== /{on = ($0 == s); next} on'
+	    awk -v s="== ${spec//$'\t'/ }" '/^== /{on = ($0 == s); next} on' |
+	    awk '/^critical\t/ { print | "sort" ; next } { print }'
 }
 
 # What mct-path says, as the oracle writes it.
@@ -39,6 +40,14 @@ says() {
 	    sed 's/^/seg\t/'
 	mct-path -q -o tsv --no-header -F bound,crit,segments "$@" |
 	    grep -v '^total' | sed 's/^/bound\t/'
+	mct-path -q -o trace "$@" > says.json
+	for t in dependency kernel_launch_delay sync_dependency; do
+		mct-filter --where "ph == s && args.type == critical_path_$t" \
+		    says.json | mct-cat -o tsv --no-header -F name | wc -l |
+		    sed "/^0\$/d; s/^/flows\tcritical_path_$t\t/"
+	done
+	mct-filter --where 'args.critical == 1 && ph == X' says.json |
+	    mct-cat -o tsv --no-header -F name,ts | sort | sed 's/^/critical\t/'
 }
 
 GEN_ASKS=("" $'--scale\tkernel=0.5' $'--scale\t^mc_memset_d32_kernel$=10000')
@@ -106,22 +115,30 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	same "$(says --step "$STEP" "$f")" "$(ask "$f" $'--step\t'"$STEP" "${HTA_ASKS[@]}")"
 }
 
-@test "fixtures: HTA's simple-add whole: the oracle's path; 590 of HTA's 624 critical events on it (mct-path(1))" {
+@test "fixtures: HTA's simple-add whole: the oracle's path; -o trace marks 590 of HTA's 624 critical events, and 10 others (mct-path(1))" {
 	need_fixtures
 	local f=$fixtures/hta-critical-path-simple-add.json.gz
 	same "$(says "$f")" "$(ask "$f" "" "${HTA_ASKS[@]}")"
-	run -0 "$PYTHON3" -c '
-import json, sys
-sys.path.insert(0, sys.argv[1] + "/tests")
-import oracle
-_, evs = oracle.read_all([sys.argv[3]], None)
-hta = {(e["name"], e["ts"], e.get("dur")) for e in evs
-       if e.get("ph") == "X" and e.get("args", {}).get("critical")}
-mine = {(r["name"], r["ts"], r["dur"]) for r in map(json.loads, open(sys.argv[2]))
-        if r.get("name") != "mct_header"}
-print(len(hta), len(hta & mine))' "$MCT_SRCDIR" <(mct-path -q "$f") \
-	    "$fixtures/hta-critical-path-simple-add.overlaid.json.gz"
-	[ "$output" = "624 590" ]
+	key() {
+		mct-filter --where 'args.critical == 1 && ph == X' "$1" |
+		    mct-cat -o tsv --no-header -F name,ts,dur | sort
+	}
+	key says.json > mine
+	key "$fixtures/hta-critical-path-simple-add.overlaid.json.gz" > hta
+	same "$(wc -l < hta) $(comm -12 mine hta | wc -l) $(comm -23 mine hta | wc -l)" \
+	    "624 590 10"
+}
+
+@test "-o trace --only-path: the X events on the path and the annotations, every other event, the flows" {
+	need_fixtures
+	local f=$fixtures/hta-critical-path-simple-add.json.gz
+	mct-path -q -o trace "$f" > all.json
+	mct-path -q -o trace --only-path "$f" > only.json
+	n() { mct-filter --where "$2" "$1" | mct-cat -o tsv --no-header -F name | wc -l; }
+	same "$(n only.json 'ph == X && cat !~ ^(user_annotation|python_function)$')" \
+	    "$(n all.json 'ph == X && args.critical == 1')"
+	same "$(n only.json 'ph != X')" "$(n all.json 'ph != X')"
+	same "$(n only.json 'cat == user_annotation')" "$(n all.json 'cat == user_annotation')"
 }
 
 @test "fixtures: HTA's event-sync trace: the spin kernel's end joins the cudaEventSynchronize that waits for it" {
@@ -165,7 +182,7 @@ mct-path: 1 kernels with neither a launch nor an earlier kernel to wait for"
 
 @test "docs: the man page and --help name every option" {
 	docs
-	for o in --step --from --to --scale --quiet --rules --pair-be --fields \
+	for o in --step --from --to --scale --only-path --quiet --rules --pair-be --fields \
 	    --output --no-header --width --time-unit --unit --help --version; do
 		mct-path --help | grep -q -- "$o" || { echo "help: $o"; return 1; }
 		grep -q -- "${o#--}" "$MCT_SRCDIR/man/mct-path.1" ||

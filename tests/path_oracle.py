@@ -54,7 +54,9 @@ Usage: path_oracle.py FILE [SPEC...]
   each SPEC a block "== SPEC", then "summary LENGTH EVENTS NODES NEGATIVE
   NO_KERNEL NO_SOURCE NO_EDGE" (or the error: "unknown step", "cycle"), "seg<TAB>KIND<TAB>NS
   <TAB>NAME" per segment of the path in order, "bound<TAB>KIND<TAB>NS<TAB>
-  SEGMENTS" per kind: one process answers every question of an input.
+  SEGMENTS" per kind, "flows<TAB>TYPE<TAB>N" per kind of edge -o trace
+  draws, "critical<TAB>NAME<TAB>TS" per event with a node on the path:
+  one process answers every question of an input.
 path_oracle.py --json SPEC FILE: the analysis as one JSON object (length,
   nodes, events: the seqs with a node on the path, named: their (name, ts,
   dur), segs, breakdown, counts).
@@ -423,7 +425,9 @@ def longest(edges, ops, devs, counts, byseq):
     bd = collections.Counter()
     for a, kind, w in out:
         bd[kind] += w
-    return {"length": dist[end], "nodes": len(path),
+    flows = collections.Counter(k for u, v, w, k, a in segs
+                                if k in ("dep", "launch", "sync"))
+    return {"length": dist[end], "nodes": len(path), "flows": dict(flows),
             "events": sorted({n // 2 for n in path}), "segs": out,
             "breakdown": dict(bd), "counts": dict(counts),
             "start": min(n for n in path), "end": end}
@@ -466,6 +470,13 @@ def block(events, spec):
     for k in ("host", "kernel", "comm", "launch", "kernel-wait", "sync"):
         if nseg[k]:
             out.append("bound\t%s\t%d\t%d" % (k, r["breakdown"][k], nseg[k]))
+    for k, t in (("dep", "dependency"), ("launch", "kernel_launch_delay"),
+                 ("sync", "sync_dependency")):
+        if r["flows"].get(k):
+            out.append("flows\tcritical_path_%s\t%d" % (t, r["flows"][k]))
+    for s in r["events"]:
+        out.append("critical\t%s\t%d" % (text(events[s].get("name", "")),
+                                          events[s]["ts"]))
     return out
 
 

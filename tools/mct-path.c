@@ -29,13 +29,14 @@
 static const char *skind[] = { "host", "kernel", "comm", "launch",
     "kernel-wait", "sync" };
 
-enum { OPT_FROM = MCT_OPT_TOOL, OPT_SCALE, OPT_STEP, OPT_TO };
+enum { OPT_FROM = MCT_OPT_TOOL, OPT_ONLY, OPT_SCALE, OPT_STEP, OPT_TO };
 
 static const struct option longopts[] = {
 	MCT_LONGOPT_FIELDS,
 	{ "from",	required_argument,	NULL, OPT_FROM },
 	MCT_LONGOPT_HELP,
 	MCT_LONGOPT_NO_HEADER,
+	{ "only-path",	no_argument,		NULL, OPT_ONLY },
 	MCT_LONGOPT_OUTPUT,
 	MCT_LONGOPT_PAIR_BE,
 	{ "quiet",	no_argument,		NULL, 'q' },
@@ -84,7 +85,12 @@ usage(int status)
 	    "  -F, --fields LIST     columns for tsv, csv, table (default "
 	    DEFAULT_FIELDS ",\n"
 	    "                        with -o table " TABLE_FIELDS ")\n"
-	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace "
+	    "(the\n"
+	    "                        input, the path marked args.critical, its "
+	    "edges\n"
+	    "                        as flow events)\n"
+	    "      --only-path       -o trace: X events off the path left out\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --width N         cut table and md cells wider than N "
 	    "characters\n"
@@ -220,6 +226,124 @@ write_table(struct opts *o, const struct path *pa)
 	mct_buf_free(&b);
 }
 
+/* A line of the input with "critical":1 first in its args. */
+static void
+mark(struct mct_event *ev, struct mct_buf *b)
+{
+	struct mct_val v;
+	size_t at;
+
+	b->len = 0;
+	if (mct_get_key(ev, "args", &v) == 0 && v.type == MCT_J_OBJECT) {
+		at = (size_t)(v.p - ev->json) + 1;
+		mct_buf_add(b, ev->json, at);
+		mct_buf_adds(b, v.len > 2 ? "\"critical\":1," : "\"critical\":1");
+		mct_buf_add(b, ev->json + at, ev->len - at);
+	} else {
+		mct_buf_add(b, ev->json, ev->len - 1);
+		mct_buf_adds(b, ev->len > 2 ? ",\"args\":{\"critical\":1}}" :
+		    "\"args\":{\"critical\":1}}");
+	}
+}
+
+/* Is the event one --only-path leaves out: an X event not annotation? */
+static int
+off_path(struct mct_event *ev)
+{
+	static const char *keep[] = { "user_annotation", "python_function",
+	    NULL };
+	struct mct_val ph, cat;
+	int i;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1))
+		return 0;
+	for (i = 0; keep[i] && mct_get_key(ev, "cat", &cat) == 0; i++)
+		if (mct_jstr_eq(&cat, keep[i], strlen(keep[i])))
+			return 0;
+	return 1;
+}
+
+/* A flow event at a node of the path (an end a ns inside its slice). */
+static void
+flow_end(struct opts *o, struct mct_buf *b, int32_t node, int start,
+    long long id, const struct edge *e)
+{
+	static const char *cat[] = { "", "dependency", "", "kernel_launch_delay",
+	    "", "sync_dependency" };
+	const struct pev *p = &o->ev[node / 2];
+	const char *lane = o->lanes.str[p->lane];
+	int64_t ts = p->ts;
+
+	if (node % 2)
+		ts += p->dur - (p->dur > 0);
+	b->len = 0;
+	mct_buf_adds(b, "{\"name\":\"critical_path\",\"ph\":\"");
+	mct_buf_adds(b, start ? "s" : "f\",\"bp\":\"e");
+	mct_buf_adds(b, "\",\"id\":");
+	mct_buf_addi(b, id);
+	mct_buf_adds(b, ",\"pid\":");
+	mct_buf_add(b, lane, strcspn(lane, "\037"));
+	mct_buf_adds(b, ",\"tid\":");
+	mct_buf_adds(b, lane + strcspn(lane, "\037") + 1);
+	mct_buf_adds(b, ",\"ts\":");
+	mct_buf_addi(b, ts);
+	mct_buf_adds(b, ",\"cat\":\"critical_path\",\"args\":{\"weight\":");
+	mct_buf_addi(b, e->w);
+	mct_buf_adds(b, ",\"critical\":true,\"type\":\"critical_path_");
+	mct_buf_adds(b, cat[e->kind]);
+	mct_buf_adds(b, "\"}}");
+}
+
+/*
+ * -o trace: the input again, its events with a node on the path marked
+ * args.critical (--only-path: its other X events left out, annotations
+ * kept), and the path's dependency, launch and sync edges as flows.
+ */
+static void
+write_trace(struct opts *o, const struct path *pa)
+{
+	struct mct_buf b = { 0 };
+	struct mct_event ev;
+	char *crit, *line = NULL;
+	size_t cap = 0, i;
+	ssize_t n;
+	long long seq = 0, id = 0;
+
+	crit = mct_xmalloc((size_t)o->seq + 1);
+	memset(crit, 0, (size_t)o->seq + 1);
+	for (i = 0; i < o->n; i++)
+		if (pa->on[i])
+			crit[o->ev[i].seq] = 1;
+	if (fflush(o->spool) != 0 || fseeko(o->spool, 0, SEEK_SET) != 0)
+		err(MCT_EXIT_USAGE, "spool");
+	while ((n = getline(&line, &cap, o->spool)) > 0) {
+		mct_event_init(&ev, line, (size_t)n - 1, o->hdr);
+		if (seq < o->seq && crit[seq]) {
+			mark(&ev, &b);
+			mct_event_free(&ev);
+			mct_event_init(&ev, b.p, b.len, o->hdr);
+			mct_out_event(&o->out, &ev);
+		} else if (!o->only || !off_path(&ev))
+			mct_out_event(&o->out, &ev);
+		mct_event_free(&ev);
+		seq++;
+	}
+	for (i = pa->nedge; i-- > 0; ) {
+		const struct edge *e = &o->e[pa->edge[i]];
+
+		if (e->kind != E_DEP && e->kind != E_LAUNCH &&
+		    e->kind != E_SYNC)
+			continue;
+		flow_end(o, &b, e->u, 1, id, e);
+		mct_out_json(&o->out, b.p, b.len);
+		flow_end(o, &b, e->v, 0, id++, e);
+		mct_out_json(&o->out, b.p, b.len);
+	}
+	free(line);
+	free(crit);
+	mct_buf_free(&b);
+}
+
 static void
 summary(struct opts *o, const struct path *pa, const char *what)
 {
@@ -279,7 +403,7 @@ static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .fields = DEFAULT_FIELDS, .no_trace = 1 };
+	    .fields = DEFAULT_FIELDS };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:qu:V",
@@ -292,6 +416,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			time_opt(o, ch == OPT_TO, optarg);
 		else if (ch == OPT_SCALE)
 			scale_opt(o, optarg);
+		else if (ch == OPT_ONLY)
+			o->only = 1;
 		else
 			usage(2);
 	}
@@ -313,7 +439,10 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
-	o.table = o.out.fmt != MCT_O_NDJSON;
+	o.trace = o.out.fmt == MCT_O_TRACE;
+	o.table = o.out.fmt != MCT_O_NDJSON && !o.trace;
+	if (o.trace && (o.spool = mct_tmpfile(NULL, &o.spoolvb)) == NULL)
+		exit(MCT_EXIT_USAGE);
 	if (o.table && strcmp(o.fields, DEFAULT_FIELDS) == 0)
 		mct_opt_fields("-F", TABLE_FIELDS, &o.out.fields,
 		    &o.out.nfields);
@@ -324,11 +453,15 @@ main(int argc, char *argv[])
 			exit(MCT_EXIT_USAGE);
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
-	while (mct_next(r, &ev))
+	while (mct_next(r, &ev)) {
+		if (o.trace && (fwrite(ev->json, 1, ev->len, o.spool) != ev->len ||
+		    putc('\n', o.spool) == EOF))
+			err(MCT_EXIT_USAGE, "spool");
 		if (!mct_is_meta(ev))
 			path_add(&o, ev);
 		else
 			o.seq++;
+	}
 	if (o.nsc > 0 && !o.quiet)
 		before(&o);
 	if (path_analyse(&o, &pa) != 0) {
@@ -344,7 +477,9 @@ main(int argc, char *argv[])
 		status = MCT_EXIT_DAMAGED;
 	}
 	mct_out_begin(&o.out, o.hdr);
-	if (o.table)
+	if (o.trace)
+		write_trace(&o, &pa);
+	else if (o.table)
 		write_table(&o, &pa);
 	else
 		write_segments(&o, &pa);

@@ -53,7 +53,9 @@ struct scale {
 struct opts {
 	struct mct_out	 out;
 	const struct mct_header *hdr;
-	int		 quiet, table;
+	int		 quiet, table, trace, only;
+	FILE		*spool;		/* -o trace: the input's lines */
+	char		*spoolvb;
 	const char	*fields;	/* -F as given, or the default */
 	const char	*step;
 	int64_t		 from, to;
@@ -85,6 +87,8 @@ struct path {
 	int64_t		 len;
 	size_t		 nodes;
 	char		*on;		/* per event: a node on the path */
+	int32_t		*edge;		/* its edges (o->e), from the end back */
+	size_t		 nedge;
 	long long	 cycle;		/* nodes in a cycle */
 };
 

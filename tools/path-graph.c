@@ -799,6 +799,8 @@ longest(struct opts *o, struct path *pa)
 		if (pred[n] < 0)
 			break;
 		e = &o->e[pred[n]];
+		pa->edge = mct_xgrow(pa->edge, pa->nedge, sizeof(*pa->edge));
+		pa->edge[pa->nedge++] = pred[n];
 		if (e->kind == E_DEP)
 			continue;
 		sk = seg_kind(o, e);
@@ -807,7 +809,7 @@ longest(struct opts *o, struct path *pa)
 			pa->s[pa->n - 1].ns += e->w;
 			continue;
 		}
-		pa->s = mct_xrealloc(pa->s, (pa->n + 1) * sizeof(*pa->s));
+		pa->s = mct_xgrow(pa->s, pa->n, sizeof(*pa->s));
 		pa->s[pa->n++] = (struct seg){ e->att, sk, e->w };
 	}
 	for (i = 0; i < pa->n / 2; i++) {
@@ -900,4 +902,5 @@ path_free(struct path *pa)
 {
 	free(pa->s);
 	free(pa->on);
+	free(pa->edge);
 }
