@@ -59,6 +59,12 @@ static const struct mct_vfield times[] = {
 	TIME("round_b"),
 	/* mct-path's segments and breakdown */
 	TIME("crit"),
+	TIME("crit_host"),
+	TIME("crit_kernel"),
+	TIME("crit_comm"),
+	TIME("crit_launch"),
+	TIME("crit_wait"),
+	TIME("crit_sync"),
 };
 
 /* Register the times of the tools' records (again: no change). */

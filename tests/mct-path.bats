@@ -50,7 +50,8 @@ says() {
 	    mct-cat -o tsv --no-header -F name,ts | sort | sed 's/^/critical\t/'
 }
 
-GEN_ASKS=("" $'--scale\tkernel=0.5' $'--scale\t^mc_memset_d32_kernel$=10000')
+GEN_ASKS=("" $'--scale\tkernel=0.5' $'--scale\t^mc_memset_d32_kernel$=10000'
+    $'--from-rel\t10000000\t--to-rel\t30000000')
 STEP='[param|pytorch.model.alex_net|0|0|0|measure|forward]#2'
 HTA_ASKS=("" $'--step\t'"$STEP")
 
@@ -81,11 +82,25 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 }
 
 @test "--from/--to: the ops that start within them, as the oracle's" {
-	o=$(mct-cat "$d/g.json" | head -1 | "$PYTHON3" -c \
-	    'import json,sys; print(json.load(sys.stdin)["args"]["origin"])')
 	same "$(says --from 10ms --to 30ms "$d/g.json")" \
-	    "$(ask "$d/g.json" $'--from\t'$((o + 10000000))$'\t--to\t'$((o + 30000000)) \
-	    $'--from\t'$((o + 10000000))$'\t--to\t'$((o + 30000000)))"
+	    "$(ask "$d/g.json" $'--from-rel\t10000000\t--to-rel\t30000000' \
+	    "${GEN_ASKS[@]}")"
+}
+
+@test "--steps all: a row per ProfilerStep#N, its path and what bounds it, as the oracle's" {
+	local f=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	same "$(mct-path -q --steps all -o tsv --no-header "$f" | sed 's/^/step\t/')" \
+	    "$(ask "$f" $'--steps\tall' $'--steps\tall')"
+	run --separate-stderr mct-path --steps all "$f"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 5 ]
+	[[ "$stderr" == "mct-path: 4 steps"* ]]
+	run --separate-stderr mct-path --steps some "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-path: --steps 'some': only all"* ]]
+	run --separate-stderr mct-path --steps all -o trace "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
 }
 
 @test "-o table: the breakdown's rows and a total" {
@@ -98,11 +113,21 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	same "${lines[0]}" "bound,crit"
 }
 
-@test "fixtures: every Kineto fixture's path is the oracle's, segment by segment" {
+@test "fixtures: the small Kineto fixtures' paths (every one's in make check-full) and steps are the oracle's, segment by segment" {
 	need_fixtures
-	slow
-	for f in "$fixtures"/kineto-*.json*; do
-		same "$(says "$f")" "$(ask "$f" "")" || { echo "$f"; return 1; }
+	local f all=("$fixtures"/kineto-*.json*)
+
+	[ "${MCT_PATH_ALL_FIXTURES:-0}" = 1 ] || all=(
+	    "$fixtures"/kineto-h100-tiny.json
+	    "$fixtures"/kineto-call-stack-tiny.json
+	    "$fixtures"/kineto-rocm62-mi250.json.gz)
+	for f in "${all[@]}"; do
+		same "$(says "$f")" "$(ask "$f" "" "" $'--steps\tall')" ||
+		    { echo "$f"; return 1; }
+		same "$(mct-path -q --steps all -o tsv --no-header "$f" |
+		    sed 's/^/step\t/')" \
+		    "$(ask "$f" $'--steps\tall' "" $'--steps\tall')" ||
+		    { echo "$f"; return 1; }
 	done
 }
 
@@ -182,7 +207,7 @@ mct-path: 1 kernels with neither a launch nor an earlier kernel to wait for"
 
 @test "docs: the man page and --help name every option" {
 	docs
-	for o in --step --from --to --scale --only-path --quiet --rules --pair-be --fields \
+	for o in --step --steps --from --to --scale --only-path --quiet --rules --pair-be --fields \
 	    --output --no-header --width --time-unit --unit --help --version; do
 		mct-path --help | grep -q -- "$o" || { echo "help: $o"; return 1; }
 		grep -q -- "${o#--}" "$MCT_SRCDIR/man/mct-path.1" ||

@@ -49,8 +49,10 @@ rules of mct-path(1):
            longest.
 
 Usage: path_oracle.py FILE [SPEC...]
-  SPEC: options, tab-separated: --step NAME[#N], --from NS, --to NS (ns on
-  the trace's clock), --scale REGEX=F; "" (or none) the whole trace.  For
+  SPEC: options, tab-separated: --step NAME[#N] or --steps all (a line
+  "step<TAB>NAME<TAB>CRIT<TAB>HOST<TAB>KERNEL<TAB>COMM<TAB>LAUNCH<TAB>WAIT"
+  per ProfilerStep#N, nothing else), --from NS, --to NS (ns on
+  the trace's clock), --from-rel NS, --to-rel NS (ns from its origin), --scale REGEX=F; "" (or none) the whole trace.  For
   each SPEC a block "== SPEC", then "summary LENGTH EVENTS NODES NEGATIVE
   NO_KERNEL NO_SOURCE NO_EDGE" (or the error: "unknown step", "cycle"), "seg<TAB>KIND<TAB>NS
   <TAB>NAME" per segment of the path in order, "bound<TAB>KIND<TAB>NS<TAB>
@@ -433,6 +435,9 @@ def longest(edges, ops, devs, counts, byseq):
             "start": min(n for n in path), "end": end}
 
 
+ORIGIN = [0]     # the trace's, for --from-rel and --to-rel
+
+
 def parse(argv):
     step = tfrom = tto = None
     scale = []
@@ -445,6 +450,10 @@ def parse(argv):
             tfrom = int(argv[i + 1])
         elif a == "--to":
             tto = int(argv[i + 1])
+        elif a == "--from-rel":
+            tfrom = ORIGIN[0] + int(argv[i + 1])
+        elif a == "--to-rel":
+            tto = ORIGIN[0] + int(argv[i + 1])
         elif a == "--scale":
             rx, f = argv[i + 1].rsplit("=", 1)
             scale.append((re.compile(rx), float(f)))
@@ -452,8 +461,38 @@ def parse(argv):
     return step, tfrom, tto, scale
 
 
+def is_step(e):
+    """A training step: ProfilerStep#N off the device lanes."""
+    n = e.get("name")
+    return e.get("ph") == "X" and isinstance(e.get("ts"), int) and \
+        isinstance(n, str) and n.startswith("ProfilerStep#") and \
+        len(n) > 13 and not phases_oracle.on_device_lane(e) and \
+        e.get("cat") != "gpu_user_annotation"
+
+
+def steps(events, scale):
+    """--steps all: a row per step, in ts order (ties in input order)."""
+    out = []
+    st = sorted((e["ts"], i) for i, e in enumerate(events) if is_step(e))
+    for ts, i in st:
+        e = events[i]
+        d = e.get("dur") if isinstance(e.get("dur"), int) else 0
+        r = analyse(events, None, ts, ts + d, scale)
+        if "error" in r:
+            continue
+        bd = collections.Counter()
+        for a, kind, w in r["segs"]:
+            bd[kind] += w
+        out.append("step\t%s\t%d\t%s" % (e["name"], r["length"], "\t".join(
+            str(bd[k]) for k in ("host", "kernel", "comm", "launch",
+                                 "kernel-wait"))))
+    return out
+
+
 def block(events, spec):
     """What mct-path says of one question, as text."""
+    if spec.startswith("--steps\tall"):
+        return steps(events, parse(spec.split("\t")[2:])[3])
     r = analyse(events, *parse(spec.split("\t") if spec else []))
     if "error" in r:
         return [r["error"]]
@@ -492,7 +531,8 @@ def main(argv):
                                 for s in r["events"])
         print(json.dumps(r, sort_keys=True))
         return
-    _, events = oracle.read_all([argv[0]], None)
+    head, events = oracle.read_all([argv[0]], None)
+    ORIGIN[0] = head["origin"] or 0
     for spec in argv[1:] or [""]:
         print("== " + spec.replace("\t", " "))
         for line in block(events, spec):

@@ -29,7 +29,8 @@
 static const char *skind[] = { "host", "kernel", "comm", "launch",
     "kernel-wait", "sync" };
 
-enum { OPT_FROM = MCT_OPT_TOOL, OPT_ONLY, OPT_SCALE, OPT_STEP, OPT_TO };
+enum { OPT_FROM = MCT_OPT_TOOL, OPT_ONLY, OPT_SCALE, OPT_STEP, OPT_STEPS,
+    OPT_TO };
 
 static const struct option longopts[] = {
 	MCT_LONGOPT_FIELDS,
@@ -43,6 +44,7 @@ static const struct option longopts[] = {
 	MCT_LONGOPT_RULES,
 	{ "scale",	required_argument,	NULL, OPT_SCALE },
 	{ "step",	required_argument,	NULL, OPT_STEP },
+	{ "steps",	required_argument,	NULL, OPT_STEPS },
 	MCT_LONGOPT_TIME_UNIT,
 	{ "to",		required_argument,	NULL, OPT_TO },
 	MCT_LONGOPT_UNIT,
@@ -56,13 +58,15 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-path [-hqV] [-F fields] [-o format] "
-		    "[-u unit] [--step name[#n]] [--from t] [--to t]\n"
-		    "                [--scale expr=f] [file ...]\n");
+		    "[-u unit] [--step name[#n] | --steps all]\n"
+		    "                [--from t] [--to t] [--scale expr=f] "
+		    "[--only-path] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-path [-hqV] [-F fields] [-o format] [-u unit] "
-	    "[--step name[#n]] [--from t] [--to t]\n"
-	    "                [--scale expr=f] [file ...]\n"
+	    "[--step name[#n] | --steps all]\n"
+	    "                [--from t] [--to t] [--scale expr=f] "
+	    "[--only-path] [file ...]\n"
 	    "Find the critical path of a trace, or of one step: the host ops, "
 	    "launch\ndelays, kernels and waits that set its length.  Writes "
 	    "each segment of\nthe path (kind, crit, share), or with -o "
@@ -71,6 +75,8 @@ usage(int status)
 	    "first), such\n"
 	    "                        as ProfilerStep#552: ops that start within "
 	    "it\n"
+	    "      --steps all       a row per ProfilerStep#N: its path and what "
+	    "bounds it\n"
 	    "      --from T          ops that start at T or later (-t like "
 	    "mct-filter)\n"
 	    "      --to T            ops that start at T or earlier\n"
@@ -344,6 +350,86 @@ write_trace(struct opts *o, const struct path *pa)
 	mct_buf_free(&b);
 }
 
+static int
+cmp_step(const void *a, const void *b, void *arg)
+{
+	const struct opts *o = arg;
+	const struct pev *x = &o->ev[*(const size_t *)a],
+	    *y = &o->ev[*(const size_t *)b];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* --steps all: a row per ProfilerStep#N, its path and what bounds it. */
+static int
+by_step(struct opts *o)
+{
+	static const char *key[S_N] = { "crit_host", "crit_kernel", "crit_comm",
+	    "crit_launch", "crit_wait", "crit_sync" };
+	struct mct_buf b = { 0 };
+	long long neg = 0, nok = 0, nos = 0, noe = 0, cyc = 0, n = 0;
+	size_t *st, ns = 0, i, j;
+	struct path pa;
+	int64_t ns_of[S_N];
+	int k;
+
+	st = mct_xmalloc((o->n + 1) * sizeof(*st));
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i].fl & F_STEP)
+			st[ns++] = i;
+	mct_sort_r(st, ns, sizeof(*st), cmp_step, o);
+	for (i = 0; i < ns; i++) {
+		o->stepev = st[i];
+		path_analyse(o, &pa);
+		neg += o->negative;
+		nok += o->nokernel;
+		nos += o->nosrc;
+		noe += o->noedge;
+		if (pa.cycle > 0) {
+			cyc++;
+			path_free(&pa);
+			continue;
+		}
+		memset(ns_of, 0, sizeof(ns_of));
+		for (j = 0; j < pa.n; j++)
+			ns_of[pa.s[j].kind] += pa.s[j].ns;
+		b.len = 0;
+		mct_buf_adds(&b, "{\"name\":");
+		put_name(o, &b, o->ev[st[i]].name);
+		mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
+		mct_buf_addi(&b, o->ev[st[i]].ts);
+		mct_buf_adds(&b, ",\"dur\":");
+		mct_buf_addi(&b, o->ev[st[i]].dur);
+		mct_buf_adds(&b, ",\"crit\":");
+		mct_buf_addi(&b, pa.len);
+		for (k = 0; k < S_N; k++) {
+			mct_buf_adds(&b, ",\"");
+			mct_buf_adds(&b, key[k]);
+			mct_buf_adds(&b, "\":");
+			mct_buf_addi(&b, ns_of[k]);
+		}
+		mct_buf_addc(&b, '}');
+		mct_out_json(&o->out, b.p, b.len);
+		path_free(&pa);
+		n++;
+	}
+	o->negative = neg;
+	o->nokernel = nok;
+	o->nosrc = nos;
+	o->noedge = noe;
+	if (!o->quiet)
+		fprintf(stderr, "%s: %lld steps\n", program_invocation_short_name,
+		    n);
+	if (cyc)
+		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
+		    "order): no row\n", program_invocation_short_name, cyc);
+	free(st);
+	mct_buf_free(&b);
+	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
+}
+
 static void
 summary(struct opts *o, const struct path *pa, const char *what)
 {
@@ -370,6 +456,59 @@ before(struct opts *o)
 		summary(o, &pa, "before --scale: ");
 	o->unscaled = 0;
 	path_free(&pa);
+}
+
+/* One path: the window's, written as -o asks. */
+static int
+one(struct opts *o)
+{
+	struct path pa;
+	int status = MCT_EXIT_OK;
+
+	if (o->nsc > 0 && !o->quiet)
+		before(o);
+	if (path_analyse(o, &pa) != 0) {
+		fprintf(stderr, "%s: --step %s: no such event\n",
+		    program_invocation_short_name, o->step);
+		return -1;
+	}
+	if (pa.cycle > 0) {
+		fprintf(stderr, "%s: %lld nodes in a cycle (times out of "
+		    "order): no path\n", program_invocation_short_name,
+		    pa.cycle);
+		status = MCT_EXIT_DAMAGED;
+	}
+	mct_out_begin(&o->out, o->hdr);
+	if (o->trace)
+		write_trace(o, &pa);
+	else if (o->table)
+		write_table(o, &pa);
+	else
+		write_segments(o, &pa);
+	if (!o->quiet)
+		summary(o, &pa, o->nsc ? "after --scale: " : "");
+	path_free(&pa);
+	return status;
+}
+
+/* What was odd in the input, counted. */
+static void
+counts(const struct opts *o)
+{
+	if (o->negative)
+		fprintf(stderr, "%s: %lld edges of negative weight (times out "
+		    "of order), taken as 0\n", program_invocation_short_name,
+		    o->negative);
+	if (o->nokernel)
+		fprintf(stderr, "%s: %lld launches without a device event\n",
+		    program_invocation_short_name, o->nokernel);
+	if (o->nosrc)
+		fprintf(stderr, "%s: %lld syncs with no kernel before them to "
+		    "wait for\n", program_invocation_short_name, o->nosrc);
+	if (o->noedge)
+		fprintf(stderr, "%s: %lld kernels with neither a launch nor an "
+		    "earlier kernel to wait for\n",
+		    program_invocation_short_name, o->noedge);
 }
 
 /* --from, --to: a time from the origin, or @T on the trace's clock. */
@@ -399,6 +538,17 @@ scale_opt(struct opts *o, char *arg)
 	o->sc[o->nsc++].e = mct_opt_expr("--scale", arg);
 }
 
+/* --steps all (the one choice so far) */
+static int
+steps_opt(const char *arg)
+{
+	if (strcmp(arg, "all") != 0) {
+		fprintf(stderr, "mct-path: --steps '%s': only all\n", arg);
+		usage(2);
+	}
+	return 1;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -418,6 +568,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			scale_opt(o, optarg);
 		else if (ch == OPT_ONLY)
 			o->only = 1;
+		else if (ch == OPT_STEPS)
+			o->steps = steps_opt(optarg);
 		else
 			usage(2);
 	}
@@ -432,8 +584,7 @@ main(int argc, char *argv[])
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	struct path pa;
-	int n, i, status = MCT_EXIT_OK;
+	int n, status;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
@@ -443,14 +594,16 @@ main(int argc, char *argv[])
 	o.table = o.out.fmt != MCT_O_NDJSON && !o.trace;
 	if (o.trace && (o.spool = mct_tmpfile(NULL, &o.spoolvb)) == NULL)
 		exit(MCT_EXIT_USAGE);
-	if (o.table && strcmp(o.fields, DEFAULT_FIELDS) == 0)
-		mct_opt_fields("-F", TABLE_FIELDS, &o.out.fields,
-		    &o.out.nfields);
-	if (mct_rules_need() != 0)
+	if (o.trace && o.steps) {
+		fprintf(stderr, "mct-path: --steps all: a row per step, not a "
+		    "trace (-o trace takes one path)\n");
+		usage(2);
+	}
+	if ((o.table || o.steps) && strcmp(o.fields, DEFAULT_FIELDS) == 0)
+		mct_opt_fields("-F", o.steps ? STEPS_FIELDS : TABLE_FIELDS,
+		    &o.out.fields, &o.out.nfields);
+	if (mct_rules_need() != 0)	/* communication, and --scale's */
 		exit(MCT_EXIT_USAGE);
-	for (i = 0; i < o.nsc; i++)
-		if (mct_rules_expr(o.sc[i].e) && mct_rules_need() != 0)
-			exit(MCT_EXIT_USAGE);
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	while (mct_next(r, &ev)) {
@@ -462,45 +615,15 @@ main(int argc, char *argv[])
 		else
 			o.seq++;
 	}
-	if (o.nsc > 0 && !o.quiet)
-		before(&o);
-	if (path_analyse(&o, &pa) != 0) {
-		fprintf(stderr, "%s: --step %s: no such event\n",
-		    program_invocation_short_name, o.step);
+	if (o.steps) {
+		mct_out_begin(&o.out, o.hdr);
+		status = by_step(&o);
+	} else if ((status = one(&o)) < 0) {
 		mct_close(r);
 		return mct_finish(MCT_EXIT_USAGE);
 	}
-	if (pa.cycle > 0) {
-		fprintf(stderr, "%s: %lld nodes in a cycle (times out of "
-		    "order): no path\n", program_invocation_short_name,
-		    pa.cycle);
-		status = MCT_EXIT_DAMAGED;
-	}
-	mct_out_begin(&o.out, o.hdr);
-	if (o.trace)
-		write_trace(&o, &pa);
-	else if (o.table)
-		write_table(&o, &pa);
-	else
-		write_segments(&o, &pa);
-	if (!o.quiet) {
-		summary(&o, &pa, o.nsc ? "after --scale: " : "");
-		if (o.negative)
-			fprintf(stderr, "%s: %lld edges of negative weight "
-			    "(times out of order), taken as 0\n",
-			    program_invocation_short_name, o.negative);
-		if (o.nokernel)
-			fprintf(stderr, "%s: %lld launches without a device "
-			    "event\n", program_invocation_short_name, o.nokernel);
-		if (o.nosrc)
-			fprintf(stderr, "%s: %lld syncs with no kernel before "
-			    "them to wait for\n", program_invocation_short_name,
-			    o.nosrc);
-		if (o.noedge)
-			fprintf(stderr, "%s: %lld kernels with neither a launch "
-			    "nor an earlier kernel to wait for\n",
-			    program_invocation_short_name, o.noedge);
-	}
+	if (!o.quiet)
+		counts(&o);
 	mct_out_end(&o.out);
 	return mct_finish(mct_status(mct_close(r), status));
 }

@@ -7,6 +7,8 @@
 
 #define DEFAULT_FIELDS	"kind,crit,share,name"
 #define TABLE_FIELDS	"bound,crit,share,segments,top"
+#define STEPS_FIELDS	"name,crit,crit_host,crit_kernel,crit_comm," \
+			"crit_launch,crit_wait"
 #define MAXSCALE	32
 
 /* What an event is to the graph. */
@@ -21,6 +23,7 @@ enum { K_NONE, K_OP, K_DEV, K_SYNC };
 #define F_COMM		0x20	/* communication (the rules' category) */
 #define F_GRAPH		0x40	/* its nodes are in the graph */
 #define F_LAUNCH	0x80	/* a call that launches work (by its name) */
+#define F_STEP		0x100	/* a training step (ProfilerStep#N) */
 
 struct pev {
 	int64_t		 ts, dur;
@@ -29,7 +32,8 @@ struct pev {
 	int32_t		 wstream, rcorr;	/* cuda_sync: wait_on_stream's
 						   lane, the record's corr */
 	long long	 seq;			/* place in the input */
-	uint8_t		 kind, fl;
+	uint8_t		 kind;
+	uint16_t	 fl;
 };
 
 /* Edge kinds, in the order ties between equal paths prefer them. */
@@ -58,6 +62,8 @@ struct opts {
 	char		*spoolvb;
 	const char	*fields;	/* -F as given, or the default */
 	const char	*step;
+	int		 steps;		/* --steps all */
+	size_t		 stepev;	/* with steps: the step analysed */
 	int64_t		 from, to;
 	int		 has_from, has_to, from_rel, to_rel;
 	struct scale	 sc[MAXSCALE];

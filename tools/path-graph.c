@@ -159,6 +159,9 @@ path_add(struct opts *o, struct mct_event *ev)
 			if (mct_jstr_eq(&cat, notops[i], strlen(notops[i])))
 				p->kind = K_NONE;
 	}
+	if (p->kind != K_DEV && mct_is_step(ev) && !(hascat &&
+	    mct_jstr_eq(&cat, "gpu_user_annotation", 19)))
+		p->fl |= F_STEP;
 	if (p->kind == K_OP && mct_host_call(ev))
 		p->fl |= F_HOSTCALL;
 	if (call_any(nm, blocking))
@@ -187,7 +190,11 @@ window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
 	size_t i;
 
 	*haslo = *hashi = 0;
-	if (o->step != NULL) {
+	if (o->steps) {
+		*lo = o->ev[o->stepev].ts;
+		*hi = *lo + o->ev[o->stepev].dur;
+		*haslo = *hashi = 1;
+	} else if (o->step != NULL) {
 		id = -1;
 		o->tmp.len = 0;
 		mct_buf_adds(&o->tmp, o->step);
