@@ -9,6 +9,9 @@ load helpers
 
 setup_file() {
 	genf "$BATS_FILE_TMPDIR/g.json" --scale 0.01
+	mkdir "$BATS_FILE_TMPDIR/rk"
+	gen --scale 0.005 --ranks 2 --out "$BATS_FILE_TMPDIR/rk" --slow-rank 1 \
+	    --slow-factor 1.08
 }
 
 setup() {
@@ -41,7 +44,7 @@ says() {
 	mct-path -q -o tsv --no-header -F bound,crit,segments "$@" |
 	    grep -v '^total' | sed 's/^/bound\t/'
 	mct-path -q -o trace "$@" > says.json
-	for t in dependency kernel_launch_delay sync_dependency; do
+	for t in dependency kernel_launch_delay sync_dependency collective; do
 		mct-filter --where "ph == s && args.type == critical_path_$t" \
 		    says.json | mct-cat -o tsv --no-header -F name | wc -l |
 		    sed "/^0\$/d; s/^/flows\tcritical_path_$t\t/"
@@ -172,6 +175,44 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	same "$(says "$f")" "$(ask "$f" "")"
 	run -0 bash -c 'mct-path -q "$1" | mct-cat -o tsv --no-header -F kind,name' _ "$f"
 	[[ "$output" == *$'kernel\tat::cuda::(anonymous namespace)::spin_kernel(long)\nsync\tcudaEventSynchronize'* ]]
+}
+
+@test "two ranks, rank 1 8% slower (gentrace --ranks): the job's path is the oracle's and on rank 1 at every collective" {
+	same "$(says "$d/rk/rank-0.json" "$d/rk/rank-1.json")" "$(ask "$d/rk" "")"
+	run -0 bash -c 'mct-path -q "$@" | mct-cat -o tsv --no-header -F rank,kind |
+	    sort -u' _ "$d/rk/rank-0.json" "$d/rk/rank-1.json"
+	[[ "$output" == *$'1\tcomm'* ]]
+	[[ "$output" != *$'0\t'* ]]
+}
+
+@test "two ranks: the path crosses at a collective to the rank that came last, as the oracle's" {
+	mkdir x
+	cat > x/r0.json <<'J'
+{"distributedInfo":{"rank":0},"traceEvents":[
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":5,"args":{"correlation":1}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":2}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":26,"dur":106,"args":{"correlation":3}},
+{"name":"compute","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":10,"dur":100,"args":{"correlation":1}},
+{"name":"ncclKernel_AllReduce","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":110,"dur":20,"args":{"correlation":2}}]}
+J
+	cat > x/r1.json <<'J'
+{"distributedInfo":{"rank":1},"traceEvents":[
+{"name":"aten::op","ph":"X","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":2},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":8,"dur":1,"args":{"correlation":2}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":9,"dur":123,"args":{"correlation":3}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":140,"dur":5,"args":{"correlation":4}},
+{"name":"ncclKernel_AllReduce","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":10,"dur":120,"args":{"correlation":2}},
+{"name":"after","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":150,"dur":50,"args":{"correlation":4}}]}
+J
+	same "$(says x/r0.json x/r1.json)" "$(ask x "")"
+	run -0 bash -c 'mct-path -q x/r0.json x/r1.json | mct-cat -o tsv --no-header -F rank,kind,name'
+	same "$output" "0	launch	cudaLaunchKernel
+0	kernel	compute
+0	kernel-wait	compute
+1	comm	ncclKernel_AllReduce
+1	sync	cudaDeviceSynchronize
+1	launch	cudaLaunchKernel
+1	kernel	after"
 }
 
 @test "an unknown step exits 2 with a message; a bad --scale is a usage error" {

@@ -48,7 +48,8 @@ rules of mct-path(1):
            with the smaller node id; ends at the smallest id of the
            longest.
 
-Usage: path_oracle.py FILE [SPEC...]
+Usage: path_oracle.py FILE [SPEC...]   (FILE a directory: its files, in
+  name order, are the ranks of a job)
   SPEC: options, tab-separated: --step NAME[#N] or --steps all (a line
   "step<TAB>NAME<TAB>CRIT<TAB>HOST<TAB>KERNEL<TAB>COMM<TAB>LAUNCH<TAB>WAIT"
   per ProfilerStep#N, nothing else), --from NS, --to NS (ns on
@@ -116,11 +117,13 @@ def host_call(e):
 
 class Ev:
     __slots__ = ("seq", "e", "ts", "dur", "name", "lane", "kind", "corr",
-                 "f")
+                 "f", "rk")
 
 
-def analyse(events, step=None, tfrom=None, tto=None, scale=()):
+def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
+    """The path.  only: (rank, lo, hi), a step of one rank (--steps)."""
     evs = []
+    ranks = []                      # in the order they come
     for i, e in enumerate(events):
         if e.get("ph") != "X" or not isinstance(e.get("ts"), int):
             continue
@@ -133,8 +136,13 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
         for rx, f in scale:
             if rx.search(x.name):
                 x.f *= f
-        x.lane = (text(e.get("pid")), text(e.get("tid")))
-        x.corr = corr_of(e)
+        r = e.get("rank")
+        x.rk = r if isinstance(r, int) and not isinstance(r, bool) else None
+        if x.rk not in ranks:
+            ranks.append(x.rk)
+        x.lane = (x.rk, text(e.get("pid")), text(e.get("tid")))
+        c = corr_of(e)
+        x.corr = None if c is None else (x.rk, c)
         cat = e.get("cat")
         if phases_oracle.on_device_lane(e):
             x.kind = "dev"
@@ -145,30 +153,46 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
         else:
             x.kind = None
         evs.append(x)
-    lo, hi = None, None
-    if step is not None:
-        named = [x for x in evs if x.name == step]
-        n = 1
-        if not named and "#" in step:
+    lo = {r: None for r in ranks}
+    hi = dict(lo)
+    if only is not None:
+        for r in ranks:
+            lo[r], hi[r] = 1, 0
+        lo[only[0]], hi[only[0]] = only[1], only[2]
+    elif step is not None:
+        n, base = 1, step
+        if not any(x.name == step for x in evs) and "#" in step:
             base, num = step.rsplit("#", 1)
-            named = [x for x in evs if x.name == base]
             n = int(num)
-        named.sort(key=lambda x: (x.ts, x.seq))
-        if n < 1 or n > len(named):
+        found = 0
+        for r in ranks:
+            named = sorted((x for x in evs if x.name == base and x.rk == r),
+                           key=lambda x: (x.ts, x.seq))
+            if 1 <= n <= len(named):
+                lo[r], hi[r] = named[n - 1].ts, named[n - 1].ts + \
+                    named[n - 1].dur
+                found += 1
+            else:
+                lo[r], hi[r] = 1, 0
+        if not found:
             return {"error": "unknown step"}
-        lo, hi = named[n - 1].ts, named[n - 1].ts + named[n - 1].dur
-    if tfrom is not None:
-        lo = tfrom
-    if tto is not None:
-        hi = tto
-    ops = [x for x in evs if x.kind == "op" and (lo is None or x.ts >= lo)
-           and (hi is None or x.ts <= hi)]
+    for r in ranks:
+        if tfrom is not None:
+            lo[r] = tfrom
+        if tto is not None:
+            hi[r] = tto
+
+    def inside(x):
+        return (lo[x.rk] is None or x.ts >= lo[x.rk]) and \
+            (hi[x.rk] is None or x.ts <= hi[x.rk])
+    ops = [x for x in evs if x.kind == "op" and inside(x)]
     opseq = {x.seq for x in ops}
     launch = {}                     # corr -> host call op in the graph
     for x in ops:
         if x.corr is not None and host_call(x.e) and x.corr not in launch:
             launch[x.corr] = x
-    devs = [x for x in evs if x.kind == "dev" and x.corr in launch]
+    devs = [x for x in evs if x.kind == "dev" and (x.corr in launch or (
+        x.corr is None and COMM.search(x.name) and inside(x)))]
     syncs = [x for x in evs if x.kind == "sync" and x.corr in launch]
     synced = {x.corr for x in syncs}
     edges = collections.defaultdict(list)   # dest -> [(src, w, kind, attrib)]
@@ -225,7 +249,7 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
             leave()
 
     # launches on each stream, in ts order: for queues and event syncs
-    pairs = [(launch[d.corr], d) for d in devs]
+    pairs = [(launch[d.corr], d) for d in devs if d.corr is not None]
     queue_rt, queue_k = {}, {}
     bystream = collections.defaultdict(list)
     for r, d in pairs:
@@ -275,15 +299,17 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
     ksync = {}
     for _, _, what, x, sname in items:
         if what == "k":
-            r = launch[x.corr]
+            r = launch.get(x.corr)
             edge(S(x), E(x), x.dur, "dev", x.seq)
             src = ksync.pop(x.seq, None)
             added = False
             if src is not None:
                 edge(E(src), S(x), 0, "sync", x.seq)
                 added = True
-            ls = last.get(x.lane)
-            if (queue_rt[x.seq] == 1 and queue_k[x.seq] == 0 and
+            ls = last.get(x.lane) if r is not None else \
+                device_before(devs, x)
+            if (r is not None and queue_rt[x.seq] == 1 and
+                    queue_k[x.seq] == 0 and
                     (ls is None or ls.ts + ls.dur < r.ts) and
                     (src is None or src.ts + src.dur < r.ts)):
                 edge(S(r), S(x), x.ts - r.ts, "launch", r.seq)
@@ -304,7 +330,7 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
         if call.seq not in opseq:
             continue
         if sname == "Context Sync":
-            srcs = [last[k] for k in sorted(last)]
+            srcs = [last[k] for k in last if k[0] == call.rk]
         elif sname == "Stream Sync":
             if x.kind == "sync":
                 srcs = [last.get(x.lane)]
@@ -315,7 +341,7 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
             ws = a.get("wait_on_stream")
             rc = a.get("wait_on_cuda_event_record_corr_id")
             src = None if ws is None or rc is None else \
-                before_record((x.lane[0], text(ws)), text(rc))
+                before_record((x.rk, x.lane[1], text(ws)), (x.rk, text(rc)))
             if src is None:
                 counts["no_source"] += 1
                 continue
@@ -341,7 +367,47 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=()):
         for i, (u, w, k, a) in enumerate(lst):
             if k in ("op", "dev") and a is not None and byseq[a].f != 1:
                 lst[i] = (u, int(w * byseq[a].f), k, a)
+    if len(ranks) > 1:
+        collectives(devs, ranks, edge)
     return longest(edges, ops, devs, counts, byseq)
+
+
+def device_before(devs, x):
+    """A collective without launch follows its device's work: the kernel
+    of its rank and pid that ended last at or before its start (then the
+    later in the input)."""
+    best = None
+    for p in devs:
+        if p is x or p.ts + p.dur > x.ts or p.lane[:2] != x.lane[:2]:
+            continue
+        if best is None or (p.ts + p.dur, p.seq) > (best.ts + best.dur,
+                                                    best.seq):
+            best = p
+    return best
+
+
+def collectives(devs, ranks, edge):
+    """The n-th communication kernel of a name on each rank is one
+    collective: from the start of the rank that came last (latest start,
+    then the rank seen first) to each other rank's end."""
+    calls = collections.defaultdict(list)
+    for x in devs:
+        if COMM.search(x.name):
+            calls[(x.name, x.rk)].append(x)
+    names = sorted({n for n, r in calls})
+    for name in names:
+        per = {r: sorted(calls.get((name, r), []), key=lambda x: (x.ts, x.seq))
+               for r in ranks}
+        for i in range(max(len(v) for v in per.values())):
+            got = [(ranks.index(r), per[r][i]) for r in ranks
+                   if i < len(per[r])]
+            if len(got) < 2:
+                continue
+            last = max(got, key=lambda t: (t[1].ts, -t[0]))[1]
+            for _, x in got:
+                if x is not last:
+                    edge(2 * last.seq, 2 * x.seq + 1,
+                         x.ts + x.dur - last.ts, "coll", x.seq)
 
 
 def thread_stream(launches, call):
@@ -355,7 +421,8 @@ def thread_stream(launches, call):
     return best
 
 
-RANK = {"op": 0, "dep": 0, "dev": 1, "launch": 2, "wait": 3, "sync": 4}
+RANK = {"op": 0, "dep": 0, "dev": 1, "launch": 2, "wait": 3, "sync": 4,
+        "coll": 1}
 
 
 def longest(edges, ops, devs, counts, byseq):
@@ -409,7 +476,7 @@ def longest(edges, ops, devs, counts, byseq):
     for u, v, w, k, a in segs:
         if k == "dep":
             continue
-        if k in ("op", "dev"):
+        if k in ("op", "dev", "coll"):
             x = byseq[a] if a is not None else None
             if x is None:
                 kind = "host"
@@ -428,7 +495,7 @@ def longest(edges, ops, devs, counts, byseq):
     for a, kind, w in out:
         bd[kind] += w
     flows = collections.Counter(k for u, v, w, k, a in segs
-                                if k in ("dep", "launch", "sync"))
+                                if k in ("dep", "launch", "sync", "coll"))
     return {"length": dist[end], "nodes": len(path), "flows": dict(flows),
             "events": sorted({n // 2 for n in path}), "segs": out,
             "breakdown": dict(bd), "counts": dict(counts),
@@ -477,7 +544,9 @@ def steps(events, scale):
     for ts, i in st:
         e = events[i]
         d = e.get("dur") if isinstance(e.get("dur"), int) else 0
-        r = analyse(events, None, ts, ts + d, scale)
+        rk = e.get("rank")
+        rk = rk if isinstance(rk, int) and not isinstance(rk, bool) else None
+        r = analyse(events, None, None, None, scale, (rk, ts, ts + d))
         if "error" in r:
             continue
         bd = collections.Counter()
@@ -510,7 +579,7 @@ def block(events, spec):
         if nseg[k]:
             out.append("bound\t%s\t%d\t%d" % (k, r["breakdown"][k], nseg[k]))
     for k, t in (("dep", "dependency"), ("launch", "kernel_launch_delay"),
-                 ("sync", "sync_dependency")):
+                 ("sync", "sync_dependency"), ("coll", "collective")):
         if r["flows"].get(k):
             out.append("flows\tcritical_path_%s\t%d" % (t, r["flows"][k]))
     for s in r["events"]:
@@ -531,7 +600,9 @@ def main(argv):
                                 for s in r["events"])
         print(json.dumps(r, sort_keys=True))
         return
-    head, events = oracle.read_all([argv[0]], None)
+    paths = [os.path.join(argv[0], f) for f in sorted(os.listdir(argv[0]))] \
+        if os.path.isdir(argv[0]) else [argv[0]]
+    head, events = oracle.read_all(paths, None)
     ORIGIN[0] = head["origin"] or 0
     for spec in argv[1:] or [""]:
         print("== " + spec.replace("\t", " "))

@@ -136,6 +136,23 @@ put_name(struct opts *o, struct mct_buf *b, int32_t name)
 	mct_buf_addjstr(b, s, strlen(s));
 }
 
+/* An event's pid and tid, and its rank when there are several. */
+static void
+put_lane(const struct opts *o, struct mct_buf *b, const struct pev *p)
+{
+	const char *lane = o->lanes.str[p->lane];
+
+	lane += strcspn(lane, "\036") + 1;
+	mct_buf_adds(b, ",\"pid\":");
+	mct_buf_add(b, lane, strcspn(lane, "\037"));
+	mct_buf_adds(b, ",\"tid\":");
+	mct_buf_adds(b, lane + strcspn(lane, "\037") + 1);
+	if (o->nrank > 1 && o->rank[p->rk] >= 0) {
+		mct_buf_adds(b, ",\"rank\":");
+		mct_buf_addi(b, o->rank[p->rk]);
+	}
+}
+
 /* Each segment of the path, as an event with kind, crit and share. */
 static void
 write_segments(struct opts *o, const struct path *pa)
@@ -145,7 +162,6 @@ write_segments(struct opts *o, const struct path *pa)
 
 	for (i = 0; i < pa->n; i++) {
 		const struct seg *s = &pa->s[i];
-		const char *lane;
 
 		b.len = 0;
 		mct_buf_adds(&b, "{\"name\":");
@@ -157,11 +173,7 @@ write_segments(struct opts *o, const struct path *pa)
 			mct_buf_addi(&b, p->ts);
 			mct_buf_adds(&b, ",\"dur\":");
 			mct_buf_addi(&b, p->dur);
-			lane = o->lanes.str[p->lane];
-			mct_buf_adds(&b, ",\"pid\":");
-			mct_buf_add(&b, lane, strcspn(lane, "\037"));
-			mct_buf_adds(&b, ",\"tid\":");
-			mct_buf_adds(&b, lane + strcspn(lane, "\037") + 1);
+			put_lane(o, &b, p);
 		} else
 			mct_buf_adds(&b, "\"(thread)\",\"ph\":\"X\"");
 		mct_buf_adds(&b, ",\"kind\":\"");
@@ -275,9 +287,8 @@ flow_end(struct opts *o, struct mct_buf *b, int32_t node, int start,
     long long id, const struct edge *e)
 {
 	static const char *cat[] = { "", "dependency", "", "kernel_launch_delay",
-	    "", "sync_dependency" };
+	    "", "sync_dependency", "collective" };
 	const struct pev *p = &o->ev[node / 2];
-	const char *lane = o->lanes.str[p->lane];
 	int64_t ts = p->ts;
 
 	if (node % 2)
@@ -287,10 +298,7 @@ flow_end(struct opts *o, struct mct_buf *b, int32_t node, int start,
 	mct_buf_adds(b, start ? "s" : "f\",\"bp\":\"e");
 	mct_buf_adds(b, "\",\"id\":");
 	mct_buf_addi(b, id);
-	mct_buf_adds(b, ",\"pid\":");
-	mct_buf_add(b, lane, strcspn(lane, "\037"));
-	mct_buf_adds(b, ",\"tid\":");
-	mct_buf_adds(b, lane + strcspn(lane, "\037") + 1);
+	put_lane(o, b, p);
 	mct_buf_adds(b, ",\"ts\":");
 	mct_buf_addi(b, ts);
 	mct_buf_adds(b, ",\"cat\":\"critical_path\",\"args\":{\"weight\":");
@@ -338,7 +346,7 @@ write_trace(struct opts *o, const struct path *pa)
 		const struct edge *e = &o->e[pa->edge[i]];
 
 		if (e->kind != E_DEP && e->kind != E_LAUNCH &&
-		    e->kind != E_SYNC)
+		    e->kind != E_SYNC && e->kind != E_COLL)
 			continue;
 		flow_end(o, &b, e->u, 1, id, e);
 		mct_out_json(&o->out, b.p, b.len);

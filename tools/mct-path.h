@@ -1,6 +1,7 @@
 /*
- * mct-path.h - what mct-path.c (the command line and the output) and
- * path-graph.c (the events kept, the graph and its longest path) share.
+ * mct-path.h - what mct-path.c (the command line and the output),
+ * path-read.c (the events kept, the window) and path-graph.c (the graph
+ * and its longest path) share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -32,12 +33,13 @@ struct pev {
 	int32_t		 wstream, rcorr;	/* cuda_sync: wait_on_stream's
 						   lane, the record's corr */
 	long long	 seq;			/* place in the input */
+	int32_t		 rk;			/* its rank's index in o->rank */
 	uint8_t		 kind;
 	uint16_t	 fl;
 };
 
 /* Edge kinds, in the order ties between equal paths prefer them. */
-enum { E_OP, E_DEP, E_DEV, E_LAUNCH, E_WAIT, E_SYNC };
+enum { E_OP, E_DEP, E_DEV, E_LAUNCH, E_WAIT, E_SYNC, E_COLL };
 
 struct edge {
 	int32_t		 u, v;		/* nodes: 2 * event + (end) */
@@ -73,6 +75,8 @@ struct opts {
 	size_t		 n, cap;
 	long long	 seq;
 	struct mct_strtab names, lanes, corrs;
+	int64_t		*rank;		/* the ranks seen (-1: none), by index */
+	int32_t		 nrank;
 	struct mct_buf	 tmp;
 	/* the graph */
 	struct edge	*e;
@@ -99,6 +103,7 @@ struct path {
 };
 
 void	 path_add(struct opts *, struct mct_event *);
+int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_free(struct path *);
 

@@ -1,11 +1,10 @@
 /*
- * path-graph.c - mct-path's engine: each X event kept as a struct pev,
- * the graph of the window (host call stacks, launches, kernel-kernel
- * waits, syncs: the rules of mct-path(1)) and its longest path.
+ * path-graph.c - mct-path's engine: the graph of the window (host call
+ * stacks, launches, kernel-kernel waits, syncs, collectives: the rules of
+ * mct-path(1)) and its longest path.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,244 +12,7 @@
 #include "mct-path.h"
 
 /* Edge kinds' order when two paths are equal (enum E_*). */
-static const int erank[] = { 0, 0, 1, 2, 3, 4 };
-
-/*
- * Reading: each X event with a time becomes a struct pev.
- */
-
-static const char *notops[] = { "user_annotation", "gpu_user_annotation",
-    "python_function", "Trace", NULL };
-
-/* Does name (a runtime call's) match (cuda|hip|mc)WHAT exactly? */
-static int
-call_is(const char *name, const char *what)
-{
-	static const char *pre[] = { "cuda", "hip", "mc", NULL };
-	size_t k;
-	int i;
-
-	for (i = 0; pre[i]; i++) {
-		k = strlen(pre[i]);
-		if (strncmp(name, pre[i], k) == 0 && strcmp(name + k, what) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-static int
-call_any(const char *name, const char *const *what)
-{
-	int i;
-
-	for (i = 0; what[i]; i++)
-		if (call_is(name, what[i]))
-			return 1;
-	return 0;
-}
-
-/* The text of a value: a string's own, else its JSON. */
-static int32_t
-intern_val(struct opts *o, struct mct_strtab *st, const struct mct_val *v)
-{
-	o->tmp.len = 0;
-	if (v->type == MCT_J_STRING)
-		mct_jstr(v, &o->tmp);
-	else
-		mct_buf_add(&o->tmp, v->p, v->len);
-	mct_buf_addc(&o->tmp, '\0');
-	return mct_intern(st, o->tmp.p, o->tmp.len - 1);
-}
-
-static int32_t
-intern_lane(struct opts *o, const struct mct_val *pid, const struct mct_val *tid)
-{
-	o->tmp.len = 0;
-	mct_buf_add(&o->tmp, pid->p ? pid->p : "", pid->p ? pid->len : 0);
-	mct_buf_addc(&o->tmp, '\037');
-	mct_buf_add(&o->tmp, tid->p ? tid->p : "", tid->p ? tid->len : 0);
-	mct_buf_addc(&o->tmp, '\0');
-	return mct_intern(&o->lanes, o->tmp.p, o->tmp.len - 1);
-}
-
-static int32_t
-corr_of(struct opts *o, struct mct_event *ev)
-{
-	static struct mct_field f[2];
-	struct mct_val v;
-	int i;
-
-	if (f[0].text == NULL) {
-		mct_field_parse("args.correlation", &f[0]);
-		mct_field_parse("args.co_id", &f[1]);
-	}
-	for (i = 0; i < 2; i++)
-		if (mct_get(ev, &f[i], &v) == 0 && v.type != MCT_J_NULL &&
-		    v.type != MCT_J_OBJECT && v.type != MCT_J_ARRAY)
-			return intern_val(o, &o->corrs, &v);
-	return -1;
-}
-
-void
-path_add(struct opts *o, struct mct_event *ev)
-{
-	static const char *blocking[] = { "DeviceSynchronize",
-	    "StreamSynchronize", "EventQuery", "EventSynchronize", "Memcpy",
-	    "MemcpyAsync", NULL };
-	static const char *launching[] = { "LaunchKernel",
-	    "LaunchCooperativeKernel", "ModuleLaunchKernel", "MemcpyAsync",
-	    "MemsetAsync", NULL };
-	static struct mct_field ws, rc;
-	struct mct_val ph, cat, name, pid, tid, v;
-	const char *nm, *c;
-	struct pev *p;
-	int64_t ts, dur;
-	int i, hascat;
-
-	o->seq++;
-	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
-	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
-		return;
-	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
-		dur = 0;
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 4096;
-		o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
-	}
-	p = &o->ev[o->n++];
-	memset(p, 0, sizeof(*p));
-	p->seq = o->seq - 1;
-	p->ts = ts;
-	p->dur = dur;
-	p->f = 1;
-	for (i = 0; i < o->nsc; i++)
-		if (mct_expr_eval(o->sc[i].e, ev, o->hdr))
-			p->f *= o->sc[i].f;
-	p->wstream = p->rcorr = -1;
-	if (mct_get_key(ev, "name", &name) != 0)
-		name.p = "\"\"", name.len = 2, name.type = MCT_J_STRING;
-	p->name = intern_val(o, &o->names, &name);
-	nm = o->names.str[p->name];
-	pid.p = tid.p = NULL;
-	mct_get_key(ev, "pid", &pid);
-	mct_get_key(ev, "tid", &tid);
-	p->lane = intern_lane(o, &pid, &tid);
-	p->corr = corr_of(o, ev);
-	hascat = mct_get_key(ev, "cat", &cat) == 0;
-	if (mct_device(ev)) {
-		p->kind = K_DEV;
-		c = mct_category(ev, o->hdr);
-		if (c != NULL && strcmp(c, "\"communication\"") == 0)
-			p->fl |= F_COMM;
-	} else if (hascat && mct_jstr_eq(&cat, "cuda_sync", 9)) {
-		p->kind = K_SYNC;
-		if (ws.text == NULL) {
-			mct_field_parse("args.wait_on_stream", &ws);
-			mct_field_parse("args.wait_on_cuda_event_record_corr_id",
-			    &rc);
-		}
-		if (mct_get(ev, &ws, &v) == 0)
-			p->wstream = intern_lane(o, &pid, &v);
-		if (mct_get(ev, &rc, &v) == 0)
-			p->rcorr = intern_val(o, &o->corrs, &v);
-	} else if (dur > 0) {
-		p->kind = K_OP;
-		for (i = 0; hascat && cat.type == MCT_J_STRING && notops[i]; i++)
-			if (mct_jstr_eq(&cat, notops[i], strlen(notops[i])))
-				p->kind = K_NONE;
-	}
-	if (p->kind != K_DEV && mct_is_step(ev) && !(hascat &&
-	    mct_jstr_eq(&cat, "gpu_user_annotation", 19)))
-		p->fl |= F_STEP;
-	if (p->kind == K_OP && mct_host_call(ev))
-		p->fl |= F_HOSTCALL;
-	if (call_any(nm, blocking))
-		p->fl |= F_BLOCK;
-	if (call_is(nm, "DeviceSynchronize"))
-		p->fl |= F_DEVSYNC;
-	if (call_is(nm, "StreamSynchronize"))
-		p->fl |= F_STRSYNC;
-	if (call_is(nm, "EventRecord"))
-		p->fl |= F_RECORD;
-	if (call_any(nm, launching))
-		p->fl |= F_LAUNCH;
-}
-
-/*
- * The window: --step, --from, --to.  Returns -1 for an unknown step.
- */
-static int
-window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
-{
-	const char *base = o->step;
-	struct pev *best = NULL;
-	long want = 1, seen = 0;
-	char *hash = NULL, *end;
-	int32_t id;
-	size_t i;
-
-	*haslo = *hashi = 0;
-	if (o->steps) {
-		*lo = o->ev[o->stepev].ts;
-		*hi = *lo + o->ev[o->stepev].dur;
-		*haslo = *hashi = 1;
-	} else if (o->step != NULL) {
-		id = -1;
-		o->tmp.len = 0;
-		mct_buf_adds(&o->tmp, o->step);
-		if (mct_map_find(&o->names.map, o->step, strlen(o->step)) == NULL &&
-		    (hash = strrchr(o->step, '#')) != NULL) {
-			errno = 0;
-			want = strtol(hash + 1, &end, 10);
-			if (hash[1] == '\0' || *end != '\0' || errno || want < 1)
-				return -1;
-			o->tmp.len = (size_t)(hash - o->step);
-		}
-		mct_buf_addc(&o->tmp, '\0');
-		base = o->tmp.p;
-		{
-			struct mct_mapent *e = mct_map_find(&o->names.map, base,
-			    strlen(base));
-
-			if (e == NULL)
-				return -1;
-			id = (int32_t)e->val.i;
-		}
-		/* the want-th in ts order, ties in input order */
-		for (;;) {
-			struct pev *next = NULL;
-
-			for (i = 0; i < o->n; i++) {
-				struct pev *p = &o->ev[i];
-
-				if (p->name != id || (best != NULL &&
-				    (p->ts < best->ts || (p->ts == best->ts &&
-				    p->seq <= best->seq))))
-					continue;
-				if (next == NULL || p->ts < next->ts ||
-				    (p->ts == next->ts && p->seq < next->seq))
-					next = p;
-			}
-			if (next == NULL)
-				return -1;
-			best = next;
-			if (++seen == want)
-				break;
-		}
-		*lo = best->ts;
-		*hi = best->ts + best->dur;
-		*haslo = *hashi = 1;
-	}
-	if (o->has_from) {
-		*lo = o->from + (o->from_rel ? o->hdr->facts.origin : 0);
-		*haslo = 1;
-	}
-	if (o->has_to) {
-		*hi = o->to + (o->to_rel ? o->hdr->facts.origin : 0);
-		*hashi = 1;
-	}
-	return 0;
-}
+static const int erank[] = { 0, 0, 1, 2, 3, 4, 1 };
 
 /*
  * The graph.
@@ -471,6 +233,42 @@ run_of(const struct pair *v, size_t n, int32_t lane, int by_dev,
 	*hi = a;
 }
 
+/* Do two lanes share a device: the rank and the pid? */
+static int
+same_device(const struct opts *o, int32_t a, int32_t b)
+{
+	const char *x = o->lanes.str[a], *y = o->lanes.str[b];
+	size_t n = strcspn(x, "\037");
+
+	return n == strcspn(y, "\037") && memcmp(x, y, n) == 0;
+}
+
+/*
+ * A collective without launch follows the device's work: the kernel of
+ * the graph on its device (any stream) that ended last at or before its
+ * start (then the later in the input), or -1.
+ */
+static int32_t
+device_before(const struct opts *o, size_t k)
+{
+	const struct pev *x = &o->ev[k];
+	int32_t best = -1;
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		const struct pev *p = &o->ev[i];
+
+		if (i == k || p->kind != K_DEV || !(p->fl & F_GRAPH) ||
+		    p->ts + p->dur > x->ts || !same_device(o, p->lane, x->lane))
+			continue;
+		if (best < 0 || p->ts + p->dur > node_ts(o, E(best)) ||
+		    (p->ts + p->dur == node_ts(o, E(best)) &&
+		    p->seq > o->ev[best].seq))
+			best = (int32_t)i;
+	}
+	return best;
+}
+
 static void
 device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 {
@@ -492,7 +290,9 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			ps[np].r = (size_t)launch[p->corr];
 			ps[np++].d = i;
 			it[nit].what = 'k';
-		} else if (p->kind == K_SYNC && p->corr >= 0 &&
+		} else if (p->kind == K_DEV && (p->fl & F_GRAPH))
+			it[nit].what = 'k';	/* a collective, no launch */
+		else if (p->kind == K_SYNC && p->corr >= 0 &&
 		    launch[p->corr] >= 0) {
 			struct mct_val dummy;
 			const char *nm = o->names.str[p->name];
@@ -588,7 +388,8 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		size_t k, nsrc = 0;
 
 		if (t->what == 'k') {
-			struct pev *r = &o->ev[launch[x->corr]];
+			struct pev *r = x->corr >= 0 && launch[x->corr] >= 0 ?
+			    &o->ev[launch[x->corr]] : NULL;
 			int added = 0;
 
 			edge(o, S(t->i), E(t->i), x->dur, E_DEV, (int32_t)t->i);
@@ -598,8 +399,9 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 				    (int32_t)t->i);
 				added = 1;
 			}
-			ls = last[x->lane];
-			if (qrt[t->i] == 1 && qk[t->i] == 0 && (ls < 0 ||
+			ls = r != NULL ? last[x->lane] : device_before(o, t->i);
+			if (r != NULL && qrt[t->i] == 1 && qk[t->i] == 0 &&
+			    (ls < 0 ||
 			    node_ts(o, E(ls)) < r->ts) && (src < 0 ||
 			    node_ts(o, E(src)) < r->ts)) {
 				edge(o, S(launch[x->corr]), S(t->i),
@@ -619,9 +421,10 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		if (!(o->ev[t->call].fl & F_GRAPH))
 			continue;
 		switch (t->what) {
-		case 'c':
+		case 'c':	/* every stream of the call's rank */
 			for (k = nsrc = 0; k < (size_t)o->lanes.n; k++)
-				if (last[k] >= 0) {
+				if (last[k] >= 0 && o->ev[last[k]].rk ==
+				    o->ev[t->call].rk) {
 					edge(o, E(last[k]), E(t->call), 0,
 					    E_SYNC, (int32_t)t->call);
 					nsrc++;
@@ -846,6 +649,93 @@ done:
 	free(pred);
 }
 
+static int
+in_window(const struct pev *p, const int64_t *lo, const int64_t *hi, int haslo,
+    int hashi)
+{
+	return !(haslo && p->ts < lo[p->rk]) && !(hashi && p->ts > hi[p->rk]);
+}
+
+/* Collectives by name, rank, start and input order. */
+static int
+cmp_coll(const void *a, const void *b, void *arg)
+{
+	const struct opts *o = arg;
+	const struct pev *x = &o->ev[*(const size_t *)a],
+	    *y = &o->ev[*(const size_t *)b];
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->rk != y->rk)
+		return x->rk < y->rk ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Several ranks: the n-th communication kernel of a name on each rank is
+ * one collective (as mct-ranks matches them).  It ends on no rank before
+ * the last rank has come: an edge from the start of the rank that came
+ * last (the latest start, then the lowest rank) to each other rank's end.
+ */
+static void
+collectives(struct opts *o)
+{
+	size_t *c, n = 0, i, j, k, *at;
+	int32_t r;
+
+	c = mct_xmalloc((o->n + 1) * sizeof(*c));
+	for (i = 0; i < o->n; i++)
+		if ((o->ev[i].fl & (F_GRAPH | F_COMM)) == (F_GRAPH | F_COMM) &&
+		    o->ev[i].kind == K_DEV)
+			c[n++] = i;
+	mct_sort_r(c, n, sizeof(*c), cmp_coll, o);
+	at = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*at));
+	for (i = 0; i < n; i = j) {	/* a name: its calls, rank by rank */
+		for (j = i; j < n && o->ev[c[j]].name == o->ev[c[i]].name; j++)
+			;
+		for (r = 0; r < o->nrank; r++)
+			at[r] = SIZE_MAX;
+		for (k = j; k-- > i; )
+			at[o->ev[c[k]].rk] = k;	/* each rank's first */
+		for (;;) {
+			size_t last = SIZE_MAX;
+			int m = 0;
+
+			for (r = 0; r < o->nrank; r++) {
+				size_t x = at[r];
+
+				if (x == SIZE_MAX || x >= j ||
+				    o->ev[c[x]].rk != r)
+					continue;
+				m++;
+				if (last == SIZE_MAX ||
+				    o->ev[c[x]].ts > o->ev[c[last]].ts)
+					last = x;
+			}
+			if (m == 0)
+				break;
+			for (r = 0; r < o->nrank && m > 1; r++) {
+				size_t x = at[r];
+				struct pev *p;
+
+				if (x == SIZE_MAX || x >= j || x == last ||
+				    o->ev[c[x]].rk != r)
+					continue;
+				p = &o->ev[c[x]];
+				edge(o, S(c[last]), E(c[x]), p->ts + p->dur -
+				    o->ev[c[last]].ts, E_COLL, (int32_t)c[x]);
+			}
+			for (r = 0; r < o->nrank; r++)
+				if (at[r] != SIZE_MAX)
+					at[r]++;
+		}
+	}
+	free(at);
+	free(c);
+}
+
 /* The graph of the window, and its path. */
 int
 path_analyse(struct opts *o, struct path *pa)
@@ -853,11 +743,16 @@ path_analyse(struct opts *o, struct path *pa)
 	int32_t *launch, *record;
 	char *synced;
 	size_t *ops, nops = 0, i;
-	int64_t lo = 0, hi = 0;
+	int64_t *lo, *hi;
 	int haslo, hashi;
 
-	if (window(o, &lo, &hi, &haslo, &hashi) != 0)
+	lo = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*lo));
+	hi = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*hi));
+	if (path_window(o, lo, hi, &haslo, &hashi) != 0) {
+		free(lo);
+		free(hi);
 		return -1;
+	}
 	launch = mct_xmalloc(((size_t)o->corrs.n + 1) * sizeof(*launch));
 	record = mct_xmalloc(((size_t)o->corrs.n + 1) * sizeof(*record));
 	synced = mct_xmalloc((size_t)o->corrs.n + 1);
@@ -869,8 +764,11 @@ path_analyse(struct opts *o, struct path *pa)
 		struct pev *p = &o->ev[i];
 
 		p->fl &= ~F_GRAPH;
-		if (p->kind != K_OP || (haslo && p->ts < lo) ||
-		    (hashi && p->ts > hi))
+		if (!in_window(p, lo, hi, haslo, hashi))
+			continue;
+		if (p->kind == K_DEV && p->corr < 0 && (p->fl & F_COMM))
+			p->fl |= F_GRAPH;	/* a collective without launch */
+		if (p->kind != K_OP)
 			continue;
 		p->fl |= F_GRAPH;
 		ops[nops++] = i;
@@ -896,7 +794,11 @@ path_analyse(struct opts *o, struct path *pa)
 		    o->ev[e->att].f != 1)
 			e->w = (int64_t)((double)e->w * o->ev[e->att].f);
 	}
+	if (o->nrank > 1)
+		collectives(o);
 	longest(o, pa);
+	free(lo);
+	free(hi);
 	free(ops);
 	free(launch);
 	free(record);
