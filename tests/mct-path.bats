@@ -106,6 +106,17 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
 }
 
+@test "mct-report: a Critical path section, of the median step (the oracle's), with the breakdown and the top events" {
+	local f=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	med=$(ask "$f" $'--steps\tall' $'--steps\tall' | sort -t '	' -k3,3n |
+	    awk -F'\t' '{ v[NR] = $2 } END { print v[int((NR + 1) / 2)] }')
+	run -0 mct-report "$f"
+	sec=$(printf '%s\n' "$output" | sed -n '/^## [0-9]*\. Critical path$/,/^## /p')
+	[[ "$sec" == *"\`mct-path -o md --step '$med'\`: the critical path of the median step"* ]]
+	[[ "$sec" == *"| bound | crit | share | segments | top |"* ]]
+	[[ "$sec" == *"| kind | name | total | share |"* ]]
+}
+
 @test "-o table: the breakdown's rows and a total" {
 	run -0 mct-path -q -o table --time-unit us "$d/g.json"
 	[[ "${lines[0]}" == "bound "*"crit (us)"*"share"*"segments"*"top" ]]
