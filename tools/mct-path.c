@@ -195,27 +195,37 @@ write_table(struct opts *o, const struct path *pa)
 	int64_t ns[S_N] = { 0 }, topns[S_N] = { 0 }, bestns = 0;
 	int32_t top[S_N], best = -1, t;
 	long long nseg[S_N] = { 0 };
-	size_t i, j;
+	int64_t *sum;
+	size_t i;
 	int k;
 
-	for (k = 0; k < S_N; k++)
-		top[k] = -1;
+	sum = mct_xmalloc((o->n + 1) * sizeof(*sum));
+	memset(sum, 0, (o->n + 1) * sizeof(*sum));
 	for (i = 0; i < pa->n; i++) {
-		const struct seg *s = &pa->s[i];
-		int64_t sum = 0;
-
-		ns[s->kind] += s->ns;
-		nseg[s->kind]++;
-		if (s->att < 0)
-			continue;
-		for (j = 0; j < pa->n; j++)	/* the event's whole share */
-			if (pa->s[j].att == s->att && pa->s[j].kind == s->kind)
-				sum += pa->s[j].ns;
-		if (top[s->kind] < 0 || sum > topns[s->kind]) {
-			top[s->kind] = s->att;
-			topns[s->kind] = sum;
-		}
+		ns[pa->s[i].kind] += pa->s[i].ns;
+		nseg[pa->s[i].kind]++;
 	}
+	/* each kind's top: the event with the most of it (the first so) */
+	for (k = 0; k < S_N; k++) {
+		top[k] = -1;
+		for (i = 0; i < pa->n; i++)
+			if (pa->s[i].kind == k && pa->s[i].att >= 0)
+				sum[pa->s[i].att] += pa->s[i].ns;
+		for (i = 0; i < pa->n; i++) {
+			const struct seg *s = &pa->s[i];
+
+			if (s->kind != k || s->att < 0)
+				continue;
+			if (top[k] < 0 || sum[s->att] > topns[k]) {
+				top[k] = s->att;
+				topns[k] = sum[s->att];
+			}
+		}
+		for (i = 0; i < pa->n; i++)
+			if (pa->s[i].att >= 0)
+				sum[pa->s[i].att] = 0;
+	}
+	free(sum);
 	for (k = 0; k < S_N; k++)	/* the total's top: the top of the tops */
 		if (top[k] >= 0 && (best < 0 || topns[k] > bestns)) {
 			best = top[k];

@@ -75,6 +75,8 @@ struct opts {
 	size_t		 n, cap;
 	long long	 seq;
 	struct mct_strtab names, lanes, corrs;
+	uint16_t	*namefl;	/* per name: its F_* flags, 0xffff unknown */
+	int32_t		 nnamefl;
 	int64_t		*rank;		/* the ranks seen (-1: none), by index */
 	int32_t		 nrank;
 	struct mct_buf	 tmp;

@@ -216,21 +216,24 @@ static void
 run_of(const struct pair *v, size_t n, int32_t lane, int by_dev,
     const struct opts *o, size_t *lo, size_t *hi)
 {
-	size_t a = 0, b = n;
+	size_t a, b, m;
+	int k;
 
-	while (a < b) {
-		size_t m = (a + b) / 2;
-		int32_t l = o->ev[by_dev ? v[m].d : v[m].r].lane;
+	for (k = 0; k < 2; k++) {	/* the first of lane, the first after */
+		a = 0;
+		b = n;
+		while (a < b) {
+			int32_t l;
 
-		if (l < lane)
-			a = m + 1;
-		else
-			b = m;
+			m = (a + b) / 2;
+			l = o->ev[by_dev ? v[m].d : v[m].r].lane;
+			if (l < lane || (k && l == lane))
+				a = m + 1;
+			else
+				b = m;
+		}
+		*(k ? hi : lo) = a;
 	}
-	*lo = a;
-	while (a < n && o->ev[by_dev ? v[a].d : v[a].r].lane == lane)
-		a++;
-	*hi = a;
 }
 
 /* Do two lanes share a device: the rank and the pid? */

@@ -104,6 +104,39 @@ corr_of(struct opts *o, int32_t rk, struct mct_event *ev)
 	return -1;
 }
 
+/* What a name says (F_BLOCK ... F_LAUNCH), worked out once a name. */
+static uint16_t
+name_flags(struct opts *o, int32_t name)
+{
+	static const char *blocking[] = { "DeviceSynchronize",
+	    "StreamSynchronize", "EventQuery", "EventSynchronize", "Memcpy",
+	    "MemcpyAsync", NULL };
+	static const char *launching[] = { "LaunchKernel",
+	    "LaunchCooperativeKernel", "ModuleLaunchKernel", "MemcpyAsync",
+	    "MemsetAsync", NULL };
+	const char *nm = o->names.str[name];
+	uint16_t f = 0;
+
+	while (o->nnamefl <= name) {
+		o->namefl = mct_xgrow(o->namefl, (size_t)o->nnamefl,
+		    sizeof(*o->namefl));
+		o->namefl[o->nnamefl++] = 0xffff;	/* not known yet */
+	}
+	if (o->namefl[name] != 0xffff)
+		return o->namefl[name];
+	if (call_any(nm, blocking))
+		f |= F_BLOCK;
+	if (call_is(nm, "DeviceSynchronize"))
+		f |= F_DEVSYNC;
+	if (call_is(nm, "StreamSynchronize"))
+		f |= F_STRSYNC;
+	if (call_is(nm, "EventRecord"))
+		f |= F_RECORD;
+	if (call_any(nm, launching))
+		f |= F_LAUNCH;
+	return o->namefl[name] = f;
+}
+
 /* The index of the event's rank among those seen (-1: none, a rank too). */
 static int32_t
 rank_index(struct opts *o, struct mct_event *ev)
@@ -124,15 +157,9 @@ rank_index(struct opts *o, struct mct_event *ev)
 void
 path_add(struct opts *o, struct mct_event *ev)
 {
-	static const char *blocking[] = { "DeviceSynchronize",
-	    "StreamSynchronize", "EventQuery", "EventSynchronize", "Memcpy",
-	    "MemcpyAsync", NULL };
-	static const char *launching[] = { "LaunchKernel",
-	    "LaunchCooperativeKernel", "ModuleLaunchKernel", "MemcpyAsync",
-	    "MemsetAsync", NULL };
 	static struct mct_field ws, rc;
 	struct mct_val ph, cat, name, pid, tid, v;
-	const char *nm, *c;
+	const char *c;
 	struct pev *p;
 	int64_t ts, dur;
 	int i, hascat;
@@ -160,7 +187,6 @@ path_add(struct opts *o, struct mct_event *ev)
 	if (mct_get_key(ev, "name", &name) != 0)
 		name.p = "\"\"", name.len = 2, name.type = MCT_J_STRING;
 	p->name = intern_val(o, &o->names, &name);
-	nm = o->names.str[p->name];
 	pid.p = tid.p = NULL;
 	mct_get_key(ev, "pid", &pid);
 	mct_get_key(ev, "tid", &tid);
@@ -195,16 +221,7 @@ path_add(struct opts *o, struct mct_event *ev)
 		p->fl |= F_STEP;
 	if (p->kind == K_OP && mct_host_call(ev))
 		p->fl |= F_HOSTCALL;
-	if (call_any(nm, blocking))
-		p->fl |= F_BLOCK;
-	if (call_is(nm, "DeviceSynchronize"))
-		p->fl |= F_DEVSYNC;
-	if (call_is(nm, "StreamSynchronize"))
-		p->fl |= F_STRSYNC;
-	if (call_is(nm, "EventRecord"))
-		p->fl |= F_RECORD;
-	if (call_any(nm, launching))
-		p->fl |= F_LAUNCH;
+	p->fl |= name_flags(o, p->name);
 }
 
 /*
