@@ -57,6 +57,14 @@ static const struct mct_vfield times[] = {
 	TIME("busy_b"),
 	TIME("round_a"),
 	TIME("round_b"),
+	/* mct-path's segments and breakdown */
+	TIME("crit"),
+	TIME("crit_host"),
+	TIME("crit_kernel"),
+	TIME("crit_comm"),
+	TIME("crit_launch"),
+	TIME("crit_wait"),
+	TIME("crit_sync"),
 };
 
 /* Register the times of the tools' records (again: no change). */

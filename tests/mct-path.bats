@@ -1,0 +1,270 @@
+#!/usr/bin/env bats
+# mct-path.bats - the critical path: its segments, summary and breakdown
+# on generated traces (mcTracer's syncs by name, two streams) and on the
+# Kineto fixtures equal tests/path_oracle.py's own graph and longest path
+# to the ns; HTA's acceptance on its own test traces; --step, --from/--to,
+# --scale; bad input; the man page and help.
+
+load helpers
+
+setup_file() {
+	genf "$BATS_FILE_TMPDIR/g.json" --scale 0.01
+	mkdir "$BATS_FILE_TMPDIR/rk"
+	gen --scale 0.005 --ranks 2 --out "$BATS_FILE_TMPDIR/rk" --slow-rank 1 \
+	    --slow-factor 1.08
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	d=$BATS_FILE_TMPDIR
+}
+
+# The oracle's block for one question (SPEC, tab-separated options) of
+# FILE, every question of FILE asked at once (and cached).
+ask() {
+	local f=$1 spec=$2
+
+	shift 2
+	oracle path_oracle.py "$f" "$@" |
+	    awk -v s="== ${spec//$'\t'/ }" '/^== /{on = ($0 == s); next} on' |
+	    awk '/^critical\t/ { print | "sort" ; next } { print }'
+}
+
+# What mct-path says, as the oracle writes it.
+says() {
+	local out err
+
+	out=$(mct-path "$@" 2> err) || true
+	awk '/on the path/ { gsub(/[(),]/, ""); l = $(NF-5); e = $(NF-3); n = $(NF-1) }
+	    /negative weight/ { neg = $2 } /neither a launch/ { ne = $2 }
+	    /launches without/ { nk = $2 } /syncs with no kernel/ { ns = $2 }
+	    END { printf "summary %s %s %s %d %d %d %d\n", l, e, n, neg, nk, ns, ne }' err
+	printf '%s\n' "$out" | mct-cat -o tsv --no-header -F kind,crit,name |
+	    sed 's/^/seg\t/'
+	mct-path -q -o tsv --no-header -F bound,crit,segments "$@" |
+	    grep -v '^total' | sed 's/^/bound\t/'
+	mct-path -q -o trace "$@" > says.json
+	for t in dependency kernel_launch_delay sync_dependency collective; do
+		mct-filter --where "ph == s && args.type == critical_path_$t" \
+		    says.json | mct-cat -o tsv --no-header -F name | wc -l |
+		    sed "/^0\$/d; s/^/flows\tcritical_path_$t\t/"
+	done
+	mct-filter --where 'args.critical == 1 && ph == X' says.json |
+	    mct-cat -o tsv --no-header -F name,ts | sort | sed 's/^/critical\t/'
+}
+
+GEN_ASKS=("" $'--scale\tkernel=0.5' $'--scale\t^mc_memset_d32_kernel$=10000'
+    $'--from-rel\t10000000\t--to-rel\t30000000')
+STEP='[param|pytorch.model.alex_net|0|0|0|measure|forward]#2'
+HTA_ASKS=("" $'--step\t'"$STEP")
+
+@test "a generated trace (syncs by name, two streams): segments, summary and breakdown are the oracle's" {
+	same "$(says "$d/g.json")" "$(ask "$d/g.json" "" "${GEN_ASKS[@]}")"
+}
+
+@test "--scale 'name~kernel=0.5': the path after is the oracle's, the one before is the unscaled path" {
+	same "$(says --scale 'name~kernel=0.5' "$d/g.json")" \
+	    "$(ask "$d/g.json" $'--scale\tkernel=0.5' "${GEN_ASKS[@]}")"
+	run --separate-stderr mct-path --scale 'name~kernel=0.5' "$d/g.json"
+	[ "$status" -eq 0 ]
+	l0=$(ask "$d/g.json" "" "${GEN_ASKS[@]}" | awk '/^summary/{print $2}')
+	[[ "$stderr" == *"before --scale: "*"($l0 ns)"* ]]
+}
+
+@test "--scale of a kernel off the path changes nothing until it is critical: then the oracle's path" {
+	run -0 mct-path -q "$d/g.json"
+	a=$output
+	run -0 mct-path -q --scale 'name==mc_memset_d32_kernel=0.5' "$d/g.json"
+	same "$output" "$a"
+	run -0 mct-path -q --scale 'name==mc_memset_d32_kernel=2' "$d/g.json"
+	same "$output" "$a"
+	same "$(says --scale 'name==mc_memset_d32_kernel=10000' "$d/g.json")" \
+	    "$(ask "$d/g.json" $'--scale\t^mc_memset_d32_kernel$=10000' "${GEN_ASKS[@]}")"
+	run -0 mct-path -q -o csv -F bound,top --scale 'name==mc_memset_d32_kernel=10000' "$d/g.json"
+	[[ "$output" == *"kernel,mc_memset_d32_kernel"* ]]
+}
+
+@test "--from/--to: the ops that start within them, as the oracle's" {
+	same "$(says --from 10ms --to 30ms "$d/g.json")" \
+	    "$(ask "$d/g.json" $'--from-rel\t10000000\t--to-rel\t30000000' \
+	    "${GEN_ASKS[@]}")"
+}
+
+@test "--steps all: a row per ProfilerStep#N, its path and what bounds it, as the oracle's" {
+	local f=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	same "$(mct-path -q --steps all -o tsv --no-header "$f" | sed 's/^/step\t/')" \
+	    "$(ask "$f" $'--steps\tall' $'--steps\tall')"
+	run --separate-stderr mct-path --steps all "$f"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 5 ]
+	[[ "$stderr" == "mct-path: 4 steps"* ]]
+	run --separate-stderr mct-path --steps some "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-path: --steps 'some': only all"* ]]
+	run --separate-stderr mct-path --steps all -o trace "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
+}
+
+@test "mct-report: a Critical path section, of the median step (the oracle's), with the breakdown and the top events" {
+	local f=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	med=$(ask "$f" $'--steps\tall' $'--steps\tall' | sort -t '	' -k3,3n |
+	    awk -F'\t' '{ v[NR] = $2 } END { print v[int((NR + 1) / 2)] }')
+	run -0 mct-report "$f"
+	sec=$(printf '%s\n' "$output" | sed -n '/^## [0-9]*\. Critical path$/,/^## /p')
+	[[ "$sec" == *"\`mct-path -o md --step '$med'\`: the critical path of the median step"* ]]
+	[[ "$sec" == *"| bound | crit | share | segments | top |"* ]]
+	[[ "$sec" == *"| kind | name | total | share |"* ]]
+}
+
+@test "-o table: the breakdown's rows and a total" {
+	run -0 mct-path -q -o table --time-unit us "$d/g.json"
+	[[ "${lines[0]}" == "bound "*"crit (us)"*"share"*"segments"*"top" ]]
+	[[ "${lines[-1]}" == "total "*"100.00"* ]]
+	run -0 mct-path -q -o md "$d/g.json"
+	[[ "${lines[0]}" == "| bound"* ]]
+	run -0 mct-path -q -o csv -F bound,crit "$d/g.json"
+	same "${lines[0]}" "bound,crit"
+}
+
+@test "fixtures: the small Kineto fixtures' paths (every one's in make check-full) and steps are the oracle's, segment by segment" {
+	need_fixtures
+	local f all=("$fixtures"/kineto-*.json*)
+
+	[ "${MCT_PATH_ALL_FIXTURES:-0}" = 1 ] || all=(
+	    "$fixtures"/kineto-h100-tiny.json
+	    "$fixtures"/kineto-call-stack-tiny.json
+	    "$fixtures"/kineto-rocm62-mi250.json.gz)
+	for f in "${all[@]}"; do
+		same "$(says "$f")" "$(ask "$f" "" "" $'--steps\tall')" ||
+		    { echo "$f"; return 1; }
+		same "$(mct-path -q --steps all -o tsv --no-header "$f" |
+		    sed 's/^/step\t/')" \
+		    "$(ask "$f" $'--steps\tall' "" $'--steps\tall')" ||
+		    { echo "$f"; return 1; }
+	done
+}
+
+@test "fixtures: HTA's simple-add step, its 2nd instance, has 159 events and 315 nodes on the path" {
+	need_fixtures
+	local f=$fixtures/hta-critical-path-simple-add.json.gz
+	run --separate-stderr mct-path --step "$STEP" "$f"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *", 159 events, 315 nodes"* ]]
+	same "$(says --step "$STEP" "$f")" "$(ask "$f" $'--step\t'"$STEP" "${HTA_ASKS[@]}")"
+}
+
+@test "fixtures: HTA's simple-add whole: the oracle's path; -o trace marks 590 of HTA's 624 critical events, and 10 others (mct-path(1))" {
+	need_fixtures
+	local f=$fixtures/hta-critical-path-simple-add.json.gz
+	same "$(says "$f")" "$(ask "$f" "" "${HTA_ASKS[@]}")"
+	key() {
+		mct-filter --where 'args.critical == 1 && ph == X' "$1" |
+		    mct-cat -o tsv --no-header -F name,ts,dur | sort
+	}
+	key says.json > mine
+	key "$fixtures/hta-critical-path-simple-add.overlaid.json.gz" > hta
+	same "$(wc -l < hta) $(comm -12 mine hta | wc -l) $(comm -23 mine hta | wc -l)" \
+	    "624 590 10"
+}
+
+@test "-o trace --only-path: the X events on the path and the annotations, every other event, the flows" {
+	need_fixtures
+	local f=$fixtures/hta-critical-path-simple-add.json.gz
+	mct-path -q -o trace "$f" > all.json
+	mct-path -q -o trace --only-path "$f" > only.json
+	n() { mct-filter --where "$2" "$1" | mct-cat -o tsv --no-header -F name | wc -l; }
+	same "$(n only.json 'ph == X && cat !~ ^(user_annotation|python_function)$')" \
+	    "$(n all.json 'ph == X && args.critical == 1')"
+	same "$(n only.json 'ph != X')" "$(n all.json 'ph != X')"
+	same "$(n only.json 'cat == user_annotation')" "$(n all.json 'cat == user_annotation')"
+}
+
+@test "fixtures: HTA's event-sync trace: the spin kernel's end joins the cudaEventSynchronize that waits for it" {
+	need_fixtures
+	local f=$fixtures/hta-critical-path-event-sync.json.gz
+	same "$(says "$f")" "$(ask "$f" "")"
+	run -0 bash -c 'mct-path -q "$1" | mct-cat -o tsv --no-header -F kind,name' _ "$f"
+	[[ "$output" == *$'kernel\tat::cuda::(anonymous namespace)::spin_kernel(long)\nsync\tcudaEventSynchronize'* ]]
+}
+
+@test "two ranks, rank 1 8% slower (gentrace --ranks): the job's path is the oracle's and on rank 1 at every collective" {
+	same "$(says "$d/rk/rank-0.json" "$d/rk/rank-1.json")" "$(ask "$d/rk" "")"
+	run -0 bash -c 'mct-path -q "$@" | mct-cat -o tsv --no-header -F rank,kind |
+	    sort -u' _ "$d/rk/rank-0.json" "$d/rk/rank-1.json"
+	[[ "$output" == *$'1\tcomm'* ]]
+	[[ "$output" != *$'0\t'* ]]
+}
+
+@test "two ranks: the path crosses at a collective to the rank that came last, as the oracle's" {
+	mkdir x
+	cat > x/r0.json <<'J'
+{"distributedInfo":{"rank":0},"traceEvents":[
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":5,"args":{"correlation":1}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":2}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":26,"dur":106,"args":{"correlation":3}},
+{"name":"compute","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":10,"dur":100,"args":{"correlation":1}},
+{"name":"ncclKernel_AllReduce","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":110,"dur":20,"args":{"correlation":2}}]}
+J
+	cat > x/r1.json <<'J'
+{"distributedInfo":{"rank":1},"traceEvents":[
+{"name":"aten::op","ph":"X","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":2},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":8,"dur":1,"args":{"correlation":2}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":9,"dur":123,"args":{"correlation":3}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":140,"dur":5,"args":{"correlation":4}},
+{"name":"ncclKernel_AllReduce","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":10,"dur":120,"args":{"correlation":2}},
+{"name":"after","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":150,"dur":50,"args":{"correlation":4}}]}
+J
+	same "$(says x/r0.json x/r1.json)" "$(ask x "")"
+	run -0 bash -c 'mct-path -q x/r0.json x/r1.json | mct-cat -o tsv --no-header -F rank,kind,name'
+	same "$output" "0	launch	cudaLaunchKernel
+0	kernel	compute
+0	kernel-wait	compute
+1	comm	ncclKernel_AllReduce
+1	sync	cudaDeviceSynchronize
+1	launch	cudaLaunchKernel
+1	kernel	after"
+}
+
+@test "an unknown step exits 2 with a message; a bad --scale is a usage error" {
+	run --separate-stderr mct-path --step nosuch "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-path: --step nosuch: no such event"
+	run --separate-stderr mct-path --step 'mcGetDevice#0' "$d/g.json"
+	[ "$status" -eq 2 ]
+	run --separate-stderr mct-path --scale 'name~x' "$d/g.json"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-path: --scale 'name~x': EXPR=F wanted (at most 32)"* ]]
+	run --separate-stderr mct-path --scale 'name~x=abc' "$d/g.json"
+	[ "$status" -eq 2 ]
+}
+
+@test "bad input: a launch with no kernel, a sync with no kernel, a kernel before its launch: counted, the oracle's path" {
+	cat > t.json <<'J'
+[{"name":"cudaStreamSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":2,"args":{"correlation":5}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":3,"dur":5,"args":{"correlation":1}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":9}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":16,"dur":2,"args":{"correlation":3}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":2}},
+{"name":"k","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":4,"dur":40,"args":{"correlation":1}},
+{"name":"early","ph":"X","cat":"kernel","pid":0,"tid":8,"ts":1,"dur":1,"args":{"correlation":3}}]
+J
+	run --separate-stderr mct-path t.json
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "${stderr_lines[@]:1}")" "mct-path: 1 launches without a device event
+mct-path: 1 syncs with no kernel before them to wait for
+mct-path: 1 kernels with neither a launch nor an earlier kernel to wait for"
+	same "$(says t.json)" "$(ask t.json "")"
+}
+
+@test "docs: the man page and --help name every option" {
+	docs
+	for o in --step --steps --from --to --scale --only-path --quiet --rules --pair-be --fields \
+	    --output --no-header --width --time-unit --unit --help --version; do
+		mct-path --help | grep -q -- "$o" || { echo "help: $o"; return 1; }
+		grep -q -- "${o#--}" "$MCT_SRCDIR/man/mct-path.1" ||
+		    { echo "man: $o"; return 1; }
+	done
+	grep -q 'mct-path' "$MCT_SRCDIR/HACKING.md"
+	grep -q 'mct-path' "$MCT_SRCDIR/README.md"
+}

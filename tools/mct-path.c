@@ -1,0 +1,647 @@
+/*
+ * mct-path - the critical path of a trace or of one step: which host ops,
+ * launch delays, kernels and waits set its length.
+ *
+ * The graph is HolisticTraceAnalysis' lightweight critical path (the
+ * rules in mct-path(1)): a start and an end node per host op and device
+ * event; the ops of a host thread chained along their call stacks; a
+ * launch edge (runtime call -> kernel, the launch delay) when nothing
+ * was outstanding on the kernel's stream, else a kernel-kernel edge; and
+ * synchronisation edges from kernels to the calls that waited for them.
+ * The events are kept as small structs (names, lanes and correlation ids
+ * interned), the graph is made once the input is read, and its longest
+ * path is found in a topological order.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mct.h"
+#include "mct-path.h"
+
+static const char *skind[] = { "host", "kernel", "comm", "launch",
+    "kernel-wait", "sync" };
+
+enum { OPT_FROM = MCT_OPT_TOOL, OPT_ONLY, OPT_SCALE, OPT_STEP, OPT_STEPS,
+    OPT_TO };
+
+static const struct option longopts[] = {
+	MCT_LONGOPT_FIELDS,
+	{ "from",	required_argument,	NULL, OPT_FROM },
+	MCT_LONGOPT_HELP,
+	MCT_LONGOPT_NO_HEADER,
+	{ "only-path",	no_argument,		NULL, OPT_ONLY },
+	MCT_LONGOPT_OUTPUT,
+	MCT_LONGOPT_PAIR_BE,
+	{ "quiet",	no_argument,		NULL, 'q' },
+	MCT_LONGOPT_RULES,
+	{ "scale",	required_argument,	NULL, OPT_SCALE },
+	{ "step",	required_argument,	NULL, OPT_STEP },
+	{ "steps",	required_argument,	NULL, OPT_STEPS },
+	MCT_LONGOPT_TIME_UNIT,
+	{ "to",		required_argument,	NULL, OPT_TO },
+	MCT_LONGOPT_UNIT,
+	MCT_LONGOPT_VERSION,
+	MCT_LONGOPT_WIDTH,
+	{ NULL,		0,			NULL, 0 }
+};
+
+static void
+usage(int status)
+{
+	if (status != 0) {
+		fprintf(stderr, "usage: mct-path [-hqV] [-F fields] [-o format] "
+		    "[-u unit] [--step name[#n] | --steps all]\n"
+		    "                [--from t] [--to t] [--scale expr=f] "
+		    "[--only-path] [file ...]\n");
+		mct_usage_hint();
+	}
+	printf("usage: mct-path [-hqV] [-F fields] [-o format] [-u unit] "
+	    "[--step name[#n] | --steps all]\n"
+	    "                [--from t] [--to t] [--scale expr=f] "
+	    "[--only-path] [file ...]\n"
+	    "Find the critical path of a trace, or of one step: the host ops, "
+	    "launch\ndelays, kernels and waits that set its length.  Writes "
+	    "each segment of\nthe path (kind, crit, share), or with -o "
+	    "table the time each kind bounds.\n\n"
+	    "      --step NAME[#N]   the N-th event named NAME (default the "
+	    "first), such\n"
+	    "                        as ProfilerStep#552: ops that start within "
+	    "it\n"
+	    "      --steps all       a row per ProfilerStep#N: its path and what "
+	    "bounds it\n"
+	    "      --from T          ops that start at T or later (-t like "
+	    "mct-filter)\n"
+	    "      --to T            ops that start at T or earlier\n"
+	    "      --scale EXPR=F    the events EXPR matches take F times their "
+	    "dur\n"
+	    "                        (repeatable); the path before and after on "
+	    "stderr\n"
+	    "  -q, --quiet           no summary on stderr\n"
+	    "      --pair-be         each matched B/E pair of a thread as one X "
+	    "event\n"
+	    "      --rules FILE      the rules file (communication kernels)\n"
+	    "  -F, --fields LIST     columns for tsv, csv, table (default "
+	    DEFAULT_FIELDS ",\n"
+	    "                        with -o table " TABLE_FIELDS ")\n"
+	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace "
+	    "(the\n"
+	    "                        input, the path marked args.critical, its "
+	    "edges\n"
+	    "                        as flow events)\n"
+	    "      --only-path       -o trace: X events off the path left out\n"
+	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
+	    "      --time-unit UNIT  times in tsv/csv/table: ns (default), us, "
+	    "ms, s\n"
+	    "  -u, --unit UNIT       unit of a trace read directly: auto "
+	    "(default), ns, us,\n"
+	    "                        ms, s\n"
+	    "  -h, --help            show this help and exit\n"
+	    "  -V, --version         show the version and exit\n\n"
+	    "Exit status: 0 success, 1 damaged input (or a cycle), 2 usage or "
+	    "unreadable\nfile (or an unknown step).  See mct-path(1) and "
+	    "mct(7).\n");
+	exit(mct_finish(MCT_EXIT_OK));
+}
+
+/*
+ * Output.
+ */
+static void
+add_share(struct mct_buf *b, int64_t ns, int64_t len)
+{
+	char num[64];
+
+	mct_buf_adds(b, ",\"share\":");
+	snprintf(num, sizeof(num), "%.2f", len > 0 ? 100.0 * (double)ns /
+	    (double)len : 0.0);
+	mct_buf_adds(b, num);
+}
+
+static void
+put_name(struct opts *o, struct mct_buf *b, int32_t name)
+{
+	const char *s = o->names.str[name];
+
+	mct_buf_addjstr(b, s, strlen(s));
+}
+
+/* An event's pid and tid, and its rank when there are several. */
+static void
+put_lane(const struct opts *o, struct mct_buf *b, const struct pev *p)
+{
+	const char *lane = o->lanes.str[p->lane];
+
+	lane += strcspn(lane, "\036") + 1;
+	mct_buf_adds(b, ",\"pid\":");
+	mct_buf_add(b, lane, strcspn(lane, "\037"));
+	mct_buf_adds(b, ",\"tid\":");
+	mct_buf_adds(b, lane + strcspn(lane, "\037") + 1);
+	if (o->nrank > 1 && o->rank[p->rk] >= 0) {
+		mct_buf_adds(b, ",\"rank\":");
+		mct_buf_addi(b, o->rank[p->rk]);
+	}
+}
+
+/* Each segment of the path, as an event with kind, crit and share. */
+static void
+write_segments(struct opts *o, const struct path *pa)
+{
+	struct mct_buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < pa->n; i++) {
+		const struct seg *s = &pa->s[i];
+
+		b.len = 0;
+		mct_buf_adds(&b, "{\"name\":");
+		if (s->att >= 0) {
+			const struct pev *p = &o->ev[s->att];
+
+			put_name(o, &b, p->name);
+			mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
+			mct_buf_addi(&b, p->ts);
+			mct_buf_adds(&b, ",\"dur\":");
+			mct_buf_addi(&b, p->dur);
+			put_lane(o, &b, p);
+		} else
+			mct_buf_adds(&b, "\"(thread)\",\"ph\":\"X\"");
+		mct_buf_adds(&b, ",\"kind\":\"");
+		mct_buf_adds(&b, skind[s->kind]);
+		mct_buf_adds(&b, "\",\"crit\":");
+		mct_buf_addi(&b, s->ns);
+		add_share(&b, s->ns, pa->len);
+		mct_buf_addc(&b, '}');
+		mct_out_json(&o->out, b.p, b.len);
+	}
+	mct_buf_free(&b);
+}
+
+/* -o table: what each kind of segment bounds, and its top event. */
+static void
+write_table(struct opts *o, const struct path *pa)
+{
+	struct mct_buf b = { 0 };
+	int64_t ns[S_N] = { 0 }, topns[S_N] = { 0 }, bestns = 0;
+	int32_t top[S_N], best = -1, t;
+	long long nseg[S_N] = { 0 };
+	int64_t *sum;
+	size_t i;
+	int k;
+
+	sum = mct_xmalloc((o->n + 1) * sizeof(*sum));
+	memset(sum, 0, (o->n + 1) * sizeof(*sum));
+	for (i = 0; i < pa->n; i++) {
+		ns[pa->s[i].kind] += pa->s[i].ns;
+		nseg[pa->s[i].kind]++;
+	}
+	/* each kind's top: the event with the most of it (the first so) */
+	for (k = 0; k < S_N; k++) {
+		top[k] = -1;
+		for (i = 0; i < pa->n; i++)
+			if (pa->s[i].kind == k && pa->s[i].att >= 0)
+				sum[pa->s[i].att] += pa->s[i].ns;
+		for (i = 0; i < pa->n; i++) {
+			const struct seg *s = &pa->s[i];
+
+			if (s->kind != k || s->att < 0)
+				continue;
+			if (top[k] < 0 || sum[s->att] > topns[k]) {
+				top[k] = s->att;
+				topns[k] = sum[s->att];
+			}
+		}
+		for (i = 0; i < pa->n; i++)
+			if (pa->s[i].att >= 0)
+				sum[pa->s[i].att] = 0;
+	}
+	free(sum);
+	for (k = 0; k < S_N; k++)	/* the total's top: the top of the tops */
+		if (top[k] >= 0 && (best < 0 || topns[k] > bestns)) {
+			best = top[k];
+			bestns = topns[k];
+		}
+	for (k = 0; k <= S_N; k++) {
+		if (k < S_N && nseg[k] == 0)
+			continue;
+		b.len = 0;
+		mct_buf_adds(&b, "{\"bound\":\"");
+		mct_buf_adds(&b, k < S_N ? skind[k] : "total");
+		mct_buf_adds(&b, "\",\"crit\":");
+		mct_buf_addi(&b, k < S_N ? ns[k] : pa->len);
+		add_share(&b, k < S_N ? ns[k] : pa->len, pa->len);
+		mct_buf_adds(&b, ",\"segments\":");
+		mct_buf_addi(&b, k < S_N ? nseg[k] : (int64_t)pa->n);
+		mct_buf_adds(&b, ",\"top\":");
+		t = k < S_N ? top[k] : best;
+		if (t >= 0)
+			put_name(o, &b, o->ev[t].name);
+		else
+			mct_buf_adds(&b, "\"\"");
+		mct_buf_addc(&b, '}');
+		mct_out_json(&o->out, b.p, b.len);
+	}
+	mct_buf_free(&b);
+}
+
+/* A line of the input with "critical":1 first in its args. */
+static void
+mark(struct mct_event *ev, struct mct_buf *b)
+{
+	struct mct_val v;
+	size_t at;
+
+	b->len = 0;
+	if (mct_get_key(ev, "args", &v) == 0 && v.type == MCT_J_OBJECT) {
+		at = (size_t)(v.p - ev->json) + 1;
+		mct_buf_add(b, ev->json, at);
+		mct_buf_adds(b, v.len > 2 ? "\"critical\":1," : "\"critical\":1");
+		mct_buf_add(b, ev->json + at, ev->len - at);
+	} else {
+		mct_buf_add(b, ev->json, ev->len - 1);
+		mct_buf_adds(b, ev->len > 2 ? ",\"args\":{\"critical\":1}}" :
+		    "\"args\":{\"critical\":1}}");
+	}
+}
+
+/* Is the event one --only-path leaves out: an X event not annotation? */
+static int
+off_path(struct mct_event *ev)
+{
+	static const char *keep[] = { "user_annotation", "python_function",
+	    NULL };
+	struct mct_val ph, cat;
+	int i;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1))
+		return 0;
+	for (i = 0; keep[i] && mct_get_key(ev, "cat", &cat) == 0; i++)
+		if (mct_jstr_eq(&cat, keep[i], strlen(keep[i])))
+			return 0;
+	return 1;
+}
+
+/* A flow event at a node of the path (an end a ns inside its slice). */
+static void
+flow_end(struct opts *o, struct mct_buf *b, int32_t node, int start,
+    long long id, const struct edge *e)
+{
+	static const char *cat[] = { "", "dependency", "", "kernel_launch_delay",
+	    "", "sync_dependency", "collective" };
+	const struct pev *p = &o->ev[node / 2];
+	int64_t ts = p->ts;
+
+	if (node % 2)
+		ts += p->dur - (p->dur > 0);
+	b->len = 0;
+	mct_buf_adds(b, "{\"name\":\"critical_path\",\"ph\":\"");
+	mct_buf_adds(b, start ? "s" : "f\",\"bp\":\"e");
+	mct_buf_adds(b, "\",\"id\":");
+	mct_buf_addi(b, id);
+	put_lane(o, b, p);
+	mct_buf_adds(b, ",\"ts\":");
+	mct_buf_addi(b, ts);
+	mct_buf_adds(b, ",\"cat\":\"critical_path\",\"args\":{\"weight\":");
+	mct_buf_addi(b, e->w);
+	mct_buf_adds(b, ",\"critical\":true,\"type\":\"critical_path_");
+	mct_buf_adds(b, cat[e->kind]);
+	mct_buf_adds(b, "\"}}");
+}
+
+/*
+ * -o trace: the input again, its events with a node on the path marked
+ * args.critical (--only-path: its other X events left out, annotations
+ * kept), and the path's dependency, launch and sync edges as flows.
+ */
+static void
+write_trace(struct opts *o, const struct path *pa)
+{
+	struct mct_buf b = { 0 };
+	struct mct_event ev;
+	char *crit, *line = NULL;
+	size_t cap = 0, i;
+	ssize_t n;
+	long long seq = 0, id = 0;
+
+	crit = mct_xmalloc((size_t)o->seq + 1);
+	memset(crit, 0, (size_t)o->seq + 1);
+	for (i = 0; i < o->n; i++)
+		if (pa->on[i])
+			crit[o->ev[i].seq] = 1;
+	if (fflush(o->spool) != 0 || fseeko(o->spool, 0, SEEK_SET) != 0)
+		err(MCT_EXIT_USAGE, "spool");
+	while ((n = getline(&line, &cap, o->spool)) > 0) {
+		mct_event_init(&ev, line, (size_t)n - 1, o->hdr);
+		if (seq < o->seq && crit[seq]) {
+			mark(&ev, &b);
+			mct_event_free(&ev);
+			mct_event_init(&ev, b.p, b.len, o->hdr);
+			mct_out_event(&o->out, &ev);
+		} else if (!o->only || !off_path(&ev))
+			mct_out_event(&o->out, &ev);
+		mct_event_free(&ev);
+		seq++;
+	}
+	for (i = pa->nedge; i-- > 0; ) {
+		const struct edge *e = &o->e[pa->edge[i]];
+
+		if (e->kind != E_DEP && e->kind != E_LAUNCH &&
+		    e->kind != E_SYNC && e->kind != E_COLL)
+			continue;
+		flow_end(o, &b, e->u, 1, id, e);
+		mct_out_json(&o->out, b.p, b.len);
+		flow_end(o, &b, e->v, 0, id++, e);
+		mct_out_json(&o->out, b.p, b.len);
+	}
+	free(line);
+	free(crit);
+	mct_buf_free(&b);
+}
+
+static int
+cmp_step(const void *a, const void *b, void *arg)
+{
+	const struct opts *o = arg;
+	const struct pev *x = &o->ev[*(const size_t *)a],
+	    *y = &o->ev[*(const size_t *)b];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* --steps all: a row per ProfilerStep#N, its path and what bounds it. */
+static int
+by_step(struct opts *o)
+{
+	static const char *key[S_N] = { "crit_host", "crit_kernel", "crit_comm",
+	    "crit_launch", "crit_wait", "crit_sync" };
+	struct mct_buf b = { 0 };
+	long long neg = 0, nok = 0, nos = 0, noe = 0, cyc = 0, n = 0;
+	size_t *st, ns = 0, i, j;
+	struct path pa;
+	int64_t ns_of[S_N];
+	int k;
+
+	st = mct_xmalloc((o->n + 1) * sizeof(*st));
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i].fl & F_STEP)
+			st[ns++] = i;
+	mct_sort_r(st, ns, sizeof(*st), cmp_step, o);
+	for (i = 0; i < ns; i++) {
+		o->stepev = st[i];
+		path_analyse(o, &pa);
+		neg += o->negative;
+		nok += o->nokernel;
+		nos += o->nosrc;
+		noe += o->noedge;
+		if (pa.cycle > 0) {
+			cyc++;
+			path_free(&pa);
+			continue;
+		}
+		memset(ns_of, 0, sizeof(ns_of));
+		for (j = 0; j < pa.n; j++)
+			ns_of[pa.s[j].kind] += pa.s[j].ns;
+		b.len = 0;
+		mct_buf_adds(&b, "{\"name\":");
+		put_name(o, &b, o->ev[st[i]].name);
+		mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
+		mct_buf_addi(&b, o->ev[st[i]].ts);
+		mct_buf_adds(&b, ",\"dur\":");
+		mct_buf_addi(&b, o->ev[st[i]].dur);
+		mct_buf_adds(&b, ",\"crit\":");
+		mct_buf_addi(&b, pa.len);
+		for (k = 0; k < S_N; k++) {
+			mct_buf_adds(&b, ",\"");
+			mct_buf_adds(&b, key[k]);
+			mct_buf_adds(&b, "\":");
+			mct_buf_addi(&b, ns_of[k]);
+		}
+		mct_buf_addc(&b, '}');
+		mct_out_json(&o->out, b.p, b.len);
+		path_free(&pa);
+		n++;
+	}
+	o->negative = neg;
+	o->nokernel = nok;
+	o->nosrc = nos;
+	o->noedge = noe;
+	if (!o->quiet)
+		fprintf(stderr, "%s: %lld steps\n", program_invocation_short_name,
+		    n);
+	if (cyc)
+		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
+		    "order): no row\n", program_invocation_short_name, cyc);
+	free(st);
+	mct_buf_free(&b);
+	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
+}
+
+static void
+summary(struct opts *o, const struct path *pa, const char *what)
+{
+	char num[64];
+	long long ev = 0;
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		ev += pa->on[i];
+	mct_fmt_human(num, (double)pa->len);
+	fprintf(stderr, "%s: %s%s on the path (%lld ns), %lld events, %zu "
+	    "nodes\n", program_invocation_short_name, what, num,
+	    (long long)pa->len, ev, pa->nodes);
+}
+
+/* --scale: the path without it, said first. */
+static void
+before(struct opts *o)
+{
+	struct path pa;
+
+	o->unscaled = 1;
+	if (path_analyse(o, &pa) == 0 && pa.cycle == 0)
+		summary(o, &pa, "before --scale: ");
+	o->unscaled = 0;
+	path_free(&pa);
+}
+
+/* One path: the window's, written as -o asks. */
+static int
+one(struct opts *o)
+{
+	struct path pa;
+	int status = MCT_EXIT_OK;
+
+	if (o->nsc > 0 && !o->quiet)
+		before(o);
+	if (path_analyse(o, &pa) != 0) {
+		fprintf(stderr, "%s: --step %s: no such event\n",
+		    program_invocation_short_name, o->step);
+		return -1;
+	}
+	if (pa.cycle > 0) {
+		fprintf(stderr, "%s: %lld nodes in a cycle (times out of "
+		    "order): no path\n", program_invocation_short_name,
+		    pa.cycle);
+		status = MCT_EXIT_DAMAGED;
+	}
+	mct_out_begin(&o->out, o->hdr);
+	if (o->trace)
+		write_trace(o, &pa);
+	else if (o->table)
+		write_table(o, &pa);
+	else
+		write_segments(o, &pa);
+	if (!o->quiet)
+		summary(o, &pa, o->nsc ? "after --scale: " : "");
+	path_free(&pa);
+	return status;
+}
+
+/* What was odd in the input, counted. */
+static void
+counts(const struct opts *o)
+{
+	if (o->negative)
+		fprintf(stderr, "%s: %lld edges of negative weight (times out "
+		    "of order), taken as 0\n", program_invocation_short_name,
+		    o->negative);
+	if (o->nokernel)
+		fprintf(stderr, "%s: %lld launches without a device event\n",
+		    program_invocation_short_name, o->nokernel);
+	if (o->nosrc)
+		fprintf(stderr, "%s: %lld syncs with no kernel before them to "
+		    "wait for\n", program_invocation_short_name, o->nosrc);
+	if (o->noedge)
+		fprintf(stderr, "%s: %lld kernels with neither a launch nor an "
+		    "earlier kernel to wait for\n",
+		    program_invocation_short_name, o->noedge);
+}
+
+/* --from, --to: a time from the origin, or @T on the trace's clock. */
+static void
+time_opt(struct opts *o, int to, const char *arg)
+{
+	int abs;
+
+	mct_opt_time(to ? "--to" : "--from", arg, to ? &o->to : &o->from, &abs);
+	*(to ? &o->to_rel : &o->from_rel) = !abs;
+	*(to ? &o->has_to : &o->has_from) = 1;
+}
+
+/* --scale EXPR=F */
+static void
+scale_opt(struct opts *o, char *arg)
+{
+	char *eq = strrchr(arg, '=');
+
+	if (eq == NULL || o->nsc == MAXSCALE) {
+		fprintf(stderr, "mct-path: --scale '%s': EXPR=F wanted (at most "
+		    "%d)\n", arg, MAXSCALE);
+		usage(2);
+	}
+	*eq = '\0';
+	o->sc[o->nsc].f = mct_opt_num("--scale", eq + 1, 0, 1e6);
+	o->sc[o->nsc++].e = mct_opt_expr("--scale", arg);
+}
+
+/* --steps all (the one choice so far) */
+static int
+steps_opt(const char *arg)
+{
+	if (strcmp(arg, "all") != 0) {
+		fprintf(stderr, "mct-path: --steps '%s': only all\n", arg);
+		usage(2);
+	}
+	return 1;
+}
+
+static int
+options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
+{
+	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
+	    .fields = DEFAULT_FIELDS };
+	int ch;
+
+	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:qu:V",
+	    longopts)) != -1) {
+		if (ch == 'q')
+			o->quiet = 1;
+		else if (ch == OPT_STEP)
+			o->step = optarg;
+		else if (ch == OPT_FROM || ch == OPT_TO)
+			time_opt(o, ch == OPT_TO, optarg);
+		else if (ch == OPT_SCALE)
+			scale_opt(o, optarg);
+		else if (ch == OPT_ONLY)
+			o->only = 1;
+		else if (ch == OPT_STEPS)
+			o->steps = steps_opt(optarg);
+		else
+			usage(2);
+	}
+	o->fields = c.fields;
+	return optind;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o = { .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
+	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
+	struct mct_reader *r;
+	struct mct_event *ev;
+	int n, status;
+
+	mct_records_register();	/* the times of the tools' records */
+	n = options(argc, argv, &o, &mo);
+	argc -= n;
+	argv += n;
+	o.trace = o.out.fmt == MCT_O_TRACE;
+	o.table = o.out.fmt != MCT_O_NDJSON && !o.trace;
+	if (o.trace && (o.spool = mct_tmpfile(NULL, &o.spoolvb)) == NULL)
+		exit(MCT_EXIT_USAGE);
+	if (o.trace && o.steps) {
+		fprintf(stderr, "mct-path: --steps all: a row per step, not a "
+		    "trace (-o trace takes one path)\n");
+		usage(2);
+	}
+	if ((o.table || o.steps) && strcmp(o.fields, DEFAULT_FIELDS) == 0)
+		mct_opt_fields("-F", o.steps ? STEPS_FIELDS : TABLE_FIELDS,
+		    &o.out.fields, &o.out.nfields);
+	if (mct_rules_need() != 0)	/* communication, and --scale's */
+		exit(MCT_EXIT_USAGE);
+	r = mct_open(argc, argv, &mo);
+	o.hdr = mct_header(r);
+	while (mct_next(r, &ev)) {
+		if (o.trace && (fwrite(ev->json, 1, ev->len, o.spool) != ev->len ||
+		    putc('\n', o.spool) == EOF))
+			err(MCT_EXIT_USAGE, "spool");
+		if (!mct_is_meta(ev))
+			path_add(&o, ev);
+		else
+			o.seq++;
+	}
+	if (o.steps) {
+		mct_out_begin(&o.out, o.hdr);
+		status = by_step(&o);
+	} else if ((status = one(&o)) < 0) {
+		mct_close(r);
+		return mct_finish(MCT_EXIT_USAGE);
+	}
+	if (!o.quiet)
+		counts(&o);
+	mct_out_end(&o.out);
+	return mct_finish(mct_status(mct_close(r), status));
+}

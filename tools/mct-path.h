@@ -1,0 +1,112 @@
+/*
+ * mct-path.h - what mct-path.c (the command line and the output),
+ * path-read.c (the events kept, the window) and path-graph.c (the graph
+ * and its longest path) share.
+ */
+#ifndef MCT_PATH_H
+#define MCT_PATH_H
+
+#define DEFAULT_FIELDS	"kind,crit,share,name"
+#define TABLE_FIELDS	"bound,crit,share,segments,top"
+#define STEPS_FIELDS	"name,crit,crit_host,crit_kernel,crit_comm," \
+			"crit_launch,crit_wait"
+#define MAXSCALE	32
+
+/* What an event is to the graph. */
+enum { K_NONE, K_OP, K_DEV, K_SYNC };
+
+/* Names that mean something (flags). */
+#define F_HOSTCALL	0x01	/* launches device work */
+#define F_BLOCK		0x02	/* a blocking call: its own time is 0 */
+#define F_DEVSYNC	0x04	/* ...DeviceSynchronize */
+#define F_STRSYNC	0x08	/* ...StreamSynchronize */
+#define F_RECORD	0x10	/* ...EventRecord */
+#define F_COMM		0x20	/* communication (the rules' category) */
+#define F_GRAPH		0x40	/* its nodes are in the graph */
+#define F_LAUNCH	0x80	/* a call that launches work (by its name) */
+#define F_STEP		0x100	/* a training step (ProfilerStep#N) */
+
+struct pev {
+	int64_t		 ts, dur;
+	double		 f;			/* --scale's factor, or 1 */
+	int32_t		 name, lane, corr;	/* interned; corr -1: none */
+	int32_t		 wstream, rcorr;	/* cuda_sync: wait_on_stream's
+						   lane, the record's corr */
+	long long	 seq;			/* place in the input */
+	int32_t		 rk;			/* its rank's index in o->rank */
+	uint8_t		 kind;
+	uint16_t	 fl;
+};
+
+/* Edge kinds, in the order ties between equal paths prefer them. */
+enum { E_OP, E_DEP, E_DEV, E_LAUNCH, E_WAIT, E_SYNC, E_COLL };
+
+struct edge {
+	int32_t		 u, v;		/* nodes: 2 * event + (end) */
+	int64_t		 w;
+	int32_t		 att;		/* the event it belongs to, -1 */
+	uint8_t		 kind;
+};
+
+/* Segment kinds (the output's "kind"). */
+enum { S_HOST, S_KERNEL, S_COMM, S_LAUNCH, S_WAIT, S_SYNC, S_N };
+
+struct scale {
+	struct mct_expr	*e;
+	double		 f;
+};
+
+struct opts {
+	struct mct_out	 out;
+	const struct mct_header *hdr;
+	int		 quiet, table, trace, only;
+	FILE		*spool;		/* -o trace: the input's lines */
+	char		*spoolvb;
+	const char	*fields;	/* -F as given, or the default */
+	const char	*step;
+	int		 steps;		/* --steps all */
+	size_t		 stepev;	/* with steps: the step analysed */
+	int64_t		 from, to;
+	int		 has_from, has_to, from_rel, to_rel;
+	struct scale	 sc[MAXSCALE];
+	int		 nsc;
+	/* the events */
+	struct pev	*ev;
+	size_t		 n, cap;
+	long long	 seq;
+	struct mct_strtab names, lanes, corrs;
+	uint16_t	*namefl;	/* per name: its F_* flags, 0xffff unknown */
+	int32_t		 nnamefl;
+	int64_t		*rank;		/* the ranks seen (-1: none), by index */
+	int32_t		 nrank;
+	struct mct_buf	 tmp;
+	/* the graph */
+	struct edge	*e;
+	size_t		 ne, ecap;
+	long long	 negative, noedge, nokernel, nosrc;
+	int		 unscaled;	/* --scale's factors not applied */
+};
+
+struct seg {
+	int32_t		 att;
+	int		 kind;
+	int64_t		 ns;
+};
+
+struct path {
+	struct seg	*s;
+	size_t		 n;
+	int64_t		 len;
+	size_t		 nodes;
+	char		*on;		/* per event: a node on the path */
+	int32_t		*edge;		/* its edges (o->e), from the end back */
+	size_t		 nedge;
+	long long	 cycle;		/* nodes in a cycle */
+};
+
+void	 path_add(struct opts *, struct mct_event *);
+int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
+int	 path_analyse(struct opts *, struct path *);
+void	 path_free(struct path *);
+
+#endif /* MCT_PATH_H */

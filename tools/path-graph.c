@@ -1,0 +1,818 @@
+/*
+ * path-graph.c - mct-path's engine: the graph of the window (host call
+ * stacks, launches, kernel-kernel waits, syncs, collectives: the rules of
+ * mct-path(1)) and its longest path.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+#include "mct-path.h"
+
+/* Edge kinds' order when two paths are equal (enum E_*). */
+static const int erank[] = { 0, 0, 1, 2, 3, 4, 1 };
+
+/*
+ * The graph.
+ */
+#define S(i)	((int32_t)(2 * (i)))
+#define E(i)	((int32_t)(2 * (i) + 1))
+
+static int64_t
+node_ts(const struct opts *o, int32_t n)
+{
+	const struct pev *p = &o->ev[n / 2];
+
+	return p->ts + (n % 2 ? p->dur : 0);
+}
+
+static void
+edge(struct opts *o, int32_t u, int32_t v, int64_t w, int kind, int32_t att)
+{
+	struct edge *e;
+
+	if (w < 0) {
+		o->negative++;
+		w = 0;
+	}
+	if (o->ne == o->ecap) {
+		o->ecap = o->ecap ? o->ecap * 2 : 4096;
+		o->e = mct_xrealloc(o->e, o->ecap * sizeof(*o->e));
+	}
+	e = &o->e[o->ne++];
+	e->u = u;
+	e->v = v;
+	e->w = w;
+	e->kind = (uint8_t)kind;
+	e->att = att;
+}
+
+static struct opts *sorting;	/* for the comparisons below */
+
+/* Host ops by lane, start, longest first, input order. */
+static int
+cmp_op(const void *a, const void *b)
+{
+	const struct pev *x = &sorting->ev[*(const size_t *)a],
+	    *y = &sorting->ev[*(const size_t *)b];
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Each host lane's ops along their call stacks. */
+static void
+host_edges(struct opts *o, size_t *ops, size_t nops)
+{
+	size_t *stack, i, j, k, depth;
+	int32_t last, lasttop;
+
+	sorting = o;
+	mct_sort(ops, nops, sizeof(*ops), cmp_op);
+	stack = mct_xmalloc((nops + 1) * sizeof(*stack));
+	for (i = 0; i < nops; i = j) {
+		depth = 0;
+		last = lasttop = -1;
+		for (j = i; j <= nops; j++) {
+			struct pev *x = j < nops ? &o->ev[ops[j]] : NULL;
+
+			if (x != NULL && x->lane != o->ev[ops[i]].lane)
+				x = NULL;
+			/* leave the ops that ended before x starts */
+			while (depth > 0) {
+				struct pev *t = &o->ev[stack[depth - 1]];
+
+				if (x != NULL && t->ts + t->dur > x->ts)
+					break;
+				k = stack[--depth];
+				edge(o, last, E(k), t->fl & F_BLOCK ? 0 :
+				    t->ts + t->dur - node_ts(o, last), E_OP,
+				    (int32_t)k);
+				if (depth == 0) {
+					last = -1;
+					lasttop = E(k);
+				} else
+					last = E(k);
+			}
+			if (x == NULL)
+				break;
+			if (depth == 0 && lasttop >= 0)
+				edge(o, lasttop, S(ops[j]), 0, E_DEP, -1);
+			if (last >= 0)
+				edge(o, last, S(ops[j]), x->ts - node_ts(o, last),
+				    E_OP, depth ? (int32_t)stack[depth - 1] : -1);
+			stack[depth++] = ops[j];
+			last = S(ops[j]);
+		}
+	}
+	free(stack);
+}
+
+/* A launch and its device event. */
+struct pair {
+	size_t		 r, d;
+};
+
+static int
+cmp_pair_stream(const void *a, const void *b)
+{
+	const struct pair *p = a, *q = b;
+	const struct pev *x = &sorting->ev[p->d], *y = &sorting->ev[q->d],
+	    *rx = &sorting->ev[p->r], *ry = &sorting->ev[q->r];
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (rx->ts != ry->ts)
+		return rx->ts < ry->ts ? -1 : 1;
+	return rx->seq < ry->seq ? -1 : rx->seq > ry->seq;
+}
+
+static int
+cmp_pair_thread(const void *a, const void *b)
+{
+	const struct pair *p = a, *q = b;
+	const struct pev *rx = &sorting->ev[p->r], *ry = &sorting->ev[q->r];
+
+	if (rx->lane != ry->lane)
+		return rx->lane < ry->lane ? -1 : 1;
+	if (rx->ts != ry->ts)
+		return rx->ts < ry->ts ? -1 : 1;
+	return rx->seq < ry->seq ? -1 : rx->seq > ry->seq;
+}
+
+/* The queue of a stream: launches (+1) and kernel starts (-1) by time. */
+struct qitem {
+	int32_t		 lane;
+	int		 kernel;
+	int64_t		 ts;
+	long long	 seq;
+	size_t		 pair;
+};
+
+static int
+cmp_qitem(const void *a, const void *b)
+{
+	const struct qitem *x = a, *y = b;
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->kernel != y->kernel)
+		return x->kernel - y->kernel;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Device events and syncs, by ts (syncs by their end). */
+struct ditem {
+	int64_t		 key;
+	long long	 seq;
+	size_t		 i;		/* the event */
+	int		 what;		/* 'k', 'c' context, 's' stream, 'e'
+					   event sync, 'w' stream wait */
+	size_t		 call;		/* the host call a sync ends */
+};
+
+static int
+cmp_ditem(const void *a, const void *b)
+{
+	const struct ditem *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The last pair of a sorted run [lo, hi) whose launch is before ts, or
+ * hi if none (the run is by launch time).
+ */
+static size_t
+last_before(struct opts *o, const struct pair *v, size_t lo, size_t hi,
+    int64_t ts)
+{
+	size_t a = lo, b = hi;
+
+	while (a < b) {
+		size_t m = (a + b) / 2;
+
+		if (o->ev[v[m].r].ts < ts)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a == lo ? hi : a - 1;
+}
+
+/* The run of pairs of lane (by key) in a sorted array. */
+static void
+run_of(const struct pair *v, size_t n, int32_t lane, int by_dev,
+    const struct opts *o, size_t *lo, size_t *hi)
+{
+	size_t a, b, m;
+	int k;
+
+	for (k = 0; k < 2; k++) {	/* the first of lane, the first after */
+		a = 0;
+		b = n;
+		while (a < b) {
+			int32_t l;
+
+			m = (a + b) / 2;
+			l = o->ev[by_dev ? v[m].d : v[m].r].lane;
+			if (l < lane || (k && l == lane))
+				a = m + 1;
+			else
+				b = m;
+		}
+		*(k ? hi : lo) = a;
+	}
+}
+
+/* Do two lanes share a device: the rank and the pid? */
+static int
+same_device(const struct opts *o, int32_t a, int32_t b)
+{
+	const char *x = o->lanes.str[a], *y = o->lanes.str[b];
+	size_t n = strcspn(x, "\037");
+
+	return n == strcspn(y, "\037") && memcmp(x, y, n) == 0;
+}
+
+/*
+ * A collective without launch follows the device's work: the kernel of
+ * the graph on its device (any stream) that ended last at or before its
+ * start (then the later in the input), or -1.
+ */
+static int32_t
+device_before(const struct opts *o, size_t k)
+{
+	const struct pev *x = &o->ev[k];
+	int32_t best = -1;
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		const struct pev *p = &o->ev[i];
+
+		if (i == k || p->kind != K_DEV || !(p->fl & F_GRAPH) ||
+		    p->ts + p->dur > x->ts || !same_device(o, p->lane, x->lane))
+			continue;
+		if (best < 0 || p->ts + p->dur > node_ts(o, E(best)) ||
+		    (p->ts + p->dur == node_ts(o, E(best)) &&
+		    p->seq > o->ev[best].seq))
+			best = (int32_t)i;
+	}
+	return best;
+}
+
+static void
+device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
+{
+	struct pair *ps, *pt;
+	struct qitem *q;
+	struct ditem *it;
+	int *qrt, *qk;
+	int32_t *last;		/* per stream lane: its last kernel, -1 */
+	int32_t *ksync;		/* per event: the kernel it waits for, -1 */
+	size_t np = 0, nit = 0, i, j, lo, hi;
+
+	ps = mct_xmalloc((o->n + 1) * sizeof(*ps));
+	it = mct_xmalloc((o->n + 1) * sizeof(*it));
+	for (i = 0; i < o->n; i++) {
+		struct pev *p = &o->ev[i];
+
+		if (p->kind == K_DEV && p->corr >= 0 && launch[p->corr] >= 0) {
+			p->fl |= F_GRAPH;
+			ps[np].r = (size_t)launch[p->corr];
+			ps[np++].d = i;
+			it[nit].what = 'k';
+		} else if (p->kind == K_DEV && (p->fl & F_GRAPH))
+			it[nit].what = 'k';	/* a collective, no launch */
+		else if (p->kind == K_SYNC && p->corr >= 0 &&
+		    launch[p->corr] >= 0) {
+			struct mct_val dummy;
+			const char *nm = o->names.str[p->name];
+
+			(void)dummy;
+			it[nit].call = (size_t)launch[p->corr];
+			if (strcmp(nm, "Context Sync") == 0)
+				it[nit].what = 'c';
+			else if (strcmp(nm, "Stream Sync") == 0)
+				it[nit].what = 's';
+			else if (strcmp(nm, "Event Sync") == 0)
+				it[nit].what = 'e';
+			else if (strcmp(nm, "Stream Wait Event") == 0)
+				it[nit].what = 'w';
+			else
+				continue;
+		} else if ((p->fl & F_GRAPH) && p->kind == K_OP &&
+		    (p->fl & F_HOSTCALL) && (p->corr < 0 || !synced[p->corr]) &&
+		    (p->fl & (F_DEVSYNC | F_STRSYNC))) {
+			it[nit].call = i;
+			it[nit].what = p->fl & F_DEVSYNC ? 'c' : 't';
+		} else
+			continue;
+		it[nit].i = i;
+		it[nit].seq = p->seq;
+		it[nit].key = it[nit].what == 'k' ? p->ts : p->ts + p->dur;
+		nit++;
+	}
+	/* launches by name whose work is not in the trace */
+	{
+		char *used = mct_xmalloc(o->n + 1);
+
+		memset(used, 0, o->n + 1);
+		for (i = 0; i < np; i++)
+			used[ps[i].r] = 1;
+		for (i = 0; i < o->n; i++)
+			if ((o->ev[i].fl & (F_GRAPH | F_LAUNCH | F_HOSTCALL)) ==
+			    (F_GRAPH | F_LAUNCH | F_HOSTCALL) && !used[i])
+				o->nokernel++;
+		free(used);
+	}
+	/* queues */
+	q = mct_xmalloc((2 * np + 1) * sizeof(*q));
+	qrt = mct_xmalloc((np + 1) * sizeof(*qrt));
+	qk = mct_xmalloc((np + 1) * sizeof(*qk));
+	for (i = 0; i < np; i++) {
+		struct pev *r = &o->ev[ps[i].r], *d = &o->ev[ps[i].d];
+
+		q[2 * i] = (struct qitem){ d->lane, 0, r->ts, r->seq, i };
+		q[2 * i + 1] = (struct qitem){ d->lane, 1, d->ts, d->seq, i };
+	}
+	mct_sort(q, 2 * np, sizeof(*q), cmp_qitem);
+	for (i = 0; i < 2 * np; i = j) {
+		int len = 0;
+
+		for (j = i; j < 2 * np && q[j].lane == q[i].lane; j++) {
+			len += q[j].kernel ? -1 : 1;
+			(q[j].kernel ? qk : qrt)[q[j].pair] = len;
+		}
+	}
+	/* the queues by device event */
+	{
+		int *a = mct_xmalloc((o->n + 1) * sizeof(*a)),
+		    *b = mct_xmalloc((o->n + 1) * sizeof(*b));
+
+		for (i = 0; i < np; i++) {
+			a[ps[i].d] = qrt[i];
+			b[ps[i].d] = qk[i];
+		}
+		free(qrt);
+		free(qk);
+		qrt = a;
+		qk = b;
+	}
+	free(q);
+	/* launches by stream and by thread, in launch order */
+	sorting = o;
+	pt = mct_xmalloc((np + 1) * sizeof(*pt));
+	memcpy(pt, ps, np * sizeof(*ps));
+	mct_sort(ps, np, sizeof(*ps), cmp_pair_stream);
+	mct_sort(pt, np, sizeof(*pt), cmp_pair_thread);
+	mct_sort(it, nit, sizeof(*it), cmp_ditem);
+	last = mct_xmalloc(((size_t)o->lanes.n + 1) * sizeof(*last));
+	for (i = 0; i < (size_t)o->lanes.n; i++)
+		last[i] = -1;
+	ksync = mct_xmalloc((o->n + 1) * sizeof(*ksync));
+	for (i = 0; i < o->n; i++)
+		ksync[i] = -1;
+	for (i = 0; i < nit; i++) {
+		struct ditem *t = &it[i];
+		struct pev *x = &o->ev[t->i];
+		int32_t src = -1, ls, srcs[1];
+		size_t k, nsrc = 0;
+
+		if (t->what == 'k') {
+			struct pev *r = x->corr >= 0 && launch[x->corr] >= 0 ?
+			    &o->ev[launch[x->corr]] : NULL;
+			int added = 0;
+
+			edge(o, S(t->i), E(t->i), x->dur, E_DEV, (int32_t)t->i);
+			if ((src = ksync[t->i]) >= 0) {
+				ksync[t->i] = -1;
+				edge(o, E(src), S(t->i), 0, E_SYNC,
+				    (int32_t)t->i);
+				added = 1;
+			}
+			ls = r != NULL ? last[x->lane] : device_before(o, t->i);
+			if (r != NULL && qrt[t->i] == 1 && qk[t->i] == 0 &&
+			    (ls < 0 ||
+			    node_ts(o, E(ls)) < r->ts) && (src < 0 ||
+			    node_ts(o, E(src)) < r->ts)) {
+				edge(o, S(launch[x->corr]), S(t->i),
+				    x->ts - r->ts, E_LAUNCH, launch[x->corr]);
+				added = 1;
+			} else if (ls >= 0 && (src < 0 ||
+			    node_ts(o, E(src)) < node_ts(o, E(ls)))) {
+				edge(o, E(ls), S(t->i), x->ts -
+				    node_ts(o, E(ls)), E_WAIT, ls);
+				added = 1;
+			}
+			if (!added)
+				o->noedge++;
+			last[x->lane] = (int32_t)t->i;
+			continue;
+		}
+		if (!(o->ev[t->call].fl & F_GRAPH))
+			continue;
+		switch (t->what) {
+		case 'c':	/* every stream of the call's rank */
+			for (k = nsrc = 0; k < (size_t)o->lanes.n; k++)
+				if (last[k] >= 0 && o->ev[last[k]].rk ==
+				    o->ev[t->call].rk) {
+					edge(o, E(last[k]), E(t->call), 0,
+					    E_SYNC, (int32_t)t->call);
+					nsrc++;
+				}
+			if (nsrc == 0)
+				o->nosrc++;
+			continue;
+		case 's':
+			srcs[nsrc++] = last[x->lane];
+			break;
+		case 't':	/* the stream of the thread's last launch */
+			run_of(pt, np, x->lane, 0, o, &lo, &hi);
+			k = last_before(o, pt, lo, hi, x->ts);
+			if (k < hi)
+				srcs[nsrc++] = last[o->ev[pt[k].d].lane];
+			break;
+		case 'e':
+		case 'w':
+			if (x->wstream < 0 || x->rcorr < 0 ||
+			    record[x->rcorr] < 0) {
+				o->nosrc++;
+				continue;
+			}
+			run_of(ps, np, x->wstream, 1, o, &lo, &hi);
+			k = last_before(o, ps, lo, hi,
+			    o->ev[record[x->rcorr]].ts);
+			if (k == hi) {
+				o->nosrc++;
+				continue;
+			}
+			src = (int32_t)ps[k].d;
+			if (t->what == 'e') {
+				srcs[nsrc++] = src;
+				break;
+			}
+			/* the next launch of the call's thread on x's stream */
+			run_of(ps, np, x->lane, 1, o, &lo, &hi);
+			for (k = lo; k < hi; k++) {
+				struct pev *r = &o->ev[ps[k].r];
+
+				if (r->lane == o->ev[t->call].lane &&
+				    r->ts > o->ev[t->call].ts)
+					break;
+			}
+			if (k < hi)
+				ksync[ps[k].d] = src;
+			continue;
+		}
+		if (nsrc == 0 || srcs[0] < 0)
+			o->nosrc++;
+		for (k = 0; k < nsrc; k++)
+			if (srcs[k] >= 0)
+				edge(o, E(srcs[k]), E(t->call), 0, E_SYNC,
+				    (int32_t)t->call);
+	}
+	free(ps);
+	free(pt);
+	free(it);
+	free(qrt);
+	free(qk);
+	free(last);
+	free(ksync);
+}
+
+/*
+ * The longest path.
+ */
+
+static int
+seg_kind(const struct opts *o, const struct edge *e)
+{
+	switch (e->kind) {
+	case E_LAUNCH:
+		return S_LAUNCH;
+	case E_WAIT:
+		return S_WAIT;
+	case E_SYNC:
+		return S_SYNC;
+	}
+	if (e->att < 0 || o->ev[e->att].kind != K_DEV)
+		return S_HOST;
+	return o->ev[e->att].fl & F_COMM ? S_COMM : S_KERNEL;
+}
+
+static void
+longest(struct opts *o, struct path *pa)
+{
+	size_t nn = 2 * o->n, i, k, head, tail;
+	size_t *pstart, *sstart, *pl, *sl, *order;
+	int64_t *dist;
+	int32_t *pred, *indeg, n, end = -1;
+	char *node;
+
+	memset(pa, 0, sizeof(*pa));
+	pa->on = mct_xmalloc(o->n + 1);
+	memset(pa->on, 0, o->n + 1);
+	node = mct_xmalloc(nn + 1);
+	for (i = 0; i < o->n; i++)
+		node[2 * i] = node[2 * i + 1] = (o->ev[i].fl & F_GRAPH) != 0;
+	pstart = mct_xmalloc((nn + 2) * sizeof(*pstart));
+	sstart = mct_xmalloc((nn + 2) * sizeof(*sstart));
+	memset(pstart, 0, (nn + 2) * sizeof(*pstart));
+	memset(sstart, 0, (nn + 2) * sizeof(*sstart));
+	for (k = 0; k < o->ne; k++) {
+		pstart[o->e[k].v + 1]++;
+		sstart[o->e[k].u + 1]++;
+	}
+	for (i = 0; i < nn; i++) {
+		pstart[i + 1] += pstart[i];
+		sstart[i + 1] += sstart[i];
+	}
+	pl = mct_xmalloc((o->ne + 1) * sizeof(*pl));
+	sl = mct_xmalloc((o->ne + 1) * sizeof(*sl));
+	{
+		size_t *pp = mct_xmalloc((nn + 1) * sizeof(*pp)),
+		    *sp = mct_xmalloc((nn + 1) * sizeof(*sp));
+
+		memcpy(pp, pstart, nn * sizeof(*pp));
+		memcpy(sp, sstart, nn * sizeof(*sp));
+		for (k = 0; k < o->ne; k++) {
+			pl[pp[o->e[k].v]++] = k;
+			sl[sp[o->e[k].u]++] = k;
+		}
+		free(pp);
+		free(sp);
+	}
+	indeg = mct_xmalloc((nn + 1) * sizeof(*indeg));
+	order = mct_xmalloc((nn + 1) * sizeof(*order));
+	dist = mct_xmalloc((nn + 1) * sizeof(*dist));
+	pred = mct_xmalloc((nn + 1) * sizeof(*pred));
+	head = tail = 0;
+	for (i = 0; i < nn; i++) {
+		indeg[i] = (int32_t)(pstart[i + 1] - pstart[i]);
+		if (node[i] && indeg[i] == 0)
+			order[tail++] = i;
+	}
+	while (head < tail) {
+		size_t v = order[head++];
+
+		for (k = sstart[v]; k < sstart[v + 1]; k++)
+			if (--indeg[o->e[sl[k]].v] == 0)
+				order[tail++] = (size_t)o->e[sl[k]].v;
+	}
+	for (i = 0; i < nn; i++)
+		pa->cycle += node[i];
+	pa->cycle -= (long long)tail;
+	if (pa->cycle > 0)
+		goto done;
+	for (i = 0; i < tail; i++) {
+		size_t v = order[i];
+		int32_t best = -1;
+		int64_t bd = 0;
+
+		for (k = pstart[v]; k < pstart[v + 1]; k++) {
+			const struct edge *e = &o->e[pl[k]];
+			const struct edge *b = best >= 0 ? &o->e[best] : NULL;
+			int64_t d = dist[e->u] + e->w;
+
+			if (b == NULL || d > bd || (d == bd &&
+			    (erank[e->kind] < erank[b->kind] ||
+			    (erank[e->kind] == erank[b->kind] && e->u < b->u)))) {
+				best = (int32_t)pl[k];
+				bd = d;
+			}
+		}
+		dist[v] = best >= 0 ? bd : 0;
+		pred[v] = best;
+		if (end < 0 || dist[v] > dist[end] ||
+		    (dist[v] == dist[end] && (int32_t)v < end))
+			end = (int32_t)v;
+	}
+	if (end < 0)
+		goto done;
+	pa->len = dist[end];
+	/* back from the end: the segments, reversed at the end */
+	for (n = end; ; n = o->e[pred[n]].u) {
+		const struct edge *e;
+		int sk;
+
+		pa->nodes++;
+		pa->on[n / 2] = 1;
+		if (pred[n] < 0)
+			break;
+		e = &o->e[pred[n]];
+		pa->edge = mct_xgrow(pa->edge, pa->nedge, sizeof(*pa->edge));
+		pa->edge[pa->nedge++] = pred[n];
+		if (e->kind == E_DEP)
+			continue;
+		sk = seg_kind(o, e);
+		if (pa->n > 0 && pa->s[pa->n - 1].att == e->att &&
+		    pa->s[pa->n - 1].kind == sk) {
+			pa->s[pa->n - 1].ns += e->w;
+			continue;
+		}
+		pa->s = mct_xgrow(pa->s, pa->n, sizeof(*pa->s));
+		pa->s[pa->n++] = (struct seg){ e->att, sk, e->w };
+	}
+	for (i = 0; i < pa->n / 2; i++) {
+		struct seg t = pa->s[i];
+
+		pa->s[i] = pa->s[pa->n - 1 - i];
+		pa->s[pa->n - 1 - i] = t;
+	}
+	/* merging ran backwards: merge again forwards */
+	for (i = k = 0; i < pa->n; i++) {
+		if (k > 0 && pa->s[k - 1].att == pa->s[i].att &&
+		    pa->s[k - 1].kind == pa->s[i].kind)
+			pa->s[k - 1].ns += pa->s[i].ns;
+		else
+			pa->s[k++] = pa->s[i];
+	}
+	pa->n = k;
+done:
+	free(node);
+	free(pstart);
+	free(sstart);
+	free(pl);
+	free(sl);
+	free(indeg);
+	free(order);
+	free(dist);
+	free(pred);
+}
+
+static int
+in_window(const struct pev *p, const int64_t *lo, const int64_t *hi, int haslo,
+    int hashi)
+{
+	return !(haslo && p->ts < lo[p->rk]) && !(hashi && p->ts > hi[p->rk]);
+}
+
+/* Collectives by name, rank, start and input order. */
+static int
+cmp_coll(const void *a, const void *b, void *arg)
+{
+	const struct opts *o = arg;
+	const struct pev *x = &o->ev[*(const size_t *)a],
+	    *y = &o->ev[*(const size_t *)b];
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->rk != y->rk)
+		return x->rk < y->rk ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Several ranks: the n-th communication kernel of a name on each rank is
+ * one collective (as mct-ranks matches them).  It ends on no rank before
+ * the last rank has come: an edge from the start of the rank that came
+ * last (the latest start, then the lowest rank) to each other rank's end.
+ */
+static void
+collectives(struct opts *o)
+{
+	size_t *c, n = 0, i, j, k, *at;
+	int32_t r;
+
+	c = mct_xmalloc((o->n + 1) * sizeof(*c));
+	for (i = 0; i < o->n; i++)
+		if ((o->ev[i].fl & (F_GRAPH | F_COMM)) == (F_GRAPH | F_COMM) &&
+		    o->ev[i].kind == K_DEV)
+			c[n++] = i;
+	mct_sort_r(c, n, sizeof(*c), cmp_coll, o);
+	at = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*at));
+	for (i = 0; i < n; i = j) {	/* a name: its calls, rank by rank */
+		for (j = i; j < n && o->ev[c[j]].name == o->ev[c[i]].name; j++)
+			;
+		for (r = 0; r < o->nrank; r++)
+			at[r] = SIZE_MAX;
+		for (k = j; k-- > i; )
+			at[o->ev[c[k]].rk] = k;	/* each rank's first */
+		for (;;) {
+			size_t last = SIZE_MAX;
+			int m = 0;
+
+			for (r = 0; r < o->nrank; r++) {
+				size_t x = at[r];
+
+				if (x == SIZE_MAX || x >= j ||
+				    o->ev[c[x]].rk != r)
+					continue;
+				m++;
+				if (last == SIZE_MAX ||
+				    o->ev[c[x]].ts > o->ev[c[last]].ts)
+					last = x;
+			}
+			if (m == 0)
+				break;
+			for (r = 0; r < o->nrank && m > 1; r++) {
+				size_t x = at[r];
+				struct pev *p;
+
+				if (x == SIZE_MAX || x >= j || x == last ||
+				    o->ev[c[x]].rk != r)
+					continue;
+				p = &o->ev[c[x]];
+				edge(o, S(c[last]), E(c[x]), p->ts + p->dur -
+				    o->ev[c[last]].ts, E_COLL, (int32_t)c[x]);
+			}
+			for (r = 0; r < o->nrank; r++)
+				if (at[r] != SIZE_MAX)
+					at[r]++;
+		}
+	}
+	free(at);
+	free(c);
+}
+
+/* The graph of the window, and its path. */
+int
+path_analyse(struct opts *o, struct path *pa)
+{
+	int32_t *launch, *record;
+	char *synced;
+	size_t *ops, nops = 0, i;
+	int64_t *lo, *hi;
+	int haslo, hashi;
+
+	lo = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*lo));
+	hi = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*hi));
+	if (path_window(o, lo, hi, &haslo, &hashi) != 0) {
+		free(lo);
+		free(hi);
+		return -1;
+	}
+	launch = mct_xmalloc(((size_t)o->corrs.n + 1) * sizeof(*launch));
+	record = mct_xmalloc(((size_t)o->corrs.n + 1) * sizeof(*record));
+	synced = mct_xmalloc((size_t)o->corrs.n + 1);
+	memset(synced, 0, (size_t)o->corrs.n + 1);
+	for (i = 0; i < (size_t)o->corrs.n; i++)
+		launch[i] = record[i] = -1;
+	ops = mct_xmalloc((o->n + 1) * sizeof(*ops));
+	for (i = 0; i < o->n; i++) {
+		struct pev *p = &o->ev[i];
+
+		p->fl &= ~F_GRAPH;
+		if (!in_window(p, lo, hi, haslo, hashi))
+			continue;
+		if (p->kind == K_DEV && p->corr < 0 && (p->fl & F_COMM))
+			p->fl |= F_GRAPH;	/* a collective without launch */
+		if (p->kind != K_OP)
+			continue;
+		p->fl |= F_GRAPH;
+		ops[nops++] = i;
+		if (p->corr >= 0 && (p->fl & F_HOSTCALL) &&
+		    launch[p->corr] < 0)
+			launch[p->corr] = (int32_t)i;
+		if (p->corr >= 0 && (p->fl & F_RECORD) && record[p->corr] < 0)
+			record[p->corr] = (int32_t)i;
+	}
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i].kind == K_SYNC && o->ev[i].corr >= 0 &&
+		    launch[o->ev[i].corr] >= 0)
+			synced[o->ev[i].corr] = 1;
+	o->ne = 0;
+	o->negative = o->noedge = o->nokernel = o->nosrc = 0;
+	host_edges(o, ops, nops);
+	device_edges(o, launch, record, synced);
+	/* --scale: an event's own spans, the rest of the graph as it was */
+	for (i = 0; i < o->ne && !o->unscaled; i++) {
+		struct edge *e = &o->e[i];
+
+		if ((e->kind == E_OP || e->kind == E_DEV) && e->att >= 0 &&
+		    o->ev[e->att].f != 1)
+			e->w = (int64_t)((double)e->w * o->ev[e->att].f);
+	}
+	if (o->nrank > 1)
+		collectives(o);
+	longest(o, pa);
+	free(lo);
+	free(hi);
+	free(ops);
+	free(launch);
+	free(record);
+	free(synced);
+	return 0;
+}
+
+void
+path_free(struct path *pa)
+{
+	free(pa->s);
+	free(pa->on);
+	free(pa->edge);
+}
