@@ -332,7 +332,7 @@ keep(struct opts *o, struct mct_event *ev)
 	    !in_list(o, ev, "pid", &o->pid, 0) ||
 	    !in_list(o, ev, "tid", &o->tid, 0) ||
 	    !in_list(o, ev, "cat", &o->cat, 1) ||
-	    !name_ok(o, ev) || !window_ok(o, ev) ||
+	    !name_ok(o, ev) ||
 	    (o->device && !mct_device(ev)))
 		return 0;
 	if (o->has_min || o->has_max) {
@@ -372,7 +372,7 @@ clip(struct opts *o, struct mct_event *ev)
 		return;
 	end = sat_add(ts, dur);
 	if ((o->has_to && ts >= o->hi) || (o->has_from && end <= o->lo))
-		return;	/* not in the window (kept by -v): as it is */
+		return;	/* not in the window: as it is */
 	nts = o->has_from && ts < o->lo ? o->lo : ts;
 	nend = o->has_to && end > o->hi ? o->hi : end;
 	if (nts == ts && nend == end)
@@ -615,7 +615,10 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 	return optind;
 }
 
-/* A --where field, watched: a warning if no event has it. */
+/*
+ * A --where field, watched: no event has it is an error (exit 2), for the
+ * selection it made is not the one meant.
+ */
 static void
 watch(const struct mct_field *f, void *seen)
 {
@@ -630,7 +633,7 @@ main(int argc, char *argv[])
 	struct opts o = { 0 };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	int n;
+	int n, missing;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &out, &mo);
@@ -660,7 +663,8 @@ main(int argc, char *argv[])
 		mct_seen_event(&o.seen, ev);
 		if (o.bare)
 			extent(&o, ev);
-		if (keep(&o, ev) == o.invert)
+		/* -v inverts the predicates, never the window */
+		if (!window_ok(&o, ev) || keep(&o, ev) == o.invert)
 			continue;
 		o.kept++;
 		if (o.count)
@@ -669,12 +673,13 @@ main(int argc, char *argv[])
 			clip(&o, ev);
 		mct_out_event(&out, ev);
 	}
-	mct_seen_end(&o.seen);
+	missing = mct_seen_end(&o.seen);
 	cat_end(&o.cat);
 	bare_end(&o);
-	if (o.count)
+	if (o.count && !missing)
 		printf("%lld\n", o.kept);
-	else
+	else if (!o.count)
 		mct_out_end(&out);
-	return mct_finish(mct_close(r));
+	return mct_finish(mct_status(mct_close(r),
+	    missing ? MCT_EXIT_USAGE : MCT_EXIT_OK));
 }
