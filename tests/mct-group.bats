@@ -809,3 +809,12 @@ EOF
 	command -v mandoc > /dev/null || skip "mandoc not installed"
 	same "$(mandoc -Tlint -W warning "$man" 2>&1)" ""
 }
+
+@test "tsv and csv: a whole number past 10^15 (a mean or total of absolute ts) is plain digits, never an exponent" {
+	local k=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	mct-group --by cat --value ts -o tsv "$k" > ts.tsv
+	mct-group --by cat --value ts -o csv "$k" > ts.csv
+	# the means of ts (about 1.4e18 ns) are whole doubles
+	[ "$(awk -F '\t' 'NR > 1 && $5 ~ /^[0-9]{19}$/' ts.tsv | wc -l)" -gt 0 ]
+	if grep -E '[0-9][eE][+-]?[0-9]' ts.tsv ts.csv; then return 1; fi
+}
