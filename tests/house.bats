@@ -210,7 +210,7 @@ mct-x.o: mct_next_in
 mct-x.o: mct_pairbe_next"
 }
 
-@test "the tools' options() are their own options only: under 450 lines in all" {
+@test "the tools' options() are their own options only: under 480 lines in all" {
 	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" options \
 	    "$MCT_SRCDIR"/tools/mct-*.c
 	[ "$status" -eq 0 ]
@@ -218,7 +218,8 @@ mct-x.o: mct_pairbe_next"
 	# every tool has its options() (a renamed one would count nothing)
 	[[ "$output" != *" none"* ]]
 	[ "${#lines[@]}" -ge 9 ]
-	[ "${lines[-1]#total }" -lt 450 ]
+	# (ten tools: 450 for nine, and mct-mem's 25)
+	[ "${lines[-1]#total }" -lt 480 ]
 }
 
 # cites FILE...: the lines that cite a document the repository does not

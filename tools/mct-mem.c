@@ -599,26 +599,29 @@ counters(struct opts *o, struct mem **v)
 	mct_buf_free(&b);
 }
 
+/* --by's argument, or exit with a message. */
+static int
+opt_by(const char *arg)
+{
+	if (strcmp(arg, "op") != 0 && strcmp(arg, "module") != 0) {
+		warnx("--by: '%s' is not op or module", arg);
+		mct_usage_hint();
+	}
+	return strcmp(arg, "op") == 0 ? K_OP : K_MODULE;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
 	    .tty_table = 1 };
-	char def[64];
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:u:V",
 	    longopts)) != -1) {
 		switch (ch) {
 		case OPT_BY:
-			if (strcmp(optarg, "op") == 0)
-				o->by = K_OP;
-			else if (strcmp(optarg, "module") == 0)
-				o->by = K_MODULE;
-			else {
-				warnx("--by: '%s' is not op or module", optarg);
-				mct_usage_hint();
-			}
+			o->by = opt_by(optarg);
 			break;
 		case OPT_COUNTERS:
 			o->counters = 1;
@@ -630,6 +633,15 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			usage(2);
 		}
 	}
+	return optind;
+}
+
+/* What the options make together: counters with -o trace, the default -F. */
+static void
+modes(struct opts *o)
+{
+	char def[64];
+
 	if (o->out.fmt == MCT_O_TRACE)
 		o->counters = 1;
 	if (o->counters && o->by >= 0) {
@@ -646,7 +658,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			snprintf(def, sizeof(def), "%s", SUMMARY_FIELDS);
 		mct_opt_fields("-F", def, &o->out.fields, &o->out.nfields);
 	}
-	return optind;
 }
 
 int
@@ -663,6 +674,7 @@ main(int argc, char *argv[])
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
+	modes(&o);
 	argc -= n;
 	argv += n;
 	if (mct_field_parse("args.Bytes", &o.f_bytes) != 0 ||
