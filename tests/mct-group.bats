@@ -815,6 +815,6 @@ EOF
 	mct-group --by cat --value ts -o tsv "$k" > ts.tsv
 	mct-group --by cat --value ts -o csv "$k" > ts.csv
 	# the means of ts (about 1.4e18 ns) are whole doubles
-	[ "$(awk -F '\t' 'NR > 1 && $5 ~ /^[0-9]{19}$/' ts.tsv | wc -l)" -gt 0 ]
+	[ "$(awk -F '\t' 'NR > 1 && $5 ~ /^[0-9]+$/ && length($5) == 19' ts.tsv | wc -l)" -gt 0 ]
 	if grep -E '[0-9][eE][+-]?[0-9]' ts.tsv ts.csv; then return 1; fi
 }
