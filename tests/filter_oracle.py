@@ -610,13 +610,21 @@ def eval_expr(e, ev, ctx):
     return any(all(eval_cond(c, ev, ctx) for c in ands) for ands in e)
 
 
+# The trace format's own keys: one of them that no event has (dur in a
+# trace of instants) is only warned of, not an error.
+OWN_KEYS = {"name", "cat", "ph", "ts", "tts", "dur", "tdur", "pid", "tid",
+            "id", "id2", "bp", "s", "scope", "cname", "args", "rank"}
+
+
 def expr_paths(e):
-    """The path fields (not rel, end, category) an expression names."""
+    """The path fields (not rel, end, category, nor a key of the trace
+    format's own) an expression names."""
     for ands in e:
         for c in ands:
             if c.op == "group":
                 yield from expr_paths(c.sub)
-            elif c.field.kind == "path":
+            elif c.field.kind == "path" and not (
+                    len(c.field.segs) == 1 and c.field.text in OWN_KEYS):
                 yield c.field
 
 

@@ -633,7 +633,7 @@ mct-filter: --cat kernel_x: no event has this category, but some have 'kernel_X'
 	[ "$(mct-filter -c --where '(cat == "kernel" || cat == "gpu_memcpy") && dur > 10us' "$k")" -gt 0 ]
 }
 
-@test "--where on a field no event has: exit 2 naming the nearest field; -c prints no count" {
+@test "--where on a field no event has: exit 2 naming the nearest field; -c prints no count (a key of the format's own: a warning)" {
 	run --separate-stderr mct-filter -c --where 'catt == "kernel"' where.json
 	[ "$status" -eq 2 ]
 	same "$stderr" "mct-filter: --where: no event has the field 'catt' (did you mean 'cat'?)"
@@ -644,6 +644,12 @@ mct-filter: --cat kernel_x: no event has this category, but some have 'kernel_X'
 	run --separate-stderr mct-filter -c --where 'args.sz == 1' where.json
 	[ "$status" -eq 2 ]
 	same "$stderr" "mct-filter: --where: no event has the field 'args.sz' (did you mean 'args.s'?)"
+	# a key of the trace format's own that no event has: a warning only
+	printf '%s\n' '{"traceEvents":[{"name":"a","ph":"i","ts":1,"s":"g"}]}' > inst.json
+	run --separate-stderr mct-filter -c --where 'dur > 1000 || name == a' inst.json
+	[ "$status" -eq 0 ]
+	same "$output" 1
+	same "$stderr" "mct-filter: --where: no event has the field 'dur'"
 	# a field some event has is no error, whatever it selects
 	run --separate-stderr mct-filter -c --where 'args.s == nothing' where.json
 	[ "$status" -eq 0 ]

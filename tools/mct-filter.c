@@ -49,6 +49,7 @@ struct opts {
 	int		 invert, count, no_meta;
 	int		 device;	/* --device: the device lanes of mct(7) */
 	struct mct_seen	 seen;		/* --where fields some event had */
+	struct mct_seen	 seen_own;	/* ... of the trace format's own keys */
 	int		 rules;		/* --rules given, or category used */
 	long long	 kept;
 	struct mct_buf	 clipped;
@@ -618,13 +619,24 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 }
 
 /*
- * A --where field, watched: no event has it is an error (exit 2), for the
- * selection it made is not the one meant.
+ * A --where field, watched.  One that no event has made a selection that
+ * was not meant (a misspelling: args.grd): an error, exit 2.  A key of
+ * the trace format's own that no event has (dur in a trace of instants)
+ * is only warned of.
  */
 static void
-watch(const struct mct_field *f, void *seen)
+watch(const struct mct_field *f, void *arg)
 {
-	mct_seen_add(seen, f, "--where");
+	static const char *const own[] = { "name", "cat", "ph", "ts", "tts",
+	    "dur", "tdur", "pid", "tid", "id", "id2", "bp", "s", "scope",
+	    "cname", "args", "rank", NULL };
+	struct opts *o = arg;
+	int i;
+
+	for (i = 0; own[i] != NULL; i++)
+		if (f->nseg == 1 && strcmp(f->text, own[i]) == 0)
+			break;
+	mct_seen_add(own[i] != NULL ? &o->seen_own : &o->seen, f, "--where");
 }
 
 int
@@ -646,7 +658,7 @@ main(int argc, char *argv[])
 		exit(MCT_EXIT_USAGE);
 
 	for (n = 0; n < o.nwhere; n++)
-		mct_expr_fields(o.where[n], watch, &o.seen);
+		mct_expr_fields(o.where[n], watch, &o);
 	if (o.from_abs == o.to_abs)
 		empty_window(&o, o.from, o.to);
 	r = mct_open(argc, argv, &mo);
@@ -663,6 +675,7 @@ main(int argc, char *argv[])
 			continue;
 		}
 		mct_seen_event(&o.seen, ev);
+		mct_seen_event(&o.seen_own, ev);
 		if (o.bare)
 			extent(&o, ev);
 		/* -v inverts the predicates, never the window */
@@ -675,6 +688,7 @@ main(int argc, char *argv[])
 			clip(&o, ev);
 		mct_out_event(&out, ev);
 	}
+	mct_seen_end(&o.seen_own);
 	missing = mct_seen_end(&o.seen);
 	cat_end(&o.cat);
 	bare_end(&o);
