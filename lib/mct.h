@@ -602,7 +602,7 @@ struct mct_seen {
 void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
 	    const char *);
 void	 mct_seen_event(struct mct_seen *, struct mct_event *);
-void	 mct_seen_end(struct mct_seen *);
+int	 mct_seen_end(struct mct_seen *);
 const char *mct_nearest(const char *, const char *const *, int);
 
 /*

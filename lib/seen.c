@@ -181,21 +181,23 @@ mct_nearest(const char *name, const char *const *cand, int n)
 /*
  * The end of the input: warn of each watched field no event had (when
  * there were events), naming its option and the nearest path seen or
- * virtual field.
+ * virtual field.  Returns how many were said (a tool for which a missing
+ * field is an error exits 2 on it).
  * Frees what s holds.
  */
-void
+int
 mct_seen_end(struct mct_seen *s)
 {
 	const struct mct_mapent *e;
 	const struct mct_vfield *vf;
 	const char *best;
 	size_t it, d, bd, n;
-	int i;
+	int i, missing = 0;
 
 	for (i = 0; i < s->nf && s->events > 0; i++) {
 		if (s->found[i])
 			continue;
+		missing++;
 		n = strlen(s->f[i]->text);
 		best = NULL;
 		bd = 0;
@@ -229,4 +231,5 @@ mct_seen_end(struct mct_seen *s)
 	mct_map_free(&s->paths);
 	mct_buf_free(&s->tmp);
 	memset(s, 0, sizeof(*s));
+	return missing;
 }

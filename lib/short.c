@@ -220,9 +220,60 @@ functors(const char *s, size_t n, struct mct_buf *out)
 }
 
 /*
+ * The qualified name at the head of an Itanium-mangled name the demangler
+ * refused (a profiler cut it: _ZN2ck6device12_GLOBAL__N_16kernelI...),
+ * read by hand: _Z, N and its qualifiers, then each <length><identifier>
+ * until anything else (template arguments, a substitution, the end).  A
+ * cut identifier keeps what is left of it; _GLOBAL__N_* is the anonymous
+ * namespace.  NULL if not even one identifier is there.
+ */
+static char *
+nested(const char *s, size_t n)
+{
+	struct mct_buf b = { 0 };
+	size_t i = 2, len, have;
+	int nest = 0, k;
+
+	if (i < n && s[i] == 'N')
+		for (nest = 1, i++; i < n && strchr("rVKRO", s[i]) != NULL; i++)
+			;
+	if (i + 1 < n && s[i] == 'S' && s[i + 1] == 't') {
+		mct_buf_adds(&b, "std");
+		i += 2;
+	}
+	for (k = 0; i < n && isdigit((unsigned char)s[i]) && s[i] != '0'; k++) {
+		for (len = 0; i < n && isdigit((unsigned char)s[i]) &&
+		    len < 100000; i++)
+			len = len * 10 + (size_t)(s[i] - '0');
+		for (have = 0; have < len && i + have < n &&
+		    (isalnum((unsigned char)s[i + have]) || s[i + have] == '_');
+		    have++)
+			;
+		if (have == 0)
+			break;
+		if (b.len > 0)
+			mct_buf_adds(&b, "::");
+		if (have == len && len >= 10 && strncmp(s + i, "_GLOBAL__N", 10) == 0)
+			mct_buf_adds(&b, "(anonymous namespace)");
+		else
+			mct_buf_add(&b, s + i, have);
+		i += have;
+		if (have < len || !nest)
+			break;
+	}
+	if (b.len == 0 || (b.len == 3 && memcmp(b.p, "std", 3) == 0)) {
+		free(b.p);
+		return NULL;
+	}
+	mct_buf_addc(&b, '\0');
+	return b.p;
+}
+
+/*
  * The short form of a name (its text, not JSON) appended to out.
- * Itanium-mangled names are demangled first; a name that is neither a
- * signature nor a generated GEMM is copied as it is.
+ * Itanium-mangled names are demangled first, or, where the demangler
+ * refuses one (cut), their qualified name read by hand; a name that is
+ * neither a signature nor a generated GEMM is copied as it is.
  */
 void
 mct_short(const char *s, size_t n, struct mct_buf *out)
@@ -234,7 +285,8 @@ mct_short(const char *s, size_t n, struct mct_buf *out)
 		m = mct_xmalloc(n + 1);
 		memcpy(m, s, n);
 		m[n] = '\0';
-		if ((d = mct_demangle(m)) != NULL) {
+		if ((d = mct_demangle(m)) != NULL ||
+		    (d = nested(m, n)) != NULL) {
 			free(m);
 			m = d;
 			s = m;

@@ -481,7 +481,12 @@ mct_fmt_count(char *buf, int64_t v)
 	return (size_t)j;
 }
 
-/* The shortest text that reads back as the same double. */
+/*
+ * The shortest text that reads back as the same double; a whole number
+ * below 10^21 in plain digits, never with an exponent (awk and mawk read
+ * 1.7e+18 as a number but print it back differently; JavaScript draws the
+ * same line).  At most 25 bytes.
+ */
 size_t
 mct_fmt_double(char *buf, double d)
 {
@@ -491,6 +496,8 @@ mct_fmt_double(char *buf, double d)
 		return (size_t)sprintf(buf, "null");
 	if (fabs(d) < 1e15 && d == (double)(int64_t)d)
 		return (size_t)sprintf(buf, "%" PRId64, (int64_t)d);
+	if (fabs(d) < 1e21 && d == floor(d))
+		return (size_t)sprintf(buf, "%.0f", d);
 	for (prec = 1; prec <= 17; prec++) {
 		n = sprintf(buf, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)

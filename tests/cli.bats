@@ -14,6 +14,11 @@ setup_file() {
 	gen --scale 0.02 --unit us --metrics "$BATS_FILE_TMPDIR/small.csv" \
 	    > "$BATS_FILE_TMPDIR/small.json"
 	mct-cat "$BATS_FILE_TMPDIR/small.json" > "$BATS_FILE_TMPDIR/small.nd"
+	# mct-mem reads the allocator's events: Kineto-shaped traces of them
+	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" --plain 3 \
+	    > "$BATS_FILE_TMPDIR/small-mem.json"
+	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" --plain 300 \
+	    > "$BATS_FILE_TMPDIR/big-mem.json"
 }
 
 setup() {
@@ -34,12 +39,14 @@ twice() {
 }
 
 # What a tool reads in these tests: mct-cat a trace, mct-metrics a metric
-# log, the others a stream.
+# log, mct-mem a trace with memory events, the others a stream.
 input_for() {
 	if [ "$1" = mct-cat ]; then
 		echo "$BATS_FILE_TMPDIR/$2.json"
 	elif [ "$1" = mct-metrics ]; then
 		echo "$BATS_FILE_TMPDIR/$2.csv"
+	elif [ "$1" = mct-mem ]; then
+		echo "$BATS_FILE_TMPDIR/$2-mem.json"
 	else
 		echo "$BATS_FILE_TMPDIR/$2.nd"
 	fi

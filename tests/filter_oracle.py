@@ -8,7 +8,8 @@ of mct-filter(1) is implemented again from the man page:
 
   selection  options of one kind OR their values, different options AND;
              ph M events (metadata) always pass (not with --no-meta) and
-             are not counted; -v inverts the rest.
+             are not counted; -v inverts the predicates but not the
+             --from/--to window, which holds either way.
   --ph --pid --tid   the value's text equals one of the values given
              (a number by its JSON text, a string by its content).
   --cat      equals, or equals one comma-separated part of cat.
@@ -609,6 +610,24 @@ def eval_expr(e, ev, ctx):
     return any(all(eval_cond(c, ev, ctx) for c in ands) for ands in e)
 
 
+# The trace format's own keys: one of them that no event has (dur in a
+# trace of instants) is only warned of, not an error.
+OWN_KEYS = {"name", "cat", "ph", "ts", "tts", "dur", "tdur", "pid", "tid",
+            "id", "id2", "bp", "s", "scope", "cname", "args", "rank"}
+
+
+def expr_paths(e):
+    """The path fields (not rel, end, category, nor a key of the trace
+    format's own) an expression names."""
+    for ands in e:
+        for c in ands:
+            if c.op == "group":
+                yield from expr_paths(c.sub)
+            elif c.field.kind == "path" and not (
+                    len(c.field.segs) == 1 and c.field.text in OWN_KEYS):
+                yield c.field
+
+
 # ---------------------------------------------------------------- rules
 
 def load_rules(path):
@@ -733,8 +752,6 @@ class Selection:
                     return False
             if a.match and not any(r.search(t) for r in self.res):
                 return False
-        if not self.window(ev):
-            return False
         dur = int_key(ev, "dur") or 0
         if self.mind is not None and dur < self.mind:
             return False
@@ -748,7 +765,7 @@ class Selection:
 
     def clip(self, ev):
         """--clip: cut an X event that overlaps the window and sticks out
-        of it; events outside the window (kept by -v) are not changed."""
+        of it; other events are not changed."""
         if not (self.a.clip and ev.get("ph") == "X"):
             return ev
         if self.a.within or not self.window(ev):
@@ -766,17 +783,28 @@ class Selection:
         return ev
 
     def run(self, events):
-        """The events written (M included unless --no-meta), and the count."""
+        """The events written (M included unless --no-meta), and the count;
+        self.missing: a --where field that no non-M event has (an error:
+        no count, exit 2), when there were non-M events."""
         out, n = [], 0
+        paths = {f.text: f for e in self.where for f in expr_paths(e)}
+        seen = set()
+        any_ev = False
         for ev in events:
             if ev.get("ph") == "M":
                 if not self.a.no_meta:
                     out.append(ev)
                 continue
-            if self.matches(ev) == self.a.invert:
+            any_ev = True
+            for t, f in paths.items():
+                if t not in seen and get(ev, f, self.ctx) is not MISSING:
+                    seen.add(t)
+            # -v inverts the predicates, never the window
+            if not self.window(ev) or self.matches(ev) == self.a.invert:
                 continue
             n += 1
             out.append(self.clip(ev))
+        self.missing = any_ev and len(seen) < len(paths)
         return out, n
 
 
@@ -900,9 +928,10 @@ def die(msg):
 def batch_one(p, inp, line):
     """One line of --batch: the count, or for --check "ok" or "FAIL: why"."""
     b = p.parse_args(shlex.split(line))
-    out, n = Selection(b, inp.origin).run(inp.events)
+    sel = Selection(b, inp.origin)
+    out, n = sel.run(inp.events)
     if not b.check:
-        return str(n)
+        return "" if sel.missing else str(n)
     try:
         check(out, b, inp)
     except Mismatch as m:
@@ -928,7 +957,7 @@ def main(argv):
             for ev in inp.events:
                 if ev.get("ph") == "M":
                     continue
-                if not sel.matches(ev):
+                if not (sel.window(ev) and sel.matches(ev)):
                     continue
                 c = category(ev, sel.ctx)
                 counts[c] = counts.get(c, 0) + 1
@@ -964,6 +993,8 @@ def main(argv):
                 for r in rows:
                     print(json.dumps(r))
             return 0
+        if sel.missing:
+            return 2    # mct-filter -c prints no count
         print(n)
         return 0
     except Usage as u:

@@ -376,11 +376,21 @@ agree_batch() {
 	agree_events "$small" --clip --to 1s
 }
 
-@test "--clip -v: the events kept outside the window are not rewritten (no negative dur)" {
-	mct-filter -v --clip --from 100us --to 200us --no-meta -o tsv \
-	    -F name,ts,dur --no-header edge.json > got
-	# a_ends_at_from lies before the window: nothing to clip
-	same "$(grep '^a_ends_at_from' got)" "$(printf 'a_ends_at_from\t120000\t80000')"
+@test "-v inverts the predicates, never the window: -v --from --to --name X keeps the window and drops X" {
+	# by hand: [200 us, 300 us) holds these; c_inside is the one dropped
+	same "$(names -v --from 100us --to 200us --name c_inside edge.json)" \
+	    "b_straddles_from d_zero_at_from g_straddles_to h_covers i_instant_at_from l_x_without_dur n_ends_at_to o_begin p_counter "
+	agree_events edge.json -v --from 100us --to 200us --name c_inside
+	# the seed's: a name in the second from 1 s to 2 s
+	x=$(mct-filter --no-meta --from 1s --to 2s --ph X -o tsv -F name \
+	    --no-header "$small" | head -1)
+	[ -n "$x" ]
+	agree_events "$small" -v --from 1s --to 2s --name "$x"
+	all=$(mct-filter -c --from 1s --to 2s "$small")
+	xs=$(mct-filter -c --from 1s --to 2s --name "$x" "$small")
+	[ "$xs" -gt 0 ]
+	same "$(mct-filter -c -v --from 1s --to 2s --name "$x" "$small")" "$((all - xs))"
+	# --clip cuts what -v keeps to the window, as without -v
 	mct-filter -v --clip --from 1s --to 2s --ph X "$small" > out.nd
 	if grep -q '"dur":-' out.nd; then return 1; fi
 	agree_events "$small" -v --clip --from 1s --to 2s --ph X
@@ -614,6 +624,36 @@ mct-filter: --cat kernel_x: no event has this category, but some have 'kernel_X'
 	agree "$small" --where 'pid==3 && (dur>=1ms || name~^mc)'
 	agree "$small" --where '!(pid==2 || dur<100us) && name~(Memcpy|Memset)'
 	agree where.json --where '(args.s ~ ^(x|a)b) || (tid == main)'
+}
+
+@test "--where '(cat == \"kernel\" || cat == \"gpu_memcpy\") && dur > 10us' selects what python selects" {
+	local k=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	agree_events "$k" --where '(cat == "kernel" || cat == "gpu_memcpy") && dur > 10us'
+	agree_events "$k" --where '!(cat == "kernel" || cat == "gpu_memcpy") && dur > 10us'
+	[ "$(mct-filter -c --where '(cat == "kernel" || cat == "gpu_memcpy") && dur > 10us' "$k")" -gt 0 ]
+}
+
+@test "--where on a field no event has: exit 2 naming the nearest field; -c prints no count (a key of the format's own: a warning)" {
+	run --separate-stderr mct-filter -c --where 'catt == "kernel"' where.json
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-filter: --where: no event has the field 'catt' (did you mean 'cat'?)"
+	same "$output" ""
+	run --separate-stderr mct-filter --no-meta --where '!args.zzzzzzzz' where.json
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-filter: --where: no event has the field 'args.zzzzzzzz'"
+	run --separate-stderr mct-filter -c --where 'args.sz == 1' where.json
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-filter: --where: no event has the field 'args.sz' (did you mean 'args.s'?)"
+	# a key of the trace format's own that no event has: a warning only
+	printf '%s\n' '{"traceEvents":[{"name":"a","ph":"i","ts":1,"s":"g"}]}' > inst.json
+	run --separate-stderr mct-filter -c --where 'dur > 1000 || name == a' inst.json
+	[ "$status" -eq 0 ]
+	same "$output" 1
+	same "$stderr" "mct-filter: --where: no event has the field 'dur'"
+	# a field some event has is no error, whatever it selects
+	run --separate-stderr mct-filter -c --where 'args.s == nothing' where.json
+	[ "$status" -eq 0 ]
+	same "$output" 0
 }
 
 @test "--where time fields take units: dur, rel, ts and end relative to the origin" {

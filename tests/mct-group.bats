@@ -844,3 +844,12 @@ EOF
 		[[ "$stderr" == "mct-group: --table: not with --by, --value, -a, -o partial or --merge (a table's own are in its --table)"* ]]
 	done
 }
+
+@test "tsv and csv: a whole number past 10^15 (a mean or total of absolute ts) is plain digits, never an exponent" {
+	local k=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	mct-group --by cat --value ts -o tsv "$k" > ts.tsv
+	mct-group --by cat --value ts -o csv "$k" > ts.csv
+	# the means of ts (about 1.4e18 ns) are whole doubles
+	[ "$(awk -F '\t' 'NR > 1 && $5 ~ /^[0-9]+$/ && length($5) == 19' ts.tsv | wc -l)" -gt 0 ]
+	if grep -E '[0-9][eE][+-]?[0-9]' ts.tsv ts.csv; then return 1; fi
+}

@@ -442,3 +442,21 @@ md_rows() {
 	wait
 	[ "$status" -eq 0 ] && [ -z "$stderr" ]
 }
+
+@test "a trace with [memory] events has a Memory section: each device's peak and op as python computes them" {
+	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" --plain > mem.json
+	mct-report mem.json > r.md
+	oracle mem_oracle.py mem.json > or.txt
+	awk '$0 == "## summary" { on = 1; next } /^## / { on = 0 } on' or.txt |
+	    cut -f1,3,6 > want
+	[ "$(wc -l < want)" -gt 0 ]
+	# the section's first table: device | peak | rel | step | module | op
+	sed -n '/^## [0-9]*\. Memory$/,/^## /p' r.md |
+	    awk '/^\| device \| peak/ { on = 1; next } on && /^$/ { exit }
+		on && !/^\|---/' |
+	    sed 's/^| //; s/ |$//; s/ | /\t/g' | cut -f1,2,6 > got
+	same "$(cat got)" "$(cat want)"
+	grep -q '^| device | step | op | allocs | bytes | frees | freed |$' r.md
+	# no section without the events
+	! grep -q 'Memory$' "$BATS_FILE_TMPDIR/seed.md"
+}

@@ -300,7 +300,7 @@ warns() {
 	same "$stderr" "$4: $opt: no event has the field '$field' (did you mean '$near'?)"
 }
 
-@test "a misspelled field: a warning naming it and the nearest field seen (python), exit 0, output unchanged" {
+@test "a misspelled field: a warning naming it and the nearest field seen (python), exit 0 (2 for --where), output unchanged" {
 	s=$BATS_FILE_TMPDIR/seed.json
 	run --separate-stderr mct-group --by nmae "$s"
 	[ "$status" -eq 0 ]
@@ -312,10 +312,11 @@ warns() {
 	warns --value latncy flow.ndjson mct-group
 	run --separate-stderr mct-group --by 'args.gird,name' "$s"
 	warns --by args.gird "$s" mct-group
+	# --where: the same message, but an error (exit 2) and no count
 	run --separate-stderr mct-filter --where 'args.grd==[2056,32,1] || dur>1ms' -c "$s"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 2 ]
 	warns --where args.grd "$s" mct-filter
-	[ "$output" -gt 0 ]
+	same "$output" ""
 	run --separate-stderr mct-flow --key args.co_di "$s"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c 'no event has' <<<"$stderr")" -eq 1 ]

@@ -11,7 +11,7 @@ its output as a terminal shows it (a blank line followed by an indented
 line that is no command is part of it).  The commands run in a scratch
 directory holding examples/ (the example traces: BUILDDIR's
 seed-small.json.gz, README's directory's pytorch-small.pt.trace.json) and
-tests/gentrace, with BUILDDIR/tools first on PATH and standard output a
+tests/gentrace and tests/genmem.py, with BUILDDIR/tools first on PATH and standard output a
 terminal (a pseudo-terminal with no output processing), so the tools
 write tables as they do for a user.  Standard error must be empty but
 for mct-flow's summary line.
@@ -103,7 +103,8 @@ def main():
         os.mkdir(os.path.join(tmp, "tests"))
         for d, name in ((build, "examples/seed-small.json.gz"),
                         (src, "examples/pytorch-small.pt.trace.json"),
-                        (build, "tests/gentrace")):
+                        (build, "tests/gentrace"),
+                        (src, "tests/genmem.py")):
             os.symlink(os.path.join(d, name), os.path.join(tmp, name))
         env = dict(os.environ)
         env["PATH"] = os.path.join(build, "tools") + os.pathsep + \

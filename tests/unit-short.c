@@ -156,6 +156,18 @@ test_short(void)
 		{ "_ZN2ck27kernel_gemm_xdl_cshuffle_v1INS_16GridwiseGemm_xdlIfLb1EEELi256EEEvPKfPf",
 		    "ck::kernel_gemm_xdl_cshuffle_v1" },
 		{ "_ZN2ck12_GLOBAL__N_19anon_fillEi", "ck::anon_fill" },
+		/* cut by the profiler (the demangler refuses them): the
+		   qualified name read by hand, as the whole name's short */
+		{ "_ZN2ck16tensor_operation6device12_GLOBAL__N_139kernel_grouped_conv_fwd_xdl_cshuffle_v3\xe2\x80\xa6",
+		    "ck::tensor_operation::device::kernel_grouped_conv_fwd_xdl_cshuffle_v3" },
+		{ "_ZN2ck16tensor_operation6device12_GLOBAL__N_139kernel_grouped_conv_fwd_xdl_cshuffle_v3INS_31GridwiseGemm",
+		    "ck::tensor_operation::device::kernel_grouped_conv_fwd_xdl_cshuffle_v3" },
+		{ "_ZN2ck27kernel_gemm_xdl_cshuffle_v1...",
+		    "ck::kernel_gemm_xdl_cshuffle_v1" },
+		{ "_ZN2ck27kernel_gemm_xd...", "ck::kernel_gemm_xd" },
+		{ "_ZNSt6vector", "std::vector" },
+		{ "_Z12launch_", "launch_" },
+		{ "_ZN...", "_ZN..." },
 	};
 	struct mct_buf b = { 0 };
 	size_t i;
@@ -174,17 +186,14 @@ test_short(void)
 			bad++;
 	}
 	ok(bad == 0 && i >= 50, "short: %zu real names shortened", i);
-	for (i = 0; i < 2; i++) {
-		const char *want = mangled[i][0];
+	for (i = 0; i < sizeof(mangled) / sizeof(mangled[0]); i++) {
+		const char *want = mangled[i][1];
 
-#ifdef HAVE_DEMANGLE
-		want = mangled[i][1];
-#endif
 		b.len = 0;
 		mct_short(mangled[i][0], strlen(mangled[i][0]), &b);
 		ok(b.len == strlen(want) && memcmp(b.p, want, b.len) == 0,
-		    "short: %s -> %s (demangled where the C++ runtime is)",
-		    mangled[i][0], want);
+		    "short: %s -> %s (demangled, or its qualified name read "
+		    "by hand)", mangled[i][0], want);
 	}
 	/* the functor kept: kernels that differ by it alone stay apart;
 	   one named twice is written once; a function's ( is no list */

@@ -49,6 +49,7 @@ struct opts {
 	int		 invert, count, no_meta;
 	int		 device;	/* --device: the device lanes of mct(7) */
 	struct mct_seen	 seen;		/* --where fields some event had */
+	struct mct_seen	 seen_own;	/* ... of the trace format's own keys */
 	int		 rules;		/* --rules given, or category used */
 	long long	 kept;
 	struct mct_buf	 clipped;
@@ -130,7 +131,9 @@ usage(int status)
 	    "                        whatever the producer (mct(7))\n"
 	    "      --category NAME   the rules give the event this label\n"
 	    "      --rules FILE      the rules file for category\n"
-	    "  -v, --invert          keep the events that do not match\n"
+	    "  -v, --invert          keep the events that do not match (inside "
+	    "the window:\n"
+	    "                        --from/--to are not inverted)\n"
 	    "      --no-meta         drop metadata (ph M) and the header line\n\n"
 	    "Output:\n"
 	    "  -c, --count           print the number of events kept\n"
@@ -332,7 +335,7 @@ keep(struct opts *o, struct mct_event *ev)
 	    !in_list(o, ev, "pid", &o->pid, 0) ||
 	    !in_list(o, ev, "tid", &o->tid, 0) ||
 	    !in_list(o, ev, "cat", &o->cat, 1) ||
-	    !name_ok(o, ev) || !window_ok(o, ev) ||
+	    !name_ok(o, ev) ||
 	    (o->device && !mct_device(ev)))
 		return 0;
 	if (o->has_min || o->has_max) {
@@ -372,7 +375,7 @@ clip(struct opts *o, struct mct_event *ev)
 		return;
 	end = sat_add(ts, dur);
 	if ((o->has_to && ts >= o->hi) || (o->has_from && end <= o->lo))
-		return;	/* not in the window (kept by -v): as it is */
+		return;	/* not in the window: as it is */
 	nts = o->has_from && ts < o->lo ? o->lo : ts;
 	nend = o->has_to && end > o->hi ? o->hi : end;
 	if (nts == ts && nend == end)
@@ -615,11 +618,25 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 	return optind;
 }
 
-/* A --where field, watched: a warning if no event has it. */
+/*
+ * A --where field, watched.  One that no event has made a selection that
+ * was not meant (a misspelling: args.grd): an error, exit 2.  A key of
+ * the trace format's own that no event has (dur in a trace of instants)
+ * is only warned of.
+ */
 static void
-watch(const struct mct_field *f, void *seen)
+watch(const struct mct_field *f, void *arg)
 {
-	mct_seen_add(seen, f, "--where");
+	static const char *const own[] = { "name", "cat", "ph", "ts", "tts",
+	    "dur", "tdur", "pid", "tid", "id", "id2", "bp", "s", "scope",
+	    "cname", "args", "rank", NULL };
+	struct opts *o = arg;
+	int i;
+
+	for (i = 0; own[i] != NULL; i++)
+		if (f->nseg == 1 && strcmp(f->text, own[i]) == 0)
+			break;
+	mct_seen_add(own[i] != NULL ? &o->seen_own : &o->seen, f, "--where");
 }
 
 int
@@ -630,7 +647,7 @@ main(int argc, char *argv[])
 	struct opts o = { 0 };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	int n;
+	int n, missing;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &out, &mo);
@@ -641,7 +658,7 @@ main(int argc, char *argv[])
 		exit(MCT_EXIT_USAGE);
 
 	for (n = 0; n < o.nwhere; n++)
-		mct_expr_fields(o.where[n], watch, &o.seen);
+		mct_expr_fields(o.where[n], watch, &o);
 	if (o.from_abs == o.to_abs)
 		empty_window(&o, o.from, o.to);
 	r = mct_open(argc, argv, &mo);
@@ -658,9 +675,11 @@ main(int argc, char *argv[])
 			continue;
 		}
 		mct_seen_event(&o.seen, ev);
+		mct_seen_event(&o.seen_own, ev);
 		if (o.bare)
 			extent(&o, ev);
-		if (keep(&o, ev) == o.invert)
+		/* -v inverts the predicates, never the window */
+		if (!window_ok(&o, ev) || keep(&o, ev) == o.invert)
 			continue;
 		o.kept++;
 		if (o.count)
@@ -669,12 +688,14 @@ main(int argc, char *argv[])
 			clip(&o, ev);
 		mct_out_event(&out, ev);
 	}
-	mct_seen_end(&o.seen);
+	mct_seen_end(&o.seen_own);
+	missing = mct_seen_end(&o.seen);
 	cat_end(&o.cat);
 	bare_end(&o);
-	if (o.count)
+	if (o.count && !missing)
 		printf("%lld\n", o.kept);
-	else
+	else if (!o.count)
 		mct_out_end(&out);
-	return mct_finish(mct_close(r));
+	return mct_finish(mct_status(mct_close(r),
+	    missing ? MCT_EXIT_USAGE : MCT_EXIT_OK));
 }

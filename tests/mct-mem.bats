@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# mct-mem.bats - every option, message and exit status of mct-mem(1).
+#
+# What mct-mem writes is compared with tests/mem_oracle.py, which reads
+# the same trace with python3's json module (times as Decimal) and works
+# out the peaks, the op, module and step of each memory event, the
+# allocations by op and module and the counter values again, the slow and
+# obvious way: one oracle run per input answers every question asked of
+# it.  The inputs: tests/genmem.py's small generated trace, and the two
+# Kineto fixtures that hold [memory] events.
+
+load helpers
+
+setup_file() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" > "$BATS_FILE_TMPDIR/mem.json"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	mem=$BATS_FILE_TMPDIR/mem.json
+}
+
+SUMMARY=device,ts,peak,reserved,step,op,module,allocs,bytes,frees,freed
+
+# section FILE NAME: the oracle's rows of one question about FILE.
+section() {
+	oracle mem_oracle.py "$1" > or.txt || return 1
+	awk -v s="## $2" '$0 == s { on = 1; next } /^## / { on = 0 } on' or.txt
+}
+
+# agree FILE: the summary, both --by tables and the counters equal the
+# oracle's.
+agree() {
+	local f=$1
+
+	same "$(mct-mem -o tsv --no-header -F $SUMMARY "$f" 2>/dev/null)" \
+	    "$(section "$f" summary)"
+	same "$(mct-mem --by op -o tsv --no-header "$f" 2>/dev/null)" \
+	    "$(section "$f" op)"
+	same "$(mct-mem --by module -o tsv --no-header "$f" 2>/dev/null)" \
+	    "$(section "$f" module)"
+	same "$(mct-mem --counters -o tsv --no-header -F ts,name,args.allocated \
+	    "$f" 2>/dev/null)" "$(section "$f" counters)"
+}
+
+@test "generated: the peak, its time, step, op and module, and the tallies of each device equal the oracle's" {
+	agree "$mem"
+	# what the trace was made to hold: a peak outside every op and step,
+	# the op of an event at the very end of another (its parent), the CPU
+	run mct-mem -o tsv --no-header -F device,step,op "$mem"
+	[[ "$output" == *"cuda:0		(no op)"* ]]
+	[[ "$output" == *"cuda:1	ProfilerStep#12	aten::linear"* ]]
+	[[ "$output" == *"cpu	ProfilerStep#10	(no op)"* ]]
+}
+
+@test "generated: an event without Bytes is left out and said; one without Total Allocated counts the running sum" {
+	run --separate-stderr mct-mem -o tsv "$mem"
+	[ "$status" -eq 0 ]
+	same "$stderr" "mct-mem: $(section "$mem" skipped) [memory] event without a whole Bytes, Device Type or Device Id: left out"
+	# the running sum: the oracle's counters, compared in agree
+	same "$(mct-mem --counters -o tsv --no-header -F args.allocated "$mem" 2>/dev/null | tail -1)" \
+	    "$(section "$mem" counters | tail -1 | cut -f3)"
+}
+
+@test "fixtures: on kineto-bert-h100 and kineto-bert-mi300 the peak and the op at the peak equal the oracle's" {
+	need_fixtures
+	local f want
+	for f in "$fixtures"/kineto-bert-h100.json.gz "$fixtures"/kineto-bert-mi300.json.gz; do
+		echo "# $f"
+		want=$(section "$f" summary | cut -f1,3,6)
+		[ -n "$want" ]
+		same "$(mct-mem -o tsv --no-header -F device,peak,op "$f")" "$want"
+		agree "$f"
+	done
+	# ROCm names its device hip
+	[[ "$(mct-mem -o tsv --no-header -F device "$fixtures/kineto-bert-mi300.json.gz")" == hip:0* ]]
+}
+
+@test "-o trace: the counter events open in the viewer (valid Chrome JSON, ph C), one per memory event, in time order" {
+	mct-mem -o trace "$mem" > c.json
+	"$PYTHON3" - c.json "$(section "$mem" counters | wc -l)" <<-'EOF'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	c = [e for e in d["traceEvents"] if e.get("ph") == "C"]
+	assert len(c) == int(sys.argv[2]), (len(c), sys.argv[2])
+	assert all(e["name"].startswith("memory ") and "allocated" in e["args"]
+	           and "pid" in e for e in c)
+	assert [e["ts"] for e in c] == sorted(e["ts"] for e in c)
+	assert any(e.get("ph") == "M" for e in d["traceEvents"])
+	EOF
+	# --counters writes the same events as a stream
+	same "$(mct-mem --counters "$mem" 2>/dev/null | grep -c '"ph":"C"')" \
+	    "$(section "$mem" counters | wc -l)"
+}
+
+@test "--by op --top N: the first N rows of each device" {
+	same "$(mct-mem --by op --top 2 -o tsv --no-header "$mem" 2>/dev/null)" \
+	    "$(section "$mem" op | awk -F '\t' '++n[$1] <= 2')"
+	same "$(mct-mem --by module --top 1 -o tsv --no-header -F device,module "$mem" 2>/dev/null)" \
+	    "$(section "$mem" module | awk -F '\t' '++n[$1] <= 1' | cut -f1,3)"
+}
+
+@test "a trace without [memory] events: no records, a note on stderr, exit 0" {
+	run --separate-stderr mct-mem -o tsv "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json"
+	[ "$status" -eq 0 ]
+	same "$output" "device	peak	rel	step	module	op"
+	same "$stderr" "mct-mem: no [memory] events: the trace was recorded without memory (PyTorch profiler: profile_memory=True)"
+}
+
+@test "usage errors: --by X, --counters with --by, -o trace with --by, --top 0: exit 2" {
+	run --separate-stderr mct-mem --by kernel "$mem"
+	[ "$status" -eq 2 ]
+	[[ "${stderr%%$'\n'*}" == "mct-mem: --by: 'kernel' is not op or module" ]]
+	run --separate-stderr mct-mem --counters --by op "$mem"
+	[ "$status" -eq 2 ]
+	[[ "${stderr%%$'\n'*}" == "mct-mem: --counters and --by: one at a time" ]]
+	run --separate-stderr mct-mem -o trace --by op "$mem"
+	[ "$status" -eq 2 ]
+	run --separate-stderr mct-mem --top 0 --by op "$mem"
+	[ "$status" -eq 2 ]
+	[[ "${stderr%%$'\n'*}" == "mct-mem: --top: invalid number '0'" ]]
+}
+
+@test "a stream read from stdin gives what the trace gives" {
+	same "$(mct-cat "$mem" | mct-mem -o tsv -F $SUMMARY 2>/dev/null)" \
+	    "$(mct-mem -o tsv -F $SUMMARY "$mem" 2>/dev/null)"
+}
+
+@test "docs: --help's usage line is the man page's synopsis; every option is in the man page; mandoc lints it clean" {
+	docs
+	man=$MCT_SRCDIR/man/mct-mem.1
+	usage=$(mct-mem --help | head -1)
+	synopsis=$(awk '/^\.Sh SYNOPSIS/ { f = 1; next } /^\.Sh/ { f = 0 } f' "$man" | awk '
+	    $1 == ".Nm" { printf "mct-mem" }
+	    $1 == ".Op" && $2 == "Ar" && NF == 2 { printf " [file ...]"; next }
+	    $1 == ".Op" {
+		s = ""
+		for (i = 2; i <= NF; i++)
+			if ($i == "Fl") { t = $(++i); sub(/^\\/, "", t); s = s (s == "" ? "" : " ") "-" t }
+			else if ($i == "Ar") s = s " " $(++i)
+		printf " [%s]", s
+	    }')
+	same "usage: $synopsis" "$usage"
+	for o in $(mct-mem --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		echo "# $o"
+		grep -qF -- "Fl \\${o#-}" "$man"
+	done
+	command -v mandoc > /dev/null || skip "mandoc not installed"
+	same "$(mandoc -Tlint -W warning "$man" 2>&1)" ""
+}
