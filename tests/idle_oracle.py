@@ -30,14 +30,24 @@ in order of start, then of their launch's start, then of end.
   cudaLaunchKernelExC, cuLaunchKernel, cudaMemcpyAsync, cudaMemsetAsync,
   its threshold 30 (us, the trace's unit), times back in ns.
 
-Usage: idle_oracle.py [--kernel-wait NS] [--queue-limit N] [--unit U] FILE
-       idle_oracle.py hta-input FILE    (FILE without what HTA drops, NDJSON)
-Prints one JSON object: {"idle": [...], "queue": [...], "counters":
-[...], "hta": {"idle": [...], "queue": [...]}, "summary": "..."}; rows in
-the order of mct-flow (rank, then pid, then tid; numbers before text).
+Usage: idle_oracle.py [--kernel-wait NS,...] [--queue-limit N,...] [--unit U] FILE
+       idle_oracle.py hta-input FILE   (FILE without what HTA drops)
+Prints TSV lines, each led by its table (rows in mct-flow's order: rank,
+then pid, then tid, numbers before text; cells as mct-flow -o tsv writes
+them, the rank empty where there is none):
+  idle       rank pid tid events idle host_wait kernel_wait other_wait
+  queue      rank pid tid count mean stddev max p50 p95 at_limit
+             (once for the defaults, 30000 ns and 1024, and once for each
+             value given, led by idle@NS and queue@N)
+  counter    rank pid tid ts length
+  hta-idle, hta-queue   (Kineto traces) as idle and queue
+  summary    mct-flow's line on stderr
+Floats are the shortest text that reads back as the same double, and an
+integral one as an integer; stddev has 12 significant digits.
 """
 import math
 import os
+from fractions import Fraction
 import sys
 from decimal import Decimal
 
@@ -106,10 +116,12 @@ def idle_rows(streams, kw):
 
 
 def quantile(v, p):
+    """Linear between the closest ranks, exact (p a Fraction), then the
+    nearest double."""
     pos = p * (len(v) - 1)
     lo = int(math.floor(pos))
     hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+    return float(v[lo] + (v[hi] - v[lo]) * (pos - lo))
 
 
 def queue_rows(streams, limit):
@@ -133,9 +145,9 @@ def queue_rows(streams, limit):
         r = row_head(s)
         r.update(count=n, mean=sm / n,
                  stddev=math.sqrt((n * sq - sm * sm) / (n * (n - 1)))
-                 if n > 1 else None,
-                 max=sv[-1], p50=quantile(sv, 0.5), p95=quantile(sv, 0.95),
-                 at_limit=at)
+                 if n > 1 else 0.0,
+                 max=sv[-1], p50=quantile(sv, Fraction(1, 2)),
+                 p95=quantile(sv, Fraction(95, 100)), at_limit=at)
         rows.append(r)
     return rows, counters
 
@@ -201,13 +213,13 @@ def hta(path):
 
 
 def main(argv):
-    kw, limit, unit, args = 30000, 1024, None, []
+    kws, limits, unit, args = [], [], None, []
     it = iter(argv[1:])
     for a in it:
         if a == "--kernel-wait":
-            kw = int(next(it))
+            kws = [int(x) for x in next(it).split(",")]
         elif a == "--queue-limit":
-            limit = int(next(it))
+            limits = [int(x) for x in next(it).split(",")]
         elif a == "--unit":
             unit = next(it)
         else:
@@ -224,14 +236,50 @@ def main(argv):
     o = fo.Opts(["--unit", unit] if unit else [])
     _, r = fo.compute(args[0], o)
     streams = by_stream(pairs_of(r.records))
-    queue, counters = queue_rows(streams, limit)
-    out = {"idle": idle_rows(streams, kw), "queue": queue,
-           "counters": counters, "summary": fo.summary_line(r)}
+    queue, counters = queue_rows(streams, 1024)
+    w = sys.stdout.write
+    tables = [("idle", idle_rows(streams, 30000), IDLE),
+              ("queue", queue, QUEUE)]
+    tables += [("idle@%d" % k, idle_rows(streams, k), IDLE) for k in kws]
+    tables += [("queue@%d" % n, queue_rows(streams, n)[0], QUEUE)
+               for n in limits]
+    for name, rows, keys in tables:
+        for x in rows:
+            w(line(name, x, keys))
+    for c in counters:
+        w("\t".join(["counter"] + [cell(v) for v in c]) + "\n")
     raw, stream = fo.read_events(args[0])
     if not stream and any(e.get("cat") == "kernel" for e in raw):
-        out["hta"] = hta(args[0])
-    print(fo.ser(out))
+        h = hta(args[0])
+        for x in h["idle"]:
+            w(line("hta-idle", x, IDLE))
+        for x in h["queue"]:
+            w(line("hta-queue", x, QUEUE))
+    w("summary\t" + fo.summary_line(r) + "\n")
 
+
+IDLE = ("events", "idle", "host_wait", "kernel_wait", "other_wait")
+QUEUE = ("count", "mean", "stddev", "max", "p50", "p95", "at_limit")
+
+
+def cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, float):
+        if v == int(v) and abs(v) < 1e15:
+            return str(int(v))
+        return repr(v)
+    return fo.ser(v)
+
+
+def line(name, x, keys):
+    cells = [name, cell(x.get("rank")), cell(x["pid"]), cell(x["tid"])]
+    for k in keys:
+        v = x[k]
+        cells.append("%.12g" % v if k == "stddev" else cell(v))
+    return "\t".join(cells) + "\n"
 
 if __name__ == "__main__":
     main(sys.argv)

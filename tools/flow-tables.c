@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,15 +153,19 @@ key_i(struct mct_buf *b, const char *key, int64_t v)
 	mct_buf_addi(b, v);
 }
 
+/* A double: exact (the shortest text that reads back), for people 4 digits. */
 static void
-key_d(struct mct_buf *b, const char *key, double v)
+key_d(struct mct_buf *b, const char *key, double v, int human)
 {
 	char num[64];
 
 	mct_buf_adds(b, ",\"");
 	mct_buf_adds(b, key);
 	mct_buf_adds(b, "\":");
-	mct_fmt_double(num, v);
+	if (human)
+		snprintf(num, sizeof(num), "%.4g", v);
+	else
+		mct_fmt_double(num, v);
 	mct_buf_adds(b, num);
 }
 
@@ -242,6 +247,7 @@ queue_row(struct ftab *t, const struct ftstream *s, const struct ftpair *p,
 	struct change *c;
 	int64_t q = 0, at = 0;
 	size_t i;
+	int h = mct_out_human(out);
 
 	c = mct_xmalloc(2 * n * sizeof(*c));
 	for (i = 0; i < n; i++) {
@@ -265,11 +271,11 @@ queue_row(struct ftab *t, const struct ftstream *s, const struct ftpair *p,
 		b->len = 0;
 		head(t, s, b);
 		key_i(b, "count", (int64_t)st.n);
-		key_d(b, "mean", mct_stats_mean(&st));
-		key_d(b, "stddev", mct_stats_stddev(&st));
-		key_d(b, "max", mct_stats_max(&st));
-		key_d(b, "p50", mct_stats_quantile(&st, 50, 100));
-		key_d(b, "p95", mct_stats_quantile(&st, 95, 100));
+		key_d(b, "mean", mct_stats_mean(&st), h);
+		key_d(b, "stddev", mct_stats_stddev(&st), h);
+		key_d(b, "max", mct_stats_max(&st), 0);
+		key_d(b, "p50", mct_stats_quantile(&st, 50, 100), h);
+		key_d(b, "p95", mct_stats_quantile(&st, 95, 100), h);
 		key_i(b, "at_limit", at);
 		mct_buf_addc(b, '}');
 		mct_out_json(out, b->p, b->len);

@@ -111,8 +111,7 @@ usage(int status)
 		mct_usage_hint();
 	}
 	printf("usage: mct-flow [-hqV] [-F fields] [-o format] [-u unit] "
-	    "[--key field]\n                [--stack | --idle | --queue] "
-	    "[file ...]\n"
+	    "[--key field] [--stack | --idle | --queue] [file ...]\n"
 	    "Pair each host call with the device events it caused.  Writes "
 	    "the device\nevent with launch (the host call's name, ts, dur, "
 	    "pid, tid), latency\n(device start - launch start) and queue "
