@@ -31,7 +31,6 @@ in order of start, then of their launch's start, then of end.
   its threshold 30 (us, the trace's unit), times back in ns.
 
 Usage: idle_oracle.py [--kernel-wait NS,...] [--queue-limit N,...] [--unit U] FILE
-       idle_oracle.py hta-input FILE   (FILE without what HTA drops)
 Prints TSV lines, each led by its table (rows in mct-flow's order: rank,
 then pid, then tid, numbers before text; cells as mct-flow -o tsv writes
 them, the rank empty where there is none):
@@ -224,15 +223,6 @@ def main(argv):
             unit = next(it)
         else:
             args.append(a)
-    if args and args[0] == "hta-input":
-        with open(args[1], "rb") as f:
-            data = f.read()
-        if data[:2] == b"\x1f\x8b":
-            data = fo.gzip.decompress(data)
-        doc = fo.decode(data.decode("utf-8"))
-        doc["traceEvents"] = hta_events(args[1])
-        sys.stdout.write(fo.ser(doc) + "\n")
-        return
     o = fo.Opts(["--unit", unit] if unit else [])
     _, r = fo.compute(args[0], o)
     streams = by_stream(pairs_of(r.records))
