@@ -4,7 +4,8 @@ computed independently of mct, for the tests of mct-flow --idle and
 --queue.
 
 The pairs (each device event with the host call that launched it) are
-flow_oracle.py's; everything else is computed here.  A stream is the
+flow_oracle.py's but those of a Kineto cuda_sync (a wait, not work);
+everything else is computed here.  A stream is the
 device event's (rank, pid, tid).  On a stream the device events are taken
 in order of start, then of their launch's start, then of end.
 
@@ -154,6 +155,8 @@ def queue_rows(streams, limit):
 def pairs_of(records):
     out = []
     for x in records:
+        if str(x.get("cat")).lower() == "cuda_sync":
+            continue                    # a wait, not device work
         lts = x["launch"]["ts"]
         out.append((stream_of(x), x["ts"], fo.dur_of(x), lts))
     return out
@@ -183,8 +186,10 @@ def hta_events(path):
 
 
 def is_cpu(e):
+    """HTA's CPU side: no stream, or stream -1 (a cuda_sync on a stream is
+    GPU work to HTA)."""
     a = e.get("args")
-    return not (isinstance(a, dict) and "stream" in a)
+    return not (isinstance(a, dict) and a.get("stream", -1) != -1)
 
 
 def hta(path):

@@ -704,7 +704,8 @@ itsv() {
 
 # Hand-made: host wait, kernel wait, other wait, an overlap (a negative
 # gap), equal starts, a launch at the time of a start, a copy, a string
-# tid, and a device event without launch (in no table).
+# tid, a cuda_sync (paired, but no work: in no table) and a device event
+# without launch (in no table).
 tables_trace() {
 	local l='"ph":"X","cat":"cuda_runtime","pid":9,"tid":9'
 
@@ -729,6 +730,8 @@ tables_trace() {
 	    '{"ph":"X","cat":"kernel","name":"k9","pid":0,"tid":"s1","ts":150,"dur":5,"args":{"correlation":9}},' \
 	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":122,\"dur\":2,\"args\":{\"correlation\":10}}," \
 	    '{"ph":"X","cat":"kernel","name":"k10","pid":0,"tid":"s1","ts":200,"dur":5,"args":{"correlation":10}},' \
+	    "{$l,\"name\":\"cudaStreamSynchronize\",\"ts\":160,\"dur\":30,\"args\":{\"correlation\":11}}," \
+	    '{"ph":"X","cat":"cuda_sync","name":"Stream Sync","pid":0,"tid":7,"ts":170,"dur":5,"args":{"correlation":11}},' \
 	    '{"ph":"X","cat":"kernel","name":"orphan","pid":0,"tid":7,"ts":300,"dur":5,"args":{"correlation":99}}' \
 	    ']}'
 }

@@ -3,7 +3,8 @@
  * time of each device stream by cause, and --queue, the length of each
  * stream's queue of launched work (mct-flow(1) says both for users).
  *
- * A stream is the device event's rank, pid and tid.  Each pair is kept as
+ * A stream is the device event's rank, pid and tid; device work only (a
+ * Kineto cuda_sync pairs with its launch, but is a wait).  Each pair is kept as
  * its stream, device start and end and launch start (ftab_add()); at the
  * end they are sorted by stream, start, launch start, end (the order that
  * makes equal starts come out the same every run).
@@ -41,8 +42,9 @@ ftab_add(struct ftab *t, struct mct_event *ev, const struct mct_header *h)
 	int32_t id;
 	int hasrank;
 
-	if (mct_get_ns(ev, "ts", &ts) != 0 || mct_get_ns(ev, "latency",
-	    &lat) != 0)
+	/* device work only: a cuda_sync is paired, but is a wait (mct(7)) */
+	if (!mct_device(ev) || mct_get_ns(ev, "ts", &ts) != 0 ||
+	    mct_get_ns(ev, "latency", &lat) != 0)
 		return;
 	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
 		dur = 0;
