@@ -41,6 +41,7 @@ them, the rank empty where there is none):
              value given, led by idle@NS and queue@N)
   counter    rank pid tid ts length
   hta-idle, hta-queue   (Kineto traces) as idle and queue
+  hta-compute           (Kineto traces) HTA's compute time, every event
   summary    mct-flow's line on stderr
 Floats are the shortest text that reads back as the same double, and an
 integral one as an integer; stddev has 12 significant digits.
@@ -192,6 +193,25 @@ def is_cpu(e):
     return not (isinstance(a, dict) and a.get("stream", -1) != -1)
 
 
+def hta_compute(path):
+    """HTA's compute time (its temporal breakdown) over every event, in ns:
+    the union of the kernels whose name has no "nccl" in it."""
+    raw, _ = fo.read_events(path)
+    ev = fo.normalise(raw, fo.unit_of(raw, None, False))
+    iv = sorted((e["ts"], e["ts"] + fo.dur_of(e)) for e in ev
+                if e.get("ph") == "X" and e.get("cat") == "kernel" and
+                isinstance(e.get("ts"), int) and
+                "nccl" not in str(e.get("name")).lower())
+    total, cur = 0, None
+    for a, b in iv:
+        if cur is None or a > cur[1]:
+            total += cur[1] - cur[0] if cur else 0
+            cur = [a, b]
+        else:
+            cur[1] = max(cur[1], b)
+    return total + (cur[1] - cur[0] if cur else 0)
+
+
 def hta(path):
     ev = hta_events(path)
     launches = {}
@@ -245,6 +265,7 @@ def main(argv):
         w("\t".join(["counter"] + [cell(v) for v in c]) + "\n")
     raw, stream = fo.read_events(args[0])
     if not stream and any(e.get("cat") == "kernel" for e in raw):
+        w("hta-compute\t%d\n" % hta_compute(args[0]))
         h = hta(args[0])
         for x in h["idle"]:
             w(line("hta-idle", x, IDLE))

@@ -794,6 +794,9 @@ tables_trace() {
 		mct-filter -v --where "cat ~ runtime\$ && rel >= ${t}ns" "$f" > hta.nd
 		same "$(itsv --idle hta.nd)" "$(itable hta-idle "a.${f##*/}")"
 		same "$(itsv --queue hta.nd)" "$(itable hta-queue "a.${f##*/}")"
+		# and HTA's compute time, as mct(7) says to get it
+		same "$(mct-ranks -o tsv --no-header --device 'cat == "kernel"' "$f" | cut -f 5)" \
+		    "$(itable hta-compute "a.${f##*/}")"
 	done
 }
 
@@ -899,6 +902,22 @@ tables_trace() {
 }
 
 # --- the manual ------------------------------------------------------------
+
+@test "mct(7) Compared with HolisticTraceAnalysis: the functions matched, each difference, the options it names are mct-flow's" {
+	docs
+	page=$MCT_SRCDIR/man/mct.7
+	text=$(mandoc -Tascii "$page" | col -bx | tr -s ' \n' '  ')
+	for s in "Compared with HolisticTraceAnalysis" get_idle_time_breakdown \
+	    consecutive_kernel_delay get_queue_length_summary \
+	    get_time_spent_blocked_on_full_queue "The last step" cuda_sync \
+	    gpu_user_annotation "mct-flow --kernel-wait" "mct-flow --idle" \
+	    "mct-flow --queue --host"; do
+		[[ "$text" == *"$s"* ]] || { echo "missing: $s"; false; }
+	done
+	for o in idle queue kernel-wait queue-limit host; do
+		mct-flow --help | grep -q -- "--$o" || { echo "no --$o"; false; }
+	done
+}
 
 @test "man page: SYNOPSIS is the usage line, every long option of --help is in it, mandoc -Tlint is clean" {
 	docs

@@ -229,12 +229,17 @@ counter(const struct ftab *t, const struct ftstream *s, int64_t ts,
 	mct_buf_adds(b, t->txt.str[s->pid]);
 	if (s->hasrank)
 		key_i(b, "rank", s->rank);
-	mct_buf_adds(b, ",\"args\":{\"stream ");
-	if (*tid == '"')		/* a string's text, without its quotes */
-		mct_buf_add(b, tid + 1, strlen(tid) - 2);
-	else
+	/* the track's name: "stream 7" for a number, a string as it is
+	 * (Kineto's "stream 7" too) */
+	mct_buf_adds(b, ",\"args\":{");
+	if (*tid == '"')
 		mct_buf_adds(b, tid);
-	mct_buf_adds(b, "\":");
+	else {
+		mct_buf_adds(b, "\"stream ");
+		mct_buf_adds(b, tid);
+		mct_buf_addc(b, '"');
+	}
+	mct_buf_addc(b, ':');
 	mct_buf_addi(b, q);
 	mct_buf_adds(b, "}}");
 	mct_out_json(out, b->p, b->len);
