@@ -22,6 +22,7 @@
  */
 #include "config.h"
 
+#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,54 @@
 
 #define IDLE_FIELDS	"pid,tid,events,idle,host_wait,kernel_wait,other_wait"
 #define QUEUE_FIELDS	"pid,tid,count,mean,stddev,max,p50,p95,at_limit"
+
+/* An option of the tables (FT_OPT_*): 1 if it was one, else 0. */
+int
+ftab_option(struct ftab *t, int ch, const char *arg)
+{
+	int mode = ch == FT_OPT_IDLE ? FT_IDLE : FT_QUEUE;
+
+	switch (ch) {
+	case FT_OPT_IDLE:
+	case FT_OPT_QUEUE:
+		if (t->mode != FT_PAIRS && t->mode != mode) {
+			warnx("--idle and --queue: one table at a time");
+			mct_usage_hint();
+		}
+		t->mode = mode;
+		return 1;
+	case FT_OPT_KWAIT:
+		t->kwait = mct_opt_dur("--kernel-wait", arg, 0, "30us, 0");
+		return 1;
+	case FT_OPT_LIMIT:
+		t->limit = mct_opt_count("--queue-limit", arg, 1);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * After the options: a table goes with no other (an option of the pairs,
+ * other, or NULL), and --idle not with -o trace.  Exit 2 if it does.
+ */
+void
+ftab_check(const struct ftab *t, const char *other, enum mct_ofmt fmt)
+{
+	const char *name = t->mode == FT_IDLE ? "--idle" : "--queue";
+
+	if (t->mode == FT_PAIRS)
+		return;
+	if (other != NULL) {
+		warnx("%s and %s: the table has no place for them", name,
+		    other);
+		mct_usage_hint();
+	}
+	if (t->mode == FT_IDLE && fmt == MCT_O_TRACE) {
+		warnx("--idle and -o trace: the table is not a trace "
+		    "(--queue -o trace has counters)");
+		mct_usage_hint();
+	}
+}
 
 /* A pair (mct_flow_pair()'s record): its stream, times and launch. */
 void

@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,22 +73,22 @@ struct opts {
 	struct ftab	 tab;		/* --idle, --queue (flow-tables.c) */
 };
 
-enum { OPT_HOST = MCT_OPT_TOOL, OPT_IDLE, OPT_KEY, OPT_KERNEL_WAIT,
-    OPT_ORPHANS, OPT_QUEUE, OPT_QUEUE_LIMIT, OPT_STACK, OPT_WINDOW };
+enum { OPT_HOST = MCT_OPT_TOOL, OPT_KEY, OPT_ORPHANS, OPT_STACK,
+    OPT_WINDOW };		/* FT_OPT_*: mct-flow.h */
 
 static const struct option longopts[] = {
 	MCT_LONGOPT_FIELDS,
 	MCT_LONGOPT_HELP,
 	{ "host",	required_argument,	NULL, OPT_HOST },
-	{ "idle",	no_argument,		NULL, OPT_IDLE },
-	{ "kernel-wait", required_argument,	NULL, OPT_KERNEL_WAIT },
+	{ "idle",	no_argument,		NULL, FT_OPT_IDLE },
+	{ "kernel-wait", required_argument,	NULL, FT_OPT_KWAIT },
 	{ "key",	required_argument,	NULL, OPT_KEY },
 	MCT_LONGOPT_NO_HEADER,
 	{ "orphans",	no_argument,		NULL, OPT_ORPHANS },
 	MCT_LONGOPT_OUTPUT,
 	MCT_LONGOPT_PAIR_BE,
-	{ "queue",	no_argument,		NULL, OPT_QUEUE },
-	{ "queue-limit", required_argument,	NULL, OPT_QUEUE_LIMIT },
+	{ "queue",	no_argument,		NULL, FT_OPT_QUEUE },
+	{ "queue-limit", required_argument,	NULL, FT_OPT_LIMIT },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	MCT_LONGOPT_RULES,
 	{ "stack",	no_argument,		NULL, OPT_STACK },
@@ -131,7 +130,7 @@ usage(int status)
 	    "                        length: count, mean, stddev, max, p50, "
 	    "p95, at_limit;\n"
 	    "                        with -o trace as counter events\n"
-	    "      --queue-limit N   --queue: at_limit is the time at N or "
+	    "      --queue-limit N   --queue: at_limit is time at N or "
 	    "more (default 1024)\n"
 	    "      --host EXPR       which events are host calls (default: cat "
 	    "ending in\n"
@@ -690,18 +689,6 @@ report(struct opts *o)
 		    o->fl.pairs, o->no_dev, no_host, dangling);
 }
 
-/* Options that do not go together: said, and exit 2. */
-static void __attribute__((format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vwarnx(fmt, ap);
-	va_end(ap);
-	mct_usage_hint();
-}
-
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
@@ -718,23 +705,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_HOST:
 			o->fl.host = mct_opt_expr("--host", optarg);
 			break;
-		case OPT_IDLE:
-		case OPT_QUEUE:
-			if (o->tab.mode != FT_PAIRS &&
-			    o->tab.mode != (ch == OPT_IDLE ? FT_IDLE : FT_QUEUE))
-				usage_error("--idle and --queue: one table at "
-				    "a time");
-			o->tab.mode = ch == OPT_IDLE ? FT_IDLE : FT_QUEUE;
-			if (c.fields == pair_fields)
-				c.fields = NULL;	/* the table's */
-			break;
-		case OPT_KERNEL_WAIT:
-			o->tab.kwait = mct_opt_dur("--kernel-wait", optarg, 0,
-			    "30us, 0");
-			break;
-		case OPT_QUEUE_LIMIT:
-			o->tab.limit = mct_opt_count("--queue-limit", optarg, 1);
-			break;
 		case OPT_KEY:
 			mct_opt_field("--key", optarg, &o->fl.key);
 			o->fl.haskey = 1;
@@ -748,23 +718,15 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_WINDOW:
 			o->fl.window = mct_opt_dur("--window", optarg, 0, "60s, 0");
 			break;
-		default:
-			usage(2);
+		default:	/* --idle, --queue and theirs, or wrong */
+			if (!ftab_option(&o->tab, ch, optarg))
+				usage(2);
 		}
 	}
 	o->folded = c.own_fmt;
-	o->deffields = c.fields == NULL;
-	if (o->tab.mode != FT_PAIRS) {
-		const char *t = o->tab.mode == FT_IDLE ? "--idle" : "--queue";
-
-		if (o->stack || o->folded || o->orphans)
-			usage_error("%s and %s: the table has no place for "
-			    "them", t, o->stack ? "--stack" : o->folded ?
-			    "-o folded" : "--orphans");
-		if (o->tab.mode == FT_IDLE && o->out.fmt == MCT_O_TRACE)
-			usage_error("--idle and -o trace: the table is not a "
-			    "trace (--queue -o trace has counters)");
-	}
+	o->deffields = c.fields == pair_fields;
+	ftab_check(&o->tab, o->stack ? "--stack" : o->folded ? "-o folded" :
+	    o->orphans ? "--orphans" : NULL, o->out.fmt);
 	return optind;
 }
 

@@ -7,6 +7,10 @@
 
 enum { FT_PAIRS = 0, FT_IDLE, FT_QUEUE };
 
+/* The tables' options (mct-flow.c's own are numbered below these). */
+enum { FT_OPT_IDLE = MCT_OPT_TOOL + 64, FT_OPT_QUEUE, FT_OPT_KWAIT,
+    FT_OPT_LIMIT };
+
 /* A pair as the tables need it: its stream, device start and end, launch. */
 struct ftpair {
 	int32_t		 stream;
@@ -33,6 +37,8 @@ struct ftab {
 	struct mct_buf	 key;
 };
 
+int	 ftab_option(struct ftab *, int, const char *);
+void	 ftab_check(const struct ftab *, const char *, enum mct_ofmt);
 void	 ftab_add(struct ftab *, struct mct_event *, const struct mct_header *);
 void	 ftab_report(struct ftab *, struct mct_out *, const struct mct_header *,
 	    int);
