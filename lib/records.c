@@ -24,6 +24,11 @@ static const struct mct_vfield times[] = {
 	BETWEEN("queue"),
 	{ .name = "launch.ts", .time = 1, .point = MCT_P_ABS },
 	TIME("launch.dur"),
+	/* mct-flow's --idle and --queue tables (idle as below) */
+	TIME("host_wait"),
+	TIME("kernel_wait"),
+	TIME("other_wait"),
+	TIME("at_limit"),
 	/* mct-phases' phases and rounds */
 	TIME("span"),
 	TIME("busy"),

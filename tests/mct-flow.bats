@@ -676,6 +676,168 @@ print(n)' w.json > n
 	same "${stderr_lines[0]}" "mct-flow: --unit: unknown unit 'xs' (want auto, ns, us, ms or s)"
 }
 
+# --- --idle and --queue (answers: tests/idle_oracle.py) ----------------------
+
+# The idle oracle: TSV lines led by their table (idle, queue, counter, ...).
+ipy() {
+	oracle idle_oracle.py "$@"
+}
+
+# The lines of table T in an answer of ipy (file A), without T.
+itable() {
+	awk -F '\t' -v t="$1" '$1 == t { sub(/^[^\t]*\t/, ""); print }' "$2"
+}
+
+IDLE_F=rank,pid,tid,events,idle,host_wait,kernel_wait,other_wait
+QUEUE_F=rank,pid,tid,count,mean,stddev,max,p50,p95,at_limit
+
+# mct-flow --idle or --queue -o tsv in the oracle's columns (stddev to 12
+# significant digits, as the oracle gives it).
+itsv() {
+	local f=$IDLE_F
+
+	[[ " $* " == *" --queue "* ]] && f=$QUEUE_F
+	mct-flow -q -o tsv --no-header -F "$f" "$@" |
+	    awk -F '\t' -v q="$f" 'BEGIN { OFS = "\t" }
+		q ~ /stddev/ { $6 = sprintf("%.12g", $6) } { print }'
+}
+
+# Hand-made: host wait, kernel wait, other wait, an overlap (a negative
+# gap), equal starts, a launch at the time of a start, a copy, a string
+# tid, a cuda_sync (paired, but no work: in no table) and a device event
+# without launch (in no table).
+tables_trace() {
+	local l='"ph":"X","cat":"cuda_runtime","pid":9,"tid":9'
+
+	printf '%s\n' '{"traceEvents":[' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":0,\"dur\":5,\"args\":{\"correlation\":1}}," \
+	    '{"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":10,"dur":10,"args":{"correlation":1}},' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":6,\"dur\":5,\"args\":{\"correlation\":2}}," \
+	    '{"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":25,"dur":5,"args":{"correlation":2}},' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":40,\"dur\":2,\"args\":{\"correlation\":3}}," \
+	    '{"ph":"X","cat":"kernel","name":"k3","pid":0,"tid":7,"ts":45,"dur":5,"args":{"correlation":3}},' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":41,\"dur\":2,\"args\":{\"correlation\":4}}," \
+	    '{"ph":"X","cat":"kernel","name":"k4","pid":0,"tid":7,"ts":100,"dur":10,"args":{"correlation":4}},' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":43,\"dur\":1,\"args\":{\"correlation\":6}}," \
+	    '{"ph":"X","cat":"kernel","name":"k6","pid":0,"tid":7,"ts":105,"dur":1,"args":{"correlation":6}},' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":42,\"dur\":2,\"args\":{\"correlation\":5}}," \
+	    '{"ph":"X","cat":"kernel","name":"k5","pid":0,"tid":7,"ts":105,"dur":3,"args":{"correlation":5}},' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":120,\"dur\":2,\"args\":{\"correlation\":7}}," \
+	    '{"ph":"X","cat":"kernel","name":"k7","pid":0,"tid":7,"ts":130,"dur":5,"args":{"correlation":7}},' \
+	    "{$l,\"name\":\"cudaMemcpyAsync\",\"ts\":130,\"dur\":2,\"args\":{\"correlation\":8}}," \
+	    '{"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD","pid":0,"tid":7,"ts":140,"dur":5,"args":{"correlation":8}},' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":121,\"dur\":2,\"args\":{\"correlation\":9}}," \
+	    '{"ph":"X","cat":"kernel","name":"k9","pid":0,"tid":"s1","ts":150,"dur":5,"args":{"correlation":9}},' \
+	    "{$l,\"name\":\"cudaLaunchKernel\",\"ts\":122,\"dur\":2,\"args\":{\"correlation\":10}}," \
+	    '{"ph":"X","cat":"kernel","name":"k10","pid":0,"tid":"s1","ts":200,"dur":5,"args":{"correlation":10}},' \
+	    "{$l,\"name\":\"cudaStreamSynchronize\",\"ts\":160,\"dur\":30,\"args\":{\"correlation\":11}}," \
+	    '{"ph":"X","cat":"cuda_sync","name":"Stream Sync","pid":0,"tid":7,"ts":170,"dur":5,"args":{"correlation":11}},' \
+	    '{"ph":"X","cat":"kernel","name":"orphan","pid":0,"tid":7,"ts":300,"dur":5,"args":{"correlation":99}}' \
+	    ']}'
+}
+
+@test "--idle, --queue: a hand-made trace of every case equals python's, with --kernel-wait and --queue-limit" {
+	tables_trace > t.json
+	ipy --kernel-wait 4000 --queue-limit 2 t.json > a
+	same "$(itsv --idle t.json)" "$(itable idle a)"
+	same "$(itsv --idle --kernel-wait 4us t.json)" "$(itable idle@4000 a)"
+	same "$(itsv --queue t.json)" "$(itable queue a)"
+	same "$(itsv --queue --queue-limit 2 t.json)" "$(itable queue@2 a)"
+	# the cases are there: host and other wait, overlaps (at 4us the
+	# kernel wait is theirs: negative), time at 2 or more
+	read -r _ _ _ _ _ host kern other <<<"$(itable idle@4000 a | head -1)"
+	[ "$host" -gt 0 ] && [ "$other" -gt 0 ] && [ "$kern" -lt 0 ]
+	[ "$(itable queue@2 a | awk -F '\t' '{ s += $10 } END { print s }')" -gt 0 ]
+	# the summary on stderr stays, and counts the device event without launch
+	flow_to --idle t.json
+	[ "$status" -eq 0 ]
+	same "$(cat err)" "$(itable summary a)"
+}
+
+@test "--idle, --queue: a generated trace equals python's to the ns; --queue -o trace has python's counters, valid Chrome JSON" {
+	genf g.json --scale 0.02
+	ipy --kernel-wait 5000 --queue-limit 3 g.json > a
+	same "$(itsv --idle g.json)" "$(itable idle a)"
+	same "$(itsv --idle --kernel-wait 5us g.json)" "$(itable idle@5000 a)"
+	same "$(itsv --queue --queue-limit 3 g.json)" "$(itable queue@3 a)"
+	mct-flow -q --queue -o trace g.json > q.json
+	# (ts past 2^53: read as text, not by jq)
+	same "$(sed -n 's/^{"name":"queue length","ph":"C","ts":\([0-9]*\),"pid":\([^,]*\)\(,"rank":\([0-9]*\)\)\{0,1\},"args":{"stream \([^"]*\)":\([0-9]*\)}},\{0,1\}$/\4\t\2\t\5\t\1\t\6/p' q.json)" \
+	    "$(itable counter a)"
+	same "$(jq '[.traceEvents[] | select(.ph == "C")] | length' q.json)" \
+	    "$(itable counter a | wc -l)"
+	# the lanes' names pass through, for the viewer
+	[ "$(jq '[.traceEvents[] | select(.ph == "M")] | length' q.json)" -gt 0 ]
+}
+
+@test "--idle, --queue: Kineto fixtures equal python's (all with MCT_TEST_FULL=1); on the two NCCL ranks, HolisticTraceAnalysis' figures" {
+	need_fixtures
+	n=0
+	for f in "$fixtures"/kineto*; do
+		[ -f "$f" ] || continue
+		[ "${MCT_TEST_FULL:-0}" = 1 ] || [ "$(wc -c < "$f")" -lt 500000 ] || continue
+		echo "${f##*/}"
+		ipy "$f" > "a.${f##*/}"
+		same "$(itsv --idle "$f")" "$(itable idle "a.${f##*/}")"
+		same "$(itsv --queue "$f")" "$(itable queue "a.${f##*/}")"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || skip "no Kineto file in $fixtures"
+	# HTA drops the host events from the last ProfilerStep's start on (so
+	# the kernels they launched): mct-filter does it as mct(7) says, and
+	# the tables are HTA's
+	for r in 0 1; do
+		f=$fixtures/kineto-rank$r-of-2-nccl.json.gz
+		[ -f "$f" ] || continue
+		t=$(mct-filter --ph X --match '^ProfilerStep#' -o tsv --no-header \
+		    -F rel "$f" | sort -n | tail -1)
+		mct-filter -v --where "cat ~ runtime\$ && rel >= ${t}ns" "$f" > hta.nd
+		same "$(itsv --idle hta.nd)" "$(itable hta-idle "a.${f##*/}")"
+		same "$(itsv --queue hta.nd)" "$(itable hta-queue "a.${f##*/}")"
+		# and HTA's compute time, as mct(7) says to get it
+		same "$(mct-ranks -o tsv --no-header --device 'cat == "kernel"' "$f" | cut -f 5)" \
+		    "$(itable hta-compute "a.${f##*/}")"
+	done
+}
+
+@test "--idle, --queue: the formats, -F, and what does not go with them exits 2" {
+	tables_trace > t.json
+	run --separate-stderr mct-flow -q --idle -o table t.json
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "pid  tid  events  idle"*"host_wait  kernel_wait  other_wait" ]]
+	run --separate-stderr mct-flow -q --queue -o tsv t.json
+	same "${lines[0]}" "$(printf 'pid\ttid\tcount\tmean\tstddev\tmax\tp50\tp95\tat_limit')"
+	run --separate-stderr mct-flow -q --queue -o tsv -F tid,max t.json
+	ipy --kernel-wait 4000 --queue-limit 2 t.json > a
+	same "$output" "$(printf 'tid\tmax\n'; itable queue a | cut -f 3,7)"
+	# ndjson: the header line, then a record per stream
+	run --separate-stderr mct-flow -q --idle t.json
+	[[ "${lines[0]}" == '{"name":"mct_header"'* ]]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[2]}" == '{"pid":0,"tid":"s1","events":2,'* ]]
+	for bad in "--idle --queue" "--idle --stack" "--queue --orphans" \
+	    "--idle -o folded" "--idle -o trace"; do
+		run --separate-stderr mct-flow $bad t.json
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "$stderr" == "mct-flow: "*"Try 'mct-flow --help'"* ]]
+	done
+	run --separate-stderr mct-flow --idle --queue t.json
+	[[ "$stderr" == *"--idle and --queue: one table at a time"* ]]
+	run --separate-stderr mct-flow --queue --stack t.json
+	[[ "$stderr" == *"--queue and --stack: the table has no place for them"* ]]
+	run --separate-stderr mct-flow --idle -o folded t.json
+	[[ "$stderr" == *"--idle and -o folded: the table has no place for them"* ]]
+	run --separate-stderr mct-flow --idle -o trace t.json
+	[[ "$stderr" == *"--idle and -o trace: the table is not a trace (--queue -o trace has counters)"* ]]
+	run --separate-stderr mct-flow --idle --kernel-wait 3x t.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--kernel-wait: invalid duration '3x'"* ]]
+	run --separate-stderr mct-flow --queue --queue-limit 0 t.json
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--queue-limit: invalid number '0'"* ]]
+}
+
 # --- the stream, files and errors ----------------------------------------
 
 @test "the header line comes first, metadata events pass through in order" {
@@ -740,6 +902,22 @@ print(n)' w.json > n
 }
 
 # --- the manual ------------------------------------------------------------
+
+@test "mct(7) Compared with HolisticTraceAnalysis: the functions matched, each difference, the options it names are mct-flow's" {
+	docs
+	page=$MCT_SRCDIR/man/mct.7
+	text=$(mandoc -Tascii "$page" | col -bx | tr -s ' \n' '  ')
+	for s in "Compared with HolisticTraceAnalysis" get_idle_time_breakdown \
+	    consecutive_kernel_delay get_queue_length_summary \
+	    get_time_spent_blocked_on_full_queue "The last step" cuda_sync \
+	    gpu_user_annotation "mct-flow --kernel-wait" "mct-flow --idle" \
+	    "mct-flow --queue --host"; do
+		[[ "$text" == *"$s"* ]] || { echo "missing: $s"; false; }
+	done
+	for o in idle queue kernel-wait queue-limit host; do
+		mct-flow --help | grep -q -- "--$o" || { echo "no --$o"; false; }
+	done
+}
 
 @test "man page: SYNOPSIS is the usage line, every long option of --help is in it, mandoc -Tlint is clean" {
 	docs

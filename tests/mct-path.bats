@@ -131,7 +131,7 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	need_fixtures
 	local f all=("$fixtures"/kineto-*.json*)
 
-	[ "${MCT_PATH_ALL_FIXTURES:-0}" = 1 ] || all=(
+	[ "${MCT_TEST_FULL:-0}" = 1 ] || all=(
 	    "$fixtures"/kineto-h100-tiny.json
 	    "$fixtures"/kineto-call-stack-tiny.json
 	    "$fixtures"/kineto-rocm62-mi250.json.gz)

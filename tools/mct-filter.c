@@ -523,6 +523,20 @@ ph_check(const char *ph, struct mct_out *out)
 		    "C, b, e, n, s, t, f, M, ...; case matters)", ph);
 }
 
+/* --from (from 1) or --to: the time, and its text for messages. */
+static void
+window_opt(struct opts *o, int from, const char *arg)
+{
+	const char *opt = from ? "--from" : "--to";
+	int64_t *t = from ? &o->from : &o->to;
+	int *abs = from ? &o->from_abs : &o->to_abs;
+
+	mct_opt_time(opt, arg, t, abs);
+	*(from ? &o->has_from : &o->has_to) = 1;
+	*(from ? &o->from_text : &o->to_text) = arg;
+	bare_time(o, opt, arg, *t, *abs);
+}
+
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_out *out,
     struct mct_opts *mo)
@@ -556,14 +570,11 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			o->device = 1;
 			break;
 		case OPT_FROM:
-			mct_opt_time("--from", optarg, &o->from, &o->from_abs);
-			o->has_from = 1;
-			o->from_text = optarg;
-			bare_time(o, "--from", optarg, o->from, o->from_abs);
+		case OPT_TO:
+			window_opt(o, ch == OPT_FROM, optarg);
 			break;
 		case OPT_MATCH:
-			o->match = mct_xrealloc(o->match,
-			    (size_t)(o->nmatch + 1) * sizeof(*o->match));
+			o->match = mct_xgrow(o->match, o->nmatch, sizeof(*o->match));
 			o->match[o->nmatch++] = optarg;
 			break;
 		case OPT_MAX_DUR:
@@ -592,15 +603,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case OPT_TID:
 			add(&o->tid, optarg);
 			break;
-		case OPT_TO:
-			mct_opt_time("--to", optarg, &o->to, &o->to_abs);
-			o->has_to = 1;
-			o->to_text = optarg;
-			bare_time(o, "--to", optarg, o->to, o->to_abs);
-			break;
 		case OPT_WHERE:
-			o->where = mct_xrealloc(o->where,
-			    (size_t)(o->nwhere + 1) * sizeof(*o->where));
+			o->where = mct_xgrow(o->where, o->nwhere, sizeof(*o->where));
 			o->where[o->nwhere] = mct_opt_expr("--where", optarg);
 			o->rules |= mct_rules_expr(o->where[o->nwhere]);
 			o->nwhere++;

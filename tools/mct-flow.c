@@ -31,8 +31,11 @@
 #include <unistd.h>
 
 #include "mct.h"
+#include "mct-flow.h"
 
 #define DEFAULT_FIELDS	"launch.name,name,latency,queue"
+
+static const char pair_fields[] = DEFAULT_FIELDS;	/* -F's default */
 
 /* A flow end (s or f), and the slice it binds to (flow mode). */
 struct fend {
@@ -64,23 +67,29 @@ struct opts {
 	struct mct_buf	 tmp, line;
 	/* --stack, -o folded */
 	int		 folded;
+	int		 deffields;	/* --idle, --queue without -F */
 	struct mct_map	 fold;		/* frames;kernel -> device ns */
 	int		 damaged;	/* unbalanced B/E */
 	struct mct_buf	 sline, sfold;
+	struct ftab	 tab;		/* --idle, --queue (flow-tables.c) */
 };
 
 enum { OPT_HOST = MCT_OPT_TOOL, OPT_KEY, OPT_ORPHANS, OPT_STACK, OPT_WINDOW,
-    OPT_STEP_NAME, OPT_UNDER };
+    OPT_STEP_NAME, OPT_UNDER };	/* FT_OPT_*: mct-flow.h */
 
 static const struct option longopts[] = {
 	MCT_LONGOPT_FIELDS,
 	MCT_LONGOPT_HELP,
 	{ "host",	required_argument,	NULL, OPT_HOST },
+	{ "idle",	no_argument,		NULL, FT_OPT_IDLE },
+	{ "kernel-wait", required_argument,	NULL, FT_OPT_KWAIT },
 	{ "key",	required_argument,	NULL, OPT_KEY },
 	MCT_LONGOPT_NO_HEADER,
 	{ "orphans",	no_argument,		NULL, OPT_ORPHANS },
 	MCT_LONGOPT_OUTPUT,
 	MCT_LONGOPT_PAIR_BE,
+	{ "queue",	no_argument,		NULL, FT_OPT_QUEUE },
+	{ "queue-limit", required_argument,	NULL, FT_OPT_LIMIT },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	MCT_LONGOPT_RULES,
 	{ "stack",	no_argument,		NULL, OPT_STACK },
@@ -99,11 +108,12 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-flow [-hqV] [-F fields] [-o format] "
-		    "[-u unit] [--key field] [--stack] [file ...]\n");
+		    "[-u unit] [--key field] [--stack | --idle | --queue] "
+		    "[file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-flow [-hqV] [-F fields] [-o format] [-u unit] "
-	    "[--key field] [--stack] [file ...]\n"
+	    "[--key field] [--stack | --idle | --queue] [file ...]\n"
 	    "Pair each host call with the device events it caused.  Writes "
 	    "the device\nevent with launch (the host call's name, ts, dur, "
 	    "pid, tid), latency\n(device start - launch start) and queue "
@@ -111,6 +121,20 @@ usage(int status)
 	    "      --key FIELD       the correlation id (default: args.co_id, "
 	    "else\n"
 	    "                        args.correlation, else flow event ids)\n"
+	    "      --idle            instead of the pairs, a table of each "
+	    "device stream's\n"
+	    "                        idle time by cause: host_wait, "
+	    "kernel_wait, other_wait\n"
+	    "      --kernel-wait T   --idle: a shorter gap the host was not "
+	    "late for is\n"
+	    "                        kernel wait (default 30us)\n"
+	    "      --queue           instead of the pairs, each device "
+	    "stream's queue\n"
+	    "                        length: count, mean, stddev, max, p50, "
+	    "p95, at_limit;\n"
+	    "                        with -o trace as counter events\n"
+	    "      --queue-limit N   --queue: at_limit is time at N or "
+	    "more (default 1024)\n"
 	    "      --host EXPR       which events are host calls (default: cat "
 	    "ending in\n"
 	    "                        runtime or driver, or pid 1 without cat)\n"
@@ -246,7 +270,10 @@ put(void *arg, struct mct_event *ev)
 {
 	struct opts *o = arg;
 
-	mct_out_event(&o->out, ev);
+	if (o->tab.mode != FT_PAIRS)
+		ftab_add(&o->tab, ev, o->hdr);
+	else
+		mct_out_event(&o->out, ev);
 }
 
 /* A host call that caused no device work: counted, written with --orphans. */
@@ -684,7 +711,7 @@ static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .fields = DEFAULT_FIELDS, .own = "folded", .rules_now = 1 };
+	    .fields = pair_fields, .own = "folded", .rules_now = 1 };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:qu:V",
@@ -709,12 +736,16 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case OPT_WINDOW:
 			o->fl.window = mct_opt_dur("--window", optarg, 0, "60s, 0");
 			break;
-		default:
-			if (stack_opt(o, ch, optarg) != 0)
+		default:	/* --step-name, --under; --idle, --queue and theirs */
+			if (stack_opt(o, ch, optarg) != 0 &&
+			    !ftab_option(&o->tab, ch, optarg))
 				usage(2);
 		}
 	}
 	o->folded = c.own_fmt;
+	o->deffields = c.fields == pair_fields;
+	ftab_check(&o->tab, o->stack ? "--stack" : o->folded ? "-o folded" :
+	    o->orphans ? "--orphans" : NULL, o->out.fmt);
 	return optind;
 }
 
@@ -722,11 +753,12 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .fl = { .window = 10000000000LL },
-	    .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
+	    .out = { .fmt = MCT_O_NDJSON, .header = 1 },
+	    .tab = { .kwait = 30000, .limit = 1024 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	int n;
+	int n, table;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
@@ -754,12 +786,15 @@ main(int argc, char *argv[])
 		mct_stack_step_name(o.fl.stk, o.stepname);
 	if (o.fl.stk)
 		mct_stack_under(o.fl.stk, o.under);
-	if (!o.folded)
+	/* a table (--idle, --queue but -o trace) begins when it is known */
+	table = o.tab.mode == FT_IDLE || (o.tab.mode == FT_QUEUE &&
+	    o.out.fmt != MCT_O_TRACE);
+	if (!o.folded && !table)
 		mct_out_begin(&o.out, o.hdr);
 	while (mct_next(r, &ev)) {
 		if (mct_is_meta(ev)) {
 			/* names for the viewer; not rows of a table */
-			if (!o.folded && (o.out.fmt == MCT_O_NDJSON ||
+			if (!o.folded && !table && (o.out.fmt == MCT_O_NDJSON ||
 			    o.out.fmt == MCT_O_TRACE))
 				mct_out_event(&o.out, ev);
 		} else {
@@ -771,6 +806,10 @@ main(int argc, char *argv[])
 	}
 	mct_seen_end(&o.seen);
 	report(&o);
+	if (o.tab.mode != FT_PAIRS) {
+		ftab_report(&o.tab, &o.out, o.hdr, o.deffields);
+		ftab_free(&o.tab);
+	}
 	if (!o.folded)
 		mct_out_end(&o.out);
 	return mct_finish(mct_status(mct_close(r),

@@ -392,8 +392,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			o->ps.repeat_ok = 1;
 			break;
 		case OPT_TABLE:
-			o->tables = mct_xrealloc(o->tables,
-			    (size_t)(o->ntables + 1) * sizeof(*o->tables));
+			o->tables = mct_xgrow(o->tables, o->ntables,
+			    sizeof(*o->tables));
 			o->tables[o->ntables++] = optarg;
 			break;
 		case OPT_EXACT_LIMIT:
