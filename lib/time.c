@@ -400,8 +400,9 @@ mct_parse_dur(const char *s, int64_t *ns)
 		/* minutes: scale at 1e-9 ns, times 60, round once */
 		static const i128 e9 = 1000000000;
 
-		if (dec_scaled(s, n, exp + 9, &v) != 0)
-			return -1;
+		if (dec_scaled(s, n, exp + 9, &v) != 0 ||
+		    v > INT64_MAX * e9 || v < -INT64_MAX * e9)
+			return -1;	/* past int64 ns: and v * 60 fits */
 		v *= 60;
 		v = (v + (v < 0 ? -e9 / 2 : e9 / 2)) / e9;
 	}
