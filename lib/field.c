@@ -386,7 +386,7 @@ mct_event_index(struct mct_event *ev)
 	ev->wkdone = 0;
 }
 
-/* The well-known keys, which get a slot each. */
+/* The well-known keys, which get a slot each (rank: asked of every event). */
 static inline int
 wk_slot(const char *k, size_t n)
 {
@@ -412,6 +412,8 @@ wk_slot(const char *k, size_t n)
 			return 6;
 		if (memcmp(k, "args", 4) == 0)
 			return 7;
+		if (memcmp(k, "rank", 4) == 0)	/* mct_event_rank(), of each */
+			return 8;
 		break;
 	}
 	return -1;
@@ -419,9 +421,9 @@ wk_slot(const char *k, size_t n)
 
 /* A first-level key of the event.  Returns 0, or -1 if it is missing. */
 int
-mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
+mct_get_keyn(struct mct_event *ev, const char *key, size_t n,
+    struct mct_val *v)
 {
-	size_t n = strlen(key);
 	int i, w;
 
 	mct_event_index(ev);

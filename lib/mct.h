@@ -50,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 /* Exact wide integers for decimal arithmetic (GCC and Clang). */
@@ -336,7 +337,7 @@ struct mct_event {
 	/* private to json.c/reader.c: first-level keys, built on demand */
 	int		 indexed, nkv;
 	int		 wkdone;
-	int8_t		 wk[8];		/* where the well-known keys are */
+	int8_t		 wk[9];		/* where the well-known keys are */
 	struct mct_kv	*kv;		/* kept across events: reset nothing below */
 	int		 kvcap;
 };
@@ -517,7 +518,14 @@ void	 mct_field_free(struct mct_field *);
 int32_t	 mct_fields_intern(struct mct_strtab *, struct mct_event *,
 	    const struct mct_field *, int, struct mct_buf *);
 int	 mct_get(struct mct_event *, const struct mct_field *, struct mct_val *);
-int	 mct_get_key(struct mct_event *, const char *, struct mct_val *);
+int	 mct_get_keyn(struct mct_event *, const char *, size_t,
+	    struct mct_val *);
+/* A first-level key (a literal's length counted by the compiler). */
+static inline int
+mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
+{
+	return mct_get_keyn(ev, key, strlen(key), v);
+}
 int	 mct_get_ns(struct mct_event *, const char *, int64_t *);
 int	 mct_field_ns(struct mct_event *, const struct mct_field *,
 	    const struct mct_header *, int64_t *);
@@ -711,8 +719,16 @@ enum { MCT_OPT_ALIGN = CHAR_MAX + 1, MCT_OPT_MERGE, MCT_OPT_META,
 	{ "width", required_argument, NULL, MCT_OPT_WIDTH }
 
 /* What a tool's shared options write to, and how it takes them. */
+/* An on/off option of a tool's own: given, it sets its int to 1. */
+struct mct_flag {
+	int		 ch;		/* its getopt value */
+	int		*set;
+};
+
 struct mct_cli {
 	void		(*usage)(int);	/* the tool's: -h is usage(0) */
+	const struct mct_flag *flags;	/* the tool's on/off options, ended
+					   by { 0, NULL } (or NULL) */
 	struct mct_out	*out;		/* -o, -F, --meta, --no-header,
 					   --time-unit, --width */
 	struct mct_opts	*mo;		/* -u, --align, --merge, --pair-be,

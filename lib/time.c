@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mct.h"
+#include "mct_private.h"
 
 typedef mct_i128 i128;
 
