@@ -357,18 +357,25 @@ end(struct mct_cli *c, int noperands)
 
 /*
  * getopt_long() for a tool: the next option that is the tool's own (or
- * '?', a misused one, for its usage(2)), the shared ones done on the way;
- * -1 after the last, once what depends on all options is done too.
+ * '?', a misused one, for its usage(2)), the shared ones and the tool's
+ * on/off flags done on the way; -1 after the last, once what depends on all options is done too.
  */
 int
 mct_cli_getopt(struct mct_cli *c, int argc, char *argv[],
     const char *optstring, const struct option *longopts)
 {
+	const struct mct_flag *f;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
-		if (!shared(c, ch, optarg))
+	while ((ch = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		for (f = c->flags; f != NULL && f->set != NULL; f++)
+			if (f->ch == ch)
+				break;
+		if (f != NULL && f->set != NULL)
+			*f->set = 1;
+		else if (!shared(c, ch, optarg))
 			return ch;
+	}
 	end(c, argc - optind);
 	return -1;
 }

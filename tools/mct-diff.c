@@ -161,8 +161,10 @@ step_opt(struct opts *o, int ch, const char *arg)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .no_trace = 1, .tty_table = 1 };
+	const struct mct_flag flags[] = { { OPT_DEVICE, &o->device },
+	    { 0, NULL } };
+	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
+	    .mo = mo, .no_trace = 1, .tty_table = 1 };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "hk:n:o:u:V",
@@ -173,9 +175,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case 'n':
 			o->top = mct_opt_count("--top", optarg, 1);
-			break;
-		case OPT_DEVICE:
-			o->device = 1;
 			break;
 		case OPT_FAIL_IF:
 			mct_expr_free(o->fail);

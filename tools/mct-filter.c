@@ -541,33 +541,22 @@ static int
 options(int argc, char *argv[], struct opts *o, struct mct_out *out,
     struct mct_opts *mo)
 {
-	struct mct_cli c = { .usage = usage, .out = out, .mo = mo,
-	    .fields = DEFAULT_FIELDS };
+	const struct mct_flag flags[] = { { 'c', &o->count },
+	    { 'i', &o->icase }, { 'v', &o->invert }, { OPT_CLIP, &o->clip },
+	    { OPT_DEVICE, &o->device }, { OPT_NO_META, &o->no_meta },
+	    { OPT_WITHIN, &o->within }, { 0, NULL } };
+	struct mct_cli c = { .usage = usage, .flags = flags, .out = out,
+	    .mo = mo, .fields = DEFAULT_FIELDS };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "cF:hio:u:Vv",
 	    longopts)) != -1) {
 		switch (ch) {
-		case 'c':
-			o->count = 1;
-			break;
-		case 'i':
-			o->icase = 1;
-			break;
-		case 'v':
-			o->invert = 1;
-			break;
 		case OPT_CAT:
 			add(&o->cat, optarg);
 			break;
 		case OPT_CATEGORY:
 			add(&o->category, optarg);
-			break;
-		case OPT_CLIP:
-			o->clip = 1;
-			break;
-		case OPT_DEVICE:
-			o->device = 1;
 			break;
 		case OPT_FROM:
 		case OPT_TO:
@@ -590,9 +579,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 		case OPT_NAME:
 			add(&o->name, optarg);
 			break;
-		case OPT_NO_META:
-			o->no_meta = 1;
-			break;
 		case OPT_PH:
 			add(&o->ph, optarg);
 			ph_check(optarg, out);
@@ -608,9 +594,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			o->where[o->nwhere] = mct_opt_expr("--where", optarg);
 			o->rules |= mct_rules_expr(o->where[o->nwhere]);
 			o->nwhere++;
-			break;
-		case OPT_WITHIN:
-			o->within = 1;
 			break;
 		default:
 			usage(2);

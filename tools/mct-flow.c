@@ -710,28 +710,21 @@ stack_opt(struct opts *o, int ch, const char *arg)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .fields = pair_fields, .own = "folded", .rules_now = 1 };
+	const struct mct_flag flags[] = { { 'q', &o->quiet },
+	    { OPT_ORPHANS, &o->orphans }, { OPT_STACK, &o->stack }, { 0, NULL } };
+	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
+	    .mo = mo, .fields = pair_fields, .own = "folded", .rules_now = 1 };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:qu:V",
 	    longopts)) != -1) {
 		switch (ch) {
-		case 'q':
-			o->quiet = 1;
-			break;
 		case OPT_HOST:
 			o->fl.host = mct_opt_expr("--host", optarg);
 			break;
 		case OPT_KEY:
 			mct_opt_field("--key", optarg, &o->fl.key);
 			o->fl.haskey = 1;
-			break;
-		case OPT_ORPHANS:
-			o->orphans = 1;
-			break;
-		case OPT_STACK:
-			o->stack = 1;
 			break;
 		case OPT_WINDOW:
 			o->fl.window = mct_opt_dur("--window", optarg, 0, "60s, 0");

@@ -349,8 +349,12 @@ report(struct opts *o)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .own = "partial", .no_trace = 1, .tty_table = 1 };
+	const struct mct_flag flags[] = { { 'r', &o->order.reverse },
+	    { OPT_META, &o->meta }, { OPT_MISSING, &o->missing },
+	    { OPT_TOTAL, &o->total_row }, { OPT_MERGE, &o->merge },
+	    { OPT_ALLOW_REPEAT, &o->ps.repeat_ok }, { 0, NULL } };
+	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
+	    .mo = mo, .own = "partial", .no_trace = 1, .tty_table = 1 };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "a:hk:n:o:rs:u:V",
@@ -366,30 +370,12 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		case 'n':
 			o->top = mct_opt_count("--top", optarg, 1);
 			break;
-		case 'r':
-			o->order.reverse = 1;
-			break;
 		case 's':
 			o->sort = optarg;
-			break;
-		case OPT_META:
-			o->meta = 1;
-			break;
-		case OPT_MISSING:
-			o->missing = 1;
-			break;
-		case OPT_TOTAL:
-			o->total_row = 1;
 			break;
 		case OPT_VALUE:
 			o->value_text = optarg;
 			o->value_given = 1;
-			break;
-		case OPT_MERGE:
-			o->merge = 1;
-			break;
-		case OPT_ALLOW_REPEAT:
-			o->ps.repeat_ok = 1;
 			break;
 		case OPT_TABLE:
 			o->tables = mct_xgrow(o->tables, o->ntables,

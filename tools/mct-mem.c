@@ -613,8 +613,10 @@ opt_by(const char *arg)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .tty_table = 1 };
+	const struct mct_flag flags[] = { { OPT_COUNTERS, &o->counters },
+	    { 0, NULL } };
+	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
+	    .mo = mo, .tty_table = 1 };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:u:V",
@@ -622,9 +624,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		switch (ch) {
 		case OPT_BY:
 			o->by = opt_by(optarg);
-			break;
-		case OPT_COUNTERS:
-			o->counters = 1;
 			break;
 		case OPT_TOP:
 			o->top = mct_opt_count("--top", optarg, 1);

@@ -180,13 +180,49 @@ log_unit(struct opts *o, const char *opt, const char *arg)
 	}
 }
 
+/* --join and its --device and --window; -1 for an option not one of them. */
+static int
+join_opt(struct opts *o, int ch, const char *arg)
+{
+	int64_t n;
+	int abs;
+
+	switch (ch) {
+	case OPT_DEVICE:
+		if (mct_int(arg, strlen(arg), &n) != 0 || n < 0) {
+			warnx("--device: invalid value '%s' (want a "
+			    "device index)", arg);
+			mct_usage_hint();
+		}
+		o->has_device = 1;
+		o->device = n;
+		return 0;
+	case OPT_JOIN:
+		if (*arg == '\0' || strstr(arg, ",,") != NULL) {
+			warnx("--join: invalid list '%s' (want names, "
+			    "comma-separated)", arg);
+			mct_usage_hint();
+		}
+		o->join = o->proto.join = arg;
+		return 0;
+	case OPT_WINDOW:
+		mct_opt_time("--window", arg, &o->window, &abs);
+		if (abs || o->window < 0 || !MCT_SANE_NS(o->window)) {
+			warnx("--window: invalid length '%s'", arg);
+			mct_usage_hint();
+		}
+		o->has_window = 1;
+		return 0;
+	}
+	return -1;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o)
 {
 	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = &o->mo,
 	    .fields = DEFAULT_FIELDS };
-	int64_t n;
-	int ch, abs;
+	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:hm:o:u:V",
 	    longopts)) != -1) {
@@ -194,25 +230,8 @@ options(int argc, char *argv[], struct opts *o)
 		case 'm':
 			o->proto.metrics = optarg;
 			break;
-		case OPT_DEVICE:
-			if (mct_int(optarg, strlen(optarg), &n) != 0 || n < 0) {
-				warnx("--device: invalid value '%s' (want a "
-				    "device index)", optarg);
-				mct_usage_hint();
-			}
-			o->has_device = 1;
-			o->device = n;
-			break;
 		case OPT_INDEX:
 			o->proto.devcol = optarg;
-			break;
-		case OPT_JOIN:
-			if (*optarg == '\0' || strstr(optarg, ",,") != NULL) {
-				warnx("--join: invalid list '%s' (want names, "
-				    "comma-separated)", optarg);
-				mct_usage_hint();
-			}
-			o->join = o->proto.join = optarg;
 			break;
 		case OPT_SYNC:
 			o->sync = optarg;
@@ -231,16 +250,9 @@ options(int argc, char *argv[], struct opts *o)
 		case OPT_TZ:
 			opt_tz(o, optarg);
 			break;
-		case OPT_WINDOW:
-			mct_opt_time("--window", optarg, &o->window, &abs);
-			if (abs || o->window < 0 || !MCT_SANE_NS(o->window)) {
-				warnx("--window: invalid length '%s'", optarg);
-				mct_usage_hint();
-			}
-			o->has_window = 1;
-			break;
 		default:
-			usage(2);
+			if (join_opt(o, ch, optarg) != 0)
+				usage(2);
 		}
 	}
 	if (o->sync)

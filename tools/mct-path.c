@@ -570,22 +570,20 @@ steps_opt(const char *arg)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .fields = DEFAULT_FIELDS };
+	const struct mct_flag flags[] = { { 'q', &o->quiet },
+	    { OPT_ONLY, &o->only }, { 0, NULL } };
+	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
+	    .mo = mo, .fields = DEFAULT_FIELDS };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:qu:V",
 	    longopts)) != -1) {
-		if (ch == 'q')
-			o->quiet = 1;
-		else if (ch == OPT_STEP)
+		if (ch == OPT_STEP)
 			o->step = optarg;
 		else if (ch == OPT_FROM || ch == OPT_TO)
 			time_opt(o, ch == OPT_TO, optarg);
 		else if (ch == OPT_SCALE)
 			scale_opt(o, optarg);
-		else if (ch == OPT_ONLY)
-			o->only = 1;
 		else if (ch == OPT_STEPS)
 			o->steps = steps_opt(optarg);
 		else

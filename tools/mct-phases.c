@@ -152,8 +152,9 @@ usage(int status)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .tty_table = 1 };
+	const struct mct_flag flags[] = { { OPT_GAPS, &o->gaps }, { 0, NULL } };
+	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
+	    .mo = mo, .tty_table = 1 };
 	const char *key = DEFAULT_KEY;
 	int ch;
 
@@ -168,9 +169,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			break;
 		case OPT_GAP:
 			o->gapmin = mct_opt_dur("--gap", optarg, 1, "100ms, 1s");
-			o->gaps = 1;
-			break;
-		case OPT_GAPS:
 			o->gaps = 1;
 			break;
 		case OPT_MIN_SWITCH:

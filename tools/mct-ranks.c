@@ -119,8 +119,10 @@ usage(int status)
 static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
-	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = mo,
-	    .own = "partial", .no_trace = 1, .tty_table = 1 };
+	const struct mct_flag flags[] = { { OPT_COLLECTIVES, &o->collectives },
+	    { OPT_MERGE, &o->merge }, { 0, NULL } };
+	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
+	    .mo = mo, .own = "partial", .no_trace = 1, .tty_table = 1 };
 	const char *key = DEFAULT_KEY;
 	int ch;
 
@@ -129,9 +131,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		switch (ch) {
 		case 'k':
 			key = o->opt[MCT_RP_KEY] = optarg;
-			break;
-		case OPT_COLLECTIVES:
-			o->collectives = 1;
 			break;
 		case OPT_DEVICE:
 			o->opt[MCT_RP_DEVICE] = optarg;
@@ -146,9 +145,6 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 				mct_usage_hint();
 			}
 			o->align = strcmp(optarg, "start") == 0;
-			break;
-		case OPT_MERGE:
-			o->merge = 1;
 			break;
 		case OPT_THRESHOLD:
 			o->threshold = mct_opt_num("--threshold", optarg, 0,
