@@ -56,7 +56,8 @@ Usage: path_oracle.py FILE [SPEC...]   (FILE a directory: its files, in
   per ProfilerStep#N, nothing else), --from NS, --to NS (ns on
   the trace's clock), --from-rel NS, --to-rel NS (ns from its origin), --scale REGEX=F; "" (or none) the whole trace.  For
   each SPEC a block "== SPEC", then "summary LENGTH EVENTS NODES NEGATIVE
-  NO_KERNEL NO_SOURCE NO_EDGE" (or the error: "unknown step", "cycle"), "seg<TAB>KIND<TAB>NS
+  NO_KERNEL NO_SOURCE NO_EDGE" (or the error: "unknown step", "cycle
+  NODES"), "seg<TAB>KIND<TAB>NS
   <TAB>NAME" per segment of the path in order, "bound<TAB>KIND<TAB>NS<TAB>
   SEGMENTS" per kind, "flows<TAB>TYPE<TAB>N" per kind of edge -o trace
   draws, "critical<TAB>NAME<TAB>TS" per event with a node on the path:
@@ -569,7 +570,7 @@ def block(events, spec):
         return steps(events, parse(spec.split("\t")[2:])[3])
     r = analyse(events, *parse(spec.split("\t") if spec else []))
     if "error" in r:
-        return [r["error"]]
+        return [r["error"] + (" %d" % r["cycle"] if "cycle" in r else "")]
     c = r["counts"]
     out = ["summary %d %d %d %d %d %d %d" % (
         r["length"], len(r["events"]), r["nodes"], c.get("negative", 0),
