@@ -37,7 +37,8 @@ rules of mct-path(1):
            was 1 at the launch and 0 at the kernel start, the stream's
            last kernel ended before the launch and so did a kernel it
            waits for; else, with a last kernel on the stream, a
-           kernel-kernel edge from its end.  Sync: device sync from the
+           kernel-kernel edge from its end if it ended at most 1.5 ms
+           before, else the launch edge.  Sync: device sync from the
            last kernel of every stream, stream sync from the stream's,
            Event Sync from the kernel of the last launch on wait_on_stream
            before the cudaEventRecord it names, to the call's end (0);
@@ -55,7 +56,8 @@ Usage: path_oracle.py FILE [SPEC...]   (FILE a directory: its files, in
   per ProfilerStep#N, nothing else), --from NS, --to NS (ns on
   the trace's clock), --from-rel NS, --to-rel NS (ns from its origin), --scale REGEX=F; "" (or none) the whole trace.  For
   each SPEC a block "== SPEC", then "summary LENGTH EVENTS NODES NEGATIVE
-  NO_KERNEL NO_SOURCE NO_EDGE" (or the error: "unknown step", "cycle"), "seg<TAB>KIND<TAB>NS
+  NO_KERNEL NO_SOURCE NO_EDGE" (or the error: "unknown step", "cycle
+  NODES"), "seg<TAB>KIND<TAB>NS
   <TAB>NAME" per segment of the path in order, "bound<TAB>KIND<TAB>NS<TAB>
   SEGMENTS" per kind, "flows<TAB>TYPE<TAB>N" per kind of edge -o trace
   draws, "critical<TAB>NAME<TAB>TS" per event with a node on the path:
@@ -89,6 +91,7 @@ DEVSYNC = re.compile(r"^(cuda|hip|mc)DeviceSynchronize$")
 STRSYNC = re.compile(r"^(cuda|hip|mc)StreamSynchronize$")
 LAUNCHING = re.compile(r"^(cuda|hip|mc)(LaunchKernel|LaunchCooperativeKernel|"
                        r"ModuleLaunchKernel|MemcpyAsync|MemsetAsync)$")
+KK_MAX = 1500000     # ns: a longer gap between kernels is not queueing
 RECORD = re.compile(r"^(cuda|hip|mc)EventRecord$")
 WAITEV = re.compile(r"^(cuda|hip|mc)StreamWaitEvent$")
 
@@ -316,7 +319,10 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
                 added = True
             elif ls is not None and (src is None or
                                      src.ts + src.dur < ls.ts + ls.dur):
-                edge(E(ls), S(x), x.ts - ls.ts - ls.dur, "wait", ls.seq)
+                if r is None or x.ts - ls.ts - ls.dur <= KK_MAX:
+                    edge(E(ls), S(x), x.ts - ls.ts - ls.dur, "wait", ls.seq)
+                else:
+                    edge(S(r), S(x), x.ts - r.ts, "launch", r.seq)
                 added = True
             if not added:
                 counts["no_edge"] += 1
@@ -564,7 +570,7 @@ def block(events, spec):
         return steps(events, parse(spec.split("\t")[2:])[3])
     r = analyse(events, *parse(spec.split("\t") if spec else []))
     if "error" in r:
-        return [r["error"]]
+        return [r["error"] + (" %d" % r["cycle"] if "cycle" in r else "")]
     c = r["counts"]
     out = ["summary %d %d %d %d %d %d %d" % (
         r["length"], len(r["events"]), r["nodes"], c.get("negative", 0),

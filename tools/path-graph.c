@@ -11,6 +11,14 @@
 #include "mct.h"
 #include "mct-path.h"
 
+/*
+ * A kernel waits for the stream's last kernel only when that one ended at
+ * most this long (ns) before it started (as HolisticTraceAnalysis has it
+ * since mid-2025): a longer gap is not queueing, and the kernel waits for
+ * its launch instead.
+ */
+#define KK_MAX	1500000
+
 /* Edge kinds' order when two paths are equal (enum E_*). */
 static const int erank[] = { 0, 0, 1, 2, 3, 4, 1 };
 
@@ -412,8 +420,14 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 				added = 1;
 			} else if (ls >= 0 && (src < 0 ||
 			    node_ts(o, E(src)) < node_ts(o, E(ls)))) {
-				edge(o, E(ls), S(t->i), x->ts -
-				    node_ts(o, E(ls)), E_WAIT, ls);
+				if (r == NULL || x->ts - node_ts(o, E(ls)) <=
+				    KK_MAX)
+					edge(o, E(ls), S(t->i), x->ts -
+					    node_ts(o, E(ls)), E_WAIT, ls);
+				else	/* not queueing: it waits for its launch */
+					edge(o, S(launch[x->corr]), S(t->i),
+					    x->ts - r->ts, E_LAUNCH,
+					    launch[x->corr]);
 				added = 1;
 			}
 			if (!added)
