@@ -102,3 +102,26 @@ mct_device(struct mct_event *ev)
 	}
 	return mct_get(ev, &corr[0], &v) == 0 || mct_get(ev, &corr[1], &v) == 0;
 }
+
+/*
+ * Is the device work a copy or a memset: a cat of Kineto's gpu_memcpy or
+ * gpu_memset (early Kineto's Memcpy, Memset), or no cat and mcTracer's
+ * copy lane (pid 3)?  A memset kernel (mcTracer's, on pid 2) is a kernel.
+ */
+int
+mct_device_memory(struct mct_event *ev)
+{
+	static const char *memcats[] = { "gpu_memcpy", "gpu_memset",
+	    "memcpy", "memset", NULL };
+	struct mct_val cat;
+	int i;
+
+	if (mct_get_key(ev, "cat", &cat) != 0)
+		return pid_is(ev, '3');
+	if (cat.type != MCT_J_STRING)
+		return 0;
+	for (i = 0; memcats[i]; i++)
+		if (is(&cat, memcats[i]))
+			return 1;
+	return 0;
+}

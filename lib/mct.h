@@ -589,6 +589,7 @@ void	 mct_short(const char *, size_t, struct mct_buf *);
  * which host calls launch it, for every producer (mct(7)).
  */
 int	 mct_device(struct mct_event *);
+int	 mct_device_memory(struct mct_event *);
 int	 mct_host_call(struct mct_event *);
 
 /*
@@ -1217,6 +1218,7 @@ struct mct_rcall {
 	struct mct_call	 c;
 	size_t		 seq;		/* its place in the input, for ties */
 	int		 comm;
+	int		 mem;		/* a copy or memset (not comm) */
 };
 
 struct mct_runsum {
@@ -1270,6 +1272,8 @@ struct mct_rprank {
 	int64_t		 rank;
 	int64_t		 start, end;	/* first start, last end of its calls */
 	int64_t		 busy, compute, comm;	/* unions of intervals */
+	int64_t		 kernel, memory;	/* the same, if haskm */
+	int		 haskm;		/* not in a partial of an older mct */
 	long		 rounds;	/* steady rounds */
 	int64_t		 round;		/* their median time, if hasround */
 	int		 hasround;

@@ -11,10 +11,13 @@
  *   {"mct_ranks_partial":1,"key":"name,args.grid,args.block",
  *    "device":null,"rules":null,"unit":"ns","origin":N,"sources":[..]}
  *   {"rank":R,"start":T,"end":T,"busy":N,"compute":N,"comm":N,
+ *    "kernel":N,"memory":N,
  *    "rounds":N,"round":N,"origin":T}      one per rank ("round":null
  *                                           when it has no steady round,
  *                                           "origin":null when the rank's
- *                                           own origin is not known)
+ *                                           own origin is not known;
+ *                                           kernel and memory absent in
+ *                                           an older mct's partial)
  *   {"rank":R,"call":"name","n":K,"ts":T,"dur":N}
  *                                          after its rank's line, one per
  *                                          collective call, in time order
@@ -127,6 +130,10 @@ rank_line(struct mct_buf *b, const struct mct_rprank *r)
 	keyi(b, "busy", r->busy);
 	keyi(b, "compute", r->compute);
 	keyi(b, "comm", r->comm);
+	if (r->haskm) {
+		keyi(b, "kernel", r->kernel);
+		keyi(b, "memory", r->memory);
+	}
 	keyi(b, "rounds", r->rounds);
 	key(b, "round");
 	if (r->hasround)
@@ -283,6 +290,13 @@ rank_figures(struct rread *rr, struct mct_pline *pr, int64_t id)
 			return -1;
 		r.hasround = 1;
 	}
+	if (mct_get_key(&pr->ev, "kernel", &v) == 0 ||
+	    mct_get_key(&pr->ev, "memory", &v) == 0) {
+		if (mct_pline_int(pr, "kernel", &r.kernel) != 0 ||
+		    mct_pline_int(pr, "memory", &r.memory) != 0)
+			return -1;
+		r.haskm = 1;
+	}
 	if (mct_get_key(&pr->ev, "origin", &v) == 0 && v.type != MCT_J_NULL) {
 		if (mct_pline_int(pr, "origin", &r.origin) != 0)
 			return -1;
@@ -306,6 +320,12 @@ rank_figures(struct rread *rr, struct mct_pline *pr, int64_t id)
 	    r.comm > r.busy) {
 		mct_pline_why(pr, "busy is more than end - start, or compute "
 		    "or comm more than busy");
+		return -1;
+	}
+	if (r.kernel < 0 || r.memory < 0 || r.kernel > r.compute ||
+	    r.memory > r.compute) {
+		mct_pline_why(pr, "kernel or memory negative, or more than "
+		    "compute");
 		return -1;
 	}
 	*(rr->cur = mct_rpart_rank(rr->rp, id)) = r;

@@ -132,7 +132,7 @@ mct_runsum_event(struct mct_runsum *rs, struct mct_event *ev, int dev)
 	}
 	c = &rs->call[rs->n];
 	c->seq = rs->n++;
-	c->comm = 0;
+	c->comm = c->mem = 0;
 	c->c.ts = ts;
 	c->c.dur = dur;
 	c->c.sig = mct_fields_intern(&rs->st, ev, rs->sig, rs->nsig, &rs->tmp);
@@ -158,7 +158,8 @@ mct_rcall_sort(struct mct_rcall *c, size_t n)
 
 /*
  * The union of calls in time order: of the communication calls (which
- * 1), of the others (0), of all (-1).  A device's busy time is all.
+ * 1), of the others (0), of all (-1); of the copies and memsets (2), of
+ * the kernels that are neither (3).  A device's busy time is all.
  */
 int64_t
 mct_rcall_union(const struct mct_rcall *c, size_t n, int which)
@@ -168,7 +169,9 @@ mct_rcall_union(const struct mct_rcall *c, size_t n, int which)
 	int open = 0;
 
 	for (i = 0; i < n; i++) {
-		if (which >= 0 && c[i].comm != which)
+		if (which == 2 ? c[i].comm || !c[i].mem :
+		    which == 3 ? c[i].comm || c[i].mem :
+		    which >= 0 && c[i].comm != which)
 			continue;
 		s = c[i].c.ts;
 		e = s + c[i].c.dur;

@@ -175,7 +175,7 @@ fail_with() {
 	# what fleet.sh -r prints: the rank table, rank 1 the straggler
 	run mct-ranks --merge -o tsv partials
 	same "$output" "$(mct-ranks -o tsv "$j"/rank-[0-3].json)"
-	[[ "$output" == *$'\n1\t'*$'\ttrue\n2\t'* ]]
+	[[ "$output" == *$'\n1\t'*$'\ttrue\t'*$'\n2\t'* ]]
 }
 
 @test "fleet.sh: -k, -a and -f reach the hosts as data: a --by of '; touch X; ' runs nothing on either host and groups by that literal field" {

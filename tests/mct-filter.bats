@@ -1022,7 +1022,7 @@ bad() {
 	same "$stderr" ""
 	[[ "${lines[0]}" == "usage: mct-filter [-chiVv] [-F fields] [-o format] [-u unit] [predicate ...] [file ...]" ]]
 	for o in --ph --pid --tid --cat --name --match --ignore-case --from --to \
-	    --within --clip --min-dur --max-dur --where --category --rules \
+	    --within --step --clip --min-dur --max-dur --where --category --rules \
 	    --invert --no-meta --count --fields --output --no-header \
 	    --time-unit --unit --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; return 1; }
@@ -1046,4 +1046,73 @@ bad() {
 	syn=$(printf '%s\n' "$text" | awk '/^SYNOPSIS/ { f = 1; next } /^[A-Z]/ { f = 0 } f' |
 	    tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
 	same "$syn" "mct-filter [-chiVv] [-F fields] [-o format] [-u unit] [predicate ...] [file ...]"
+}
+
+# The oracle's answer for step N of an mct stream: {"count": C, "md5": M}.
+step_want() {
+	printf '%s\n' "$1" | grep -o "\"$2\": {\"count\": [0-9]*, \"md5\": \"[0-9a-f]*\"}" |
+	    sed 's/^"[0-9]*": //'
+}
+
+# mct-filter --step's events of step N, as the oracle says them.
+step_got() {
+	local out
+
+	out=$(mct-filter "$@" -o tsv --no-header -F ts,dur,pid,tid)
+	printf '{"count": %d, "md5": "%s"}\n' \
+	    "$(printf '%s' "$out" | grep -c '')" \
+	    "$(printf '%s' "$out" | { cat; [ -z "$out" ] || echo; } | md5sum | cut -c1-32)"
+}
+
+@test "--step N: the events of profiler step N (host events by their thread's step annotation, device work by its launch's step) as python's; NAME#N alike; -v does not invert it" {
+	local s=$BATS_FILE_TMPDIR/pt.nd py n
+
+	mct-cat "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json" > "$s"
+	py=$(oracle step_oracle.py "$s")
+	for n in 0 1 2 3; do
+		same "$(step_got --step "$n" "$s")" "$(step_want "$py" "$n")"
+	done
+	# the step has its kernels (launched on the main thread and on the
+	# backward thread) and its own annotation
+	[ "$(mct-filter -c --step 2 --device "$s")" -ge 12 ]
+	same "$(mct-filter --step 2 --match '^ProfilerStep#' -o tsv --no-header -F name "$s")" "ProfilerStep#2"
+	same "$(step_got --step ProfilerStep#2 "$s")" "$(step_want "$py" 2)"
+	# -v inverts the predicates, never the step
+	same "$(mct-filter -c -v --device --step 2 "$s")" \
+	    "$(( $(mct-filter -c --step 2 "$s") - $(mct-filter -c --device --step 2 "$s") ))"
+	# a step not there, another name: nothing, exit 0
+	run mct-filter -c --step 99 "$s"
+	[ "$status" -eq 0 ]
+	same "$output" 0
+	same "$(mct-filter -c --step 'Optimizer#1' "$s")" 0
+	# the trace read directly keeps what the stream keeps
+	same "$(mct-filter -c --step 1 "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json")" \
+	    "$(mct-filter -c --step 1 "$s")"
+}
+
+@test "--step: a step that is no number, or a NAME# without one, is a usage error" {
+	for a in x 1x '#' 'ProfilerStep#' '#3' ''; do
+		run --separate-stderr mct-filter --step "$a" /dev/null
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "mct-filter: --step: invalid step '$a' (want a step number N, or NAME#N)"* ]]
+	done
+}
+
+@test "--step on the Kineto fixtures with ProfilerStep# (kineto-diff-control and -test): each step's events as python's (make check-full: python reads 35 MB a trace)" {
+	need_fixtures
+	[ "${MCT_TEST_FULL:-0}" = 1 ] || skip "python's 10 s a fixture: in make check-full"
+	local f s py n steps
+
+	for f in "$fixtures"/kineto-diff-control.json.gz "$fixtures"/kineto-diff-test.json.gz; do
+		[ -r "$f" ] || continue
+		s=$BATS_TEST_TMPDIR/$(basename "$f" .json.gz).nd
+		mct-cat "$f" > "$s"
+		py=$(oracle step_oracle.py "$s")
+		steps=$(printf '%s\n' "$py" | grep -o '"[0-9]*": {' | tr -dc '0-9\n')
+		[ "$(printf '%s\n' "$steps" | wc -l)" -ge 2 ]
+		for n in $steps; do
+			echo "# $f step $n"
+			same "$(step_got --step "$n" "$s")" "$(step_want "$py" "$n")"
+		done
+	done
 }

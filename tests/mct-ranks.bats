@@ -83,7 +83,7 @@ ranks_to() {
 	same "$(cat out)" "$(cat "$D/ranks.py")"
 	# compute is the union of the non-communication device intervals, to
 	# the ns; the straggler column says rank 2 and no other
-	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+	same "$(awk -F'\t' '$29 == "true" { print $1 }' out)" 2
 	[ "$(wc -l < out)" -eq 4 ]
 	# communication was seen, and the slow rank waits least in it
 	awk -F'\t' '$6 <= 0 { exit 1 }' out
@@ -111,7 +111,7 @@ ranks_to() {
 	mct-cat --align start "$D"/off/rank-[0-3].json 2> /dev/null |
 	    mct-ranks -o tsv --no-header > out
 	same "$(cat out)" "$(cat "$D/ranks.py")"
-	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+	same "$(awk -F'\t' '$29 == "true" { print $1 }' out)" 2
 	mct-cat --merge --align start "$D"/off/rank-[0-3].json 2> /dev/null |
 	    mct-ranks --collectives -o tsv --no-header > out
 	same "$(cut -f1,2,4- out)" "$(cut -f1,2,4- "$D/colls.py")"
@@ -120,9 +120,9 @@ ranks_to() {
 @test "mct-ranks: --threshold moves the line" {
 	ranks_to -o tsv --no-header --threshold 10 "$D/job.nd"
 	same "$(cat out)" "$(pyo ranks --threshold 10 "$D/job.nd")"
-	[ "$(awk -F'\t' '$NF == "true"' out | wc -l)" -eq 0 ]
+	[ "$(awk -F'\t' '$29 == "true"' out | wc -l)" -eq 0 ]
 	ranks_to -o tsv --no-header --threshold 7.5 "$D/job.nd"
-	same "$(awk -F'\t' '$NF == "true" { print $1 }' out)" 2
+	same "$(awk -F'\t' '$29 == "true" { print $1 }' out)" 2
 }
 
 @test "mct-ranks: --collectives: skew, spread and the last rank of every collective as python's" {
@@ -192,7 +192,7 @@ PY
 
 @test "mct-ranks: tsv and csv headers, --time-unit scales the times" {
 	ranks_to -o tsv "$D/job.nd"
-	same "$(head -1 out)" "$(printf 'rank\tspan\tbusy\tbusy_pct\tcompute\tcomm\texposed\tidle\trounds\tround\tmedian.span\tmedian.busy\tmedian.busy_pct\tmedian.compute\tmedian.comm\tmedian.exposed\tmedian.idle\tmedian.rounds\tmedian.round\tdev.span\tdev.busy\tdev.busy_pct\tdev.compute\tdev.comm\tdev.exposed\tdev.idle\tdev.rounds\tdev.round\tstraggler')"
+	same "$(head -1 out)" "$(printf 'rank\tspan\tbusy\tbusy_pct\tcompute\tcomm\texposed\tidle\trounds\tround\tmedian.span\tmedian.busy\tmedian.busy_pct\tmedian.compute\tmedian.comm\tmedian.exposed\tmedian.idle\tmedian.rounds\tmedian.round\tdev.span\tdev.busy\tdev.busy_pct\tdev.compute\tdev.comm\tdev.exposed\tdev.idle\tdev.rounds\tdev.round\tstraggler\tkernel\tmemory\tmedian.kernel\tmedian.memory\tdev.kernel\tdev.memory')"
 	ranks_to -o csv "$D/job.nd"
 	[[ "$(head -1 out)" == rank,span,busy,busy_pct,compute,* ]]
 	[ "$(wc -l < out)" -eq 5 ]
@@ -296,6 +296,7 @@ PY
 	mct-ranks -o md "$D/job.nd" > t.md
 	grep -qxF -f t.md sec
 	[ "$(grep -cxF -f t.md sec)" -eq 7 ]
+	grep -q '^| rank | .* | round | kernel | memory | straggler |$' sec
 	# the top 4 collectives by skew, as python's, the slow rank last in each
 	same "$(grep '^| ncclDev' sec | awk -F' *[|] *' '{ print $3 "\t" $7 }')" \
 	    "$(awk -F'\t' 'NF == 9 { print $2 "\t" $9 "\t" $6 }' "$D/colls.py" |
@@ -319,6 +320,20 @@ PY
 	[ "$status" -eq 0 ]
 	same "$(cat out)" "$(pyo collectives s0.nd s1.nd)"
 	[ "$(awk -F'\t' 'NF == 9' out | wc -l)" -gt 0 ]
+}
+
+@test "mct-ranks: kernel and memory, unions of the compute kernels and of the copies and memsets, each class on its own (python's); after straggler in tsv, after round in ndjson; kernel is compute of --device 'cat == \"kernel\"' (HTA's)" {
+	# python's figures (the rank table above is compared whole): copies
+	# on every rank; each class at most compute, the two at least compute
+	awk -F'\t' '!($31 > 0 && $30 <= $5 && $31 <= $5 && $30 + $31 >= $5) { exit 1 }' "$D/ranks.py"
+	ranks_to -o ndjson "$D/job.nd"
+	grep -q '"round":[0-9]*,"kernel":[0-9]*,"memory":[0-9]*,"median":' out
+	need_fixtures
+	local f0="$fixtures/kineto-rank0-of-2-nccl.json.gz"
+	[ -r "$f0" ] || skip "no kineto-rank0-of-2-nccl.json.gz"
+	ranks_to -o tsv --no-header "$f0"
+	same "$(cut -f 30 out)" \
+	    "$(mct-ranks -o tsv --no-header --device 'cat == "kernel"' "$f0" | cut -f 5)"
 }
 
 @test "a name of 16 MiB: mct-ranks holds a small multiple of it (each rule's scratch is given back), the same table as mct-ranks of the name cut short" {

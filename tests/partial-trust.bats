@@ -233,12 +233,13 @@ assert p[0]["sources"] == [sys.argv[1]], p
 	[[ "$stderr" != *$'\x1b'* ]]
 }
 
-@test "ranks partials: busy past the span, compute past busy, a negative figure, a start at -2^63, a call at 2^63-1: exit 1, named, the rest merged as python's ranks" {
+@test "ranks partials: busy past the span, compute past busy, memory past compute, a negative figure, a start at -2^63, a call at 2^63-1: exit 1, named, the rest merged as python's ranks" {
 	local c why
 
-	for c in busy-span compute-busy negative start-min ts-max; do
+	for c in busy-span compute-busy memory-compute negative start-min ts-max; do
 		case $c in
 		busy-span|compute-busy) why="busy is more than end - start, or compute or comm more than busy" ;;
+		memory-compute) why="kernel or memory negative, or more than compute" ;;
 		negative) why="a negative time" ;;
 		start-min) why="start and end are not times of a trace, start before end" ;;
 		ts-max) why="ts and dur are not a span of time" ;;
@@ -251,6 +252,17 @@ assert p[0]["sources"] == [sys.argv[1]], p
 		same "$(printf '%s\n' "$output" | awk -F'\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 "\t" $5 }')" \
 		    "$(oracle partial_trust.py ranks T.intact "$d/R1")"
 	done
+}
+
+@test "a ranks partial of an older mct (a rank line without kernel and memory): merged, those two figures of the rank empty, the rest as the intact partial's" {
+	tamper no-km "$d/R0" T
+	run --separate-stderr mct-ranks --merge -o tsv --no-header T "$d/R1"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	same "$(printf '%s\n' "$output" | cut -f 1-29)" \
+	    "$(mct-ranks --merge -o tsv --no-header "$d/R0" "$d/R1" | cut -f 1-29)"
+	[ "$(printf '%s\n' "$output" | awk -F'\t' '$30 == "" && $31 == ""' | wc -l)" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | awk -F'\t' '$30 > 0' | wc -l)" -eq 1 ]
 }
 
 @test "man pages: validation, identity, --allow-repeat and their exit statuses are documented" {

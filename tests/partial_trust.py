@@ -36,6 +36,8 @@ the first with a sketch in the sketch cases):
 Cases of a ranks partial (its first rank line):
   busy-span      busy more than end - start
   compute-busy   compute more than busy
+  memory-compute memory more than compute
+  no-km          no kernel and memory (an older mct's)
   negative       comm below 0
   start-min      start -2^63
   ts-max         a call's ts 2^63-1 (its first call line)
@@ -67,7 +69,8 @@ def tamper(case, src, dst):
     drop = set()
     if case in ("sum-huge", "bucket-huge", "min-max"):
         k = next(i for i in groups if b'"sketch"' in lines[i])
-    elif case in ("busy-span", "compute-busy", "negative", "start-min"):
+    elif case in ("busy-span", "compute-busy", "negative", "start-min",
+                  "memory-compute", "no-km"):
         k = next(i for i, x in enumerate(lines)
                  if x.startswith(b'{"rank":') and b'"call"' not in x)
     elif case == "ts-max":
@@ -120,6 +123,10 @@ def tamper(case, src, dst):
         o["compute"] = o["busy"] + 1
     elif case == "negative":
         o["comm"] = -1
+    elif case == "memory-compute":
+        o["memory"] = o["compute"] + 1
+    elif case == "no-km":
+        del o["kernel"], o["memory"]
     elif case == "dup-key":
         pass
     elif case == "start-min":

@@ -78,7 +78,7 @@ state() {
 	same "$output" "$(cat "$d/whole.tsv")"
 	same "$(mct-ranks --merge -o tsv --no-header "$d/P3" "$d/P1" "$d/P0" "$d/P2")" \
 	    "$(pyo ranks "$d/job.nd")"
-	[[ "$output" == *$'\n2\t'*$'\ttrue\n3\t'* ]]
+	[[ "$output" == *$'\n2\t'*$'\ttrue\t'*$'\n3\t'* ]]
 	for o in "-o csv" "-o md" "-o table" "-o tsv --no-header --threshold 20 --time-unit ms"; do
 		echo "# $o"
 		# shellcheck disable=SC2086
@@ -244,7 +244,7 @@ state() {
 	run mct-ranks -o partial rank-7.json
 	[ "$status" -eq 0 ]
 	same "$(printf '%s\n' "$output" | sed -n 2p)" \
-	    '{"rank":7,"start":0,"end":0,"busy":0,"compute":0,"comm":0,"rounds":0,"round":null,"origin":1000}'
+	    '{"rank":7,"start":0,"end":0,"busy":0,"compute":0,"comm":0,"kernel":0,"memory":0,"rounds":0,"round":null,"origin":1000}'
 	# a run that reads nothing writes no partial
 	run --separate-stderr mct-ranks -o partial nosuch.json
 	[ "$status" -eq 2 ]

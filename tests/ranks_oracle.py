@@ -7,14 +7,17 @@ event's rank is its key "rank"; without one, the place of its stream among
 the operands (several operands) or 0.  The device events are the X events
 of the device lanes (as phases_oracle.py says); communication is a device
 event whose name matches the default rules' communication pattern (the
-tests' traces have no name an earlier rule takes).  The steady rounds are
+tests' traces have no name an earlier rule takes); memory, one that is not
+and is a copy or memset (cat gpu_memcpy, gpu_memset, memcpy or memset in
+any case, or no cat and pid 3); kernel, one that is neither.  The steady rounds are
 those of phases_oracle.find_phases on each rank's device events.
 
 Usage:
   ranks_oracle.py ranks [--threshold P] STREAM...
         what `mct-ranks -o tsv --no-header` writes: one line a rank, rank
-        order: rank, the nine figures, their medians, the deviations, and
-        straggler (true/false), TAB apart.
+        order: rank, the nine figures, their medians, the deviations,
+        straggler (true/false), then kernel and memory, their medians and
+        deviations, TAB apart.
   ranks_oracle.py collectives STREAM...
         what `mct-ranks --collectives -o tsv --no-header` writes: one line
         a collective (name, n, start, dur, ranks, skew, spread, first,
@@ -32,11 +35,18 @@ import phases_oracle  # noqa: E402
 COMM = re.compile(r"([Nn]ccl|[Rr]ccl|AllReduce|AllGather|ReduceScatter|"
                   r"AllToAll|Broadcast)")
 KEYS = ["name", "args.grid", "args.block"]
+MEMCATS = ("gpu_memcpy", "gpu_memset", "memcpy", "memset")
+
+
+def is_memory(e):
+    if "cat" not in e:
+        return str(e.get("pid")) == "3"
+    return isinstance(e["cat"], str) and e["cat"].lower() in MEMCATS
 
 
 class Rank:
     def __init__(self):
-        self.dev = []       # (ts, dur, signature, name, comm)
+        self.dev = []       # (ts, dur, signature, name, comm, memory)
         self.steps = []     # Kineto's ProfilerStep#N: (ts, end)
 
     # what find_phases reads of a trace
@@ -75,8 +85,9 @@ def read(paths):
                            if v is not None)
             comm = isinstance(e.get("name"), str) and \
                 COMM.search(e["name"]) is not None
+            mem = not comm and is_memory(e)
             ranks.setdefault(r, Rank()).dev.append((e["ts"], dur, sig, name,
-                                                    comm))
+                                                    comm, mem))
     for r in ranks.values():
         r.dev.sort(key=lambda d: d[0])      # stable: input order in ties
     return ranks, origin
@@ -116,6 +127,7 @@ def fmt(x):
 
 NAMES = ["span", "busy", "busy_pct", "compute", "comm", "exposed", "idle",
          "rounds", "round"]
+LATER = ["kernel", "memory"]    # after straggler in tsv
 
 
 def figures(r):
@@ -125,6 +137,8 @@ def figures(r):
     busy = union((d[0], d[0] + d[1]) for d in dev)
     compute = union((d[0], d[0] + d[1]) for d in dev if not d[4])
     comm = union((d[0], d[0] + d[1]) for d in dev if d[4])
+    memory = union((d[0], d[0] + d[1]) for d in dev if d[5])
+    kernel = union((d[0], d[0] + d[1]) for d in dev if not d[4] and not d[5])
     span = end - start
     r.origin = start
     r.tend = end
@@ -140,7 +154,8 @@ def figures(r):
     pct = 100.0 * float(busy) / float(span) if span > 0 else 0.0
     return {"span": span, "busy": busy, "busy_pct": pct, "compute": compute,
             "comm": comm, "exposed": busy - compute, "idle": span - busy,
-            "rounds": rounds, "round": median(times) if times else None}
+            "rounds": rounds, "round": median(times) if times else None,
+            "kernel": kernel, "memory": memory}
 
 
 def cmd_ranks(args):
@@ -152,7 +167,7 @@ def cmd_ranks(args):
     ids = sorted(ranks)
     f = {r: figures(ranks[r]) for r in ids}
     med = {}
-    for k in NAMES:
+    for k in NAMES + LATER:
         vals = [f[r][k] for r in ids if f[r][k] is not None]
         if not vals:
             med[k] = None
@@ -164,17 +179,21 @@ def cmd_ranks(args):
         else:
             med[k] = median(vals)
     for r in ids:
-        dev = []
-        for k in NAMES:
+        dev = {}
+        for k in NAMES + LATER:
             v, m = f[r][k], med[k]
             if v is None or m is None or m == 0:
-                dev.append(None)
+                dev[k] = None
             else:
-                dev.append(100.0 * (float(v) - float(m)) / float(m))
+                dev[k] = 100.0 * (float(v) - float(m)) / float(m)
         strag = float(f[r]["compute"]) > float(med["compute"]) * \
             (1 + thr / 100)
-        row = [r] + [f[r][k] for k in NAMES] + [med[k] for k in NAMES] + \
-            dev + [strag]
+        row = [r]
+        for names in (NAMES, LATER):
+            row += [f[r][k] for k in names] + [med[k] for k in names] + \
+                [dev[k] for k in names]
+            if names is NAMES:
+                row.append(strag)
         print("\t".join(fmt(x) for x in row))
 
 

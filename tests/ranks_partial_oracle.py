@@ -6,8 +6,8 @@ Usage:
         PARTIAL (mct-ranks -o partial) must hold, for every rank of the
         streams (read as ranks_oracle.py reads them; --rank R gives a
         single stream's events rank R), the rank's line: start, end (first
-        start, last end of its device events), busy, compute, comm (unions
-        of intervals), rounds and round (the steady rounds and their
+        start, last end of its device events), busy, compute, comm, kernel,
+        memory (unions of intervals), rounds and round (the steady rounds and their
         median time) and origin (the smallest ts of its events, M events
         aside: its trace's); then its collective calls, in time order:
         name, n (the rank's n-th call of that name), ts, dur.  Its header
@@ -69,6 +69,7 @@ def expected(paths, rank):
         f = ranks_oracle.figures(rk)
         want[r] = ({"start": rk.origin, "end": rk.tend, "busy": f["busy"],
                     "compute": f["compute"], "comm": f["comm"],
+                    "kernel": f["kernel"], "memory": f["memory"],
                     "rounds": f["rounds"], "round": f["round"],
                     "origin": origin[r]}, calls)
     return want

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "mct.h"
+#include "mct-filter.h"
 
 #define DEFAULT_FIELDS	"ts,dur,ph,pid,tid,name"
 
@@ -56,11 +57,12 @@ struct opts {
 	struct mct_buf	 text;		/* scratch: a value's text */
 	char		**match;	/* --match, compiled after -i is known */
 	int		 nmatch;
+	struct mct_fsteps *step;	/* --step */
 };
 
 enum { OPT_CAT = MCT_OPT_TOOL, OPT_CATEGORY, OPT_CLIP, OPT_DEVICE, OPT_FROM,
     OPT_MATCH, OPT_MAX_DUR, OPT_MIN_DUR, OPT_NAME, OPT_NO_META, OPT_PH,
-    OPT_PID, OPT_TID, OPT_TO, OPT_WHERE, OPT_WITHIN };
+    OPT_PID, OPT_STEP, OPT_TID, OPT_TO, OPT_WHERE, OPT_WITHIN };
 
 static const struct option longopts[] = {
 	{ "cat",	required_argument,	NULL, OPT_CAT },
@@ -84,6 +86,7 @@ static const struct option longopts[] = {
 	{ "ph",		required_argument,	NULL, OPT_PH },
 	{ "pid",	required_argument,	NULL, OPT_PID },
 	MCT_LONGOPT_RULES,
+	{ "step",	required_argument,	NULL, OPT_STEP },
 	{ "tid",	required_argument,	NULL, OPT_TID },
 	MCT_LONGOPT_TIME_UNIT,
 	{ "to",		required_argument,	NULL, OPT_TO },
@@ -120,6 +123,11 @@ usage(int status)
 	    "      --from T          keep events that end after T\n"
 	    "      --to T            keep events that start before T\n"
 	    "      --within          only events wholly inside [from, to)\n"
+	    "      --step N          the events of profiler step N (or NAME#N): "
+	    "host events\n"
+	    "                        in its annotation on their thread, device "
+	    "work\n"
+	    "                        launched in it; not inverted by -v\n"
 	    "      --clip            cut X events straddling the window to it\n"
 	    "      --min-dur D       dur >= D (no dur counts as 0)\n"
 	    "      --max-dur D       dur <= D\n"
@@ -595,6 +603,10 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 			o->rules |= mct_rules_expr(o->where[o->nwhere]);
 			o->nwhere++;
 			break;
+		case OPT_STEP:
+			if ((o->step = fstep_open(optarg)) == NULL)
+				usage(2);
+			break;
 		default:
 			usage(2);
 		}
@@ -603,6 +615,18 @@ options(int argc, char *argv[], struct opts *o, struct mct_out *out,
 	    mct_rules_fields(out->fields, out->nfields);
 	compile(o);
 	return optind;
+}
+
+/* An event kept: counted, or written (cut to the window with --clip). */
+static void
+put(struct opts *o, struct mct_out *out, struct mct_event *ev)
+{
+	o->kept++;
+	if (o->count)
+		return;
+	if (o->clip && (o->has_from || o->has_to))
+		clip(o, ev);
+	mct_out_event(out, ev);
 }
 
 /*
@@ -665,16 +689,18 @@ main(int argc, char *argv[])
 		mct_seen_event(&o.seen_own, ev);
 		if (o.bare)
 			extent(&o, ev);
+		if (o.step)
+			fstep_see(o.step, ev);
 		/* -v inverts the predicates, never the window */
 		if (!window_ok(&o, ev) || keep(&o, ev) == o.invert)
 			continue;
-		o.kept++;
-		if (o.count)
-			continue;
-		if (o.clip && (o.has_from || o.has_to))
-			clip(&o, ev);
-		mct_out_event(&out, ev);
+		if (o.step)
+			fstep_hold(o.step, ev);
+		else
+			put(&o, &out, ev);
 	}
+	while (o.step && fstep_next(o.step, mct_header(r), &ev))
+		put(&o, &out, ev);
 	mct_seen_end(&o.seen_own);
 	missing = mct_seen_end(&o.seen);
 	cat_end(&o.cat);

@@ -8,8 +8,10 @@
  * reads several traces), with a bit that says whether the rules call it
  * communication.  At the end, each rank's calls are sorted and measured:
  * busy time is the union of all of them, compute the union of those that
- * are not communication, comm the union of those that are; exposed
- * communication is what of comm no compute covers, busy - compute.  The
+ * are not communication, comm the union of those that are, memory the
+ * union of the copies and memsets, kernel that of the rest (a second bit
+ * says memory); exposed communication is what of comm no compute
+ * covers, busy - compute.  The
  * steady rounds are those mct-phases finds (lib/phases.c) in the rank's
  * calls.  Collectives pair by name and order: the n-th call of a
  * communication kernel on every rank is one collective.
@@ -74,8 +76,9 @@ usage(int status)
 	    "[--align how] [--collectives] [--merge]\n"
 	    "                 [--threshold P] [file ...]\n"
 	    "One row per rank of a job: span, device busy, compute, "
-	    "communication,\nexposed communication, idle, steady rounds, each "
-	    "beside the median rank,\nand the straggler.\n\n"
+	    "communication,\nexposed communication, idle, steady rounds, "
+	    "kernels and memory (copies,\nmemsets) apart, each beside the "
+	    "median rank, and the straggler.\n\n"
 	    "      --collectives     one record per collective (the n-th call "
 	    "of a\n"
 	    "                        communication kernel on every rank): "

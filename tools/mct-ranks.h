@@ -18,6 +18,8 @@ struct rank {
 	/* measured at the end */
 	int64_t		 start, end;	/* first start, last end */
 	int64_t		 busy, compute, commt;
+	int64_t		 kernel, memory;	/* copies and memsets, the rest */
+	int		 nokm;		/* from a partial without them */
 	long		 rounds;
 	int64_t		 round;		/* median time of a steady round */
 	int		 hasround;

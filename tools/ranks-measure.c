@@ -133,10 +133,14 @@ add(struct opts *o, struct mct_event *ev)
 	c->c.name = intern_of(o, ev, &o->namef, 1);
 	cat = mct_category(ev, o->hdr);
 	c->comm = cat != NULL && strcmp(cat, COMM_LABEL) == 0;
+	c->mem = !c->comm && mct_device_memory(ev);
 }
 
 /*
- * Measuring: each rank's calls sorted, their unions, its steady rounds.
+ * Measuring: each rank's calls sorted, their unions (of all, of all but
+ * communication, of communication, of copies and memsets, of the other
+ * kernels: each class on its own, so time where two overlap is in both),
+ * its steady rounds.
  */
 
 /*
@@ -187,6 +191,8 @@ measure(struct opts *o)
 		r->busy = mct_rcall_union(r->call, r->n, -1);
 		r->compute = mct_rcall_union(r->call, r->n, 0);
 		r->commt = mct_rcall_union(r->call, r->n, 1);
+		r->memory = mct_rcall_union(r->call, r->n, 2);
+		r->kernel = mct_rcall_union(r->call, r->n, 3);
 		if (!o->collectives || o->partial)
 			rounds_of(o, r);
 	}

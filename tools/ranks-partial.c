@@ -66,6 +66,9 @@ partial_of(struct opts *o, struct mct_rpart *rp)
 		p->busy = r->busy;
 		p->compute = r->compute;
 		p->comm = r->commt;
+		p->kernel = r->kernel;
+		p->memory = r->memory;
+		p->haskm = 1;
 		p->rounds = r->rounds;
 		p->round = r->round;
 		p->hasround = r->hasround;
@@ -99,6 +102,9 @@ ranks_of(struct opts *o, const struct mct_rpart *rp)
 		r->busy = p->busy;
 		r->compute = p->compute;
 		r->commt = p->comm;
+		r->kernel = p->kernel;
+		r->memory = p->memory;
+		r->nokm = !p->haskm;
 		r->rounds = p->rounds;
 		r->round = p->round;
 		r->hasround = p->hasround;

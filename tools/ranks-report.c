@@ -13,7 +13,10 @@
 
 /* The figures of a row, by index: what the median and deviation are of. */
 enum { M_SPAN, M_BUSY, M_BUSYPCT, M_COMPUTE, M_COMM, M_EXPOSED, M_IDLE,
-    M_ROUNDS, M_ROUND, NMETRIC };
+    M_ROUNDS, M_ROUND, M_KERNEL, M_MEMORY, NMETRIC };
+
+/* The columns of tsv and csv before kernel and memory, which came later. */
+#define NFIRST	M_KERNEL
 
 static const struct {
 	const char	*name;
@@ -21,7 +24,7 @@ static const struct {
 } metric[NMETRIC] = {
 	{ "span", 1 }, { "busy", 1 }, { "busy_pct", 0 }, { "compute", 1 },
 	{ "comm", 1 }, { "exposed", 1 }, { "idle", 1 }, { "rounds", 0 },
-	{ "round", 1 }
+	{ "round", 1 }, { "kernel", 1 }, { "memory", 1 }
 };
 
 /*
@@ -55,6 +58,9 @@ figures_of(const struct rank *r, struct figures *f)
 	f->v[M_ROUNDS] = r->rounds;
 	f->v[M_ROUND] = r->round;
 	f->has[M_ROUND] = r->hasround;
+	f->v[M_KERNEL] = r->kernel;
+	f->v[M_MEMORY] = r->memory;
+	f->has[M_KERNEL] = f->has[M_MEMORY] = !r->nokm;
 }
 
 static int
@@ -194,9 +200,34 @@ rank_event(struct opts *o, const struct rank *r, const struct figures *f,
 }
 
 /*
- * A rank's row (-o tsv, csv: the figures, the medians, the deviations;
- * -o table, md: each figure with its deviation).  f NULL: the median row
- * of a table.
+ * The figures m from a to b of a row of tsv or csv: each, then the
+ * medians, then the deviations.
+ */
+static void
+put_cells(struct opts *o, struct mct_buf *b, const struct figures *f,
+    const struct figures *med, int a, int z)
+{
+	int m;
+
+	for (m = a; m < z; m++) {
+		mct_buf_addc(b, '\037');
+		put_figure(o, b, f, m);
+	}
+	for (m = a; m < z; m++) {
+		mct_buf_addc(b, '\037');
+		put_figure(o, b, med, m);
+	}
+	for (m = a; m < z; m++) {
+		mct_buf_addc(b, '\037');
+		put_dev(o, b, f, med, m);
+	}
+}
+
+/*
+ * A rank's row (-o tsv, csv: the figures, the medians, the deviations,
+ * straggler, then the same of kernel and memory, so that the columns
+ * before them keep their places; -o table, md: each figure with its
+ * deviation).  f NULL: the median row of a table.
  */
 static void
 rank_row(struct opts *o, const struct rank *r, const struct figures *f,
@@ -210,10 +241,18 @@ rank_row(struct opts *o, const struct rank *r, const struct figures *f,
 		mct_buf_adds(&line, "median");
 	else
 		mct_buf_addi(&line, r->id);
+	if (!human) {
+		put_cells(o, &line, f, med, 0, NFIRST);
+		mct_buf_adds(&line, straggler ? "\037true" : "\037false");
+		put_cells(o, &line, f, med, NFIRST, NMETRIC);
+		mct_out_row(&o->out, line.p, line.len);
+		mct_buf_free(&line);
+		return;
+	}
 	for (m = 0; m < NMETRIC; m++) {
 		mct_buf_addc(&line, '\037');
 		put_figure(o, &line, f ? f : med, m);
-		if (human && f != NULL && m != M_BUSYPCT) {
+		if (f != NULL && m != M_BUSYPCT) {
 			at = line.len;
 			mct_buf_adds(&line, " (");
 			put_dev(o, &line, f, med, m);
@@ -223,14 +262,6 @@ rank_row(struct opts *o, const struct rank *r, const struct figures *f,
 				mct_buf_addc(&line, ')');
 		}
 	}
-	if (!human)
-		for (m = 0; m < NMETRIC * 2; m++) {
-			mct_buf_addc(&line, '\037');
-			if (m < NMETRIC)
-				put_figure(o, &line, med, m);
-			else
-				put_dev(o, &line, f, med, m - NMETRIC);
-		}
 	mct_buf_addc(&line, '\037');
 	if (f != NULL)
 		mct_buf_adds(&line, straggler ? "true" : "false");
@@ -246,14 +277,19 @@ rank_head(struct opts *o)
 	int human = mct_out_human(&o->out), m, k;
 
 	mct_buf_adds(&line, "rank");
-	for (k = 0; k < (human ? 1 : 3); k++)
-		for (m = 0; m < NMETRIC; m++) {
+	for (k = 0; k < (human ? 1 : 6); k++) {
+		if (k == 3)		/* tsv, csv: kernel and memory after */
+			mct_buf_adds(&line, "\037straggler");
+		for (m = k < 3 ? 0 : NFIRST; m < (human ? NMETRIC : k < 3 ?
+		    NFIRST : NMETRIC); m++) {
 			mct_buf_addc(&line, '\037');
-			mct_buf_adds(&line, k == 0 ? "" : k == 1 ? "median." :
-			    "dev.");
+			mct_buf_adds(&line, k % 3 == 0 ? "" : k % 3 == 1 ?
+			    "median." : "dev.");
 			mct_buf_adds(&line, metric[m].name);
 		}
-	mct_buf_adds(&line, "\037straggler");
+	}
+	if (human)
+		mct_buf_adds(&line, "\037straggler");
 	mct_out_row(&o->out, line.p, line.len);
 	mct_buf_free(&line);
 }

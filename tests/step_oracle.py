@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""step_oracle.py - the events of each profiler step, for mct-filter --step.
+
+Reads an mct stream (mct-cat's output: a header line, then one event a
+line, ts and dur integer ns) with python3's json module and nothing of
+mct.  A step is an X event of cat user_annotation named NAME#N
+(ProfilerStep by default, --name NAME).  A host event is in step N when,
+of the step annotations of its thread (rank, pid, tid) that hold it
+(start <= its ts, its ts + dur <= end), the innermost (the latest start,
+then the earliest end) is NAME#N.  Device work with a correlation id
+(args.correlation or args.co_id) is in the step of its launch: the first
+host call (cat ending in runtime or driver, any case; no cat and pid 1)
+of that id, whose step is found on its thread, else on its process.
+Device work is as phases_oracle.on_device_lane says.  Events without ts,
+and M events, are in no step.
+
+Usage:
+  step_oracle.py [--name NAME] STREAM
+        one JSON object: for each step N, {"count": events, "md5": the
+        md5 of their lines "ts<TAB>dur<TAB>pid<TAB>tid<NL>" in input order
+        (dur empty when the event has none)}.
+"""
+import hashlib
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import phases_oracle  # noqa: E402
+
+
+def text(v):
+    return v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
+
+
+def is_host_call(e):
+    cat = e.get("cat")
+    if cat is None:
+        return str(e.get("pid")) == "1"
+    if not isinstance(cat, str):
+        return False
+    c = cat.lower()
+    return c.endswith("runtime") or c.endswith("driver")
+
+
+def corr(e):
+    a = e.get("args")
+    if not isinstance(a, dict):
+        return None
+    for k in ("correlation", "co_id"):
+        if k in a:
+            return (text(e.get("rank", "")), text(a[k]))
+    return None
+
+
+def times(e):
+    ts = e.get("ts")
+    if not isinstance(ts, int):
+        return None
+    d = e.get("dur")
+    return ts, ts + (d if isinstance(d, int) and d >= 0 else 0)
+
+
+def main(argv):
+    name = "ProfilerStep"
+    if argv[:1] == ["--name"]:
+        name, argv = argv[1], argv[2:]
+    pat = re.compile(re.escape(name) + r"#([0-9]+)\Z")
+    evs = []
+    with open(argv[0], encoding="utf-8", errors="surrogateescape") as f:
+        for i, line in enumerate(f):
+            e = json.loads(line)
+            if i == 0 and e.get("name") == "mct_header":
+                continue
+            evs.append(e)
+    steps, launches = [], {}
+    for e in evs:
+        t = times(e)
+        lane = (text(e.get("rank", "")), text(e.get("pid")),
+                text(e.get("tid")))
+        if t is None:
+            continue
+        m = pat.match(e["name"]) if isinstance(e.get("name"), str) else None
+        if e.get("ph") == "X" and e.get("cat") == "user_annotation" and m:
+            steps.append((t[0], t[1], int(m.group(1)), lane))
+        elif is_host_call(e) and corr(e) is not None:
+            launches.setdefault(corr(e), (t, lane))
+
+    def step_at(t, lane, byproc):
+        for same in ((lambda l: l == lane),
+                     (lambda l: l[:2] == lane[:2]))[:1 + byproc]:
+            best = None
+            for s in steps:
+                if same(s[3]) and s[0] <= t[0] and t[1] <= s[1]:
+                    if best is None or (s[0], -s[1]) > (best[0], -best[1]):
+                        best = s
+            if best is not None:
+                return best[2]
+        return None
+
+    out = {}
+    for e in evs:
+        if e.get("ph") == "M":
+            continue
+        t = times(e)
+        if t is None:
+            continue
+        lane = (text(e.get("rank", "")), text(e.get("pid")),
+                text(e.get("tid")))
+        c = corr(e) if phases_oracle.on_device_lane(e) else None
+        if c is not None:
+            if c not in launches:
+                continue
+            n = step_at(launches[c][0], launches[c][1], True)
+        else:
+            n = step_at(t, lane, False)
+        if n is None:
+            continue
+        d = e.get("dur")
+        o = out.setdefault(str(n), {"count": 0, "md5": hashlib.md5()})
+        o["count"] += 1
+        o["md5"].update(("%d\t%s\t%s\t%s\n" % (
+            e["ts"], d if isinstance(d, int) else "", text(e.get("pid")),
+            text(e.get("tid")))).encode())
+    for o in out.values():
+        o["md5"] = o["md5"].hexdigest()
+    print(json.dumps(out, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
