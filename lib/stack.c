@@ -25,10 +25,11 @@
  * by the forward op of its process with the same args."Sequence number"
  * (and no Fwd thread id, or 0), the latest one that started by its start.
  * A launch whose own stack has no step, inside a backward op whose forward
- * op is known, has the forward op's stack before its own, after BWDSEP:
- * the forward side's annotation, module and step stand where its own have
- * none.  Only a small struct per forward sequence number is kept: the
- * forward stack as a node of a tree of frames, and its members.
+ * op is known, has the forward op's stack before its own, then BWDSEP:
+ * the forward side's step and module stand where its own have none (its
+ * annotation stays the one of its own time: "## backward ##", not the
+ * forward's).  Only a small struct per forward sequence number is kept:
+ * the forward stack as a node of a tree of frames, its step and module.
  */
 #include "config.h"
 
@@ -84,7 +85,7 @@ struct fwd {
 	int64_t		 ts, end, step;
 	uint32_t	 seq;
 	int32_t		 node;		/* its frames: a node of s->nodes */
-	int32_t		 ann, mod;	/* or -1 */
+	int32_t		 mod;		/* or -1 */
 	int		 hasstep;
 };
 
@@ -755,8 +756,6 @@ fwd_make(struct mct_stack *s, const struct fop *f, const struct iv *v,
 	w->end = f->end;
 	w->seq = f->seq;
 	w->node = node_of(s, s->fr, nf);
-	w->ann = m.ann >= 0 ? m.ann : proc_ann(s, f->pid, f->ts, f->end, 0,
-	    NULL);
 	w->mod = m.mod;
 	w->step = m.step;
 	w->hasstep = m.hasstep;
@@ -973,8 +972,6 @@ frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
 			s->c.nowhere++;
 	}
 	if (w != NULL) {		/* a backward op: its forward side's */
-		if (m.ann < 0)
-			m.ann = w->ann;
 		if (m.mod < 0)
 			m.mod = w->mod;
 		m.hasstep = w->hasstep;

@@ -37,10 +37,10 @@ The rules:
             latest in the input).  When no frame gives a step, the
             outermost backward frame that has a forward op puts that op's
             stack (its frames on its own pid and tid, itself the last)
-            and "(backward)" before the frames; annotation and module,
-            where the frames give none, are the forward op's (its frames',
-            else for annotation the pid's as above at the forward op), and
-            step is the forward op's (its frames', else its pid's).
+            and "(backward)" before the frames; module, where the frames
+            give none, is the forward op's (its frames'), and step is the
+            forward op's (its frames', else its pid's, as above, at the
+            forward op).  Annotation stays as above.
   under     with --under GLOB: only the pairs with a frame whose name
             matches that shell pattern (fnmatch.fnmatchcase).
 
@@ -247,11 +247,11 @@ def analyse(path):
                 step = step_of(iv)
         return op, ann, mod, step
 
-    def proc(pid, lts, lend, steps):
+    def proc(pid, lts, lend):
         best = inner(anns.get(pid, []),
                      lambda iv: iv[0] <= lts and iv[1] >= lend and
-                     (not steps or step_of(iv) is not None))
-        return best and (step_of(best) if steps else best[2])
+                     step_of(iv) is not None)
+        return step_of(best) if best else None
 
     def forward(bseq, bts):
         cands = [(iv, lane) for iv, lane in fwd.get(bwd[bseq], [])
@@ -260,12 +260,10 @@ def analyse(path):
             return None
         iv, lane = max(cands, key=lambda c: (c[0][0], -c[0][1], c[0][4]))
         fr = enclosing(lane, iv[0], iv[1])
-        _, ann, mod, step = members(fr)
-        if ann is None:
-            ann = proc(lane[0], iv[0], iv[1], False)
+        _, _, mod, step = members(fr)
         if step is None:
-            step = proc(lane[0], iv[0], iv[1], True)
-        return [x[2] for x in fr][:1000], ann, mod, step
+            step = proc(lane[0], iv[0], iv[1])
+        return [x[2] for x in fr][:1000], mod, step
     out = []
     for k, e, ts, dur in dev:
         if k not in launch:
@@ -284,9 +282,8 @@ def analyse(path):
                         break
         if fw:
             stack = fw[0] + ["(backward)"] + stack
-            ann = fw[1] if ann is None else ann
-            mod = fw[2] if mod is None else mod
-            step = fw[3]
+            mod = fw[1] if mod is None else mod
+            step = fw[2]
         a = le.get("args")
         if isinstance(a, dict) and isinstance(a.get("External id"), int):
             op = ext.get((lane[0], a["External id"]), op)
