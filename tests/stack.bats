@@ -326,6 +326,23 @@ EOF
 	same "$(cat sorted.json.tsv)" "$(cat bwd.json.tsv)"
 }
 
+@test "stack: backward ops on the Kineto fixtures with Sequence numbers: every pair's stack, step and module as the oracle's (all of them with MCT_TEST_FULL=1)" {
+	need_fixtures
+	local f fs=(kineto-rank0-of-2-nccl.json.gz)
+	[ "${MCT_TEST_FULL:-0}" = 1 ] && fs+=(kineto-rank1-of-2-nccl.json.gz
+	    kineto-ns-resolution.pt.trace.json.gz kineto-diff-control.json.gz)
+	for f in "${fs[@]}"; do
+		[ -f "$fixtures/$f" ] || skip "$f absent"
+		against_oracle "$fixtures/$f"
+		mct-group --by step -a count,total -o tsv --no-header pairs.nd |
+		    sort > got
+		same "$(cat got)" "$(sort py/step)"
+		# some backward kernels reach their forward op
+		[ "$(grep -c '"(backward)"' pairs.nd)" -gt 0 ]
+		rm -rf py
+	done
+}
+
 @test "stack: -o folded takes no stack option, and an unknown -o names folded" {
 	mct-flow -q -o folded "$gen" > a
 	mct-flow -q --stack -o folded "$gen" > b
