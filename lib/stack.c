@@ -82,7 +82,7 @@ struct extop {
 
 /* A forward op's stack, as a backward op's launches continue it. */
 struct fwd {
-	int64_t		 ts, end, step;
+	int64_t		 ts, end, step;	/* in bwmap end is the backward op's */
 	uint32_t	 seq;
 	int32_t		 node;		/* its frames: a node of s->nodes */
 	int32_t		 mod;		/* or -1 */
