@@ -20,6 +20,16 @@
  * default; on the launch's thread, else on its process, as annotation),
  * and gpu_annotation, the innermost gpu_user_annotation of the device
  * event's own lane (its stream) that holds the device event.
+ *
+ * A backward op (a cpu_op whose args."Fwd thread id" is not 0) was caused
+ * by the forward op of its process with the same args."Sequence number"
+ * (and no Fwd thread id, or 0), the latest one that started by its start.
+ * A launch whose own stack has no step, inside a backward op whose forward
+ * op is known, has the forward op's stack before its own, then BWDSEP:
+ * the forward side's step and module stand where its own have none (its
+ * annotation stays the one of its own time: "## backward ##", not the
+ * forward's).  Only a small struct per forward sequence number is kept:
+ * the forward stack as a node of a tree of frames, its step and module.
  */
 #include "config.h"
 
@@ -33,8 +43,9 @@
 
 #define MAXDEPTH	1000	/* frames written; deeper stacks are cut */
 #define PRUNE_EVERY	65536	/* events between forgetting (sorted input) */
+#define BWDSEP		"\"(backward)\""	/* between forward and backward frames */
 
-enum { K_OTHER, K_OP, K_ANNOT, K_MODULE, K_GPUANN };
+enum { K_OTHER, K_OP, K_ANNOT, K_MODULE, K_GPUANN, K_BWD };
 
 /* A host interval; an open B ends at INT64_MAX until its E. */
 struct iv {
@@ -69,6 +80,28 @@ struct extop {
 	int32_t		 name;
 };
 
+/* A forward op's stack, as a backward op's launches continue it. */
+struct fwd {
+	int64_t		 ts, end, step;	/* in bwmap end is the backward op's */
+	uint32_t	 seq;
+	int32_t		 node;		/* its frames: a node of s->nodes */
+	int32_t		 mod;		/* or -1 */
+	int		 hasstep;
+};
+
+/* A frame of the tree of forward stacks: its name under its parent. */
+struct node {
+	int32_t		 parent, name;
+};
+
+/* A forward or a backward op whose link is not made yet. */
+struct fop {
+	int64_t		 ts, end, sn;
+	int32_t		 lane, pid;
+	uint32_t	 seq;
+	int		 bwd;
+};
+
 struct mct_stack {
 	int		 sorted, ended, swept;
 	int64_t		 window, last;
@@ -97,6 +130,15 @@ struct mct_stack {
 	int		 isunder;	/* frames(): one does */
 	struct mct_stack_step *steps;		/* the steps seen, by first sight */
 	size_t		 nsteps, stepcap;
+	struct fop	*fops;		/* sorted: waiting; else all of them */
+	size_t		 nfops, fopcap;
+	struct mct_map	 fwmap;		/* pid \037 Sequence number -> struct fwd */
+	struct mct_map	 bwmap;		/* a backward op's seq -> struct fwd */
+	struct mct_map	 nodemap;	/* parent, name -> index in nodes */
+	struct node	*nodes;
+	size_t		 nnodes, nodecap;
+	int32_t		*path;		/* scratch: a forward stack's names */
+	size_t		 pathcap;
 };
 
 struct mct_stack *
@@ -109,6 +151,7 @@ mct_stack_open(int sorted, int64_t window)
 	s->window = window;
 	s->last = INT64_MIN;
 	s->ext.extra = sizeof(struct extop);
+	s->fwmap.extra = s->bwmap.extra = sizeof(struct fwd);
 	s->stepname = "ProfilerStep";
 	if (!sorted && ((s->spool = mct_tmpfile(NULL, &s->spoolvb)) == NULL ||
 	    (s->rspool = mct_tmpfile(NULL, &s->rspoolvb)) == NULL)) {
@@ -224,18 +267,42 @@ ev_lane(struct mct_stack *s, struct mct_event *ev)
 	return lane_of(s, pid.p, pid.len, tid.p, tid.len);
 }
 
+/* An integer member (its field parsed into *f the first time): 0, or -1. */
+static int
+arg_int(struct mct_event *ev, struct mct_field *f, const char *text,
+    int64_t *n)
+{
+	struct mct_val v;
+
+	if (f->text == NULL && mct_field_parse(text, f) != 0)
+		return -1;
+	if (mct_get(ev, f, &v) != 0 || v.type != MCT_J_NUMBER)
+		return -1;
+	return mct_int(v.p, v.len, n);
+}
+
 /* args."External id" as an integer: Kineto's link of launch to op. */
 int
 mct_stack_ext(struct mct_event *ev, int64_t *ext)
 {
 	static struct mct_field f;
-	struct mct_val v;
 
-	if (f.text == NULL && mct_field_parse("args.\"External id\"", &f) != 0)
+	return arg_int(ev, &f, "args.\"External id\"", ext);
+}
+
+/*
+ * An op's args."Sequence number" in *sn: 1 for a backward op (its "Fwd
+ * thread id" is not 0), 0 for a forward one, -1 if it has none.
+ */
+static int
+seq_of(struct mct_event *ev, int64_t *sn)
+{
+	static struct mct_field fs, ft;
+	int64_t t;
+
+	if (arg_int(ev, &fs, "args.\"Sequence number\"", sn) != 0)
 		return -1;
-	if (mct_get(ev, &f, &v) != 0 || v.type != MCT_J_NUMBER)
-		return -1;
-	return mct_int(v.p, v.len, ext);
+	return arg_int(ev, &ft, "args.\"Fwd thread id\"", &t) == 0 && t != 0;
 }
 
 static int
@@ -271,6 +338,9 @@ horizon(const struct mct_stack *s)
 	for (i = s->qhead; i < s->qn; i++)
 		if (s->q[i].ts < h)
 			h = s->q[i].ts;
+	for (i = 0; i < s->nfops; i++)
+		if (s->fops[i].ts < h)
+			h = s->fops[i].ts;
 	return h;
 }
 
@@ -304,6 +374,10 @@ prune(struct mct_stack *s)
 	while ((e = mct_map_next(&s->ext, &it)) != NULL)
 		if (((struct extop *)e->val.p)->end < h)
 			mct_map_del(&s->ext, e);
+	it = 0;
+	while ((e = mct_map_next(&s->bwmap, &it)) != NULL)
+		if (((struct fwd *)e->val.p)->end < h)
+			mct_map_del(&s->bwmap, e);
 	for (i = 0; i < s->nlanes; i++)
 		prune_lane(&s->lanes[i], h);
 }
@@ -314,6 +388,34 @@ mct_stack_time(struct mct_stack *s, int64_t ts)
 	if (ts > s->last)
 		s->last = ts;
 }
+
+/* An op with a Sequence number waits to be linked (backward: made K_BWD). */
+static void
+fop_add(struct mct_stack *s, struct mct_event *ev, struct iv *iv, int32_t ln)
+{
+	struct fop *f;
+	int64_t sn;
+	int b;
+
+	if ((b = seq_of(ev, &sn)) < 0)
+		return;
+	if (b)
+		iv->kind = K_BWD;
+	if (s->nfops == s->fopcap) {
+		s->fopcap = s->fopcap ? 2 * s->fopcap : 64;
+		s->fops = mct_xrealloc(s->fops, s->fopcap * sizeof(*s->fops));
+	}
+	f = &s->fops[s->nfops++];
+	f->ts = iv->ts;
+	f->end = iv->end;
+	f->sn = sn;
+	f->lane = ln;
+	f->pid = iv->pid;
+	f->seq = iv->seq;
+	f->bwd = b;
+}
+
+static void fops_drain(struct mct_stack *, int);
 
 /*
  * A host interval: an X event (the tool passes those that are not
@@ -372,7 +474,10 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 		s->ann[s->nann++] = *iv;
 		step_add(s, iv);
 	}
-	if (iv->kind == K_OP && mct_stack_ext(ev, &ext) == 0) {
+	if (iv->kind == K_OP && !iv->open)
+		fop_add(s, ev, iv, ln);
+	if ((iv->kind == K_OP || iv->kind == K_BWD) &&
+	    mct_stack_ext(ev, &ext) == 0) {
 		struct extop *x;
 		struct mct_val pid;
 		char num[32];
@@ -388,6 +493,8 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 		x->end = iv->end;
 		x->name = iv->name;
 	}
+	if (s->sorted)
+		fops_drain(s, 0);
 	if (s->sorted && ++s->nev % PRUNE_EVERY == 0)
 		prune(s);
 	else if (s->sorted && l->n >= l->prune_at)
@@ -496,12 +603,12 @@ member(struct mct_buf *b, const char *key, const char *json)
 }
 
 /*
- * The innermost annotation of the launch's process that holds it (a step,
- * its N in *n, if steps): its name, or -1.
+ * The innermost annotation of pid that holds [ts, end] (a step, its N in
+ * *n, if steps): its name, or -1.
  */
 static int32_t
-proc_ann(const struct mct_stack *s, const struct pend *p, int steps,
-    int64_t *n)
+proc_ann(const struct mct_stack *s, int32_t pid, int64_t ts, int64_t end,
+    int steps, int64_t *n)
 {
 	const struct iv *best = NULL;
 	int64_t k;
@@ -510,7 +617,7 @@ proc_ann(const struct mct_stack *s, const struct pend *p, int steps,
 	for (i = 0; i < s->nann; i++) {
 		const struct iv *a = &s->ann[i];
 
-		if (a->pid != p->pid || a->ts > p->ts || a->end < p->end ||
+		if (a->pid != pid || a->ts > ts || a->end < end ||
 		    (steps && !step_of(s, a->name, &k)))
 			continue;
 		if (best == NULL || cmp_frame(a, best) > 0)
@@ -543,24 +650,281 @@ gpu_ann(const struct mct_stack *s, const struct pend *p)
 	return best ? best->name : -1;
 }
 
-/* --under: does a frame's name match the glob? */
+/* --under: does an interned name match the glob? */
 static int
-under(struct mct_stack *s, const struct iv *fr, size_t nf)
+name_under(struct mct_stack *s, int32_t name)
 {
 	struct mct_val v;
+
+	v.p = s->st.str[name];
+	v.len = strlen(v.p);
+	v.type = v.p[0] == '"' ? MCT_J_STRING : MCT_J_NUMBER;
+	s->key.len = 0;
+	mct_jstr(&v, &s->key);
+	mct_buf_addc(&s->key, '\0');
+	return fnmatch(s->under, s->key.p, 0) == 0;
+}
+
+/* The intervals of v that hold [ts, end], outermost first, in s->fr. */
+static size_t
+collect(struct mct_stack *s, const struct iv *v, size_t n, int64_t ts,
+    int64_t end)
+{
+	size_t i, nf = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].ts > ts || v[i].end < end)
+			continue;
+		if (nf == s->frcap) {
+			s->frcap = s->frcap ? 2 * s->frcap : 64;
+			s->fr = mct_xrealloc(s->fr, s->frcap * sizeof(*s->fr));
+		}
+		s->fr[nf++] = v[i];
+	}
+	mct_sort(s->fr, nf, sizeof(*s->fr), cmp_frame);
+	return nf;
+}
+
+/* What the frames give: the innermost op, annotation, module and step. */
+struct memb {
+	int32_t		 op, ann, mod;
+	int64_t		 step;
+	int		 hasstep;
+};
+
+static void
+inner(const struct mct_stack *s, const struct iv *fr, size_t nf,
+    struct memb *m)
+{
 	size_t i;
 
-	for (i = 0; i < nf; i++) {
-		v.p = s->st.str[fr[i].name];
-		v.len = strlen(v.p);
-		v.type = v.p[0] == '"' ? MCT_J_STRING : MCT_J_NUMBER;
-		s->key.len = 0;
-		mct_jstr(&v, &s->key);
-		mct_buf_addc(&s->key, '\0');
-		if (fnmatch(s->under, s->key.p, 0) == 0)
-			return 1;
+	m->op = m->ann = m->mod = -1;
+	m->step = 0;
+	m->hasstep = 0;
+	for (i = nf; i > 0; i--) {	/* innermost first */
+		const struct iv *f = &fr[i - 1];
+
+		if ((f->kind == K_OP || f->kind == K_BWD) && m->op < 0)
+			m->op = f->name;
+		else if (f->kind == K_ANNOT && m->ann < 0)
+			m->ann = f->name;
+		else if (f->kind == K_MODULE && m->mod < 0)
+			m->mod = f->name;
+		if (f->kind == K_ANNOT && !m->hasstep)
+			m->hasstep = step_of(s, f->name, &m->step);
 	}
-	return 0;
+}
+
+/* The node of the tree of forward stacks for fr, outermost first; -1: none. */
+static int32_t
+node_of(struct mct_stack *s, const struct iv *fr, size_t nf)
+{
+	struct mct_mapent *e;
+	int32_t k[2], cur = -1;
+	size_t i;
+	int isnew;
+
+	for (i = 0; i < nf && i < MAXDEPTH; i++) {
+		k[0] = cur;
+		k[1] = fr[i].name;
+		e = mct_map_add(&s->nodemap, k, sizeof(k), &isnew);
+		if (isnew) {
+			if (s->nnodes == s->nodecap) {
+				s->nodecap = s->nodecap ? 2 * s->nodecap : 256;
+				s->nodes = mct_xrealloc(s->nodes,
+				    s->nodecap * sizeof(*s->nodes));
+			}
+			s->nodes[s->nnodes].parent = cur;
+			s->nodes[s->nnodes].name = fr[i].name;
+			e->val.i = (int64_t)s->nnodes++;
+		}
+		cur = (int32_t)e->val.i;
+	}
+	return cur;
+}
+
+/* A forward op's stack from the intervals that may enclose it. */
+static void
+fwd_make(struct mct_stack *s, const struct fop *f, const struct iv *v,
+    size_t n, struct fwd *w)
+{
+	size_t nf = collect(s, v, n, f->ts, f->end);
+	struct memb m;
+
+	inner(s, s->fr, nf, &m);
+	w->ts = f->ts;
+	w->end = f->end;
+	w->seq = f->seq;
+	w->node = node_of(s, s->fr, nf);
+	w->mod = m.mod;
+	w->step = m.step;
+	w->hasstep = m.hasstep;
+	if (!w->hasstep && s->nsteps > 0)
+		w->hasstep = proc_ann(s, f->pid, f->ts, f->end, 1,
+		    &w->step) >= 0;
+}
+
+/* The key of a pid and a Sequence number in s->key. */
+static void
+fop_key(struct mct_stack *s, const struct fop *f)
+{
+	char num[32];
+
+	s->key.len = 0;
+	mct_buf_adds(&s->key, s->st.str[f->pid]);
+	mct_buf_addc(&s->key, '\037');
+	mct_buf_add(&s->key, num, (size_t)snprintf(num, sizeof(num), "%lld",
+	    (long long)f->sn));
+}
+
+/* A forward op is known: the latest start of its number wins (inner on ties). */
+static void
+fwd_put(struct mct_stack *s, const struct fop *f, const struct fwd *w)
+{
+	struct fwd *o;
+	int isnew;
+
+	fop_key(s, f);
+	o = mct_map_add(&s->fwmap, s->key.p, s->key.len, &isnew)->val.p;
+	if (isnew || w->ts > o->ts || (w->ts == o->ts && (w->end < o->end ||
+	    (w->end == o->end && w->seq > o->seq))))
+		*o = *w;
+}
+
+/* A backward op: its forward op, if one started by its start; end: its own. */
+static void
+bwd_link(struct mct_stack *s, const struct fop *f)
+{
+	struct mct_mapent *e;
+	struct fwd *w;
+
+	fop_key(s, f);
+	if ((e = mct_map_find(&s->fwmap, s->key.p, s->key.len)) == NULL ||
+	    ((struct fwd *)e->val.p)->ts > f->ts)
+		return;
+	w = mct_map_add(&s->bwmap, &f->seq, sizeof(f->seq), NULL)->val.p;
+	*w = *(struct fwd *)e->val.p;
+	w->end = f->end;
+}
+
+static int
+cmp_fop_time(const void *a, const void *b, void *arg)
+{
+	const struct fop *q = arg;
+	const struct fop *x = &q[*(const size_t *)a], *y = &q[*(const size_t *)b];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->bwd != y->bwd)
+		return x->bwd - y->bwd;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The ops ord[0..n) by start, forward ones first on a tie: a forward op
+ * is known (w: its stack made, else made now from its lane), a backward
+ * one linked.
+ */
+static void
+run_ops(struct mct_stack *s, size_t *ord, size_t n, const struct fwd *w)
+{
+	struct fwd tmp;
+	size_t i;
+
+	mct_sort_r(ord, n, sizeof(*ord), cmp_fop_time, s->fops);
+	for (i = 0; i < n; i++) {
+		const struct fop *f = &s->fops[ord[i]];
+		const struct lane *l = &s->lanes[f->lane];
+
+		if (f->bwd)
+			bwd_link(s, f);
+		else if (w != NULL)
+			fwd_put(s, f, &w[ord[i]]);
+		else {
+			fwd_make(s, f, l->v, l->n, &tmp);
+			fwd_put(s, f, &tmp);
+		}
+	}
+}
+
+/*
+ * Sorted input: the waiting ops, in the order they came (by start), up to
+ * the first that is not ready: a forward op is once it has ended before
+ * the latest time (every interval around it read), a backward one once it
+ * started before it (every forward op before it read); all at the end.
+ */
+static void
+fops_drain(struct mct_stack *s, int all)
+{
+	size_t n, ord[64];
+
+	for (;;) {
+		for (n = 0; n < s->nfops && n < 64; n++) {
+			const struct fop *f = &s->fops[n];
+
+			if (!all && (f->bwd ? f->ts : f->end) >= s->last)
+				break;
+			ord[n] = n;
+		}
+		if (n == 0)
+			return;
+		run_ops(s, ord, n, NULL);
+		memmove(s->fops, s->fops + n,
+		    (s->nfops - n) * sizeof(*s->fops));
+		s->nfops -= n;
+	}
+}
+
+/* The outermost backward frame whose forward op is known, or NULL. */
+static const struct fwd *
+bwd_of(const struct mct_stack *s, const struct iv *fr, size_t nf)
+{
+	struct mct_mapent *e;
+	size_t i;
+
+	for (i = 0; i < nf; i++)
+		if (fr[i].kind == K_BWD && (e = mct_map_find(&s->bwmap,
+		    &fr[i].seq, sizeof(fr[i].seq))) != NULL)
+			return e->val.p;
+	return NULL;
+}
+
+/* A frame of the stack: in the members and in the folded line. */
+static void
+frame_add(struct mct_stack *s, int32_t name)
+{
+	mct_buf_adds(&s->res, s->st.str[name]);
+	mct_buf_addc(&s->res, ',');
+	fold_add(s, name);
+	mct_buf_addc(&s->fold, ';');
+}
+
+/*
+ * A forward op's frames, root first, then the separator; in s->path its
+ * names.  Returns whether a name matches --under.
+ */
+static int
+fwd_frames(struct mct_stack *s, const struct fwd *w)
+{
+	size_t i, n = 0;
+	int32_t k;
+	int u = 0;
+
+	for (k = w->node; k >= 0; k = s->nodes[k].parent) {
+		if (n == s->pathcap) {
+			s->pathcap = s->pathcap ? 2 * s->pathcap : 64;
+			s->path = mct_xrealloc(s->path,
+			    s->pathcap * sizeof(*s->path));
+		}
+		s->path[n++] = s->nodes[k].name;
+	}
+	for (i = n; i > 0; i--) {
+		frame_add(s, s->path[i - 1]);
+		if (s->under && !u)
+			u = name_under(s, s->path[i - 1]);
+	}
+	frame_add(s, mct_intern(&s->st, BWDSEP, sizeof(BWDSEP) - 1));
+	return u;
 }
 
 /*
@@ -572,47 +936,27 @@ static void
 frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
     size_t n)
 {
-	size_t i, nf = 0;
-	int32_t op = -1, ann = -1, mod = -1, gann;
-	int64_t step = 0;
-	int hasstep = 0;
+	size_t i, nf;
+	int32_t gann;
+	const struct fwd *w;
+	struct memb m;
 
-	for (i = 0; i < n; i++) {
-		if (v[i].ts > p->ts || v[i].end < p->end)
-			continue;
-		if (nf == s->frcap) {
-			s->frcap = s->frcap ? 2 * s->frcap : 64;
-			s->fr = mct_xrealloc(s->fr, s->frcap * sizeof(*s->fr));
-		}
-		s->fr[nf++] = v[i];
-	}
-	mct_sort(s->fr, nf, sizeof(*s->fr), cmp_frame);
+	nf = collect(s, v, n, p->ts, p->end);
+	inner(s, s->fr, nf, &m);
+	w = m.hasstep ? NULL : bwd_of(s, s->fr, nf);
 	s->res.len = s->fold.len = 0;
 	mct_buf_adds(&s->res, ",\"stack\":[");
-	for (i = 0; i < nf && i < MAXDEPTH; i++) {
-		mct_buf_adds(&s->res, s->st.str[s->fr[i].name]);
-		mct_buf_addc(&s->res, ',');
-		fold_add(s, s->fr[i].name);
-		mct_buf_addc(&s->fold, ';');
-	}
+	s->isunder = w != NULL && fwd_frames(s, w);
+	s->isunder = s->isunder || s->under == NULL;
+	for (i = 0; i < nf && i < MAXDEPTH; i++)
+		frame_add(s, s->fr[i].name);
+	for (i = 0; i < nf && !s->isunder; i++)
+		s->isunder = name_under(s, s->fr[i].name);
 	if (nf > MAXDEPTH)
 		s->c.deep++;
 	mct_buf_adds(&s->res, s->st.str[p->lname]);
 	mct_buf_addc(&s->res, ']');
 	fold_add(s, p->lname);
-	for (i = nf; i > 0; i--) {	/* innermost first */
-		const struct iv *f = &s->fr[i - 1];
-
-		if (f->kind == K_OP && op < 0)
-			op = f->name;
-		else if (f->kind == K_ANNOT && ann < 0)
-			ann = f->name;
-		else if (f->kind == K_MODULE && mod < 0)
-			mod = f->name;
-		if (f->kind == K_ANNOT && !hasstep)
-			hasstep = step_of(s, f->name, &step);
-	}
-	s->isunder = s->under == NULL || under(s, s->fr, nf);
 	if (p->has_ext) {
 		struct mct_mapent *e;
 		char num[64];
@@ -623,28 +967,34 @@ frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
 		mct_buf_add(&s->key, num, (size_t)snprintf(num, sizeof(num),
 		    "%lld", (long long)p->ext));
 		if ((e = mct_map_find(&s->ext, s->key.p, s->key.len)) != NULL)
-			op = ((struct extop *)e->val.p)->name;
+			m.op = ((struct extop *)e->val.p)->name;
 		else
 			s->c.nowhere++;
 	}
+	if (w != NULL) {		/* a backward op: its forward side's */
+		if (m.mod < 0)
+			m.mod = w->mod;
+		m.hasstep = w->hasstep;
+		m.step = w->step;
+	}
 	/* no annotation (step) on the thread: the process's (a backward
 	 * thread runs inside the main thread's ProfilerStep) */
-	if (ann < 0)
-		ann = proc_ann(s, p, 0, NULL);
-	if (!hasstep && s->nsteps > 0)
-		hasstep = proc_ann(s, p, 1, &step) >= 0;
+	if (m.ann < 0)
+		m.ann = proc_ann(s, p->pid, p->ts, p->end, 0, NULL);
+	if (!m.hasstep && s->nsteps > 0)
+		m.hasstep = proc_ann(s, p->pid, p->ts, p->end, 1, &m.step) >= 0;
 	gann = gpu_ann(s, p);
-	if (op >= 0)
-		member(&s->res, "op", s->st.str[op]);
-	if (ann >= 0)
-		member(&s->res, "annotation", s->st.str[ann]);
-	if (mod >= 0)
-		member(&s->res, "module", s->st.str[mod]);
+	if (m.op >= 0)
+		member(&s->res, "op", s->st.str[m.op]);
+	if (m.ann >= 0)
+		member(&s->res, "annotation", s->st.str[m.ann]);
+	if (m.mod >= 0)
+		member(&s->res, "module", s->st.str[m.mod]);
 	if (gann >= 0)
 		member(&s->res, "gpu_annotation", s->st.str[gann]);
-	if (hasstep) {
+	if (m.hasstep) {
 		mct_buf_adds(&s->res, ",\"step\":");
-		mct_buf_addi(&s->res, step);
+		mct_buf_addi(&s->res, m.step);
 	}
 }
 
@@ -680,6 +1030,80 @@ cmp_pend(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+/* A lane's intervals by start, and those still open at t (not decreasing). */
+struct active {
+	struct iv	*v;
+	size_t		 n, cap, k;
+};
+
+static void
+advance(struct active *a, const struct lane *l, int64_t t)
+{
+	size_t i, j;
+
+	for (; a->k < l->n && l->v[a->k].ts <= t; a->k++) {
+		if (a->n == a->cap) {
+			a->cap = a->cap ? 2 * a->cap : 64;
+			a->v = mct_xrealloc(a->v, a->cap * sizeof(*a->v));
+		}
+		a->v[a->n++] = l->v[a->k];
+	}
+	for (i = j = 0; i < a->n; i++)
+		if (a->v[i].end >= t)
+			a->v[j++] = a->v[i];
+	a->n = j;
+}
+
+/* Forward ops by lane and start. */
+static int
+cmp_fop_lane(const void *a, const void *b, void *arg)
+{
+	const struct fop *q = arg;
+	const struct fop *x = &q[*(const size_t *)a], *y = &q[*(const size_t *)b];
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Unsorted input, before the pairs' sweep: each forward op's stack from
+ * a sweep of its lane, then every op in order of start, as a sorted input
+ * would have them.
+ */
+static void
+link_ops(struct mct_stack *s, struct active *a)
+{
+	struct fwd *w;
+	size_t *ord, i, n = 0;
+
+	if (s->nfops == 0)
+		return;
+	ord = mct_xmalloc(s->nfops * sizeof(*ord));
+	w = mct_xmalloc(s->nfops * sizeof(*w));
+	for (i = 0; i < s->nfops; i++)
+		if (!s->fops[i].bwd)
+			ord[n++] = i;
+	mct_sort_r(ord, n, sizeof(*ord), cmp_fop_lane, s->fops);
+	for (i = 0; i < n; i++) {
+		const struct fop *f = &s->fops[ord[i]];
+		const struct lane *l = &s->lanes[f->lane];
+
+		if (i == 0 || f->lane != s->fops[ord[i - 1]].lane)
+			a->n = a->k = 0;
+		advance(a, l, f->ts);
+		fwd_make(s, f, a->v, a->n, &w[ord[i]]);
+	}
+	for (i = 0; i < s->nfops; i++)
+		ord[i] = i;
+	run_ops(s, ord, s->nfops, w);
+	free(w);
+	free(ord);
+	s->nfops = 0;
+}
+
 /*
  * Unsorted input, at its end: each lane's intervals and launches by
  * start, and a sweep with the intervals that are still open; every
@@ -688,13 +1112,14 @@ cmp_pend(const void *a, const void *b, void *arg)
 static int
 sweep(struct mct_stack *s)
 {
-	size_t *ord, i, j, k, na, acap = 0;
-	struct iv *act = NULL;
+	struct active a = { NULL, 0, 0, 0 };
+	size_t *ord, i, j;
 	int rc = 0;
 
 	for (i = 0; i < s->nlanes; i++)
 		mct_sort(s->lanes[i].v, s->lanes[i].n, sizeof(struct iv),
 		    cmp_frame);
+	link_ops(s, &a);
 	ord = mct_xmalloc((s->qn + 1) * sizeof(*ord));
 	for (i = 0; i < s->qn; i++)
 		ord[i] = i;
@@ -702,25 +1127,13 @@ sweep(struct mct_stack *s)
 	for (i = 0; i < s->qn; i = j) {
 		struct lane *l = &s->lanes[s->q[ord[i]].lane];
 
-		na = 0;
-		k = 0;
+		a.n = a.k = 0;
 		for (j = i; j < s->qn && s->q[ord[j]].lane == s->q[ord[i]].lane;
 		    j++) {
 			struct pend *p = &s->q[ord[j]];
-			size_t a, b;
 
-			for (; k < l->n && l->v[k].ts <= p->ts; k++) {
-				if (na == acap) {
-					acap = acap ? 2 * acap : 64;
-					act = mct_xrealloc(act, acap * sizeof(*act));
-				}
-				act[na++] = l->v[k];
-			}
-			for (a = b = 0; a < na; a++)	/* still open at p */
-				if (act[a].end >= p->ts)
-					act[b++] = act[a];
-			na = b;
-			frames(s, p, act, na);
+			advance(&a, l, p->ts);
+			frames(s, p, a.v, a.n);
 			p->under = s->isunder;
 			p->rlen = s->res.len;
 			p->flen = s->fold.len;
@@ -737,7 +1150,7 @@ sweep(struct mct_stack *s)
 		}
 	}
 out:
-	free(act);
+	free(a.v);
 	free(ord);
 	s->swept = 1;
 	return rc;
@@ -749,6 +1162,8 @@ mct_stack_end(struct mct_stack *s)
 	size_t i, j;
 
 	s->ended = 1;
+	if (s->sorted)
+		fops_drain(s, 1);
 	for (i = 0; i < s->nlanes; i++)
 		for (j = 0; j < s->lanes[i].n; j++)
 			if (s->lanes[i].v[j].open)
@@ -830,6 +1245,9 @@ again:
 	if (s->sorted) {
 		if (!s->ended && p->end >= s->last)
 			return 0;
+		fops_drain(s, s->ended);
+		if (s->nfops > 0 && s->fops[0].ts <= p->ts)
+			return 0;	/* its backward op may wait */
 		frames(s, p, s->lanes[p->lane].v, s->lanes[p->lane].n);
 		if (!s->isunder) {		/* --under: not this one */
 			s->qhead++;
@@ -882,6 +1300,12 @@ mct_stack_close(struct mct_stack *s, struct mct_stack_counts *c)
 	free(s->steps);
 	free(s->q);
 	free(s->fr);
+	free(s->fops);
+	free(s->nodes);
+	free(s->path);
+	mct_map_free(&s->fwmap);
+	mct_map_free(&s->bwmap);
+	mct_map_free(&s->nodemap);
 	mct_map_free(&s->lanemap);
 	mct_map_free(&s->ext);
 	mct_strtab_free(&s->st);

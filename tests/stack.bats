@@ -253,6 +253,96 @@ count_sum() {
 	[ "$(cut -f1 got)" -gt 0 ]
 }
 
+# A forward pass in ProfilerStep#4 on tid 1 and its backward pass on tid 2
+# after the step's end (so no annotation of the process holds it): ops
+# that share a Sequence number, one of them after the backward op, one
+# on another pid, a backward op with no forward op, one in a step.  And
+# the same events sorted by ts.
+bwd_trace() {
+	"$PYTHON3" - <<'EOF'
+import json
+def x(cat, name, tid, ts, dur, pid=1, **args):
+    e = {"ph": "X", "cat": cat, "name": name, "pid": pid if tid else 0,
+         "tid": tid if tid else 7, "ts": ts, "dur": dur}
+    if args:
+        e["args"] = args
+    return e
+def op(name, tid, ts, dur, sn, ft, pid=1):
+    return x("cpu_op", name, tid, ts, dur, pid,
+             **{"Sequence number": sn, "Fwd thread id": ft})
+ev = [x("user_annotation", "ProfilerStep#4", 1, 0, 1000),
+      x("user_annotation", "## forward ##", 1, 5, 500),
+      x("python_function", "nn.Module: Linear_0", 1, 8, 400),
+      op("aten::to", 1, 10, 20, 10, 0),
+      op("aten::linear", 1, 40, 300, 10, 0),
+      op("aten::t", 1, 50, 30, 10, 0),
+      op("aten::addmm", 1, 100, 200, 11, 0),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 120, 5, correlation=1),
+      op("aten::mul", 7, 1400, 50, 11, 0, pid=2),
+      op("autograd::engine::evaluate_function: AddmmBackward0", 2, 1500,
+         300, 11, 1),
+      op("AddmmBackward0", 2, 1510, 200, 11, 1),
+      x("cpu_op", "aten::mm", 2, 1520, 100),
+      x("cuda_runtime", "cudaLaunchKernel", 2, 1530, 5, correlation=2),
+      op("autograd::engine::evaluate_function: TBackward0", 2, 1900, 100,
+         10, 1),
+      x("cuda_runtime", "cudaLaunchKernel", 2, 1910, 5, correlation=3),
+      op("autograd::engine::evaluate_function: XBackward0", 2, 2100, 100,
+         99, 1),
+      x("cuda_runtime", "cudaLaunchKernel", 2, 2110, 5, correlation=4),
+      x("user_annotation", "ProfilerStep#5", 1, 3000, 1000),
+      op("aten::addmm", 1, 3100, 100, 11, 0),
+      op("autograd::engine::evaluate_function: AddmmBackward0", 2, 3500,
+         100, 11, 1),
+      x("cuda_runtime", "cudaLaunchKernel", 2, 3510, 5, correlation=5)]
+for i in range(1, 6):
+    ev.append(x("kernel", "k%d" % i, 0, 5000 + 100 * i, 10 * i,
+                correlation=i))
+json.dump({"traceEvents": ev}, open("bwd.json", "w"))
+ev.sort(key=lambda e: e["ts"])
+json.dump({"traceEvents": ev}, open("sorted.json", "w"))
+EOF
+}
+
+@test "stack: a backward op's launches continue its forward op's stack (same Sequence number, latest before it, same pid): step and module from there, annotation its own, as the oracle's; sorted too" {
+	bwd_trace
+	against_oracle bwd.json
+	mct-group --by step -a count,total -o tsv --no-header pairs.nd | sort > got
+	same "$(cat got)" "$(sort py/step)"
+	# k2's stack: the forward op aten::addmm (not the later one, nor
+	# pid 2's), then (backward); k4's backward op has no forward op
+	run mct-flow -q --stack -o tsv -F name,step,stack --no-header bwd.json
+	same "$(grep '^k2' <<<"$output")" 'k2	4	["ProfilerStep#4","## forward ##","nn.Module: Linear_0","aten::linear","aten::addmm","(backward)","autograd::engine::evaluate_function: AddmmBackward0","AddmmBackward0","aten::mm","cudaLaunchKernel"]'
+	same "$(grep '^k4' <<<"$output")" 'k4		["autograd::engine::evaluate_function: XBackward0","cudaLaunchKernel"]'
+	# --under matches the forward frames: the oracle's stacks that have it
+	same "$(mct-flow -q --under 'aten::linear' -o tsv -F dur --no-header bwd.json | count_sum | cut -f2)" \
+	    "$(awk '/(^|;)aten::linear;/ { s += $NF } END { print s }' py/folded)"
+	# a time-sorted input, streamed: the same pairs
+	mct-flow -q --stack sorted.json | head -1 | grep -q '"sorted":true'
+	for f in bwd.json sorted.json; do
+		mct-flow -q --stack -o tsv -F name,step,annotation,module,op,stack \
+		    "$f" | sort > "$f.tsv"
+	done
+	same "$(cat sorted.json.tsv)" "$(cat bwd.json.tsv)"
+}
+
+@test "stack: backward ops on the Kineto fixtures with Sequence numbers: every pair's stack, step and module as the oracle's (all of them with MCT_TEST_FULL=1)" {
+	need_fixtures
+	local f fs=(kineto-rank0-of-2-nccl.json.gz)
+	[ "${MCT_TEST_FULL:-0}" = 1 ] && fs+=(kineto-rank1-of-2-nccl.json.gz
+	    kineto-ns-resolution.pt.trace.json.gz kineto-diff-control.json.gz)
+	for f in "${fs[@]}"; do
+		[ -f "$fixtures/$f" ] || skip "$f absent"
+		against_oracle "$fixtures/$f"
+		mct-group --by step -a count,total -o tsv --no-header pairs.nd |
+		    sort > got
+		same "$(cat got)" "$(sort py/step)"
+		# some backward kernels reach their forward op
+		[ "$(grep -c '"(backward)"' pairs.nd)" -gt 0 ]
+		rm -rf py
+	done
+}
+
 @test "stack: -o folded takes no stack option, and an unknown -o names folded" {
 	mct-flow -q -o folded "$gen" > a
 	mct-flow -q --stack -o folded "$gen" > b

@@ -29,6 +29,18 @@ The rules:
             launch; N digits only.
   gpu_annotation the innermost gpu_user_annotation X event of the device
             event's own pid and tid that holds the device event.
+  backward  a cpu_op X event with an integer args."Sequence number" is a
+            backward op when its args."Fwd thread id" is an integer other
+            than 0, else a forward op.  A backward op's forward op: the
+            forward op of the same pid and Sequence number with the latest
+            start <= the backward op's (then the earliest end, then the
+            latest in the input).  When no frame gives a step, the
+            outermost backward frame that has a forward op puts that op's
+            stack (its frames on its own pid and tid, itself the last)
+            and "(backward)" before the frames; module, where the frames
+            give none, is the forward op's (its frames'), and step is the
+            forward op's (its frames', else its pid's, as above, at the
+            forward op).  Annotation stays as above.
   under     with --under GLOB: only the pairs with a frame whose name
             matches that shell pattern (fnmatch.fnmatchcase).
 
@@ -91,6 +103,10 @@ def unit_of(events):
     return 1000 if frac or not co else 1
 
 
+def isint(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def ns(v, mul):
     if v is None or isinstance(v, bool):
         return None
@@ -126,6 +142,8 @@ def analyse(path):
     ext = {}
     launch, dev = {}, []
     seq = 0
+    fwd = defaultdict(list)     # (pid text, Sequence number) -> [(iv, lane)]
+    bwd = {}                    # a backward op's seq -> its key in fwd
     for e in events:
         if not isinstance(e, dict) or e.get("ph") not in ("X", "B", "E"):
             continue
@@ -153,6 +171,14 @@ def analyse(path):
                   e.get("pid"), "X"]
             lanes[lane].append(iv)
             a = e.get("args")
+            if e.get("cat") in ("cpu_op", "Operator") and \
+                    isinstance(a, dict) and isint(a.get("Sequence number")):
+                ft = a.get("Fwd thread id")
+                sn = (lane[0], a["Sequence number"])
+                if isint(ft) and ft != 0:
+                    bwd[seq] = sn
+                else:
+                    fwd[sn].append((iv, lane))
             if e.get("cat") in ("cpu_op", "Operator") and \
                     isinstance(a, dict) and isinstance(
                         a.get("External id"), int):
@@ -195,12 +221,7 @@ def analyse(path):
             m = max(m, iv[1])
             r.append(m)
         reach[lane] = r
-    out = []
-    for k, e, ts, dur in dev:
-        if k not in launch:
-            continue
-        le, lts, ldur, lane = launch[k]
-        lend = lts + ldur
+    def enclosing(lane, lts, lend):
         ivs = lanes.get(lane, [])
         j = bisect.bisect_right(starts.get(lane, []), lts) - 1
         fr = []
@@ -209,8 +230,10 @@ def analyse(path):
                 fr.append(ivs[j])
             j -= 1
         fr.sort(key=lambda iv: (iv[0], -iv[1], iv[4]))
-        stack = [iv[2] for iv in fr][:1000] + [le.get("name")]
-        op = ann = mod = None
+        return fr
+
+    def members(fr):
+        op = ann = mod = step = None
         for iv in reversed(fr):
             if op is None and iv[3] in ("cpu_op", "Operator"):
                 op = iv[2]
@@ -220,6 +243,47 @@ def analyse(path):
                     isinstance(iv[2], str) and \
                     iv[2].startswith("nn.Module: "):
                 mod = iv[2]
+            if step is None and iv[3] == "user_annotation":
+                step = step_of(iv)
+        return op, ann, mod, step
+
+    def proc(pid, lts, lend):
+        best = inner(anns.get(pid, []),
+                     lambda iv: iv[0] <= lts and iv[1] >= lend and
+                     step_of(iv) is not None)
+        return step_of(best) if best else None
+
+    def forward(bseq, bts):
+        cands = [(iv, lane) for iv, lane in fwd.get(bwd[bseq], [])
+                 if iv[0] <= bts]
+        if not cands:
+            return None
+        iv, lane = max(cands, key=lambda c: (c[0][0], -c[0][1], c[0][4]))
+        fr = enclosing(lane, iv[0], iv[1])
+        _, _, mod, step = members(fr)
+        if step is None:
+            step = proc(lane[0], iv[0], iv[1])
+        return [x[2] for x in fr][:1000], mod, step
+    out = []
+    for k, e, ts, dur in dev:
+        if k not in launch:
+            continue
+        le, lts, ldur, lane = launch[k]
+        lend = lts + ldur
+        fr = enclosing(lane, lts, lend)
+        stack = [iv[2] for iv in fr][:1000] + [le.get("name")]
+        op, ann, mod, step = members(fr)
+        fw = None
+        if step is None:
+            for iv in fr:
+                if iv[4] in bwd:
+                    fw = forward(iv[4], iv[0])
+                    if fw:
+                        break
+        if fw:
+            stack = fw[0] + ["(backward)"] + stack
+            mod = fw[1] if mod is None else mod
+            step = fw[2]
         a = le.get("args")
         if isinstance(a, dict) and isinstance(a.get("External id"), int):
             op = ext.get((lane[0], a["External id"]), op)
@@ -227,11 +291,6 @@ def analyse(path):
             best = inner(anns.get(lane[0], []),
                          lambda iv: iv[0] <= lts and iv[1] >= lend)
             ann = best[2] if best else None
-        step = None
-        for iv in reversed(fr):
-            if iv[3] == "user_annotation" and step_of(iv) is not None:
-                step = step_of(iv)
-                break
         if step is None:
             best = inner(anns.get(lane[0], []),
                          lambda iv: iv[0] <= lts and iv[1] >= lend and
@@ -243,8 +302,8 @@ def analyse(path):
                      iv[0] <= ts and iv[1] >= ts + dur)
         gann = best[2] if best else None
         if under is not None and not any(
-                isinstance(iv[2], str) and
-                fnmatch.fnmatchcase(iv[2], under) for iv in fr):
+                isinstance(x, str) and fnmatch.fnmatchcase(x, under)
+                for x in (fw[0] if fw else []) + [iv[2] for iv in fr]):
             continue
         out.append({"key": k, "ts": ts, "dur": dur, "name": e.get("name"),
                     "stack": stack, "op": op, "annotation": ann,
