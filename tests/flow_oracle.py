@@ -110,8 +110,26 @@ def rank_of(e):
     return FILE_RANK if r is None else r
 
 
+_last = {}     # batch: the last file read, read once for the questions on it
+
+
 def read_events(path):
     """The events of a file, in order, and whether it is an mct stream."""
+    global FILE_RANK
+    if path in _last:
+        events, stream, FILE_RANK = _last[path]
+        return events, stream
+    events, stream = read_events1(path)
+    if BATCH:
+        _last.clear()
+        _last[path] = (events, stream, FILE_RANK)
+    return events, stream
+
+
+BATCH = False
+
+
+def read_events1(path):
     global FILE_RANK
     FILE_RANK = None
     with open(path, "rb") as f:
@@ -589,10 +607,37 @@ def cmd_save(o):
     put("meta.nd", [ser(e) for e in events if e.get("ph") == "M"])
 
 
+def batch(args):
+    """batch FILE [INPUT...]: each line of FILE a subcommand and its
+    arguments (shell words), answered in one process, a trace read once
+    for the questions in a row on it; each answer after a line "@@ N
+    STATUS".  The INPUTs name the files read, for the tests' cache."""
+    global BATCH
+    import io
+    import shlex
+    BATCH = True
+    with open(args[0]) as f:
+        lines = [l for l in f.read().split("\n") if l.strip()]
+    out = sys.stdout
+    for n, line in enumerate(lines, 1):
+        buf = io.StringIO()
+        sys.stdout = sys.stderr = buf
+        try:
+            main(["flow_oracle.py"] + shlex.split(line))
+            rc = 0
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else 1
+        finally:
+            sys.stdout, sys.stderr = out, sys.__stderr__
+        out.write("@@ %d %d\n%s" % (n, rc, buf.getvalue()))
+
+
 def main(argv):
+    if len(argv) > 2 and argv[1] == "batch" and not BATCH:
+        return batch(argv[2:])
     if len(argv) < 2:
         die("usage: flow_oracle.py summary|records|latency|queue-negative|"
-            "check|strip-ids [OPTS] FILE...")
+            "check|strip-ids [OPTS] FILE... | batch FILE [INPUT...]")
     cmd, o = argv[1], Opts(argv[2:])
     if cmd == "strip-ids":
         raw, _ = read_events(o.args[0])

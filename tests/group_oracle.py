@@ -59,6 +59,13 @@ Usage:
                                                csv or ndjson, see --format), holds
                                                the rows wanted in their order;
                                                exit 1 naming the first difference
+  group_oracle.py --batch FILE [INPUT...]      each line of FILE the options
+                                               of one of the above (shell words),
+                                               answered in one process, each
+                                               stream read once in a row of
+                                               questions; each answer after a
+                                               line "@@ N STATUS" (N from 1);
+                                               INPUTs only name what is read
 OPTIONS, as mct-group's: -k/--by, --value, -a/--aggregates, -s/--sort,
   -r/--reverse, -n/--top, --total, --missing, --meta, --rules (default
   $MCT_RULES), --time-unit, --no-header; and for --check: --format
@@ -392,8 +399,23 @@ class State:
     pass
 
 
+_last = {}     # --batch: the last operands read, and what was read
+
+
 def read_events(paths, st, meta):
-    """Events of the operands (header line, and M events unless meta, left out)."""
+    """Events of the operands (header line, and M events unless meta, left
+    out); the same operands again in a row are not read again."""
+    key = (tuple(paths or ["-"]), meta)
+    if key in _last and "-" not in key[0]:
+        evs, st.header_line, st.raw, st.origin, st.header = _last[key]
+        return list(evs)
+    _last.clear()
+    evs = read_events1(paths, st, meta)
+    _last[key] = (evs, st.header_line, st.raw, st.origin, st.header)
+    return list(evs)
+
+
+def read_events1(paths, st, meta):
     events, header = [], None
     st.header_line = None
     st.raw = {}
@@ -749,7 +771,28 @@ def parser():
     return p
 
 
+def batch(argv):
+    import io
+    import shlex
+    with open(argv[0]) as f:
+        lines = [l for l in f.read().split("\n") if l.strip()]
+    out = sys.stdout
+    for n, line in enumerate(lines, 1):
+        buf = io.StringIO()
+        sys.stdout = sys.stderr = buf
+        try:
+            rc = main(shlex.split(line))
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else 1
+        finally:
+            sys.stdout, sys.stderr = out, sys.__stderr__
+        out.write("@@ %d %d\n%s" % (n, rc, buf.getvalue()))
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["--batch"]:
+        return batch(argv[1:])
     a = parser().parse_args(argv)
     try:
         st = compute(a)

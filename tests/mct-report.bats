@@ -9,6 +9,33 @@ setup_file() {
 	bats_require_minimum_version 1.5.0
 	genf "$BATS_FILE_TMPDIR/seed.json"
 	mct-report "$BATS_FILE_TMPDIR/seed.json" > "$BATS_FILE_TMPDIR/seed.md"
+	# the options' tests: a small trace of the same shape
+	genf "$BATS_FILE_TMPDIR/small.json" --scale 0.05
+	mct-report "$BATS_FILE_TMPDIR/small.json" > "$BATS_FILE_TMPDIR/small.md"
+	# one report of each fixture, and one python3 process reading each
+	# once for what the tests ask of them all (report_oracle.py facts)
+	[ -d "$fixtures" ] || return 0
+	local f b
+	mkdir "$BATS_FILE_TMPDIR/fx"
+	for f in "$fixtures"/*.json*; do
+		b=$BATS_FILE_TMPDIR/fx/${f##*/}
+		mct-report "$f" > "$b.md" 2> "$b.err"
+		echo $? > "$b.rc"
+	done
+	oracle report_oracle.py facts "$fixtures"/*.json* > "$BATS_FILE_TMPDIR/facts"
+}
+
+# fact TAG TRACE [FACTS]: the lines TAG of TRACE in the oracle's facts
+# (report_oracle.py facts), without their tag.
+fact() {
+	awk -v tag="$1" -v f="$2" '/^@@ / { on = substr($0, 4) == f; next }
+	    on && index($0, tag "\t") == 1 { print substr($0, length(tag) + 2) }' \
+	    "${3:-$BATS_FILE_TMPDIR/facts}"
+}
+
+# The report of a fixture made by setup_file: its text, stderr, status.
+fxr() {
+	echo "$BATS_FILE_TMPDIR/fx/${1##*/}.$2"
 }
 
 @test "the seed's category table comes out of the report" {
@@ -54,32 +81,12 @@ setup_file() {
 @test "every fixture: the report runs, exit 0, and its top kernel is python's" {
 	need_fixtures
 	for f in "$fixtures"/*.json*; do
-		run --separate-stderr mct-report "$f"
-		[ "$status" -eq 0 ] || { echo "$f: $stderr"; return 1; }
+		output=$(cat "$(fxr "$f" md)")
+		[ "$(cat "$(fxr "$f" rc)")" -eq 0 ] ||
+		    { echo "$f: $(cat "$(fxr "$f" err)")"; return 1; }
 		[[ "$output" == *"## 3. Top kernels"* ]]
 		# python: the device event name with the largest total dur
-		want=$("$PYTHON3" - "$f" <<'PY'
-import gzip, json, sys
-p = sys.argv[1]
-raw = (gzip.open if p.endswith(".gz") else open)(p, "rb").read().decode("utf-8", "replace")
-try:
-    d = json.loads(raw)
-except ValueError:
-    d = json.loads(raw.rstrip().rstrip(",") + "]")
-ev = d["traceEvents"] if isinstance(d, dict) else d
-dev = {"kernel", "Kernel", "gpu_memcpy", "gpu_memset", "Memcpy", "Memset"}
-tot = {}
-for e in ev:
-    if not isinstance(e, dict) or e.get("ph") != "X":
-        continue
-    c = e.get("cat")
-    ok = c in dev if c is not None else str(e.get("pid")) in ("2", "3")
-    if ok:
-        tot[e.get("name")] = tot.get(e.get("name"), 0) + float(e.get("dur", 0) or 0)
-top = max(sorted(tot), key=lambda k: tot[k]) if tot else ""
-sys.stdout.buffer.write(top.encode() + b"\n")
-PY
-)
+		want=$(fact top "$f")
 		if [ -n "$want" ]; then
 			top=$(printf '%s\n' "$output" | sed -n '/## 3. Top kernels/,/## 4/p' |
 			    grep '^| ' | sed -n 2p | cut -d'|' -f2 | sed 's/^ //; s/ $//')
@@ -95,7 +102,7 @@ PY
 	cd "$BATS_TEST_TMPDIR"
 	for f in "$fixtures"/*.json*; do
 		b=${f##*/}
-		mct-report "$f" > "$b.md" 2>/dev/null
+		cp "$(fxr "$f" md)" "$b.md"
 		mct-filter --device "$f" > dev.nd 2>/dev/null
 		mct-group -o table dev.nd > "$b.name.txt" 2>/dev/null
 		mct-group --by short -o table dev.nd > "$b.short.txt" 2>/dev/null
@@ -140,7 +147,11 @@ PY
 }
 
 @test "stdin, - and errors: unreadable file, bad option, bad --top, bad --unit, two traces" {
-	gzip -c "$BATS_FILE_TMPDIR/seed.json" | mct-report - | grep -q '^| kernel_kernel | 222 |'
+	# stdin, gzip'ed: the file's report, named (stdin)
+	gzip -c "$BATS_FILE_TMPDIR/small.json" | mct-report - > "$BATS_TEST_TMPDIR/r.md"
+	grep -q '^| kernel_kernel | ' "$BATS_TEST_TMPDIR/r.md"
+	same "$(cat "$BATS_TEST_TMPDIR/r.md")" \
+	    "$(sed "s|$BATS_FILE_TMPDIR/small.json|(stdin)|" "$BATS_FILE_TMPDIR/small.md")"
 	run --separate-stderr mct-report /nonexistent
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"/nonexistent"* ]]
@@ -246,8 +257,8 @@ md_rows() {
 	run --separate-stderr mct-report --against "$b" "$a"
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" > r.md
-	IFS=$'\t' read -r na ma _ <<<"$(ro steps "$a")"
-	IFS=$'\t' read -r nb mb _ <<<"$(ro steps "$b")"
+	IFS=$'\t' read -r na ma _ <<<"$(fact steps "$a")"
+	IFS=$'\t' read -r nb mb _ <<<"$(fact steps "$b")"
 	[ "$na" -gt 0 ] && [ "$nb" -gt 0 ]
 	# the runs (section 4): the steady phases' rounds are A's steps, and
 	# the steps' table has python's count and median
@@ -262,8 +273,8 @@ md_rows() {
 	grep -q "^| steady rounds | $na | $nb | " r.md
 	grep -q "^| median round | $ma | $mb | " r.md
 	# each run's GPU, beside its own
-	grep -qxF -- "- GPU of A: $(ro gpu "$a")" r.md
-	grep -qxF -- "- GPU of B: $(ro gpu "$b")" r.md
+	grep -qxF -- "- GPU of A: $(fact gpu "$a")" r.md
+	grep -qxF -- "- GPU of B: $(fact gpu "$b")" r.md
 }
 
 @test "median round is the median of the rounds (the steps' own times), the phases' mean is named mean round (generated Kineto steps)" {
@@ -337,8 +348,9 @@ md_rows() {
 
 @test "-o FORMAT: md (the default) or table, aligned as the tools' -o table; --output FILE writes a file; -o never does" {
 	cd "$BATS_TEST_TMPDIR"
-	f=$BATS_FILE_TMPDIR/seed.json
-	same "$(mct-report -o md "$f")" "$(cat "$BATS_FILE_TMPDIR/seed.md")"
+	# at small scale (the full-scale report is the seed tests')
+	f=$BATS_FILE_TMPDIR/small.json
+	same "$(mct-report -o md "$f")" "$(cat "$BATS_FILE_TMPDIR/small.md")"
 	mct-report -o table "$f" > r.txt
 	[ ! -e table ]
 	! grep -q '^|' r.txt
@@ -351,7 +363,7 @@ md_rows() {
 	# a file only with --output
 	mct-report --output r.md "$f" > out
 	[ ! -s out ]
-	cmp r.md "$BATS_FILE_TMPDIR/seed.md"
+	cmp r.md "$BATS_FILE_TMPDIR/small.md"
 	mct-report -o table --output=r.txt2 "$f"
 	cmp r.txt r.txt2
 	# a file name is no format; a format name given to --output is said
@@ -362,7 +374,7 @@ md_rows() {
 	run --separate-stderr mct-report --output table "$f"
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"writing the report to the file 'table' (a format is -o table)"* ]]
-	cmp table "$BATS_FILE_TMPDIR/seed.md"
+	cmp table "$BATS_FILE_TMPDIR/small.md"
 }
 
 @test "empty input: an empty file or a trace of no events is 'no events' on stderr and exit 1, nothing on stdout" {
@@ -406,19 +418,24 @@ md_rows() {
 	    kineto-h100-tiny.json chrome116-devtools.json; do
 		[ -r "$fixtures/$f" ] && ins+=("$fixtures/$f")
 	done
+	ro facts "${ins[@]:0:2}" > facts
 	for f in "${ins[@]}"; do
 		echo "$f"
-		mct-report "$f" > r.md 2>/dev/null
-		want=$(ro gpu "$f" | paste -sd';' - | sed 's/;/; /g')
+		case $f in
+		"$fixtures"/*) cp "$(fxr "$f" md)" r.md; fs= ;;
+		"$BATS_FILE_TMPDIR/seed.json") cp "$BATS_FILE_TMPDIR/seed.md" r.md; fs=facts ;;
+		*) mct-report "$f" > r.md 2>/dev/null; fs=facts ;;
+		esac
+		want=$(fact gpu "$f" $fs | paste -sd';' - | sed 's/;/; /g')
 		got=$(md_rows r.md 1 GPU | cut -f2)
 		same "$got" "$want"
 		# the bandwidth of each copy: its bytes over its time
 		while IFS=$'\t' read -r name bw; do
 			same "$(md_rows r.md 6 "$name" | awk -F'\t' '{ print $NF }')" "$bw"
-		done < <(ro copies "$f")
+		done < <(fact copy "$f" $fs)
 	done
 	# both producers' keys are read
-	grep -q '^| GPU | C500 (otherData.device) |$' <(mct-report "$BATS_FILE_TMPDIR/seed.json")
+	grep -q '^| GPU | C500 (otherData.device) |$' "$BATS_FILE_TMPDIR/seed.md"
 	grep -q '^| memcpy DTOD(device,device) | .* GB/s |$' r.md ||
 	    grep -q '^| name | count | total | mean | sum:args.bytes | max:args.bytes | bandwidth |$' r.md
 }

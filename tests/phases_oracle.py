@@ -47,6 +47,10 @@ Subcommands (STREAM "-" or none is stdin):
   seedgap [FILE]              check that mct-phases' gaps in FILE hold the
                               seed's 68.41-74.52 s stretch without custom
                               kernels (within 0.1 s).
+  batch FILE [INPUT...]       each line of FILE one of the above, answered
+                              in one process (a file read once for the
+                              commands in a row on it), each answer after a
+                              line "@@ N STATUS"
 
 OPTIONS: --key LIST (default name,args.grid,args.block), --device-name RE,
 --min-rounds N (3), --min-share P (1), --split X (5), --overlap P (80),
@@ -72,7 +76,19 @@ def die(msg):
     sys.exit(1)
 
 
+_last = {}     # batch: the events of the last file read, read once
+
+
 def read_lines(path):
+    if path not in (None, "-"):
+        if path not in _last:
+            _last.clear()
+            _last[path] = list(read_lines1(path))
+        return iter(_last[path])
+    return read_lines1(path)
+
+
+def read_lines1(path):
     f = sys.stdin if path in (None, "-") else open(path, encoding="utf-8",
                                                     errors="surrogateescape")
     try:
@@ -573,14 +589,41 @@ def cmd_seedgap(args):
     sys.exit(1)
 
 
+def cmd_batch(args):
+    """batch FILE [INPUT...]: each line of FILE a command and its arguments
+    (shell words), answered in one process, a file read once for the
+    commands that follow each other on it; each answer after a line
+    "@@ N STATUS".  The INPUTs are not read: they name the files the
+    commands read, for the tests' cache of answers."""
+    import io
+    import shlex
+    with open(args[0]) as f:
+        lines = [l for l in f.read().split("\n") if l.strip()]
+    out = sys.stdout
+    for n, line in enumerate(lines, 1):
+        words = shlex.split(line)
+        buf = io.StringIO()
+        sys.stdout = sys.stderr = buf
+        try:
+            CMDS[words[0]](words[1:])
+            rc = 0
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else 1
+        finally:
+            sys.stdout, sys.stderr = out, sys.__stderr__
+        out.write("@@ %d %d\n%s" % (n, rc, buf.getvalue()))
+
+
 def main():
-    cmds = {"phases": cmd_phases, "gaps": cmd_gaps, "fmt": cmd_fmt,
-            "windows": cmd_windows, "busy": cmd_busy, "seed": cmd_seed,
-            "seedgap": cmd_seedgap}
+    cmds = CMDS
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
-        die("usage: phases_oracle.py phases|gaps|fmt|windows|busy|seed|seedgap ...")
+        die("usage: phases_oracle.py phases|gaps|fmt|windows|busy|seed|seedgap|batch ...")
     cmds[sys.argv[1]](sys.argv[2:])
 
+
+CMDS = {"phases": cmd_phases, "gaps": cmd_gaps, "fmt": cmd_fmt,
+        "windows": cmd_windows, "busy": cmd_busy, "seed": cmd_seed,
+        "seedgap": cmd_seedgap, "batch": cmd_batch}
 
 if __name__ == "__main__":
     main()

@@ -15,6 +15,13 @@ python3's json (tests/mct-report.bats).
                     row, TAB apart, as the report writes a rate
   units LOG         each counter of a CSV metric log ("name [unit]"
                     columns) and its unit, TAB apart
+  facts TRACE...    for each trace a line "@@ TRACE", then its gpu lines
+                    as "gpu<TAB>...", its copies lines as "copy<TAB>...",
+                    and "top<TAB>NAME": the device event name with the
+                    largest total dur (X events of cat kernel, Kernel,
+                    gpu_memcpy, gpu_memset, Memcpy, Memset, or of pid 2
+                    or 3 where there is no cat); "steps<TAB>..." as
+                    steps writes it; one read of each trace
   human NS          NS as the report writes a time
   kineto DURS       write a small Kineto-shaped trace: training steps
                     (ProfilerStep#N) of these durations (us, comma-
@@ -31,7 +38,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle import die, read_all, Trace  # noqa: E402
+from oracle import die, read_all, trace  # noqa: E402
 from phases_oracle import on_device_lane  # noqa: E402
 
 
@@ -71,7 +78,7 @@ def cmd_steps(args):
 
 
 def cmd_gpu(args):
-    top = dict(Trace(args[0]).top)
+    top = dict(trace(args[0]).top)
     props = top.get("deviceProperties")
     if isinstance(props, list):
         n, order = {}, []
@@ -125,6 +132,37 @@ def cmd_copies(args):
                           if dur > 0 and b > 0 else "-"))
 
 
+DEVICE_CATS = {"kernel", "Kernel", "gpu_memcpy", "gpu_memset", "Memcpy",
+               "Memset"}
+
+
+def cmd_top(args):
+    tot = {}
+    for e in trace(args[0]).events:
+        if e.get("ph") != "X":
+            continue
+        c = e.get("cat")
+        if c in DEVICE_CATS if c is not None else str(e.get("pid")) in ("2", "3"):
+            tot[e.get("name")] = (tot.get(e.get("name"), 0) +
+                                  float(e.get("dur", 0) or 0))
+    if tot:
+        print(max(sorted(tot), key=lambda k: tot[k]))
+
+
+def cmd_facts(args):
+    import contextlib
+    import io
+    for path in args:
+        print("@@ " + path)
+        for tag, cmd in (("gpu", cmd_gpu), ("copy", cmd_copies),
+                         ("top", cmd_top), ("steps", cmd_steps)):
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                cmd([path])
+            for line in buf.getvalue().splitlines():
+                print(tag + "\t" + line)
+
+
 def cmd_units(args):
     with open(args[0], newline="") as f:
         head = next(csv.reader(f, skipinitialspace=True))
@@ -168,7 +206,7 @@ def cmd_kineto(args):
 
 def main():
     cmds = {"steps": cmd_steps, "gpu": cmd_gpu, "copies": cmd_copies,
-            "units": cmd_units, "kineto": cmd_kineto,
+            "units": cmd_units, "kineto": cmd_kineto, "facts": cmd_facts,
             "human": lambda a: print(human(int(a[0])))}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         die(__doc__)
