@@ -65,10 +65,28 @@ intern_in(struct opts *o, struct mct_strtab *st, int32_t rk,
 	return mct_intern(st, o->tmp.p, o->tmp.len - 1);
 }
 
+/* A name, the names met last kept by their JSON text. */
 static int32_t
-intern_val(struct opts *o, struct mct_strtab *st, const struct mct_val *v)
+intern_name(struct opts *o, const struct mct_val *v)
 {
-	return intern_in(o, st, -1, v);
+	struct namecache *c;
+	int32_t id;
+	int i;
+
+	for (i = 0; i < NNAMECACHE; i++) {
+		c = &o->nc[i];
+		if (c->id1 > 0 && c->len == v->len &&
+		    memcmp(c->text, v->p, v->len) == 0)
+			return c->id1 - 1;
+	}
+	id = intern_in(o, &o->names, -1, v);
+	if (v->len <= sizeof(c->text)) {
+		c = &o->nc[o->nextnc++ % NNAMECACHE];
+		c->len = v->len;
+		memcpy(c->text, v->p, v->len);
+		c->id1 = id + 1;
+	}
+	return id;
 }
 
 /* A lane: the rank's index, pid and tid (JSON texts), \036 \037 between. */
@@ -241,7 +259,7 @@ path_add(struct opts *o, struct mct_event *ev)
 	p->wstream = p->rcorr = -1;
 	if (mct_get_key(ev, "name", &name) != 0)
 		name.p = "\"\"", name.len = 2, name.type = MCT_J_STRING;
-	p->name = intern_val(o, &o->names, &name);
+	p->name = intern_name(o, &name);
 	pid.p = tid.p = NULL;
 	mct_get_key(ev, "pid", &pid);
 	mct_get_key(ev, "tid", &tid);
