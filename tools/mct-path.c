@@ -117,14 +117,33 @@ usage(int status)
 /*
  * Output.
  */
+/*
+ * ,"share": and 100 * ns / len as printf's %.2f writes it: by integers
+ * where the hundredths are surely rounded one way (the rounding error of
+ * x * 100 below 1e8 is far under the margin kept), else by snprintf().
+ */
 static void
 add_share(struct mct_buf *b, int64_t ns, int64_t len)
 {
+	double x = len > 0 ? 100.0 * (double)ns / (double)len : 0.0, y, fr;
 	char num[64];
+	long long k;
 
 	mct_buf_adds(b, ",\"share\":");
-	snprintf(num, sizeof(num), "%.2f", len > 0 ? 100.0 * (double)ns /
-	    (double)len : 0.0);
+	y = x * 100;
+	if (x >= 0 && y < 1e8) {
+		k = (long long)y;
+		fr = y - (double)k;
+		if (fr < 0.5 - 1e-6 || fr > 0.5 + 1e-6) {
+			k += fr > 0.5;
+			mct_buf_addi(b, k / 100);
+			mct_buf_addc(b, '.');
+			mct_buf_addc(b, (char)('0' + k % 100 / 10));
+			mct_buf_addc(b, (char)('0' + k % 10));
+			return;
+		}
+	}
+	snprintf(num, sizeof(num), "%.2f", x);
 	mct_buf_adds(b, num);
 }
 
@@ -153,12 +172,60 @@ put_lane(const struct opts *o, struct mct_buf *b, const struct pev *p)
 	}
 }
 
+/*
+ * What put_name() (lane 0) or put_lane() (lane 1) writes of an id, made
+ * once: at[2 * id] is its place in t plus 1 (0: not yet), at[2 * id + 1]
+ * its length.  A path goes through the same few names and lanes often.
+ */
+struct memo {
+	size_t		*at;
+	struct mct_buf	 t;
+};
+
+static void
+put_memo(struct opts *o, struct mct_buf *b, struct memo *m, int32_t id,
+    const struct pev *p, int lane)
+{
+	size_t start = b->len;
+
+	if (m->at[2 * id] > 0) {
+		mct_buf_add(b, m->t.p + m->at[2 * id] - 1, m->at[2 * id + 1]);
+		return;
+	}
+	if (lane)
+		put_lane(o, b, p);
+	else
+		put_name(o, b, id);
+	m->at[2 * id] = m->t.len + 1;
+	m->at[2 * id + 1] = b->len - start;
+	mct_buf_add(&m->t, b->p + start, b->len - start);
+}
+
+static void
+memo_init(struct memo *m, int32_t n)
+{
+	m->at = mct_xmalloc(2 * ((size_t)n + 1) * sizeof(*m->at));
+	memset(m->at, 0, 2 * ((size_t)n + 1) * sizeof(*m->at));
+	memset(&m->t, 0, sizeof(m->t));
+}
+
+static void
+memo_free(struct memo *m)
+{
+	free(m->at);
+	mct_buf_free(&m->t);
+}
+
 /* Each segment of the path, as an event with kind, crit and share. */
 static void
 write_segments(struct opts *o, const struct path *pa)
 {
 	struct mct_buf b = { 0 };
+	struct memo names, lanes;
 	size_t i;
+
+	memo_init(&names, o->names.n);
+	memo_init(&lanes, o->lanes.n);
 
 	for (i = 0; i < pa->n; i++) {
 		const struct seg *s = &pa->s[i];
@@ -168,12 +235,12 @@ write_segments(struct opts *o, const struct path *pa)
 		if (s->att >= 0) {
 			const struct pev *p = &o->ev[s->att];
 
-			put_name(o, &b, p->name);
+			put_memo(o, &b, &names, p->name, p, 0);
 			mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
 			mct_buf_addi(&b, p->ts);
 			mct_buf_adds(&b, ",\"dur\":");
 			mct_buf_addi(&b, p->dur);
-			put_lane(o, &b, p);
+			put_memo(o, &b, &lanes, p->lane, p, 1);
 		} else
 			mct_buf_adds(&b, "\"(thread)\",\"ph\":\"X\"");
 		mct_buf_adds(&b, ",\"kind\":\"");
@@ -184,6 +251,8 @@ write_segments(struct opts *o, const struct path *pa)
 		mct_buf_addc(&b, '}');
 		mct_out_json(&o->out, b.p, b.len);
 	}
+	memo_free(&names);
+	memo_free(&lanes);
 	mct_buf_free(&b);
 }
 

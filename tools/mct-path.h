@@ -56,6 +56,24 @@ struct scale {
 	double		 f;
 };
 
+#define NLANECACHE	8
+
+/* A lane interned lately: its rank's index, pid and tid texts. */
+struct lanecache {
+	int32_t		 id1, rk;	/* the id + 1; 0: empty */
+	size_t		 pl, tl;
+	char		 pid[24], tid[40];
+};
+
+#define NNAMECACHE	8
+
+/* A name interned lately: its JSON text. */
+struct namecache {
+	int32_t		 id1;		/* the id + 1; 0: empty */
+	size_t		 len;
+	char		 text[64];
+};
+
 struct opts {
 	struct mct_out	 out;
 	const struct mct_header *hdr;
@@ -75,6 +93,10 @@ struct opts {
 	size_t		 n, cap;
 	long long	 seq;
 	struct mct_strtab names, lanes, corrs;
+	struct lanecache lc[NLANECACHE];
+	unsigned	 nextlc;
+	struct namecache nc[NNAMECACHE];
+	unsigned	 nextnc;
 	uint16_t	*namefl;	/* per name: its F_* flags, 0xffff unknown */
 	int32_t		 nnamefl;
 	int64_t		*rank;		/* the ranks seen (-1: none), by index */

@@ -75,6 +75,43 @@ cmp_op(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * Sort ops (in input order) as cmp_op() does: when they already come by
+ * start and longest first, as a trace in ts order mostly does, a stable
+ * count by lane is enough; else mct_sort().
+ */
+static void
+sort_ops(struct opts *o, size_t *ops, size_t nops)
+{
+	size_t *at, *out, i;
+	int32_t nl = o->lanes.n;
+
+	for (i = 1; i < nops; i++) {
+		const struct pev *x = &o->ev[ops[i - 1]], *y = &o->ev[ops[i]];
+
+		if (x->ts > y->ts || (x->ts == y->ts && x->dur < y->dur) ||
+		    x->seq > y->seq)
+			break;
+	}
+	if (i < nops) {
+		sorting = o;
+		mct_sort(ops, nops, sizeof(*ops), cmp_op);
+		return;
+	}
+	at = mct_xmalloc(((size_t)nl + 1) * sizeof(*at));
+	memset(at, 0, ((size_t)nl + 1) * sizeof(*at));
+	for (i = 0; i < nops; i++)
+		at[o->ev[ops[i]].lane + 1]++;
+	for (i = 0; i < (size_t)nl; i++)
+		at[i + 1] += at[i];
+	out = mct_xmalloc((nops + 1) * sizeof(*out));
+	for (i = 0; i < nops; i++)
+		out[at[o->ev[ops[i]].lane]++] = ops[i];
+	memcpy(ops, out, nops * sizeof(*ops));
+	free(out);
+	free(at);
+}
+
 /* Each host lane's ops along their call stacks. */
 static void
 host_edges(struct opts *o, size_t *ops, size_t nops)
@@ -82,8 +119,7 @@ host_edges(struct opts *o, size_t *ops, size_t nops)
 	size_t *stack, i, j, k, depth;
 	int32_t last, lasttop;
 
-	sorting = o;
-	mct_sort(ops, nops, sizeof(*ops), cmp_op);
+	sort_ops(o, ops, nops);
 	stack = mct_xmalloc((nops + 1) * sizeof(*stack));
 	for (i = 0; i < nops; i = j) {
 		depth = 0;

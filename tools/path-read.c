@@ -65,15 +65,66 @@ intern_in(struct opts *o, struct mct_strtab *st, int32_t rk,
 	return mct_intern(st, o->tmp.p, o->tmp.len - 1);
 }
 
+/* A name, the names met last kept by their JSON text. */
 static int32_t
-intern_val(struct opts *o, struct mct_strtab *st, const struct mct_val *v)
+intern_name(struct opts *o, const struct mct_val *v)
 {
-	return intern_in(o, st, -1, v);
+	struct namecache *c;
+	int32_t id;
+	int i;
+
+	for (i = 0; i < NNAMECACHE; i++) {
+		c = &o->nc[i];
+		if (c->id1 > 0 && c->len == v->len &&
+		    memcmp(c->text, v->p, v->len) == 0)
+			return c->id1 - 1;
+	}
+	id = intern_in(o, &o->names, -1, v);
+	if (v->len <= sizeof(c->text)) {
+		c = &o->nc[o->nextnc++ % NNAMECACHE];
+		c->len = v->len;
+		memcpy(c->text, v->p, v->len);
+		c->id1 = id + 1;
+	}
+	return id;
 }
 
 /* A lane: the rank's index, pid and tid (JSON texts), \036 \037 between. */
+static int32_t	lane_key(struct opts *, int32_t, const struct mct_val *,
+		    const struct mct_val *);
+
 static int32_t
 intern_lane(struct opts *o, int32_t rk, const struct mct_val *pid,
+    const struct mct_val *tid)
+{
+	struct lanecache *c;
+	size_t pl = pid->p ? pid->len : 0, tl = tid->p ? tid->len : 0;
+	int32_t id;
+	int i;
+
+	/* the lanes met last, most events being on one of a few */
+	for (i = 0; i < NLANECACHE; i++) {
+		c = &o->lc[i];
+		if (c->id1 > 0 && c->rk == rk && c->pl == pl && c->tl == tl &&
+		    memcmp(c->pid, pid->p ? pid->p : "", pl) == 0 &&
+		    memcmp(c->tid, tid->p ? tid->p : "", tl) == 0)
+			return c->id1 - 1;
+	}
+	id = lane_key(o, rk, pid, tid);
+	if (pl <= sizeof(c->pid) && tl <= sizeof(c->tid)) {
+		c = &o->lc[o->nextlc++ % NLANECACHE];
+		c->rk = rk;
+		c->pl = pl;
+		c->tl = tl;
+		memcpy(c->pid, pid->p ? pid->p : "", pl);
+		memcpy(c->tid, tid->p ? tid->p : "", tl);
+		c->id1 = id + 1;
+	}
+	return id;
+}
+
+static int32_t
+lane_key(struct opts *o, int32_t rk, const struct mct_val *pid,
     const struct mct_val *tid)
 {
 	o->tmp.len = 0;
@@ -86,19 +137,41 @@ intern_lane(struct opts *o, int32_t rk, const struct mct_val *pid,
 	return mct_intern(&o->lanes, o->tmp.p, o->tmp.len - 1);
 }
 
+/* Does the text p[0..n) hold the text s (a quoted key) somewhere? */
+static int
+spells(const char *p, size_t n, const char *s, size_t k)
+{
+	const char *end = p + n, *q;
+
+	for (; (q = memchr(p, *s, (size_t)(end - p))) != NULL; p = q + 1)
+		if ((size_t)(end - q) >= k && memcmp(q, s, k) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * args.correlation, else args.co_id: a key is looked up only where args'
+ * text spells it (or has an escape), as most events have one of the two.
+ */
 static int32_t
 corr_of(struct opts *o, int32_t rk, struct mct_event *ev)
 {
+	static const char *key[2] = { "\"correlation\"", "\"co_id\"" };
 	static struct mct_field f[2];
-	struct mct_val v;
-	int i;
+	struct mct_val args, v;
+	int i, esc;
 
 	if (f[0].text == NULL) {
 		mct_field_parse("args.correlation", &f[0]);
 		mct_field_parse("args.co_id", &f[1]);
 	}
+	if (mct_get_key(ev, "args", &args) != 0 || args.type != MCT_J_OBJECT)
+		return -1;
+	esc = memchr(args.p, '\\', args.len) != NULL;
 	for (i = 0; i < 2; i++)
-		if (mct_get(ev, &f[i], &v) == 0 && v.type != MCT_J_NULL &&
+		if ((esc || spells(args.p, args.len, key[i],
+		    strlen(key[i]))) &&
+		    mct_get(ev, &f[i], &v) == 0 && v.type != MCT_J_NULL &&
 		    v.type != MCT_J_OBJECT && v.type != MCT_J_ARRAY)
 			return intern_in(o, &o->corrs, rk, &v);
 	return -1;
@@ -186,7 +259,7 @@ path_add(struct opts *o, struct mct_event *ev)
 	p->wstream = p->rcorr = -1;
 	if (mct_get_key(ev, "name", &name) != 0)
 		name.p = "\"\"", name.len = 2, name.type = MCT_J_STRING;
-	p->name = intern_val(o, &o->names, &name);
+	p->name = intern_name(o, &name);
 	pid.p = tid.p = NULL;
 	mct_get_key(ev, "pid", &pid);
 	mct_get_key(ev, "tid", &tid);
