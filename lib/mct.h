@@ -1069,6 +1069,28 @@ int	 mct_stack_noop(struct mct_event *, const struct mct_field *,
 	    struct mct_buf *);
 
 /*
+ * stepof.c - the profiler step of any event (mct-filter --step, the field
+ * step of mct-group): the innermost step annotation NAME#N of a host
+ * event's thread, device work by its launch's.  Every event is seen
+ * first, then asked.
+ */
+struct mct_stepof;
+
+/* What an event's step is found by (mct_stepof_key), to ask later. */
+struct mct_stepkey {
+	int64_t		 ts, end;
+	int32_t		 lane, pid;	/* interned; lane -1: in no step */
+	int32_t		 corr;		/* device work's correlation, or -1 */
+};
+
+struct mct_stepof *mct_stepof_new(const char *);
+void	 mct_stepof_see(struct mct_stepof *, struct mct_event *);
+void	 mct_stepof_key(struct mct_stepof *, struct mct_event *,
+	    struct mct_stepkey *);
+int64_t	 mct_stepof_at(struct mct_stepof *, const struct mct_stepkey *);
+int64_t	 mct_stepof(struct mct_stepof *, struct mct_event *);
+
+/*
  * flow.c - device events joined to their launches by correlation id
  * (mct-flow's key mode, mct-diff --by op).  The caller sets key/haskey,
  * host, window, stk (pairs go to lib/stack.c's queue) or write (pairs

@@ -866,3 +866,47 @@ EOF
 	[ "$(awk -F '\t' 'NR > 1 && $5 ~ /^[0-9]+$/ && length($5) == 19' ts.tsv | wc -l)" -gt 0 ]
 	if grep -E '[0-9][eE][+-]?[0-9]' ts.tsv ts.csv; then return 1; fi
 }
+
+@test "--by step,name: a host event by its thread's innermost ProfilerStep#N, device work by its launch's step, as python's (the README's PyTorch trace); --by step; --table; the stream alike; --step-name; stdin: the step events carry" {
+	local ex=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json py
+
+	mct-cat "$ex" > s.nd
+	py=$(oracle step_oracle.py --group s.nd | sort)
+	[ "$(printf '%s\n' "$py" | cut -f1 | sort -u | wc -l)" -eq 4 ]
+	same "$(mct-group --by step,name -a count,total -o tsv --no-header "$ex" | sort)" "$py"
+	same "$(mct-group --by step,name -a count,total -o tsv --no-header s.nd | sort)" "$py"
+	same "$(mct-group --table step,name:dur:count,total -o tsv --no-header "$ex" | sed 1d | sort)" "$py"
+	same "$(mct-group --by step -a count -o tsv --no-header "$ex" | sort)" \
+	    "$(printf '%s\n' "$py" | awk -F'\t' -v OFS='\t' '{ n[$1] += $3 } END { for (s in n) print s, n[s] }' | sort)"
+	# --step-name: the same steps under another name
+	sed 's/ProfilerStep#/train#/g' s.nd > t.nd
+	same "$(mct-group --step-name train --by step,name -a count,total -o tsv --no-header t.nd | sed 's/train#/ProfilerStep#/' | sort)" "$py"
+	run --separate-stderr mct-group --by step -o tsv t.nd
+	same "$stderr" "mct-group: --by: no event has the field 'step'"
+	# stdin is read once: only a step the events carry (mct-flow --stack's)
+	run --separate-stderr mct-group --by step -o tsv < "$ex"
+	same "$stderr" "mct-group: --by: no event has the field 'step'"
+	mct-flow -q --stack "$ex" > pairs.nd
+	same "$(mct-group --by step -a count -o tsv < pairs.nd)" \
+	    "$(mct-group --by step -a count -o tsv pairs.nd)"
+	# damaged input is said once (the first read is quiet)
+	head -c 2000 "$ex" > cut.json
+	run --separate-stderr mct-group --by step,name cut.json
+	[ "$status" -eq 1 ]
+	same "$stderr" "$(mct-group --by name cut.json 2>&1 >/dev/null)"
+}
+
+@test "--by step,name on the Kineto fixtures with ProfilerStep# (kineto-diff-control and -test) as python's (make check-full: python reads 35 MB a trace)" {
+	need_fixtures
+	[ "${MCT_TEST_FULL:-0}" = 1 ] || skip "python's 3 s a fixture: in make check-full"
+	local f n=0
+
+	for f in "$fixtures"/kineto-diff-control.json.gz "$fixtures"/kineto-diff-test.json.gz; do
+		[ -r "$f" ] || continue
+		mct-cat "$f" > s.nd
+		same "$(mct-group --by step,name -a count,total -o tsv --no-header "$f" | sort)" \
+		    "$(oracle step_oracle.py --group s.nd | sort)"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || skip "kineto-diff-control and -test absent"
+}

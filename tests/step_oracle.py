@@ -19,6 +19,10 @@ Usage:
         one JSON object: for each step N, {"count": events, "md5": the
         md5 of their lines "ts<TAB>dur<TAB>pid<TAB>tid<NL>" in input order
         (dur empty when the event has none)}.
+  step_oracle.py [--name NAME] --group STREAM
+        for mct-group --by step,name: a line STEP<TAB>NAME<TAB>count<TAB>
+        total dur a group (events with a name; the total empty when none
+        has a dur), sorted.
 """
 import hashlib
 import json
@@ -66,6 +70,9 @@ def main(argv):
     name = "ProfilerStep"
     if argv[:1] == ["--name"]:
         name, argv = argv[1], argv[2:]
+    group = argv[:1] == ["--group"]
+    if group:
+        argv = argv[1:]
     pat = re.compile(re.escape(name) + r"#([0-9]+)\Z")
     evs = []
     with open(argv[0], encoding="utf-8", errors="surrogateescape") as f:
@@ -99,7 +106,7 @@ def main(argv):
                 return best[2]
         return None
 
-    out = {}
+    out, groups = {}, {}
     for e in evs:
         if e.get("ph") == "M":
             continue
@@ -118,11 +125,21 @@ def main(argv):
         if n is None:
             continue
         d = e.get("dur")
+        if "name" in e:
+            g = groups.setdefault((n, text(e["name"])), [0, 0, False])
+            g[0] += 1
+            if isinstance(d, int) and d >= 0:
+                g[1] += d
+                g[2] = True
         o = out.setdefault(str(n), {"count": 0, "md5": hashlib.md5()})
         o["count"] += 1
         o["md5"].update(("%d\t%s\t%s\t%s\n" % (
             e["ts"], d if isinstance(d, int) else "", text(e.get("pid")),
             text(e.get("tid")))).encode())
+    if group:
+        for (n, nm), g in sorted(groups.items()):
+            print("%d\t%s\t%d\t%s" % (n, nm, g[0], g[1] if g[2] else ""))
+        return
     for o in out.values():
         o["md5"] = o["md5"].hexdigest()
     print(json.dumps(out, sort_keys=True))

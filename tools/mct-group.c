@@ -9,6 +9,10 @@
  * -o partial writes the table's mergeable state instead of rows, and
  * --merge reads such partials (lib/partial.c) in place of events: the
  * rows of a merge are those of one run over all the events.
+ *
+ * --by step of events without a step of their own (a trace's host
+ * events and device work) reads the files twice: first their step
+ * annotations and launches (lib/stepof.c), then the events.
  */
 #include "config.h"
 
@@ -17,6 +21,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "mct.h"
@@ -51,10 +57,14 @@ struct opts {
 	const char	**tables;	/* --table: the specs */
 	int		 ntables;
 	const char	*name;		/* the spec of this table, its mark */
+	const char	*step_name;	/* --step-name */
+	struct mct_stepof *steps;	/* the first read's, for --by step */
+	struct mct_event sev;		/* an event with its step added */
+	struct mct_buf	 sbuf;
 };
 
 enum { OPT_MISSING = MCT_OPT_TOOL, OPT_META, OPT_TOTAL, OPT_VALUE, OPT_MERGE,
-    OPT_EXACT_LIMIT, OPT_ALLOW_REPEAT, OPT_TABLE };
+    OPT_EXACT_LIMIT, OPT_ALLOW_REPEAT, OPT_TABLE, OPT_STEP_NAME };
 
 static const struct option longopts[] = {
 	{ "aggregates",	required_argument,	NULL, 'a' },
@@ -71,6 +81,7 @@ static const struct option longopts[] = {
 	{ "reverse",	no_argument,		NULL, 'r' },
 	MCT_LONGOPT_RULES,
 	{ "sort",	required_argument,	NULL, 's' },
+	{ "step-name",	required_argument,	NULL, OPT_STEP_NAME },
 	{ "table",	required_argument,	NULL, OPT_TABLE },
 	MCT_LONGOPT_TIME_UNIT,
 	{ "top",	required_argument,	NULL, 'n' },
@@ -113,6 +124,9 @@ usage(int status)
 	    "                        BY[:VALUE[:AGGS]], as --by, --value, -a\n"
 	    "                        (repeat it; each table marked in the output)\n"
 	    "      --missing         keep events that lack a --by field\n"
+	    "      --step-name NAME  the field step: of annotations NAME#N "
+	    "(default\n"
+	    "                        ProfilerStep)\n"
 	    "      --meta            count metadata (ph M) events too\n"
 	    "      --pair-be         each matched B/E pair of a thread as one X "
 	    "event\n"
@@ -382,6 +396,9 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			    sizeof(*o->tables));
 			o->tables[o->ntables++] = optarg;
 			break;
+		case OPT_STEP_NAME:
+			o->step_name = optarg;
+			break;
 		case OPT_EXACT_LIMIT:
 			o->limit = (size_t)mct_opt_count("--exact-limit", optarg, 0);
 			break;
@@ -454,6 +471,84 @@ ready(struct opts *o)
 		mct_seen_add(&o->seen, &o->value, "--value");
 }
 
+/* Does the table group by the field step? */
+static int
+by_step(const struct opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->nby; i++)
+		if (o->by[i].nseg == 1 && strcmp(o->by[i].seg[0], "step") == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The first read, for the field step: every event of the files seen
+ * (their step annotations and launches kept).  Quiet: the second read
+ * says what is wrong.  Only of files that can be read again (regular
+ * ones); else NULL, and the events have the step they carry.
+ */
+static struct mct_stepof *
+first_read(const char *name, int argc, char *argv[], struct mct_opts *mo)
+{
+	struct mct_stepof *f;
+	struct mct_reader *r;
+	struct mct_event *ev;
+	struct stat sb;
+	int i, fd;
+
+	if (argc == 0)
+		return NULL;
+	for (i = 0; i < argc; i++)
+		if (strcmp(argv[i], "-") == 0 || stat(argv[i], &sb) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			return NULL;
+	f = mct_stepof_new(name);
+	fflush(stderr);
+	if ((fd = dup(STDERR_FILENO)) < 0)
+		err(MCT_EXIT_USAGE, "dup");
+	i = open("/dev/null", O_WRONLY);
+	if (i >= 0 && i != STDERR_FILENO) {
+		dup2(i, STDERR_FILENO);
+		close(i);
+	}
+	r = mct_open(argc, argv, mo);
+	while (mct_next(r, &ev))
+		mct_stepof_see(f, ev);
+	(void)mct_close(r);
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	return f;
+}
+
+/* The event, with "step": N added if it has no step of its own. */
+static struct mct_event *
+stepped(struct opts *o, struct mct_event *ev)
+{
+	struct mct_val v;
+	int64_t n;
+
+	if (o->steps == NULL || mct_get_key(ev, "step", &v) == 0 ||
+	    (n = mct_stepof(o->steps, ev)) < 0)
+		return ev;
+	o->sbuf.len = 0;
+	mct_buf_add(&o->sbuf, ev->json, ev->len - 1);	/* up to the } */
+	if (ev->len > 2)
+		mct_buf_addc(&o->sbuf, ',');
+	mct_buf_adds(&o->sbuf, "\"step\":");
+	mct_buf_addi(&o->sbuf, n);
+	mct_buf_addc(&o->sbuf, '}');
+	o->sev.file = ev->file;
+	o->sev.hdr = ev->hdr;
+	o->sev.source = ev->source;
+	o->sev.where = ev->where;
+	o->sev.byline = ev->byline;
+	mct_event_set(&o->sev, o->sbuf.p, o->sbuf.len);
+	return &o->sev;
+}
+
 /* Events in: the table of one run (or the partial of it). */
 static int
 from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
@@ -462,10 +557,13 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 	struct mct_event *ev;
 
 	ready(o);
+	if (by_step(o))
+		o->steps = first_read(o->step_name, argc, argv, mo);
 	r = mct_open(argc, argv, mo);
 	o->hdr = o->t.hdr = mct_header(r);
 	while (mct_next(r, &ev))
 		if (o->meta || !mct_is_meta(ev)) {
+			ev = stepped(o, ev);
 			mct_seen_event(&o->seen, ev);
 			add(o, ev);
 		}
@@ -535,17 +633,22 @@ from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
 		memset(&o->seen, 0, sizeof(o->seen));
 		table_spec(o, base->tables[k]);
 		ready(o);
+		if (by_step(o) && base->steps == NULL)
+			base->steps = first_read(base->step_name, argc, argv,
+			    mo);
 	}
 	r = mct_open(argc, argv, mo);
 	hdr = mct_header(r);
 	for (k = 0; k < n; k++)
 		tab[k].hdr = tab[k].t.hdr = hdr;
-	while (mct_next(r, &ev))
+	while (mct_next(r, &ev)) {
+		ev = stepped(base, ev);
 		for (k = 0; k < n; k++)
 			if (tab[k].meta || !mct_is_meta(ev)) {
 				mct_seen_event(&tab[k].seen, ev);
 				add(&tab[k], ev);
 			}
+	}
 	for (k = 0; k < n; k++)
 		mct_seen_end(&tab[k].seen);
 	if (base->out.fmt == MCT_O_NDJSON) {

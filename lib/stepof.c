@@ -1,0 +1,297 @@
+/*
+ * stepof.c - the profiler step of an event (mct-filter --step, the field
+ * step of mct-group).
+ *
+ * A host event is in step N when the innermost step annotation (a
+ * user_annotation X event NAME#N, ProfilerStep#N by default) of its
+ * thread that holds it is NAME#N; device work is in the step of its
+ * launch (the host call of the same correlation id), as mct-flow --stack
+ * gives a launch its step: on the launch's thread, else on its process.
+ *
+ * The annotations may come after the events they hold: every event is
+ * seen first (mct_stepof_see keeps the annotations and the first launch
+ * of each correlation id, a few words each), then asked (mct_stepof_at,
+ * of what mct_stepof_key took from it, or mct_stepof of the event).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+
+/* An annotation NAME#N. */
+struct sstep {
+	int64_t		 ts, end, n;
+	int32_t		 lane, pid;
+};
+
+/* A launch: a host call with a correlation id. */
+struct slaunch {
+	int64_t		 ts, end;
+	int32_t		 lane, pid;
+};
+
+struct mct_stepof {
+	const char	*name;		/* NAME of NAME#N */
+	struct mct_strtab st;		/* lanes, processes, correlation keys */
+	struct sstep	*step;		/* by lane, then start (when asked) */
+	struct sstep	*pstep;		/* the same by process, then start */
+	size_t		 nstep, stepcap;
+	struct slaunch	*launch;	/* by correlation key */
+	size_t		 nlaunch;
+	struct mct_buf	 key;
+};
+
+/* The steps NAME#N (NULL: ProfilerStep#N); the name is the caller's. */
+struct mct_stepof *
+mct_stepof_new(const char *name)
+{
+	struct mct_stepof *f;
+
+	f = mct_xmalloc(sizeof(*f));
+	memset(f, 0, sizeof(*f));
+	f->name = name ? name : "ProfilerStep";
+	return f;
+}
+
+/* The event's rank (its rank key) and \037 into the key. */
+static void
+key_rank(struct mct_stepof *f, struct mct_event *ev)
+{
+	struct mct_val v;
+	int64_t id;
+
+	f->key.len = 0;
+	switch (mct_event_rank(ev, NULL, &id, &v)) {
+	case 0:
+		mct_buf_addi(&f->key, id);
+		break;
+	case 1:
+		mct_buf_add(&f->key, v.p, v.len);
+	}
+	mct_buf_addc(&f->key, '\037');
+}
+
+/* The interned text of the event's rank and keys, \037 apart. */
+static int32_t
+key_of(struct mct_stepof *f, struct mct_event *ev, const char *const *keys)
+{
+	struct mct_val v;
+	int i;
+
+	key_rank(f, ev);
+	for (i = 0; keys[i] != NULL; i++) {
+		if (mct_get_key(ev, keys[i], &v) == 0)
+			mct_buf_add(&f->key, v.p, v.len);
+		mct_buf_addc(&f->key, '\037');
+	}
+	return mct_intern(&f->st, f->key.p, f->key.len);
+}
+
+static const char *const lanekeys[] = { "pid", "tid", NULL };
+static const char *const pidkeys[] = { "pid", NULL };
+
+/* The event's correlation key (rank and id), or -1 without an id. */
+static int32_t
+corr_of(struct mct_stepof *f, struct mct_event *ev)
+{
+	static struct mct_field corr[2];
+	struct mct_val v;
+
+	if (corr[0].text == NULL) {
+		mct_field_parse("args.correlation", &corr[0]);
+		mct_field_parse("args.co_id", &corr[1]);
+	}
+	if (mct_get(ev, &corr[0], &v) != 0 && mct_get(ev, &corr[1], &v) != 0)
+		return -1;
+	key_rank(f, ev);
+	mct_buf_add(&f->key, v.p, v.len);
+	return mct_intern(&f->st, f->key.p, f->key.len);
+}
+
+/* Its start and end; -1 if it has no ts. */
+static int
+times_of(struct mct_event *ev, int64_t *ts, int64_t *end)
+{
+	int64_t dur;
+
+	if (mct_get_ns(ev, "ts", ts) != 0 || !MCT_SANE_NS(*ts))
+		return -1;
+	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
+		dur = 0;
+	*end = *ts + dur;
+	return 0;
+}
+
+/* Is the event the annotation NAME#N?  Its N in *n. */
+static int
+is_step(struct mct_stepof *f, struct mct_event *ev, int64_t *n)
+{
+	struct mct_val cat, name, ph;
+	size_t k = strlen(f->name), nd;
+
+	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
+	    mct_get_key(ev, "cat", &cat) != 0 ||
+	    !mct_jstr_eq(&cat, "user_annotation", 15) ||
+	    mct_get_key(ev, "name", &name) != 0 ||
+	    name.type != MCT_J_STRING || name.len < k + 4 ||
+	    memcmp(name.p + 1, f->name, k) != 0 || name.p[k + 1] != '#')
+		return 0;
+	nd = name.len - k - 3;
+	return strspn(name.p + k + 2, "0123456789") == nd && nd < 19 &&
+	    mct_int(name.p + k + 2, nd, n) == 0;
+}
+
+/* Every event, before any is asked: the step annotations and launches. */
+void
+mct_stepof_see(struct mct_stepof *f, struct mct_event *ev)
+{
+	struct sstep *s;
+	int64_t ts, end, n;
+	int32_t c;
+
+	if (is_step(f, ev, &n) && times_of(ev, &ts, &end) == 0) {
+		if (f->nstep == f->stepcap) {
+			f->stepcap = f->stepcap ? 2 * f->stepcap : 64;
+			f->step = mct_xrealloc(f->step,
+			    f->stepcap * sizeof(*f->step));
+		}
+		s = &f->step[f->nstep++];
+		s->ts = ts;
+		s->end = end;
+		s->n = n;
+		s->lane = key_of(f, ev, lanekeys);
+		s->pid = key_of(f, ev, pidkeys);
+		return;
+	}
+	if (!mct_host_call(ev) || (c = corr_of(f, ev)) < 0 ||
+	    times_of(ev, &ts, &end) != 0)
+		return;
+	if ((size_t)c >= f->nlaunch) {
+		f->launch = mct_xrealloc(f->launch, ((size_t)c + 1) *
+		    sizeof(*f->launch));
+		while (f->nlaunch <= (size_t)c)
+			f->launch[f->nlaunch++].lane = -1;
+	}
+	if (f->launch[c].lane >= 0)	/* the first launch of an id */
+		return;
+	f->launch[c].ts = ts;
+	f->launch[c].end = end;
+	f->launch[c].lane = key_of(f, ev, lanekeys);
+	f->launch[c].pid = key_of(f, ev, pidkeys);
+}
+
+/* What says the event's step: its correlation key, lane, process, times. */
+void
+mct_stepof_key(struct mct_stepof *f, struct mct_event *ev,
+    struct mct_stepkey *k)
+{
+	k->corr = mct_device(ev) ? corr_of(f, ev) : -1;
+	k->lane = key_of(f, ev, lanekeys);
+	k->pid = key_of(f, ev, pidkeys);
+	if (times_of(ev, &k->ts, &k->end) != 0)
+		k->lane = k->corr = -1;		/* no time: in no step */
+}
+
+static int
+cmp_lane(const void *a, const void *b)
+{
+	const struct sstep *x = a, *y = b;
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int
+cmp_pid(const void *a, const void *b)
+{
+	const struct sstep *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * The innermost annotation of v (n, sorted by key, then start) with key
+ * k that holds [ts, end]: the latest start, then the earliest end.  The
+ * last one of the key to start by ts is found by bisection, and those
+ * before it looked at back to the first that holds the interval (and
+ * those of its start).
+ */
+static const struct sstep *
+inner(const struct sstep *v, size_t n, int bylane, int32_t k, int64_t ts,
+    int64_t end)
+{
+	const struct sstep *best = NULL;
+	size_t lo = 0, hi = n, mid;
+	int32_t mk;
+
+	while (lo < hi) {		/* the first after (k, ts) */
+		mid = lo + (hi - lo) / 2;
+		mk = bylane ? v[mid].lane : v[mid].pid;
+		if (mk < k || (mk == k && v[mid].ts <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo > 0 && (bylane ? v[lo - 1].lane : v[lo - 1].pid) == k; lo--) {
+		if (best != NULL && v[lo - 1].ts < best->ts)
+			break;
+		if (v[lo - 1].end >= end &&
+		    (best == NULL || v[lo - 1].end < best->end))
+			best = &v[lo - 1];
+	}
+	return best;
+}
+
+/*
+ * The step of an interval: the innermost annotation of its lane that
+ * holds it; with byproc, else of its process.  -1 if none.
+ */
+static int64_t
+step_at(const struct mct_stepof *f, int32_t lane, int32_t pid, int64_t ts,
+    int64_t end, int byproc)
+{
+	const struct sstep *s;
+
+	s = inner(f->step, f->nstep, 1, lane, ts, end);
+	if (s == NULL && byproc)
+		s = inner(f->pstep, f->nstep, 0, pid, ts, end);
+	return s ? s->n : -1;
+}
+
+/* After every event was seen: the step N of what k says, or -1 if none. */
+int64_t
+mct_stepof_at(struct mct_stepof *f, const struct mct_stepkey *k)
+{
+	const struct slaunch *l;
+
+	if (f->pstep == NULL) {		/* the first question: sort */
+		f->pstep = mct_xmalloc((f->nstep + 1) * sizeof(*f->pstep));
+		if (f->nstep > 0)
+			memcpy(f->pstep, f->step, f->nstep * sizeof(*f->step));
+		mct_sort(f->step, f->nstep, sizeof(*f->step), cmp_lane);
+		mct_sort(f->pstep, f->nstep, sizeof(*f->pstep), cmp_pid);
+	}
+	if (k->corr >= 0) {
+		if ((size_t)k->corr >= f->nlaunch ||
+		    (l = &f->launch[k->corr])->lane < 0)
+			return -1;	/* no launch: in no step */
+		return step_at(f, l->lane, l->pid, l->ts, l->end, 1);
+	}
+	return k->lane >= 0 ? step_at(f, k->lane, k->pid, k->ts, k->end, 0) :
+	    -1;
+}
+
+/* After every event was seen: the event's step N, or -1 if in none. */
+int64_t
+mct_stepof(struct mct_stepof *f, struct mct_event *ev)
+{
+	struct mct_stepkey k;
+
+	mct_stepof_key(f, ev, &k);
+	return mct_stepof_at(f, &k);
+}
