@@ -368,6 +368,8 @@ struct tally {
 	int64_t		 first, last;
 	long long	*joined;	/* one a counter */
 	size_t		*hint;		/* one a counter */
+	struct mct_event ev;		/* the thread's, its index kept */
+	int		 hasev;
 };
 
 static pthread_mutex_t tally_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -407,6 +409,8 @@ tally_add(void *arg, void *ctx)
 	for (i = 0; i < o->njm; i++)
 		o->jm[i].joined += t->joined[i];
 	pthread_mutex_unlock(&tally_mu);
+	if (t->hasev)
+		mct_event_free(&t->ev);
 	free(t->joined);
 	free(t->hint);
 	free(t);
@@ -423,18 +427,22 @@ join_edit(void *arg, void *ctx, const char *text, size_t len,
 {
 	struct opts *o = arg;
 	struct tally *tl = ctx;
-	struct mct_event ev;
+	struct mct_event *ev = &tl->ev;
 	struct mct_val name;
 	struct mct_tdp t;
 	int64_t ts, dur;
 	int hasts, joined = 0;
 
-	mct_event_init(&ev, text, len, &o->hdr);
-	mct_get_times(&ev, &t);
+	if (!tl->hasev) {
+		mct_event_init(ev, text, len, &o->hdr);
+		tl->hasev = 1;
+	} else
+		mct_event_set(ev, text, len);
+	mct_get_times(ev, &t);
 	ts = t.ts;
 	dur = t.dur;
 	hasts = t.hasts && MCT_SANE_NS(ts);
-	if (hasts && ph_is(&t.ph, 'C') && mct_get_key(&ev, "name", &name) ==
+	if (hasts && ph_is(&t.ph, 'C') && mct_get_key(ev, "name", &name) ==
 	    0 && jmetric(o, &name) != NULL)
 		tl->unjoined++;
 	if (joinable(&t, len)) {
@@ -449,7 +457,6 @@ join_edit(void *arg, void *ctx, const char *text, size_t len,
 		out->len = 0;
 		mct_buf_add(out, text, len);
 	}
-	mct_event_free(&ev);
 }
 
 static const struct mct_editor joiner = { tally_new, join_edit, tally_add };
