@@ -700,6 +700,8 @@ class Selection:
         if a.category and self.ctx.rules is None:
             raise Usage("--category needs --rules FILE here")
         self.where = [parse_expr(w) for w in a.where]
+        self.lanes = [(opt, key) for opt, key in
+                      ((a.ph, "ph"), (a.pid, "pid"), (a.tid, "tid")) if opt]
         self.res = [ere(m, a.ignore_case) for m in a.match]
         o = origin or 0
         self.lo = self.hi = None
@@ -730,8 +732,8 @@ class Selection:
 
     def matches(self, ev):
         a = self.a
-        for opt, key in ((a.ph, "ph"), (a.pid, "pid"), (a.tid, "tid")):
-            if opt and (key not in ev or text_of(ev[key]) not in opt):
+        for opt, key in self.lanes:
+            if key not in ev or text_of(ev[key]) not in opt:
                 return False
         if a.cat:
             if "cat" not in ev:
@@ -752,11 +754,12 @@ class Selection:
                     return False
             if a.match and not any(r.search(t) for r in self.res):
                 return False
-        dur = int_key(ev, "dur") or 0
-        if self.mind is not None and dur < self.mind:
-            return False
-        if self.maxd is not None and dur > self.maxd:
-            return False
+        if self.mind is not None or self.maxd is not None:
+            dur = int_key(ev, "dur") or 0
+            if self.mind is not None and dur < self.mind:
+                return False
+            if self.maxd is not None and dur > self.maxd:
+                return False
         if self.where and not any(eval_expr(e, ev, self.ctx) for e in self.where):
             return False
         if a.category and category(ev, self.ctx) not in a.category:
@@ -790,17 +793,21 @@ class Selection:
         paths = {f.text: f for e in self.where for f in expr_paths(e)}
         seen = set()
         any_ev = False
+        a = self.a
+        windowed = self.lo is not None or self.hi is not None
         for ev in events:
             if ev.get("ph") == "M":
-                if not self.a.no_meta:
+                if not a.no_meta:
                     out.append(ev)
                 continue
             any_ev = True
-            for t, f in paths.items():
-                if t not in seen and get(ev, f, self.ctx) is not MISSING:
-                    seen.add(t)
+            if len(seen) < len(paths):
+                for t, f in paths.items():
+                    if t not in seen and get(ev, f, self.ctx) is not MISSING:
+                        seen.add(t)
             # -v inverts the predicates, never the window
-            if not self.window(ev) or self.matches(ev) == self.a.invert:
+            if (windowed and not self.window(ev)) or \
+                    self.matches(ev) == a.invert:
                 continue
             n += 1
             out.append(self.clip(ev))
