@@ -613,23 +613,9 @@ def batch(args):
     for the questions in a row on it; each answer after a line "@@ N
     STATUS".  The INPUTs name the files read, for the tests' cache."""
     global BATCH
-    import io
-    import shlex
+    import batch as questions
     BATCH = True
-    with open(args[0]) as f:
-        lines = [l for l in f.read().split("\n") if l.strip()]
-    out = sys.stdout
-    for n, line in enumerate(lines, 1):
-        buf = io.StringIO()
-        sys.stdout = sys.stderr = buf
-        try:
-            main(["flow_oracle.py"] + shlex.split(line))
-            rc = 0
-        except SystemExit as e:
-            rc = e.code if isinstance(e.code, int) else 1
-        finally:
-            sys.stdout, sys.stderr = out, sys.__stderr__
-        out.write("@@ %d %d\n%s" % (n, rc, buf.getvalue()))
+    questions.run(args[0], lambda w: main(["flow_oracle.py"] + w))
 
 
 def main(argv):

@@ -772,21 +772,8 @@ def parser():
 
 
 def batch(argv):
-    import io
-    import shlex
-    with open(argv[0]) as f:
-        lines = [l for l in f.read().split("\n") if l.strip()]
-    out = sys.stdout
-    for n, line in enumerate(lines, 1):
-        buf = io.StringIO()
-        sys.stdout = sys.stderr = buf
-        try:
-            rc = main(shlex.split(line))
-        except SystemExit as e:
-            rc = e.code if isinstance(e.code, int) else 1
-        finally:
-            sys.stdout, sys.stderr = out, sys.__stderr__
-        out.write("@@ %d %d\n%s" % (n, rc, buf.getvalue()))
+    import batch as questions
+    questions.run(argv[0], main)
     return 0
 
 

@@ -200,3 +200,20 @@ for line in sys.stdin:
     c = line.rstrip("\n").split("\t")
     print("\t".join(human(int(x)) if i in cols else x for i, x in enumerate(c)))' "$1"
 }
+
+# batch_answer FILE N: the N-th answer of an oracle's batch (tests/batch.py;
+# FILE its output), and its exit status.
+batch_answer() {
+	awk -v n="$2" '/^@@ / { on = $2 == n; if (on) rc = $3; next }
+	    on { print } END { exit rc }' "$1"
+}
+
+# The files setup_file made of each Kineto fixture, as kx/N (mct-flow.bats,
+# mct-phases.bats).
+kineto_fixtures() {
+	local b
+
+	for b in "$BATS_FILE_TMPDIR"/kx/*.name; do
+		[ -f "$b" ] && echo "${b%.name}"
+	done
+}

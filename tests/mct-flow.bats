@@ -46,22 +46,6 @@ setup_file() {
 	done
 }
 
-# answer FILE N: the N-th answer of an oracle's batch (FILE its output);
-# its exit status.
-answer() {
-	awk -v n="$2" '/^@@ / { on = $2 == n; if (on) rc = $3; next }
-	    on { print } END { exit rc }' "$1"
-}
-
-# Each Kineto fixture's files made by setup_file, as kx/N.
-kineto_fixtures() {
-	local b
-
-	for b in "$BATS_FILE_TMPDIR"/kx/*.name; do
-		[ -f "$b" ] && echo "${b%.name}"
-	done
-}
-
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	full="$BATS_FILE_TMPDIR/full.json"
@@ -225,9 +209,9 @@ gstat() {
 	for b in $(kineto_fixtures); do
 		cat "$b.name"
 		same "$(cat "$b.rc")" 0
-		want=$(answer "$b.a" 1)
+		want=$(batch_answer "$b.a" 1)
 		same "$(cat "$b.err")" "$want"
-		same "$(answer "$b.a" 2 | counts | cut -d' ' -f1-3)" \
+		same "$(batch_answer "$b.a" 2 | counts | cut -d' ' -f1-3)" \
 		    "$(counts <<<"$want" | cut -d' ' -f1-3)"
 		n=$((n + 1))
 	done
@@ -240,7 +224,7 @@ gstat() {
 	for b in $(kineto_fixtures); do
 		cat "$b.name"
 		same "$(cat "$b.orphans.rc")" 0
-		answer "$b.a" 3
+		batch_answer "$b.a" 3
 	done
 }
 

@@ -22,11 +22,11 @@ setup_file() {
 	    "phases --device-name '^kernel_kernel' $d/t.nd" \
 	    "gaps --device-name '^kernel_kernel' $d/t.nd" "phases $d/k.nd" > "$d/q"
 	pyo batch "$d/q" "$d/t.nd" "$d/k.nd" > "$d/a"
-	answer "$d/a" 1 > "$d/t.phases"
-	answer "$d/a" 2 > "$d/t.gaps"
-	answer "$d/a" 3 > "$d/tk.phases"
-	answer "$d/a" 4 > "$d/tk.gaps"
-	answer "$d/a" 5 > "$d/k.phases"
+	batch_answer "$d/a" 1 > "$d/t.phases"
+	batch_answer "$d/a" 2 > "$d/t.gaps"
+	batch_answer "$d/a" 3 > "$d/tk.phases"
+	batch_answer "$d/a" 4 > "$d/tk.gaps"
+	batch_answer "$d/a" 5 > "$d/k.phases"
 
 	# Each Kineto fixture: its stream, mct-phases' outputs that the
 	# fixtures' tests check, and python's answers, one process a fixture.
@@ -46,22 +46,6 @@ setup_file() {
 		printf '%s\n' "fmt $b.gaps" "windows $b.nd $b.gaps" \
 		    "fmt $b.phases" "phases $b.nd" "fmt $b.only" "gaps $b.nd" > "$b.q"
 		pyo batch "$b.q" "$b".* > "$b.a"
-	done
-}
-
-# answer FILE N: the N-th answer of an oracle's batch (FILE its output);
-# its exit status.
-answer() {
-	awk -v n="$2" '/^@@ / { on = $2 == n; if (on) rc = $3; next }
-	    on { print } END { exit rc }' "$1"
-}
-
-# Each Kineto fixture's files made by setup_file, as kx/N.
-kineto_fixtures() {
-	local b
-
-	for b in "$BATS_FILE_TMPDIR"/kx/*.name; do
-		[ -f "$b" ] && echo "${b%.name}"
 	done
 }
 
@@ -341,9 +325,9 @@ sys.exit(1)
 		echo "fixture $(cat "$b.name")"
 		same "$(cat "$b.rc")" 0
 		same "$(cat "$b.err")" ""
-		answer "$b.a" 1 > got
+		batch_answer "$b.a" 1 > got
 		[ -s got ]
-		answer "$b.a" 2 > want
+		batch_answer "$b.a" 2 > want
 		grep -v '^gap' got | cut -f5,6 > gotw
 		same "$(cat gotw)" "$(cat want)"
 		n=$((n + 1))
@@ -356,8 +340,8 @@ sys.exit(1)
 	need_fixtures
 	for b in $(kineto_fixtures); do
 		echo "fixture $(cat "$b.name")"
-		answer "$b.a" 3 > got
-		answer "$b.a" 4 > want
+		batch_answer "$b.a" 3 > got
+		batch_answer "$b.a" 4 > want
 		same "$(cat got)" "$(cat want)"
 	done
 }
@@ -367,8 +351,8 @@ sys.exit(1)
 	need_fixtures
 	for b in $(kineto_fixtures); do
 		echo "fixture $(cat "$b.name")"
-		answer "$b.a" 5 > got
-		answer "$b.a" 6 > want
+		batch_answer "$b.a" 5 > got
+		batch_answer "$b.a" 6 > want
 		same "$(cat got)" "$(cat want)"
 	done
 }

@@ -575,23 +575,8 @@ def cmd_batch(args):
     command's exit status, its message in the answer).  The INPUTs are
     not read: they name the files the commands read, so that the tests'
     cache of answers knows them."""
-    import io
-    import shlex
-    with open(args[0]) as f:
-        lines = [l for l in f.read().split("\n") if l.strip()]
-    out = sys.stdout
-    for n, line in enumerate(lines, 1):
-        words = shlex.split(line)
-        buf = io.StringIO()
-        sys.stdout = sys.stderr = buf
-        try:
-            CMDS[words[0]](words[1:])
-            rc = 0
-        except SystemExit as e:
-            rc = e.code if isinstance(e.code, int) else 1
-        finally:
-            sys.stdout, sys.stderr = out, sys.__stderr__
-        out.write("@@ %d %d\n%s" % (n, rc, buf.getvalue()))
+    import batch
+    batch.run(args[0], lambda w: CMDS[w[0]](w[1:]))
 
 
 CMDS = {"events": cmd_events, "header": cmd_header, "count": cmd_count,
