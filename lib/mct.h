@@ -1071,14 +1071,16 @@ int	 mct_stack_noop(struct mct_event *, const struct mct_field *,
 /*
  * stepof.c - the profiler step of any event (mct-filter --step, the field
  * step of mct-group): the innermost step annotation NAME#N of a host
- * event's thread, device work by its launch's.  Every event is seen
- * first, then asked.
+ * event's thread, device work by its launch's; in a trace without any,
+ * the round of mct-phases that holds the event's ts.  Every event is
+ * seen first, then asked.
  */
 struct mct_stepof;
 
 /* What an event's step is found by (mct_stepof_key), to ask later. */
 struct mct_stepkey {
 	int64_t		 ts, end;
+	int64_t		 rank;		/* its rank, or -1 */
 	int32_t		 lane, pid;	/* interned; lane -1: in no step */
 	int32_t		 corr;		/* device work's correlation, or -1 */
 };
@@ -1089,6 +1091,7 @@ void	 mct_stepof_key(struct mct_stepof *, struct mct_event *,
 	    struct mct_stepkey *);
 int64_t	 mct_stepof_at(struct mct_stepof *, const struct mct_stepkey *);
 int64_t	 mct_stepof(struct mct_stepof *, struct mct_event *);
+size_t	 mct_stepof_rounds(struct mct_stepof *, const struct mct_stack_step **);
 
 /*
  * flow.c - device events joined to their launches by correlation id
@@ -1226,6 +1229,7 @@ int	 mct_is_step(struct mct_event *);
 void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);
 void	 mct_phases_steps(struct mct_phaser *, struct mct_step *, size_t);
 void	 mct_phases_merge_switches(struct mct_phaser *, int64_t);
+size_t	 mct_phases_rounds(const struct mct_phaser *, struct mct_step **);
 void	 mct_phases_free(struct mct_phaser *);
 
 /*
@@ -1267,6 +1271,8 @@ int	 mct_rounds(const struct mct_call *, size_t, size_t,
 void	 mct_runsum_init(struct mct_runsum *, const char *);
 void	 mct_runsum_event(struct mct_runsum *, struct mct_event *, int);
 void	 mct_runsum_end(struct mct_runsum *, const struct mct_method *);
+size_t	 mct_runsum_rounds(struct mct_runsum *, const struct mct_method *,
+	    struct mct_step **);
 void	 mct_runsum_free(struct mct_runsum *);
 void	 mct_rcall_sort(struct mct_rcall *, size_t);
 int64_t	 mct_rcall_union(const struct mct_rcall *, size_t, int);

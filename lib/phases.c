@@ -448,6 +448,54 @@ mct_phases_steps(struct mct_phaser *f, struct mct_step *st, size_t n)
 }
 
 /*
+ * The rounds of the steady phases found, in time order, into *v (n of
+ * them, returned): a steady phase's rounds start where the calls of its
+ * heaviest anchor (the first of the heaviest) start in it, the first at
+ * the phase's start (not at its first call), and each ends where the next starts, the last at
+ * the phase's end.  So the rounds of a phase cover it, end to end.
+ */
+size_t
+mct_phases_rounds(const struct mct_phaser *f, struct mct_step **v)
+{
+	const struct mct_phase *ph;
+	size_t i, n = 0, lo, hi, mid;
+	int p, q, a, first;
+
+	*v = NULL;
+	for (p = 0; p < f->nph; p++) {
+		ph = &f->ph[p];
+		if (ph->kind != MCT_PH_STEADY || ph->nanc == 0)
+			continue;
+		for (a = 0, q = 1; q < ph->nanc; q++)
+			if (ph->anc[q].total > ph->anc[a].total)
+				a = q;
+		for (lo = 0, hi = f->ndev; lo < hi; ) {	/* the first in it */
+			mid = lo + (hi - lo) / 2;
+			if (f->dev[mid].ts < ph->start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		*v = mct_xrealloc(*v, (n + 1) * sizeof(**v));
+		(*v)[n].ts = ph->start;
+		for (i = lo, first = 1; i < f->ndev && f->dev[i].ts < ph->end;
+		    i++) {
+			if (f->dev[i].sig != ph->anc[a].sig)
+				continue;
+			if (first || f->dev[i].ts == (*v)[n].ts) {
+				first = 0;	/* in the first round */
+				continue;
+			}
+			(*v)[n++].end = f->dev[i].ts;
+			*v = mct_xrealloc(*v, (n + 1) * sizeof(**v));
+			(*v)[n].ts = f->dev[i].ts;
+		}
+		(*v)[n++].end = ph->end;
+	}
+	return n;
+}
+
+/*
  * A switch shorter than min (by default, -1: 1% of the median round of
  * the steady phases) is no phase of its own: it joins the phase before
  * it, so that one copy between two rounds does not make a row.

@@ -215,6 +215,40 @@ mct_runsum_end(struct mct_runsum *rs, const struct mct_method *m)
 	free(dev);
 }
 
+/*
+ * The spans of the run's steady rounds found by their signatures (never
+ * profiler steps), as mct-phases cuts them with the method's knobs m, in
+ * time order into *v: how many.  After the last event.
+ */
+size_t
+mct_runsum_rounds(struct mct_runsum *rs, const struct mct_method *m,
+    struct mct_step **v)
+{
+	struct mct_phaser f = { .ndev = rs->n, .nsig = (size_t)rs->st.n,
+	    .m = m, .hasend = 1 };
+	struct mct_call *dev;
+	size_t i, n;
+
+	*v = NULL;
+	if (rs->n == 0)
+		return 0;
+	mct_rcall_sort(rs->call, rs->n);
+	dev = mct_xmalloc(rs->n * sizeof(*dev));
+	f.origin = f.tend = rs->call[0].c.ts;
+	for (i = 0; i < rs->n; i++) {
+		dev[i] = rs->call[i].c;
+		if (dev[i].ts + dev[i].dur > f.tend)
+			f.tend = dev[i].ts + dev[i].dur;
+	}
+	f.dev = dev;
+	mct_phases_find(&f);
+	mct_phases_merge_switches(&f, -1);
+	n = mct_phases_rounds(&f, v);
+	mct_phases_free(&f);
+	free(dev);
+	return n;
+}
+
 void
 mct_runsum_free(struct mct_runsum *rs)
 {

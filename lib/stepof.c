@@ -8,10 +8,17 @@
  * launch (the host call of the same correlation id), as mct-flow --stack
  * gives a launch its step: on the launch's thread, else on its process.
  *
+ * A trace with no ProfilerStep#N at all (an mcTracer trace), when no
+ * other NAME is asked for, has the rounds mct-phases finds for steps: the steady rounds of each
+ * rank's device calls (lib/runsum.c, lib/phases.c), numbered from 1 in
+ * time order; an event (host or device) is in the round whose [start,
+ * end) holds its ts, else in none.
+ *
  * The annotations may come after the events they hold: every event is
  * seen first (mct_stepof_see keeps the annotations and the first launch
- * of each correlation id, a few words each), then asked (mct_stepof_at,
- * of what mct_stepof_key took from it, or mct_stepof of the event).
+ * of each correlation id, a few words each, and each device call, for
+ * the rounds), then asked (mct_stepof_at, of what mct_stepof_key took
+ * from it, or mct_stepof of the event).
  */
 #include "config.h"
 
@@ -32,8 +39,21 @@ struct slaunch {
 	int32_t		 lane, pid;
 };
 
+/* A rank's device calls, then its rounds: round[r0] to round[r0 + nr - 1]. */
+struct srank {
+	int64_t		 rank;
+	struct mct_runsum rs;
+	size_t		 r0, nr;
+};
+
 struct mct_stepof {
 	const char	*name;		/* NAME of NAME#N */
+	struct srank	*rk;		/* by first sight */
+	int		 nrk, currk;
+	struct mct_stack_step *round;	/* by rank, then start (when asked) */
+	size_t		 nround;
+	int		 byround;	/* rounds, if no step (ProfilerStep only) */
+	int		 asked;
 	struct mct_strtab st;		/* lanes, processes, correlation keys */
 	struct sstep	*step;		/* by lane, then start (when asked) */
 	struct sstep	*pstep;		/* the same by process, then start */
@@ -52,6 +72,7 @@ mct_stepof_new(const char *name)
 	f = mct_xmalloc(sizeof(*f));
 	memset(f, 0, sizeof(*f));
 	f->name = name ? name : "ProfilerStep";
+	f->byround = strcmp(f->name, "ProfilerStep") == 0;
 	return f;
 }
 
@@ -143,7 +164,42 @@ is_step(struct mct_stepof *f, struct mct_event *ev, int64_t *n)
 	    mct_int(name.p + k + 2, nd, n) == 0;
 }
 
-/* Every event, before any is asked: the step annotations and launches. */
+/* The event's rank, or -1: as mct-phases cuts each rank on its own. */
+static int64_t
+rank_of(struct mct_event *ev)
+{
+	int64_t rank;
+
+	return mct_event_rank(ev, NULL, &rank, NULL) == 0 && rank >= 0 ?
+	    rank : -1;
+}
+
+/* A device call, into its rank's calls. */
+static void
+see_call(struct mct_stepof *f, struct mct_event *ev)
+{
+	int64_t rank = rank_of(ev);
+	int i;
+
+	if (f->nrk == 0 || f->rk[f->currk].rank != rank) {
+		for (i = 0; i < f->nrk && f->rk[i].rank != rank; i++)
+			;
+		if (i == f->nrk) {
+			f->rk = mct_xrealloc(f->rk, (size_t)(i + 1) *
+			    sizeof(*f->rk));
+			f->rk[i].rank = rank;
+			mct_runsum_init(&f->rk[i].rs, NULL);
+			f->nrk++;
+		}
+		f->currk = i;
+	}
+	mct_runsum_event(&f->rk[f->currk].rs, ev, 1);
+}
+
+/*
+ * Every event, before any is asked: the step annotations and launches,
+ * and the device calls.
+ */
 void
 mct_stepof_see(struct mct_stepof *f, struct mct_event *ev)
 {
@@ -151,6 +207,8 @@ mct_stepof_see(struct mct_stepof *f, struct mct_event *ev)
 	int64_t ts, end, n;
 	int32_t c;
 
+	if (f->byround && mct_device(ev))
+		see_call(f, ev);
 	if (is_step(f, ev, &n) && times_of(ev, &ts, &end) == 0) {
 		if (f->nstep == f->stepcap) {
 			f->stepcap = f->stepcap ? 2 * f->stepcap : 64;
@@ -188,6 +246,7 @@ mct_stepof_key(struct mct_stepof *f, struct mct_event *ev,
     struct mct_stepkey *k)
 {
 	k->corr = mct_device(ev) ? corr_of(f, ev) : -1;
+	k->rank = rank_of(ev);
 	k->lane = key_of(f, ev, lanekeys);
 	k->pid = key_of(f, ev, pidkeys);
 	if (times_of(ev, &k->ts, &k->end) != 0)
@@ -248,6 +307,60 @@ inner(const struct sstep *v, size_t n, int bylane, int32_t k, int64_t ts,
 }
 
 /*
+ * Without step annotations: the rounds of each rank, numbered from 1,
+ * the knobs mct-phases' defaults.  The calls are freed.
+ */
+static void
+cut_rounds(struct mct_stepof *f)
+{
+	static const struct mct_method m = { .min_rounds = 3, .min_share = 1,
+	    .split = 5, .overlap = 80, .join = -1 };
+	struct mct_step *v;
+	size_t i, n;
+	int r;
+
+	for (r = 0; r < f->nrk; r++) {
+		v = NULL;
+		n = f->nstep > 0 ? 0 : mct_runsum_rounds(&f->rk[r].rs, &m, &v);
+		f->round = mct_xrealloc(f->round, (f->nround + n + 1) *
+		    sizeof(*f->round));
+		f->rk[r].r0 = f->nround;
+		f->rk[r].nr = n;
+		for (i = 0; i < n; i++) {
+			f->round[f->nround].ts = v[i].ts;
+			f->round[f->nround].end = v[i].end;
+			f->round[f->nround++].n = (int64_t)i + 1;
+		}
+		free(v);
+		mct_runsum_free(&f->rk[r].rs);
+	}
+}
+
+/* The round of rank that holds ts: its N, or -1 if none. */
+static int64_t
+round_at(const struct mct_stepof *f, int64_t rank, int64_t ts)
+{
+	const struct mct_stack_step *v;
+	size_t lo = 0, hi, mid;
+	int r;
+
+	for (r = 0; r < f->nrk && f->rk[r].rank != rank; r++)
+		;
+	if (r == f->nrk)
+		return -1;
+	v = f->round + f->rk[r].r0;
+	hi = f->rk[r].nr;
+	while (lo < hi) {		/* the first after ts */
+		mid = lo + (hi - lo) / 2;
+		if (v[mid].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && ts < v[lo - 1].end ? v[lo - 1].n : -1;
+}
+
+/*
  * The step of an interval: the innermost annotation of its lane that
  * holds it; with byproc, else of its process.  -1 if none.
  */
@@ -263,19 +376,42 @@ step_at(const struct mct_stepof *f, int32_t lane, int32_t pid, int64_t ts,
 	return s ? s->n : -1;
 }
 
+/* The first question: the annotations sorted, else the rounds cut. */
+static void
+asked(struct mct_stepof *f)
+{
+	if (f->asked)
+		return;
+	f->asked = 1;
+	f->pstep = mct_xmalloc((f->nstep + 1) * sizeof(*f->pstep));
+	if (f->nstep > 0)
+		memcpy(f->pstep, f->step, f->nstep * sizeof(*f->step));
+	mct_sort(f->step, f->nstep, sizeof(*f->step), cmp_lane);
+	mct_sort(f->pstep, f->nstep, sizeof(*f->pstep), cmp_pid);
+	cut_rounds(f);
+}
+
+/*
+ * After every event was seen: the rounds that are the steps of a trace
+ * without step annotations (every rank's, each in time order), or 0.
+ */
+size_t
+mct_stepof_rounds(struct mct_stepof *f, const struct mct_stack_step **v)
+{
+	asked(f);
+	*v = f->round;
+	return f->nround;
+}
+
 /* After every event was seen: the step N of what k says, or -1 if none. */
 int64_t
 mct_stepof_at(struct mct_stepof *f, const struct mct_stepkey *k)
 {
 	const struct slaunch *l;
 
-	if (f->pstep == NULL) {		/* the first question: sort */
-		f->pstep = mct_xmalloc((f->nstep + 1) * sizeof(*f->pstep));
-		if (f->nstep > 0)
-			memcpy(f->pstep, f->step, f->nstep * sizeof(*f->step));
-		mct_sort(f->step, f->nstep, sizeof(*f->step), cmp_lane);
-		mct_sort(f->pstep, f->nstep, sizeof(*f->pstep), cmp_pid);
-	}
+	asked(f);
+	if (f->nround > 0)
+		return k->lane >= 0 ? round_at(f, k->rank, k->ts) : -1;
 	if (k->corr >= 0) {
 		if ((size_t)k->corr >= f->nlaunch ||
 		    (l = &f->launch[k->corr])->lane < 0)

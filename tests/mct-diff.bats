@@ -451,13 +451,47 @@ EOF
 	same "$output" ""
 	run -2 --separate-stderr mct-diff --step 9 "$ex" "$ex"
 	same "$stderr" "mct-diff: $ex: no step 9"
-	run -2 --separate-stderr mct-diff --step median "$d/a.json" "$ex"
-	same "$stderr" "mct-diff: $d/a.json: no step annotation (ProfilerStep#N): no median step"
+	# one kernel: neither a step annotation nor a steady round
+	printf '{"traceEvents":[{"name":"k","ph":"X","pid":2,"tid":0,"ts":1000,"dur":5,"args":{"co_id":1}},{"name":"mcLaunchKernel","ph":"X","pid":1,"tid":1,"ts":900,"dur":5,"args":{"co_id":1}}]}\n' > one.json
+	run -2 --separate-stderr mct-diff --step median one.json "$ex"
+	same "$stderr" "mct-diff: one.json: no step annotation (ProfilerStep#N) and no steady round: no median step"
+	run -2 --separate-stderr mct-diff --step median --step-name Optimizer.step one.json "$ex"
+	same "$stderr" "mct-diff: one.json: no step annotation (Optimizer.step#N): no median step"
 	run -2 --separate-stderr mct-diff --step 1.5 "$ex" "$ex"
 	same "${stderr_lines[0]}" "mct-diff: --step: invalid step '1.5' (want a step number N of NAME#N, or median)"
 	mct-group -o partial "$ex" > p.part
 	run -2 --separate-stderr mct-diff --step 1 p.part "$ex"
 	same "$stderr" "mct-diff: p.part: --step reads a trace, not a partial of mct-group"
+}
+
+@test "--step N of two mcTracer traces (no step annotation): the device work with a launch in round N of mct-phases in each run, by its ts, its counts and totals python's; --step median; a round not there" {
+	genf a.json --scale 0.03
+	genf b.json --scale 0.03 --slow-kernel kernel_kernel --slow-factor-kernel 1.1
+	mct-cat a.json > a.nd
+	mct-cat b.json > b.nd
+	oracle step_oracle.py --all a.nd > a.py
+	oracle step_oracle.py --all b.nd > b.py
+	for n in 2 4; do
+		"$PYTHON3" -c 'import json, sys
+for f, side in ((sys.argv[1], "a"), (sys.argv[2], "b")):
+    for k, (c, t) in json.load(open(f))["pairs"].get(sys.argv[3], {}).items():
+        print(side, k, c, t, sep="\t")' a.py b.py "$n" | sort > want
+		mct-diff --step "$n" -o tsv --no-header a.json b.json |
+		    awk -F'\t' -v OFS='\t' '$2 > 0 { print "a", $1, $2, $4 } $3 > 0 { print "b", $1, $3, $5 }' | sort > got
+		[ "$(wc -l < want)" -gt 10 ]
+		same "$(cat got)" "$(cat want)"
+	done
+	# the slow kernel is 10% slower in every round
+	same "$(mct-diff --step 2 -o tsv --no-header a.json b.json | awk -F'\t' '$1 == "kernel_kernel" { print $7 }')" 10
+	run --separate-stderr mct-diff --step median -o tsv a.json b.json
+	same "$(grep median <<<"$stderr")" "mct-diff: a.json: the median step of 6 is $("$PYTHON3" -c 'import json, sys
+r = sorted(json.load(open(sys.argv[1]))["rounds"], key=lambda r: (r[2] - r[1], r[0]))
+print(r[len(r) // 2][0])' a.py)
+mct-diff: b.json: the median step of 6 is $("$PYTHON3" -c 'import json, sys
+r = sorted(json.load(open(sys.argv[1]))["rounds"], key=lambda r: (r[2] - r[1], r[0]))
+print(r[len(r) // 2][0])' b.py)"
+	run -2 --separate-stderr mct-diff --step 7 a.json b.json
+	same "$stderr" "mct-diff: a.json: no step 7"
 }
 
 @test "fixtures: --step median on kineto-diff-control against -test: python's median step, and the rows of that step windowed by hand (the pairs launched inside each run's ProfilerStep#N)" {

@@ -1090,6 +1090,25 @@ step_got() {
 	    "$(mct-filter -c --step 1 "$s")"
 }
 
+@test "--step N of an mcTracer trace (no step annotation): the events whose ts is in round N of mct-phases, host and device alike, as python's own phases cut them; none before the first round; NAME#N is no round" {
+	local py n
+
+	genf t.json --scale 0.03
+	mct-cat t.json > t.nd
+	py=$(oracle step_oracle.py --all t.nd)
+	for n in 1 2 3 4 5 6; do
+		same "$(step_got --step "$n" t.json)" "$(step_want "$py" "$n")"
+	done
+	same "$(mct-filter -c --step 7 t.json)" 0
+	same "$(mct-filter -c --step 0 t.json)" 0
+	# a round holds host calls and device work
+	[ "$(mct-filter -c --step 2 --device t.json)" -gt 10 ]
+	[ "$(mct-filter -c --step 2 --name mcLaunchKernel t.json)" -gt 10 ]
+	# only ProfilerStep#N gives way to rounds, not another name
+	same "$(mct-filter -c --step 'Optimizer#2' t.json)" 0
+	same "$(mct-filter -c --step 'ProfilerStep#2' t.json)" "$(mct-filter -c --step 2 t.json)"
+}
+
 @test "--step: a step that is no number, or a NAME# without one, is a usage error" {
 	for a in x 1x '#' 'ProfilerStep#' '#3' ''; do
 		run --separate-stderr mct-filter --step "$a" /dev/null

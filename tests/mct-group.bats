@@ -881,8 +881,9 @@ EOF
 	# --step-name: the same steps under another name
 	sed 's/ProfilerStep#/train#/g' s.nd > t.nd
 	same "$(mct-group --step-name train --by step,name -a count,total -o tsv --no-header t.nd | sed 's/train#/ProfilerStep#/' | sort)" "$py"
-	run --separate-stderr mct-group --by step -o tsv t.nd
-	same "$stderr" "mct-group: --by: no event has the field 'step'"
+	# without it, no ProfilerStep#N at all: the steps are mct-phases' rounds
+	same "$(mct-group --by step -o tsv --no-header t.nd | wc -l)" \
+	    "$(mct-phases -o tsv t.nd | awk -F'\t' '$1 == "steady" { n += $7 } END { print n }')"
 	# stdin is read once: only a step the events carry (mct-flow --stack's)
 	run --separate-stderr mct-group --by step -o tsv < "$ex"
 	same "$stderr" "mct-group: --by: no event has the field 'step'"
@@ -894,6 +895,27 @@ EOF
 	run --separate-stderr mct-group --by step,name cut.json
 	[ "$status" -eq 1 ]
 	same "$stderr" "$(mct-group --by name cut.json 2>&1 >/dev/null)"
+}
+
+@test "--by step,name of an mcTracer trace (no step annotation): the rounds of mct-phases, as python's own phases cut them (each steady phase's rounds mct-phases' count); an event by its ts; outside every round, in no step" {
+	genf t.json --scale 0.03
+	mct-cat t.json > t.nd
+	oracle step_oracle.py --all t.nd > py.json
+	"$PYTHON3" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+open("group", "w").write("".join(l + "\n" for l in d["group"]))
+print(" ".join(map(str, d["phase_rounds"])), len(d["rounds"]))' py.json > py.n
+	[ "$(wc -l < group)" -gt 20 ]
+	same "$(mct-group --by step,name -a count,total -o tsv --no-header t.json | sort)" "$(sort group)"
+	same "$(mct-group --by step,name -a count,total -o tsv --no-header t.nd | sort)" "$(sort group)"
+	# the rounds of each steady phase are those mct-phases counts
+	same "$(mct-phases -o tsv t.json | awk -F'\t' '$1 == "steady" { printf "%s%s", s, $7; s = " " }') $(mct-group --by step -o tsv --no-header t.json | wc -l)" \
+	    "$(cat py.n)"
+	# the events before the first round (init, warmup) are in none
+	[ "$(awk -F'\t' '{ n += $3 } END { print n }' group)" -lt "$(mct-group --by ph -a count -o tsv --no-header t.json | awk -F'\t' '{ n += $2 } END { print n }')" ]
+	# stdin is read once: no step
+	run --separate-stderr mct-group --by step -o tsv < t.json
+	same "$stderr" "mct-group: --by: no event has the field 'step'"
 }
 
 @test "--by step,name on the Kineto fixtures with ProfilerStep# (kineto-diff-control and -test) as python's (make check-full: python reads 35 MB a trace)" {

@@ -14,6 +14,15 @@ of that id, whose step is found on its thread, else on its process.
 Device work is as phases_oracle.on_device_lane says.  Events without ts,
 and M events, are in no step.
 
+A trace with no step annotation at all (mcTracer's) has mct-phases'
+rounds for steps, found here by phases_oracle.py's own six steps (default
+knobs; one rank): in each steady phase, in time order, the calls of its
+heaviest anchor (largest total, the first of equals) that start in it cut
+it into rounds, the first from the phase's start, each to the next call's
+start (a call at the same start cuts nothing), the last to the phase's
+end; numbered from 1 over the trace.  An event (host or device alike) is
+in the round whose [start, end) holds its ts, else in none.
+
 Usage:
   step_oracle.py [--name NAME] STREAM
         one JSON object: for each step N, {"count": events, "md5": the
@@ -23,6 +32,13 @@ Usage:
         for mct-group --by step,name: a line STEP<TAB>NAME<TAB>count<TAB>
         total dur a group (events with a name; the total empty when none
         has a dur), sorted.
+  step_oracle.py [--name NAME] --all STREAM
+        every answer in one JSON object: "steps" (the first form's),
+        "group" (the second form's lines), "rounds" ([N, start, end] a
+        round, absolute ns; empty with step annotations), "phase_rounds"
+        (the rounds of each steady phase, as mct-phases counts them) and
+        "pairs" ({N: {name: [count, total dur]}} of the device work with
+        a launch: what mct-diff --step N compares).
 """
 import hashlib
 import json
@@ -66,12 +82,36 @@ def times(e):
     return ts, ts + (d if isinstance(d, int) and d >= 0 else 0)
 
 
+def rounds_of(path):
+    """mct-phases' rounds of the stream: [N, start, end], and the rounds
+    of each steady phase."""
+    t = phases_oracle.Trace(path)
+    out, per = [], []
+    for p in phases_oracle.find_phases(t):
+        if p["kind"] != "steady" or not p["anchors"]:
+            continue
+        items = list(p["anchors"].items())
+        sig = max(items, key=lambda a: a[1][1])[0]
+        starts = [p["start"]]
+        calls = [d[0] for d in t.dev
+                 if d[2] == sig and p["start"] <= d[0] < p["end"]]
+        for ts in calls[1:]:
+            if ts != starts[-1]:
+                starts.append(ts)
+        per.append(p["rounds"])
+        for i, a in enumerate(starts):
+            b = starts[i + 1] if i + 1 < len(starts) else p["end"]
+            out.append([len(out) + 1, a, b])
+    return out, per
+
+
 def main(argv):
     name = "ProfilerStep"
     if argv[:1] == ["--name"]:
         name, argv = argv[1], argv[2:]
     group = argv[:1] == ["--group"]
-    if group:
+    every = argv[:1] == ["--all"]
+    if group or every:
         argv = argv[1:]
     pat = re.compile(re.escape(name) + r"#([0-9]+)\Z")
     evs = []
@@ -94,7 +134,11 @@ def main(argv):
         elif is_host_call(e) and corr(e) is not None:
             launches.setdefault(corr(e), (t, lane))
 
+    rounds, per = rounds_of(argv[0]) if not steps else ([], [])
+
     def step_at(t, lane, byproc):
+        if rounds:
+            return next((r[0] for r in rounds if r[1] <= t[0] < r[2]), None)
         for same in ((lambda l: l == lane),
                      (lambda l: l[:2] == lane[:2]))[:1 + byproc]:
             best = None
@@ -106,7 +150,7 @@ def main(argv):
                 return best[2]
         return None
 
-    out, groups = {}, {}
+    out, groups, pairs = {}, {}, {}
     for e in evs:
         if e.get("ph") == "M":
             continue
@@ -119,7 +163,13 @@ def main(argv):
         if c is not None:
             if c not in launches:
                 continue
-            n = step_at(launches[c][0], launches[c][1], True)
+            n = step_at(t if rounds else launches[c][0], launches[c][1],
+                        True)
+            if n is not None and "name" in e:
+                g = pairs.setdefault(str(n), {}).setdefault(
+                    text(e["name"]), [0, 0])
+                g[0] += 1
+                g[1] += e.get("dur", 0)
         else:
             n = step_at(t, lane, False)
         if n is None:
@@ -136,12 +186,17 @@ def main(argv):
         o["md5"].update(("%d\t%s\t%s\t%s\n" % (
             e["ts"], d if isinstance(d, int) else "", text(e.get("pid")),
             text(e.get("tid")))).encode())
+    lines = ["%d\t%s\t%d\t%s" % (n, nm, g[0], g[1] if g[2] else "")
+             for (n, nm), g in sorted(groups.items())]
     if group:
-        for (n, nm), g in sorted(groups.items()):
-            print("%d\t%s\t%d\t%s" % (n, nm, g[0], g[1] if g[2] else ""))
+        for ln in lines:
+            print(ln)
         return
     for o in out.values():
         o["md5"] = o["md5"].hexdigest()
+    if every:
+        out = {"steps": out, "group": lines, "rounds": rounds,
+               "phase_rounds": per, "pairs": pairs}
     print(json.dumps(out, sort_keys=True))
 
 

@@ -84,17 +84,34 @@ stack_by(const struct opts *o)
 	return 0;
 }
 
-/* --step: the table of the pair's step, or NULL (a pair of no step). */
-static struct mct_gtab *
-step_table(struct opts *o, struct run *r, struct mct_event *ev)
+/*
+ * --step in a trace without step annotations: a pair of no step, held
+ * (its line, and what its round is found by) until the rounds are cut.
+ */
+struct rheld {
+	size_t		 off, len;	/* its line in heldlines */
+	struct mct_stepkey k;
+};
+
+static void
+hold(struct run *r, struct mct_event *ev)
 {
-	struct mct_val v;
-	int64_t n;
+	struct rheld *h;
+
+	r->held = mct_xrealloc(r->held, (r->nheld + 1) * sizeof(*r->held));
+	h = &r->held[r->nheld++];
+	h->off = r->heldlines.len;
+	h->len = ev->len;
+	mct_buf_add(&r->heldlines, ev->json, ev->len);
+	mct_stepof_key(r->so, ev, &h->k);
+}
+
+/* --step: the table of step n, made if new. */
+static struct mct_gtab *
+step_tab(struct run *r, int64_t n)
+{
 	size_t i;
 
-	if (mct_get_key(ev, "step", &v) != 0 || v.type != MCT_J_NUMBER ||
-	    mct_int(v.p, v.len, &n) != 0 || (o->step == STEP_N && n != o->stepn))
-		return NULL;
 	for (i = 0; i < r->nst; i++)
 		if (r->st[i].n == n)
 			return &r->st[i].t;
@@ -104,6 +121,50 @@ step_table(struct opts *o, struct run *r, struct mct_event *ev)
 	r->st[r->nst].t.value = r->t.value;
 	r->st[r->nst].t.hdr = r->t.hdr;
 	return &r->st[r->nst++].t;
+}
+
+/* --step: the table of the pair's step, or NULL (a pair of no step). */
+static struct mct_gtab *
+step_table(struct opts *o, struct run *r, struct mct_event *ev)
+{
+	struct mct_val v;
+	int64_t n;
+
+	if (mct_get_key(ev, "step", &v) != 0 || v.type != MCT_J_NUMBER ||
+	    mct_int(v.p, v.len, &n) != 0 || (o->step == STEP_N && n != o->stepn))
+		return NULL;
+	return step_tab(r, n);
+}
+
+/*
+ * --step: where the trace has no step annotation, the held pairs into
+ * the tables of the rounds (mct-phases') that hold their times.
+ */
+static void
+held_rounds(struct opts *o, struct run *r, struct mct_seen *seen,
+    const struct mct_stack *stk)
+{
+	const struct mct_stack_step *v;
+	struct mct_event ev;
+	size_t i;
+	int64_t n;
+
+	if (mct_stack_steps(stk, &v) == 0 && mct_stepof_rounds(r->so, &v) > 0)
+		for (i = 0; i < r->nheld; i++) {
+			n = mct_stepof_at(r->so, &r->held[i].k);
+			if (n < 0 || (o->step == STEP_N && n != o->stepn))
+				continue;
+			mct_event_init(&ev, r->heldlines.p + r->held[i].off,
+			    r->held[i].len, r->t.hdr);
+			mct_seen_event(seen, &ev);
+			mct_gtab_event(step_tab(r, n), &ev, o->by, o->nby, 1,
+			    &o->kbuf);
+			mct_event_free(&ev);
+		}
+	free(r->held);
+	mct_buf_free(&r->heldlines);
+	r->held = NULL;
+	r->nheld = 0;
 }
 
 static int
@@ -128,13 +189,18 @@ step_pick(struct opts *o, struct run *r, const struct mct_stack *stk)
 	struct mct_stack_step *by;
 	int64_t n = o->stepn;
 	size_t i, ns = mct_stack_steps(stk, &sv);
+	const char *nm;
 	int found = 0;
+
+	if (ns == 0)		/* no annotation: the rounds, if any */
+		ns = mct_stepof_rounds(r->so, &sv);
 
 	if (o->step == STEP_MEDIAN) {
 		if (ns == 0) {
-			warnx("%s: no step annotation (%s#N): no median step",
-			    r->name, o->stepname ? o->stepname :
-			    "ProfilerStep");
+			nm = o->stepname ? o->stepname : "ProfilerStep";
+			warnx("%s: no step annotation (%s#N)%s: no median step",
+			    r->name, nm, strcmp(nm, "ProfilerStep") ? "" :
+			    " and no steady round");
 			exit(mct_finish(MCT_EXIT_USAGE));
 		}
 		by = mct_xmalloc(ns * sizeof(*by));
@@ -173,10 +239,15 @@ group(struct opts *o, struct run *r, struct mct_seen *seen,
     struct mct_event *ev, int dev, int missing)
 {
 	struct mct_gtab *t = &r->t;
+	struct mct_val v;
 
-	if ((o->device && !dev) ||
-	    (o->step && (t = step_table(o, r, ev)) == NULL))
+	if (o->device && !dev)
 		return;
+	if (o->step && (t = step_table(o, r, ev)) == NULL) {
+		if (mct_get_key(ev, "step", &v) != 0)
+			hold(r, ev);	/* maybe in a round */
+		return;
+	}
 	mct_seen_event(seen, ev);
 	mct_gtab_event(t, ev, o->by, o->nby, missing, &o->kbuf);
 }
@@ -227,8 +298,10 @@ stack_close(struct opts *o, struct run *r, struct mct_seen *seen,
 
 	mct_stack_end(fl->stk);
 	stack_drain(o, r, seen, fl->stk);
-	if (o->step)
+	if (o->step) {
+		held_rounds(o, r, seen, fl->stk);
 		step_pick(o, r, fl->stk);
+	}
 	mct_stack_close(fl->stk, &c);
 	while ((e = mct_map_next(&fl->corrs, &it)) != NULL)
 		nolaunch += ((struct mct_corr *)e->val.p)->nwait;
@@ -280,6 +353,8 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 	h = r->t.hdr = mct_header(rd);
 	if (o->stack)
 		stack_open(o, r, &fl);
+	if (o->step)
+		r->so = mct_stepof_new(o->stepname);
 	while (mct_next(rd, &ev)) {
 		if (first && mct_src_kind(ev->json, ev->len, 1) ==
 		    MCT_KIND_PARTIAL) {
@@ -293,6 +368,8 @@ read_events(struct opts *o, struct run *r, const struct mct_opts *mo)
 		r->events++;
 		dev = mct_device(ev);
 		mct_runsum_event(&r->rs, ev, dev);
+		if (r->so != NULL)
+			mct_stepof_see(r->so, ev);
 		if (o->stack)
 			stack_event(o, r, &seen, &fl, ev, dev);
 		else

@@ -30,6 +30,8 @@ struct row {
 };
 
 /* --step: the pairs of one step, until the step is chosen. */
+struct rheld;
+
 struct steptab {
 	int64_t		 n;
 	struct mct_gtab	 t;
@@ -50,6 +52,10 @@ struct run {
 	long long	 events;	/* read, but metadata */
 	struct steptab	*st;		/* --step: a table per step */
 	size_t		 nst;
+	struct mct_stepof *so;		/* --step: the rounds, if no steps */
+	struct rheld	*held;		/* --step: pairs of no step, for them */
+	size_t		 nheld;
+	struct mct_buf	 heldlines;
 };
 
 struct opts {
