@@ -107,6 +107,28 @@ agree() {
 	same "$stderr" "mct-mem: no [memory] events: the trace was recorded without memory (PyTorch profiler: profile_memory=True)"
 }
 
+@test "other producers' allocation records (CAVEATS): mcTracer's mcMalloc/mcFree carry only co_id, Kineto's cudaMalloc/cudaFree ids only, rpd's hipMalloc a size and pointer with no hipFree; mct-mem reads none of them; the man page says so" {
+	genf t.json --scale 0.03
+	same "$(mct-filter --match '^mc(Malloc|Free)(Host)?$' -o tsv --no-header -F args t.json | sed 's/[0-9][0-9]*/N/' | sort -u)" '{"co_id":N}'
+	[ "$(mct-filter -c --match '^mc(Malloc|Free)' t.json)" -gt 4 ]
+	run --separate-stderr mct-mem -o tsv t.json
+	same "$output" "device	peak	rel	step	module	op"
+	if [ -d "$fixtures" ]; then
+		local r=$fixtures/rpd-matmul-string-ts.json
+		same "$(mct-filter --match '^hipMalloc$' -o tsv --no-header -F args.desc "$r" | grep -cv '^ptr=0x[0-9a-f]* | size=0x[0-9a-f]*$')" 0
+		[ "$(mct-filter -c --match '^hipMalloc$' "$r")" -gt 0 ]
+		same "$(mct-filter -c --match '^hipFree' "$r")" 0
+		same "$(mct-filter --match '^(cudaMalloc|cudaFree|cudaHostAlloc)$' -o tsv --no-header -F args "$fixtures/hta-critical-path-simple-add.json.gz" | sed 's/:[0-9][0-9]*//g' | sort -u)" '{"External id","cbid","correlation"}'
+		run --separate-stderr mct-mem -o tsv "$r"
+		same "$output" "device	peak	rel	step	module	op"
+	fi
+	docs
+	text=$(mandoc -Tascii "$MCT_SRCDIR/man/mct-mem.1" | sed 's/.\x08//g')
+	for w in CAVEATS mcMalloc mcFreeHost cudaMalloc hipMalloc hipFree 'Allocated Memory'; do
+		[[ "$text" == *"$w"* ]] || { echo "mct-mem(1) lacks $w"; return 1; }
+	done
+}
+
 @test "usage errors: --by X, --counters with --by, -o trace with --by, --top 0: exit 2" {
 	run --separate-stderr mct-mem --by kernel "$mem"
 	[ "$status" -eq 2 ]
