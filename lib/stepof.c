@@ -8,11 +8,12 @@
  * launch (the host call of the same correlation id), as mct-flow --stack
  * gives a launch its step: on the launch's thread, else on its process.
  *
- * A trace with no ProfilerStep#N at all (an mcTracer trace), when no
- * other NAME is asked for, has the rounds mct-phases finds for steps: the steady rounds of each
- * rank's device calls (lib/runsum.c, lib/phases.c), numbered from 1 in
- * time order; an event (host or device) is in the round whose [start,
- * end) holds its ts, else in none.
+ * An mcTracer trace (device work without cat, with a co_id) with no
+ * ProfilerStep#N at all, when no other NAME is asked for, has the rounds
+ * mct-phases finds for steps: the steady rounds of each rank's device
+ * calls (lib/runsum.c, lib/phases.c), numbered from 1 in time order; an
+ * event (host or device) is in the round whose [start, end) holds its
+ * ts, else in none.
  *
  * The annotations may come after the events they hold: every event is
  * seen first (mct_stepof_see keeps the annotations and the first launch
@@ -53,6 +54,7 @@ struct mct_stepof {
 	struct mct_stack_step *round;	/* by rank, then start (when asked) */
 	size_t		 nround;
 	int		 byround;	/* rounds, if no step (ProfilerStep only) */
+	int		 mctracer;	/* and mcTracer's device work was seen */
 	int		 asked;
 	struct mct_strtab st;		/* lanes, processes, correlation keys */
 	struct sstep	*step;		/* by lane, then start (when asked) */
@@ -174,6 +176,22 @@ rank_of(struct mct_event *ev)
 	    rank : -1;
 }
 
+/*
+ * Is the device work mcTracer's: no cat, a co_id?  Only a trace with
+ * such work has rounds for steps (another producer's steps are its
+ * annotations); all its device work is cut, as mct-phases cuts it.
+ */
+static int
+mctracer_call(struct mct_event *ev)
+{
+	static struct mct_field coid;
+	struct mct_val v;
+
+	if (coid.text == NULL)
+		mct_field_parse("args.co_id", &coid);
+	return mct_get_key(ev, "cat", &v) != 0 && mct_get(ev, &coid, &v) == 0;
+}
+
 /* A device call, into its rank's calls. */
 static void
 see_call(struct mct_stepof *f, struct mct_event *ev)
@@ -207,8 +225,10 @@ mct_stepof_see(struct mct_stepof *f, struct mct_event *ev)
 	int64_t ts, end, n;
 	int32_t c;
 
-	if (f->byround && mct_device(ev))
+	if (f->byround && mct_device(ev)) {
 		see_call(f, ev);
+		f->mctracer |= mctracer_call(ev);
+	}
 	if (is_step(f, ev, &n) && times_of(ev, &ts, &end) == 0) {
 		if (f->nstep == f->stepcap) {
 			f->stepcap = f->stepcap ? 2 * f->stepcap : 64;
@@ -321,7 +341,8 @@ cut_rounds(struct mct_stepof *f)
 
 	for (r = 0; r < f->nrk; r++) {
 		v = NULL;
-		n = f->nstep > 0 ? 0 : mct_runsum_rounds(&f->rk[r].rs, &m, &v);
+		n = f->nstep > 0 || !f->mctracer ? 0 :
+		    mct_runsum_rounds(&f->rk[r].rs, &m, &v);
 		f->round = mct_xrealloc(f->round, (f->nround + n + 1) *
 		    sizeof(*f->round));
 		f->rk[r].r0 = f->nround;

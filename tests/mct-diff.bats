@@ -454,7 +454,7 @@ EOF
 	# one kernel: neither a step annotation nor a steady round
 	printf '{"traceEvents":[{"name":"k","ph":"X","pid":2,"tid":0,"ts":1000,"dur":5,"args":{"co_id":1}},{"name":"mcLaunchKernel","ph":"X","pid":1,"tid":1,"ts":900,"dur":5,"args":{"co_id":1}}]}\n' > one.json
 	run -2 --separate-stderr mct-diff --step median one.json "$ex"
-	same "$stderr" "mct-diff: one.json: no step annotation (ProfilerStep#N) and no steady round: no median step"
+	same "$stderr" "mct-diff: one.json: no step annotation (ProfilerStep#N): no median step"
 	run -2 --separate-stderr mct-diff --step median --step-name Optimizer.step one.json "$ex"
 	same "$stderr" "mct-diff: one.json: no step annotation (Optimizer.step#N): no median step"
 	run -2 --separate-stderr mct-diff --step 1.5 "$ex" "$ex"

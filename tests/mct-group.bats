@@ -881,9 +881,8 @@ EOF
 	# --step-name: the same steps under another name
 	sed 's/ProfilerStep#/train#/g' s.nd > t.nd
 	same "$(mct-group --step-name train --by step,name -a count,total -o tsv --no-header t.nd | sed 's/train#/ProfilerStep#/' | sort)" "$py"
-	# without it, no ProfilerStep#N at all: the steps are mct-phases' rounds
-	same "$(mct-group --by step -o tsv --no-header t.nd | wc -l)" \
-	    "$(mct-phases -o tsv t.nd | awk -F'\t' '$1 == "steady" { n += $7 } END { print n }')"
+	run --separate-stderr mct-group --by step -o tsv t.nd
+	same "$stderr" "mct-group: --by: no event has the field 'step'"
 	# stdin is read once: only a step the events carry (mct-flow --stack's)
 	run --separate-stderr mct-group --by step -o tsv < "$ex"
 	same "$stderr" "mct-group: --by: no event has the field 'step'"

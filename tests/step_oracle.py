@@ -14,9 +14,11 @@ of that id, whose step is found on its thread, else on its process.
 Device work is as phases_oracle.on_device_lane says.  Events without ts,
 and M events, are in no step.
 
-A trace with no step annotation at all (mcTracer's) has mct-phases'
-rounds for steps, found here by phases_oracle.py's own six steps (default
-knobs; one rank): in each steady phase, in time order, the calls of its
+A trace with no step annotation at all whose device work is mcTracer's
+(some X event on a device lane with no cat and an args.co_id) has
+mct-phases' rounds for steps, its device work all cut, found here by phases_oracle.py's own six steps (default
+knobs; one rank); another producer's trace without annotations has no
+steps.  The rounds: in each steady phase, in time order, the calls of its
 heaviest anchor (largest total, the first of equals) that start in it cut
 it into rounds, the first from the phase's start, each to the next call's
 start (a call at the same start cuts nothing), the last to the phase's
@@ -134,7 +136,11 @@ def main(argv):
         elif is_host_call(e) and corr(e) is not None:
             launches.setdefault(corr(e), (t, lane))
 
-    rounds, per = rounds_of(argv[0]) if not steps else ([], [])
+    mctracer = any(phases_oracle.on_device_lane(e) and "cat" not in e and
+                   isinstance(e.get("args"), dict) and "co_id" in e["args"]
+                   for e in evs)
+    rounds, per = rounds_of(argv[0]) if not steps and name == \
+        "ProfilerStep" and mctracer else ([], [])
 
     def step_at(t, lane, byproc):
         if rounds:

@@ -189,7 +189,6 @@ step_pick(struct opts *o, struct run *r, const struct mct_stack *stk)
 	struct mct_stack_step *by;
 	int64_t n = o->stepn;
 	size_t i, ns = mct_stack_steps(stk, &sv);
-	const char *nm;
 	int found = 0;
 
 	if (ns == 0)		/* no annotation: the rounds, if any */
@@ -197,10 +196,9 @@ step_pick(struct opts *o, struct run *r, const struct mct_stack *stk)
 
 	if (o->step == STEP_MEDIAN) {
 		if (ns == 0) {
-			nm = o->stepname ? o->stepname : "ProfilerStep";
-			warnx("%s: no step annotation (%s#N)%s: no median step",
-			    r->name, nm, strcmp(nm, "ProfilerStep") ? "" :
-			    " and no steady round");
+			warnx("%s: no step annotation (%s#N): no median step",
+			    r->name, o->stepname ? o->stepname :
+			    "ProfilerStep");
 			exit(mct_finish(MCT_EXIT_USAGE));
 		}
 		by = mct_xmalloc(ns * sizeof(*by));
