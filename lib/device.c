@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <strings.h>
 
@@ -77,11 +78,21 @@ mct_host_call(struct mct_event *ev)
 	return pid_is(ev, '1');
 }
 
+/* The fields of a correlation id, parsed once (in whichever thread). */
+static struct mct_field corr[2];
+static pthread_once_t corr_once = PTHREAD_ONCE_INIT;
+
+static void
+corr_parse(void)
+{
+	mct_field_parse("args.correlation", &corr[0]);
+	mct_field_parse("args.co_id", &corr[1]);
+}
+
 /* An X event of device work (see the top of this file). */
 int
 mct_device(struct mct_event *ev)
 {
-	static struct mct_field corr[2];
 	struct mct_val ph, cat, v;
 	int i;
 
@@ -96,10 +107,7 @@ mct_device(struct mct_event *ev)
 			return 1;
 	if (host_cat(&cat) || is(&cat, "cuda_sync"))
 		return 0;
-	if (corr[0].text == NULL) {
-		mct_field_parse("args.correlation", &corr[0]);
-		mct_field_parse("args.co_id", &corr[1]);
-	}
+	pthread_once(&corr_once, corr_parse);
 	return mct_get(ev, &corr[0], &v) == 0 || mct_get(ev, &corr[1], &v) == 0;
 }
 

@@ -566,7 +566,9 @@ void	 mct_expr_fields(const struct mct_expr *,
  * rules.c - LABEL<TAB>PREDICATE rules and the virtual field category,
  * whose getter it registers in field.c's table.  One rule set per
  * process, loaded on first use; a tool that reads category calls
- * mct_rules_need() first and exits if it fails.
+ * mct_rules_need() first and exits if it fails.  mct_category() may be
+ * asked in several threads at once (in an edit: mct_edit()); they take
+ * turns.
  */
 void	 mct_rules_path(const char *);
 int	 mct_rules_load(const char *);

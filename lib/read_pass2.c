@@ -551,7 +551,8 @@ pass2_free(struct input *in)
  * Start pass 2 of an operand by threads, if it is worth it and two CPUs
  * (or MCT_SPLIT) can share it: a plain file pass 1 found intact and cut
  * into chunks, or the spool's lines of an operand whose times must be
- * converted (spool: the spool's descriptor, else -1).  Spool lines pass 1
+ * converted, or that a tool edits (spool: the spool's descriptor, else
+ * -1).  Spool lines pass 1
  * converted (read_guess_unit()), or lines the tool copies to stdout
  * (MCT_WANT_COPY), are taken by chunks in any case: by the reader's
  * thread if no other starts or none is needed.
@@ -572,7 +573,8 @@ pass2_start(struct mct_reader *r, struct input *in, int spool)
 	n = env && *env ? 2 : ncpu > MAX_PARTS ? MAX_PARTS : (int)ncpu;
 	if (!must && (in->fx.ncp == 0 || n < 2 ||
 	    (spool < 0 && in->fx.damaged) ||
-	    (spool >= 0 && (!in->convert || r->spoolbad))))
+	    (spool >= 0 && ((!in->convert && r->edit == NULL) ||
+	    r->spoolbad))))
 		return;
 	p = mct_xmalloc(sizeof(*p));
 	memset(p, 0, sizeof(*p));

@@ -25,6 +25,7 @@
 
 #include <err.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,6 +58,7 @@ static struct {
 } rules;
 
 static int rule_of(struct mct_event *, const struct mct_header *);
+static int rule_of_locked(struct mct_event *, const struct mct_header *);
 
 void
 mct_rules_path(const char *path)
@@ -317,9 +319,25 @@ classify(struct mct_event *ev, const struct mct_header *h)
 	return -1;
 }
 
-/* The index of the rule the event matches, -1 for none, -2 if no rules. */
+/*
+ * The index of the rule the event matches, -1 for none, -2 if no rules.
+ * The rules' scratch and cache are shared: one thread at a time (a tool
+ * may ask in the reader's threads, mct_edit()).
+ */
 static int
 rule_of(struct mct_event *ev, const struct mct_header *h)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	int r;
+
+	pthread_mutex_lock(&mu);
+	r = rule_of_locked(ev, h);
+	pthread_mutex_unlock(&mu);
+	return r;
+}
+
+static int
+rule_of_locked(struct mct_event *ev, const struct mct_header *h)
 {
 	struct mct_buf *k = &rules.kbuf;
 	struct mct_mapent *c;

@@ -87,6 +87,8 @@ for t in $traces $corpus; do
 	run "mct-diff -o tsv '$t' '$t'"
 	run "mct-diff -o tsv --by op --device '$t' '$t'"
 	run "mct-metrics --join x '$t' 2>&1 | head -3"
+	run "mct-path -o tsv '$t'"
+	run "mct-cat '$t' | mct-path --steps all -o tsv"
 done
 for t in $traces; do
 	run "mct-report '$t'"

@@ -62,6 +62,17 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	same "$(says "$d/g.json")" "$(ask "$d/g.json" "" "${GEN_ASKS[@]}")"
 }
 
+@test "read in the reader's threads, one event at a time (--scale) or from a stream: the same path" {
+	local f a
+	for f in "$d/g.json" "$fixtures/hta-critical-path-event-sync.json.gz"; do
+		[ -f "$f" ] || continue
+		a=$(MCT_SPLIT=1 mct-path --no-header "$f")
+		[ -n "$a" ]
+		same "$a" "$(mct-path --no-header --scale 'name == nothing=1' "$f")"
+		same "$a" "$(mct-cat "$f" | mct-path --no-header)"
+	done
+}
+
 @test "--scale 'name~kernel=0.5': the path after is the oracle's, the one before is the unscaled path" {
 	same "$(says --scale 'name~kernel=0.5' "$d/g.json")" \
 	    "$(ask "$d/g.json" $'--scale\tkernel=0.5' "${GEN_ASKS[@]}")"

@@ -669,7 +669,7 @@ main(int argc, char *argv[])
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
 	struct mct_event *ev;
-	int n, status;
+	int n, status, lines;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
@@ -689,16 +689,19 @@ main(int argc, char *argv[])
 		    &o.out.fields, &o.out.nfields);
 	if (mct_rules_need() != 0)	/* communication, and --scale's */
 		exit(MCT_EXIT_USAGE);
+	if ((lines = path_want_lines(&o, argc)))
+		mo.want = MCT_WANT_LINE;
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
+	lines = lines && path_edit(&o, r);
 	while (mct_next(r, &ev)) {
 		if (o.trace && (fwrite(ev->json, 1, ev->len, o.spool) != ev->len ||
 		    putc('\n', o.spool) == EOF))
 			err(MCT_EXIT_USAGE, "spool");
-		if (!mct_is_meta(ev))
-			path_add(&o, ev);
+		if (lines)
+			path_lines(&o, ev);
 		else
-			o.seq++;
+			path_add(&o, ev);
 	}
 	if (o.steps) {
 		mct_out_begin(&o.out, o.hdr);

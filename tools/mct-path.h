@@ -127,6 +127,9 @@ struct path {
 };
 
 void	 path_add(struct opts *, struct mct_event *);
+int	 path_want_lines(const struct opts *, int);
+int	 path_edit(struct opts *, struct mct_reader *);
+void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_free(struct path *);

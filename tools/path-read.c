@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,31 +150,40 @@ spells(const char *p, size_t n, const char *s, size_t k)
 	return 0;
 }
 
+/* The fields read of an event, parsed once (in whichever thread). */
+static struct mct_field corrf[2], wsf, rcf;
+static pthread_once_t fields_once = PTHREAD_ONCE_INIT;
+
+static void
+fields_parse(void)
+{
+	mct_field_parse("args.correlation", &corrf[0]);
+	mct_field_parse("args.co_id", &corrf[1]);
+	mct_field_parse("args.wait_on_stream", &wsf);
+	mct_field_parse("args.wait_on_cuda_event_record_corr_id", &rcf);
+}
+
 /*
  * args.correlation, else args.co_id: a key is looked up only where args'
  * text spells it (or has an escape), as most events have one of the two.
+ * 0 with its value in v, -1 for none.
  */
-static int32_t
-corr_of(struct opts *o, int32_t rk, struct mct_event *ev)
+static int
+corr_of(struct mct_event *ev, struct mct_val *v)
 {
 	static const char *key[2] = { "\"correlation\"", "\"co_id\"" };
-	static struct mct_field f[2];
-	struct mct_val args, v;
+	struct mct_val args;
 	int i, esc;
 
-	if (f[0].text == NULL) {
-		mct_field_parse("args.correlation", &f[0]);
-		mct_field_parse("args.co_id", &f[1]);
-	}
 	if (mct_get_key(ev, "args", &args) != 0 || args.type != MCT_J_OBJECT)
 		return -1;
 	esc = memchr(args.p, '\\', args.len) != NULL;
 	for (i = 0; i < 2; i++)
 		if ((esc || spells(args.p, args.len, key[i],
 		    strlen(key[i]))) &&
-		    mct_get(ev, &f[i], &v) == 0 && v.type != MCT_J_NULL &&
-		    v.type != MCT_J_OBJECT && v.type != MCT_J_ARRAY)
-			return intern_in(o, &o->corrs, rk, &v);
+		    mct_get(ev, &corrf[i], v) == 0 && v->type != MCT_J_NULL &&
+		    v->type != MCT_J_OBJECT && v->type != MCT_J_ARRAY)
+			return 0;
 	return -1;
 }
 
@@ -210,15 +220,12 @@ name_flags(struct opts *o, int32_t name)
 	return o->namefl[name] = f;
 }
 
-/* The index of the event's rank among those seen (-1: none, a rank too). */
+/* The index of a rank among those seen (-1: none, a rank too). */
 static int32_t
-rank_index(struct opts *o, struct mct_event *ev)
+rank_index(struct opts *o, int64_t r)
 {
-	int64_t r = -1;
 	int32_t i;
 
-	if (mct_event_rank(ev, o->hdr, &r, NULL) != 0)
-		r = -1;
 	for (i = o->nrank; i-- > 0; )
 		if (o->rank[i] == r)
 			return i;
@@ -227,74 +234,323 @@ rank_index(struct opts *o, struct mct_event *ev)
 	return o->nrank++;
 }
 
-void
-path_add(struct opts *o, struct mct_event *ev)
+/*
+ * What an X event is to mct-path, read of it in whichever thread reads it
+ * (the values point into its line): all path_keep() needs.
+ */
+struct praw {
+	int64_t		 ts, dur, rank;
+	uint8_t		 kind;
+	uint16_t	 fl;		/* F_COMM, F_STEP, F_HOSTCALL */
+	struct mct_val	 name, pid, tid, corr, ws, rc;	/* MCT_J_NONE: none */
+};
+
+static void
+none(struct mct_val *v)
 {
-	static struct mct_field ws, rc;
-	struct mct_val ph, cat, name, pid, tid, v;
+	v->type = MCT_J_NONE;
+	v->p = NULL;
+	v->len = 0;
+}
+
+/* The event as a struct praw; 0 if it is not an X event with a time. */
+static int
+describe(struct mct_event *ev, const struct mct_header *hdr, struct praw *d)
+{
+	struct mct_val ph, cat;
 	const char *c;
-	struct pev *p;
-	int64_t ts, dur;
 	int i, hascat;
 
-	o->seq++;
-	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
-	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
-		return;
-	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
-		dur = 0;
+	if (mct_get_key(ev, "ph", &ph) != 0 ||
+	    !mct_jstr_eq(&ph, "X", 1) ||
+	    mct_get_ns(ev, "ts", &d->ts) != 0 || !MCT_SANE_NS(d->ts))
+		return 0;
+	if (mct_get_ns(ev, "dur", &d->dur) != 0 || d->dur < 0 ||
+	    !MCT_SANE_NS(d->dur))
+		d->dur = 0;
+	d->kind = K_NONE;
+	d->fl = 0;
+	none(&d->ws);
+	none(&d->rc);
+	if (mct_get_key(ev, "name", &d->name) != 0)
+		d->name.p = "\"\"", d->name.len = 2, d->name.type = MCT_J_STRING;
+	if (mct_get_key(ev, "pid", &d->pid) != 0)
+		none(&d->pid);
+	if (mct_get_key(ev, "tid", &d->tid) != 0)
+		none(&d->tid);
+	if (mct_event_rank(ev, hdr, &d->rank, NULL) != 0)
+		d->rank = -1;
+	pthread_once(&fields_once, fields_parse);
+	if (corr_of(ev, &d->corr) != 0)
+		none(&d->corr);
+	hascat = mct_get_key(ev, "cat", &cat) == 0;
+	if (mct_device(ev)) {
+		d->kind = K_DEV;
+		c = mct_category(ev, hdr);
+		if (c != NULL && strcmp(c, "\"communication\"") == 0)
+			d->fl |= F_COMM;
+	} else if (hascat && mct_jstr_eq(&cat, "cuda_sync", 9)) {
+		d->kind = K_SYNC;
+		if (mct_get(ev, &wsf, &d->ws) != 0)
+			none(&d->ws);
+		if (mct_get(ev, &rcf, &d->rc) != 0)
+			none(&d->rc);
+	} else if (d->dur > 0) {
+		d->kind = K_OP;
+		for (i = 0; hascat && cat.type == MCT_J_STRING && notops[i]; i++)
+			if (mct_jstr_eq(&cat, notops[i], strlen(notops[i])))
+				d->kind = K_NONE;
+	}
+	if (d->kind != K_DEV && mct_is_step(ev) && !(hascat &&
+	    mct_jstr_eq(&cat, "gpu_user_annotation", 19)))
+		d->fl |= F_STEP;
+	if (d->kind == K_OP && mct_host_call(ev))
+		d->fl |= F_HOSTCALL;
+	return 1;
+}
+
+/* The event d describes kept (seq: its place in the input). */
+static struct pev *
+keep(struct opts *o, const struct praw *d, long long seq)
+{
+	struct pev *p;
+
 	if (o->n == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 4096;
 		o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
 	}
 	p = &o->ev[o->n++];
 	memset(p, 0, sizeof(*p));
-	p->seq = o->seq - 1;
-	p->ts = ts;
-	p->dur = dur;
+	p->seq = seq;
+	p->ts = d->ts;
+	p->dur = d->dur;
 	p->f = 1;
+	p->wstream = p->rcorr = -1;
+	p->name = intern_name(o, &d->name);
+	p->rk = rank_index(o, d->rank);
+	p->lane = intern_lane(o, p->rk, &d->pid, &d->tid);
+	p->corr = d->corr.type != MCT_J_NONE ?
+	    intern_in(o, &o->corrs, p->rk, &d->corr) : -1;
+	p->kind = d->kind;
+	if (d->ws.type != MCT_J_NONE)
+		p->wstream = intern_lane(o, p->rk, &d->pid, &d->ws);
+	if (d->rc.type != MCT_J_NONE)
+		p->rcorr = intern_in(o, &o->corrs, p->rk, &d->rc);
+	p->fl = d->fl | name_flags(o, p->name);
+	return p;
+}
+
+/* An event the reader handed out, read in this thread. */
+void
+path_add(struct opts *o, struct mct_event *ev)
+{
+	struct praw d;
+	struct pev *p;
+	int i;
+
+	if (!describe(ev, o->hdr, &d)) {
+		o->seq++;
+		return;
+	}
+	p = keep(o, &d, o->seq++);
 	for (i = 0; i < o->nsc; i++)
 		if (mct_expr_eval(o->sc[i].e, ev, o->hdr))
 			p->f *= o->sc[i].f;
-	p->wstream = p->rcorr = -1;
-	if (mct_get_key(ev, "name", &name) != 0)
-		name.p = "\"\"", name.len = 2, name.type = MCT_J_STRING;
-	p->name = intern_name(o, &name);
-	pid.p = tid.p = NULL;
-	mct_get_key(ev, "pid", &pid);
-	mct_get_key(ev, "tid", &tid);
-	p->rk = rank_index(o, ev);
-	p->lane = intern_lane(o, p->rk, &pid, &tid);
-	p->corr = corr_of(o, p->rk, ev);
-	hascat = mct_get_key(ev, "cat", &cat) == 0;
-	if (mct_device(ev)) {
-		p->kind = K_DEV;
-		c = mct_category(ev, o->hdr);
-		if (c != NULL && strcmp(c, "\"communication\"") == 0)
-			p->fl |= F_COMM;
-	} else if (hascat && mct_jstr_eq(&cat, "cuda_sync", 9)) {
-		p->kind = K_SYNC;
-		if (ws.text == NULL) {
-			mct_field_parse("args.wait_on_stream", &ws);
-			mct_field_parse("args.wait_on_cuda_event_record_corr_id",
-			    &rc);
-		}
-		if (mct_get(ev, &ws, &v) == 0)
-			p->wstream = intern_lane(o, p->rk, &pid, &v);
-		if (mct_get(ev, &rc, &v) == 0)
-			p->rcorr = intern_in(o, &o->corrs, p->rk, &v);
-	} else if (dur > 0) {
-		p->kind = K_OP;
-		for (i = 0; hascat && cat.type == MCT_J_STRING && notops[i]; i++)
-			if (mct_jstr_eq(&cat, notops[i], strlen(notops[i])))
-				p->kind = K_NONE;
+}
+
+/*
+ * Reading in the reader's threads (mct_edit()): each event line becomes
+ * a line of what describe() found, which path_lines() keeps: "-" for an
+ * event not kept, else "X", the kind, then ts, dur, rank and flags, then
+ * each value of struct praw: "_" for none, else its type (a digit), its
+ * length and its JSON text (which has no newline).  Numbers are written
+ * in 16 digits of 4 bits, 'a' for 0 to 'p' for 15: no newline in them
+ * either, and quick both ways.
+ */
+struct rdctx {
+	struct mct_event ev;
+	int		 hasev;
+};
+
+static void *
+rd_begin(void *arg)
+{
+	struct rdctx *c = mct_xmalloc(sizeof(*c));
+
+	(void)arg;
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+static void
+rd_end(void *arg, void *ctx)
+{
+	struct rdctx *c = ctx;
+
+	(void)arg;
+	if (c->hasev)
+		mct_event_free(&c->ev);
+	free(c);
+}
+
+/*
+ * v in 16 digits at q (the most significant first); returns the byte
+ * after them.  The nibbles are spread into bytes in a register, and
+ * get_num() gathers them back the same way: no loop, either way.
+ */
+static inline __attribute__((always_inline)) char *
+put_num(char *q, uint64_t v)
+{
+	uint64_t h[2] = { v >> 32, v & 0xffffffff }, x;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		x = h[i];
+		x = (x >> 16) | (x & 0xffff) << 32;
+		x = (x >> 8 & 0x000000ff000000ffULL) |
+		    (x & 0x000000ff000000ffULL) << 16;
+		x = (x >> 4 & 0x000f000f000f000fULL) |
+		    (x & 0x000f000f000f000fULL) << 8;
+		x += 0x6161616161616161ULL;	/* 'a' each */
+		memcpy(q + 8 * i, &x, 8);
 	}
-	if (p->kind != K_DEV && mct_is_step(ev) && !(hascat &&
-	    mct_jstr_eq(&cat, "gpu_user_annotation", 19)))
-		p->fl |= F_STEP;
-	if (p->kind == K_OP && mct_host_call(ev))
-		p->fl |= F_HOSTCALL;
-	p->fl |= name_flags(o, p->name);
+	return q + 16;
+}
+
+static char *
+put_val(char *q, const struct mct_val *v)
+{
+	if (v->type == MCT_J_NONE || v->p == NULL) {
+		*q++ = '_';
+		return q;
+	}
+	*q++ = (char)('0' + (int)v->type);
+	q = put_num(q, v->len);
+	memcpy(q, v->p, v->len);
+	return q + v->len;
+}
+
+static void
+rd_line(void *arg, void *ctx, const char *text, size_t len,
+    struct mct_buf *out)
+{
+	struct opts *o = arg;
+	struct rdctx *c = ctx;
+	struct praw d;
+	char *q;
+
+	if (!c->hasev) {
+		mct_event_init(&c->ev, text, len, o->hdr);
+		c->hasev = 1;
+	} else
+		mct_event_set(&c->ev, text, len);
+	out->len = 0;
+	if (!describe(&c->ev, o->hdr, &d)) {
+		mct_buf_addc(out, '-');
+		return;
+	}
+	mct_buf_grow(out, 2 + 4 * 16 + 6 * 17 + d.name.len + d.pid.len +
+	    d.tid.len + d.corr.len + d.ws.len + d.rc.len);
+	q = out->p;
+	*q++ = 'X';
+	*q++ = (char)('0' + d.kind);
+	q = put_num(q, (uint64_t)d.ts);
+	q = put_num(q, (uint64_t)d.dur);
+	q = put_num(q, (uint64_t)d.rank);
+	q = put_num(q, d.fl);
+	q = put_val(q, &d.name);
+	q = put_val(q, &d.pid);
+	q = put_val(q, &d.tid);
+	q = put_val(q, &d.corr);
+	q = put_val(q, &d.ws);
+	q = put_val(q, &d.rc);
+	out->len = (size_t)(q - out->p);
+}
+
+static const struct mct_editor reading = { rd_begin, rd_line, rd_end };
+
+/*
+ * Read in the reader's threads where it can: one operand (each line's
+ * source is then the first), no --scale (its expressions are evaluated
+ * here) and no -o trace (which wants the lines themselves).  The reader
+ * must have been opened with MCT_WANT_LINE (want_lines says so).
+ */
+int
+path_want_lines(const struct opts *o, int noperands)
+{
+	return noperands <= 1 && o->nsc == 0 && !o->trace;
+}
+
+int
+path_edit(struct opts *o, struct mct_reader *r)
+{
+	return mct_edit(r, &reading, o) == 0;
+}
+
+/* The 16 digits of put_num() at *pp, and the bytes skipped. */
+static inline __attribute__((always_inline)) uint64_t
+get_num(const char **pp)
+{
+	uint64_t h[2], x;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		memcpy(&x, *pp + 8 * i, 8);
+		x -= 0x6161616161616161ULL;
+		x = (x & 0x000f000f000f000fULL) << 4 |
+		    (x >> 8 & 0x000f000f000f000fULL);
+		x = (x & 0x000000ff000000ffULL) << 8 |
+		    (x >> 16 & 0x000000ff000000ffULL);
+		h[i] = (x & 0xffff) << 16 | (x >> 32 & 0xffff);
+	}
+	*pp += 16;
+	return h[0] << 32 | h[1];
+}
+
+static void
+get_val(const char **pp, struct mct_val *v)
+{
+	const char *p = *pp;
+
+	if (*p == '_') {
+		none(v);
+		*pp = p + 1;
+		return;
+	}
+	v->type = (enum mct_jtype)(*p++ - '0');
+	v->len = (size_t)get_num(&p);
+	v->p = p;
+	*pp = p + v->len;
+}
+
+/*
+ * The lines of rd_line() in ev (one, or a run of them): each kept.  Its
+ * lines say their own lengths: each ends where its last value does.
+ */
+void
+path_lines(struct opts *o, struct mct_event *ev)
+{
+	const char *p = ev->json, *end = ev->json + ev->len;
+	struct praw d;
+
+	for (; p < end; p++) {		/* (past the line's end) */
+		if (*p++ != 'X') {
+			o->seq++;
+			continue;
+		}
+		d.kind = (uint8_t)(*p++ - '0');
+		d.ts = (int64_t)get_num(&p);
+		d.dur = (int64_t)get_num(&p);
+		d.rank = (int64_t)get_num(&p);
+		d.fl = (uint16_t)get_num(&p);
+		get_val(&p, &d.name);
+		get_val(&p, &d.pid);
+		get_val(&p, &d.tid);
+		get_val(&p, &d.corr);
+		get_val(&p, &d.ws);
+		get_val(&p, &d.rc);
+		keep(o, &d, o->seq++);
+	}
 }
 
 /*
