@@ -498,6 +498,17 @@ one(struct opts *o)
 	return status;
 }
 
+/* A rank has Kineto's cuda_sync events: no syncs by name of events. */
+static void
+sync_seen(struct opts *o, int32_t rk)
+{
+	while (o->nrksync <= rk) {
+		o->rksync = mct_xgrow(o->rksync, (size_t)o->nrksync, 1);
+		o->rksync[o->nrksync++] = 0;
+	}
+	o->rksync[rk] = 1;
+}
+
 /* What was odd in the input, counted. */
 static void
 counts(const struct opts *o)
@@ -623,6 +634,8 @@ main(int argc, char *argv[])
 			path_add(&o, ev);
 		else
 			o.seq++;
+		if (o.n > had && o.ev[o.n - 1].kind == K_SYNC)
+			sync_seen(&o, o.ev[o.n - 1].rk);
 		if (o.steps && o.n > had)
 			steps_add(&o);
 	}

@@ -27,6 +27,7 @@ enum { K_NONE, K_OP, K_DEV, K_SYNC };
 #define F_LAUNCH	0x80	/* a call that launches work (by its name) */
 #define F_STEP		0x100	/* a training step (ProfilerStep#N) */
 #define F_DONE		0x200	/* a step analysed (path-steps.c) */
+#define F_EVSYNC	0x400	/* ...EventSynchronize */
 
 struct pev {
 	int64_t		 ts, dur;
@@ -106,6 +107,8 @@ struct opts {
 	int32_t		 nnamefl;
 	int64_t		*rank;		/* the ranks seen (-1: none), by index */
 	int32_t		 nrank;
+	char		*rksync;	/* by rank: a cuda_sync event seen */
+	int32_t		 nrksync;
 	struct mct_buf	 tmp;
 	/* the graph */
 	struct edge	*e;

@@ -205,6 +205,8 @@ name_flags(struct opts *o, int32_t name)
 		f |= F_STRSYNC;
 	if (call_is(nm, "EventRecord"))
 		f |= F_RECORD;
+	if (call_is(nm, "EventSynchronize"))
+		f |= F_EVSYNC;
 	if (call_any(nm, launching))
 		f |= F_LAUNCH;
 	return o->namefl[name] = f;

@@ -63,7 +63,7 @@ struct stepstate {
 	/* per rank */
 	int64_t		*maxts, *doneend, *skip;	/* skip: the latest op
 						   let go */
-	char		*hasmax, *hasdone, *hasskip;
+	char		*hasmax, *hasdone, *hasskip, *hassync;
 	int32_t		 nrk;
 	struct window	*done, *open;
 	size_t		 ndone, nopen;
@@ -268,7 +268,8 @@ grow_ranks(struct opts *o, struct stepstate *s)
 		s->hasmax = mct_xgrow(s->hasmax, n, 1);
 		s->hasdone = mct_xgrow(s->hasdone, n, 1);
 		s->hasskip = mct_xgrow(s->hasskip, n, 1);
-		s->hasmax[n] = s->hasdone[n] = s->hasskip[n] = 0;
+		s->hassync = mct_xgrow(s->hassync, n, 1);
+		s->hasmax[n] = s->hasdone[n] = s->hasskip[n] = s->hassync[n] = 0;
 		s->nrk++;
 	}
 }
@@ -601,6 +602,14 @@ add_one(struct opts *o)
 	grow_ranks(o, s);
 	grow_corrs(o, s);
 	c = p->corr >= 0 ? o->corrs.str[p->corr] : NULL;
+	/* the rank's first cuda_sync: its steps done took syncs by name */
+	if (p->kind == K_SYNC && !s->hassync[r]) {
+		s->hassync[r] = 1;
+		if (s->hasdone[r]) {
+			give_up(o, s);
+			return;
+		}
+	}
 	if (p->fl & F_STEP) {
 		if (s->hasskip[r] && p->ts <= s->skip[r]) {
 			give_up(o, s);
@@ -711,6 +720,7 @@ steps_end(struct opts *o)
 	free(s->hasmax);
 	free(s->hasdone);
 	free(s->hasskip);
+	free(s->hassync);
 	free(s->done);
 	free(s->open);
 	free(s->nhost);
