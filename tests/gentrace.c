@@ -66,7 +66,7 @@ enum {
 	N_MODLOAD, N_MEMSET, N_ISCAPT, N_LASTERR, N_EVREC, N_WAITEV, N_EVQUERY,
 	N_MALLOC, N_FREE, N_HOSTALLOC, N_FREEHOST, N_SETDEV, N_DEVCOUNT,
 	N_PROPS, N_DEVATTR, N_STRCREATE, N_STRDESTROY, N_EVCREATE,
-	N_EVDESTROY, N_FUNCATTR,
+	N_EVDESTROY, N_FUNCATTR, N_EVSYNC,
 	/* kernels (pid 2) */
 	K_KK, K_KK1,
 	K_REORDER, K_GATHER, K_INDEXPUT, K_SCATGATH, K_SCATDIM2,
@@ -121,6 +121,7 @@ static const NameDef names[NNAMES] = {
 	[N_EVCREATE] = HOSTN("mcEventCreateWithFlags", 1500, 20, 6),
 	[N_EVDESTROY] = HOSTN("mcEventDestroy", 1100, 20, 6),
 	[N_FUNCATTR] = HOSTN("mcFuncGetAttributes", 2500, 20, 6),
+	[N_EVSYNC] = HOSTN("mcEventSynchronize", 20000, 0, 1),
 
 	/* TileLang custom kernels: config comes from the phase (kk_cfg) */
 	[K_KK] = KERN("kernel_kernel", CAT_CUSTOM, N_MODLAUNCH, 0, 0, 128, 192, 32768, 0),
@@ -317,6 +318,8 @@ static uint64_t rnd(Gen *g)
 
 /* --profiler-steps: a ProfilerStep#N annotation over each steady round */
 static int profiler_steps;
+/* --event-sync: each steady round ends with mcEventRecord, mcEventSynchronize */
+static int event_sync;
 static int64_t nsteps_written;
 static int64_t round_period(int ph);
 
@@ -775,6 +778,11 @@ static void do_round(Gen *g, int ph, int64_t r, int64_t nr, int64_t start,
 		}
 	}
 	/* after the step: synchronize, bookkeeping */
+	if (event_sync && (ph == PH_BIG || ph == PH_SMALL)) {
+		/* the host waits for the event after the round's last launch */
+		host_call(g, N_EVREC, -1);
+		sync_designed(g, N_EVSYNC, 20000);
+	}
 	for (k = 0; k < ROUND_SYNCS; k++) {
 		noise_share(g, round_noise, nn, NSLOTS, NSLOTS + 1, 0);
 		host_call(g, N_STREAMSYNC, -1);
@@ -2281,6 +2289,9 @@ static void usage(FILE *f)
 	    "      --drop-kernel NAME  the events named NAME left out\n"
 	    "      --profiler-steps  a ProfilerStep#N annotation over each steady round\n"
 	    "                        (Kineto's user_annotation); not with --stats\n"
+	    "      --event-sync      each steady round ends with mcEventRecord and an\n"
+	    "                        mcEventSynchronize that waits for its work; not\n"
+	    "                        with --stats\n"
 	    "      --be              each X event as a B event and its E (Chrome's\n"
 	    "                        duration events; mct-cat --pair-be undoes it)\n"
 	    "      --metrics FILE    also write a metric log of the trace to FILE\n"
@@ -2387,7 +2398,7 @@ int main(int argc, char **argv)
 	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL,
 	    O_RANKS, O_OUT, O_SLOW, O_FACTOR, O_OFFSET,
 	    O_BE, O_SLOWK, O_FACTORK, O_ADDK, O_DROPK, O_METRICS, O_MFORM,
-	    O_MPERIOD, O_PSTEPS };
+	    O_MPERIOD, O_PSTEPS, O_EVSYNC };
 	static const struct option lopts[] = {
 		{ "scale", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -2416,6 +2427,7 @@ int main(int argc, char **argv)
 		{ "metrics-form", required_argument, NULL, O_MFORM },
 		{ "metrics-period", required_argument, NULL, O_MPERIOD },
 		{ "profiler-steps", no_argument, NULL, O_PSTEPS },
+		{ "event-sync", no_argument, NULL, O_EVSYNC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -2507,6 +2519,7 @@ int main(int argc, char **argv)
 			break;
 		case O_ADDK: kd.add = optarg; break;
 		case O_PSTEPS: profiler_steps = 1; break;
+		case O_EVSYNC: event_sync = 1; break;
 		case O_DROPK: kd.drop = optarg; break;
 		case O_METRICS: mlog.path = optarg; break;
 		case O_MFORM:
@@ -2549,8 +2562,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (profiler_steps && opt.stats) {
-		fputs("gentrace: --profiler-steps: not with --stats\n", stderr);
+	if ((profiler_steps || event_sync) && opt.stats) {
+		fputs("gentrace: --profiler-steps, --event-sync: not with --stats\n", stderr);
 		return 2;
 	}
 

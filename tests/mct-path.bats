@@ -147,6 +147,13 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	[[ "$output" != *"cudaEventSynchronize"* ]]
 }
 
+@test "gentrace --event-sync: mcEventSynchronize by name on the seed-shaped trace, the oracle's path" {
+	genf ges.json --scale 0.01 --event-sync
+	same "$(says ges.json)" "$(ask ges.json "" "")"
+	run -0 bash -c "mct-path -q ges.json | mct-cat -o csv --no-header -F kind,name"
+	[[ "$output" == *"sync,mcEventSynchronize"* ]]
+}
+
 @test "mct-report: a Critical path section, of the median step (the oracle's), with the breakdown and the top events" {
 	local f=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
 	med=$(ask "$f" $'--steps\tall' $'--steps\tall' | sort -t '	' -k3,3n |
