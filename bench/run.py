@@ -35,7 +35,11 @@ Sections: cat, filter, group, flow, phases, report, merge, ranks, metrics, real 
           beside the source tree), plain and .json.gz, beside jq, python3 and the inflate floor
           (igzip -dc, zcat); skipped with a note when the fixtures are absent
 The analysis sections read streams made once by mct-cat and kept in BENCH_DIR beside the traces.
-With no SECTION the default sections run, plus big and slice if BENCH_BIG=1 and huge if BENCH_HUGE=1.
+  pathsteps  mct-path --steps all on a ~200 MB and a ~2 GB trace of ProfilerStep#N rounds
+          (gentrace --profiler-steps --scale 7 and 70, made in TMPDIR and removed after): the rows
+          (one a step) and peak RSS of both (target: the same within 8 MB)
+With no SECTION the default sections run, plus big, slice and pathsteps if BENCH_BIG=1 and huge if
+BENCH_HUGE=1.
 Naming a section on the command line runs it whatever BENCH_BIG/BENCH_HUGE say.
 
 Environment:
@@ -100,7 +104,7 @@ import time
 from types import SimpleNamespace
 
 SECTIONS_ALL = ("cat filter group flow phases report merge ranks diff metrics path real big slice "
-                "huge").split()
+                "pathsteps huge").split()
 SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks diff metrics path real".split()
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
@@ -1686,6 +1690,45 @@ def section_slice():
     target("2 GB slice, peak RSS of mct-cat --wrap", rss_mb(t.rss_kb.get(jobs[2])), "<=", 16, "MB")
 
 
+# ---------------------------------------------------------------- section: mct-path --steps all
+
+def section_pathsteps():
+    say("\n== mct-path --steps all on a ~200 MB and a ~2 GB trace of steps (target: the same peak RSS "
+        "within 8 MB)")
+    if not need_tool("mct-path"):
+        return
+    if not S.gentrace:
+        return note("  skipped: no tests/gentrace")
+    if not enough_space(S.tmpdir, need_kb_free() + 2200000, "the 2 GB trace"):
+        return
+    t = Table("mct-path -q --steps all -o tsv --no-header FILE | wc -l (RSS of mct-path; files in %s)"
+              % S.tmpdir, None, None, 1)
+    files, jobs = [], []
+    try:
+        for scale in ("7", "70"):
+            path = os.path.join(S.tmpdir, "pathsteps-%s.json" % scale)
+            files.append(path)
+            note("  writing %s (gentrace --profiler-steps --scale %s)" % (path, scale))
+            with open(path, "wb") as f:
+                subprocess.run([S.gentrace, "--profiler-steps", "--scale", scale], stdout=f, check=True)
+            job = "scale %s, %s MB" % (scale, mb(os.path.getsize(path)))
+            jobs.append((job, scale))
+            t.sh(job, 'rss mct-path -q --steps all -o tsv --no-header %s | wc -l' % q(path))
+        t.run()
+    finally:
+        for f in files:
+            if os.path.exists(f):
+                os.unlink(f)
+    for job, scale in jobs:
+        # the big and the small rounds: max(2, round(110 * S)) each
+        check("%s: rows (one a step)" % job, number((t.out.get(job) or "").strip()), 2 * max(2, round(110 * float(scale))))
+    rss = [t.rss_kb.get(job) for job, _ in jobs]
+    for (job, _), kb in zip(jobs, rss):
+        target("mct-path --steps all peak RSS, %s" % job, rss_mb(kb), "<=", 64, "MB")
+    target("mct-path --steps all, peak RSS of 2 GB less that of 200 MB",
+           rss_mb(rss[1] - rss[0]) if None not in rss else None, "<=", 8, "MB")
+
+
 # ---------------------------------------------------------------- main
 
 def first_line(argv):
@@ -1759,7 +1802,7 @@ def main(argv):
     if not sections:
         sections = list(SECTIONS_DEFAULT)
         if env_flag("BENCH_BIG"):
-            sections += ["big", "slice"]
+            sections += ["big", "slice", "pathsteps"]
         if env_flag("BENCH_HUGE"):
             sections += ["huge"]
     for s in sections:

@@ -66,7 +66,7 @@ enum {
 	N_MODLOAD, N_MEMSET, N_ISCAPT, N_LASTERR, N_EVREC, N_WAITEV, N_EVQUERY,
 	N_MALLOC, N_FREE, N_HOSTALLOC, N_FREEHOST, N_SETDEV, N_DEVCOUNT,
 	N_PROPS, N_DEVATTR, N_STRCREATE, N_STRDESTROY, N_EVCREATE,
-	N_EVDESTROY, N_FUNCATTR,
+	N_EVDESTROY, N_FUNCATTR, N_EVSYNC,
 	/* kernels (pid 2) */
 	K_KK, K_KK1,
 	K_REORDER, K_GATHER, K_INDEXPUT, K_SCATGATH, K_SCATDIM2,
@@ -121,6 +121,7 @@ static const NameDef names[NNAMES] = {
 	[N_EVCREATE] = HOSTN("mcEventCreateWithFlags", 1500, 20, 6),
 	[N_EVDESTROY] = HOSTN("mcEventDestroy", 1100, 20, 6),
 	[N_FUNCATTR] = HOSTN("mcFuncGetAttributes", 2500, 20, 6),
+	[N_EVSYNC] = HOSTN("mcEventSynchronize", 20000, 0, 1),
 
 	/* TileLang custom kernels: config comes from the phase (kk_cfg) */
 	[K_KK] = KERN("kernel_kernel", CAT_CUSTOM, N_MODLAUNCH, 0, 0, 128, 192, 32768, 0),
@@ -276,7 +277,7 @@ static int64_t round64(double x) { return x < 0 ? -(int64_t)(-x + 0.5) : (int64_
 /* ------------------------------------------------------------------ */
 /* Events                                                               */
 
-enum { EV_X, EV_S, EV_F, EV_M, EV_COLL };
+enum { EV_X, EV_S, EV_F, EV_M, EV_COLL, EV_STEP };
 
 typedef struct {
 	int64_t ts, dur, id, bytes;
@@ -314,6 +315,13 @@ static uint64_t rnd(Gen *g)
 	g->rng += UINT64_C(0x9e3779b97f4a7c15);
 	return mix64(g->rng);
 }
+
+/* --profiler-steps: a ProfilerStep#N annotation over each steady round */
+static int profiler_steps;
+/* --event-sync: each steady round ends with mcEventRecord, mcEventSynchronize */
+static int event_sync;
+static int64_t nsteps_written;
+static int64_t round_period(int ph);
 
 static void emit(Gen *g, Ev *e)
 {
@@ -696,6 +704,22 @@ static void do_round(Gen *g, int ph, int64_t r, int64_t nr, int64_t start,
 	int64_t dur, bytes, base, fixed_lat;
 
 	host_wait_until(g, start);
+	if (profiler_steps && (ph == PH_BIG || ph == PH_SMALL)) {
+		/* the round's period, less 1 us: the steps do not touch */
+		int64_t end = start + round_period(ph) - 1000;
+
+		if (end <= g->H)	/* a round that starts late */
+			end = g->H + round_period(ph) - 1000;
+		Ev e;
+
+		memset(&e, 0, sizeof e);
+		e.type = EV_STEP;
+		e.pid = HOST_PID;
+		e.ts = g->H;
+		e.dur = end - g->H;
+		e.id = ++nsteps_written;
+		emit(g, &e);
+	}
 	for (i = 0; i < NSLOTS; i++) {
 		const Slot *s = &slots[i];
 		noise_share(g, round_noise, nn, i, NSLOTS + 1, ROUND_GETDEV);
@@ -754,6 +778,11 @@ static void do_round(Gen *g, int ph, int64_t r, int64_t nr, int64_t start,
 		}
 	}
 	/* after the step: synchronize, bookkeeping */
+	if (event_sync && (ph == PH_BIG || ph == PH_SMALL)) {
+		/* the host waits for the event after the round's last launch */
+		host_call(g, N_EVREC, -1);
+		sync_designed(g, N_EVSYNC, 20000);
+	}
 	for (k = 0; k < ROUND_SYNCS; k++) {
 		noise_share(g, round_noise, nn, NSLOTS, NSLOTS + 1, 0);
 		host_call(g, N_STREAMSYNC, -1);
@@ -1054,6 +1083,11 @@ static void seg_teardown(Gen *g, int64_t t0, int64_t t_end)
 #define SMALL_END1 (SMALL_START + 110 * SMALL_DELTA)
 #define SPAN1 INT64_C(80980352417)
 
+static int64_t round_period(int ph)
+{
+	return ph == PH_BIG ? BIG_DELTA : SMALL_DELTA;
+}
+
 static int64_t nrounds(double scale)
 {
 	int64_t n = round64(110.0 * scale);
@@ -1116,7 +1150,7 @@ static void gen_init(Gen *g, double scale, uint64_t seed, int calib, SinkFn sink
 	g->rng = mix64(seed ^ UINT64_C(0x5eed));
 	g->calib = calib;
 	g->next_id = 1;
-	g->sink = sink;
+	g->sink = sink;	nsteps_written = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1489,6 +1523,19 @@ static void write_event(const Ev *e, int depth)
 		jw_dim3("block", 512, 1, 1);
 		jw_close('}');
 		break;
+	case EV_STEP: {
+		char nm[40];
+
+		snprintf(nm, sizeof nm, "ProfilerStep#%lld", (long long)e->id);
+		jw_str("name", nm);
+		jw_str("ph", "X");
+		jw_int("pid", e->pid);
+		jw_int("tid", HOST_TID);
+		jw_time("ts", ORIGIN + e->ts);
+		jw_time("dur", e->dur);
+		jw_str("cat", "user_annotation");
+		break;
+	}
 	case EV_S:
 	case EV_F:
 		jw_str("name", "flow");
@@ -1949,7 +1996,7 @@ static void deliver(const Ev *e)
 	m = *e;
 	end = rank_map(e->ts + e->dur, 1);
 	m.ts = rank_map(e->ts, 0);
-	if (e->type == EV_X)
+	if (e->type == EV_X || e->type == EV_STEP)
 		m.dur = end - m.ts;
 	m.ts += rank_offset(rk.rank);
 	deliver_one(&m);
@@ -2240,6 +2287,11 @@ static void usage(FILE *f)
 	    "      --slow-factor-kernel F  ... by the factor F (dur x F, rounded down)\n"
 	    "      --add-kernel NAME a kernel NAME (1 us, pid 2 tid 7) after every 100th kernel\n"
 	    "      --drop-kernel NAME  the events named NAME left out\n"
+	    "      --profiler-steps  a ProfilerStep#N annotation over each steady round\n"
+	    "                        (Kineto's user_annotation); not with --stats\n"
+	    "      --event-sync      each steady round ends with mcEventRecord and an\n"
+	    "                        mcEventSynchronize that waits for its work; not\n"
+	    "                        with --stats\n"
 	    "      --be              each X event as a B event and its E (Chrome's\n"
 	    "                        duration events; mct-cat --pair-be undoes it)\n"
 	    "      --metrics FILE    also write a metric log of the trace to FILE\n"
@@ -2346,7 +2398,7 @@ int main(int argc, char **argv)
 	enum { O_STATS = 256, O_KEYS, O_GRIDSTR, O_STRTS, O_CUT, O_NOCLOSE, O_TRAIL,
 	    O_RANKS, O_OUT, O_SLOW, O_FACTOR, O_OFFSET,
 	    O_BE, O_SLOWK, O_FACTORK, O_ADDK, O_DROPK, O_METRICS, O_MFORM,
-	    O_MPERIOD };
+	    O_MPERIOD, O_PSTEPS, O_EVSYNC };
 	static const struct option lopts[] = {
 		{ "scale", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -2374,6 +2426,8 @@ int main(int argc, char **argv)
 		{ "metrics", required_argument, NULL, O_METRICS },
 		{ "metrics-form", required_argument, NULL, O_MFORM },
 		{ "metrics-period", required_argument, NULL, O_MPERIOD },
+		{ "profiler-steps", no_argument, NULL, O_PSTEPS },
+		{ "event-sync", no_argument, NULL, O_EVSYNC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -2464,6 +2518,8 @@ int main(int argc, char **argv)
 				bad_value("--slow-factor-kernel", optarg);
 			break;
 		case O_ADDK: kd.add = optarg; break;
+		case O_PSTEPS: profiler_steps = 1; break;
+		case O_EVSYNC: event_sync = 1; break;
 		case O_DROPK: kd.drop = optarg; break;
 		case O_METRICS: mlog.path = optarg; break;
 		case O_MFORM:
@@ -2503,6 +2559,11 @@ int main(int argc, char **argv)
 		fputs("gentrace: --ranks N and --out DIR go together; --slow-rank "
 		    "(below N), --slow-factor\nand --clock-offset need them; "
 		    "--stats and --cut do not take them\n", stderr);
+		return 2;
+	}
+
+	if ((profiler_steps || event_sync) && opt.stats) {
+		fputs("gentrace: --profiler-steps, --event-sync: not with --stats\n", stderr);
 		return 2;
 	}
 

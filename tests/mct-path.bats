@@ -117,6 +117,54 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
 }
 
+@test "--steps all step by step: ProfilerStep#N rounds (gentrace --profiler-steps) give the oracle's rows whatever the file's order" {
+	local want l
+
+	genf ps.json --scale 0.01 --profiler-steps
+	want=$(ask ps.json $'--steps\tall' $'--steps\tall')
+	[ "$(printf '%s\n' "$want" | wc -l)" -eq 4 ]
+	same "$(mct-path -q --steps all -o tsv --no-header ps.json |
+	    sed 's/^/step\t/')" "$want"
+	# the device events after the host's (as Kineto writes them), the
+	# order broken in windows, from a pipe: the same rows
+	for l in sections shuffle; do
+		genf "$l.json" --scale 0.01 --profiler-steps --layout "$l"
+		same "$(mct-path -q --steps all -o tsv --no-header < "$l.json" |
+		    sed 's/^/step\t/')" "$want"
+	done
+}
+
+@test "...EventSynchronize by name: the kernel of the last launch before the thread's ...EventRecord, only on a rank without cuda_sync events, as the oracle's" {
+	cat > ev.json <<-'EOF'
+	{"traceEvents":[
+	{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1000,"dur":10,"args":{"correlation":1}},
+	{"ph":"X","cat":"kernel","name":"k_long","pid":0,"tid":7,"ts":1020,"dur":500,"args":{"correlation":1}},
+	{"ph":"X","cat":"cuda_runtime","name":"cudaEventRecord","pid":1,"tid":1,"ts":1030,"dur":5,"args":{"correlation":2}},
+	{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1040,"dur":10,"args":{"correlation":3}},
+	{"ph":"X","cat":"kernel","name":"k_short","pid":0,"tid":8,"ts":1060,"dur":50,"args":{"correlation":3}},
+	{"ph":"X","cat":"cuda_runtime","name":"cudaEventSynchronize","pid":1,"tid":1,"ts":1060,"dur":470,"args":{"correlation":4}},
+	{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1540,"dur":10,"args":{"correlation":5}},
+	{"ph":"X","cat":"kernel","name":"k_after","pid":0,"tid":7,"ts":1560,"dur":100,"args":{"correlation":5}}
+	]}
+	EOF
+	# the same with a cuda_sync event on the rank: no sync by name
+	sed '$d' ev.json | sed '$s/$/,/' > evk.json
+	printf '%s\n' '{"ph":"X","cat":"cuda_sync","name":"Stream Sync","pid":0,"tid":7,"ts":1700,"dur":1,"args":{"correlation":99}}' ']}' >> evk.json
+	same "$(says ev.json)" "$(ask ev.json "" "")"
+	same "$(says evk.json)" "$(ask evk.json "" "")"
+	run -0 bash -c "mct-path -q ev.json | mct-cat -o csv --no-header -F kind,name"
+	[[ "$output" == *"kernel,k_long"*"sync,cudaEventSynchronize"*"kernel,k_after"* ]]
+	run -0 bash -c "mct-path -q evk.json | mct-cat -o csv --no-header -F kind,name"
+	[[ "$output" != *"cudaEventSynchronize"* ]]
+}
+
+@test "gentrace --event-sync: mcEventSynchronize by name on the seed-shaped trace, the oracle's path" {
+	genf ges.json --scale 0.01 --event-sync
+	same "$(says ges.json)" "$(ask ges.json "" "")"
+	run -0 bash -c "mct-path -q ges.json | mct-cat -o csv --no-header -F kind,name"
+	[[ "$output" == *"sync,mcEventSynchronize"* ]]
+}
+
 @test "mct-report: a Critical path section, of the median step (the oracle's), with the breakdown and the top events" {
 	local f=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
 	med=$(ask "$f" $'--steps\tall' $'--steps\tall' | sort -t '	' -k3,3n |

@@ -30,7 +30,9 @@ rules of mct-path(1):
            EventSynchronize|Memcpy|MemcpyAsync)).
            Device events by ts, sync events (Kineto's cuda_sync, or a
            host op named ...DeviceSynchronize / ...StreamSynchronize
-           whose correlation id no cuda_sync event has) by their end;
+           whose correlation id no cuda_sync event has, or
+           ...EventSynchronize on a rank without cuda_sync events) by
+           their end;
            ties by seq.  A kernel: start -> end (its dur); a launch edge
            (launch start -> kernel start) when the queue of its stream
            (+1 at a launch, -1 at a kernel start, by ts, launches first)
@@ -42,6 +44,9 @@ rules of mct-path(1):
            last kernel of every stream, stream sync from the stream's,
            Event Sync from the kernel of the last launch on wait_on_stream
            before the cudaEventRecord it names, to the call's end (0);
+           ...EventSynchronize by name from the kernel of the thread's
+           last launch before the thread's latest ...EventRecord that
+           starts before the call, to the call's end (0);
            Stream Wait Event: from that kernel to the start of the kernel
            of the next launch of the call's thread on the waiting stream.
            A negative weight counts and is taken as 0.
@@ -93,6 +98,7 @@ LAUNCHING = re.compile(r"^(cuda|hip|mc)(LaunchKernel|LaunchCooperativeKernel|"
                        r"ModuleLaunchKernel|MemcpyAsync|MemsetAsync)$")
 KK_MAX = 1500000     # ns: a longer gap between kernels is not queueing
 RECORD = re.compile(r"^(cuda|hip|mc)EventRecord$")
+EVSYNC = re.compile(r"^(cuda|hip|mc)EventSynchronize$")
 WAITEV = re.compile(r"^(cuda|hip|mc)StreamWaitEvent$")
 
 
@@ -288,6 +294,8 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
     counts["no_kernel"] = sum(1 for x in ops if host_call(x.e) and
                               LAUNCHING.match(x.name) and x.seq not in used)
     items = [(d.ts, d.seq, "k", d, None) for d in devs]
+    # a rank with cuda_sync events takes no EventSynchronize by name
+    rank_sync = {x.rk for x in evs if x.kind == "sync"}
     for s in syncs:
         items.append((s.ts + s.dur, s.seq, "s", s, s.name))
     for x in ops:
@@ -297,6 +305,8 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
             items.append((x.ts + x.dur, x.seq, "s", x, "Context Sync"))
         elif STRSYNC.match(x.name):
             items.append((x.ts + x.dur, x.seq, "s", x, "Stream Sync"))
+        elif EVSYNC.match(x.name) and x.rk not in rank_sync:
+            items.append((x.ts + x.dur, x.seq, "s", x, "Event Sync by name"))
     items.sort(key=lambda t: (t[0], t[1]))
     last = {}
     ksync = {}
@@ -342,6 +352,8 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
                 srcs = [last.get(x.lane)]
             else:
                 srcs = [last.get(thread_stream(launches, call))]
+        elif sname == "Event Sync by name":
+            srcs = [record_kernel(ops, pairs, call)]
         elif sname in ("Event Sync", "Stream Wait Event"):
             a = x.e.get("args", {})
             ws = a.get("wait_on_stream")
@@ -414,6 +426,22 @@ def collectives(devs, ranks, edge):
                 if x is not last:
                     edge(2 * last.seq, 2 * x.seq + 1,
                          x.ts + x.dur - last.ts, "coll", x.seq)
+
+
+def record_kernel(ops, pairs, call):
+    """The kernel of the thread's last launch before its latest
+    ...EventRecord that starts before the call (None: none)."""
+    recs = [r for r in ops if RECORD.match(r.name) and r.lane == call.lane
+            and r.ts < call.ts]
+    if not recs:
+        return None
+    rec = max(recs, key=lambda r: (r.ts, r.seq))
+    best, bt = None, None
+    for r, d in pairs:
+        if r.lane == call.lane and r.ts < rec.ts and \
+                (bt is None or (r.ts, r.seq) > bt):
+            best, bt = d, (r.ts, r.seq)
+    return best
 
 
 def thread_stream(launches, call):

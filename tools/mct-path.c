@@ -437,86 +437,6 @@ write_trace(struct opts *o, const struct path *pa)
 	mct_buf_free(&b);
 }
 
-static int
-cmp_step(const void *a, const void *b, void *arg)
-{
-	const struct opts *o = arg;
-	const struct pev *x = &o->ev[*(const size_t *)a],
-	    *y = &o->ev[*(const size_t *)b];
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* --steps all: a row per ProfilerStep#N, its path and what bounds it. */
-static int
-by_step(struct opts *o)
-{
-	static const char *key[S_N] = { "crit_host", "crit_kernel", "crit_comm",
-	    "crit_launch", "crit_wait", "crit_sync" };
-	struct mct_buf b = { 0 };
-	long long neg = 0, nok = 0, nos = 0, noe = 0, cyc = 0, n = 0;
-	size_t *st, ns = 0, i, j;
-	struct path pa;
-	int64_t ns_of[S_N];
-	int k;
-
-	st = mct_xmalloc((o->n + 1) * sizeof(*st));
-	for (i = 0; i < o->n; i++)
-		if (o->ev[i].fl & F_STEP)
-			st[ns++] = i;
-	mct_sort_r(st, ns, sizeof(*st), cmp_step, o);
-	for (i = 0; i < ns; i++) {
-		o->stepev = st[i];
-		path_analyse(o, &pa);
-		neg += o->negative;
-		nok += o->nokernel;
-		nos += o->nosrc;
-		noe += o->noedge;
-		if (pa.cycle > 0) {
-			cyc++;
-			path_free(&pa);
-			continue;
-		}
-		memset(ns_of, 0, sizeof(ns_of));
-		for (j = 0; j < pa.n; j++)
-			ns_of[pa.s[j].kind] += pa.s[j].ns;
-		b.len = 0;
-		mct_buf_adds(&b, "{\"name\":");
-		put_name(o, &b, o->ev[st[i]].name);
-		mct_buf_adds(&b, ",\"ph\":\"X\",\"ts\":");
-		mct_buf_addi(&b, o->ev[st[i]].ts);
-		mct_buf_adds(&b, ",\"dur\":");
-		mct_buf_addi(&b, o->ev[st[i]].dur);
-		mct_buf_adds(&b, ",\"crit\":");
-		mct_buf_addi(&b, pa.len);
-		for (k = 0; k < S_N; k++) {
-			mct_buf_adds(&b, ",\"");
-			mct_buf_adds(&b, key[k]);
-			mct_buf_adds(&b, "\":");
-			mct_buf_addi(&b, ns_of[k]);
-		}
-		mct_buf_addc(&b, '}');
-		mct_out_json(&o->out, b.p, b.len);
-		path_free(&pa);
-		n++;
-	}
-	o->negative = neg;
-	o->nokernel = nok;
-	o->nosrc = nos;
-	o->noedge = noe;
-	if (!o->quiet)
-		fprintf(stderr, "%s: %lld steps\n", program_invocation_short_name,
-		    n);
-	if (cyc)
-		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
-		    "order): no row\n", program_invocation_short_name, cyc);
-	free(st);
-	mct_buf_free(&b);
-	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
-}
-
 static void
 summary(struct opts *o, const struct path *pa, const char *what)
 {
@@ -576,6 +496,17 @@ one(struct opts *o)
 		summary(o, &pa, o->nsc ? "after --scale: " : "");
 	path_free(&pa);
 	return status;
+}
+
+/* A rank has Kineto's cuda_sync events: no syncs by name of events. */
+static void
+sync_seen(struct opts *o, int32_t rk)
+{
+	while (o->nrksync <= rk) {
+		o->rksync = mct_xgrow(o->rksync, (size_t)o->nrksync, 1);
+		o->rksync[o->nrksync++] = 0;
+	}
+	o->rksync[rk] = 1;
 }
 
 /* What was odd in the input, counted. */
@@ -694,7 +625,11 @@ main(int argc, char *argv[])
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	lines = lines && path_edit(&o, r);
+	if (o.steps)
+		steps_begin(&o);
 	while (mct_next(r, &ev)) {
+		size_t had = o.n, had0 = o.n;
+
 		if (o.trace && (fwrite(ev->json, 1, ev->len, o.spool) != ev->len ||
 		    putc('\n', o.spool) == EOF))
 			err(MCT_EXIT_USAGE, "spool");
@@ -702,10 +637,15 @@ main(int argc, char *argv[])
 			path_lines(&o, ev);
 		else
 			path_add(&o, ev);
+		for (; had < o.n; had++)
+			if (o.ev[had].kind == K_SYNC)
+				sync_seen(&o, o.ev[had].rk);
+		if (o.steps && o.n > had0)
+			steps_add(&o);
 	}
 	if (o.steps) {
 		mct_out_begin(&o.out, o.hdr);
-		status = by_step(&o);
+		status = steps_end(&o);
 	} else if ((status = one(&o)) < 0) {
 		mct_close(r);
 		return mct_finish(MCT_EXIT_USAGE);

@@ -1,7 +1,8 @@
 /*
  * mct-path.h - what mct-path.c (the command line and the output),
- * path-read.c (the events kept, the window) and path-graph.c (the graph
- * and its longest path) share.
+ * path-read.c (the events kept, the window), path-graph.c (the graph
+ * and its longest path) and path-steps.c (--steps all, step by step)
+ * share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -25,6 +26,8 @@ enum { K_NONE, K_OP, K_DEV, K_SYNC };
 #define F_GRAPH		0x40	/* its nodes are in the graph */
 #define F_LAUNCH	0x80	/* a call that launches work (by its name) */
 #define F_STEP		0x100	/* a training step (ProfilerStep#N) */
+#define F_DONE		0x200	/* a step analysed (path-steps.c) */
+#define F_EVSYNC	0x400	/* ...EventSynchronize */
 
 struct pev {
 	int64_t		 ts, dur;
@@ -74,6 +77,8 @@ struct namecache {
 	char		 text[64];
 };
 
+struct stepstate;
+
 struct opts {
 	struct mct_out	 out;
 	const struct mct_header *hdr;
@@ -84,6 +89,7 @@ struct opts {
 	const char	*step;
 	int		 steps;		/* --steps all */
 	size_t		 stepev;	/* with steps: the step analysed */
+	struct stepstate *ss;		/* --steps all's (path-steps.c) */
 	int64_t		 from, to;
 	int		 has_from, has_to, from_rel, to_rel;
 	struct scale	 sc[MAXSCALE];
@@ -101,6 +107,8 @@ struct opts {
 	int32_t		 nnamefl;
 	int64_t		*rank;		/* the ranks seen (-1: none), by index */
 	int32_t		 nrank;
+	char		*rksync;	/* by rank: a cuda_sync event seen */
+	int32_t		 nrksync;
 	struct mct_buf	 tmp;
 	/* the graph */
 	struct edge	*e;
@@ -133,5 +141,8 @@ void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_free(struct path *);
+void	 steps_begin(struct opts *);
+void	 steps_add(struct opts *);
+int	 steps_end(struct opts *);
 
 #endif /* MCT_PATH_H */

@@ -316,6 +316,49 @@ device_before(const struct opts *o, size_t k)
 	return best;
 }
 
+static int
+cmp_rec(const void *a, const void *b)
+{
+	const struct pev *x = &sorting->ev[*(const size_t *)a],
+	    *y = &sorting->ev[*(const size_t *)b];
+
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * An EventSynchronize by name (a rank without cuda_sync events): the
+ * latest ...EventRecord of the call's thread that starts before it
+ * (recs: the records of the graph by lane, ts, seq), and the kernel of
+ * the thread's last launch before that record; -1 if none.
+ */
+static int32_t
+record_kernel(struct opts *o, const size_t *recs, size_t nrec,
+    const struct pair *pt, size_t np, const struct pev *call)
+{
+	size_t a = 0, b = nrec, m, lo, hi, k;
+	const struct pev *rec;
+
+	while (a < b) {		/* the first record past the call */
+		m = (a + b) / 2;
+		rec = &o->ev[recs[m]];
+		if (rec->lane < call->lane || (rec->lane == call->lane &&
+		    rec->ts < call->ts))
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a == 0 || o->ev[recs[a - 1]].lane != call->lane)
+		return -1;
+	rec = &o->ev[recs[a - 1]];
+	run_of(pt, np, call->lane, 0, o, &lo, &hi);
+	k = last_before(o, pt, lo, hi, rec->ts);
+	return k < hi ? (int32_t)pt[k].d : -1;
+}
+
 static void
 device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 {
@@ -325,7 +368,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	int *qrt, *qk;
 	int32_t *last;		/* per stream lane: its last kernel, -1 */
 	int32_t *ksync;		/* per event: the kernel it waits for, -1 */
-	size_t np = 0, nit = 0, i, j, lo, hi;
+	size_t np = 0, nit = 0, nrec = 0, *recs, i, j, lo, hi;
 
 	ps = mct_xmalloc((o->n + 1) * sizeof(*ps));
 	it = mct_xmalloc((o->n + 1) * sizeof(*it));
@@ -361,6 +404,12 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		    (p->fl & (F_DEVSYNC | F_STRSYNC))) {
 			it[nit].call = i;
 			it[nit].what = p->fl & F_DEVSYNC ? 'c' : 't';
+		} else if ((p->fl & F_GRAPH) && p->kind == K_OP &&
+		    (p->fl & F_HOSTCALL) && (p->corr < 0 || !synced[p->corr]) &&
+		    !(p->rk < o->nrksync && o->rksync[p->rk]) &&
+		    (p->fl & F_EVSYNC)) {
+			it[nit].call = i;
+			it[nit].what = 'v';
 		} else
 			continue;
 		it[nit].i = i;
@@ -422,6 +471,15 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	mct_sort(ps, np, sizeof(*ps), cmp_pair_stream);
 	mct_sort(pt, np, sizeof(*pt), cmp_pair_thread);
 	mct_sort(it, nit, sizeof(*it), cmp_ditem);
+	recs = mct_xmalloc((o->n + 1) * sizeof(*recs));
+	for (i = 0; i < nit; i++)	/* the records, if a 'v' needs them */
+		if (it[i].what == 'v')
+			break;
+	for (j = 0; i < nit && j < o->n; j++)
+		if ((o->ev[j].fl & (F_GRAPH | F_RECORD)) ==
+		    (F_GRAPH | F_RECORD) && o->ev[j].kind == K_OP)
+			recs[nrec++] = j;
+	mct_sort(recs, nrec, sizeof(*recs), cmp_rec);
 	last = mct_xmalloc(((size_t)o->lanes.n + 1) * sizeof(*last));
 	for (i = 0; i < (size_t)o->lanes.n; i++)
 		last[i] = -1;
@@ -488,6 +546,9 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		case 's':
 			srcs[nsrc++] = last[x->lane];
 			break;
+		case 'v':	/* the kernel before the thread's record */
+			srcs[nsrc++] = record_kernel(o, recs, nrec, pt, np, x);
+			break;
 		case 't':	/* the stream of the thread's last launch */
 			run_of(pt, np, x->lane, 0, o, &lo, &hi);
 			k = last_before(o, pt, lo, hi, x->ts);
@@ -536,6 +597,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	free(ps);
 	free(pt);
 	free(it);
+	free(recs);
 	free(qrt);
 	free(qk);
 	free(last);

@@ -215,6 +215,8 @@ name_flags(struct opts *o, int32_t name)
 		f |= F_STRSYNC;
 	if (call_is(nm, "EventRecord"))
 		f |= F_RECORD;
+	if (call_is(nm, "EventSynchronize"))
+		f |= F_EVSYNC;
 	if (call_any(nm, launching))
 		f |= F_LAUNCH;
 	return o->namefl[name] = f;
@@ -478,7 +480,7 @@ static const struct mct_editor reading = { rd_begin, rd_line, rd_end };
 int
 path_want_lines(const struct opts *o, int noperands)
 {
-	return noperands <= 1 && o->nsc == 0 && !o->trace;
+	return noperands <= 1 && o->nsc == 0 && !o->trace && !o->steps;
 }
 
 int

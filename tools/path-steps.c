@@ -1,0 +1,736 @@
+/*
+ * path-steps.c - mct-path --steps all: a row per ProfilerStep#N, the
+ * steps analysed one after another as the input comes, each step's
+ * events freed once it is done.
+ *
+ * An op (or a collective without launch) of rank r is kept while it
+ * starts in the window [a, b] of an open step of r, else let go as it
+ * comes.  A step is done when the input has shown an op of its rank that
+ * starts after b, and every launch (by name) of the rank that starts in
+ * [a, b] has its device event.  Then it is analysed (its row kept, for
+ * the rows come out in step order at the end), and what no open step can
+ * use is let go: its ops, the device events and syncs whose calls have
+ * gone.  What the input brings later is checked against what was let
+ * go: an op in a done step's window, a step that starts at or before an
+ * op let go of its rank, a device event or sync whose call was in a done
+ * step, or a call whose device events were let go.
+ * Then the order of the input is not one this can follow (Kineto writes
+ * the device events after all host events, threads one after another):
+ * the events let go, kept in a temporary file, are read back, and the
+ * rest of the input is kept whole, as without this file.  So the rows
+ * are the same either way.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mct.h"
+#include "mct-path.h"
+
+/* A set of correlation ids: runs of integers per rank, other texts. */
+struct ival {
+	int32_t		 rk;
+	int64_t		 lo, hi;
+};
+
+struct cset {
+	struct ival	*v;
+	size_t		 n, cap;
+	struct mct_map	 other;
+};
+
+/* A step's row, kept as numbers till the end (a few dozen bytes). */
+struct row {
+	int64_t		 ts, dur, crit, ns[S_N];
+	long long	 seq;
+	int32_t		 name;
+	int		 cycle;		/* no row */
+};
+
+struct window {
+	int32_t		 rk;
+	int64_t		 a, b;
+};
+
+struct stepstate {
+	int		 stream;	/* 0: the whole input kept */
+	struct row	*row;
+	size_t		 nrow;
+	long long	 neg, nok, nos, noe;
+	/* per rank */
+	int64_t		*maxts, *doneend, *skip;	/* skip: the latest op
+						   let go */
+	char		*hasmax, *hasdone, *hasskip, *hassync;
+	int32_t		 nrk;
+	struct window	*done, *open;
+	size_t		 ndone, nopen;
+	struct cset	 indone, away;	/* calls' ids: in a done step, let go */
+	int32_t		*nhost, *ndev;	/* per correlation id in o->corrs */
+	int32_t		 ncorr;
+	FILE		*spool;		/* the events let go */
+	char		*spoolvb;
+	size_t		 since, lastn;	/* events since the last look, kept
+					   then */
+};
+
+static const char *skey[S_N] = { "crit_host", "crit_kernel", "crit_comm",
+    "crit_launch", "crit_wait", "crit_sync" };
+
+/*
+ * The set.
+ */
+
+/* An interned id "RANK\036TEXT": its rank and, if TEXT is an integer, it. */
+static int
+cset_key(const char *s, int32_t *rk, int64_t *x)
+{
+	const char *t = strchr(s, '\036');
+	char *end;
+
+	*rk = (int32_t)strtol(s, NULL, 10);
+	if (t == NULL || t[1] == '\0' || strlen(t + 1) > 18)
+		return 0;
+	errno = 0;
+	*x = strtoll(t + 1, &end, 10);
+	return *end == '\0' && errno == 0 && t[1] != '+' && t[1] != ' ';
+}
+
+/* The first run at or after (rk, x). */
+static size_t
+cset_at(const struct cset *c, int32_t rk, int64_t x)
+{
+	size_t a = 0, b = c->n, m;
+
+	while (a < b) {
+		m = (a + b) / 2;
+		if (c->v[m].rk < rk || (c->v[m].rk == rk && c->v[m].hi < x))
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+static int
+cset_has(const struct cset *c, const char *s)
+{
+	int32_t rk;
+	int64_t x;
+	size_t i;
+
+	if (!cset_key(s, &rk, &x))
+		return mct_map_find(&c->other, s, strlen(s)) != NULL;
+	i = cset_at(c, rk, x);
+	return i < c->n && c->v[i].rk == rk && c->v[i].lo <= x;
+}
+
+static void
+cset_add(struct cset *c, const char *s)
+{
+	int32_t rk;
+	int64_t x;
+	size_t i;
+	int isnew;
+
+	if (!cset_key(s, &rk, &x)) {
+		mct_map_add(&c->other, s, strlen(s), &isnew);
+		return;
+	}
+	i = cset_at(c, rk, x);
+	if (i < c->n && c->v[i].rk == rk && c->v[i].lo <= x)
+		return;
+	if (i > 0 && c->v[i - 1].rk == rk && c->v[i - 1].hi == x - 1) {
+		c->v[i - 1].hi = x;
+		if (i < c->n && c->v[i].rk == rk && c->v[i].lo == x + 1) {
+			c->v[i - 1].hi = c->v[i].hi;
+			memmove(&c->v[i], &c->v[i + 1], (c->n - i - 1) *
+			    sizeof(*c->v));
+			c->n--;
+		}
+		return;
+	}
+	if (i < c->n && c->v[i].rk == rk && c->v[i].lo == x + 1) {
+		c->v[i].lo = x;
+		return;
+	}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->v = mct_xrealloc(c->v, c->cap * sizeof(*c->v));
+	}
+	memmove(&c->v[i + 1], &c->v[i], (c->n - i) * sizeof(*c->v));
+	c->v[i] = (struct ival){ rk, x, x };
+	c->n++;
+}
+
+static void
+cset_free(struct cset *c)
+{
+	free(c->v);
+	mct_map_free(&c->other);
+	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * A step's row.
+ */
+
+/* Analyse the step o->ev[i]: its row (or none: a cycle), its counts. */
+static void
+step_row(struct opts *o, size_t i, struct stepstate *s)
+{
+	struct path pa;
+	struct row *w;
+	size_t j;
+
+	o->stepev = i;
+	path_analyse(o, &pa);
+	s->neg += o->negative;
+	s->nok += o->nokernel;
+	s->nos += o->nosrc;
+	s->noe += o->noedge;
+	s->row = mct_xgrow(s->row, s->nrow, sizeof(*s->row));
+	w = &s->row[s->nrow++];
+	memset(w, 0, sizeof(*w));
+	w->ts = o->ev[i].ts;
+	w->dur = o->ev[i].dur;
+	w->seq = o->ev[i].seq;
+	w->name = o->ev[i].name;
+	w->cycle = pa.cycle > 0;
+	w->crit = pa.len;
+	for (j = 0; j < pa.n && !w->cycle; j++)
+		w->ns[pa.s[j].kind] += pa.s[j].ns;
+	path_free(&pa);
+}
+
+static void
+put_row(struct opts *o, struct mct_buf *b, const struct row *w)
+{
+	const char *nm = o->names.str[w->name];
+	int k;
+
+	b->len = 0;
+	mct_buf_adds(b, "{\"name\":");
+	mct_buf_addjstr(b, nm, strlen(nm));
+	mct_buf_adds(b, ",\"ph\":\"X\",\"ts\":");
+	mct_buf_addi(b, w->ts);
+	mct_buf_adds(b, ",\"dur\":");
+	mct_buf_addi(b, w->dur);
+	mct_buf_adds(b, ",\"crit\":");
+	mct_buf_addi(b, w->crit);
+	for (k = 0; k < S_N; k++) {
+		mct_buf_adds(b, ",\"");
+		mct_buf_adds(b, skey[k]);
+		mct_buf_adds(b, "\":");
+		mct_buf_addi(b, w->ns[k]);
+	}
+	mct_buf_addc(b, '}');
+	mct_out_json(&o->out, b->p, b->len);
+}
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * What an event is to the steps.
+ */
+enum { R_NONE, R_TIME, R_CORR };
+
+static int
+route(const struct pev *p)
+{
+	if (p->kind == K_OP || (p->kind == K_DEV && p->corr < 0 &&
+	    (p->fl & F_COMM)))
+		return R_TIME;		/* in a window by its start */
+	if ((p->kind == K_DEV || p->kind == K_SYNC) && p->corr >= 0)
+		return R_CORR;		/* by its call's */
+	return R_NONE;			/* in no graph */
+}
+
+static void
+grow_ranks(struct opts *o, struct stepstate *s)
+{
+	while (s->nrk < o->nrank) {
+		size_t n = (size_t)s->nrk;
+
+		s->maxts = mct_xgrow(s->maxts, n, sizeof(*s->maxts));
+		s->doneend = mct_xgrow(s->doneend, n, sizeof(*s->doneend));
+		s->skip = mct_xgrow(s->skip, n, sizeof(*s->skip));
+		s->hasmax = mct_xgrow(s->hasmax, n, 1);
+		s->hasdone = mct_xgrow(s->hasdone, n, 1);
+		s->hasskip = mct_xgrow(s->hasskip, n, 1);
+		s->hassync = mct_xgrow(s->hassync, n, 1);
+		s->hasmax[n] = s->hasdone[n] = s->hasskip[n] = s->hassync[n] = 0;
+		s->nrk++;
+	}
+}
+
+static void
+grow_corrs(struct opts *o, struct stepstate *s)
+{
+	while (s->ncorr < o->corrs.n) {
+		size_t n = (size_t)s->ncorr;
+
+		s->nhost = mct_xgrow(s->nhost, n, sizeof(*s->nhost));
+		s->ndev = mct_xgrow(s->ndev, n, sizeof(*s->ndev));
+		s->nhost[n] = s->ndev[n] = 0;
+		s->ncorr++;
+	}
+}
+
+/* An id's text, or "" for none. */
+static const char *
+corr_text(const struct opts *o, int32_t c)
+{
+	return c >= 0 ? o->corrs.str[c] : "";
+}
+
+static void
+put_text(struct stepstate *s, const char *t, int has)
+{
+	uint32_t len = has ? (uint32_t)strlen(t) : UINT32_MAX;
+
+	if (fwrite(&len, sizeof(len), 1, s->spool) != 1 ||
+	    (has && len > 0 && fwrite(t, 1, len, s->spool) != len))
+		err(MCT_EXIT_USAGE, "spool");
+}
+
+/* Let the event go: to the spool, for when the input breaks the order. */
+static void
+let_go(struct opts *o, struct stepstate *s, const struct pev *p)
+{
+	if (route(p) == R_NONE && !(p->fl & F_STEP))
+		return;		/* no row needs it, ever */
+	if (s->spool == NULL && (s->spool = mct_tmpfile(NULL,
+	    &s->spoolvb)) == NULL)
+		exit(MCT_EXIT_USAGE);
+	if (fwrite(p, sizeof(*p), 1, s->spool) != 1)
+		err(MCT_EXIT_USAGE, "spool");
+	put_text(s, corr_text(o, p->corr), p->corr >= 0);
+	put_text(s, corr_text(o, p->rcorr), p->rcorr >= 0);
+}
+
+static int
+cmp_seq(const void *a, const void *b)
+{
+	const struct pev *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int32_t
+get_text(struct opts *o, struct stepstate *s)
+{
+	uint32_t len;
+
+	if (fread(&len, sizeof(len), 1, s->spool) != 1)
+		err(MCT_EXIT_USAGE, "spool");
+	if (len == UINT32_MAX)
+		return -1;
+	o->tmp.len = 0;
+	while (o->tmp.len < len) {
+		int ch = getc(s->spool);
+
+		if (ch == EOF)
+			errx(MCT_EXIT_USAGE, "spool: short");
+		mct_buf_addc(&o->tmp, (char)ch);
+	}
+	mct_buf_addc(&o->tmp, '\0');
+	return mct_intern(&o->corrs, o->tmp.p, len);
+}
+
+/*
+ * The order is broken: every event back, in input order, and the rest
+ * of the input kept whole.
+ */
+static void
+give_up(struct opts *o, struct stepstate *s)
+{
+	struct pev p;
+	size_t i;
+
+	s->stream = 0;
+	s->nrow = 0;
+	s->neg = s->nok = s->nos = s->noe = 0;
+	if (s->spool != NULL) {
+		if (fflush(s->spool) != 0 || fseeko(s->spool, 0, SEEK_SET) != 0)
+			err(MCT_EXIT_USAGE, "spool");
+		while (fread(&p, sizeof(p), 1, s->spool) == 1) {
+			p.corr = get_text(o, s);
+			p.rcorr = get_text(o, s);
+			if (o->n == o->cap) {
+				o->cap = o->cap ? o->cap * 2 : 4096;
+				o->ev = mct_xrealloc(o->ev, o->cap *
+				    sizeof(*o->ev));
+			}
+			o->ev[o->n++] = p;
+		}
+		fclose(s->spool);
+		free(s->spoolvb);
+		s->spool = NULL;
+		s->spoolvb = NULL;
+		mct_sort(o->ev, o->n, sizeof(*o->ev), cmp_seq);
+	}
+	for (i = 0; i < o->n; i++)
+		o->ev[i].fl &= ~F_DONE;
+	cset_free(&s->indone);
+	cset_free(&s->away);
+}
+
+/* Is ts in one of the windows w[0..n) of rank rk? */
+static int
+in_windows(const struct window *w, size_t n, int32_t rk, int64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (w[i].rk == rk && w[i].a <= ts && ts <= w[i].b)
+			return 1;
+	return 0;
+}
+
+/* Has every launch of the step's rank in its window a device event? */
+static int
+launched(const struct opts *o, const struct stepstate *s, const struct pev *st)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		const struct pev *p = &o->ev[i];
+
+		if (p->kind == K_OP && p->rk == st->rk && p->corr >= 0 &&
+		    (p->fl & (F_HOSTCALL | F_LAUNCH)) ==
+		    (F_HOSTCALL | F_LAUNCH) && p->ts >= st->ts &&
+		    p->ts <= st->ts + st->dur && s->ndev[p->corr] == 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+finish_step(struct opts *o, struct stepstate *s, size_t i)
+{
+	struct pev *st = &o->ev[i];
+	int64_t b = st->ts + st->dur;
+	size_t j;
+
+	step_row(o, i, s);
+	st->fl |= F_DONE;
+	s->done = mct_xgrow(s->done, s->ndone, sizeof(*s->done));
+	s->done[s->ndone++] = (struct window){ st->rk, st->ts, b };
+	if (!s->hasdone[st->rk] || s->doneend[st->rk] < b)
+		s->doneend[st->rk] = b;
+	s->hasdone[st->rk] = 1;
+	for (j = 0; j < o->n; j++) {
+		const struct pev *p = &o->ev[j];
+
+		if (p->kind == K_OP && p->rk == st->rk && p->corr >= 0 &&
+		    p->ts >= st->ts && p->ts <= b)
+			cset_add(&s->indone, o->corrs.str[p->corr]);
+	}
+}
+
+/* The open steps' windows, from the steps in o->ev. */
+static void
+open_windows(struct opts *o, struct stepstate *s)
+{
+	size_t i;
+
+	s->nopen = 0;
+	for (i = 0; i < o->n; i++) {
+		const struct pev *p = &o->ev[i];
+
+		if ((p->fl & (F_STEP | F_DONE)) != F_STEP)
+			continue;
+		s->open = mct_xgrow(s->open, s->nopen, sizeof(*s->open));
+		s->open[s->nopen++] = (struct window){ p->rk, p->ts,
+		    p->ts + p->dur };
+	}
+}
+
+/* An op let go: no step to come may start at or before it. */
+static void
+skipped(struct opts *o, struct stepstate *s, const struct pev *p)
+{
+	const char *c = p->corr >= 0 ? o->corrs.str[p->corr] : NULL;
+
+	if (!s->hasskip[p->rk] || s->skip[p->rk] < p->ts)
+		s->skip[p->rk] = p->ts;
+	s->hasskip[p->rk] = 1;
+	if (c != NULL && !cset_has(&s->indone, c))
+		cset_add(&s->away, c);
+}
+
+/* Keep what an open step can use; intern the ids again. */
+static void	reintern(struct opts *, struct stepstate *);
+
+static void
+prune(struct opts *o, struct stepstate *s)
+{
+	char *keep;
+	size_t i, k;
+
+	open_windows(o, s);
+	keep = mct_xmalloc(o->n + 1);
+	for (i = 0; i < (size_t)s->ncorr; i++)
+		s->nhost[i] = 0;
+	for (i = 0; i < o->n; i++) {
+		const struct pev *p = &o->ev[i];
+
+		keep[i] = (p->fl & (F_STEP | F_DONE)) == F_STEP;
+		if (route(p) != R_TIME)
+			continue;
+		if (in_windows(s->open, s->nopen, p->rk, p->ts))
+			keep[i] = 1;
+		if (keep[i] && p->corr >= 0)
+			s->nhost[p->corr]++;
+		else if (!keep[i])
+			skipped(o, s, p);
+	}
+	for (i = 0; i < o->n; i++) {
+		const struct pev *p = &o->ev[i];
+		const char *c;
+
+		if (route(p) != R_CORR)
+			continue;
+		c = o->corrs.str[p->corr];
+		keep[i] = s->nhost[p->corr] > 0 || (!cset_has(&s->indone, c) &&
+		    !cset_has(&s->away, c));
+	}
+	for (i = k = 0; i < o->n; i++) {
+		if (!keep[i])
+			let_go(o, s, &o->ev[i]);
+		else
+			o->ev[k++] = o->ev[i];
+	}
+	o->n = k;
+	free(keep);
+	reintern(o, s);
+}
+
+/*
+ * The ids of the events kept interned again (those of the events let go
+ * dropped), and their counts made again.
+ */
+static void
+reintern(struct opts *o, struct stepstate *s)
+{
+	struct mct_strtab nt = { 0 };
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		struct pev *p = &o->ev[i];
+
+		if (p->corr >= 0)
+			p->corr = mct_intern(&nt, o->corrs.str[p->corr],
+			    strlen(o->corrs.str[p->corr]));
+		if (p->rcorr >= 0)
+			p->rcorr = mct_intern(&nt, o->corrs.str[p->rcorr],
+			    strlen(o->corrs.str[p->rcorr]));
+	}
+	mct_strtab_free(&o->corrs);
+	o->corrs = nt;
+	free(s->nhost);
+	free(s->ndev);
+	s->nhost = s->ndev = NULL;
+	s->ncorr = 0;
+	grow_corrs(o, s);
+	for (i = 0; i < o->n; i++) {
+		const struct pev *p = &o->ev[i];
+
+		if (route(p) == R_TIME && p->corr >= 0)
+			s->nhost[p->corr]++;
+		else if (route(p) == R_CORR && p->kind == K_DEV)
+			s->ndev[p->corr]++;
+	}
+	/* a smaller array when the buffer has shrunk much */
+	if (o->cap > 4096 && o->n < o->cap / 4) {
+		o->cap /= 2;
+		o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
+	}
+}
+
+/* The steps that are done, analysed, and what they held let go. */
+static void
+close_done(struct opts *o, struct stepstate *s)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < o->n; i++) {
+		const struct pev *p = &o->ev[i];
+
+		if ((p->fl & (F_STEP | F_DONE)) != F_STEP ||
+		    !s->hasmax[p->rk] || s->maxts[p->rk] <= p->ts + p->dur ||
+		    !launched(o, s, p))
+			continue;
+		finish_step(o, s, i);
+		any = 1;
+	}
+	if (any)
+		prune(o, s);
+}
+
+void
+steps_begin(struct opts *o)
+{
+	o->ss = mct_xmalloc(sizeof(*o->ss));
+	memset(o->ss, 0, sizeof(*o->ss));
+	o->ss->stream = !o->has_from && !o->has_to;
+}
+
+/* The event path_add() has just kept, o->ev[o->n - 1]: keep it or not. */
+static void
+add_one(struct opts *o)
+{
+	struct stepstate *s = o->ss;
+	struct pev *p = &o->ev[o->n - 1];
+	const char *c;
+	int32_t r = p->rk;
+
+	if (!s->stream)
+		return;
+	grow_ranks(o, s);
+	grow_corrs(o, s);
+	c = p->corr >= 0 ? o->corrs.str[p->corr] : NULL;
+	/* the rank's first cuda_sync: its steps done took syncs by name */
+	if (p->kind == K_SYNC && !s->hassync[r]) {
+		s->hassync[r] = 1;
+		if (s->hasdone[r]) {
+			give_up(o, s);
+			return;
+		}
+	}
+	if (p->fl & F_STEP) {
+		if (s->hasskip[r] && p->ts <= s->skip[r]) {
+			give_up(o, s);
+			return;
+		}
+		s->open = mct_xgrow(s->open, s->nopen, sizeof(*s->open));
+		s->open[s->nopen++] = (struct window){ r, p->ts,
+		    p->ts + p->dur };
+	}
+	switch (route(p)) {
+	case R_TIME:
+		if (!s->hasmax[r] || s->maxts[r] < p->ts)
+			s->maxts[r] = p->ts;
+		s->hasmax[r] = 1;
+		if (s->hasdone[r] && p->ts <= s->doneend[r] &&
+		    in_windows(s->done, s->ndone, r, p->ts)) {
+			give_up(o, s);
+			return;
+		}
+		if (c != NULL && (cset_has(&s->indone, c) ||
+		    cset_has(&s->away, c))) {
+			give_up(o, s);
+			return;
+		}
+		if (!in_windows(s->open, s->nopen, r, p->ts) && !(p->fl & F_STEP)) {
+			skipped(o, s, p);
+			let_go(o, s, p);
+			o->n--;
+			return;
+		}
+		if (c != NULL)
+			s->nhost[p->corr]++;
+		break;
+	case R_CORR:
+		if (cset_has(&s->indone, c)) {
+			give_up(o, s);
+			return;
+		}
+		if (s->nhost[p->corr] == 0 && cset_has(&s->away, c)) {
+			let_go(o, s, p);
+			o->n--;
+			return;
+		}
+		if (p->kind == K_DEV)
+			s->ndev[p->corr]++;
+		break;
+	default:
+		if (!(p->fl & F_STEP)) {
+			o->n--;		/* in no graph, no step */
+			return;
+		}
+	}
+}
+
+void
+steps_add(struct opts *o)
+{
+	struct stepstate *s = o->ss;
+
+	add_one(o);
+	/* a look every 4096 events, or as many as were kept then */
+	if (s->stream && ++s->since >= 4096 && s->since >= s->lastn) {
+		s->since = 0;
+		close_done(o, s);
+		/* the ids of the events let go as they came */
+		if ((size_t)o->corrs.n > 2 * o->n + 4096)
+			reintern(o, s);
+		s->lastn = o->n;
+	}
+}
+
+/* The rows, in step order, and what was counted. */
+int
+steps_end(struct opts *o)
+{
+	struct stepstate *s = o->ss;
+	struct mct_buf b = { 0 };
+	long long n = 0, cyc = 0;
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if ((o->ev[i].fl & (F_STEP | F_DONE)) == F_STEP)
+			step_row(o, i, s);
+	mct_sort(s->row, s->nrow, sizeof(*s->row), cmp_row);
+	for (i = 0; i < s->nrow; i++) {
+		if (s->row[i].cycle) {
+			cyc++;
+			continue;
+		}
+		put_row(o, &b, &s->row[i]);
+		n++;
+	}
+	mct_buf_free(&b);
+	o->negative = s->neg;
+	o->nokernel = s->nok;
+	o->nosrc = s->nos;
+	o->noedge = s->noe;
+	if (!o->quiet)
+		fprintf(stderr, "%s: %lld steps\n", program_invocation_short_name,
+		    n);
+	if (cyc)
+		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
+		    "order): no row\n", program_invocation_short_name, cyc);
+	free(s->row);
+	free(s->maxts);
+	free(s->doneend);
+	free(s->skip);
+	free(s->hasmax);
+	free(s->hasdone);
+	free(s->hasskip);
+	free(s->hassync);
+	free(s->done);
+	free(s->open);
+	free(s->nhost);
+	free(s->ndev);
+	cset_free(&s->indone);
+	cset_free(&s->away);
+	if (s->spool != NULL)
+		fclose(s->spool);
+	free(s->spoolvb);
+	free(s);
+	o->ss = NULL;
+	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
+}
