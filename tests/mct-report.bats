@@ -476,4 +476,9 @@ md_rows() {
 	grep -q '^| device | step | op | allocs | bytes | frees | freed |$' r.md
 	# no section without the events
 	! grep -q 'Memory$' "$BATS_FILE_TMPDIR/seed.md"
+	# the name written with an escape is the same name: the same report
+	e=$BATS_TEST_TMPDIR/esc.json
+	sed 's/"\[memory\]"/"\\u005bmemory]"/g' mem.json > "$e"
+	grep -q -F '"\u005bmemory]"' "$e"
+	mct-report "$e" | sed "s|$e|mem.json|g" | cmp - r.md
 }
