@@ -192,6 +192,8 @@ def unit_of(events, given, stream):
 
 
 def to_ns(v, unit):
+    if type(v) is int:
+        return v * UNITS[unit]          # exact: no rounding to do
     v = time_num(v)
     if v is None:
         return None
@@ -230,8 +232,12 @@ _canon = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False,
                           default=_num).encode
 
 
+_NUM = re.compile(r'\{"\\u0000num":"([^"]*)"\}')
+
+
 def ser(v):
-    return re.sub(r'\{"\\u0000num":"([^"]*)"\}', r"\1", _canon(v))
+    t = _canon(v)
+    return _NUM.sub(r"\1", t) if "\\u0000num" in t else t
 
 
 def get_path(e, path):
@@ -487,9 +493,24 @@ def flow_mode(events, o):
     return r
 
 
+_norm = [None]     # batch: the last file's events normalised, and for what
+
+
+def normalised(raw, given, stream):
+    """normalise(raw, its unit), once for the questions of a batch on a file
+    (the events are only read after)."""
+    if BATCH and _norm[0] is not None and _norm[0][0] is raw and \
+            _norm[0][1:3] == (given, stream):
+        return _norm[0][3]
+    events = normalise(raw, unit_of(raw, given, stream))
+    if BATCH:
+        _norm[0] = (raw, given, stream, events)
+    return events
+
+
 def compute(path, o):
     raw, stream = read_events(path)
-    events = normalise(raw, unit_of(raw, o.unit, stream))
+    events = normalised(raw, o.unit, stream)
     mode = o.mode
     if mode is None:
         keyed = o.key is not None or any(

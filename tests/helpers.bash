@@ -76,15 +76,18 @@ genf() {
 
 # The state of the files an oracle could read or write: those named by its
 # arguments (a directory: every file below it) and the files of the current
-# directory; one line each, the content's digest and the name.  Paths under
+# directory (not when a test file sets oracle_reads_cwd=0: its oracles read
+# only the files they are given); one line each, the content's digest and the name.  Paths under
 # this run's temporary directory (as in mct's headers) count from it.
 oracle_inputs() {
 	local a f files=() named=() run=${BATS_RUN_TMPDIR:-/nonexistent}
 	local -A is_named=()
 
-	for a in ./*; do
-		[ -f "$a" ] && files+=("$a")
-	done
+	if [ "${oracle_reads_cwd:-1}" = 1 ]; then
+		for a in ./*; do
+			[ -f "$a" ] && files+=("$a")
+		done
+	fi
 	for a in "$@"; do
 		if [ -d "$a" ]; then
 			mapfile -d '' -O "${#files[@]}" files < <(find "$a" -type f -print0 | sort -z)
@@ -108,6 +111,23 @@ oracle_inputs() {
 	return 0
 }
 
+# The digest of the oracles' sources, once per run of a test file.
+oracle_sources() {
+	local f=${BATS_RUN_TMPDIR:-}/oracle-sources
+
+	if [ -n "${BATS_RUN_TMPDIR:-}" ] && [ -s "$f" ]; then
+		cat "$f"
+		return
+	fi
+	cat "$MCT_SRCDIR"/tests/*.py "$MCT_SRCDIR"/tests/corpus/*.py \
+	    "$MCT_SRCDIR/data/default.rules" | sha1sum |
+	    if [ -n "${BATS_RUN_TMPDIR:-}" ]; then
+		tee "$f.$$" && mv -f "$f.$$" "$f"
+	    else
+		cat
+	    fi
+}
+
 # oracle SCRIPT [ARG...]: python3 tests/SCRIPT ARGs, once per question and
 # input.  The answer (stdout, stderr, status) is kept under a digest of the
 # oracles' sources, the ARGs, the bytes of every file they name, of the
@@ -126,8 +146,7 @@ oracle() {
 		cat > "$in"
 	fi
 	before=$(oracle_inputs "${@:2}")
-	key=$({ { cat "$MCT_SRCDIR"/tests/*.py "$MCT_SRCDIR"/tests/corpus/*.py \
-		    "$MCT_SRCDIR/data/default.rules"
+	key=$({ { oracle_sources
 	    printf '%s\0' "$PWD" "$@"; printf '%s\n' "$before"; } |
 	    sed "s|$run|@RUN@|g"; [ -z "$in" ] || cat "$in"; } | sha1sum | cut -c1-40)
 	c="$MCT_TEST_CACHE/oracle/$key"

@@ -38,6 +38,7 @@ the Chrome format allows; NaN and Infinity read as null):
 
 Exit status 0 when the check holds, 1 with the first difference on stderr.
 """
+import copy
 import decimal
 import os
 import gzip
@@ -271,12 +272,27 @@ def trace(path):
     return _read[path]
 
 
+_all = {}
+
+
 def read_all(paths, unit, operands=None, rank=None):
-    """Expected header args and events of mct-cat on these operands.
+    """Expected header args and events of mct-cat on these operands (once
+    per process for the same question: the callers only read them).
 
     operands: every operand as given (paths are the readable ones);
     rank: --rank (auto, order, N); with two trace operands or more (mct
     streams do not count), auto."""
+    key = (tuple(paths), unit, None if operands is None else tuple(operands),
+           rank)
+    if "-" in paths:
+        return _read_all(paths, unit, operands, rank)
+    if key not in _all:
+        _all[key] = _read_all(paths, unit, operands, rank)
+    args, events = _all[key]
+    return copy.deepcopy(args), events
+
+
+def _read_all(paths, unit, operands, rank):
     events, origin, head, alone = [], None, None, None
     operands = operands if operands is not None else paths
     traces = [o for o in operands if o == "-" or
@@ -460,7 +476,10 @@ def cmd_wrapcheck(args):
                 ok = ok and isinstance(gv, (int, Decimal)) and \
                     not isinstance(gv, bool) and gv * UNITS[u] == to_ns(t, u)
             else:
-                ok = ok and canon(w[k]) == canon(g[k])
+                a, b = w[k], g[k]
+                # a text or an integer is its own canonical form
+                ok = ok and (a == b if type(a) is type(b) and type(a) in (str, int)
+                             else canon(a) == canon(b))
         if not ok:
             die("event %d differs:\n  want %s\n  got  %s" % (i + 1, ser(w), ser(g)))
 
@@ -495,6 +514,9 @@ def dec_text(ns, unit):
     return t
 
 
+_TSV_SPECIAL = re.compile(r"[\\\t\n\r]")
+
+
 def cmd_columns(args):
     fmt = opt(args, "--format", "tsv")
     flist = opt(args, "--fields", "ts,dur,ph,pid,tid,name")
@@ -511,6 +533,8 @@ def cmd_columns(args):
             if any(c in text for c in ',"\r\n'):
                 return '"' + text.replace('"', '""') + '"'
             return text
+        if not _TSV_SPECIAL.search(text):
+            return text
         return (text.replace("\\", "\\\\").replace("\t", "\\t")
                 .replace("\n", "\\n").replace("\r", "\\r"))
 
@@ -524,14 +548,18 @@ def cmd_columns(args):
                  "rel": None if ts is None or origin is None or ism
                  else ts - origin,
                  "end": None if ts is None else ts + (dur or 0)}[segs[0]]
-            return "" if n is None else dec_text(n, tunit)
+            if n is None:
+                return ""
+            return str(n) if tunit == "ns" else dec_text(n, tunit)
         v = e
         for s in segs:
             v = v.get(s) if isinstance(v, dict) else None
         if v is None:
             return ""
-        if isinstance(v, str):
+        if type(v) is str:
             return v
+        if type(v) is int:
+            return str(v)
         return ser(v)
 
     sep = "," if fmt == "csv" else "\t"

@@ -134,6 +134,19 @@ def get_path(e, path):
     return v
 
 
+_traces = {}   # batch: a file's Trace for the same options, made once
+
+
+def trace_of(path, key="name,args.grid,args.block", device_re=None):
+    """Trace(...), once per process for a file (callers only read it)."""
+    if path in (None, "-"):
+        return Trace(path, key, device_re)
+    k = (path, key, device_re)
+    if k not in _traces:
+        _traces[k] = Trace(path, key, device_re)
+    return _traces[k]
+
+
 class Trace:
     """What mct-phases keeps of a stream: device calls and host events."""
 
@@ -146,6 +159,7 @@ class Trace:
         self.tend = None
         rx = re.compile(device_re) if device_re is not None else None
         keys = key.split(",")
+        lanes = {}              # (pid, tid) -> its text, made once
         first = True
         for e in read_lines(path):
             if not isinstance(e, dict):
@@ -180,9 +194,16 @@ class Trace:
                                  text_of(e.get("name", ""))))
             elif not lane and e.get("cat") != "Trace":
                 # Kineto's profiler span (cat Trace) is not host work
-                self.host.append((ts, dur, text_of(e.get("name", "")),
-                                  json.dumps([e.get("pid", "\0"),
-                                              e.get("tid", "\0")])))
+                pid, tid = e.get("pid", "\0"), e.get("tid", "\0")
+                k = (type(pid), pid, type(tid), tid) \
+                    if type(pid) in (int, str) and type(tid) in (int, str) \
+                    else None
+                lane = lanes.get(k) if k is not None else None
+                if lane is None:
+                    lane = json.dumps([pid, tid])
+                    if k is not None:
+                        lanes[k] = lane
+                self.host.append((ts, dur, text_of(e.get("name", "")), lane))
         self.dev.sort(key=lambda d: d[0])
         if self.origin is None:
             self.origin = self.dev[0][0] if self.dev else 0
@@ -450,7 +471,7 @@ def parse_opts(args):
 
 def cmd_phases(args):
     o, path = parse_opts(args)
-    t = Trace(path, o["key"], o["device_re"])
+    t = trace_of(path, o["key"], o["device_re"])
     for p in find_phases(t, o["min_rounds"], o["min_share"], o["split"],
                          o["overlap"], o["join"], o["min_switch"]):
         events, busy = t.window(p["start"], p["end"])
@@ -462,7 +483,7 @@ def cmd_phases(args):
 
 def cmd_gaps(args):
     o, path = parse_opts(args)
-    t = Trace(path, o["key"], o["device_re"])
+    t = trace_of(path, o["key"], o["device_re"])
     for a, b, top in find_gaps(t, o["gap"]):
         print("\t".join(("gap", str(a - t.origin), str(b - t.origin),
                          host_text(top))))
@@ -491,7 +512,7 @@ def cmd_fmt(args):
 
 
 def cmd_windows(args):
-    t = Trace(args[0])
+    t = trace_of(args[0])
     for r in records(args[1] if len(args) > 1 else None):
         if r["phase"] == "gap":
             continue
@@ -499,7 +520,7 @@ def cmd_windows(args):
 
 
 def cmd_busy(args):
-    t = Trace(args[0])
+    t = trace_of(args[0])
     a, b = int(args[1]) + t.origin, int(args[2]) + t.origin
     print("%d\t%d" % t.window(a, b))
 
