@@ -25,6 +25,11 @@ setup_file() {
 	oracle report_oracle.py facts "$fixtures"/*.json* > "$BATS_FILE_TMPDIR/facts"
 }
 
+# every test in its own directory: none writes into the build tree
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
 # fact TAG TRACE [FACTS]: the lines TAG of TRACE in the oracle's facts
 # (report_oracle.py facts), without their tag.
 fact() {
