@@ -191,25 +191,35 @@ mct_rcall_union(const struct mct_rcall *c, size_t n, int which)
 	return sum;
 }
 
+/* The run's calls (rs->n > 0) put in time order, a copy as mct_call, and
+ * their span. */
+static struct mct_call *
+sorted_calls(struct mct_runsum *rs, int64_t *start, int64_t *end)
+{
+	struct mct_call *dev;
+	size_t i;
+
+	mct_rcall_sort(rs->call, rs->n);
+	dev = mct_xmalloc(rs->n * sizeof(*dev));
+	*start = *end = rs->call[0].c.ts;
+	for (i = 0; i < rs->n; i++) {
+		dev[i] = rs->call[i].c;
+		if (dev[i].ts + dev[i].dur > *end)
+			*end = dev[i].ts + dev[i].dur;
+	}
+	return dev;
+}
+
 /* The figures, with the method's knobs m: after the last event. */
 void
 mct_runsum_end(struct mct_runsum *rs, const struct mct_method *m)
 {
 	struct mct_call *dev;
-	size_t i;
 
 	if (rs->n == 0)
 		return;
-	mct_rcall_sort(rs->call, rs->n);
-	rs->start = rs->call[0].c.ts;
-	rs->end = rs->start;
-	for (i = 0; i < rs->n; i++)
-		if (rs->call[i].c.ts + rs->call[i].c.dur > rs->end)
-			rs->end = rs->call[i].c.ts + rs->call[i].c.dur;
+	dev = sorted_calls(rs, &rs->start, &rs->end);
 	rs->busy = mct_rcall_union(rs->call, rs->n, -1);
-	dev = mct_xmalloc(rs->n * sizeof(*dev));
-	for (i = 0; i < rs->n; i++)
-		dev[i] = rs->call[i].c;
 	rs->hasround = mct_rounds(dev, rs->n, (size_t)rs->st.n, m, rs->start,
 	    rs->end, &rs->steps, &rs->rounds, &rs->round);
 	free(dev);
@@ -227,20 +237,12 @@ mct_runsum_rounds(struct mct_runsum *rs, const struct mct_method *m,
 	struct mct_phaser f = { .ndev = rs->n, .nsig = (size_t)rs->st.n,
 	    .m = m, .hasend = 1 };
 	struct mct_call *dev;
-	size_t i, n;
+	size_t n;
 
 	*v = NULL;
 	if (rs->n == 0)
 		return 0;
-	mct_rcall_sort(rs->call, rs->n);
-	dev = mct_xmalloc(rs->n * sizeof(*dev));
-	f.origin = f.tend = rs->call[0].c.ts;
-	for (i = 0; i < rs->n; i++) {
-		dev[i] = rs->call[i].c;
-		if (dev[i].ts + dev[i].dur > f.tend)
-			f.tend = dev[i].ts + dev[i].dur;
-	}
-	f.dev = dev;
+	f.dev = dev = sorted_calls(rs, &f.origin, &f.tend);
 	mct_phases_find(&f);
 	mct_phases_merge_switches(&f, -1);
 	n = mct_phases_rounds(&f, v);

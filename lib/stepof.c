@@ -59,7 +59,7 @@ struct mct_stepof {
 	struct mct_strtab st;		/* lanes, processes, correlation keys */
 	struct sstep	*step;		/* by lane, then start (when asked) */
 	struct sstep	*pstep;		/* the same by process, then start */
-	size_t		 nstep, stepcap;
+	size_t		 nstep;
 	struct slaunch	*launch;	/* by correlation key */
 	size_t		 nlaunch;
 	struct mct_buf	 key;
@@ -230,11 +230,7 @@ mct_stepof_see(struct mct_stepof *f, struct mct_event *ev)
 		f->mctracer |= mctracer_call(ev);
 	}
 	if (is_step(f, ev, &n) && times_of(ev, &ts, &end) == 0) {
-		if (f->nstep == f->stepcap) {
-			f->stepcap = f->stepcap ? 2 * f->stepcap : 64;
-			f->step = mct_xrealloc(f->step,
-			    f->stepcap * sizeof(*f->step));
-		}
+		f->step = mct_xgrow(f->step, f->nstep, sizeof(*f->step));
 		s = &f->step[f->nstep++];
 		s->ts = ts;
 		s->end = end;
