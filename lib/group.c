@@ -4,7 +4,7 @@
  *
  * Each group keeps a small struct: its count, its span, running sums of
  * the extra fields, and every value (8 bytes each) for exact medians and
- * percentiles.  No event is kept.  The groups sit in one array in the
+ * percentiles, where one is asked (novals: none).  No event is kept.  The groups sit in one array in the
  * order their keys came, found by key through the map of table.c.  What
  * a group's row looks like to a writer is cell.c's.
  */
@@ -41,11 +41,14 @@ mct_agg_parse(struct mct_gtab *t, const char *text, struct mct_agg *a)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(text, names[i].s) == 0) {
 			a->kind = names[i].k;
+			if (a->kind == MCT_A_MEDIAN || a->kind == MCT_A_STDDEV)
+				t->needvals = 1;
 			return 0;
 		}
 	if (text[0] == 'p' && text[1] >= '0' && text[1] <= '9') {
 		/* pN: the quantile N/100 as the fraction qn/qd, exactly */
 		a->kind = MCT_A_PCT;
+		t->needvals = 1;
 		a->qn = 0;
 		a->qd = 100;
 		for (p = text + 1; *p >= '0' && *p <= '9' && a->qn < 1000000; p++)
@@ -178,6 +181,7 @@ group(struct mct_gtab *t, const char *key, size_t n)
 	g->key = e->key;
 	g->klen = n;
 	g->x = runs(t);
+	g->val.nokeep = t->novals;
 	return g;
 }
 

@@ -823,7 +823,8 @@ struct mct_stats {
 	mct_i128	 isumsq;	/* integers: sum of squares, exact */
 	int		 sqover;	/* ... unless it overflowed */
 	struct mct_sketch *sk;		/* past the exact limit: v is gone */
-	double		 fsum, fsumsq, fmin, fmax;	/* with sk: running */
+	int		 nokeep;	/* no value kept (no quantile asked) */
+	double		 fsum, fsumsq, fmin, fmax;	/* with sk, nokeep: running */
 };
 
 void	 mct_stats_add(struct mct_stats *, int64_t);
@@ -897,6 +898,8 @@ struct mct_gtab {
 	mct_i128	 alltotal;
 	double		 alltotalf;
 	int		 allfloat;
+	int		 needvals;	/* an aggregate parsed needs the values */
+	int		 novals;	/* keep none (set before the first event) */
 };
 
 /* The order of a report: a key part (A to Z), else an aggregate. */

@@ -13,6 +13,11 @@
  * partial sets gives it to the last bit, in any order.  A set past its
  * exact limit turns into a sketch (lib/sketch.c): its values go, and
  * quantiles come from the sketch within its bound.
+ *
+ * A set that no quantile or deviation is asked of keeps no value at all
+ * (nokeep, set before the first): its count, exact integer sums, min and
+ * max, and the running doubles, which add the values in the order they
+ * came as the sum of kept values does.
  */
 #include "config.h"
 
@@ -31,17 +36,24 @@ grow(struct mct_stats *s)
 	}
 }
 
-/* A value into a sketched set: its bucket and the running doubles. */
+/* A value into the running doubles (a set sketched, or keeping none). */
 static void
-running(struct mct_stats *s, double d)
+unkept(struct mct_stats *s, double d)
 {
-	mct_sketch_add(s->sk, d, 1);
 	s->fsum += d;
 	s->fsumsq += d * d;
 	if (s->n == 0 || d < s->fmin)
 		s->fmin = d;
 	if (s->n == 0 || d > s->fmax)
 		s->fmax = d;
+}
+
+/* A value into a sketched set: its bucket and the running doubles. */
+static void
+running(struct mct_stats *s, double d)
+{
+	mct_sketch_add(s->sk, d, 1);
+	unkept(s, d);
 }
 
 static double at(const struct mct_stats *, size_t);
@@ -56,7 +68,7 @@ mct_stats_sketch(struct mct_stats *s)
 {
 	size_t i, n = s->n;
 
-	if (s->sk != NULL)
+	if (s->sk != NULL || s->nokeep)
 		return;
 	s->sk = mct_xmalloc(sizeof(*s->sk));
 	memset(s->sk, 0, sizeof(*s->sk));
@@ -66,6 +78,29 @@ mct_stats_sketch(struct mct_stats *s)
 		running(s, at(s, i));
 		s->n++;
 	}
+	free(s->v);
+	s->v = NULL;
+	s->cap = 0;
+}
+
+/* From now on a set that keeps no value: its running doubles from them. */
+static void
+forget(struct mct_stats *s)
+{
+	size_t n = s->n;
+
+	if (s->nokeep)
+		return;
+	s->nokeep = 1;
+	if (s->sk != NULL) {
+		mct_sketch_free(s->sk);
+		free(s->sk);
+		s->sk = NULL;
+		return;
+	}
+	s->fsum = s->fsumsq = 0;
+	for (s->n = 0; s->n < n; s->n++)
+		unkept(s, at(s, s->n));
 	free(s->v);
 	s->v = NULL;
 	s->cap = 0;
@@ -81,7 +116,9 @@ mct_stats_add(struct mct_stats *s, int64_t v)
 	if (!s->sqover && __builtin_add_overflow(s->isumsq,
 	    (mct_i128)v * v, &s->isumsq))
 		s->sqover = 1;
-	if (s->sk != NULL)
+	if (s->nokeep)
+		unkept(s, (double)v);
+	else if (s->sk != NULL)
 		running(s, (double)v);
 	else {
 		grow(s);
@@ -103,12 +140,14 @@ mct_stats_addf(struct mct_stats *s, double d)
 
 	if (!s->isfloat) {
 		/* from now on, doubles */
-		if (s->sk == NULL)
+		if (s->sk == NULL && !s->nokeep)
 			for (i = 0; i < s->n; i++)
 				s->v[i].d = (double)s->v[i].i;
 		s->isfloat = 1;
 	}
-	if (s->sk != NULL)
+	if (s->nokeep)
+		unkept(s, d);
+	else if (s->sk != NULL)
 		running(s, d);
 	else {
 		grow(s);
@@ -118,9 +157,9 @@ mct_stats_addf(struct mct_stats *s, double d)
 	s->sorted = 0;
 }
 
-/* The summary of the sketched set b into the sketched set a. */
+/* The summary of the set b into a, both sketched or keeping no value. */
 static void
-merge_sketch(struct mct_stats *a, const struct mct_stats *b)
+merge_sums(struct mct_stats *a, const struct mct_stats *b)
 {
 	if (b->n == 0)
 		return;
@@ -149,9 +188,21 @@ mct_stats_merge(struct mct_stats *a, const struct mct_stats *b)
 {
 	size_t i;
 
+	if (a->nokeep || b->nokeep) {
+		forget(a);
+		if (b->nokeep || b->sk != NULL)
+			merge_sums(a, b);
+		else
+			for (i = 0; i < b->n; i++)
+				if (b->isfloat)
+					mct_stats_addf(a, b->v[i].d);
+				else
+					mct_stats_add(a, b->v[i].i);
+		return;
+	}
 	if (b->sk != NULL) {
 		mct_stats_sketch(a);
-		merge_sketch(a, b);
+		merge_sums(a, b);
 		mct_sketch_merge(a->sk, b->sk);
 		return;
 	}
@@ -197,7 +248,7 @@ mct_stats_sum(const struct mct_stats *s)
 
 	if (!s->isfloat)
 		return (double)s->isum;
-	if (s->sk != NULL)
+	if (s->sk != NULL || s->nokeep)
 		return s->fsum;
 	for (i = 0; i < s->n; i++)
 		d += s->v[i].d;
@@ -209,7 +260,7 @@ mct_stats_min(struct mct_stats *s)
 {
 	if (!s->isfloat)
 		return (double)s->imin;
-	if (s->sk != NULL)
+	if (s->sk != NULL || s->nokeep)
 		return s->fmin;
 	sort(s);
 	return s->n ? s->v[0].d : NAN;
@@ -220,7 +271,7 @@ mct_stats_max(struct mct_stats *s)
 {
 	if (!s->isfloat)
 		return (double)s->imax;
-	if (s->sk != NULL)
+	if (s->sk != NULL || s->nokeep)
 		return s->fmax;
 	sort(s);
 	return s->n ? s->v[s->n - 1].d : NAN;
@@ -260,7 +311,7 @@ mct_stats_stddev(const struct mct_stats *s)
 		d = (double)m2 - (double)r * (double)r / (double)s->n;
 		return d > 0 ? sqrt(d / (double)(s->n - 1)) : 0;
 	}
-	if (s->sk != NULL) {
+	if (s->sk != NULL || s->nokeep) {
 		d = s->fsumsq - s->fsum * s->fsum / (double)s->n;
 		return d > 0 ? sqrt(d / (double)(s->n - 1)) : 0;
 	}
@@ -282,8 +333,8 @@ mct_stats_quantile(struct mct_stats *s, int64_t num, int64_t den)
 	mct_i128 pn, rem, lo, hi;
 	size_t i;
 
-	if (s->n == 0 || den <= 0)
-		return NAN;
+	if (s->n == 0 || den <= 0 || s->nokeep)
+		return NAN;	/* (nokeep: never asked) */
 	if (s->sk != NULL)
 		return mct_sketch_quantile(s->sk, num, den, s->n,
 		    mct_stats_min(s), mct_stats_max(s));

@@ -78,6 +78,57 @@ test_sketch_sparse(void)
 	mct_sketch_free(&d);
 }
 
+/*
+ * A set that keeps no value (no quantile asked): nothing held, and its
+ * count, sum, min, max and mean are those of the same values kept, in
+ * integers and once a fraction came; merged into a kept set, or a kept
+ * one into it, the same again.
+ */
+static void
+test_nokeep(void)
+{
+	struct mct_stats k = { 0 }, n = { 0 }, k2 = { 0 }, n2 = { 0 };
+	uint64_t x = 7;
+	int64_t v;
+	int i, same = 1;
+
+	n.nokeep = 1;
+	for (i = 0; i < 100000; i++) {
+		v = (int64_t)(sk_rand(&x) % 1000000) - 1000;
+		mct_stats_add(&k, v);
+		mct_stats_add(&n, v);
+		same &= mct_stats_sum(&k) == mct_stats_sum(&n) &&
+		    mct_stats_min(&k) == mct_stats_min(&n) &&
+		    mct_stats_max(&k) == mct_stats_max(&n);
+	}
+	ok(same && n.v == NULL && n.cap == 0 && n.n == 100000 &&
+	    mct_stats_mean(&k) == mct_stats_mean(&n) &&
+	    mct_stats_stddev(&k) == mct_stats_stddev(&n),
+	    "stats: a set keeping no value has the kept set's figures");
+	for (i = 0; i < 1000; i++) {
+		mct_stats_addf(&k, (double)i / 3 - 7.25);
+		mct_stats_addf(&n, (double)i / 3 - 7.25);
+	}
+	ok(n.v == NULL && n.isfloat && mct_stats_sum(&k) == mct_stats_sum(&n) &&
+	    mct_stats_min(&k) == mct_stats_min(&n) &&
+	    mct_stats_max(&k) == mct_stats_max(&n) &&
+	    mct_stats_mean(&k) == mct_stats_mean(&n),
+	    "stats: ... and after a fraction, the same doubles in the same order");
+	for (i = 0; i < 500; i++)
+		mct_stats_add(&k2, i * 3);
+	mct_stats_merge(&n2, &k2);	/* a kept set into a new one */
+	mct_stats_merge(&k2, &n);	/* a set of no value into a kept one */
+	ok(n2.v != NULL && n2.n == 500 && !n2.nokeep &&
+	    k2.nokeep && k2.v == NULL && k2.n == 101500 &&
+	    mct_stats_max(&k2) == mct_stats_max(&n) &&
+	    mct_stats_min(&k2) == mct_stats_min(&n),
+	    "stats: merged with a set of no value, a kept set keeps none");
+	mct_stats_free(&k);
+	mct_stats_free(&n);
+	mct_stats_free(&k2);
+	mct_stats_free(&n2);
+}
+
 void
 test_sketch(void)
 {
@@ -197,4 +248,5 @@ test_sketch(void)
 	mct_stats_free(&w);
 	mct_stats_free(&z);
 	test_sketch_sparse();
+	test_nokeep();
 }

@@ -463,6 +463,8 @@ ready(struct opts *o)
 	int i;
 
 	setup(o);
+	/* no median, percentile or deviation to give: no value kept */
+	o->t.novals = !o->t.needvals && !o->partial;
 	if (uses_category(o) && mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
 	for (i = 0; i < o->nby; i++)
