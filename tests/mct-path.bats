@@ -57,6 +57,7 @@ GEN_ASKS=("" $'--scale\tkernel=0.5' $'--scale\t^mc_memset_d32_kernel$=10000'
     $'--from-rel\t10000000\t--to-rel\t30000000')
 STEP='[param|pytorch.model.alex_net|0|0|0|measure|forward]#2'
 HTA_ASKS=("" $'--step\t'"$STEP")
+PS_ASKS=($'--step\tProfilerStep#3')
 
 @test "a generated trace (syncs by name, two streams): segments, summary and breakdown are the oracle's" {
 	same "$(says "$d/g.json")" "$(ask "$d/g.json" "" "${GEN_ASKS[@]}")"
@@ -131,6 +132,21 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 		genf "$l.json" --scale 0.01 --profiler-steps --layout "$l"
 		same "$(mct-path -q --steps all -o tsv --no-header < "$l.json" |
 		    sed 's/^/step\t/')" "$want"
+	done
+}
+
+@test "--step keeps only its step's window as the input comes: the oracle's path, the same whatever the file's order or from a pipe" {
+	local l st
+
+	genf ps.json --scale 0.01 --profiler-steps
+	same "$(says --step 'ProfilerStep#3' ps.json)" \
+	    "$(ask ps.json $'--step\tProfilerStep#3' "${PS_ASKS[@]}")"
+	for l in sections shuffle; do
+		genf "$l.json" --scale 0.01 --profiler-steps --layout "$l"
+		for st in 'ProfilerStep#3' 'ProfilerStep#1' 'mcLaunchKernel#40'; do
+			same "$(mct-path -q --no-header -o tsv --step "$st" < "$l.json")" \
+			    "$(mct-path -q --no-header -o tsv --step "$st" ps.json)"
+		done
 	done
 }
 

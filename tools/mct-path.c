@@ -625,7 +625,7 @@ main(int argc, char *argv[])
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
 	lines = lines && path_edit(&o, r);
-	if (o.steps)
+	if (o.steps || o.step != NULL)
 		steps_begin(&o);
 	while (mct_next(r, &ev)) {
 		size_t had = o.n, had0 = o.n;
@@ -640,9 +640,11 @@ main(int argc, char *argv[])
 		for (; had < o.n; had++)
 			if (o.ev[had].kind == K_SYNC)
 				sync_seen(&o, o.ev[had].rk);
-		if (o.steps && o.n > had0)
-			steps_add(&o);
+		if (o.ss != NULL && o.n > had0)
+			steps_add(&o, had0);
 	}
+	if (o.ss != NULL && !o.steps)
+		step_end(&o);
 	if (o.steps) {
 		mct_out_begin(&o.out, o.hdr);
 		status = steps_end(&o);

@@ -1,8 +1,8 @@
 /*
  * mct-path.h - what mct-path.c (the command line and the output),
  * path-read.c (the events kept, the window), path-graph.c (the graph
- * and its longest path) and path-steps.c (--steps all, step by step)
- * share.
+ * and its longest path) and path-steps.c (--steps all, step by step;
+ * --step, its window only) share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -89,7 +89,8 @@ struct opts {
 	const char	*step;
 	int		 steps;		/* --steps all */
 	size_t		 stepev;	/* with steps: the step analysed */
-	struct stepstate *ss;		/* --steps all's (path-steps.c) */
+	struct stepstate *ss;		/* --steps all's, --step's
+					   (path-steps.c) */
 	int64_t		 from, to;
 	int		 has_from, has_to, from_rel, to_rel;
 	struct scale	 sc[MAXSCALE];
@@ -142,7 +143,8 @@ int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_free(struct path *);
 void	 steps_begin(struct opts *);
-void	 steps_add(struct opts *);
+void	 steps_add(struct opts *, size_t);
 int	 steps_end(struct opts *);
+void	 step_end(struct opts *);
 
 #endif /* MCT_PATH_H */

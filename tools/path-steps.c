@@ -1,7 +1,8 @@
 /*
  * path-steps.c - mct-path --steps all: a row per ProfilerStep#N, the
  * steps analysed one after another as the input comes, each step's
- * events freed once it is done.
+ * events freed once it is done; and --step NAME[#N], only the window of
+ * the step that NAME[#N] is so far kept.
  *
  * An op (or a collective without launch) of rank r is kept while it
  * starts in the window [a, b] of an open step of r, else let go as it
@@ -19,6 +20,13 @@
  * the events let go, kept in a temporary file, are read back, and the
  * rest of the input is kept whole, as without this file.  So the rows
  * are the same either way.
+ *
+ * --step: the events named NAME#N (or, while no event has that name, the
+ * N-th events named NAME) of each rank, earliest first, are kept, and the
+ * window of the want-th of each rank is the one open window of the rank
+ * (two with both names).  Nothing is analysed before the input ends (a
+ * rank may come last).  When the want-th changes to one that starts at
+ * or before an op let go, the order is broken as above.
  */
 #include "config.h"
 
@@ -55,8 +63,29 @@ struct window {
 	int64_t		 a, b;
 };
 
+/* --step: the earliest events of a name, by rank (a name's instance). */
+struct cand {
+	int64_t		 ts, dur;
+	long long	 seq;
+};
+
+struct pick {
+	const char	*text;		/* the name */
+	int32_t		 id;		/* its id in o->names, -1 not yet */
+	long		 want;		/* the instance */
+	struct cand	**c;		/* per rank: the first want, in order */
+	size_t		*nc;
+	int32_t		 nrk;
+};
+
 struct stepstate {
 	int		 stream;	/* 0: the whole input kept */
+	int		 one;		/* --step */
+	struct pick	 pk[2];		/* NAME#N as a name, NAME's N-th */
+	int		 npk;
+	int32_t		 nnames;	/* o->names.n when the ids were looked
+					   up */
+	char		*namebuf;
 	struct row	*row;
 	size_t		 nrow;
 	long long	 neg, nok, nos, noe;
@@ -241,6 +270,157 @@ cmp_row(const void *a, const void *b)
 }
 
 /*
+ * --step's instances.
+ */
+
+/* The names --step NAME[#N] may mean: NAME#N itself, and NAME's N-th. */
+static void
+picks_begin(struct opts *o, struct stepstate *s)
+{
+	const char *hash = strrchr(o->step, '#');
+	size_t len;
+	char *end;
+	long want;
+
+	s->pk[s->npk++] = (struct pick){ .text = o->step, .id = -1, .want = 1 };
+	if (hash == NULL)
+		return;
+	errno = 0;
+	want = strtol(hash + 1, &end, 10);
+	if (hash[1] == '\0' || *end != '\0' || errno || want < 1)
+		return;
+	len = (size_t)(hash - o->step);
+	s->namebuf = mct_xmalloc(len + 1);
+	memcpy(s->namebuf, o->step, len);
+	s->namebuf[len] = '\0';
+	s->pk[s->npk++] = (struct pick){ .text = s->namebuf, .id = -1,
+	    .want = want };
+}
+
+/* The names' ids, once they have come. */
+static void
+picks_ids(struct opts *o, struct stepstate *s)
+{
+	struct mct_mapent *e;
+	int i;
+
+	if (s->nnames == o->names.n)
+		return;
+	s->nnames = o->names.n;
+	for (i = 0; i < s->npk; i++)
+		if (s->pk[i].id < 0 && (e = mct_map_find(&o->names.map,
+		    s->pk[i].text, strlen(s->pk[i].text))) != NULL)
+			s->pk[i].id = (int32_t)e->val.i;
+}
+
+/* Where (ts, seq) goes among the pick's events of rank r. */
+static size_t
+cand_at(const struct pick *k, int32_t r, int64_t ts, long long seq)
+{
+	size_t a = 0, b = k->nc[r], m;
+
+	while (a < b) {
+		const struct cand *c = &k->c[r][(m = (a + b) / 2)];
+
+		if (c->ts < ts || (c->ts == ts && c->seq < seq))
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+/* Is p one of the first events of a pick's name on its rank? */
+static int
+is_cand(const struct stepstate *s, const struct pev *p)
+{
+	const struct pick *k;
+	size_t j;
+	int i;
+
+	for (i = 0; i < s->npk; i++) {
+		k = &s->pk[i];
+		if (k->id != p->name || p->rk >= k->nrk)
+			continue;
+		j = cand_at(k, p->rk, p->ts, p->seq);
+		if (j < k->nc[p->rk] && k->c[p->rk][j].seq == p->seq)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * An event of the pick's name: one of the first want of its rank, or
+ * not (0).  *moved: the want-th is another now.
+ */
+static int
+pick_add(struct pick *k, const struct pev *p, int *moved)
+{
+	int32_t r = p->rk;
+	size_t j;
+
+	while (k->nrk <= r) {
+		k->c = mct_xgrow(k->c, (size_t)k->nrk, sizeof(*k->c));
+		k->nc = mct_xgrow(k->nc, (size_t)k->nrk, sizeof(*k->nc));
+		k->c[k->nrk] = NULL;
+		k->nc[k->nrk++] = 0;
+	}
+	if ((j = cand_at(k, r, p->ts, p->seq)) >= (size_t)k->want)
+		return 0;
+	if (k->nc[r] < (size_t)k->want)
+		k->c[r] = mct_xgrow(k->c[r], k->nc[r]++, sizeof(**k->c));
+	memmove(&k->c[r][j + 1], &k->c[r][j], (k->nc[r] - 1 - j) *
+	    sizeof(**k->c));
+	k->c[r][j] = (struct cand){ p->ts, p->dur, p->seq };
+	*moved |= k->nc[r] == (size_t)k->want;
+	return 1;
+}
+
+/* The open windows: the want-th of each pick and rank. */
+static void
+pick_windows(struct stepstate *s)
+{
+	const struct cand *c;
+	int32_t r;
+	int i;
+
+	s->nopen = 0;
+	for (i = 0; i < s->npk; i++)
+		for (r = 0; r < s->pk[i].nrk; r++) {
+			if (s->pk[i].nc[r] != (size_t)s->pk[i].want)
+				continue;
+			c = &s->pk[i].c[r][s->pk[i].want - 1];
+			s->open = mct_xgrow(s->open, s->nopen, sizeof(*s->open));
+			s->open[s->nopen++] = (struct window){ r, c->ts,
+			    c->ts + c->dur };
+		}
+}
+
+/*
+ * --step: is p an instance to keep?  -1: the window of its rank has
+ * moved to where an op was let go (the order is broken).
+ */
+static int
+pick(struct opts *o, struct stepstate *s, const struct pev *p)
+{
+	int i, moved = 0, cand = 0;
+	size_t w;
+
+	picks_ids(o, s);
+	for (i = 0; i < s->npk; i++)
+		if (s->pk[i].id == p->name && pick_add(&s->pk[i], p, &moved))
+			cand = 1;
+	if (!moved)
+		return cand;
+	pick_windows(s);
+	for (w = 0; w < s->nopen; w++)
+		if (s->open[w].rk == p->rk && s->hasskip[p->rk] &&
+		    s->open[w].a <= s->skip[p->rk])
+			return -1;
+	return cand;
+}
+
+/*
  * What an event is to the steps.
  */
 enum { R_NONE, R_TIME, R_CORR };
@@ -348,6 +528,17 @@ get_text(struct opts *o, struct stepstate *s)
 	return mct_intern(&o->corrs, o->tmp.p, len);
 }
 
+/* An event at the end of o->ev. */
+static void
+push(struct opts *o, const struct pev *p)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 4096;
+		o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
+	}
+	o->ev[o->n++] = *p;
+}
+
 /*
  * The order is broken: every event back, in input order, and the rest
  * of the input kept whole.
@@ -367,12 +558,7 @@ give_up(struct opts *o, struct stepstate *s)
 		while (fread(&p, sizeof(p), 1, s->spool) == 1) {
 			p.corr = get_text(o, s);
 			p.rcorr = get_text(o, s);
-			if (o->n == o->cap) {
-				o->cap = o->cap ? o->cap * 2 : 4096;
-				o->ev = mct_xrealloc(o->ev, o->cap *
-				    sizeof(*o->ev));
-			}
-			o->ev[o->n++] = p;
+			push(o, &p);
 		}
 		fclose(s->spool);
 		free(s->spoolvb);
@@ -479,14 +665,18 @@ prune(struct opts *o, struct stepstate *s)
 	char *keep;
 	size_t i, k;
 
-	open_windows(o, s);
+	if (s->one)
+		pick_windows(s);
+	else
+		open_windows(o, s);
 	keep = mct_xmalloc(o->n + 1);
 	for (i = 0; i < (size_t)s->ncorr; i++)
 		s->nhost[i] = 0;
 	for (i = 0; i < o->n; i++) {
 		const struct pev *p = &o->ev[i];
 
-		keep[i] = (p->fl & (F_STEP | F_DONE)) == F_STEP;
+		keep[i] = s->one ? is_cand(s, p) :
+		    (p->fl & (F_STEP | F_DONE)) == F_STEP;
 		if (route(p) != R_TIME)
 			continue;
 		if (in_windows(s->open, s->nopen, p->rk, p->ts))
@@ -503,8 +693,8 @@ prune(struct opts *o, struct stepstate *s)
 		if (route(p) != R_CORR)
 			continue;
 		c = o->corrs.str[p->corr];
-		keep[i] = s->nhost[p->corr] > 0 || (!cset_has(&s->indone, c) &&
-		    !cset_has(&s->away, c));
+		keep[i] = (s->one && keep[i]) || s->nhost[p->corr] > 0 ||
+		    (!cset_has(&s->indone, c) && !cset_has(&s->away, c));
 	}
 	for (i = k = 0; i < o->n; i++) {
 		if (!keep[i])
@@ -586,6 +776,8 @@ steps_begin(struct opts *o)
 	o->ss = mct_xmalloc(sizeof(*o->ss));
 	memset(o->ss, 0, sizeof(*o->ss));
 	o->ss->stream = !o->has_from && !o->has_to;
+	if ((o->ss->one = !o->steps))
+		picks_begin(o, o->ss);
 }
 
 /* The event path_add() has just kept, o->ev[o->n - 1]: keep it or not. */
@@ -596,6 +788,7 @@ add_one(struct opts *o)
 	struct pev *p = &o->ev[o->n - 1];
 	const char *c;
 	int32_t r = p->rk;
+	int keep;			/* kept whatever its window */
 
 	if (!s->stream)
 		return;
@@ -610,7 +803,12 @@ add_one(struct opts *o)
 			return;
 		}
 	}
-	if (p->fl & F_STEP) {
+	if (s->one) {
+		if ((keep = pick(o, s, p)) < 0) {
+			give_up(o, s);
+			return;
+		}
+	} else if ((keep = (p->fl & F_STEP) != 0)) {
 		if (s->hasskip[r] && p->ts <= s->skip[r]) {
 			give_up(o, s);
 			return;
@@ -634,7 +832,7 @@ add_one(struct opts *o)
 			give_up(o, s);
 			return;
 		}
-		if (!in_windows(s->open, s->nopen, r, p->ts) && !(p->fl & F_STEP)) {
+		if (!in_windows(s->open, s->nopen, r, p->ts) && !keep) {
 			skipped(o, s, p);
 			let_go(o, s, p);
 			o->n--;
@@ -648,7 +846,7 @@ add_one(struct opts *o)
 			give_up(o, s);
 			return;
 		}
-		if (s->nhost[p->corr] == 0 && cset_has(&s->away, c)) {
+		if (s->nhost[p->corr] == 0 && cset_has(&s->away, c) && !keep) {
 			let_go(o, s, p);
 			o->n--;
 			return;
@@ -657,29 +855,62 @@ add_one(struct opts *o)
 			s->ndev[p->corr]++;
 		break;
 	default:
-		if (!(p->fl & F_STEP)) {
+		if (!keep) {
 			o->n--;		/* in no graph, no step */
 			return;
 		}
 	}
 }
 
-void
-steps_add(struct opts *o)
+/* A look every 4096 events, or as many as were kept then. */
+static void
+look(struct opts *o)
 {
 	struct stepstate *s = o->ss;
 
-	add_one(o);
-	/* a look every 4096 events, or as many as were kept then */
-	if (s->stream && ++s->since >= 4096 && s->since >= s->lastn) {
+	if (s->stream && s->since >= 4096 && s->since >= s->lastn) {
 		s->since = 0;
-		close_done(o, s);
+		if (s->one)
+			prune(o, s);
+		else
+			close_done(o, s);
 		/* the ids of the events let go as they came */
 		if ((size_t)o->corrs.n > 2 * o->n + 4096)
 			reintern(o, s);
 		s->lastn = o->n;
 	}
 }
+
+/*
+ * The events path_add() or path_lines() kept, from o->ev[from] on: one
+ * by one (giving up may put events back before them), then a look (its
+ * new ids would not be theirs).
+ */
+void
+steps_add(struct opts *o, size_t from)
+{
+	struct pev *run;
+	size_t n = o->n - from, i;
+
+	if (!o->ss->stream)
+		return;
+	if (n == 1)
+		add_one(o);
+	else {
+		run = mct_xmalloc(n * sizeof(*run));
+		memcpy(run, &o->ev[from], n * sizeof(*run));
+		o->n = from;
+		for (i = 0; i < n; i++) {
+			push(o, &run[i]);
+			add_one(o);
+		}
+		free(run);
+	}
+	o->ss->since += n;
+	look(o);
+}
+
+static void	state_free(struct opts *);
 
 /* The rows, in step order, and what was counted. */
 int
@@ -713,6 +944,31 @@ steps_end(struct opts *o)
 	if (cyc)
 		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
 		    "order): no row\n", program_invocation_short_name, cyc);
+	state_free(o);
+	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
+}
+
+/* --step: the input has ended (the step is analysed as a whole read's). */
+void
+step_end(struct opts *o)
+{
+	state_free(o);
+}
+
+static void
+state_free(struct opts *o)
+{
+	struct stepstate *s = o->ss;
+	int32_t r;
+	int i;
+
+	for (i = 0; i < s->npk; i++) {
+		for (r = 0; r < s->pk[i].nrk; r++)
+			free(s->pk[i].c[r]);
+		free(s->pk[i].c);
+		free(s->pk[i].nc);
+	}
+	free(s->namebuf);
 	free(s->row);
 	free(s->maxts);
 	free(s->doneend);
@@ -732,5 +988,4 @@ steps_end(struct opts *o)
 	free(s->spoolvb);
 	free(s);
 	o->ss = NULL;
-	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
 }
