@@ -307,6 +307,10 @@ J
 	same "$stderr" "mct-path: --step nosuch: no such event"
 	run --separate-stderr mct-path --step 'mcGetDevice#0' "$d/g.json"
 	[ "$status" -eq 2 ]
+	# (with --scale too: the message, no path before it)
+	run --separate-stderr mct-path --scale 'name~x=0.5' --step nosuch "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-path: --step nosuch: no such event"
 	run --separate-stderr mct-path --scale 'name~x' "$d/g.json"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "mct-path: --scale 'name~x': EXPR=F wanted (at most 32)"* ]]

@@ -459,10 +459,12 @@ before(struct opts *o)
 	struct path pa;
 
 	o->unscaled = 1;
-	if (path_analyse(o, &pa) == 0 && pa.cycle == 0)
-		summary(o, &pa, "before --scale: ");
+	if (path_analyse(o, &pa) == 0) {	/* (no such step: said after) */
+		if (pa.cycle == 0)
+			summary(o, &pa, "before --scale: ");
+		path_free(&pa);
+	}
 	o->unscaled = 0;
-	path_free(&pa);
 }
 
 /* One path: the window's, written as -o asks. */
