@@ -57,7 +57,7 @@ GEN_ASKS=("" $'--scale\tkernel=0.5' $'--scale\t^mc_memset_d32_kernel$=10000'
     $'--from-rel\t10000000\t--to-rel\t30000000')
 STEP='[param|pytorch.model.alex_net|0|0|0|measure|forward]#2'
 HTA_ASKS=("" $'--step\t'"$STEP")
-PS_ASKS=($'--step\tProfilerStep#3')
+PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 
 @test "a generated trace (syncs by name, two streams): segments, summary and breakdown are the oracle's" {
 	same "$(says "$d/g.json")" "$(ask "$d/g.json" "" "${GEN_ASKS[@]}")"
@@ -112,7 +112,7 @@ PS_ASKS=($'--step\tProfilerStep#3')
 	[[ "$stderr" == "mct-path: 4 steps"* ]]
 	run --separate-stderr mct-path --steps some "$f"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "mct-path: --steps 'some': only all"* ]]
+	[[ "$stderr" == "mct-path: --steps 'some': all or median"* ]]
 	run --separate-stderr mct-path --steps all -o trace "$f"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
@@ -148,6 +148,27 @@ PS_ASKS=($'--step\tProfilerStep#3')
 			    "$(mct-path -q --no-header -o tsv --step "$st" ps.json)"
 		done
 	done
+}
+
+@test "--steps median: the path of the step whose path is the median (the oracle's choice), as --step gives it, the step said on stderr even with -q" {
+	local want med
+
+	genf ps.json --scale 0.01 --profiler-steps
+	want=$(ask ps.json $'--steps\tmedian' "${PS_ASKS[@]}")
+	med=$(printf '%s\n' "$want" | sed -n '1s/^median //p')
+	[ -n "$med" ]
+	same "$(says --steps median ps.json)" "$(printf '%s\n' "$want" | sed 1d)"
+	run -0 --separate-stderr mct-path -q -o md --steps median ps.json
+	same "$stderr" "mct-path: median of 4 steps: $med"
+	same "$output" "$(mct-path -q -o md --step "$med" ps.json)"
+	# no step: the whole input, said so
+	run -0 --separate-stderr mct-path -q --steps median "$d/g.json"
+	same "$stderr" "mct-path: no step: the whole input"
+	same "$output" "$(mct-path -q "$d/g.json")"
+	# the input is read twice: not from a pipe
+	run --separate-stderr mct-path --steps median < ps.json
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-path: --steps median: standard input: not a file (the input is read twice)"
 }
 
 @test "...EventSynchronize by name: the kernel of the last launch before the thread's ...EventRecord, only on a rank without cuda_sync events, as the oracle's" {

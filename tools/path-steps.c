@@ -38,18 +38,6 @@
 #include "mct.h"
 #include "mct-path.h"
 
-/* A set of correlation ids: runs of integers per rank, other texts. */
-struct ival {
-	int32_t		 rk;
-	int64_t		 lo, hi;
-};
-
-struct cset {
-	struct ival	*v;
-	size_t		 n, cap;
-	struct mct_map	 other;
-};
-
 /* A step's row, kept as numbers till the end (a few dozen bytes). */
 struct row {
 	int64_t		 ts, dur, crit, ns[S_N];
@@ -107,100 +95,6 @@ struct stepstate {
 
 static const char *skey[S_N] = { "crit_host", "crit_kernel", "crit_comm",
     "crit_launch", "crit_wait", "crit_sync" };
-
-/*
- * The set.
- */
-
-/* An interned id "RANK\036TEXT": its rank and, if TEXT is an integer, it. */
-static int
-cset_key(const char *s, int32_t *rk, int64_t *x)
-{
-	const char *t = strchr(s, '\036');
-	char *end;
-
-	*rk = (int32_t)strtol(s, NULL, 10);
-	if (t == NULL || t[1] == '\0' || strlen(t + 1) > 18)
-		return 0;
-	errno = 0;
-	*x = strtoll(t + 1, &end, 10);
-	return *end == '\0' && errno == 0 && t[1] != '+' && t[1] != ' ';
-}
-
-/* The first run at or after (rk, x). */
-static size_t
-cset_at(const struct cset *c, int32_t rk, int64_t x)
-{
-	size_t a = 0, b = c->n, m;
-
-	while (a < b) {
-		m = (a + b) / 2;
-		if (c->v[m].rk < rk || (c->v[m].rk == rk && c->v[m].hi < x))
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a;
-}
-
-static int
-cset_has(const struct cset *c, const char *s)
-{
-	int32_t rk;
-	int64_t x;
-	size_t i;
-
-	if (!cset_key(s, &rk, &x))
-		return mct_map_find(&c->other, s, strlen(s)) != NULL;
-	i = cset_at(c, rk, x);
-	return i < c->n && c->v[i].rk == rk && c->v[i].lo <= x;
-}
-
-static void
-cset_add(struct cset *c, const char *s)
-{
-	int32_t rk;
-	int64_t x;
-	size_t i;
-	int isnew;
-
-	if (!cset_key(s, &rk, &x)) {
-		mct_map_add(&c->other, s, strlen(s), &isnew);
-		return;
-	}
-	i = cset_at(c, rk, x);
-	if (i < c->n && c->v[i].rk == rk && c->v[i].lo <= x)
-		return;
-	if (i > 0 && c->v[i - 1].rk == rk && c->v[i - 1].hi == x - 1) {
-		c->v[i - 1].hi = x;
-		if (i < c->n && c->v[i].rk == rk && c->v[i].lo == x + 1) {
-			c->v[i - 1].hi = c->v[i].hi;
-			memmove(&c->v[i], &c->v[i + 1], (c->n - i - 1) *
-			    sizeof(*c->v));
-			c->n--;
-		}
-		return;
-	}
-	if (i < c->n && c->v[i].rk == rk && c->v[i].lo == x + 1) {
-		c->v[i].lo = x;
-		return;
-	}
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 64;
-		c->v = mct_xrealloc(c->v, c->cap * sizeof(*c->v));
-	}
-	memmove(&c->v[i + 1], &c->v[i], (c->n - i) * sizeof(*c->v));
-	c->v[i] = (struct ival){ rk, x, x };
-	c->n++;
-}
-
-static void
-cset_free(struct cset *c)
-{
-	free(c->v);
-	mct_map_free(&c->other);
-	memset(c, 0, sizeof(*c));
-}
 
 /*
  * A step's row.
@@ -912,9 +806,91 @@ steps_add(struct opts *o, size_t from)
 
 static void	state_free(struct opts *);
 
-/* The rows, in step order, and what was counted. */
+/* A text as -o tsv writes it. */
+static void
+add_tsv(struct mct_buf *b, const char *t)
+{
+	for (; *t != '\0'; t++)
+		switch (*t) {
+		case '\t': mct_buf_adds(b, "\\t"); break;
+		case '\n': mct_buf_adds(b, "\\n"); break;
+		case '\r': mct_buf_adds(b, "\\r"); break;
+		case '\\': mct_buf_adds(b, "\\\\"); break;
+		default: mct_buf_addc(b, *t);
+		}
+}
+
+/* A row's line of -o tsv -F name,crit, for the median's order. */
+struct mrow {
+	int64_t		 crit;
+	size_t		 at, len, nlen;	/* in the buffer of lines; the
+					   name's length */
+	int32_t		 name;
+};
+
+static int
+cmp_mrow(const void *a, const void *b, void *arg)
+{
+	const struct mrow *x = a, *y = b;
+	const char *t = arg;
+	int c;
+
+	if (x->crit != y->crit)
+		return x->crit < y->crit ? -1 : 1;
+	c = memcmp(t + x->at, t + y->at, x->len < y->len ? x->len : y->len);
+	if (c != 0)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/*
+ * --steps median: the step of the rows' median path (the lower of the
+ * two middle ones), the rows ordered by crit, then by their lines of
+ * -o tsv -F name,crit (as sort -k2,2n orders them); said on stderr, even
+ * with -q.  A copy of its name, or NULL with no row.
+ */
+static char *
+median(struct opts *o, const struct row *w, size_t n)
+{
+	struct mct_buf b = { 0 };
+	struct mrow *m;
+	char *name = NULL;
+	size_t i, k = 0;
+
+	m = mct_xmalloc((n + 1) * sizeof(*m));
+	for (i = 0; i < n; i++) {
+		if (w[i].cycle)
+			continue;
+		m[k].at = b.len;
+		add_tsv(&b, o->names.str[w[i].name]);
+		m[k].nlen = b.len - m[k].at;
+		mct_buf_addc(&b, '\t');
+		mct_buf_addi(&b, w[i].crit);
+		m[k].len = b.len - m[k].at;
+		m[k].crit = w[i].crit;
+		m[k++].name = w[i].name;
+	}
+	mct_sort_r(m, k, sizeof(*m), cmp_mrow, b.p);
+	if (k > 0) {
+		i = (k - 1) / 2;
+		name = mct_xstrdup(o->names.str[m[i].name]);
+		fprintf(stderr, "%s: median of %zu steps: %.*s\n",
+		    program_invocation_short_name, k, (int)m[i].nlen,
+		    b.p + m[i].at);
+	} else
+		fprintf(stderr, "%s: no step: the whole input\n",
+		    program_invocation_short_name);
+	free(m);
+	mct_buf_free(&b);
+	return name;
+}
+
+/*
+ * The rows, in step order, and what was counted; or, with med, no rows:
+ * *med the median's name (median()).
+ */
 int
-steps_end(struct opts *o)
+steps_end(struct opts *o, char **med)
 {
 	struct stepstate *s = o->ss;
 	struct mct_buf b = { 0 };
@@ -930,7 +906,8 @@ steps_end(struct opts *o)
 			cyc++;
 			continue;
 		}
-		put_row(o, &b, &s->row[i]);
+		if (med == NULL)
+			put_row(o, &b, &s->row[i]);
 		n++;
 	}
 	mct_buf_free(&b);
@@ -938,12 +915,14 @@ steps_end(struct opts *o)
 	o->nokernel = s->nok;
 	o->nosrc = s->nos;
 	o->noedge = s->noe;
-	if (!o->quiet)
+	if (!o->quiet && med == NULL)
 		fprintf(stderr, "%s: %lld steps\n", program_invocation_short_name,
 		    n);
 	if (cyc)
 		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
 		    "order): no row\n", program_invocation_short_name, cyc);
+	if (med != NULL)
+		*med = median(o, s->row, s->nrow);
 	state_free(o);
 	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
 }
