@@ -161,6 +161,12 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	run -0 --separate-stderr mct-path -q -o md --steps median ps.json
 	same "$stderr" "mct-path: median of 4 steps: $med"
 	same "$output" "$(mct-path -q -o md --step "$med" ps.json)"
+	# --events: in the same run, the events as -o ndjson writes them
+	run -0 --separate-stderr mct-path -q -o md --steps median --events ev.ndjson ps.json
+	same "$output" "$(mct-path -q -o md --step "$med" ps.json)"
+	same "$(cat ev.ndjson)" "$(mct-path -q --step "$med" ps.json)"
+	same "$(mct-cat -o tsv --no-header -F kind,crit,name ev.ndjson | sed 's/^/seg\t/')" \
+	    "$(printf '%s\n' "$want" | grep '^seg')"
 	# no step: the whole input, said so
 	run -0 --separate-stderr mct-path -q --steps median "$d/g.json"
 	same "$stderr" "mct-path: no step: the whole input"
@@ -169,6 +175,18 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	run --separate-stderr mct-path --steps median < ps.json
 	[ "$status" -eq 2 ]
 	same "${stderr_lines[0]}" "mct-path: --steps median: standard input: not a file (the input is read twice)"
+}
+
+@test "--events FILE: the table on stdout and the events in FILE; not with --steps all; a file it cannot write exits 2" {
+	run -0 mct-path -q -o table --events ev.ndjson "$d/g.json"
+	same "$output" "$(mct-path -q -o table "$d/g.json")"
+	same "$(cat ev.ndjson)" "$(mct-path -q "$d/g.json")"
+	run --separate-stderr mct-path --steps all --events ev.ndjson "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-path: --events: the events of one path, not with --steps all"
+	run --separate-stderr mct-path --events nosuchdir/ev.ndjson "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-path: nosuchdir/ev.ndjson: No such file or directory"
 }
 
 @test "...EventSynchronize by name: the kernel of the last launch before the thread's ...EventRecord, only on a rank without cuda_sync events, as the oracle's" {

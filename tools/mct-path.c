@@ -32,10 +32,11 @@
 static const char *skind[] = { "host", "kernel", "comm", "launch",
     "kernel-wait", "sync" };
 
-enum { OPT_FROM = MCT_OPT_TOOL, OPT_ONLY, OPT_SCALE, OPT_STEP, OPT_STEPS,
-    OPT_TO };
+enum { OPT_EVENTS = MCT_OPT_TOOL, OPT_FROM, OPT_ONLY, OPT_SCALE, OPT_STEP,
+    OPT_STEPS, OPT_TO };
 
 static const struct option longopts[] = {
+	{ "events",	required_argument,	NULL, OPT_EVENTS },
 	MCT_LONGOPT_FIELDS,
 	{ "from",	required_argument,	NULL, OPT_FROM },
 	MCT_LONGOPT_HELP,
@@ -63,13 +64,13 @@ usage(int status)
 		fprintf(stderr, "usage: mct-path [-hqV] [-F fields] [-o format] "
 		    "[-u unit] [--step name[#n] | --steps all|median]\n"
 		    "                [--from t] [--to t] [--scale expr=f] "
-		    "[--only-path] [file ...]\n");
+		    "[--only-path] [--events file] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-path [-hqV] [-F fields] [-o format] [-u unit] "
 	    "[--step name[#n] | --steps all|median]\n"
 	    "                [--from t] [--to t] [--scale expr=f] "
-	    "[--only-path] [file ...]\n"
+	    "[--only-path] [--events file] [file ...]\n"
 	    "Find the critical path of a trace, or of one step: the host ops, "
 	    "launch\ndelays, kernels and waits that set its length.  Writes "
 	    "each segment of\nthe path (kind, crit, share), or with -o "
@@ -103,6 +104,9 @@ usage(int status)
 	    "edges\n"
 	    "                        as flow events)\n"
 	    "      --only-path       -o trace: X events off the path left out\n"
+	    "      --events FILE     also the path's events, as -o ndjson writes "
+	    "them, into\n"
+	    "                        FILE (the table and the events in one run)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --width N         cut table and md cells wider than N "
 	    "characters\n"
@@ -224,7 +228,7 @@ memo_free(struct memo *m)
 
 /* Each segment of the path, as an event with kind, crit and share. */
 static void
-write_segments(struct opts *o, const struct path *pa)
+write_segments(struct opts *o, struct mct_out *out, const struct path *pa)
 {
 	struct mct_buf b = { 0 };
 	struct memo names, lanes;
@@ -255,7 +259,7 @@ write_segments(struct opts *o, const struct path *pa)
 		mct_buf_addi(&b, s->ns);
 		add_share(&b, s->ns, pa->len);
 		mct_buf_addc(&b, '}');
-		mct_out_json(&o->out, b.p, b.len);
+		mct_out_json(out, b.p, b.len);
 	}
 	memo_free(&names);
 	memo_free(&lanes);
@@ -443,6 +447,32 @@ write_trace(struct opts *o, const struct path *pa)
 	mct_buf_free(&b);
 }
 
+/*
+ * --events: the segments as -o ndjson writes them (its header first),
+ * into the file, stdout pointed at it meanwhile.
+ */
+static void
+write_events(struct opts *o, const struct path *pa)
+{
+	struct mct_out out = { .fmt = MCT_O_NDJSON, .header = 1 };
+	int fd;
+
+	if (fflush(stdout) != 0 || (fd = dup(STDOUT_FILENO)) < 0 ||
+	    dup2(fileno(o->events), STDOUT_FILENO) < 0)
+		err(MCT_EXIT_USAGE, "--events");
+	mct_out_begin(&out, o->hdr);
+	write_segments(o, &out, pa);
+	mct_out_end(&out);
+	if (fflush(stdout) != 0)
+		err(MCT_EXIT_USAGE, "%s", o->evname);
+	if (dup2(fd, STDOUT_FILENO) < 0)
+		err(MCT_EXIT_USAGE, "--events");
+	close(fd);
+	if (fclose(o->events) != 0)
+		err(MCT_EXIT_USAGE, "%s", o->evname);
+	o->events = NULL;
+}
+
 static void
 summary(struct opts *o, const struct path *pa, const char *what)
 {
@@ -499,7 +529,9 @@ one(struct opts *o)
 	else if (o->table)
 		write_table(o, &pa);
 	else
-		write_segments(o, &pa);
+		write_segments(o, &o->out, &pa);
+	if (o->events != NULL)
+		write_events(o, &pa);
 	if (!o->quiet)
 		summary(o, &pa, o->nsc ? "after --scale: " : "");
 	path_free(&pa);
@@ -597,6 +629,8 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 			scale_opt(o, optarg);
 		else if (ch == OPT_STEPS)
 			steps_opt(o, optarg);
+		else if (ch == OPT_EVENTS)
+			o->evname = optarg;
 		else
 			usage(2);
 	}
@@ -729,6 +763,13 @@ main(int argc, char *argv[])
 		    "trace (-o trace takes one path)\n");
 		usage(2);
 	}
+	if (o.evname != NULL && o.steps) {
+		fprintf(stderr, "mct-path: --events: the events of one path, "
+		    "not with --steps all\n");
+		usage(2);
+	}
+	if (o.evname != NULL && (o.events = fopen(o.evname, "w")) == NULL)
+		err(MCT_EXIT_USAGE, "%s", o.evname);
 	if ((o.table || o.steps) && strcmp(o.fields, DEFAULT_FIELDS) == 0)
 		mct_opt_fields("-F", o.steps ? STEPS_FIELDS : TABLE_FIELDS,
 		    &o.out.fields, &o.out.nfields);

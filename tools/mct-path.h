@@ -96,6 +96,8 @@ struct opts {
 	const struct mct_header *hdr;
 	int		 quiet, table, trace, only;
 	FILE		*spool;		/* -o trace: the input's lines */
+	FILE		*events;	/* --events (evname) */
+	const char	*evname;
 	char		*spoolvb;
 	const char	*fields;	/* -F as given, or the default */
 	const char	*step;
