@@ -161,6 +161,8 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	run -0 --separate-stderr mct-path -q -o md --steps median ps.json
 	same "$stderr" "mct-path: median of 4 steps: $med"
 	same "$output" "$(mct-path -q -o md --step "$med" ps.json)"
+	# (of --steps all and median, the last one given)
+	same "$(mct-path -q -o md --steps all --steps median ps.json 2>/dev/null)" "$output"
 	# --events: in the same run, the events as -o ndjson writes them
 	run -0 --separate-stderr mct-path -q -o md --steps median --events ev.ndjson ps.json
 	same "$output" "$(mct-path -q -o md --step "$med" ps.json)"

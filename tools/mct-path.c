@@ -600,11 +600,10 @@ scale_opt(struct opts *o, char *arg)
 static void
 steps_opt(struct opts *o, const char *arg)
 {
-	if (strcmp(arg, "all") == 0)
-		o->steps = 1;
-	else if (strcmp(arg, "median") == 0)
-		o->median = 1;
-	else {
+	if (strcmp(arg, "all") == 0 || strcmp(arg, "median") == 0) {
+		o->steps = arg[0] == 'a';	/* the last one given */
+		o->median = !o->steps;
+	} else {
 		fprintf(stderr, "mct-path: --steps '%s': all or median\n", arg);
 		usage(2);
 	}
