@@ -37,7 +37,8 @@ Sections: cat, filter, group, flow, phases, report, merge, ranks, metrics, real 
 The analysis sections read streams made once by mct-cat and kept in BENCH_DIR beside the traces.
   pathsteps  mct-path --steps all on a ~200 MB and a ~2 GB trace of ProfilerStep#N rounds
           (gentrace --profiler-steps --scale 7 and 70, made in TMPDIR and removed after): the rows
-          (one a step) and peak RSS of both (target: the same within 8 MB)
+          (one a step) and peak RSS of both (target: the same within 8 MB); and the peak RSS of
+          --step of the middle step and of --steps median --events (target: <= 64 MB each)
 With no SECTION the default sections run, plus big, slice and pathsteps if BENCH_BIG=1 and huge if
 BENCH_HUGE=1.
 Naming a section on the command line runs it whatever BENCH_BIG/BENCH_HUGE say.
@@ -1693,8 +1694,8 @@ def section_slice():
 # ---------------------------------------------------------------- section: mct-path --steps all
 
 def section_pathsteps():
-    say("\n== mct-path --steps all on a ~200 MB and a ~2 GB trace of steps (target: the same peak RSS "
-        "within 8 MB)")
+    say("\n== mct-path --steps all (and --step, --steps median) on a ~200 MB and a ~2 GB trace of "
+        "steps (target: the same peak RSS within 8 MB)")
     if not need_tool("mct-path"):
         return
     if not S.gentrace:
@@ -1714,6 +1715,11 @@ def section_pathsteps():
             job = "scale %s, %s MB" % (scale, mb(os.path.getsize(path)))
             jobs.append((job, scale))
             t.sh(job, 'rss mct-path -q --steps all -o tsv --no-header %s | wc -l' % q(path))
+            # one step, and the median's table and events (mct-report's run)
+            t.sh(job + ", --step", 'rss mct-path -q -o md --step ProfilerStep#%d %s | wc -l'
+                 % (max(2, round(110 * float(scale))), q(path)))
+            t.sh(job + ", --steps median", 'rss mct-path -q -o md --steps median --events /dev/null '
+                 '%s | wc -l' % q(path))
         t.run()
     finally:
         for f in files:
@@ -1725,6 +1731,9 @@ def section_pathsteps():
     rss = [t.rss_kb.get(job) for job, _ in jobs]
     for (job, _), kb in zip(jobs, rss):
         target("mct-path --steps all peak RSS, %s" % job, rss_mb(kb), "<=", 64, "MB")
+        for how in ("--step", "--steps median"):
+            target("mct-path %s peak RSS, %s" % (how, job),
+                   rss_mb(t.rss_kb.get(job + ", " + how)), "<=", 64, "MB")
     target("mct-path --steps all, peak RSS of 2 GB less that of 200 MB",
            rss_mb(rss[1] - rss[0]) if None not in rss else None, "<=", 8, "MB")
 

@@ -57,6 +57,7 @@ GEN_ASKS=("" $'--scale\tkernel=0.5' $'--scale\t^mc_memset_d32_kernel$=10000'
     $'--from-rel\t10000000\t--to-rel\t30000000')
 STEP='[param|pytorch.model.alex_net|0|0|0|measure|forward]#2'
 HTA_ASKS=("" $'--step\t'"$STEP")
+PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 
 @test "a generated trace (syncs by name, two streams): segments, summary and breakdown are the oracle's" {
 	same "$(says "$d/g.json")" "$(ask "$d/g.json" "" "${GEN_ASKS[@]}")"
@@ -111,7 +112,7 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 	[[ "$stderr" == "mct-path: 4 steps"* ]]
 	run --separate-stderr mct-path --steps some "$f"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "mct-path: --steps 'some': only all"* ]]
+	[[ "$stderr" == "mct-path: --steps 'some': all or median"* ]]
 	run --separate-stderr mct-path --steps all -o trace "$f"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
@@ -132,6 +133,62 @@ HTA_ASKS=("" $'--step\t'"$STEP")
 		same "$(mct-path -q --steps all -o tsv --no-header < "$l.json" |
 		    sed 's/^/step\t/')" "$want"
 	done
+}
+
+@test "--step keeps only its step's window as the input comes: the oracle's path, the same whatever the file's order or from a pipe" {
+	local l st
+
+	genf ps.json --scale 0.01 --profiler-steps
+	same "$(says --step 'ProfilerStep#3' ps.json)" \
+	    "$(ask ps.json $'--step\tProfilerStep#3' "${PS_ASKS[@]}")"
+	for l in sections shuffle; do
+		genf "$l.json" --scale 0.01 --profiler-steps --layout "$l"
+		for st in 'ProfilerStep#3' 'ProfilerStep#1' 'mcLaunchKernel#40'; do
+			same "$(mct-path -q --no-header -o tsv --step "$st" < "$l.json")" \
+			    "$(mct-path -q --no-header -o tsv --step "$st" ps.json)"
+		done
+	done
+}
+
+@test "--steps median: the path of the step whose path is the median (the oracle's choice), as --step gives it, the step said on stderr even with -q" {
+	local want med
+
+	genf ps.json --scale 0.01 --profiler-steps
+	want=$(ask ps.json $'--steps\tmedian' "${PS_ASKS[@]}")
+	med=$(printf '%s\n' "$want" | sed -n '1s/^median //p')
+	[ -n "$med" ]
+	same "$(says --steps median ps.json)" "$(printf '%s\n' "$want" | sed 1d)"
+	run -0 --separate-stderr mct-path -q -o md --steps median ps.json
+	same "$stderr" "mct-path: median of 4 steps: $med"
+	same "$output" "$(mct-path -q -o md --step "$med" ps.json)"
+	# (of --steps all and median, the last one given)
+	same "$(mct-path -q -o md --steps all --steps median ps.json 2>/dev/null)" "$output"
+	# --events: in the same run, the events as -o ndjson writes them
+	run -0 --separate-stderr mct-path -q -o md --steps median --events ev.ndjson ps.json
+	same "$output" "$(mct-path -q -o md --step "$med" ps.json)"
+	same "$(cat ev.ndjson)" "$(mct-path -q --step "$med" ps.json)"
+	same "$(mct-cat -o tsv --no-header -F kind,crit,name ev.ndjson | sed 's/^/seg\t/')" \
+	    "$(printf '%s\n' "$want" | grep '^seg')"
+	# no step: the whole input, said so
+	run -0 --separate-stderr mct-path -q --steps median "$d/g.json"
+	same "$stderr" "mct-path: no step: the whole input"
+	same "$output" "$(mct-path -q "$d/g.json")"
+	# the input is read twice: not from a pipe
+	run --separate-stderr mct-path --steps median < ps.json
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-path: --steps median: standard input: not a file (the input is read twice)"
+}
+
+@test "--events FILE: the table on stdout and the events in FILE; not with --steps all; a file it cannot write exits 2" {
+	run -0 mct-path -q -o table --events ev.ndjson "$d/g.json"
+	same "$output" "$(mct-path -q -o table "$d/g.json")"
+	same "$(cat ev.ndjson)" "$(mct-path -q "$d/g.json")"
+	run --separate-stderr mct-path --steps all --events ev.ndjson "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-path: --events: the events of one path, not with --steps all"
+	run --separate-stderr mct-path --events nosuchdir/ev.ndjson "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-path: nosuchdir/ev.ndjson: No such file or directory"
 }
 
 @test "...EventSynchronize by name: the kernel of the last launch before the thread's ...EventRecord, only on a rank without cuda_sync events, as the oracle's" {
@@ -291,6 +348,10 @@ J
 	same "$stderr" "mct-path: --step nosuch: no such event"
 	run --separate-stderr mct-path --step 'mcGetDevice#0' "$d/g.json"
 	[ "$status" -eq 2 ]
+	# (with --scale too: the message, no path before it)
+	run --separate-stderr mct-path --scale 'name~x=0.5' --step nosuch "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-path: --step nosuch: no such event"
 	run --separate-stderr mct-path --scale 'name~x' "$d/g.json"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "mct-path: --scale 'name~x': EXPR=F wanted (at most 32)"* ]]

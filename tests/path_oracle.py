@@ -58,7 +58,8 @@ Usage: path_oracle.py FILE [SPEC...]   (FILE a directory: its files, in
   name order, are the ranks of a job)
   SPEC: options, tab-separated: --step NAME[#N] or --steps all (a line
   "step<TAB>NAME<TAB>CRIT<TAB>HOST<TAB>KERNEL<TAB>COMM<TAB>LAUNCH<TAB>WAIT"
-  per ProfilerStep#N, nothing else), --from NS, --to NS (ns on
+  per ProfilerStep#N, nothing else) or --steps median (a line "median
+  NAME", then --step NAME's block), --from NS, --to NS (ns on
   the trace's clock), --from-rel NS, --to-rel NS (ns from its origin), --scale REGEX=F; "" (or none) the whole trace.  For
   each SPEC a block "== SPEC", then "summary LENGTH EVENTS NODES NEGATIVE
   NO_KERNEL NO_SOURCE NO_EDGE" (or the error: "unknown step", "cycle
@@ -592,10 +593,36 @@ def steps(events, scale):
     return out
 
 
+def tsv(t):
+    """A text as mct's -o tsv writes it."""
+    return t.replace("\\", "\\\\").replace("\t", "\\t").replace(
+        "\n", "\\n").replace("\r", "\\r")
+
+
+def median(events, spec):
+    """--steps median: the step of the rows' median path, the lower of
+    the two middle ones, rows ordered by crit and then by the bytes of
+    their "NAME<TAB>CRIT" line (sort -k2,2n under LC_ALL=C); a line
+    "median NAME" (or "median" with no row), then --step NAME's block."""
+    rest = spec.split("\t")[2:]
+    rows = []
+    for line in steps(events, parse(rest)[3]):
+        _, name, crit = line.split("\t")[:3]
+        rows.append((int(crit), (tsv(name) + "\t" + crit).encode(), name))
+    rows.sort()
+    if not rows:
+        return ["median"] + block(events, "\t".join(rest))
+    name = rows[(len(rows) - 1) // 2][2]
+    return ["median " + tsv(name)] + block(
+        events, "\t".join(["--step", name] + rest))
+
+
 def block(events, spec):
     """What mct-path says of one question, as text."""
     if spec.startswith("--steps\tall"):
         return steps(events, parse(spec.split("\t")[2:])[3])
+    if spec.startswith("--steps\tmedian"):
+        return median(events, spec)
     r = analyse(events, *parse(spec.split("\t") if spec else []))
     if "error" in r:
         return [r["error"] + (" %d" % r["cycle"] if "cycle" in r else "")]

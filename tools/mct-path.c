@@ -14,8 +14,11 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <regex.h>
@@ -29,10 +32,11 @@
 static const char *skind[] = { "host", "kernel", "comm", "launch",
     "kernel-wait", "sync" };
 
-enum { OPT_FROM = MCT_OPT_TOOL, OPT_ONLY, OPT_SCALE, OPT_STEP, OPT_STEPS,
-    OPT_TO };
+enum { OPT_EVENTS = MCT_OPT_TOOL, OPT_FROM, OPT_ONLY, OPT_SCALE, OPT_STEP,
+    OPT_STEPS, OPT_TO };
 
 static const struct option longopts[] = {
+	{ "events",	required_argument,	NULL, OPT_EVENTS },
 	MCT_LONGOPT_FIELDS,
 	{ "from",	required_argument,	NULL, OPT_FROM },
 	MCT_LONGOPT_HELP,
@@ -58,15 +62,15 @@ usage(int status)
 {
 	if (status != 0) {
 		fprintf(stderr, "usage: mct-path [-hqV] [-F fields] [-o format] "
-		    "[-u unit] [--step name[#n] | --steps all]\n"
+		    "[-u unit] [--step name[#n] | --steps all|median]\n"
 		    "                [--from t] [--to t] [--scale expr=f] "
-		    "[--only-path] [file ...]\n");
+		    "[--only-path] [--events file] [file ...]\n");
 		mct_usage_hint();
 	}
 	printf("usage: mct-path [-hqV] [-F fields] [-o format] [-u unit] "
-	    "[--step name[#n] | --steps all]\n"
+	    "[--step name[#n] | --steps all|median]\n"
 	    "                [--from t] [--to t] [--scale expr=f] "
-	    "[--only-path] [file ...]\n"
+	    "[--only-path] [--events file] [file ...]\n"
 	    "Find the critical path of a trace, or of one step: the host ops, "
 	    "launch\ndelays, kernels and waits that set its length.  Writes "
 	    "each segment of\nthe path (kind, crit, share), or with -o "
@@ -77,6 +81,9 @@ usage(int status)
 	    "it\n"
 	    "      --steps all       a row per ProfilerStep#N: its path and what "
 	    "bounds it\n"
+	    "      --steps median    the path of the step whose path is the "
+	    "median (the\n"
+	    "                        input read twice: a file)\n"
 	    "      --from T          ops that start at T or later (-t like "
 	    "mct-filter)\n"
 	    "      --to T            ops that start at T or earlier\n"
@@ -97,6 +104,9 @@ usage(int status)
 	    "edges\n"
 	    "                        as flow events)\n"
 	    "      --only-path       -o trace: X events off the path left out\n"
+	    "      --events FILE     also the path's events, as -o ndjson writes "
+	    "them, into\n"
+	    "                        FILE (the table and the events in one run)\n"
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --width N         cut table and md cells wider than N "
 	    "characters\n"
@@ -218,7 +228,7 @@ memo_free(struct memo *m)
 
 /* Each segment of the path, as an event with kind, crit and share. */
 static void
-write_segments(struct opts *o, const struct path *pa)
+write_segments(struct opts *o, struct mct_out *out, const struct path *pa)
 {
 	struct mct_buf b = { 0 };
 	struct memo names, lanes;
@@ -249,7 +259,7 @@ write_segments(struct opts *o, const struct path *pa)
 		mct_buf_addi(&b, s->ns);
 		add_share(&b, s->ns, pa->len);
 		mct_buf_addc(&b, '}');
-		mct_out_json(&o->out, b.p, b.len);
+		mct_out_json(out, b.p, b.len);
 	}
 	memo_free(&names);
 	memo_free(&lanes);
@@ -437,6 +447,32 @@ write_trace(struct opts *o, const struct path *pa)
 	mct_buf_free(&b);
 }
 
+/*
+ * --events: the segments as -o ndjson writes them (its header first),
+ * into the file, stdout pointed at it meanwhile.
+ */
+static void
+write_events(struct opts *o, const struct path *pa)
+{
+	struct mct_out out = { .fmt = MCT_O_NDJSON, .header = 1 };
+	int fd;
+
+	if (fflush(stdout) != 0 || (fd = dup(STDOUT_FILENO)) < 0 ||
+	    dup2(fileno(o->events), STDOUT_FILENO) < 0)
+		err(MCT_EXIT_USAGE, "--events");
+	mct_out_begin(&out, o->hdr);
+	write_segments(o, &out, pa);
+	mct_out_end(&out);
+	if (fflush(stdout) != 0)
+		err(MCT_EXIT_USAGE, "%s", o->evname);
+	if (dup2(fd, STDOUT_FILENO) < 0)
+		err(MCT_EXIT_USAGE, "--events");
+	close(fd);
+	if (fclose(o->events) != 0)
+		err(MCT_EXIT_USAGE, "%s", o->evname);
+	o->events = NULL;
+}
+
 static void
 summary(struct opts *o, const struct path *pa, const char *what)
 {
@@ -459,10 +495,12 @@ before(struct opts *o)
 	struct path pa;
 
 	o->unscaled = 1;
-	if (path_analyse(o, &pa) == 0 && pa.cycle == 0)
-		summary(o, &pa, "before --scale: ");
+	if (path_analyse(o, &pa) == 0) {	/* (no such step: said after) */
+		if (pa.cycle == 0)
+			summary(o, &pa, "before --scale: ");
+		path_free(&pa);
+	}
 	o->unscaled = 0;
-	path_free(&pa);
 }
 
 /* One path: the window's, written as -o asks. */
@@ -491,7 +529,9 @@ one(struct opts *o)
 	else if (o->table)
 		write_table(o, &pa);
 	else
-		write_segments(o, &pa);
+		write_segments(o, &o->out, &pa);
+	if (o->events != NULL)
+		write_events(o, &pa);
 	if (!o->quiet)
 		summary(o, &pa, o->nsc ? "after --scale: " : "");
 	path_free(&pa);
@@ -556,15 +596,17 @@ scale_opt(struct opts *o, char *arg)
 	o->sc[o->nsc++].e = mct_opt_expr("--scale", arg);
 }
 
-/* --steps all (the one choice so far) */
-static int
-steps_opt(const char *arg)
+/* --steps all, --steps median */
+static void
+steps_opt(struct opts *o, const char *arg)
 {
-	if (strcmp(arg, "all") != 0) {
-		fprintf(stderr, "mct-path: --steps '%s': only all\n", arg);
+	if (strcmp(arg, "all") == 0 || strcmp(arg, "median") == 0) {
+		o->steps = arg[0] == 'a';	/* the last one given */
+		o->median = !o->steps;
+	} else {
+		fprintf(stderr, "mct-path: --steps '%s': all or median\n", arg);
 		usage(2);
 	}
-	return 1;
 }
 
 static int
@@ -585,12 +627,118 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		else if (ch == OPT_SCALE)
 			scale_opt(o, optarg);
 		else if (ch == OPT_STEPS)
-			o->steps = steps_opt(optarg);
+			steps_opt(o, optarg);
+		else if (ch == OPT_EVENTS)
+			o->evname = optarg;
 		else
 			usage(2);
 	}
 	o->fields = c.fields;
 	return optind;
+}
+
+/*
+ * The input read into o: its events (path-read.c), --step's and --steps
+ * all's as they come (path-steps.c), -o trace's lines.  The reader is
+ * left open (o->hdr is its header).
+ */
+static struct mct_reader *
+read_input(struct opts *o, int argc, char *argv[], struct mct_opts mo)
+{
+	struct mct_reader *r;
+	struct mct_event *ev;
+	int lines;
+
+	if ((lines = path_want_lines(o, argc)))
+		mo.want = MCT_WANT_LINE;
+	r = mct_open(argc, argv, &mo);
+	o->hdr = mct_header(r);
+	lines = lines && path_edit(o, r);
+	if (o->steps || o->step != NULL)
+		steps_begin(o);
+	while (mct_next(r, &ev)) {
+		size_t had = o->n, had0 = o->n;
+
+		if (o->trace && (fwrite(ev->json, 1, ev->len, o->spool) !=
+		    ev->len || putc('\n', o->spool) == EOF))
+			err(MCT_EXIT_USAGE, "spool");
+		if (lines)
+			path_lines(o, ev);
+		else
+			path_add(o, ev);
+		for (; had < o->n; had++)
+			if (o->ev[had].kind == K_SYNC)
+				sync_seen(o, o->ev[had].rk);
+		if (o->ss != NULL && o->n > had0)
+			steps_add(o, had0);
+	}
+	if (o->ss != NULL && !o->steps)
+		step_end(o);
+	return r;
+}
+
+/* What read_input() kept, let go. */
+static void
+forget(struct opts *o)
+{
+	free(o->ev);
+	mct_strtab_free(&o->names);
+	mct_strtab_free(&o->lanes);
+	mct_strtab_free(&o->corrs);
+	free(o->namefl);
+	free(o->rank);
+	free(o->rksync);
+	free(o->e);
+	mct_buf_free(&o->tmp);
+}
+
+/*
+ * --steps median: the rows of --steps all (steps_end() says the median),
+ * then that step's path as --step finds it, from a second reading of the
+ * input, which says nothing (the first has said it).  The first reader
+ * is left open: its header is o->hdr.
+ */
+static struct mct_reader *
+median(struct opts *o, int argc, char *argv[], const struct mct_opts *mo,
+    int *status)
+{
+	struct opts rows = *o;
+	struct mct_reader *r, *again;
+	struct stat st;
+	char *med;
+	int i, fd, null;
+
+	for (i = 0; i <= argc; i++) {
+		const char *f = i < argc ? argv[i] : argc ? NULL : "-";
+
+		if (f != NULL && (strcmp(f, "-") == 0 || stat(f, &st) != 0 ||
+		    !S_ISREG(st.st_mode))) {
+			fprintf(stderr, "mct-path: --steps median: %s: not a "
+			    "file (the input is read twice)\n",
+			    strcmp(f, "-") == 0 ? "standard input" : f);
+			exit(mct_finish(MCT_EXIT_USAGE));
+		}
+	}
+	rows.steps = 1;
+	rows.trace = 0;
+	r = read_input(&rows, argc, argv, *mo);
+	*status = steps_end(&rows, &med);
+	o->step = med;
+	forget(&rows);
+	fflush(stderr);
+	if ((fd = dup(STDERR_FILENO)) < 0 ||
+	    (null = open("/dev/null", O_WRONLY)) < 0 ||
+	    dup2(null, STDERR_FILENO) < 0)
+		err(MCT_EXIT_USAGE, "stderr");
+	close(null);
+	again = read_input(o, argc, argv, *mo);
+	mct_close(again);
+	fflush(stderr);
+	if (dup2(fd, STDERR_FILENO) < 0)
+		err(MCT_EXIT_USAGE, "stderr");
+	close(fd);
+	o->hdr = mct_header(r);
+	return r;
 }
 
 int
@@ -599,8 +747,7 @@ main(int argc, char *argv[])
 	struct opts o = { .out = { .fmt = MCT_O_NDJSON, .header = 1 } };
 	struct mct_opts mo = { .unit = MCT_UNIT_AUTO };
 	struct mct_reader *r;
-	struct mct_event *ev;
-	int n, status, lines;
+	int n, status = MCT_EXIT_OK;
 
 	mct_records_register();	/* the times of the tools' records */
 	n = options(argc, argv, &o, &mo);
@@ -615,41 +762,30 @@ main(int argc, char *argv[])
 		    "trace (-o trace takes one path)\n");
 		usage(2);
 	}
+	if (o.evname != NULL && o.steps) {
+		fprintf(stderr, "mct-path: --events: the events of one path, "
+		    "not with --steps all\n");
+		usage(2);
+	}
+	if (o.evname != NULL && (o.events = fopen(o.evname, "w")) == NULL)
+		err(MCT_EXIT_USAGE, "%s", o.evname);
 	if ((o.table || o.steps) && strcmp(o.fields, DEFAULT_FIELDS) == 0)
 		mct_opt_fields("-F", o.steps ? STEPS_FIELDS : TABLE_FIELDS,
 		    &o.out.fields, &o.out.nfields);
 	if (mct_rules_need() != 0)	/* communication, and --scale's */
 		exit(MCT_EXIT_USAGE);
-	if ((lines = path_want_lines(&o, argc)))
-		mo.want = MCT_WANT_LINE;
-	r = mct_open(argc, argv, &mo);
-	o.hdr = mct_header(r);
-	lines = lines && path_edit(&o, r);
-	if (o.steps)
-		steps_begin(&o);
-	while (mct_next(r, &ev)) {
-		size_t had = o.n, had0 = o.n;
-
-		if (o.trace && (fwrite(ev->json, 1, ev->len, o.spool) != ev->len ||
-		    putc('\n', o.spool) == EOF))
-			err(MCT_EXIT_USAGE, "spool");
-		if (lines)
-			path_lines(&o, ev);
-		else
-			path_add(&o, ev);
-		for (; had < o.n; had++)
-			if (o.ev[had].kind == K_SYNC)
-				sync_seen(&o, o.ev[had].rk);
-		if (o.steps && o.n > had0)
-			steps_add(&o);
-	}
+	if (o.median)
+		r = median(&o, argc, argv, &mo, &status);
+	else
+		r = read_input(&o, argc, argv, mo);
 	if (o.steps) {
 		mct_out_begin(&o.out, o.hdr);
-		status = steps_end(&o);
-	} else if ((status = one(&o)) < 0) {
+		status = steps_end(&o, NULL);
+	} else if ((n = one(&o)) < 0) {
 		mct_close(r);
 		return mct_finish(MCT_EXIT_USAGE);
-	}
+	} else
+		status = mct_status(status, n);
 	if (!o.quiet)
 		counts(&o);
 	mct_out_end(&o.out);

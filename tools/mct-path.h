@@ -1,8 +1,8 @@
 /*
  * mct-path.h - what mct-path.c (the command line and the output),
  * path-read.c (the events kept, the window), path-graph.c (the graph
- * and its longest path) and path-steps.c (--steps all, step by step)
- * share.
+ * and its longest path), path-steps.c (--steps all, step by step;
+ * --step, its window only) and path-cset.c (its sets of ids) share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -77,6 +77,18 @@ struct namecache {
 	char		 text[64];
 };
 
+/* A set of correlation ids: runs of integers per rank, other texts. */
+struct ival {
+	int32_t		 rk;
+	int64_t		 lo, hi;
+};
+
+struct cset {
+	struct ival	*v;
+	size_t		 n, cap;
+	struct mct_map	 other;
+};
+
 struct stepstate;
 
 struct opts {
@@ -84,12 +96,16 @@ struct opts {
 	const struct mct_header *hdr;
 	int		 quiet, table, trace, only;
 	FILE		*spool;		/* -o trace: the input's lines */
+	FILE		*events;	/* --events (evname) */
+	const char	*evname;
 	char		*spoolvb;
 	const char	*fields;	/* -F as given, or the default */
 	const char	*step;
 	int		 steps;		/* --steps all */
+	int		 median;	/* --steps median */
 	size_t		 stepev;	/* with steps: the step analysed */
-	struct stepstate *ss;		/* --steps all's (path-steps.c) */
+	struct stepstate *ss;		/* --steps all's, --step's
+					   (path-steps.c) */
 	int64_t		 from, to;
 	int		 has_from, has_to, from_rel, to_rel;
 	struct scale	 sc[MAXSCALE];
@@ -141,8 +157,12 @@ void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_free(struct path *);
+int	 cset_has(const struct cset *, const char *);
+void	 cset_add(struct cset *, const char *);
+void	 cset_free(struct cset *);
 void	 steps_begin(struct opts *);
-void	 steps_add(struct opts *);
-int	 steps_end(struct opts *);
+void	 steps_add(struct opts *, size_t);
+int	 steps_end(struct opts *, char **);
+void	 step_end(struct opts *);
 
 #endif /* MCT_PATH_H */

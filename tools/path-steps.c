@@ -1,7 +1,8 @@
 /*
  * path-steps.c - mct-path --steps all: a row per ProfilerStep#N, the
  * steps analysed one after another as the input comes, each step's
- * events freed once it is done.
+ * events freed once it is done; and --step NAME[#N], only the window of
+ * the step that NAME[#N] is so far kept.
  *
  * An op (or a collective without launch) of rank r is kept while it
  * starts in the window [a, b] of an open step of r, else let go as it
@@ -19,6 +20,13 @@
  * the events let go, kept in a temporary file, are read back, and the
  * rest of the input is kept whole, as without this file.  So the rows
  * are the same either way.
+ *
+ * --step: the events named NAME#N (or, while no event has that name, the
+ * N-th events named NAME) of each rank, earliest first, are kept, and the
+ * window of the want-th of each rank is the one open window of the rank
+ * (two with both names).  Nothing is analysed before the input ends (a
+ * rank may come last).  When the want-th changes to one that starts at
+ * or before an op let go, the order is broken as above.
  */
 #include "config.h"
 
@@ -29,18 +37,6 @@
 
 #include "mct.h"
 #include "mct-path.h"
-
-/* A set of correlation ids: runs of integers per rank, other texts. */
-struct ival {
-	int32_t		 rk;
-	int64_t		 lo, hi;
-};
-
-struct cset {
-	struct ival	*v;
-	size_t		 n, cap;
-	struct mct_map	 other;
-};
 
 /* A step's row, kept as numbers till the end (a few dozen bytes). */
 struct row {
@@ -55,8 +51,29 @@ struct window {
 	int64_t		 a, b;
 };
 
+/* --step: the earliest events of a name, by rank (a name's instance). */
+struct cand {
+	int64_t		 ts, dur;
+	long long	 seq;
+};
+
+struct pick {
+	const char	*text;		/* the name */
+	int32_t		 id;		/* its id in o->names, -1 not yet */
+	long		 want;		/* the instance */
+	struct cand	**c;		/* per rank: the first want, in order */
+	size_t		*nc;
+	int32_t		 nrk;
+};
+
 struct stepstate {
 	int		 stream;	/* 0: the whole input kept */
+	int		 one;		/* --step */
+	struct pick	 pk[2];		/* NAME#N as a name, NAME's N-th */
+	int		 npk;
+	int32_t		 nnames;	/* o->names.n when the ids were looked
+					   up */
+	char		*namebuf;
 	struct row	*row;
 	size_t		 nrow;
 	long long	 neg, nok, nos, noe;
@@ -78,100 +95,6 @@ struct stepstate {
 
 static const char *skey[S_N] = { "crit_host", "crit_kernel", "crit_comm",
     "crit_launch", "crit_wait", "crit_sync" };
-
-/*
- * The set.
- */
-
-/* An interned id "RANK\036TEXT": its rank and, if TEXT is an integer, it. */
-static int
-cset_key(const char *s, int32_t *rk, int64_t *x)
-{
-	const char *t = strchr(s, '\036');
-	char *end;
-
-	*rk = (int32_t)strtol(s, NULL, 10);
-	if (t == NULL || t[1] == '\0' || strlen(t + 1) > 18)
-		return 0;
-	errno = 0;
-	*x = strtoll(t + 1, &end, 10);
-	return *end == '\0' && errno == 0 && t[1] != '+' && t[1] != ' ';
-}
-
-/* The first run at or after (rk, x). */
-static size_t
-cset_at(const struct cset *c, int32_t rk, int64_t x)
-{
-	size_t a = 0, b = c->n, m;
-
-	while (a < b) {
-		m = (a + b) / 2;
-		if (c->v[m].rk < rk || (c->v[m].rk == rk && c->v[m].hi < x))
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a;
-}
-
-static int
-cset_has(const struct cset *c, const char *s)
-{
-	int32_t rk;
-	int64_t x;
-	size_t i;
-
-	if (!cset_key(s, &rk, &x))
-		return mct_map_find(&c->other, s, strlen(s)) != NULL;
-	i = cset_at(c, rk, x);
-	return i < c->n && c->v[i].rk == rk && c->v[i].lo <= x;
-}
-
-static void
-cset_add(struct cset *c, const char *s)
-{
-	int32_t rk;
-	int64_t x;
-	size_t i;
-	int isnew;
-
-	if (!cset_key(s, &rk, &x)) {
-		mct_map_add(&c->other, s, strlen(s), &isnew);
-		return;
-	}
-	i = cset_at(c, rk, x);
-	if (i < c->n && c->v[i].rk == rk && c->v[i].lo <= x)
-		return;
-	if (i > 0 && c->v[i - 1].rk == rk && c->v[i - 1].hi == x - 1) {
-		c->v[i - 1].hi = x;
-		if (i < c->n && c->v[i].rk == rk && c->v[i].lo == x + 1) {
-			c->v[i - 1].hi = c->v[i].hi;
-			memmove(&c->v[i], &c->v[i + 1], (c->n - i - 1) *
-			    sizeof(*c->v));
-			c->n--;
-		}
-		return;
-	}
-	if (i < c->n && c->v[i].rk == rk && c->v[i].lo == x + 1) {
-		c->v[i].lo = x;
-		return;
-	}
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 64;
-		c->v = mct_xrealloc(c->v, c->cap * sizeof(*c->v));
-	}
-	memmove(&c->v[i + 1], &c->v[i], (c->n - i) * sizeof(*c->v));
-	c->v[i] = (struct ival){ rk, x, x };
-	c->n++;
-}
-
-static void
-cset_free(struct cset *c)
-{
-	free(c->v);
-	mct_map_free(&c->other);
-	memset(c, 0, sizeof(*c));
-}
 
 /*
  * A step's row.
@@ -238,6 +161,157 @@ cmp_row(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * --step's instances.
+ */
+
+/* The names --step NAME[#N] may mean: NAME#N itself, and NAME's N-th. */
+static void
+picks_begin(struct opts *o, struct stepstate *s)
+{
+	const char *hash = strrchr(o->step, '#');
+	size_t len;
+	char *end;
+	long want;
+
+	s->pk[s->npk++] = (struct pick){ .text = o->step, .id = -1, .want = 1 };
+	if (hash == NULL)
+		return;
+	errno = 0;
+	want = strtol(hash + 1, &end, 10);
+	if (hash[1] == '\0' || *end != '\0' || errno || want < 1)
+		return;
+	len = (size_t)(hash - o->step);
+	s->namebuf = mct_xmalloc(len + 1);
+	memcpy(s->namebuf, o->step, len);
+	s->namebuf[len] = '\0';
+	s->pk[s->npk++] = (struct pick){ .text = s->namebuf, .id = -1,
+	    .want = want };
+}
+
+/* The names' ids, once they have come. */
+static void
+picks_ids(struct opts *o, struct stepstate *s)
+{
+	struct mct_mapent *e;
+	int i;
+
+	if (s->nnames == o->names.n)
+		return;
+	s->nnames = o->names.n;
+	for (i = 0; i < s->npk; i++)
+		if (s->pk[i].id < 0 && (e = mct_map_find(&o->names.map,
+		    s->pk[i].text, strlen(s->pk[i].text))) != NULL)
+			s->pk[i].id = (int32_t)e->val.i;
+}
+
+/* Where (ts, seq) goes among the pick's events of rank r. */
+static size_t
+cand_at(const struct pick *k, int32_t r, int64_t ts, long long seq)
+{
+	size_t a = 0, b = k->nc[r], m;
+
+	while (a < b) {
+		const struct cand *c = &k->c[r][(m = (a + b) / 2)];
+
+		if (c->ts < ts || (c->ts == ts && c->seq < seq))
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+/* Is p one of the first events of a pick's name on its rank? */
+static int
+is_cand(const struct stepstate *s, const struct pev *p)
+{
+	const struct pick *k;
+	size_t j;
+	int i;
+
+	for (i = 0; i < s->npk; i++) {
+		k = &s->pk[i];
+		if (k->id != p->name || p->rk >= k->nrk)
+			continue;
+		j = cand_at(k, p->rk, p->ts, p->seq);
+		if (j < k->nc[p->rk] && k->c[p->rk][j].seq == p->seq)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * An event of the pick's name: one of the first want of its rank, or
+ * not (0).  *moved: the want-th is another now.
+ */
+static int
+pick_add(struct pick *k, const struct pev *p, int *moved)
+{
+	int32_t r = p->rk;
+	size_t j;
+
+	while (k->nrk <= r) {
+		k->c = mct_xgrow(k->c, (size_t)k->nrk, sizeof(*k->c));
+		k->nc = mct_xgrow(k->nc, (size_t)k->nrk, sizeof(*k->nc));
+		k->c[k->nrk] = NULL;
+		k->nc[k->nrk++] = 0;
+	}
+	if ((j = cand_at(k, r, p->ts, p->seq)) >= (size_t)k->want)
+		return 0;
+	if (k->nc[r] < (size_t)k->want)
+		k->c[r] = mct_xgrow(k->c[r], k->nc[r]++, sizeof(**k->c));
+	memmove(&k->c[r][j + 1], &k->c[r][j], (k->nc[r] - 1 - j) *
+	    sizeof(**k->c));
+	k->c[r][j] = (struct cand){ p->ts, p->dur, p->seq };
+	*moved |= k->nc[r] == (size_t)k->want;
+	return 1;
+}
+
+/* The open windows: the want-th of each pick and rank. */
+static void
+pick_windows(struct stepstate *s)
+{
+	const struct cand *c;
+	int32_t r;
+	int i;
+
+	s->nopen = 0;
+	for (i = 0; i < s->npk; i++)
+		for (r = 0; r < s->pk[i].nrk; r++) {
+			if (s->pk[i].nc[r] != (size_t)s->pk[i].want)
+				continue;
+			c = &s->pk[i].c[r][s->pk[i].want - 1];
+			s->open = mct_xgrow(s->open, s->nopen, sizeof(*s->open));
+			s->open[s->nopen++] = (struct window){ r, c->ts,
+			    c->ts + c->dur };
+		}
+}
+
+/*
+ * --step: is p an instance to keep?  -1: the window of its rank has
+ * moved to where an op was let go (the order is broken).
+ */
+static int
+pick(struct opts *o, struct stepstate *s, const struct pev *p)
+{
+	int i, moved = 0, cand = 0;
+	size_t w;
+
+	picks_ids(o, s);
+	for (i = 0; i < s->npk; i++)
+		if (s->pk[i].id == p->name && pick_add(&s->pk[i], p, &moved))
+			cand = 1;
+	if (!moved)
+		return cand;
+	pick_windows(s);
+	for (w = 0; w < s->nopen; w++)
+		if (s->open[w].rk == p->rk && s->hasskip[p->rk] &&
+		    s->open[w].a <= s->skip[p->rk])
+			return -1;
+	return cand;
 }
 
 /*
@@ -348,6 +422,17 @@ get_text(struct opts *o, struct stepstate *s)
 	return mct_intern(&o->corrs, o->tmp.p, len);
 }
 
+/* An event at the end of o->ev. */
+static void
+push(struct opts *o, const struct pev *p)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 4096;
+		o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
+	}
+	o->ev[o->n++] = *p;
+}
+
 /*
  * The order is broken: every event back, in input order, and the rest
  * of the input kept whole.
@@ -367,12 +452,7 @@ give_up(struct opts *o, struct stepstate *s)
 		while (fread(&p, sizeof(p), 1, s->spool) == 1) {
 			p.corr = get_text(o, s);
 			p.rcorr = get_text(o, s);
-			if (o->n == o->cap) {
-				o->cap = o->cap ? o->cap * 2 : 4096;
-				o->ev = mct_xrealloc(o->ev, o->cap *
-				    sizeof(*o->ev));
-			}
-			o->ev[o->n++] = p;
+			push(o, &p);
 		}
 		fclose(s->spool);
 		free(s->spoolvb);
@@ -479,14 +559,18 @@ prune(struct opts *o, struct stepstate *s)
 	char *keep;
 	size_t i, k;
 
-	open_windows(o, s);
+	if (s->one)
+		pick_windows(s);
+	else
+		open_windows(o, s);
 	keep = mct_xmalloc(o->n + 1);
 	for (i = 0; i < (size_t)s->ncorr; i++)
 		s->nhost[i] = 0;
 	for (i = 0; i < o->n; i++) {
 		const struct pev *p = &o->ev[i];
 
-		keep[i] = (p->fl & (F_STEP | F_DONE)) == F_STEP;
+		keep[i] = s->one ? is_cand(s, p) :
+		    (p->fl & (F_STEP | F_DONE)) == F_STEP;
 		if (route(p) != R_TIME)
 			continue;
 		if (in_windows(s->open, s->nopen, p->rk, p->ts))
@@ -503,8 +587,8 @@ prune(struct opts *o, struct stepstate *s)
 		if (route(p) != R_CORR)
 			continue;
 		c = o->corrs.str[p->corr];
-		keep[i] = s->nhost[p->corr] > 0 || (!cset_has(&s->indone, c) &&
-		    !cset_has(&s->away, c));
+		keep[i] = (s->one && keep[i]) || s->nhost[p->corr] > 0 ||
+		    (!cset_has(&s->indone, c) && !cset_has(&s->away, c));
 	}
 	for (i = k = 0; i < o->n; i++) {
 		if (!keep[i])
@@ -586,6 +670,8 @@ steps_begin(struct opts *o)
 	o->ss = mct_xmalloc(sizeof(*o->ss));
 	memset(o->ss, 0, sizeof(*o->ss));
 	o->ss->stream = !o->has_from && !o->has_to;
+	if ((o->ss->one = !o->steps))
+		picks_begin(o, o->ss);
 }
 
 /* The event path_add() has just kept, o->ev[o->n - 1]: keep it or not. */
@@ -596,6 +682,7 @@ add_one(struct opts *o)
 	struct pev *p = &o->ev[o->n - 1];
 	const char *c;
 	int32_t r = p->rk;
+	int keep;			/* kept whatever its window */
 
 	if (!s->stream)
 		return;
@@ -610,7 +697,12 @@ add_one(struct opts *o)
 			return;
 		}
 	}
-	if (p->fl & F_STEP) {
+	if (s->one) {
+		if ((keep = pick(o, s, p)) < 0) {
+			give_up(o, s);
+			return;
+		}
+	} else if ((keep = (p->fl & F_STEP) != 0)) {
 		if (s->hasskip[r] && p->ts <= s->skip[r]) {
 			give_up(o, s);
 			return;
@@ -634,7 +726,7 @@ add_one(struct opts *o)
 			give_up(o, s);
 			return;
 		}
-		if (!in_windows(s->open, s->nopen, r, p->ts) && !(p->fl & F_STEP)) {
+		if (!in_windows(s->open, s->nopen, r, p->ts) && !keep) {
 			skipped(o, s, p);
 			let_go(o, s, p);
 			o->n--;
@@ -648,7 +740,7 @@ add_one(struct opts *o)
 			give_up(o, s);
 			return;
 		}
-		if (s->nhost[p->corr] == 0 && cset_has(&s->away, c)) {
+		if (s->nhost[p->corr] == 0 && cset_has(&s->away, c) && !keep) {
 			let_go(o, s, p);
 			o->n--;
 			return;
@@ -657,23 +749,25 @@ add_one(struct opts *o)
 			s->ndev[p->corr]++;
 		break;
 	default:
-		if (!(p->fl & F_STEP)) {
+		if (!keep) {
 			o->n--;		/* in no graph, no step */
 			return;
 		}
 	}
 }
 
-void
-steps_add(struct opts *o)
+/* A look every 4096 events, or as many as were kept then. */
+static void
+look(struct opts *o)
 {
 	struct stepstate *s = o->ss;
 
-	add_one(o);
-	/* a look every 4096 events, or as many as were kept then */
-	if (s->stream && ++s->since >= 4096 && s->since >= s->lastn) {
+	if (s->stream && s->since >= 4096 && s->since >= s->lastn) {
 		s->since = 0;
-		close_done(o, s);
+		if (s->one)
+			prune(o, s);
+		else
+			close_done(o, s);
 		/* the ids of the events let go as they came */
 		if ((size_t)o->corrs.n > 2 * o->n + 4096)
 			reintern(o, s);
@@ -681,9 +775,122 @@ steps_add(struct opts *o)
 	}
 }
 
-/* The rows, in step order, and what was counted. */
+/*
+ * The events path_add() or path_lines() kept, from o->ev[from] on: one
+ * by one (giving up may put events back before them), then a look (its
+ * new ids would not be theirs).
+ */
+void
+steps_add(struct opts *o, size_t from)
+{
+	struct pev *run;
+	size_t n = o->n - from, i;
+
+	if (!o->ss->stream)
+		return;
+	if (n == 1)
+		add_one(o);
+	else {
+		run = mct_xmalloc(n * sizeof(*run));
+		memcpy(run, &o->ev[from], n * sizeof(*run));
+		o->n = from;
+		for (i = 0; i < n; i++) {
+			push(o, &run[i]);
+			add_one(o);
+		}
+		free(run);
+	}
+	o->ss->since += n;
+	look(o);
+}
+
+static void	state_free(struct opts *);
+
+/* A text as -o tsv writes it. */
+static void
+add_tsv(struct mct_buf *b, const char *t)
+{
+	for (; *t != '\0'; t++)
+		switch (*t) {
+		case '\t': mct_buf_adds(b, "\\t"); break;
+		case '\n': mct_buf_adds(b, "\\n"); break;
+		case '\r': mct_buf_adds(b, "\\r"); break;
+		case '\\': mct_buf_adds(b, "\\\\"); break;
+		default: mct_buf_addc(b, *t);
+		}
+}
+
+/* A row's line of -o tsv -F name,crit, for the median's order. */
+struct mrow {
+	int64_t		 crit;
+	size_t		 at, len, nlen;	/* in the buffer of lines; the
+					   name's length */
+	int32_t		 name;
+};
+
+static int
+cmp_mrow(const void *a, const void *b, void *arg)
+{
+	const struct mrow *x = a, *y = b;
+	const char *t = arg;
+	int c;
+
+	if (x->crit != y->crit)
+		return x->crit < y->crit ? -1 : 1;
+	c = memcmp(t + x->at, t + y->at, x->len < y->len ? x->len : y->len);
+	if (c != 0)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/*
+ * --steps median: the step of the rows' median path (the lower of the
+ * two middle ones), the rows ordered by crit, then by their lines of
+ * -o tsv -F name,crit (as sort -k2,2n orders them); said on stderr, even
+ * with -q.  A copy of its name, or NULL with no row.
+ */
+static char *
+median(struct opts *o, const struct row *w, size_t n)
+{
+	struct mct_buf b = { 0 };
+	struct mrow *m;
+	char *name = NULL;
+	size_t i, k = 0;
+
+	m = mct_xmalloc((n + 1) * sizeof(*m));
+	for (i = 0; i < n; i++) {
+		if (w[i].cycle)
+			continue;
+		m[k].at = b.len;
+		add_tsv(&b, o->names.str[w[i].name]);
+		m[k].nlen = b.len - m[k].at;
+		mct_buf_addc(&b, '\t');
+		mct_buf_addi(&b, w[i].crit);
+		m[k].len = b.len - m[k].at;
+		m[k].crit = w[i].crit;
+		m[k++].name = w[i].name;
+	}
+	mct_sort_r(m, k, sizeof(*m), cmp_mrow, b.p);
+	if (k > 0) {
+		i = (k - 1) / 2;
+		name = mct_xstrdup(o->names.str[m[i].name]);
+		fprintf(stderr, "%s: median of %zu steps: %.*s\n",
+		    program_invocation_short_name, k, (int)m[i].nlen,
+		    b.p + m[i].at);
+	} else
+		fprintf(stderr, "%s: no step: the whole input\n",
+		    program_invocation_short_name);
+	free(m);
+	mct_buf_free(&b);
+	return name;
+}
+
+/*
+ * The rows, in step order, and what was counted; or, with med, no rows:
+ * *med the median's name (median()).
+ */
 int
-steps_end(struct opts *o)
+steps_end(struct opts *o, char **med)
 {
 	struct stepstate *s = o->ss;
 	struct mct_buf b = { 0 };
@@ -699,7 +906,8 @@ steps_end(struct opts *o)
 			cyc++;
 			continue;
 		}
-		put_row(o, &b, &s->row[i]);
+		if (med == NULL)
+			put_row(o, &b, &s->row[i]);
 		n++;
 	}
 	mct_buf_free(&b);
@@ -707,12 +915,39 @@ steps_end(struct opts *o)
 	o->nokernel = s->nok;
 	o->nosrc = s->nos;
 	o->noedge = s->noe;
-	if (!o->quiet)
+	if (!o->quiet && med == NULL)
 		fprintf(stderr, "%s: %lld steps\n", program_invocation_short_name,
 		    n);
 	if (cyc)
 		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
 		    "order): no row\n", program_invocation_short_name, cyc);
+	if (med != NULL)
+		*med = median(o, s->row, s->nrow);
+	state_free(o);
+	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
+}
+
+/* --step: the input has ended (the step is analysed as a whole read's). */
+void
+step_end(struct opts *o)
+{
+	state_free(o);
+}
+
+static void
+state_free(struct opts *o)
+{
+	struct stepstate *s = o->ss;
+	int32_t r;
+	int i;
+
+	for (i = 0; i < s->npk; i++) {
+		for (r = 0; r < s->pk[i].nrk; r++)
+			free(s->pk[i].c[r]);
+		free(s->pk[i].c);
+		free(s->pk[i].nc);
+	}
+	free(s->namebuf);
 	free(s->row);
 	free(s->maxts);
 	free(s->doneend);
@@ -732,5 +967,4 @@ steps_end(struct opts *o)
 	free(s->spoolvb);
 	free(s);
 	o->ss = NULL;
-	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
 }
