@@ -182,6 +182,7 @@ group(struct mct_gtab *t, const char *key, size_t n)
 	g->klen = n;
 	g->x = runs(t);
 	g->val.nokeep = t->novals;
+	g->val.compact = t->countvals;
 	return g;
 }
 

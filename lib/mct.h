@@ -813,9 +813,17 @@ union mct_num {
 	double		 d;
 };
 
+/* A value and how many times it came (struct mct_stats, compact). */
+struct mct_vcount {
+	int64_t		 v, c;
+};
+
 struct mct_stats {
-	union mct_num	*v;
-	size_t		 n, cap;
+	union mct_num	*v;		/* the values (nv of them), as they came */
+	size_t		 n, cap, nv;
+	struct mct_vcount *vc;		/* compact: the others, sorted, counted */
+	size_t		 nvc;
+	int		 compact;	/* integers may be counted (set first) */
 	int		 isfloat;	/* some value had a fraction: doubles */
 	int		 sorted;
 	mct_i128	 isum;
@@ -900,6 +908,7 @@ struct mct_gtab {
 	int		 allfloat;
 	int		 needvals;	/* an aggregate parsed needs the values */
 	int		 novals;	/* keep none (set before the first event) */
+	int		 countvals;	/* values may be counted (no partial) */
 };
 
 /* The order of a report: a key part (A to Z), else an aggregate. */

@@ -18,6 +18,16 @@
  * (nokeep, set before the first): its count, exact integer sums, min and
  * max, and the running doubles, which add the values in the order they
  * came as the sum of kept values does.
+ *
+ * A set of integers that may be counted (compact, set before the first)
+ * folds its values, once they are many, into a sorted list of distinct
+ * values and their counts: the same quantiles in the memory of the
+ * distinct values (a trace's durations repeat: 1.7 million runtime calls
+ * took 4,253 distinct durations).  Where they do not repeat enough to
+ * halve the memory, the set goes back to its plain values for good.  A
+ * fraction coming into a counted set unfolds it first (the doubles are
+ * then summed in sorted order, not in the order they came).  A set that
+ * is written out as a partial is never counted.
  */
 #include "config.h"
 
@@ -27,12 +37,74 @@
 
 #include "mct.h"
 
+#define COUNT_MIN	4096	/* values a set holds before it is counted */
+
 static void
 grow(struct mct_stats *s)
 {
-	if (s->n == s->cap) {
+	if (s->nv == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 4;
 		s->v = mct_xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+}
+
+/* The counted values back among the plain ones: nv is n again. */
+static void
+unfold(struct mct_stats *s)
+{
+	size_t i;
+	int64_t c;
+
+	if (s->vc == NULL)
+		return;
+	if (s->cap < s->n) {
+		s->cap = s->n;
+		s->v = mct_xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	for (i = 0; i < s->nvc; i++)
+		for (c = 0; c < s->vc[i].c; c++)
+			s->v[s->nv++].i = s->vc[i].v;
+	free(s->vc);
+	s->vc = NULL;
+	s->nvc = 0;
+	s->sorted = 0;
+}
+
+/*
+ * The plain values folded into the counted ones (both sorted, merged);
+ * unfolded for good if that does not halve their memory.
+ */
+static void
+fold(struct mct_stats *s)
+{
+	struct mct_vcount *m;
+	size_t i = 0, j = 0, k = 0, need = s->nvc + s->nv;
+
+	mct_sort_i64(&s->v[0].i, s->nv);
+	m = mct_xmalloc((need ? need : 1) * sizeof(*m));
+	while (i < s->nv || j < s->nvc) {
+		if (j == s->nvc || (i < s->nv && s->v[i].i < s->vc[j].v)) {
+			if (k > 0 && m[k - 1].v == s->v[i].i)
+				m[k - 1].c++;
+			else
+				m[k].v = s->v[i].i, m[k++].c = 1;
+			i++;
+		} else {
+			if (k > 0 && m[k - 1].v == s->vc[j].v)
+				m[k - 1].c += s->vc[j].c;
+			else
+				m[k++] = s->vc[j];
+			j++;
+		}
+	}
+	free(s->vc);
+	s->vc = mct_xrealloc(m, (k ? k : 1) * sizeof(*m));
+	s->nvc = k;
+	s->nv = 0;
+	if (2 * k * sizeof(*m) > s->n * sizeof(*s->v)) {
+		s->compact = 0;
+		unfold(s);
+		s->sorted = 1;	/* (merged in order) */
 	}
 }
 
@@ -70,6 +142,7 @@ mct_stats_sketch(struct mct_stats *s)
 
 	if (s->sk != NULL || s->nokeep)
 		return;
+	unfold(s);
 	s->sk = mct_xmalloc(sizeof(*s->sk));
 	memset(s->sk, 0, sizeof(*s->sk));
 	s->fsum = s->fsumsq = 0;
@@ -80,7 +153,7 @@ mct_stats_sketch(struct mct_stats *s)
 	}
 	free(s->v);
 	s->v = NULL;
-	s->cap = 0;
+	s->cap = s->nv = 0;
 }
 
 /* From now on a set that keeps no value: its running doubles from them. */
@@ -98,12 +171,13 @@ forget(struct mct_stats *s)
 		s->sk = NULL;
 		return;
 	}
+	unfold(s);
 	s->fsum = s->fsumsq = 0;
 	for (s->n = 0; s->n < n; s->n++)
 		unkept(s, at(s, s->n));
 	free(s->v);
 	s->v = NULL;
-	s->cap = 0;
+	s->cap = s->nv = 0;
 }
 
 void
@@ -121,8 +195,11 @@ mct_stats_add(struct mct_stats *s, int64_t v)
 	else if (s->sk != NULL)
 		running(s, (double)v);
 	else {
+		if (s->compact && s->nv == s->cap && s->nv >= COUNT_MIN &&
+		    s->nv >= s->nvc)
+			fold(s);
 		grow(s);
-		s->v[s->n].i = v;
+		s->v[s->nv++].i = v;
 	}
 	s->n++;
 	s->isum += v;
@@ -140,6 +217,7 @@ mct_stats_addf(struct mct_stats *s, double d)
 
 	if (!s->isfloat) {
 		/* from now on, doubles */
+		unfold(s);
 		if (s->sk == NULL && !s->nokeep)
 			for (i = 0; i < s->n; i++)
 				s->v[i].d = (double)s->v[i].i;
@@ -151,7 +229,7 @@ mct_stats_addf(struct mct_stats *s, double d)
 		running(s, d);
 	else {
 		grow(s);
-		s->v[s->n].d = d;
+		s->v[s->nv++].d = d;
 	}
 	s->n++;
 	s->sorted = 0;
@@ -182,22 +260,34 @@ merge_sums(struct mct_stats *a, const struct mct_stats *b)
 	a->n += b->n;
 }
 
-/* Add every value of b to a. */
+/* Add the values b keeps, plain or counted, to a. */
+static void
+add_values(struct mct_stats *a, const struct mct_stats *b)
+{
+	size_t i;
+	int64_t c;
+
+	for (i = 0; i < b->nv; i++) {
+		if (b->isfloat)
+			mct_stats_addf(a, b->v[i].d);
+		else
+			mct_stats_add(a, b->v[i].i);
+	}
+	for (i = 0; i < b->nvc; i++)
+		for (c = 0; c < b->vc[i].c; c++)
+			mct_stats_add(a, b->vc[i].v);
+}
+
+/* Add every value of b to a (a counted b makes a counted a). */
 void
 mct_stats_merge(struct mct_stats *a, const struct mct_stats *b)
 {
-	size_t i;
-
 	if (a->nokeep || b->nokeep) {
 		forget(a);
 		if (b->nokeep || b->sk != NULL)
 			merge_sums(a, b);
 		else
-			for (i = 0; i < b->n; i++)
-				if (b->isfloat)
-					mct_stats_addf(a, b->v[i].d);
-				else
-					mct_stats_add(a, b->v[i].i);
+			add_values(a, b);
 		return;
 	}
 	if (b->sk != NULL) {
@@ -206,12 +296,8 @@ mct_stats_merge(struct mct_stats *a, const struct mct_stats *b)
 		mct_sketch_merge(a->sk, b->sk);
 		return;
 	}
-	for (i = 0; i < b->n; i++) {
-		if (b->isfloat)
-			mct_stats_addf(a, b->v[i].d);
-		else
-			mct_stats_add(a, b->v[i].i);
-	}
+	a->compact |= b->compact;
+	add_values(a, b);
 }
 
 static int
@@ -227,7 +313,11 @@ sort(struct mct_stats *s)
 {
 	if (s->sorted)
 		return;
-	if (s->isfloat)
+	if (s->vc != NULL)
+		fold(s);	/* all counted, sorted (or plain, sorted) */
+	if (s->vc != NULL || s->sorted)
+		;
+	else if (s->isfloat)
 		mct_sort(s->v, s->n, sizeof(*s->v), cmp_d);
 	else if (s->n > 0)
 		mct_sort_i64(&s->v[0].i, s->n);
@@ -322,6 +412,23 @@ mct_stats_stddev(const struct mct_stats *s)
 	return sqrt(acc / (double)(s->n - 1));
 }
 
+/* The values of rank i and i + 1 (the last, past it) of a counted set. */
+static void
+counted_at(const struct mct_stats *s, size_t i, mct_i128 *lo, mct_i128 *hi)
+{
+	size_t j, seen = 0;
+
+	for (j = 0; j < s->nvc; j++) {
+		seen += (size_t)s->vc[j].c;
+		if (i < seen)
+			break;
+	}
+	if (j == s->nvc)
+		j = s->nvc - 1;
+	*lo = s->vc[j].v;
+	*hi = i + 1 < seen || j + 1 == s->nvc ? s->vc[j].v : s->vc[j + 1].v;
+}
+
 /*
  * The quantile num/den (0 <= num/den <= 1), linear between the closest
  * ranks.  Exact for integers: the rank is num * (n - 1) / den in integer
@@ -342,6 +449,12 @@ mct_stats_quantile(struct mct_stats *s, int64_t num, int64_t den)
 	pn = (mct_i128)num * (mct_i128)(s->n - 1);
 	i = (size_t)(pn / den);
 	rem = pn % den;
+	if (s->vc != NULL) {
+		counted_at(s, i, &lo, &hi);
+		if (rem == 0 || i + 1 >= s->n)
+			return (double)lo;
+		return (double)(lo * den + (hi - lo) * rem) / (double)den;
+	}
 	if (i + 1 >= s->n)
 		return at(s, s->n - 1);
 	if (s->isfloat)
@@ -360,5 +473,6 @@ mct_stats_free(struct mct_stats *s)
 	mct_sketch_free(s->sk);
 	free(s->sk);
 	free(s->v);
+	free(s->vc);
 	memset(s, 0, sizeof(*s));
 }

@@ -129,6 +129,65 @@ test_nokeep(void)
 	mct_stats_free(&n2);
 }
 
+/*
+ * A set that may be counted: values that repeat are held as distinct
+ * values and counts, with the quantiles of the plain set; values that do
+ * not repeat go back to plain; merged, the same again.
+ */
+static void
+test_counted(void)
+{
+	static const int64_t q[][2] = { { 0, 1 }, { 1, 10 }, { 1, 2 },
+	    { 9, 10 }, { 999, 1000 }, { 1, 1 }, { 1, 3 } };
+	struct mct_stats p = { 0 }, c = { 0 }, d = { 0 }, m = { 0 }, pm = { 0 };
+	uint64_t x = 11;
+	size_t i, k;
+	int64_t v;
+	int same = 1, msame = 1;
+
+	c.compact = d.compact = 1;
+	for (i = 0; i < 200000; i++) {
+		v = (int64_t)(sk_rand(&x) % 57) * 1000 - 3000;
+		mct_stats_add(&p, v);
+		mct_stats_add(&c, v);
+		mct_stats_add(&d, (int64_t)i * 7);	/* no repeat */
+		if (i % 50000 == 49999)
+			for (k = 0; k < sizeof(q) / sizeof(q[0]); k++)
+				same &= mct_stats_quantile(&p, q[k][0],
+				    q[k][1]) == mct_stats_quantile(&c, q[k][0],
+				    q[k][1]);
+	}
+	ok(same && c.vc != NULL && c.nvc <= 57 && c.cap <= 8192 &&
+	    mct_stats_sum(&c) == mct_stats_sum(&p) && c.n == p.n,
+	    "stats: repeated values counted (%zu distinct), the plain set's "
+	    "quantiles", c.nvc);
+	ok(d.vc == NULL && !d.compact && d.nv == d.n &&
+	    mct_stats_quantile(&d, 1, 2) == 699996.5,
+	    "stats: values that do not repeat go back to plain");
+	mct_stats_merge(&m, &c);
+	mct_stats_merge(&m, &p);
+	mct_stats_merge(&pm, &p);
+	mct_stats_merge(&pm, &p);
+	for (k = 0; k < sizeof(q) / sizeof(q[0]); k++)
+		msame &= mct_stats_quantile(&m, q[k][0], q[k][1]) ==
+		    mct_stats_quantile(&pm, q[k][0], q[k][1]);
+	ok(msame && m.compact && m.vc != NULL && m.n == 2 * p.n,
+	    "stats: a counted set merged makes a counted set, the same "
+	    "quantiles");
+	mct_stats_addf(&c, 0.5);
+	mct_stats_addf(&p, 0.5);
+	ok(c.vc == NULL && c.isfloat && c.n == p.n &&
+	    mct_stats_quantile(&c, 1, 2) == mct_stats_quantile(&p, 1, 2) &&
+	    mct_stats_max(&c) == mct_stats_max(&p),
+	    "stats: a fraction into a counted set: plain doubles, the same "
+	    "quantiles");
+	mct_stats_free(&p);
+	mct_stats_free(&c);
+	mct_stats_free(&d);
+	mct_stats_free(&m);
+	mct_stats_free(&pm);
+}
+
 void
 test_sketch(void)
 {
@@ -249,4 +308,5 @@ test_sketch(void)
 	mct_stats_free(&z);
 	test_sketch_sparse();
 	test_nokeep();
+	test_counted();
 }

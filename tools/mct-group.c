@@ -465,6 +465,7 @@ ready(struct opts *o)
 	setup(o);
 	/* no median, percentile or deviation to give: no value kept */
 	o->t.novals = !o->t.needvals && !o->partial;
+	o->t.countvals = !o->partial;	/* (a partial lists its values) */
 	if (uses_category(o) && mct_rules_need() != 0)
 		exit(MCT_EXIT_USAGE);
 	for (i = 0; i < o->nby; i++)
