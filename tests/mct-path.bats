@@ -11,7 +11,7 @@ setup_file() {
 	genf "$BATS_FILE_TMPDIR/g.json" --scale 0.01
 	mkdir "$BATS_FILE_TMPDIR/rk"
 	gen --scale 0.005 --ranks 2 --out "$BATS_FILE_TMPDIR/rk" --slow-rank 1 \
-	    --slow-factor 1.08
+	    --slow-factor 1.08 --profiler-steps
 }
 
 setup() {
@@ -305,11 +305,29 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 }
 
 @test "two ranks, rank 1 8% slower (gentrace --ranks): the job's path is the oracle's and on rank 1 at every collective" {
-	same "$(says "$d/rk/rank-0.json" "$d/rk/rank-1.json")" "$(ask "$d/rk" "")"
+	same "$(says "$d/rk/rank-0.json" "$d/rk/rank-1.json")" \
+	    "$(ask "$d/rk" "" "" $'--step\tProfilerStep#'{1,2,3,4})"
 	run -0 bash -c 'mct-path -q "$@" | mct-cat -o tsv --no-header -F rank,kind |
 	    sort -u' _ "$d/rk/rank-0.json" "$d/rk/rank-1.json"
 	[[ "$output" == *$'1\tcomm'* ]]
 	[[ "$output" != *$'0\t'* ]]
+}
+
+@test "two ranks, rank 1 8% slower: each step's path is the oracle's, its work on rank 1 (rank 0's wait in its collective is on no path)" {
+	local n
+
+	for n in 1 2 3 4; do
+		same "$(says --step "ProfilerStep#$n" "$d/rk/rank-0.json" \
+		    "$d/rk/rank-1.json")" \
+		    "$(ask "$d/rk" $'--step\tProfilerStep#'"$n" \
+		    "" $'--step\tProfilerStep#'{1,2,3,4})" || return 1
+		# (rank 0 only for the collective's end, after rank 1 came)
+		run -0 bash -c 'mct-path -q --step "$1" "$2" "$3" |
+		    mct-cat -o tsv --no-header -F rank,kind |
+		    grep -v "^0	comm$" | cut -f1 | sort -u' _ \
+		    "ProfilerStep#$n" "$d/rk/rank-0.json" "$d/rk/rank-1.json"
+		same "$output" "1"
+	done
 }
 
 @test "two ranks: the path crosses at a collective to the rank that came last, as the oracle's" {

@@ -49,6 +49,10 @@ rules of mct-path(1):
            starts before the call, to the call's end (0);
            Stream Wait Event: from that kernel to the start of the kernel
            of the next launch of the call's thread on the waiting stream.
+           Several ranks: the n-th communication kernel of a name on each
+           rank is one collective; from the start of the rank that came
+           last to each other rank's end, and an earlier rank's kernel
+           counts its own time from that start only.
            A negative weight counts and is taken as 0.
   path     longest path (Kahn's order); of equal lengths the predecessor
            with the smaller node id; ends at the smallest id of the
@@ -387,7 +391,7 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
             if k in ("op", "dev") and a is not None and byseq[a].f != 1:
                 lst[i] = (u, int(w * byseq[a].f), k, a)
     if len(ranks) > 1:
-        collectives(devs, ranks, edge)
+        collectives(devs, ranks, edge, edges)
     return longest(edges, ops, devs, counts, byseq)
 
 
@@ -405,10 +409,12 @@ def device_before(devs, x):
     return best
 
 
-def collectives(devs, ranks, edge):
+def collectives(devs, ranks, edge, edges):
     """The n-th communication kernel of a name on each rank is one
     collective: from the start of the rank that came last (latest start,
-    then the rank seen first) to each other rank's end."""
+    then the rank seen first) to each other rank's end.  An earlier rank's
+    kernel counts its own time from that start only (its wait is on no
+    path)."""
     calls = collections.defaultdict(list)
     for x in devs:
         if COMM.search(x.name):
@@ -427,6 +433,11 @@ def collectives(devs, ranks, edge):
                 if x is not last:
                     edge(2 * last.seq, 2 * x.seq + 1,
                          x.ts + x.dur - last.ts, "coll", x.seq)
+                    cap = max(0, x.ts + x.dur - last.ts)
+                    own = edges[2 * x.seq + 1]
+                    for k, (u, w, kind, a) in enumerate(own):
+                        if kind == "dev" and u == 2 * x.seq and w > cap:
+                            own[k] = (u, cap, kind, a)
 
 
 def record_kernel(ops, pairs, call):
