@@ -39,7 +39,10 @@ The analysis sections read streams made once by mct-cat and kept in BENCH_DIR be
           (gentrace --profiler-steps --scale 7 and 70, made in TMPDIR and removed after): the rows
           (one a step) and peak RSS of both (target: the same within 8 MB); and the peak RSS of
           --step of the middle step and of --steps median --events (target: <= 64 MB each)
-With no SECTION the default sections run, plus big, slice and pathsteps if BENCH_BIG=1 and huge if
+  reportbig  mct-report on a ~2 GB trace of ProfilerStep#N rounds (gentrace --profiler-steps --scale
+          70, made in TMPDIR and removed after) beside mct-cat on it, one run each (target: <= 3x;
+          peak RSS, the largest of its processes, <= 64 MB)
+With no SECTION the default sections run, plus big, slice, pathsteps and reportbig if BENCH_BIG=1 and huge if
 BENCH_HUGE=1.
 Naming a section on the command line runs it whatever BENCH_BIG/BENCH_HUGE say.
 
@@ -105,7 +108,7 @@ import time
 from types import SimpleNamespace
 
 SECTIONS_ALL = ("cat filter group flow phases report merge ranks diff metrics path real big slice "
-                "pathsteps huge").split()
+                "pathsteps reportbig huge").split()
 SECTIONS_DEFAULT = "cat filter group flow phases report merge ranks diff metrics path real".split()
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
@@ -1738,6 +1741,35 @@ def section_pathsteps():
            rss_mb(rss[1] - rss[0]) if None not in rss else None, "<=", 8, "MB")
 
 
+def section_reportbig():
+    say("\n== mct-report on a ~2 GB trace of steps (gentrace --profiler-steps --scale 70, made in TMPDIR"
+        " and removed after), beside mct-cat on it (targets: <= 3x, peak RSS <= 64 MB)")
+    if not S.mct_report:
+        return note("  skipped: no tools/mct-report")
+    if not S.gentrace:
+        return note("  skipped: no tests/gentrace")
+    # the trace, and the report's spool of it (a stream of about the same size)
+    if not enough_space(S.tmpdir, need_kb_free() + 4400000, "the 2 GB trace and the report's spool"):
+        return
+    path = os.path.join(S.tmpdir, "reportbig-70.json")
+    try:
+        note("  writing %s (gentrace --profiler-steps --scale 70)" % path)
+        with open(path, "wb") as f:
+            subprocess.run([S.gentrace, "--profiler-steps", "--scale", "70"], stdout=f, check=True)
+        export(F_BIGREP=path)
+        t = Table("report of %s MB (RSS: the largest process of each)" % mb(os.path.getsize(path)),
+                  os.path.getsize(path), None, 1)
+        t.sh("mct-cat", 'rss mct-cat "$F_BIGREP" | wc -l', mct=True)
+        t.sh("mct-report", 'rss "$MCT_REPORT" "$F_BIGREP" | wc -l', mct=True)
+        t.run()
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+    ratios(t, "mct-cat", "mct-report")
+    target("mct-report / mct-cat, the 2 GB trace", ratio(t, "mct-report", "mct-cat"), "<=", 3, "x")
+    target("mct-report peak RSS, the 2 GB trace", rss_mb(t.rss_kb.get("mct-report")), "<=", 64, "MB")
+
+
 # ---------------------------------------------------------------- main
 
 def first_line(argv):
@@ -1811,7 +1843,7 @@ def main(argv):
     if not sections:
         sections = list(SECTIONS_DEFAULT)
         if env_flag("BENCH_BIG"):
-            sections += ["big", "slice", "pathsteps"]
+            sections += ["big", "slice", "pathsteps", "reportbig"]
         if env_flag("BENCH_HUGE"):
             sections += ["huge"]
     for s in sections:
