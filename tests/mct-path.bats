@@ -470,6 +470,31 @@ kernel-wait	k3
 kernel	k4"
 }
 
+@test "a copy launched long before it starts, right after the device's last work on another lane ends, waits for that work; on an idle device, for its launch: the oracle's path" {
+	cat > t.json <<'J'
+{"traceEvents":[
+{"name":"mcLaunchKernel","ph":"X","pid":1,"tid":1,"ts":1000000,"dur":5000,"args":{"co_id":1}},
+{"name":"mcMemcpyAsync","ph":"X","pid":1,"tid":1,"ts":1010000,"dur":8000,"args":{"co_id":2}},
+{"name":"mcStreamSynchronize","ph":"X","pid":1,"tid":1,"ts":1040000,"dur":9000000,"args":{"co_id":5}},
+{"name":"mcMemcpyAsync","ph":"X","pid":1,"tid":1,"ts":10050000,"dur":8000,"args":{"co_id":4}},
+{"name":"mcStreamSynchronize","ph":"X","pid":1,"tid":1,"ts":10060000,"dur":9000000,"args":{"co_id":6}},
+{"name":"big_kernel","ph":"X","pid":2,"tid":0,"ts":1006000,"dur":5000000,"args":{"co_id":1}},
+{"name":"memcpy HtoD","ph":"X","pid":3,"tid":0,"ts":6007000,"dur":100000,"args":{"co_id":2}},
+{"name":"memcpy DtoH","ph":"X","pid":3,"tid":0,"ts":18000000,"dur":100000,"args":{"co_id":4}}
+],"displayTimeUnit":"ns"}
+J
+	same "$(says t.json)" "$(ask t.json "")"
+	run -0 bash -c 'mct-path -q t.json | mct-cat -o tsv --no-header -F kind,name,crit'
+	same "$output" "launch	mcLaunchKernel	6000
+kernel	big_kernel	5000000
+kernel-wait	big_kernel	1000
+kernel	memcpy HtoD	100000
+sync	mcStreamSynchronize	0
+launch	mcMemcpyAsync	7950000
+kernel	memcpy DtoH	100000
+sync	mcStreamSynchronize	0"
+}
+
 @test "docs: the man page and --help name every option" {
 	docs
 	for o in --step --steps --from --to --scale --only-path --quiet --rules --pair-be --fields \

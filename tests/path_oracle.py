@@ -40,7 +40,11 @@ rules of mct-path(1):
            last kernel ended before the launch and so did a kernel it
            waits for; else, with a last kernel on the stream, a
            kernel-kernel edge from its end if it ended at most 1.5 ms
-           before, else the launch edge.  Sync: device sync from the
+           before, else the launch edge.  A launch edge of more than
+           1.5 ms becomes a wait edge from the rank's device work that
+           ended last, when no device lane of the rank ran anything at the
+           start, that work is of another lane and ended after the launch
+           and at most 1.5 ms before.  Sync: device sync from the
            last kernel of every stream, stream sync from the stream's,
            Event Sync from the kernel of the last launch on wait_on_stream
            before the cudaEventRecord it names, to the call's end (0);
@@ -315,10 +319,27 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
     items.sort(key=lambda t: (t[0], t[1]))
     last = {}
     ksync = {}
+    devlast = {}    # rank -> its device work that ends last so far
+
+    def busy(x, r):
+        """A kernel launched more than KK_MAX before its start, whose
+        device had nothing running then and whose last kernel ended on
+        another stream after the launch, at most KK_MAX before: that
+        kernel (it waited for the device, not its launch), else None."""
+        d = devlast.get(x.rk)
+        if r is None or d is None or x.ts - r.ts <= KK_MAX:
+            return None
+        end = d.ts + d.dur
+        if end > x.ts or x.ts - end > KK_MAX or end <= r.ts or \
+                d.lane == x.lane:
+            return None
+        return d
+
     for _, _, what, x, sname in items:
         if what == "k":
             r = launch.get(x.corr)
             edge(S(x), E(x), x.dur, "dev", x.seq)
+            b = busy(x, r)
             src = ksync.pop(x.seq, None)
             added = False
             if src is not None:
@@ -330,18 +351,26 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
                     queue_k[x.seq] == 0 and
                     (ls is None or ls.ts + ls.dur < r.ts) and
                     (src is None or src.ts + src.dur < r.ts)):
-                edge(S(r), S(x), x.ts - r.ts, "launch", r.seq)
+                if b is not None:
+                    edge(E(b), S(x), x.ts - b.ts - b.dur, "wait", b.seq)
+                else:
+                    edge(S(r), S(x), x.ts - r.ts, "launch", r.seq)
                 added = True
             elif ls is not None and (src is None or
                                      src.ts + src.dur < ls.ts + ls.dur):
                 if r is None or x.ts - ls.ts - ls.dur <= KK_MAX:
                     edge(E(ls), S(x), x.ts - ls.ts - ls.dur, "wait", ls.seq)
+                elif b is not None:
+                    edge(E(b), S(x), x.ts - b.ts - b.dur, "wait", b.seq)
                 else:
                     edge(S(r), S(x), x.ts - r.ts, "launch", r.seq)
                 added = True
             if not added:
                 counts["no_edge"] += 1
             last[x.lane] = x
+            d = devlast.get(x.rk)
+            if d is None or x.ts + x.dur > d.ts + d.dur:
+                devlast[x.rk] = x
             continue
         # a sync: the host call it ends
         if x.kind == "sync":

@@ -291,6 +291,25 @@ same_device(const struct opts *o, int32_t a, int32_t b)
 }
 
 /*
+ * A kernel launched more than KK_MAX before it started, when no device
+ * lane of its rank had anything running at its start and the device work
+ * that ended last did so on another lane, after the launch and at most
+ * KK_MAX before: the kernel waited for the device (a copy behind another
+ * stream's kernels; mcTracer's copies have a lane of their own), not for
+ * its launch.  That kernel, else -1.
+ */
+static int32_t
+device_busy(const struct opts *o, const struct pev *x, const struct pev *r,
+    int32_t d, int64_t dend)
+{
+	if (r == NULL || x->ts - r->ts <= KK_MAX || d < 0 || dend > x->ts ||
+	    x->ts - dend > KK_MAX || dend <= r->ts ||
+	    o->ev[d].lane == x->lane)
+		return -1;
+	return d;
+}
+
+/*
  * A collective without launch follows the device's work: the kernel of
  * the graph on its device (any stream) that ended last at or before its
  * start (then the later in the input), or -1.
@@ -368,6 +387,8 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	int *qrt, *qk;
 	int32_t *last;		/* per stream lane: its last kernel, -1 */
 	int32_t *ksync;		/* per event: the kernel it waits for, -1 */
+	int32_t *dk, dv, busy;	/* per rank: the device work */
+	int64_t *dend;		/* that ends last so far, and its end */
 	size_t np = 0, nit = 0, nrec = 0, *recs, i, j, lo, hi;
 
 	ps = mct_xmalloc((o->n + 1) * sizeof(*ps));
@@ -486,6 +507,10 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	ksync = mct_xmalloc((o->n + 1) * sizeof(*ksync));
 	for (i = 0; i < o->n; i++)
 		ksync[i] = -1;
+	dk = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*dk));
+	dend = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*dend));
+	for (i = 0; i < (size_t)o->nrank; i++)
+		dk[i] = -1, dend[i] = 0;
 	for (i = 0; i < nit; i++) {
 		struct ditem *t = &it[i];
 		struct pev *x = &o->ev[t->i];
@@ -498,6 +523,8 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			int added = 0;
 
 			edge(o, S(t->i), E(t->i), x->dur, E_DEV, (int32_t)t->i);
+			dv = x->rk;
+			busy = device_busy(o, x, r, dk[dv], dend[dv]);
 			if ((src = ksync[t->i]) >= 0) {
 				ksync[t->i] = -1;
 				edge(o, E(src), S(t->i), 0, E_SYNC,
@@ -509,8 +536,13 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			    (ls < 0 ||
 			    node_ts(o, E(ls)) < r->ts) && (src < 0 ||
 			    node_ts(o, E(src)) < r->ts)) {
-				edge(o, S(launch[x->corr]), S(t->i),
-				    x->ts - r->ts, E_LAUNCH, launch[x->corr]);
+				if (busy >= 0)	/* it waited for the device */
+					edge(o, E(busy), S(t->i), x->ts -
+					    dend[dv], E_WAIT, busy);
+				else
+					edge(o, S(launch[x->corr]), S(t->i),
+					    x->ts - r->ts, E_LAUNCH,
+					    launch[x->corr]);
 				added = 1;
 			} else if (ls >= 0 && (src < 0 ||
 			    node_ts(o, E(src)) < node_ts(o, E(ls)))) {
@@ -518,6 +550,9 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 				    KK_MAX)
 					edge(o, E(ls), S(t->i), x->ts -
 					    node_ts(o, E(ls)), E_WAIT, ls);
+				else if (busy >= 0)
+					edge(o, E(busy), S(t->i), x->ts -
+					    dend[dv], E_WAIT, busy);
 				else	/* not queueing: it waits for its launch */
 					edge(o, S(launch[x->corr]), S(t->i),
 					    x->ts - r->ts, E_LAUNCH,
@@ -527,6 +562,10 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			if (!added)
 				o->noedge++;
 			last[x->lane] = (int32_t)t->i;
+			if (dk[dv] < 0 || x->ts + x->dur > dend[dv]) {
+				dk[dv] = (int32_t)t->i;
+				dend[dv] = x->ts + x->dur;
+			}
 			continue;
 		}
 		if (!(o->ev[t->call].fl & F_GRAPH))
@@ -602,6 +641,8 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	free(qk);
 	free(last);
 	free(ksync);
+	free(dk);
+	free(dend);
 }
 
 /*
