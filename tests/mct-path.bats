@@ -372,7 +372,7 @@ J
 	same "$stderr" "mct-path: --step nosuch: no such event"
 	run --separate-stderr mct-path --scale 'name~x' "$d/g.json"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "mct-path: --scale 'name~x': EXPR=F wanted (at most 32)"* ]]
+	[[ "$stderr" == "mct-path: --scale 'name~x': EXPR=F wanted"$'\n'* ]]
 	run --separate-stderr mct-path --scale 'name~x=abc' "$d/g.json"
 	[ "$status" -eq 2 ]
 }
@@ -419,8 +419,18 @@ J
 	[ "$status" -eq 1 ]
 	run --separate-stderr mct-path --steps all t.json
 	[ "$status" -eq 1 ]
-	same "${stderr_lines[*]:0:2}" "mct-path: 0 steps mct-path: 1 steps with a cycle (times out of order): no row"
+	same "${stderr_lines[*]:0:2}" "mct-path: 1 steps mct-path: 1 steps with a cycle (times out of order): no row"
 	same "$(printf '%s\n' "$output" | grep -vc mct_header)" 0
+	# no path: no table row, no summary after the cycle
+	run --separate-stderr mct-path -o tsv --no-header t.json
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	same "${stderr_lines[0]}" "mct-path: $n nodes in a cycle (times out of order): no path"
+	[[ "$stderr" != *"on the path"* ]]
+	run --separate-stderr mct-path -q --steps median -o tsv --no-header t.json
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	same "${stderr_lines[*]:0:2}" "mct-path: 1 steps with a cycle (times out of order): no row mct-path: no step without a cycle: the whole input"
 }
 
 @test "bad input: ops that overlap without nesting: the edge of negative weight is counted and taken as 0, exit 0, the oracle's path" {
@@ -495,6 +505,86 @@ kernel	memcpy DtoH	100000
 sync	mcStreamSynchronize	0"
 }
 
+@test "-F: the breakdown's columns, chosen and ordered; a name it has not exits 2 naming its five; with -o ndjson or trace it does nothing, said" {
+	tsv=$(mct-path -q -o tsv "$d/g.json")
+	same "$(mct-path -q -o tsv -F share,bound,crit "$d/g.json")" \
+	    "$(awk -F '\t' -v OFS='\t' '{ print $3, $1, $2 }' <<< "$tsv")"
+	for f in kind,crit kind,crit,share,name bound,crit,segments,name,ts,dur; do
+		run --separate-stderr mct-path -o table -F "$f" "$d/g.json"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "${stderr_lines[0]}" == "mct-path: -F: no field '"@(kind|name)"' in the breakdown (bound crit share segments top)" ]]
+	done
+	for o in ndjson trace; do
+		run -0 --separate-stderr mct-path -q -o $o -F kind,crit "$d/g.json"
+		same "$stderr" "mct-path: -F: the columns of tsv, csv, table and md, ignored with -o $o"
+		same "$output" "$(mct-path -q -o $o "$d/g.json")"
+	done
+}
+
+@test "the breakdown's share: a percentage in table and md (as mct-group's tables), a plain number in tsv and csv, 100 * crit / total of the oracle's" {
+	want=$(ask "$d/g.json" "" "${GEN_ASKS[@]}" | awk -F '\t' '
+	    /^bound\t/ { k[++n] = $2; c[n] = $3; t += $3 }
+	    END { for (i = 1; i <= n; i++) printf "%s\t%.2f\n", k[i], 100 * c[i] / t
+		printf "total\t%.2f\n", 100 }' | sort)
+	same "$(mct-path -q -o tsv --no-header -F bound,share "$d/g.json" | sort)" "$want"
+	same "$(mct-path -q -o csv --no-header -F bound,share "$d/g.json" | tr , '\t' | sort)" "$want"
+	same "$(mct-path -q -o table -F bound,share "$d/g.json" | sed 1d | awk '{ print $1 "\t" $2 }' | sort)" \
+	    "$(sed 's/$/%/' <<< "$want")"
+	same "$(mct-path -q -o md -F bound,share "$d/g.json" | sed 1,2d | awk -F ' *[|] *' '{ print $2 "\t" $3 }' | sort)" \
+	    "$(sed 's/$/%/' <<< "$want")"
+}
+
+@test "options that do not go together exit 2 with the message; --only-path without -o trace is said to do nothing" {
+	for s in all median; do
+		run --separate-stderr mct-path --step 'ProfilerStep#1' --steps $s "$d/g.json"
+		[ "$status" -eq 2 ]
+		same "${stderr_lines[0]}" "mct-path: --step ProfilerStep#1: not with --steps $s (one step, or each)"
+	done
+	run --separate-stderr mct-path --from 30ms --to 10ms "$d/g.json"
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-path: --from 30ms is after --to 10ms: no op in between"
+	run -0 --separate-stderr mct-path -q --only-path -o table "$d/g.json"
+	same "$stderr" "mct-path: --only-path: with -o trace only, ignored"
+	same "$output" "$(mct-path -q -o table "$d/g.json")"
+}
+
+@test "--scale: the events it scaled counted, none said even with -q; the 33rd --scale is told the limit, a malformed one the form" {
+	cat > t.json <<'J'
+[{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":5,"args":{"correlation":1}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":2}},
+{"name":"k1","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":6,"dur":4,"args":{"correlation":1}},
+{"name":"k2","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":20,"dur":50,"args":{"correlation":2}}]
+J
+	run -0 --separate-stderr mct-path -o table --scale 'name~^k=0.5' t.json
+	same "${stderr_lines[2]}" "mct-path: --scale: 2 events scaled"
+	run -0 --separate-stderr mct-path -q -o table --scale 'name~NoSuchKernelXYZ=0.5' t.json
+	same "$stderr" "mct-path: --scale: no event matched: the path is as measured"
+	a=()
+	for i in $(seq 33); do a+=(--scale "name~x$i=0.5"); done
+	run --separate-stderr mct-path "${a[@]}" t.json
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-path: --scale 'name~x33=0.5': at most 32 --scale options"
+	run --separate-stderr mct-path --scale foo t.json
+	[ "$status" -eq 2 ]
+	same "${stderr_lines[0]}" "mct-path: --scale 'foo': EXPR=F wanted"
+}
+
+@test "no path: a file that cannot be read says only why (--steps median too); a B/E trace without --pair-be is said to have no op" {
+	for s in "" "--steps median"; do
+		run --separate-stderr mct-path $s nosuch.json
+		[ "$status" -eq 2 ]
+		same "$stderr" "mct-path: nosuch.json: No such file or directory"
+	done
+	genf be.json --scale 0.002 --be
+	run -0 --separate-stderr mct-path -o tsv --no-header be.json
+	[ -z "$output" ]
+	same "$stderr" "mct-path: no host op or device event: no path (B/E events count only with --pair-be)"
+	run -0 --separate-stderr mct-path -o tsv --no-header --pair-be be.json
+	[ -n "$output" ]
+	[[ "${stderr_lines[0]}" == *" on the path ("* ]]
+}
+
 @test "docs: the man page and --help name every option" {
 	docs
 	for o in --step --steps --from --to --scale --only-path --quiet --rules --pair-be --fields \
@@ -505,4 +595,9 @@ sync	mcStreamSynchronize	0"
 	done
 	grep -q 'mct-path' "$MCT_SRCDIR/HACKING.md"
 	grep -q 'mct-path' "$MCT_SRCDIR/README.md"
+	# a message that begins with a macro's name renders whole
+	if command -v mandoc > /dev/null; then
+		mandoc -Tascii "$MCT_SRCDIR/man/mct-path.1" | col -b |
+		    grep -q "mct-path: FILE: No such file or directory"
+	fi
 }

@@ -32,6 +32,11 @@
 static const char *skind[] = { "host", "kernel", "comm", "launch",
     "kernel-wait", "sync" };
 
+/* --pair-be given (a word on an empty graph says what it does) */
+static int pair_be;
+/* --from's and --to's arguments, for a message */
+static const char *from_arg, *to_arg;
+
 enum { OPT_EVENTS = MCT_OPT_TOOL, OPT_FROM, OPT_ONLY, OPT_SCALE, OPT_STEP,
     OPT_STEPS, OPT_TO };
 
@@ -95,15 +100,18 @@ usage(int status)
 	    "      --pair-be         each matched B/E pair of a thread as one X "
 	    "event\n"
 	    "      --rules FILE      the rules file (communication kernels)\n"
-	    "  -F, --fields LIST     columns for tsv, csv, table (default "
-	    DEFAULT_FIELDS ",\n"
-	    "                        with -o table " TABLE_FIELDS ")\n"
+	    "  -F, --fields LIST     the breakdown's columns in tsv, csv, table, "
+	    "md (of\n"
+	    "                        " TABLE_FIELDS ", the default); "
+	    "with\n"
+	    "                        --steps all, the row's\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, trace "
 	    "(the\n"
 	    "                        input, the path marked args.critical, its "
 	    "edges\n"
 	    "                        as flow events)\n"
-	    "      --only-path       -o trace: X events off the path left out\n"
+	    "      --only-path       with -o trace: X events off the path left "
+	    "out\n"
 	    "      --events FILE     also the path's events, as -o ndjson writes "
 	    "them, into\n"
 	    "                        FILE (the table and the events in one run)\n"
@@ -128,18 +136,19 @@ usage(int status)
  * Output.
  */
 /*
- * ,"share": and 100 * ns / len as printf's %.2f writes it: by integers
+ * ,"share": and 100 * ns / len as printf's %.2f writes it (pct: as a
+ * string with a %, as mct-group's tables show a share): by integers
  * where the hundredths are surely rounded one way (the rounding error of
  * x * 100 below 1e8 is far under the margin kept), else by snprintf().
  */
 static void
-add_share(struct mct_buf *b, int64_t ns, int64_t len)
+add_share(struct mct_buf *b, int64_t ns, int64_t len, int pct)
 {
 	double x = len > 0 ? 100.0 * (double)ns / (double)len : 0.0, y, fr;
 	char num[64];
 	long long k;
 
-	mct_buf_adds(b, ",\"share\":");
+	mct_buf_adds(b, pct ? ",\"share\":\"" : ",\"share\":");
 	y = x * 100;
 	if (x >= 0 && y < 1e8) {
 		k = (long long)y;
@@ -150,10 +159,12 @@ add_share(struct mct_buf *b, int64_t ns, int64_t len)
 			mct_buf_addc(b, '.');
 			mct_buf_addc(b, (char)('0' + k % 100 / 10));
 			mct_buf_addc(b, (char)('0' + k % 10));
+			if (pct)
+				mct_buf_adds(b, "%\"");
 			return;
 		}
 	}
-	snprintf(num, sizeof(num), "%.2f", x);
+	snprintf(num, sizeof(num), pct ? "%.2f%%\"" : "%.2f", x);
 	mct_buf_adds(b, num);
 }
 
@@ -257,7 +268,7 @@ write_segments(struct opts *o, struct mct_out *out, const struct path *pa)
 		mct_buf_adds(&b, skind[s->kind]);
 		mct_buf_adds(&b, "\",\"crit\":");
 		mct_buf_addi(&b, s->ns);
-		add_share(&b, s->ns, pa->len);
+		add_share(&b, s->ns, pa->len, 0);
 		mct_buf_addc(&b, '}');
 		mct_out_json(out, b.p, b.len);
 	}
@@ -318,7 +329,8 @@ write_table(struct opts *o, const struct path *pa)
 		mct_buf_adds(&b, k < S_N ? skind[k] : "total");
 		mct_buf_adds(&b, "\",\"crit\":");
 		mct_buf_addi(&b, k < S_N ? ns[k] : pa->len);
-		add_share(&b, k < S_N ? ns[k] : pa->len, pa->len);
+		add_share(&b, k < S_N ? ns[k] : pa->len, pa->len,
+		    mct_out_human(&o->out));
 		mct_buf_adds(&b, ",\"segments\":");
 		mct_buf_addi(&b, k < S_N ? nseg[k] : (int64_t)pa->n);
 		mct_buf_adds(&b, ",\"top\":");
@@ -480,6 +492,14 @@ summary(struct opts *o, const struct path *pa, const char *what)
 	long long ev = 0;
 	size_t i;
 
+	if (o->hdr->nread == 0)		/* the reader has said why */
+		return;
+	if (pa->nodes == 0) {
+		fprintf(stderr, "%s: %sno host op or device event: no path%s\n",
+		    program_invocation_short_name, what, pair_be ? "" :
+		    " (B/E events count only with --pair-be)");
+		return;
+	}
 	for (i = 0; i < o->n; i++)
 		ev += pa->on[i];
 	mct_fmt_human(num, (double)pa->len);
@@ -503,7 +523,30 @@ before(struct opts *o)
 	o->unscaled = 0;
 }
 
-/* One path: the window's, written as -o asks. */
+/*
+ * --scale: how many events of the window it scaled (a factor other
+ * than 1), said with the path after; none is said even with -q.
+ */
+static void
+scaled(const struct opts *o)
+{
+	long long n = 0;
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		n += o->ev[i].f != 1.0;
+	if (n == 0)
+		fprintf(stderr, "%s: --scale: no event matched: the path is "
+		    "as measured\n", program_invocation_short_name);
+	else if (!o->quiet)
+		fprintf(stderr, "%s: --scale: %lld events scaled\n",
+		    program_invocation_short_name, n);
+}
+
+/*
+ * One path: the window's, written as -o asks; with a cycle, or no op,
+ * no path (the trace not marked, no table row).
+ */
 static int
 one(struct opts *o)
 {
@@ -526,14 +569,18 @@ one(struct opts *o)
 	mct_out_begin(&o->out, o->hdr);
 	if (o->trace)
 		write_trace(o, &pa);
-	else if (o->table)
-		write_table(o, &pa);
-	else
+	else if (o->table) {
+		if (pa.cycle == 0 && pa.nodes > 0)
+			write_table(o, &pa);
+	} else
 		write_segments(o, &o->out, &pa);
 	if (o->events != NULL)
 		write_events(o, &pa);
-	if (!o->quiet)
+	if (!o->quiet && pa.cycle == 0)
 		summary(o, &pa, o->nsc ? "after --scale: " : "");
+	if (o->nsc > 0 && pa.cycle == 0 && pa.nodes > 0)
+		scaled(o);
+
 	path_free(&pa);
 	return status;
 }
@@ -578,6 +625,7 @@ time_opt(struct opts *o, int to, const char *arg)
 	mct_opt_time(to ? "--to" : "--from", arg, to ? &o->to : &o->from, &abs);
 	*(to ? &o->to_rel : &o->from_rel) = !abs;
 	*(to ? &o->has_to : &o->has_from) = 1;
+	*(to ? &to_arg : &from_arg) = arg;
 }
 
 /* --scale EXPR=F */
@@ -586,9 +634,13 @@ scale_opt(struct opts *o, char *arg)
 {
 	char *eq = strrchr(arg, '=');
 
-	if (eq == NULL || o->nsc == MAXSCALE) {
-		fprintf(stderr, "mct-path: --scale '%s': EXPR=F wanted (at most "
-		    "%d)\n", arg, MAXSCALE);
+	if (eq == NULL) {
+		fprintf(stderr, "mct-path: --scale '%s': EXPR=F wanted\n", arg);
+		usage(2);
+	}
+	if (o->nsc == MAXSCALE) {
+		fprintf(stderr, "mct-path: --scale '%s': at most %d --scale "
+		    "options\n", arg, MAXSCALE);
 		usage(2);
 	}
 	*eq = '\0';
@@ -615,7 +667,7 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 	const struct mct_flag flags[] = { { 'q', &o->quiet },
 	    { OPT_ONLY, &o->only }, { 0, NULL } };
 	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
-	    .mo = mo, .fields = DEFAULT_FIELDS };
+	    .mo = mo };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:qu:V",
@@ -633,8 +685,71 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 		else
 			usage(2);
 	}
-	o->fields = c.fields;
+	o->fields = c.fields;	/* NULL: no -F */
 	return optind;
+}
+
+/* Options that do not go together (exit 2), or do nothing (a word). */
+static void
+check_opts(struct opts *o)
+{
+	if (o->step != NULL && (o->steps || o->median)) {
+		fprintf(stderr, "mct-path: --step %s: not with --steps %s (one "
+		    "step, or each)\n", o->step, o->steps ? "all" : "median");
+		usage(2);
+	}
+	if (o->has_from && o->has_to && o->from_rel == o->to_rel &&
+	    o->from > o->to) {
+		fprintf(stderr, "mct-path: --from %s is after --to %s: no op "
+		    "in between\n", from_arg, to_arg);
+		usage(2);
+	}
+	if (o->trace && o->steps) {
+		fprintf(stderr, "mct-path: --steps all: a row per step, not a "
+		    "trace (-o trace takes one path)\n");
+		usage(2);
+	}
+	if (o->evname != NULL && o->steps) {
+		fprintf(stderr, "mct-path: --events: the events of one path, "
+		    "not with --steps all\n");
+		usage(2);
+	}
+	if (o->only && !o->trace)
+		fprintf(stderr, "mct-path: --only-path: with -o trace only, "
+		    "ignored\n");
+	if (o->fields != NULL && !o->table)
+		fprintf(stderr, "mct-path: -F: the columns of tsv, csv, table "
+		    "and md, ignored with -o %s\n", o->trace ? "trace" :
+		    "ndjson");
+}
+
+/*
+ * -F: the breakdown's columns, or the rows' of --steps all; the
+ * breakdown's a choice of its own (a name it has not is an error).
+ */
+static void
+table_fields(struct opts *o)
+{
+	static const char *known[] = { "bound", "crit", "share", "segments",
+	    "top", NULL };
+	int i, k;
+
+	if (o->fields == NULL) {
+		mct_opt_fields("-F", o->steps ? STEPS_FIELDS : TABLE_FIELDS,
+		    &o->out.fields, &o->out.nfields);
+		return;
+	}
+	for (i = 0; i < o->out.nfields && !o->steps; i++) {
+		for (k = 0; known[k] != NULL; k++)
+			if (strcmp(o->out.fields[i].text, known[k]) == 0)
+				break;
+		if (known[k] == NULL) {
+			fprintf(stderr, "mct-path: -F: no field '%s' in the "
+			    "breakdown (bound crit share segments top)\n",
+			    o->out.fields[i].text);
+			usage(2);
+		}
+	}
 }
 
 /*
@@ -711,7 +826,12 @@ median(struct opts *o, int argc, char *argv[], const struct mct_opts *mo,
 	for (i = 0; i <= argc; i++) {
 		const char *f = i < argc ? argv[i] : argc ? NULL : "-";
 
-		if (f != NULL && (strcmp(f, "-") == 0 || stat(f, &st) != 0 ||
+		if (f != NULL && strcmp(f, "-") != 0 && stat(f, &st) != 0) {
+			fprintf(stderr, "mct-path: %s: %s\n", f,
+			    strerror(errno));
+			exit(mct_finish(MCT_EXIT_USAGE));
+		}
+		if (f != NULL && (strcmp(f, "-") == 0 ||
 		    !S_ISREG(st.st_mode))) {
 			fprintf(stderr, "mct-path: --steps median: %s: not a "
 			    "file (the input is read twice)\n",
@@ -753,25 +873,16 @@ main(int argc, char *argv[])
 	n = options(argc, argv, &o, &mo);
 	argc -= n;
 	argv += n;
+	pair_be = mo.pair_be;
 	o.trace = o.out.fmt == MCT_O_TRACE;
 	o.table = o.out.fmt != MCT_O_NDJSON && !o.trace;
 	if (o.trace && (o.spool = mct_tmpfile(NULL, &o.spoolvb)) == NULL)
 		exit(MCT_EXIT_USAGE);
-	if (o.trace && o.steps) {
-		fprintf(stderr, "mct-path: --steps all: a row per step, not a "
-		    "trace (-o trace takes one path)\n");
-		usage(2);
-	}
-	if (o.evname != NULL && o.steps) {
-		fprintf(stderr, "mct-path: --events: the events of one path, "
-		    "not with --steps all\n");
-		usage(2);
-	}
+	check_opts(&o);
 	if (o.evname != NULL && (o.events = fopen(o.evname, "w")) == NULL)
 		err(MCT_EXIT_USAGE, "%s", o.evname);
-	if ((o.table || o.steps) && strcmp(o.fields, DEFAULT_FIELDS) == 0)
-		mct_opt_fields("-F", o.steps ? STEPS_FIELDS : TABLE_FIELDS,
-		    &o.out.fields, &o.out.nfields);
+	if (o.table || o.steps)
+		table_fields(&o);
 	if (mct_rules_need() != 0)	/* communication, and --scale's */
 		exit(MCT_EXIT_USAGE);
 	if (o.median)

@@ -7,7 +7,6 @@
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
 
-#define DEFAULT_FIELDS	"kind,crit,share,name"
 #define TABLE_FIELDS	"bound,crit,share,segments,top"
 #define STEPS_FIELDS	"name,crit,crit_host,crit_kernel,crit_comm," \
 			"crit_launch,crit_wait"

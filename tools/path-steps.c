@@ -877,7 +877,10 @@ median(struct opts *o, const struct row *w, size_t n)
 		fprintf(stderr, "%s: median of %zu steps: %.*s\n",
 		    program_invocation_short_name, k, (int)m[i].nlen,
 		    b.p + m[i].at);
-	} else
+	} else if (n > 0)
+		fprintf(stderr, "%s: no step without a cycle: the whole "
+		    "input\n", program_invocation_short_name);
+	else
 		fprintf(stderr, "%s: no step: the whole input\n",
 		    program_invocation_short_name);
 	free(m);
@@ -915,9 +918,9 @@ steps_end(struct opts *o, char **med)
 	o->nokernel = s->nok;
 	o->nosrc = s->nos;
 	o->noedge = s->noe;
-	if (!o->quiet && med == NULL)
+	if (!o->quiet && med == NULL)	/* of which cyc have no row */
 		fprintf(stderr, "%s: %lld steps\n", program_invocation_short_name,
-		    n);
+		    n + cyc);
 	if (cyc)
 		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
 		    "order): no row\n", program_invocation_short_name, cyc);
