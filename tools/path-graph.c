@@ -624,13 +624,31 @@ seg_kind(const struct opts *o, const struct edge *e)
 	return o->ev[e->att].fl & F_COMM ? S_COMM : S_KERNEL;
 }
 
+/*
+ * Is the path to v through edge e (its length d) better than the one
+ * through edge b (length bd): longer, else by the kind (erank), else from
+ * the lower node.
+ */
+static int
+better(const struct edge *e, int64_t d, const struct edge *b, int64_t bd)
+{
+	return b == NULL || d > bd || (d == bd &&
+	    (erank[e->kind] < erank[b->kind] ||
+	    (erank[e->kind] == erank[b->kind] && e->u < b->u)));
+}
+
+/*
+ * The longest path of the DAG: the nodes in topological order (Kahn's,
+ * from the sources in node order, each node's successors in edge order),
+ * each node's best edge in (better()) taken as the node is reached, so
+ * one pass does both.  Index arrays are 32 bits: less memory to touch.
+ */
 static void
 longest(struct opts *o, struct path *pa)
 {
 	size_t nn = 2 * o->n, i, k, head, tail;
-	size_t *pstart, *sstart, *pl, *sl, *order;
+	int32_t *sstart, *sl, *order, *pred, *indeg, n, end = -1;
 	int64_t *dist;
-	int32_t *pred, *indeg, n, end = -1;
 	char *node;
 
 	memset(pa, 0, sizeof(*pa));
@@ -639,78 +657,53 @@ longest(struct opts *o, struct path *pa)
 	node = mct_xmalloc(nn + 1);
 	for (i = 0; i < o->n; i++)
 		node[2 * i] = node[2 * i + 1] = (o->ev[i].fl & F_GRAPH) != 0;
-	pstart = mct_xmalloc((nn + 2) * sizeof(*pstart));
 	sstart = mct_xmalloc((nn + 2) * sizeof(*sstart));
-	memset(pstart, 0, (nn + 2) * sizeof(*pstart));
-	memset(sstart, 0, (nn + 2) * sizeof(*sstart));
-	for (k = 0; k < o->ne; k++) {
-		pstart[o->e[k].v + 1]++;
-		sstart[o->e[k].u + 1]++;
-	}
-	for (i = 0; i < nn; i++) {
-		pstart[i + 1] += pstart[i];
-		sstart[i + 1] += sstart[i];
-	}
-	pl = mct_xmalloc((o->ne + 1) * sizeof(*pl));
-	sl = mct_xmalloc((o->ne + 1) * sizeof(*sl));
-	{
-		size_t *pp = mct_xmalloc((nn + 1) * sizeof(*pp)),
-		    *sp = mct_xmalloc((nn + 1) * sizeof(*sp));
-
-		memcpy(pp, pstart, nn * sizeof(*pp));
-		memcpy(sp, sstart, nn * sizeof(*sp));
-		for (k = 0; k < o->ne; k++) {
-			pl[pp[o->e[k].v]++] = k;
-			sl[sp[o->e[k].u]++] = k;
-		}
-		free(pp);
-		free(sp);
-	}
 	indeg = mct_xmalloc((nn + 1) * sizeof(*indeg));
+	memset(sstart, 0, (nn + 2) * sizeof(*sstart));
+	memset(indeg, 0, (nn + 1) * sizeof(*indeg));
+	for (k = 0; k < o->ne; k++) {
+		indeg[o->e[k].v]++;
+		sstart[o->e[k].u + 2]++;
+	}
+	for (i = 0; i < nn; i++)
+		sstart[i + 2] += sstart[i + 1];
+	sl = mct_xmalloc((o->ne + 1) * sizeof(*sl));
+	for (k = 0; k < o->ne; k++)	/* sstart[u + 1]: u's next free place */
+		sl[sstart[o->e[k].u + 1]++] = (int32_t)k;
 	order = mct_xmalloc((nn + 1) * sizeof(*order));
 	dist = mct_xmalloc((nn + 1) * sizeof(*dist));
 	pred = mct_xmalloc((nn + 1) * sizeof(*pred));
 	head = tail = 0;
 	for (i = 0; i < nn; i++) {
-		indeg[i] = (int32_t)(pstart[i + 1] - pstart[i]);
+		dist[i] = 0;
+		pred[i] = -1;
 		if (node[i] && indeg[i] == 0)
-			order[tail++] = i;
+			order[tail++] = (int32_t)i;
 	}
 	while (head < tail) {
-		size_t v = order[head++];
+		int32_t v = order[head++];
 
-		for (k = sstart[v]; k < sstart[v + 1]; k++)
-			if (--indeg[o->e[sl[k]].v] == 0)
-				order[tail++] = (size_t)o->e[sl[k]].v;
+		if (end < 0 || dist[v] > dist[end] ||
+		    (dist[v] == dist[end] && v < end))
+			end = v;
+		for (k = (size_t)sstart[v]; k < (size_t)sstart[v + 1]; k++) {
+			const struct edge *e = &o->e[sl[k]];
+			int64_t d = dist[v] + e->w;
+
+			if (better(e, d, pred[e->v] >= 0 ? &o->e[pred[e->v]] :
+			    NULL, dist[e->v])) {
+				pred[e->v] = sl[k];
+				dist[e->v] = d;
+			}
+			if (--indeg[e->v] == 0)
+				order[tail++] = e->v;
+		}
 	}
 	for (i = 0; i < nn; i++)
 		pa->cycle += node[i];
 	pa->cycle -= (long long)tail;
 	if (pa->cycle > 0)
 		goto done;
-	for (i = 0; i < tail; i++) {
-		size_t v = order[i];
-		int32_t best = -1;
-		int64_t bd = 0;
-
-		for (k = pstart[v]; k < pstart[v + 1]; k++) {
-			const struct edge *e = &o->e[pl[k]];
-			const struct edge *b = best >= 0 ? &o->e[best] : NULL;
-			int64_t d = dist[e->u] + e->w;
-
-			if (b == NULL || d > bd || (d == bd &&
-			    (erank[e->kind] < erank[b->kind] ||
-			    (erank[e->kind] == erank[b->kind] && e->u < b->u)))) {
-				best = (int32_t)pl[k];
-				bd = d;
-			}
-		}
-		dist[v] = best >= 0 ? bd : 0;
-		pred[v] = best;
-		if (end < 0 || dist[v] > dist[end] ||
-		    (dist[v] == dist[end] && (int32_t)v < end))
-			end = (int32_t)v;
-	}
 	if (end < 0)
 		goto done;
 	pa->len = dist[end];
@@ -754,9 +747,7 @@ longest(struct opts *o, struct path *pa)
 	pa->n = k;
 done:
 	free(node);
-	free(pstart);
 	free(sstart);
-	free(pl);
 	free(sl);
 	free(indeg);
 	free(order);
