@@ -164,6 +164,39 @@ fields_parse(void)
 }
 
 /*
+ * args that are one of the two keys alone with a number, as mcTracer's
+ * {"co_id":N} are: the number in v (what the lookups below would find,
+ * without them).  0, or -1 for args of another shape.
+ */
+static int
+corr_alone(const struct mct_val *args, struct mct_val *v)
+{
+	static const char *pre[2] = { "{\"correlation\":", "{\"co_id\":" };
+	const char *p, *end = args->p + args->len - 1;	/* its '}' */
+	size_t k;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		k = strlen(pre[i]);
+		if (args->len <= k + 1 || memcmp(args->p, pre[i], k) != 0)
+			continue;
+		p = args->p + k;
+		if (*p != '-' && (*p < '0' || *p > '9'))
+			return -1;
+		while (p < end && *p != ',' && *p != '}' && *p != ']' &&
+		    *p != ':')
+			p++;
+		if (p != end)
+			return -1;
+		v->type = MCT_J_NUMBER;
+		v->p = args->p + k;
+		v->len = (size_t)(end - v->p);
+		return 0;
+	}
+	return -1;
+}
+
+/*
  * args.correlation, else args.co_id: a key is looked up only where args'
  * text spells it (or has an escape), as most events have one of the two.
  * 0 with its value in v, -1 for none.
@@ -178,6 +211,8 @@ corr_of(struct mct_event *ev, struct mct_val *v)
 	if (mct_get_key(ev, "args", &args) != 0 || args.type != MCT_J_OBJECT)
 		return -1;
 	esc = memchr(args.p, '\\', args.len) != NULL;
+	if (!esc && corr_alone(&args, v) == 0)
+		return 0;
 	for (i = 0; i < 2; i++)
 		if ((esc || spells(args.p, args.len, key[i],
 		    strlen(key[i]))) &&
