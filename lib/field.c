@@ -475,7 +475,7 @@ missing:
 
 /*
  * A first-level key of the event.  Returns 0, or -1 if it is missing.
- * A well-known key in its slot is the short way, as most are.
+ * A well-known key in its slot, or known missing, is the short way.
  */
 int
 mct_get_keyn(struct mct_event *ev, const char *key, size_t n,
@@ -483,11 +483,19 @@ mct_get_keyn(struct mct_event *ev, const char *key, size_t n,
 {
 	int w = wk_slot(key, n);
 
-	if (w >= 0 && ev->indexed && ev->wkdone && ev->wk[w] >= 0) {
-		const struct mct_kv *kv = &ev->kv[ev->wk[w]];
+	if (w >= 0 && ev->indexed && ev->wkdone) {
+		if (ev->wk[w] >= 0) {
+			const struct mct_kv *kv = &ev->kv[ev->wk[w]];
 
-		setval(v, ev->json + kv->voff, kv->vlen);
-		return 0;
+			setval(v, ev->json + kv->voff, kv->vlen);
+			return 0;
+		}
+		if (ev->wkdone == 2) {	/* surely missing (below) */
+			v->type = MCT_J_NONE;
+			v->p = NULL;
+			v->len = 0;
+			return -1;
+		}
 	}
 	return get_key_slow(ev, key, n, w, v);
 }
