@@ -890,6 +890,11 @@ path_analyse(struct opts *o, struct path *pa)
 			synced[o->ev[i].corr] = 1;
 	o->ne = 0;
 	o->negative = o->noedge = o->nokernel = o->nosrc = 0;
+	if (o->ecap < 4 * o->n) {	/* room at once: no copies as it grows */
+		free(o->e);
+		o->ecap = 4 * o->n;
+		o->e = mct_xmalloc(o->ecap * sizeof(*o->e));
+	}
 	host_edges(o, ops, nops);
 	device_edges(o, launch, record, synced);
 	/* --scale: an event's own spans, the rest of the graph as it was */
