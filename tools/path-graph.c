@@ -59,6 +59,40 @@ edge(struct opts *o, int32_t u, int32_t v, int64_t w, int kind, int32_t att)
 
 static struct opts *sorting;	/* for the comparisons below */
 
+/*
+ * mct_sort() for arrays that come nearly in order (by time, as a trace
+ * mostly is): an insertion sort while it moves few elements (a budget
+ * of eight an element), else mct_sort() of what it left, which is the
+ * same order: insertion keeps equal elements as they came.
+ */
+static void
+sort_near(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	char *b = base, *t;
+	size_t i, j, budget = 8 * n;
+
+	if (n < 2)
+		return;
+	t = mct_xmalloc(size);
+	for (i = 1; i < n; i++) {
+		for (j = i; j > 0 && cmp(b + (j - 1) * size, b + i * size) > 0;
+		    j--)
+			;
+		if (j == i)
+			continue;
+		if (i - j > budget) {
+			mct_sort(base, n, size, cmp);
+			break;
+		}
+		budget -= i - j;
+		memcpy(t, b + i * size, size);
+		memmove(b + (j + 1) * size, b + j * size, (i - j) * size);
+		memcpy(b + j * size, t, size);
+	}
+	free(t);
+}
+
 /* Host ops by lane, start, longest first, input order. */
 static int
 cmp_op(const void *a, const void *b)
@@ -430,6 +464,15 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 				o->nokernel++;
 		free(used);
 	}
+	/*
+	 * Launches by stream and by thread, in launch order (the queues,
+	 * made from ps in this order, come nearly in theirs).
+	 */
+	sorting = o;
+	pt = mct_xmalloc((np + 1) * sizeof(*pt));
+	memcpy(pt, ps, np * sizeof(*ps));
+	sort_near(ps, np, sizeof(*ps), cmp_pair_stream);
+	sort_near(pt, np, sizeof(*pt), cmp_pair_thread);
 	/* queues */
 	q = mct_xmalloc((2 * np + 1) * sizeof(*q));
 	qrt = mct_xmalloc((np + 1) * sizeof(*qrt));
@@ -440,7 +483,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		q[2 * i] = (struct qitem){ d->lane, 0, r->ts, r->seq, i };
 		q[2 * i + 1] = (struct qitem){ d->lane, 1, d->ts, d->seq, i };
 	}
-	mct_sort(q, 2 * np, sizeof(*q), cmp_qitem);
+	sort_near(q, 2 * np, sizeof(*q), cmp_qitem);
 	for (i = 0; i < 2 * np; i = j) {
 		int len = 0;
 
@@ -464,13 +507,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		qk = b;
 	}
 	free(q);
-	/* launches by stream and by thread, in launch order */
-	sorting = o;
-	pt = mct_xmalloc((np + 1) * sizeof(*pt));
-	memcpy(pt, ps, np * sizeof(*ps));
-	mct_sort(ps, np, sizeof(*ps), cmp_pair_stream);
-	mct_sort(pt, np, sizeof(*pt), cmp_pair_thread);
-	mct_sort(it, nit, sizeof(*it), cmp_ditem);
+	sort_near(it, nit, sizeof(*it), cmp_ditem);
 	recs = mct_xmalloc((o->n + 1) * sizeof(*recs));
 	for (i = 0; i < nit; i++)	/* the records, if a 'v' needs them */
 		if (it[i].what == 'v')
@@ -479,7 +516,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		if ((o->ev[j].fl & (F_GRAPH | F_RECORD)) ==
 		    (F_GRAPH | F_RECORD) && o->ev[j].kind == K_OP)
 			recs[nrec++] = j;
-	mct_sort(recs, nrec, sizeof(*recs), cmp_rec);
+	sort_near(recs, nrec, sizeof(*recs), cmp_rec);
 	last = mct_xmalloc(((size_t)o->lanes.n + 1) * sizeof(*last));
 	for (i = 0; i < (size_t)o->lanes.n; i++)
 		last[i] = -1;
