@@ -472,6 +472,13 @@ one(struct opts *o)
 	struct path pa;
 	int status = MCT_EXIT_OK;
 
+	/*
+	 * The correlation ids' texts are not read again, only their ids:
+	 * their table (a tenth of the memory) goes back to the heap, where
+	 * the graph's arrays find it, instead of fresh pages.
+	 */
+	o->ncorr = o->corrs.n;
+	mct_strtab_free(&o->corrs);
 	if (o->nsc > 0 && !o->quiet)
 		before(o);
 	if (path_analyse(o, &pa) != 0) {

@@ -99,6 +99,7 @@ struct opts {
 	size_t		 n, cap;
 	long long	 seq;
 	struct mct_strtab names, lanes, corrs;
+	int32_t		 ncorr;		/* corrs.n, once one() freed corrs */
 	struct lanecache lc[NLANECACHE];
 	unsigned	 nextlc;
 	struct namecache nc[NNAMECACHE];

@@ -885,7 +885,7 @@ path_analyse(struct opts *o, struct path *pa)
 {
 	int32_t *launch, *record;
 	char *synced;
-	size_t *ops, nops = 0, i;
+	size_t *ops, nops = 0, i, nc;
 	int64_t *lo, *hi;
 	int haslo, hashi;
 
@@ -896,11 +896,12 @@ path_analyse(struct opts *o, struct path *pa)
 		free(hi);
 		return -1;
 	}
-	launch = mct_xmalloc(((size_t)o->corrs.n + 1) * sizeof(*launch));
-	record = mct_xmalloc(((size_t)o->corrs.n + 1) * sizeof(*record));
-	synced = mct_xmalloc((size_t)o->corrs.n + 1);
-	memset(synced, 0, (size_t)o->corrs.n + 1);
-	for (i = 0; i < (size_t)o->corrs.n; i++)
+	nc = o->corrs.n > 0 ? (size_t)o->corrs.n : (size_t)o->ncorr;
+	launch = mct_xmalloc((nc + 1) * sizeof(*launch));
+	record = mct_xmalloc((nc + 1) * sizeof(*record));
+	synced = mct_xmalloc(nc + 1);
+	memset(synced, 0, nc + 1);
+	for (i = 0; i < nc; i++)
 		launch[i] = record[i] = -1;
 	ops = mct_xmalloc((o->n + 1) * sizeof(*ops));
 	for (i = 0; i < o->n; i++) {
