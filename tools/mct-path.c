@@ -631,6 +631,7 @@ main(int argc, char *argv[])
 		mo.want = MCT_WANT_LINE;
 	r = mct_open(argc, argv, &mo);
 	o.hdr = mct_header(r);
+	path_reserve(&o);
 	lines = lines && path_edit(&o, r);
 	if (o.steps)
 		steps_begin(&o);

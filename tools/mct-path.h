@@ -135,6 +135,7 @@ struct path {
 	long long	 cycle;		/* nodes in a cycle */
 };
 
+void	 path_reserve(struct opts *);
 void	 path_add(struct opts *, struct mct_event *);
 int	 path_want_lines(const struct opts *, int);
 int	 path_edit(struct opts *, struct mct_reader *);

@@ -346,6 +346,25 @@ describe(struct mct_event *ev, const struct mct_header *hdr, struct praw *d)
 	return 1;
 }
 
+/*
+ * Room for the events pass 1 framed, asked at once: no copies of what is
+ * kept, and no fresh pages for each size on the way (a stream's count is
+ * not known: it grows).  Not with --steps all, whose events come and go.
+ */
+void
+path_reserve(struct opts *o)
+{
+	unsigned long long n = 0;
+	int i;
+
+	for (i = 0; i < o->hdr->nsrc; i++)
+		n += o->hdr->src[i].nevents;
+	if (o->steps || n <= o->cap || n > SIZE_MAX / sizeof(*o->ev))
+		return;
+	o->cap = (size_t)n;
+	o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
+}
+
 /* The event d describes kept (seq: its place in the input). */
 static struct pev *
 keep(struct opts *o, const struct praw *d, long long seq)
