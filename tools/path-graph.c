@@ -225,6 +225,35 @@ cmp_pair_thread(const void *a, const void *b)
 	return rx->seq < ry->seq ? -1 : rx->seq > ry->seq;
 }
 
+/*
+ * Sort the pairs as cmp_pair_stream() does: a stable count by stream
+ * (the trace's order of the streams' device events kept), then each
+ * stream by launch, which mostly it is already (sort_near()).
+ */
+static void
+by_stream(struct opts *o, struct pair *ps, size_t np)
+{
+	size_t *at, i, nl = (size_t)o->lanes.n;
+	struct pair *out;
+
+	at = mct_xmalloc((nl + 1) * sizeof(*at));
+	memset(at, 0, (nl + 1) * sizeof(*at));
+	for (i = 0; i < np; i++)
+		at[o->ev[ps[i].d].lane + 1]++;
+	for (i = 0; i < nl; i++)
+		at[i + 1] += at[i];
+	out = mct_xmalloc((np + 1) * sizeof(*out));
+	for (i = 0; i < np; i++)
+		out[at[o->ev[ps[i].d].lane]++] = ps[i];
+	memcpy(ps, out, np * sizeof(*ps));
+	free(out);
+	sorting = o;
+	for (i = 0; i < nl; i++)	/* at[i]: the end of lane i's run */
+		sort_near(ps + (i ? at[i - 1] : 0), at[i] - (i ? at[i - 1] : 0),
+		    sizeof(*ps), cmp_pair_stream);
+	free(at);
+}
+
 /* The queue of a stream: launches (+1) and kernel starts (-1) by time. */
 struct qitem {
 	int32_t		 lane;
@@ -246,6 +275,61 @@ cmp_qitem(const void *a, const void *b)
 	if (x->kernel != y->kernel)
 		return x->kernel - y->kernel;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The queue item of ps[i]: its launch, or (kernel) its device event. */
+static struct qitem
+qitem_of(const struct opts *o, const struct pair *ps, size_t i, int kernel)
+{
+	const struct pev *x = &o->ev[kernel ? ps[i].d : ps[i].r];
+
+	return (struct qitem){ o->ev[ps[i].d].lane, kernel, x->ts, x->seq, i };
+}
+
+/*
+ * The queue items of the pairs ps (by stream, then launch), in
+ * cmp_qitem()'s order: a stream's launches come in order, and its device
+ * events mostly do, so the two are merged; a stream whose device events
+ * do not is sorted (as sort_near() does all: the same order).
+ */
+static void
+queue_items(const struct opts *o, const struct pair *ps, size_t np,
+    struct qitem *q)
+{
+	struct qitem x, y;
+	size_t i, j, a, b, k;
+	int ordered;
+
+	for (i = 0; i < np; i = j) {
+		ordered = 1;
+		for (j = i + 1; j < np && o->ev[ps[j].d].lane ==
+		    o->ev[ps[i].d].lane; j++)
+			for (k = 0; k < 2; k++) {
+				x = qitem_of(o, ps, j - 1, (int)k);
+				y = qitem_of(o, ps, j, (int)k);
+				if (cmp_qitem(&x, &y) > 0)
+					ordered = 0;
+			}
+		if (!ordered) {
+			for (k = i; k < j; k++) {
+				q[2 * k] = qitem_of(o, ps, k, 0);
+				q[2 * k + 1] = qitem_of(o, ps, k, 1);
+			}
+			sort_near(q + 2 * i, 2 * (j - i), sizeof(*q), cmp_qitem);
+			continue;
+		}
+		for (a = b = i, k = 2 * i; k < 2 * j; k++) {
+			x = qitem_of(o, ps, a < j ? a : i, 0);
+			y = qitem_of(o, ps, b < j ? b : i, 1);
+			if (b == j || (a < j && cmp_qitem(&x, &y) < 0)) {
+				q[k] = x;
+				a++;
+			} else {
+				q[k] = y;
+				b++;
+			}
+		}
+	}
 }
 
 /* Device events and syncs, by ts (syncs by their end). */
@@ -471,19 +555,13 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	sorting = o;
 	pt = mct_xmalloc((np + 1) * sizeof(*pt));
 	memcpy(pt, ps, np * sizeof(*ps));
-	sort_near(ps, np, sizeof(*ps), cmp_pair_stream);
+	by_stream(o, ps, np);
 	sort_near(pt, np, sizeof(*pt), cmp_pair_thread);
 	/* queues */
 	q = mct_xmalloc((2 * np + 1) * sizeof(*q));
 	qrt = mct_xmalloc((np + 1) * sizeof(*qrt));
 	qk = mct_xmalloc((np + 1) * sizeof(*qk));
-	for (i = 0; i < np; i++) {
-		struct pev *r = &o->ev[ps[i].r], *d = &o->ev[ps[i].d];
-
-		q[2 * i] = (struct qitem){ d->lane, 0, r->ts, r->seq, i };
-		q[2 * i + 1] = (struct qitem){ d->lane, 1, d->ts, d->seq, i };
-	}
-	sort_near(q, 2 * np, sizeof(*q), cmp_qitem);
+	queue_items(o, ps, np, q);
 	for (i = 0; i < 2 * np; i = j) {
 		int len = 0;
 
