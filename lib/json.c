@@ -277,7 +277,7 @@ index_blocks(const char *text, size_t n, struct mct_kv **kv, int *nkv,
 				d1 |= bits(from, i);
 			from = i + 1;
 			if (k.open >> i & 1)
-				depth++;	/* (the first at 0: s[0] is '{') */
+				depth++;	/* (the first: s[0]) */
 			else if (--depth == 0) {
 				if (done + (size_t)i + 1 != n)
 					return -2;

@@ -142,6 +142,10 @@ int	 path_edit(struct opts *, struct mct_reader *);
 void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
+void	 path_sort_near(void *, size_t, size_t,
+	    int (*)(const void *, const void *));
+size_t	*path_by_lane(const struct opts *, void *, size_t, size_t,
+	    int32_t (*)(const struct opts *, const void *));
 void	 path_free(struct path *);
 void	 steps_begin(struct opts *);
 void	 steps_add(struct opts *);

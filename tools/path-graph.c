@@ -59,40 +59,6 @@ edge(struct opts *o, int32_t u, int32_t v, int64_t w, int kind, int32_t att)
 
 static struct opts *sorting;	/* for the comparisons below */
 
-/*
- * mct_sort() for arrays that come nearly in order (by time, as a trace
- * mostly is): an insertion sort while it moves few elements (a budget
- * of eight an element), else mct_sort() of what it left, which is the
- * same order: insertion keeps equal elements as they came.
- */
-static void
-sort_near(void *base, size_t n, size_t size,
-    int (*cmp)(const void *, const void *))
-{
-	char *b = base, *t;
-	size_t i, j, budget = 8 * n;
-
-	if (n < 2)
-		return;
-	t = mct_xmalloc(size);
-	for (i = 1; i < n; i++) {
-		for (j = i; j > 0 && cmp(b + (j - 1) * size, b + i * size) > 0;
-		    j--)
-			;
-		if (j == i)
-			continue;
-		if (i - j > budget) {
-			mct_sort(base, n, size, cmp);
-			break;
-		}
-		budget -= i - j;
-		memcpy(t, b + i * size, size);
-		memmove(b + (j + 1) * size, b + j * size, (i - j) * size);
-		memcpy(b + j * size, t, size);
-	}
-	free(t);
-}
-
 /* Host ops by lane, start, longest first, input order. */
 static int
 cmp_op(const void *a, const void *b)
@@ -109,6 +75,12 @@ cmp_op(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int32_t
+op_lane(const struct opts *o, const void *x)
+{
+	return o->ev[*(const size_t *)x].lane;
+}
+
 /*
  * Sort ops (in input order) as cmp_op() does: when they already come by
  * start and longest first, as a trace in ts order mostly does, a stable
@@ -117,8 +89,7 @@ cmp_op(const void *a, const void *b)
 static void
 sort_ops(struct opts *o, size_t *ops, size_t nops)
 {
-	size_t *at, *out, i;
-	int32_t nl = o->lanes.n;
+	size_t i;
 
 	for (i = 1; i < nops; i++) {
 		const struct pev *x = &o->ev[ops[i - 1]], *y = &o->ev[ops[i]];
@@ -132,18 +103,7 @@ sort_ops(struct opts *o, size_t *ops, size_t nops)
 		mct_sort(ops, nops, sizeof(*ops), cmp_op);
 		return;
 	}
-	at = mct_xmalloc(((size_t)nl + 1) * sizeof(*at));
-	memset(at, 0, ((size_t)nl + 1) * sizeof(*at));
-	for (i = 0; i < nops; i++)
-		at[o->ev[ops[i]].lane + 1]++;
-	for (i = 0; i < (size_t)nl; i++)
-		at[i + 1] += at[i];
-	out = mct_xmalloc((nops + 1) * sizeof(*out));
-	for (i = 0; i < nops; i++)
-		out[at[o->ev[ops[i]].lane]++] = ops[i];
-	memcpy(ops, out, nops * sizeof(*ops));
-	free(out);
-	free(at);
+	free(path_by_lane(o, ops, nops, sizeof(*ops), op_lane));
 }
 
 /* Each host lane's ops along their call stacks. */
@@ -225,33 +185,27 @@ cmp_pair_thread(const void *a, const void *b)
 	return rx->seq < ry->seq ? -1 : rx->seq > ry->seq;
 }
 
+static int32_t
+pair_stream(const struct opts *o, const void *x)
+{
+	return o->ev[((const struct pair *)x)->d].lane;
+}
+
 /*
- * Sort the pairs as cmp_pair_stream() does: a stable count by stream
- * (the trace's order of the streams' device events kept), then each
- * stream by launch, which mostly it is already (sort_near()).
+ * Sort the pairs as cmp_pair_stream() does: by stream with a count, then
+ * each stream by launch, which mostly it is already.
  */
 static void
 by_stream(struct opts *o, struct pair *ps, size_t np)
 {
-	size_t *at, i, nl = (size_t)o->lanes.n;
-	struct pair *out;
+	size_t *end = path_by_lane(o, ps, np, sizeof(*ps), pair_stream);
+	size_t i, from;
 
-	at = mct_xmalloc((nl + 1) * sizeof(*at));
-	memset(at, 0, (nl + 1) * sizeof(*at));
-	for (i = 0; i < np; i++)
-		at[o->ev[ps[i].d].lane + 1]++;
-	for (i = 0; i < nl; i++)
-		at[i + 1] += at[i];
-	out = mct_xmalloc((np + 1) * sizeof(*out));
-	for (i = 0; i < np; i++)
-		out[at[o->ev[ps[i].d].lane]++] = ps[i];
-	memcpy(ps, out, np * sizeof(*ps));
-	free(out);
 	sorting = o;
-	for (i = 0; i < nl; i++)	/* at[i]: the end of lane i's run */
-		sort_near(ps + (i ? at[i - 1] : 0), at[i] - (i ? at[i - 1] : 0),
-		    sizeof(*ps), cmp_pair_stream);
-	free(at);
+	for (i = from = 0; i < (size_t)o->lanes.n; from = end[i++])
+		path_sort_near(ps + from, end[i] - from, sizeof(*ps),
+		    cmp_pair_stream);
+	free(end);
 }
 
 /* The queue of a stream: launches (+1) and kernel starts (-1) by time. */
@@ -288,9 +242,9 @@ qitem_of(const struct opts *o, const struct pair *ps, size_t i, int kernel)
 
 /*
  * The queue items of the pairs ps (by stream, then launch), in
- * cmp_qitem()'s order: a stream's launches come in order, and its device
- * events mostly do, so the two are merged; a stream whose device events
- * do not is sorted (as sort_near() does all: the same order).
+ * cmp_qitem()'s order: a stream's launches and its device events' starts
+ * each come in order, mostly, and are merged; where the merge is out of
+ * order, the stream's items are sorted (the same order).
  */
 static void
 queue_items(const struct opts *o, const struct pair *ps, size_t np,
@@ -298,37 +252,27 @@ queue_items(const struct opts *o, const struct pair *ps, size_t np,
 {
 	struct qitem x, y;
 	size_t i, j, a, b, k;
-	int ordered;
 
 	for (i = 0; i < np; i = j) {
-		ordered = 1;
-		for (j = i + 1; j < np && o->ev[ps[j].d].lane ==
-		    o->ev[ps[i].d].lane; j++)
-			for (k = 0; k < 2; k++) {
-				x = qitem_of(o, ps, j - 1, (int)k);
-				y = qitem_of(o, ps, j, (int)k);
-				if (cmp_qitem(&x, &y) > 0)
-					ordered = 0;
-			}
-		if (!ordered) {
-			for (k = i; k < j; k++) {
-				q[2 * k] = qitem_of(o, ps, k, 0);
-				q[2 * k + 1] = qitem_of(o, ps, k, 1);
-			}
-			sort_near(q + 2 * i, 2 * (j - i), sizeof(*q), cmp_qitem);
-			continue;
-		}
+		for (j = i + 1; j < np && pair_stream(o, &ps[j]) ==
+		    pair_stream(o, &ps[i]); j++)
+			;
 		for (a = b = i, k = 2 * i; k < 2 * j; k++) {
 			x = qitem_of(o, ps, a < j ? a : i, 0);
 			y = qitem_of(o, ps, b < j ? b : i, 1);
-			if (b == j || (a < j && cmp_qitem(&x, &y) < 0)) {
-				q[k] = x;
-				a++;
-			} else {
-				q[k] = y;
-				b++;
-			}
+			q[k] = b == j || (a < j && cmp_qitem(&x, &y) < 0) ?
+			    (a++, x) : (b++, y);
 		}
+		for (k = 2 * i + 1; k < 2 * j && cmp_qitem(&q[k - 1], &q[k]) <=
+		    0; k++)
+			;
+		if (k == 2 * j)
+			continue;
+		for (k = i; k < j; k++) {
+			q[2 * k] = qitem_of(o, ps, k, 0);
+			q[2 * k + 1] = qitem_of(o, ps, k, 1);
+		}
+		path_sort_near(q + 2 * i, 2 * (j - i), sizeof(*q), cmp_qitem);
 	}
 }
 
@@ -556,7 +500,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	pt = mct_xmalloc((np + 1) * sizeof(*pt));
 	memcpy(pt, ps, np * sizeof(*ps));
 	by_stream(o, ps, np);
-	sort_near(pt, np, sizeof(*pt), cmp_pair_thread);
+	path_sort_near(pt, np, sizeof(*pt), cmp_pair_thread);
 	/* queues */
 	q = mct_xmalloc((2 * np + 1) * sizeof(*q));
 	qrt = mct_xmalloc((np + 1) * sizeof(*qrt));
@@ -585,7 +529,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		qk = b;
 	}
 	free(q);
-	sort_near(it, nit, sizeof(*it), cmp_ditem);
+	path_sort_near(it, nit, sizeof(*it), cmp_ditem);
 	recs = mct_xmalloc((o->n + 1) * sizeof(*recs));
 	for (i = 0; i < nit; i++)	/* the records, if a 'v' needs them */
 		if (it[i].what == 'v')
@@ -594,7 +538,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		if ((o->ev[j].fl & (F_GRAPH | F_RECORD)) ==
 		    (F_GRAPH | F_RECORD) && o->ev[j].kind == K_OP)
 			recs[nrec++] = j;
-	sort_near(recs, nrec, sizeof(*recs), cmp_rec);
+	path_sort_near(recs, nrec, sizeof(*recs), cmp_rec);
 	last = mct_xmalloc(((size_t)o->lanes.n + 1) * sizeof(*last));
 	for (i = 0; i < (size_t)o->lanes.n; i++)
 		last[i] = -1;
@@ -1006,7 +950,7 @@ path_analyse(struct opts *o, struct path *pa)
 			synced[o->ev[i].corr] = 1;
 	o->ne = 0;
 	o->negative = o->noedge = o->nokernel = o->nosrc = 0;
-	if (o->ecap < 4 * o->n) {	/* room at once: no copies as it grows */
+	if (o->ecap < 4 * o->n) {	/* room at once: no copies */
 		free(o->e);
 		o->ecap = 4 * o->n;
 		o->e = mct_xmalloc(o->ecap * sizeof(*o->e));
