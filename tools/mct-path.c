@@ -473,12 +473,16 @@ one(struct opts *o)
 	int status = MCT_EXIT_OK;
 
 	/*
-	 * The correlation ids' texts are not read again, only their ids:
-	 * their table (a tenth of the memory) goes back to the heap, where
-	 * the graph's arrays find it, instead of fresh pages.
+	 * The correlation ids' texts and values are not read again, only
+	 * their ids (path-read.c): their tables go back to the heap, where
+	 * the graph's arrays find them, instead of fresh pages.
 	 */
-	o->ncorr = o->corrs.n;
 	mct_strtab_free(&o->corrs);
+	free(o->ci);
+	free(o->cgid);
+	o->ci = NULL;
+	o->cgid = NULL;
+	o->nci = o->cicap = o->ncgid = 0;
 	if (o->nsc > 0 && !o->quiet)
 		before(o);
 	if (path_analyse(o, &pa) != 0) {

@@ -79,6 +79,13 @@ struct namecache {
 
 struct stepstate;
 
+/* A correlation id that is a plain integer, of a rank. */
+struct corrint {
+	int64_t		 v;
+	int32_t		 rk;
+	int32_t		 id1;		/* the id + 1; 0: empty */
+};
+
 struct opts {
 	struct mct_out	 out;
 	const struct mct_header *hdr;
@@ -99,7 +106,11 @@ struct opts {
 	size_t		 n, cap;
 	long long	 seq;
 	struct mct_strtab names, lanes, corrs;
-	int32_t		 ncorr;		/* corrs.n, once one() freed corrs */
+	int32_t		 ncorr;		/* correlation ids (not --steps) */
+	struct corrint	*ci;		/* (rank, integer) -> id, a hash */
+	size_t		 nci, cicap;
+	int32_t		*cgid;		/* by index in corrs: its id */
+	size_t		 ncgid;
 	struct lanecache lc[NLANECACHE];
 	unsigned	 nextlc;
 	struct namecache nc[NNAMECACHE];

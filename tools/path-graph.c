@@ -918,7 +918,7 @@ path_analyse(struct opts *o, struct path *pa)
 		free(hi);
 		return -1;
 	}
-	nc = o->corrs.n > 0 ? (size_t)o->corrs.n : (size_t)o->ncorr;
+	nc = o->steps ? (size_t)o->corrs.n : (size_t)o->ncorr;
 	launch = mct_xmalloc((nc + 1) * sizeof(*launch));
 	record = mct_xmalloc((nc + 1) * sizeof(*record));
 	synced = mct_xmalloc(nc + 1);
