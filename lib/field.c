@@ -297,7 +297,7 @@ keyeq(const char *k, size_t klen, const char *want, size_t n)
 	return mct_jstr_eq(&v, want, n);
 }
 
-static void
+static inline void
 setval(struct mct_val *v, const char *p, size_t n)
 {
 	v->p = p;
@@ -419,12 +419,15 @@ wk_slot(const char *k, size_t n)
 	return -1;
 }
 
-/* A first-level key of the event.  Returns 0, or -1 if it is missing. */
-int
-mct_get_keyn(struct mct_event *ev, const char *key, size_t n,
+/*
+ * mct_get_keyn() where the key has no slot filled: the slots placed (once
+ * an index), the key looked for among all (or known missing).
+ */
+static __attribute__((noinline)) int
+get_key_slow(struct mct_event *ev, const char *key, size_t n, int w,
     struct mct_val *v)
 {
-	int i, w;
+	int i;
 
 	mct_event_index(ev);
 	if (!ev->wkdone) {
@@ -435,8 +438,9 @@ mct_get_keyn(struct mct_event *ev, const char *key, size_t n,
 			    ev->kv[i].klen)) >= 0)
 				ev->wk[w] = (int8_t)(i < 127 ? i : -1);
 		ev->wkdone = 1;
+		w = wk_slot(key, n);
 	}
-	if ((w = wk_slot(key, n)) >= 0) {
+	if (w >= 0) {
 		if (ev->wk[w] >= 0) {
 			struct mct_kv *kv = &ev->kv[ev->wk[w]];
 
@@ -467,6 +471,33 @@ missing:
 	v->p = NULL;
 	v->len = 0;
 	return -1;
+}
+
+/*
+ * A first-level key of the event.  Returns 0, or -1 if it is missing.
+ * A well-known key in its slot, or known missing, is the short way.
+ */
+int
+mct_get_keyn(struct mct_event *ev, const char *key, size_t n,
+    struct mct_val *v)
+{
+	int w = wk_slot(key, n);
+
+	if (w >= 0 && ev->indexed && ev->wkdone) {
+		if (ev->wk[w] >= 0) {
+			const struct mct_kv *kv = &ev->kv[ev->wk[w]];
+
+			setval(v, ev->json + kv->voff, kv->vlen);
+			return 0;
+		}
+		if (ev->wkdone == 2) {	/* surely missing (below) */
+			v->type = MCT_J_NONE;
+			v->p = NULL;
+			v->len = 0;
+			return -1;
+		}
+	}
+	return get_key_slow(ev, key, n, w, v);
 }
 
 /*

@@ -940,6 +940,103 @@ utf8_valid(const char *s, size_t n)
 	return 1;
 }
 
+/*
+ * mct_index() reads texts of 64 bytes or more 64 at a time, and where it
+ * cannot, a byte at a time (as it reads shorter ones): each text here,
+ * and mangled copies of it (a byte replaced by one of structure, deleted
+ * or doubled), goes after a first key "p" of 0 to 130 bytes, once as it
+ * is and once after a space (which the blocks leave to the bytes): the
+ * same keys either way, one more than the short text's alone.
+ */
+static int
+index_twice(const char *t, size_t n, size_t pad, struct mct_buf *a,
+    struct mct_buf *b)
+{
+	static struct mct_kv *kv[3];
+	static int nkv[3], cap[3];
+	int r[3], i, j;
+
+	a->len = b->len = 0;
+	mct_buf_add(a, "{\"p\":\"", 6);
+	while (a->len < pad + 6)
+		mct_buf_add(a, a->len % 9 ? "y" : "\\\\", a->len % 9 ? 1 : 2);
+	mct_buf_add(a, "\",", 2);
+	mct_buf_add(b, a->p, a->len);
+	mct_buf_addc(b, ' ');
+	mct_buf_add(a, t + 1, n - 1);
+	mct_buf_add(b, t + 1, n - 1);
+	r[0] = mct_index(t, n, &kv[0], &nkv[0], &cap[0]);
+	r[1] = mct_index(a->p, a->len, &kv[1], &nkv[1], &cap[1]);
+	r[2] = mct_index(b->p, b->len, &kv[2], &nkv[2], &cap[2]);
+	if (r[0] == 0)		/* "{}": "{"p":"y",}" is -1 */
+		return 1;
+	if (r[1] != (r[0] < 0 ? -1 : r[0] + 1) || r[2] != r[1])
+		return 0;
+	for (i = 0; i < r[0]; i++)
+		for (j = 1; j < 3; j++) {
+			uint32_t d = (uint32_t)((j == 1 ? a->len : b->len) - n);
+
+			if (kv[j][i + 1].koff != kv[0][i].koff + d ||
+			    kv[j][i + 1].klen != kv[0][i].klen ||
+			    kv[j][i + 1].voff != kv[0][i].voff + d ||
+			    kv[j][i + 1].vlen != kv[0][i].vlen)
+				return 0;
+		}
+	return 1;
+}
+
+static void
+index_blocks_bytes(void)
+{
+	static const char *const tt[] = {
+		"{\"ph\":\"X\",\"ts\":5,\"dur\":6,\"args\":{\"a\":[1,{}]}}",
+		"{\"a\":\"\\\"}\\\\\",\"b\":[\"]\",{\"c\":\":,\"}],\"d\":-1e3}",
+		"{\"k\\\"q\":true,\"\":null,\"x\":\"\\u00e9\"}",
+		"{\"a\":1\"b\"2,\"c\":{\"d\":1}}",
+		"{\"a\":[},\"b\":]{}",
+		"{\"a\":1,\"b\":2}",
+	};
+	static const char mut[] = "{}[]:,\"\\ a1";
+	struct mct_buf a = { 0 }, b = { 0 }, m = { 0 };
+	unsigned x = 12345;
+	size_t ti, pad, at, len;
+	long cases = 0, bad = 0;
+	int k;
+
+	for (ti = 0; ti < sizeof(tt) / sizeof(tt[0]); ti++) {
+		len = strlen(tt[ti]);
+		for (k = 0; k < 600; k++) {
+			m.len = 0;
+			mct_buf_add(&m, tt[ti], len);
+			x = x * 1103515245 + 12345;
+			at = 1 + (x >> 8) % (len - 1);
+			if (k == 0)
+				;	/* as it is */
+			else if (k % 3 == 0)
+				m.p[at] = mut[(x >> 20) % (sizeof(mut) - 1)];
+			else if (k % 3 == 1) {
+				memmove(m.p + at, m.p + at + 1, len - at - 1);
+				m.len--;
+			} else {
+				mct_buf_addc(&m, 0);
+				memmove(m.p + at + 1, m.p + at, len - at);
+			}
+			for (pad = k % 5; pad <= 130; pad += 5 + k % 7) {
+				cases++;
+				if (!index_twice(m.p, m.len, pad, &a, &b) &&
+				    bad++ == 0)
+					diag("mct_index of \"%s\" after %zu "
+					    "bytes", ESC(m.p), pad);
+			}
+		}
+	}
+	ok(bad == 0, "mct_index 64 bytes at a time is its byte at a time: "
+	    "%ld cases, %ld differ", cases, bad);
+	mct_buf_free(&a);
+	mct_buf_free(&b);
+	mct_buf_free(&m);
+}
+
 /* mct_skip, mct_index, mct_jstr on compact text */
 void
 test_compact(void)
@@ -1007,6 +1104,7 @@ test_compact(void)
 	ok(mct_index(t, strlen(t), &kv, &nkv, &cap) == -1,
 	    "mct_index: a nested value that does not close is -1");
 	free(kv);
+	index_blocks_bytes();
 
 #define JSTR(text, want, wantlen) do {					\
 	v.type = MCT_J_STRING;						\

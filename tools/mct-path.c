@@ -553,6 +553,21 @@ one(struct opts *o)
 	struct path pa;
 	int status = MCT_EXIT_OK;
 
+	/*
+	 * The correlation ids' texts and values are not read again, only
+	 * their ids (path-read.c): their tables go back to the heap, where
+	 * the graph's arrays find them, instead of fresh pages.  (A step's
+	 * ids are its table's: path-steps.c kept them there, and the graph
+	 * counts them by it.)
+	 */
+	if (o->step == NULL) {
+		mct_strtab_free(&o->corrs);
+		free(o->ci);
+		free(o->cgid);
+		o->ci = NULL;
+		o->cgid = NULL;
+		o->nci = o->cicap = o->ncgid = 0;
+	}
 	if (o->nsc > 0 && !o->quiet)
 		before(o);
 	if (path_analyse(o, &pa) != 0) {
@@ -768,6 +783,7 @@ read_input(struct opts *o, int argc, char *argv[], struct mct_opts mo)
 		mo.want = MCT_WANT_LINE;
 	r = mct_open(argc, argv, &mo);
 	o->hdr = mct_header(r);
+	path_reserve(o);
 	lines = lines && path_edit(o, r);
 	if (o->steps || o->step != NULL)
 		steps_begin(o);

@@ -90,6 +90,13 @@ struct cset {
 
 struct stepstate;
 
+/* A correlation id that is a plain integer, of a rank. */
+struct corrint {
+	int64_t		 v;
+	int32_t		 rk;
+	int32_t		 id1;		/* the id + 1; 0: empty */
+};
+
 struct opts {
 	struct mct_out	 out;
 	const struct mct_header *hdr;
@@ -114,6 +121,11 @@ struct opts {
 	size_t		 n, cap;
 	long long	 seq;
 	struct mct_strtab names, lanes, corrs;
+	int32_t		 ncorr;		/* correlation ids (not --steps) */
+	struct corrint	*ci;		/* (rank, integer) -> id, a hash */
+	size_t		 nci, cicap;
+	int32_t		*cgid;		/* by index in corrs: its id */
+	size_t		 ncgid;
 	struct lanecache lc[NLANECACHE];
 	unsigned	 nextlc;
 	struct namecache nc[NNAMECACHE];
@@ -149,12 +161,23 @@ struct path {
 	long long	 cycle;		/* nodes in a cycle */
 };
 
+/* The graph's nodes: the start and the end of event i. */
+#define S(i)	((int32_t)(2 * (i)))
+#define E(i)	((int32_t)(2 * (i) + 1))
+
+void	 path_reserve(struct opts *);
 void	 path_add(struct opts *, struct mct_event *);
 int	 path_want_lines(const struct opts *, int);
 int	 path_edit(struct opts *, struct mct_reader *);
 void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
+void	 path_edge(struct opts *, int32_t, int32_t, int64_t, int, int32_t);
+void	 path_collectives(struct opts *);
+void	 path_sort_near(void *, size_t, size_t,
+	    int (*)(const void *, const void *));
+size_t	*path_by_lane(const struct opts *, void *, size_t, size_t,
+	    int32_t (*)(const struct opts *, const void *));
 void	 path_free(struct path *);
 int	 cset_has(const struct cset *, const char *);
 void	 cset_add(struct cset *, const char *);

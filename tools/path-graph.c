@@ -25,8 +25,6 @@ static const int erank[] = { 0, 0, 1, 2, 3, 4, 1 };
 /*
  * The graph.
  */
-#define S(i)	((int32_t)(2 * (i)))
-#define E(i)	((int32_t)(2 * (i) + 1))
 
 static int64_t
 node_ts(const struct opts *o, int32_t n)
@@ -36,8 +34,9 @@ node_ts(const struct opts *o, int32_t n)
 	return p->ts + (n % 2 ? p->dur : 0);
 }
 
-static void
-edge(struct opts *o, int32_t u, int32_t v, int64_t w, int kind, int32_t att)
+void
+path_edge(struct opts *o, int32_t u, int32_t v, int64_t w, int kind,
+    int32_t att)
 {
 	struct edge *e;
 
@@ -75,6 +74,12 @@ cmp_op(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int32_t
+op_lane(const struct opts *o, const void *x)
+{
+	return o->ev[*(const size_t *)x].lane;
+}
+
 /*
  * Sort ops (in input order) as cmp_op() does: when they already come by
  * start and longest first, as a trace in ts order mostly does, a stable
@@ -83,8 +88,7 @@ cmp_op(const void *a, const void *b)
 static void
 sort_ops(struct opts *o, size_t *ops, size_t nops)
 {
-	size_t *at, *out, i;
-	int32_t nl = o->lanes.n;
+	size_t i;
 
 	for (i = 1; i < nops; i++) {
 		const struct pev *x = &o->ev[ops[i - 1]], *y = &o->ev[ops[i]];
@@ -98,18 +102,7 @@ sort_ops(struct opts *o, size_t *ops, size_t nops)
 		mct_sort(ops, nops, sizeof(*ops), cmp_op);
 		return;
 	}
-	at = mct_xmalloc(((size_t)nl + 1) * sizeof(*at));
-	memset(at, 0, ((size_t)nl + 1) * sizeof(*at));
-	for (i = 0; i < nops; i++)
-		at[o->ev[ops[i]].lane + 1]++;
-	for (i = 0; i < (size_t)nl; i++)
-		at[i + 1] += at[i];
-	out = mct_xmalloc((nops + 1) * sizeof(*out));
-	for (i = 0; i < nops; i++)
-		out[at[o->ev[ops[i]].lane]++] = ops[i];
-	memcpy(ops, out, nops * sizeof(*ops));
-	free(out);
-	free(at);
+	free(path_by_lane(o, ops, nops, sizeof(*ops), op_lane));
 }
 
 /* Each host lane's ops along their call stacks. */
@@ -136,7 +129,7 @@ host_edges(struct opts *o, size_t *ops, size_t nops)
 				if (x != NULL && t->ts + t->dur > x->ts)
 					break;
 				k = stack[--depth];
-				edge(o, last, E(k), t->fl & F_BLOCK ? 0 :
+				path_edge(o, last, E(k), t->fl & F_BLOCK ? 0 :
 				    t->ts + t->dur - node_ts(o, last), E_OP,
 				    (int32_t)k);
 				if (depth == 0) {
@@ -148,9 +141,9 @@ host_edges(struct opts *o, size_t *ops, size_t nops)
 			if (x == NULL)
 				break;
 			if (depth == 0 && lasttop >= 0)
-				edge(o, lasttop, S(ops[j]), 0, E_DEP, -1);
+				path_edge(o, lasttop, S(ops[j]), 0, E_DEP, -1);
 			if (last >= 0)
-				edge(o, last, S(ops[j]), x->ts - node_ts(o, last),
+				path_edge(o, last, S(ops[j]), x->ts - node_ts(o, last),
 				    E_OP, depth ? (int32_t)stack[depth - 1] : -1);
 			stack[depth++] = ops[j];
 			last = S(ops[j]);
@@ -191,6 +184,29 @@ cmp_pair_thread(const void *a, const void *b)
 	return rx->seq < ry->seq ? -1 : rx->seq > ry->seq;
 }
 
+static int32_t
+pair_stream(const struct opts *o, const void *x)
+{
+	return o->ev[((const struct pair *)x)->d].lane;
+}
+
+/*
+ * Sort the pairs as cmp_pair_stream() does: by stream with a count, then
+ * each stream by launch, which mostly it is already.
+ */
+static void
+by_stream(struct opts *o, struct pair *ps, size_t np)
+{
+	size_t *end = path_by_lane(o, ps, np, sizeof(*ps), pair_stream);
+	size_t i, from;
+
+	sorting = o;
+	for (i = from = 0; i < (size_t)o->lanes.n; from = end[i++])
+		path_sort_near(ps + from, end[i] - from, sizeof(*ps),
+		    cmp_pair_stream);
+	free(end);
+}
+
 /* The queue of a stream: launches (+1) and kernel starts (-1) by time. */
 struct qitem {
 	int32_t		 lane;
@@ -212,6 +228,51 @@ cmp_qitem(const void *a, const void *b)
 	if (x->kernel != y->kernel)
 		return x->kernel - y->kernel;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The queue item of ps[i]: its launch, or (kernel) its device event. */
+static struct qitem
+qitem_of(const struct opts *o, const struct pair *ps, size_t i, int kernel)
+{
+	const struct pev *x = &o->ev[kernel ? ps[i].d : ps[i].r];
+
+	return (struct qitem){ o->ev[ps[i].d].lane, kernel, x->ts, x->seq, i };
+}
+
+/*
+ * The queue items of the pairs ps (by stream, then launch), in
+ * cmp_qitem()'s order: a stream's launches and its device events' starts
+ * each come in order, mostly, and are merged; where the merge is out of
+ * order, the stream's items are sorted (the same order).
+ */
+static void
+queue_items(const struct opts *o, const struct pair *ps, size_t np,
+    struct qitem *q)
+{
+	struct qitem x, y;
+	size_t i, j, a, b, k;
+
+	for (i = 0; i < np; i = j) {
+		for (j = i + 1; j < np && pair_stream(o, &ps[j]) ==
+		    pair_stream(o, &ps[i]); j++)
+			;
+		for (a = b = i, k = 2 * i; k < 2 * j; k++) {
+			x = qitem_of(o, ps, a < j ? a : i, 0);
+			y = qitem_of(o, ps, b < j ? b : i, 1);
+			q[k] = b == j || (a < j && cmp_qitem(&x, &y) < 0) ?
+			    (a++, x) : (b++, y);
+		}
+		for (k = 2 * i + 1; k < 2 * j && cmp_qitem(&q[k - 1], &q[k]) <=
+		    0; k++)
+			;
+		if (k == 2 * j)
+			continue;
+		for (k = i; k < j; k++) {
+			q[2 * k] = qitem_of(o, ps, k, 0);
+			q[2 * k + 1] = qitem_of(o, ps, k, 1);
+		}
+		path_sort_near(q + 2 * i, 2 * (j - i), sizeof(*q), cmp_qitem);
+	}
 }
 
 /* Device events and syncs, by ts (syncs by their end). */
@@ -451,17 +512,20 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 				o->nokernel++;
 		free(used);
 	}
+	/*
+	 * Launches by stream and by thread, in launch order (the queues,
+	 * made from ps in this order, come nearly in theirs).
+	 */
+	sorting = o;
+	pt = mct_xmalloc((np + 1) * sizeof(*pt));
+	memcpy(pt, ps, np * sizeof(*ps));
+	by_stream(o, ps, np);
+	path_sort_near(pt, np, sizeof(*pt), cmp_pair_thread);
 	/* queues */
 	q = mct_xmalloc((2 * np + 1) * sizeof(*q));
 	qrt = mct_xmalloc((np + 1) * sizeof(*qrt));
 	qk = mct_xmalloc((np + 1) * sizeof(*qk));
-	for (i = 0; i < np; i++) {
-		struct pev *r = &o->ev[ps[i].r], *d = &o->ev[ps[i].d];
-
-		q[2 * i] = (struct qitem){ d->lane, 0, r->ts, r->seq, i };
-		q[2 * i + 1] = (struct qitem){ d->lane, 1, d->ts, d->seq, i };
-	}
-	mct_sort(q, 2 * np, sizeof(*q), cmp_qitem);
+	queue_items(o, ps, np, q);
 	for (i = 0; i < 2 * np; i = j) {
 		int len = 0;
 
@@ -485,13 +549,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		qk = b;
 	}
 	free(q);
-	/* launches by stream and by thread, in launch order */
-	sorting = o;
-	pt = mct_xmalloc((np + 1) * sizeof(*pt));
-	memcpy(pt, ps, np * sizeof(*ps));
-	mct_sort(ps, np, sizeof(*ps), cmp_pair_stream);
-	mct_sort(pt, np, sizeof(*pt), cmp_pair_thread);
-	mct_sort(it, nit, sizeof(*it), cmp_ditem);
+	path_sort_near(it, nit, sizeof(*it), cmp_ditem);
 	recs = mct_xmalloc((o->n + 1) * sizeof(*recs));
 	for (i = 0; i < nit; i++)	/* the records, if a 'v' needs them */
 		if (it[i].what == 'v')
@@ -500,7 +558,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 		if ((o->ev[j].fl & (F_GRAPH | F_RECORD)) ==
 		    (F_GRAPH | F_RECORD) && o->ev[j].kind == K_OP)
 			recs[nrec++] = j;
-	mct_sort(recs, nrec, sizeof(*recs), cmp_rec);
+	path_sort_near(recs, nrec, sizeof(*recs), cmp_rec);
 	last = mct_xmalloc(((size_t)o->lanes.n + 1) * sizeof(*last));
 	for (i = 0; i < (size_t)o->lanes.n; i++)
 		last[i] = -1;
@@ -522,12 +580,12 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			    &o->ev[launch[x->corr]] : NULL;
 			int added = 0;
 
-			edge(o, S(t->i), E(t->i), x->dur, E_DEV, (int32_t)t->i);
+			path_edge(o, S(t->i), E(t->i), x->dur, E_DEV, (int32_t)t->i);
 			dv = x->rk;
 			busy = device_busy(o, x, r, dk[dv], dend[dv]);
 			if ((src = ksync[t->i]) >= 0) {
 				ksync[t->i] = -1;
-				edge(o, E(src), S(t->i), 0, E_SYNC,
+				path_edge(o, E(src), S(t->i), 0, E_SYNC,
 				    (int32_t)t->i);
 				added = 1;
 			}
@@ -537,10 +595,10 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			    node_ts(o, E(ls)) < r->ts) && (src < 0 ||
 			    node_ts(o, E(src)) < r->ts)) {
 				if (busy >= 0)	/* it waited for the device */
-					edge(o, E(busy), S(t->i), x->ts -
+					path_edge(o, E(busy), S(t->i), x->ts -
 					    dend[dv], E_WAIT, busy);
 				else
-					edge(o, S(launch[x->corr]), S(t->i),
+					path_edge(o, S(launch[x->corr]), S(t->i),
 					    x->ts - r->ts, E_LAUNCH,
 					    launch[x->corr]);
 				added = 1;
@@ -548,13 +606,13 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			    node_ts(o, E(src)) < node_ts(o, E(ls)))) {
 				if (r == NULL || x->ts - node_ts(o, E(ls)) <=
 				    KK_MAX)
-					edge(o, E(ls), S(t->i), x->ts -
+					path_edge(o, E(ls), S(t->i), x->ts -
 					    node_ts(o, E(ls)), E_WAIT, ls);
 				else if (busy >= 0)
-					edge(o, E(busy), S(t->i), x->ts -
+					path_edge(o, E(busy), S(t->i), x->ts -
 					    dend[dv], E_WAIT, busy);
 				else	/* not queueing: it waits for its launch */
-					edge(o, S(launch[x->corr]), S(t->i),
+					path_edge(o, S(launch[x->corr]), S(t->i),
 					    x->ts - r->ts, E_LAUNCH,
 					    launch[x->corr]);
 				added = 1;
@@ -575,7 +633,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			for (k = nsrc = 0; k < (size_t)o->lanes.n; k++)
 				if (last[k] >= 0 && o->ev[last[k]].rk ==
 				    o->ev[t->call].rk) {
-					edge(o, E(last[k]), E(t->call), 0,
+					path_edge(o, E(last[k]), E(t->call), 0,
 					    E_SYNC, (int32_t)t->call);
 					nsrc++;
 				}
@@ -630,7 +688,7 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 			o->nosrc++;
 		for (k = 0; k < nsrc; k++)
 			if (srcs[k] >= 0)
-				edge(o, E(srcs[k]), E(t->call), 0, E_SYNC,
+				path_edge(o, E(srcs[k]), E(t->call), 0, E_SYNC,
 				    (int32_t)t->call);
 	}
 	free(ps);
@@ -665,13 +723,31 @@ seg_kind(const struct opts *o, const struct edge *e)
 	return o->ev[e->att].fl & F_COMM ? S_COMM : S_KERNEL;
 }
 
+/*
+ * Is the path to v through edge e (its length d) better than the one
+ * through edge b (length bd): longer, else by the kind (erank), else from
+ * the lower node.
+ */
+static int
+better(const struct edge *e, int64_t d, const struct edge *b, int64_t bd)
+{
+	return b == NULL || d > bd || (d == bd &&
+	    (erank[e->kind] < erank[b->kind] ||
+	    (erank[e->kind] == erank[b->kind] && e->u < b->u)));
+}
+
+/*
+ * The longest path of the DAG: the nodes in topological order (Kahn's,
+ * from the sources in node order, each node's successors in edge order),
+ * each node's best edge in (better()) taken as the node is reached, so
+ * one pass does both.  Index arrays are 32 bits: less memory to touch.
+ */
 static void
 longest(struct opts *o, struct path *pa)
 {
 	size_t nn = 2 * o->n, i, k, head, tail;
-	size_t *pstart, *sstart, *pl, *sl, *order;
+	int32_t *sstart, *sl, *order, *pred, *indeg, n, end = -1;
 	int64_t *dist;
-	int32_t *pred, *indeg, n, end = -1;
 	char *node;
 
 	memset(pa, 0, sizeof(*pa));
@@ -680,78 +756,53 @@ longest(struct opts *o, struct path *pa)
 	node = mct_xmalloc(nn + 1);
 	for (i = 0; i < o->n; i++)
 		node[2 * i] = node[2 * i + 1] = (o->ev[i].fl & F_GRAPH) != 0;
-	pstart = mct_xmalloc((nn + 2) * sizeof(*pstart));
 	sstart = mct_xmalloc((nn + 2) * sizeof(*sstart));
-	memset(pstart, 0, (nn + 2) * sizeof(*pstart));
-	memset(sstart, 0, (nn + 2) * sizeof(*sstart));
-	for (k = 0; k < o->ne; k++) {
-		pstart[o->e[k].v + 1]++;
-		sstart[o->e[k].u + 1]++;
-	}
-	for (i = 0; i < nn; i++) {
-		pstart[i + 1] += pstart[i];
-		sstart[i + 1] += sstart[i];
-	}
-	pl = mct_xmalloc((o->ne + 1) * sizeof(*pl));
-	sl = mct_xmalloc((o->ne + 1) * sizeof(*sl));
-	{
-		size_t *pp = mct_xmalloc((nn + 1) * sizeof(*pp)),
-		    *sp = mct_xmalloc((nn + 1) * sizeof(*sp));
-
-		memcpy(pp, pstart, nn * sizeof(*pp));
-		memcpy(sp, sstart, nn * sizeof(*sp));
-		for (k = 0; k < o->ne; k++) {
-			pl[pp[o->e[k].v]++] = k;
-			sl[sp[o->e[k].u]++] = k;
-		}
-		free(pp);
-		free(sp);
-	}
 	indeg = mct_xmalloc((nn + 1) * sizeof(*indeg));
+	memset(sstart, 0, (nn + 2) * sizeof(*sstart));
+	memset(indeg, 0, (nn + 1) * sizeof(*indeg));
+	for (k = 0; k < o->ne; k++) {
+		indeg[o->e[k].v]++;
+		sstart[o->e[k].u + 2]++;
+	}
+	for (i = 0; i < nn; i++)
+		sstart[i + 2] += sstart[i + 1];
+	sl = mct_xmalloc((o->ne + 1) * sizeof(*sl));
+	for (k = 0; k < o->ne; k++)	/* sstart[u + 1]: u's next free place */
+		sl[sstart[o->e[k].u + 1]++] = (int32_t)k;
 	order = mct_xmalloc((nn + 1) * sizeof(*order));
 	dist = mct_xmalloc((nn + 1) * sizeof(*dist));
 	pred = mct_xmalloc((nn + 1) * sizeof(*pred));
 	head = tail = 0;
 	for (i = 0; i < nn; i++) {
-		indeg[i] = (int32_t)(pstart[i + 1] - pstart[i]);
+		dist[i] = 0;
+		pred[i] = -1;
 		if (node[i] && indeg[i] == 0)
-			order[tail++] = i;
+			order[tail++] = (int32_t)i;
 	}
 	while (head < tail) {
-		size_t v = order[head++];
+		int32_t v = order[head++];
 
-		for (k = sstart[v]; k < sstart[v + 1]; k++)
-			if (--indeg[o->e[sl[k]].v] == 0)
-				order[tail++] = (size_t)o->e[sl[k]].v;
+		if (end < 0 || dist[v] > dist[end] ||
+		    (dist[v] == dist[end] && v < end))
+			end = v;
+		for (k = (size_t)sstart[v]; k < (size_t)sstart[v + 1]; k++) {
+			const struct edge *e = &o->e[sl[k]];
+			int64_t d = dist[v] + e->w;
+
+			if (better(e, d, pred[e->v] >= 0 ? &o->e[pred[e->v]] :
+			    NULL, dist[e->v])) {
+				pred[e->v] = sl[k];
+				dist[e->v] = d;
+			}
+			if (--indeg[e->v] == 0)
+				order[tail++] = e->v;
+		}
 	}
 	for (i = 0; i < nn; i++)
 		pa->cycle += node[i];
 	pa->cycle -= (long long)tail;
 	if (pa->cycle > 0)
 		goto done;
-	for (i = 0; i < tail; i++) {
-		size_t v = order[i];
-		int32_t best = -1;
-		int64_t bd = 0;
-
-		for (k = pstart[v]; k < pstart[v + 1]; k++) {
-			const struct edge *e = &o->e[pl[k]];
-			const struct edge *b = best >= 0 ? &o->e[best] : NULL;
-			int64_t d = dist[e->u] + e->w;
-
-			if (b == NULL || d > bd || (d == bd &&
-			    (erank[e->kind] < erank[b->kind] ||
-			    (erank[e->kind] == erank[b->kind] && e->u < b->u)))) {
-				best = (int32_t)pl[k];
-				bd = d;
-			}
-		}
-		dist[v] = best >= 0 ? bd : 0;
-		pred[v] = best;
-		if (end < 0 || dist[v] > dist[end] ||
-		    (dist[v] == dist[end] && (int32_t)v < end))
-			end = (int32_t)v;
-	}
 	if (end < 0)
 		goto done;
 	pa->len = dist[end];
@@ -795,9 +846,7 @@ longest(struct opts *o, struct path *pa)
 	pa->n = k;
 done:
 	free(node);
-	free(pstart);
 	free(sstart);
-	free(pl);
 	free(sl);
 	free(indeg);
 	free(order);
@@ -812,141 +861,13 @@ in_window(const struct pev *p, const int64_t *lo, const int64_t *hi, int haslo,
 	return !(haslo && p->ts < lo[p->rk]) && !(hashi && p->ts > hi[p->rk]);
 }
 
-/* Collectives by name, rank, start and input order. */
-static int
-cmp_coll(const void *a, const void *b, void *arg)
-{
-	const struct opts *o = arg;
-	const struct pev *x = &o->ev[*(const size_t *)a],
-	    *y = &o->ev[*(const size_t *)b];
-
-	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
-	if (x->rk != y->rk)
-		return x->rk < y->rk ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * Several ranks: the n-th communication kernel of a name on each rank is
- * one collective (as mct-ranks matches them).  It ends on no rank before
- * the last rank has come: an edge from the start of the rank that came
- * last (the latest start, then the lowest rank) to each other rank's end.
- * On a rank that came earlier the kernel's own time counts from that
- * start only: its wait for the others is on no path, as the time between
- * top-level ops is not, so the path crosses to the rank that came last
- * unless the earlier one's own work before it was longer.
- */
-
-/* An early rank's collective: its kernel's own edge at most w. */
-struct cap {
-	size_t		 ev;
-	int64_t		 w;
-};
-
-static int
-cmp_cap(const void *a, const void *b)
-{
-	const struct cap *x = a, *y = b;
-
-	return x->ev < y->ev ? -1 : x->ev > y->ev;
-}
-
-/* The own edges of the early ranks' collective kernels cut to their caps. */
-static void
-cut_waits(struct opts *o, struct cap *cp, size_t ncp)
-{
-	struct cap key, *f;
-	size_t i;
-
-	qsort(cp, ncp, sizeof(*cp), cmp_cap);
-	for (i = 0; i < o->ne && ncp > 0; i++) {
-		struct edge *e = &o->e[i];
-
-		if (e->kind != E_DEV || e->att < 0 ||
-		    e->u != S(e->att) || e->v != E(e->att))
-			continue;
-		key.ev = (size_t)e->att;
-		if ((f = bsearch(&key, cp, ncp, sizeof(*cp), cmp_cap)) != NULL &&
-		    f->w < e->w)
-			e->w = f->w;
-	}
-}
-static void
-collectives(struct opts *o)
-{
-	size_t *c, n = 0, i, j, k, *at, ncp = 0;
-	struct cap *cp;
-	int32_t r;
-
-	c = mct_xmalloc((o->n + 1) * sizeof(*c));
-	for (i = 0; i < o->n; i++)
-		if ((o->ev[i].fl & (F_GRAPH | F_COMM)) == (F_GRAPH | F_COMM) &&
-		    o->ev[i].kind == K_DEV)
-			c[n++] = i;
-	mct_sort_r(c, n, sizeof(*c), cmp_coll, o);
-	cp = mct_xmalloc((n + 1) * sizeof(*cp));
-	at = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*at));
-	for (i = 0; i < n; i = j) {	/* a name: its calls, rank by rank */
-		for (j = i; j < n && o->ev[c[j]].name == o->ev[c[i]].name; j++)
-			;
-		for (r = 0; r < o->nrank; r++)
-			at[r] = SIZE_MAX;
-		for (k = j; k-- > i; )
-			at[o->ev[c[k]].rk] = k;	/* each rank's first */
-		for (;;) {
-			size_t last = SIZE_MAX;
-			int m = 0;
-
-			for (r = 0; r < o->nrank; r++) {
-				size_t x = at[r];
-
-				if (x == SIZE_MAX || x >= j ||
-				    o->ev[c[x]].rk != r)
-					continue;
-				m++;
-				if (last == SIZE_MAX ||
-				    o->ev[c[x]].ts > o->ev[c[last]].ts)
-					last = x;
-			}
-			if (m == 0)
-				break;
-			for (r = 0; r < o->nrank && m > 1; r++) {
-				size_t x = at[r];
-				struct pev *p;
-
-				if (x == SIZE_MAX || x >= j || x == last ||
-				    o->ev[c[x]].rk != r)
-					continue;
-				p = &o->ev[c[x]];
-				edge(o, S(c[last]), E(c[x]), p->ts + p->dur -
-				    o->ev[c[last]].ts, E_COLL, (int32_t)c[x]);
-				cp[ncp].ev = c[x];
-				cp[ncp].w = p->ts + p->dur - o->ev[c[last]].ts;
-				if (cp[ncp].w < 0)
-					cp[ncp].w = 0;
-				ncp++;
-			}
-			for (r = 0; r < o->nrank; r++)
-				if (at[r] != SIZE_MAX)
-					at[r]++;
-		}
-	}
-	cut_waits(o, cp, ncp);
-	free(cp);
-	free(at);
-	free(c);
-}
-
 /* The graph of the window, and its path. */
 int
 path_analyse(struct opts *o, struct path *pa)
 {
 	int32_t *launch, *record;
 	char *synced;
-	size_t *ops, nops = 0, i;
+	size_t *ops, nops = 0, i, nc;
 	int64_t *lo, *hi;
 	int haslo, hashi;
 
@@ -957,11 +878,13 @@ path_analyse(struct opts *o, struct path *pa)
 		free(hi);
 		return -1;
 	}
-	launch = mct_xmalloc(((size_t)o->corrs.n + 1) * sizeof(*launch));
-	record = mct_xmalloc(((size_t)o->corrs.n + 1) * sizeof(*record));
-	synced = mct_xmalloc((size_t)o->corrs.n + 1);
-	memset(synced, 0, (size_t)o->corrs.n + 1);
-	for (i = 0; i < (size_t)o->corrs.n; i++)
+	nc = o->steps || o->step != NULL ? (size_t)o->corrs.n :
+	    (size_t)o->ncorr;
+	launch = mct_xmalloc((nc + 1) * sizeof(*launch));
+	record = mct_xmalloc((nc + 1) * sizeof(*record));
+	synced = mct_xmalloc(nc + 1);
+	memset(synced, 0, nc + 1);
+	for (i = 0; i < nc; i++)
 		launch[i] = record[i] = -1;
 	ops = mct_xmalloc((o->n + 1) * sizeof(*ops));
 	for (i = 0; i < o->n; i++) {
@@ -988,6 +911,11 @@ path_analyse(struct opts *o, struct path *pa)
 			synced[o->ev[i].corr] = 1;
 	o->ne = 0;
 	o->negative = o->noedge = o->nokernel = o->nosrc = 0;
+	if (o->ecap < 4 * o->n) {	/* room at once: no copies */
+		free(o->e);
+		o->ecap = 4 * o->n;
+		o->e = mct_xmalloc(o->ecap * sizeof(*o->e));
+	}
 	host_edges(o, ops, nops);
 	device_edges(o, launch, record, synced);
 	/* --scale: an event's own spans, the rest of the graph as it was */
@@ -999,7 +927,7 @@ path_analyse(struct opts *o, struct path *pa)
 			e->w = (int64_t)((double)e->w * o->ev[e->att].f);
 	}
 	if (o->nrank > 1)
-		collectives(o);
+		path_collectives(o);
 	longest(o, pa);
 	free(lo);
 	free(hi);

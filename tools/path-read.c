@@ -66,6 +66,92 @@ intern_in(struct opts *o, struct mct_strtab *st, int32_t rk,
 	return mct_intern(st, o->tmp.p, o->tmp.len - 1);
 }
 
+/* The slot of (v, rk) in o->ci: its own, or the empty one it would take. */
+static size_t
+corr_slot(const struct opts *o, int64_t v, int32_t rk)
+{
+	uint64_t h = ((uint64_t)v ^ (uint64_t)rk << 48) *
+	    UINT64_C(0x9e3779b97f4a7c15);
+	size_t i;
+
+	for (i = (size_t)(h >> 32) & (o->cicap - 1);
+	    o->ci[i].id1 > 0 && (o->ci[i].v != v || o->ci[i].rk != rk);
+	    i = (i + 1) & (o->cicap - 1))
+		;
+	return i;
+}
+
+/* Is t[0..n) an integer as it is written plainly (no "-0", "01", "+1")? */
+static int
+plain_int(const char *t, size_t n, int64_t *v)
+{
+	size_t neg = n > 0 && t[0] == '-';
+
+	if (n == neg || t[neg] < '0' || t[neg] > '9' ||
+	    (t[neg] == '0' && n > neg + 1) || (neg && t[1] == '0'))
+		return 0;
+	return mct_int(t, n, v) == 0;
+}
+
+/*
+ * A correlation id: the same id for the same rank and text.  With
+ * --steps all, whose steps read the texts again, it is the index in
+ * o->corrs.  Otherwise only the ids matter: a plain integer (as most
+ * producers write them) goes by its value in o->ci, a hash cheaper than
+ * the text's, any other text by o->corrs; a text is an integer's or it
+ * is not, so no id has two; each new one is the next, o->ncorr.
+ */
+static int32_t
+corr_id(struct opts *o, int32_t rk, const struct mct_val *v)
+{
+	struct corrint *c;
+	int64_t x;
+	size_t h, i;
+	int32_t sid;
+
+	if (o->steps || o->step != NULL)	/* (path-steps.c reads texts) */
+		return intern_in(o, &o->corrs, rk, v);
+	if (v->type == MCT_J_STRING) {
+		o->tmp.len = 0;
+		mct_jstr(v, &o->tmp);
+	}
+	if (!(v->type == MCT_J_STRING ? plain_int(o->tmp.p ? o->tmp.p : "",
+	    o->tmp.len, &x) : plain_int(v->p, v->len, &x))) {
+		sid = intern_in(o, &o->corrs, rk, v);
+		if ((size_t)sid == o->ncgid) {
+			o->cgid = mct_xgrow(o->cgid, o->ncgid,
+			    sizeof(*o->cgid));
+			o->cgid[o->ncgid++] = o->ncorr++;
+		}
+		return o->cgid[sid];
+	}
+	if (4 * (o->nci + 1) > 3 * o->cicap) {	/* at most 3/4 full */
+		struct corrint *old = o->ci;
+		size_t n = o->cicap;
+
+		o->cicap = n ? 2 * n : 1024;
+		o->ci = mct_xmalloc(o->cicap * sizeof(*o->ci));
+		memset(o->ci, 0, o->cicap * sizeof(*o->ci));
+		o->nci = 0;
+		for (i = 0; i < n; i++)
+			if (old[i].id1 > 0) {
+				h = corr_slot(o, old[i].v, old[i].rk);
+				o->ci[h] = old[i];
+				o->nci++;
+			}
+		free(old);
+	}
+	h = corr_slot(o, x, rk);
+	c = &o->ci[h];
+	if (c->id1 == 0) {
+		c->v = x;
+		c->rk = rk;
+		c->id1 = ++o->ncorr;
+		o->nci++;
+	}
+	return c->id1 - 1;
+}
+
 /* A name, the names met last kept by their JSON text. */
 static int32_t
 intern_name(struct opts *o, const struct mct_val *v)
@@ -164,6 +250,39 @@ fields_parse(void)
 }
 
 /*
+ * args that are one of the two keys alone with a number, as mcTracer's
+ * {"co_id":N} are: the number in v (what the lookups below would find,
+ * without them).  0, or -1 for args of another shape.
+ */
+static int
+corr_alone(const struct mct_val *args, struct mct_val *v)
+{
+	static const char *pre[2] = { "{\"correlation\":", "{\"co_id\":" };
+	const char *p, *end = args->p + args->len - 1;	/* its '}' */
+	size_t k;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		k = strlen(pre[i]);
+		if (args->len <= k + 1 || memcmp(args->p, pre[i], k) != 0)
+			continue;
+		p = args->p + k;
+		if (*p != '-' && (*p < '0' || *p > '9'))
+			return -1;
+		while (p < end && *p != ',' && *p != '}' && *p != ']' &&
+		    *p != ':')
+			p++;
+		if (p != end)
+			return -1;
+		v->type = MCT_J_NUMBER;
+		v->p = args->p + k;
+		v->len = (size_t)(end - v->p);
+		return 0;
+	}
+	return -1;
+}
+
+/*
  * args.correlation, else args.co_id: a key is looked up only where args'
  * text spells it (or has an escape), as most events have one of the two.
  * 0 with its value in v, -1 for none.
@@ -178,6 +297,8 @@ corr_of(struct mct_event *ev, struct mct_val *v)
 	if (mct_get_key(ev, "args", &args) != 0 || args.type != MCT_J_OBJECT)
 		return -1;
 	esc = memchr(args.p, '\\', args.len) != NULL;
+	if (!esc && corr_alone(&args, v) == 0)
+		return 0;
 	for (i = 0; i < 2; i++)
 		if ((esc || spells(args.p, args.len, key[i],
 		    strlen(key[i]))) &&
@@ -311,6 +432,27 @@ describe(struct mct_event *ev, const struct mct_header *hdr, struct praw *d)
 	return 1;
 }
 
+/*
+ * Room for the events pass 1 framed, asked at once: no copies of what is
+ * kept, and no fresh pages for each size on the way (a stream's count is
+ * not known: it grows).  Not with --steps or --step, whose events come
+ * and go.
+ */
+void
+path_reserve(struct opts *o)
+{
+	unsigned long long n = 0;
+	int i;
+
+	for (i = 0; i < o->hdr->nsrc; i++)
+		n += o->hdr->src[i].nevents;
+	if (o->steps || o->step != NULL || n <= o->cap ||
+	    n > SIZE_MAX / sizeof(*o->ev))
+		return;
+	o->cap = (size_t)n;
+	o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
+}
+
 /* The event d describes kept (seq: its place in the input). */
 static struct pev *
 keep(struct opts *o, const struct praw *d, long long seq)
@@ -332,12 +474,12 @@ keep(struct opts *o, const struct praw *d, long long seq)
 	p->rk = rank_index(o, d->rank);
 	p->lane = intern_lane(o, p->rk, &d->pid, &d->tid);
 	p->corr = d->corr.type != MCT_J_NONE ?
-	    intern_in(o, &o->corrs, p->rk, &d->corr) : -1;
+	    corr_id(o, p->rk, &d->corr) : -1;
 	p->kind = d->kind;
 	if (d->ws.type != MCT_J_NONE)
 		p->wstream = intern_lane(o, p->rk, &d->pid, &d->ws);
 	if (d->rc.type != MCT_J_NONE)
-		p->rcorr = intern_in(o, &o->corrs, p->rk, &d->rc);
+		p->rcorr = corr_id(o, p->rk, &d->rc);
 	p->fl = d->fl | name_flags(o, p->name);
 	return p;
 }
