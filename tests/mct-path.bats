@@ -585,6 +585,20 @@ J
 	[[ "${stderr_lines[0]}" == *" on the path ("* ]]
 }
 
+@test "correlation ids in a pattern that crowds a table (multiples of 4096, of 2^20): the oracle's path" {
+	awk 'BEGIN { printf "{\"displayTimeUnit\":\"ns\",\"traceEvents\":["
+	    for (i = 0; i < 3000; i++) {
+		id = i % 3 ? i * 4096 : i * 1048576
+		t = 1000000 + 3000 * i
+		printf "%s{\"name\":\"mcLaunchKernel\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1000,\"args\":{\"co_id\":%d}},", i ? "," : "", t, id
+		printf "{\"name\":\"k%d\",\"ph\":\"X\",\"pid\":2,\"tid\":0,\"ts\":%d,\"dur\":%d,\"args\":{\"co_id\":%d}}", i % 7, t + 1500, 500 + i % 5 * 900, id
+	    }
+	    print "]}" }' > ids.json
+	same "$(says ids.json)" "$(ask ids.json "")"
+	run -0 bash -c 'mct-path -q ids.json | mct-cat -o tsv --no-header -F kind | sort -u'
+	[[ "$output" == *kernel* ]]
+}
+
 @test "docs: the man page and --help name every option" {
 	docs
 	for o in --step --steps --from --to --scale --only-path --quiet --rules --pair-be --fields \

@@ -567,6 +567,7 @@ one(struct opts *o)
 		o->ci = NULL;
 		o->cgid = NULL;
 		o->nci = o->cicap = o->ncgid = 0;
+		o->cimix = 0;
 	}
 	if (o->nsc > 0 && !o->quiet)
 		before(o);

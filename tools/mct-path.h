@@ -124,6 +124,7 @@ struct opts {
 	int32_t		 ncorr;		/* correlation ids (not --steps) */
 	struct corrint	*ci;		/* (rank, integer) -> id, a hash */
 	size_t		 nci, cicap;
+	int		 cimix;		/* its ids crowded: every bit mixed */
 	int32_t		*cgid;		/* by index in corrs: its id */
 	size_t		 ncgid;
 	struct lanecache lc[NLANECACHE];

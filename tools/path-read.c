@@ -66,19 +66,50 @@ intern_in(struct opts *o, struct mct_strtab *st, int32_t rk,
 	return mct_intern(st, o->tmp.p, o->tmp.len - 1);
 }
 
-/* The slot of (v, rk) in o->ci: its own, or the empty one it would take. */
+/*
+ * The slot of (v, rk) in o->ci: its own, or the empty one it would take.
+ * Ids that come in order (most producers count them) take slots in
+ * order, so a lookup finds its line in the cache rather than missing in
+ * a table of megabytes; the high bits and the rank are folded in, mixed.
+ * Ids in a pattern that crowds those slots (a long probe) make the table
+ * mix every bit from then on (o->cimix), rehashed.
+ */
 static size_t
-corr_slot(const struct opts *o, int64_t v, int32_t rk)
+corr_slot(const struct opts *o, int64_t v, int32_t rk, size_t *probes)
 {
-	uint64_t h = ((uint64_t)v ^ (uint64_t)rk << 48) *
-	    UINT64_C(0x9e3779b97f4a7c15);
-	size_t i;
+	uint64_t u = (uint64_t)v, h;
+	size_t i, n = 0;
 
-	for (i = (size_t)(h >> 32) & (o->cicap - 1);
+	h = u ^ ((u >> 20) * UINT64_C(0x9e3779b97f4a7c15)) ^
+	    ((uint64_t)(uint32_t)rk * UINT64_C(0xc2b2ae3d27d4eb4f));
+	if (o->cimix)
+		h = (h * UINT64_C(0x9e3779b97f4a7c15)) >> 32;
+	for (i = (size_t)h & (o->cicap - 1);
 	    o->ci[i].id1 > 0 && (o->ci[i].v != v || o->ci[i].rk != rk);
 	    i = (i + 1) & (o->cicap - 1))
-		;
+		n++;
+	*probes = n;
 	return i;
+}
+
+/* o->ci in a table of cap slots (its entries placed again). */
+static void
+corr_rehash(struct opts *o, size_t cap)
+{
+	struct corrint *old = o->ci;
+	size_t n = o->cicap, i, h, probes;
+
+	o->cicap = cap;
+	o->ci = mct_xmalloc(o->cicap * sizeof(*o->ci));
+	memset(o->ci, 0, o->cicap * sizeof(*o->ci));
+	o->nci = 0;
+	for (i = 0; i < n; i++)
+		if (old[i].id1 > 0) {
+			h = corr_slot(o, old[i].v, old[i].rk, &probes);
+			o->ci[h] = old[i];
+			o->nci++;
+		}
+	free(old);
 }
 
 /* Is t[0..n) an integer as it is written plainly (no "-0", "01", "+1")? */
@@ -106,7 +137,7 @@ corr_id(struct opts *o, int32_t rk, const struct mct_val *v)
 {
 	struct corrint *c;
 	int64_t x;
-	size_t h, i;
+	size_t h, probes;
 	int32_t sid;
 
 	if (o->steps || o->step != NULL)	/* (path-steps.c reads texts) */
@@ -125,23 +156,14 @@ corr_id(struct opts *o, int32_t rk, const struct mct_val *v)
 		}
 		return o->cgid[sid];
 	}
-	if (4 * (o->nci + 1) > 3 * o->cicap) {	/* at most 3/4 full */
-		struct corrint *old = o->ci;
-		size_t n = o->cicap;
-
-		o->cicap = n ? 2 * n : 1024;
-		o->ci = mct_xmalloc(o->cicap * sizeof(*o->ci));
-		memset(o->ci, 0, o->cicap * sizeof(*o->ci));
-		o->nci = 0;
-		for (i = 0; i < n; i++)
-			if (old[i].id1 > 0) {
-				h = corr_slot(o, old[i].v, old[i].rk);
-				o->ci[h] = old[i];
-				o->nci++;
-			}
-		free(old);
+	if (4 * (o->nci + 1) > 3 * o->cicap)	/* at most 3/4 full */
+		corr_rehash(o, o->cicap ? 2 * o->cicap : 1024);
+	h = corr_slot(o, x, rk, &probes);
+	if (probes > 64 && !o->cimix) {
+		o->cimix = 1;
+		corr_rehash(o, o->cicap);
+		h = corr_slot(o, x, rk, &probes);
 	}
-	h = corr_slot(o, x, rk);
 	c = &o->ci[h];
 	if (c->id1 == 0) {
 		c->v = x;
