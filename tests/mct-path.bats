@@ -641,10 +641,13 @@ J
 		    { echo "man: $o"; return 1; }
 	done
 	grep -q 'mct-path' "$MCT_SRCDIR/HACKING.md"
+	grep -q 'path-job.c' "$MCT_SRCDIR/HACKING.md"
 	grep -q 'mct-path' "$MCT_SRCDIR/README.md"
 	# a message that begins with a macro's name renders whole
 	if command -v mandoc > /dev/null; then
 		mandoc -Tascii "$MCT_SRCDIR/man/mct-path.1" | col -b |
 		    grep -q "mct-path: FILE: No such file or directory"
 	fi
+	grep -q '^.Ql mct-path: N steps on some ranks only: each analysed on the ranks that have it$' \
+	    "$MCT_SRCDIR/man/mct-path.1"
 }
