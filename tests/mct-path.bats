@@ -179,6 +179,53 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	same "${stderr_lines[0]}" "mct-path: --steps median: standard input: not a file (the input is read twice)"
 }
 
+# A row of --steps all -o tsv made of --step NAME -o tsv's breakdown.
+step_as_row() {
+	local name=$1
+
+	shift
+	mct-path -q --step "$name" -o tsv --no-header -F bound,crit "$@" |
+	    awk -F '\t' -v n="$name" '{ v[$1] = $2 } END { printf "%s\t%d\t%d\t%d\t%d\t%d\t%d\n", n, v["total"], v["host"], v["kernel"], v["comm"], v["launch"], v["kernel-wait"] }'
+}
+
+@test "two ranks, --steps all: a row per step of the job, each the path --step NAME gives of the same files, as the oracle's; the same from a stream in any order; --steps median among the job's steps" {
+	local f=("$d/rk/rank-0.json" "$d/rk/rank-1.json") want name rows
+
+	want=$(ask "$d/rk" $'--steps\tall' $'--steps\tall' $'--steps\tmedian')
+	run -0 --separate-stderr mct-path --steps all -o tsv --no-header "${f[@]}"
+	same "$(printf '%s\n' "$output" | sed 's/^/step\t/')" "$want"
+	same "$stderr" "mct-path: $(printf '%s\n' "$want" | grep -c '^step') steps"
+	rows=$output
+	same "$(for name in $(cut -f1 <<< "$rows"); do
+		step_as_row "$name" "${f[@]}"; done)" "$rows"
+	# a job's row: its ranks (the rank key is an event's own)
+	same "$(mct-path -q --steps all "${f[@]}" | mct-cat -o tsv --no-header -F ranks | sort -u)" 2
+	# merged, the ranks one after another (a stream or the files reversed)
+	same "$(mct-cat --merge "${f[@]}" | mct-path -q --steps all -o tsv --no-header)" "$rows"
+	same "$(mct-cat "${f[1]}" "${f[0]}" | mct-path -q --steps all -o tsv --no-header)" "$rows"
+	same "$(mct-path -q --steps all -o tsv --no-header "${f[1]}" "${f[0]}")" "$rows"
+	run -0 --separate-stderr mct-path -q -o tsv --steps median "${f[@]}"
+	same "$stderr" "mct-path: median of $(printf '%s\n' "$want" | grep -c '^step') steps: $(ask "$d/rk" $'--steps\tmedian' $'--steps\tall' $'--steps\tmedian' | sed -n 's/^median //p')"
+}
+
+@test "two ranks, a step on one rank only: analysed on that rank, counted on stderr, as the oracle's" {
+	local want
+
+	mkdir p
+	cp "$d/rk/rank-0.json" p/
+	grep -v '"name":"ProfilerStep#2"' "$d/rk/rank-1.json" > p/rank-1.json
+	want=$(ask p $'--steps\tall' $'--steps\tall')
+	run -0 --separate-stderr mct-path --steps all -o tsv --no-header p/rank-0.json p/rank-1.json
+	same "$(printf '%s\n' "$output" | sed 's/^/step\t/')" "$(grep '^step' <<< "$want")"
+	same "${stderr_lines[1]}" "mct-path: $(sed -n 's/^partial //p' <<< "$want") steps on some ranks only: each analysed on the ranks that have it"
+	same "$(step_as_row ProfilerStep#2 p/rank-0.json p/rank-1.json)" "$(grep '^ProfilerStep#2	' <<< "$output")"
+	same "$(mct-path -q --steps all p/rank-0.json p/rank-1.json | mct-cat -o tsv --no-header -F name,ranks | grep '^ProfilerStep#2	')" "ProfilerStep#2	1"
+	# rank 0's part waits on disk while rank 1 comes: the same rows
+	same "$(mct-path -q --steps all -o tsv --no-header p/rank-1.json p/rank-0.json)" "$output"
+	run -0 --separate-stderr mct-path -q --steps all p/rank-0.json p/rank-1.json
+	same "$stderr" ""
+}
+
 @test "--events FILE: the table on stdout and the events in FILE; not with --steps all; a file it cannot write exits 2" {
 	run -0 mct-path -q -o table --events ev.ndjson "$d/g.json"
 	same "$output" "$(mct-path -q -o table "$d/g.json")"
@@ -608,10 +655,13 @@ J
 		    { echo "man: $o"; return 1; }
 	done
 	grep -q 'mct-path' "$MCT_SRCDIR/HACKING.md"
+	grep -q 'path-job.c' "$MCT_SRCDIR/HACKING.md"
 	grep -q 'mct-path' "$MCT_SRCDIR/README.md"
 	# a message that begins with a macro's name renders whole
 	if command -v mandoc > /dev/null; then
 		mandoc -Tascii "$MCT_SRCDIR/man/mct-path.1" | col -b |
 		    grep -q "mct-path: FILE: No such file or directory"
 	fi
+	grep -q '^.Ql mct-path: N steps on some ranks only: each analysed on the ranks that have it$' \
+	    "$MCT_SRCDIR/man/mct-path.1"
 }

@@ -66,7 +66,8 @@ Usage: path_oracle.py FILE [SPEC...]   (FILE a directory: its files, in
   name order, are the ranks of a job)
   SPEC: options, tab-separated: --step NAME[#N] or --steps all (a line
   "step<TAB>NAME<TAB>CRIT<TAB>HOST<TAB>KERNEL<TAB>COMM<TAB>LAUNCH<TAB>WAIT"
-  per ProfilerStep#N, nothing else) or --steps median (a line "median
+  per step of the job, then with several ranks "partial N" when N steps
+  lack a rank, nothing else) or --steps median (a line "median
   NAME", then --step NAME's block), --from NS, --to NS (ns on
   the trace's clock), --from-rel NS, --to-rel NS (ns from its origin), --scale REGEX=F; "" (or none) the whole trace.  For
   each SPEC a block "== SPEC", then "summary LENGTH EVENTS NODES NEGATIVE
@@ -85,6 +86,7 @@ their op or kernel) times F, rounded down; the rest of the graph as it was.
 """
 import collections
 import heapq
+import itertools
 import json
 import os
 import re
@@ -613,24 +615,56 @@ def is_step(e):
 
 
 def steps(events, scale):
-    """--steps all: a row per step, in ts order (ties in input order)."""
-    out = []
-    st = sorted((e["ts"], i) for i, e in enumerate(events) if is_step(e))
-    for ts, i in st:
-        e = events[i]
-        d = e.get("dur") if isinstance(e.get("dur"), int) else 0
-        rk = e.get("rank")
-        rk = rk if isinstance(rk, int) and not isinstance(rk, bool) else None
-        r = analyse(events, None, None, None, scale, (rk, ts, ts + d))
+    """--steps all: a row per step of the job, in ts order of its
+    earliest event (ties in input order).  Each name's first event (by
+    ts, then seq) on each rank is one step, analysed as --step NAME (all
+    its ranks' windows); a later event of the name on a rank, a step of
+    that rank alone.  With several ranks, a last line "partial N" when N
+    steps lack a rank."""
+    def rank(e):
+        r = e.get("rank")
+        return r if isinstance(r, int) and not isinstance(r, bool) else None
+    ranks = {rank(e) for e in events
+             if e.get("ph") == "X" and isinstance(e.get("ts"), int)}
+    st = sorted((e["name"], ranks_key(rank(e)), e["ts"], i)
+                for i, e in enumerate(events) if is_step(e))
+    jobs = []                       # (ts, seq, name, [seq...], whole)
+    for name, grp in itertools.groupby(st, key=lambda t: t[0]):
+        first, seen = [], set()
+        for _, rk, ts, i in grp:
+            if rk in seen:
+                jobs.append((ts, i, name, [i], False))
+            else:
+                seen.add(rk)
+                first.append((ts, i))
+        ts, i = min(first)
+        jobs.append((ts, i, name, [i for _, i in first], True))
+    out, partial = [], 0
+    for ts, i, name, mem, whole in sorted(jobs):
+        if whole and len(mem) > 1:
+            r = analyse(events, name, None, None, scale)
+        else:
+            e = events[mem[0]]
+            d = e.get("dur") if isinstance(e.get("dur"), int) else 0
+            r = analyse(events, None, None, None, scale,
+                        (rank(e), e["ts"], e["ts"] + d))
+        partial += whole and len(mem) < len(ranks)
         if "error" in r:
             continue
         bd = collections.Counter()
         for a, kind, w in r["segs"]:
             bd[kind] += w
-        out.append("step\t%s\t%d\t%s" % (e["name"], r["length"], "\t".join(
+        out.append("step\t%s\t%d\t%s" % (name, r["length"], "\t".join(
             str(bd[k]) for k in ("host", "kernel", "comm", "launch",
                                  "kernel-wait"))))
+    if len(ranks) > 1 and partial:
+        out.append("partial %d" % partial)
     return out
+
+
+def ranks_key(r):
+    """A rank as a key that sorts (None first)."""
+    return (-1, 0) if r is None else (0, r)
 
 
 def tsv(t):
@@ -647,6 +681,8 @@ def median(events, spec):
     rest = spec.split("\t")[2:]
     rows = []
     for line in steps(events, parse(rest)[3]):
+        if not line.startswith("step\t"):
+            continue
         _, name, crit = line.split("\t")[:3]
         rows.append((int(crit), (tsv(name) + "\t" + crit).encode(), name))
     rows.sort()

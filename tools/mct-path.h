@@ -2,7 +2,8 @@
  * mct-path.h - what mct-path.c (the command line and the output),
  * path-read.c (the events kept, the window), path-graph.c (the graph
  * and its longest path), path-steps.c (--steps all, step by step;
- * --step, its window only) and path-cset.c (its sets of ids) share.
+ * --step, its window only), path-job.c (--steps all's job's steps, by
+ * name across ranks) and path-cset.c (its sets of ids) share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -27,6 +28,7 @@ enum { K_NONE, K_OP, K_DEV, K_SYNC };
 #define F_STEP		0x100	/* a training step (ProfilerStep#N) */
 #define F_DONE		0x200	/* a step analysed (path-steps.c) */
 #define F_EVSYNC	0x400	/* ...EventSynchronize */
+#define F_BACK		0x800	/* read back from the spool (path-steps.c) */
 
 struct pev {
 	int64_t		 ts, dur;
@@ -88,7 +90,83 @@ struct cset {
 	struct mct_map	 other;
 };
 
-struct stepstate;
+/*
+ * --steps all's and --step's state (path-steps.c, path-job.c).
+ */
+
+/* A step's row, kept as numbers till the end (a few dozen bytes). */
+struct row {
+	int64_t		 ts, dur, crit, ns[S_N];
+	long long	 seq;
+	int32_t		 name;
+	int32_t		 nrk;		/* the ranks that have it */
+	int		 cycle;		/* no row */
+};
+
+struct window {
+	int32_t		 rk;
+	int64_t		 a, b;
+};
+
+/*
+ * A rank's part of a job's step, past on its rank while other ranks
+ * have yet to come past it (they come one after another, as operands):
+ * its events let go to the spool at once, read back for the job's step.
+ */
+struct park {
+	int32_t		 name, rk;
+	int64_t		 end;
+	off_t		 a, b;		/* in the spool */
+};
+
+/* --step: the earliest events of a name, by rank (a name's instance). */
+struct cand {
+	int64_t		 ts, dur;
+	long long	 seq;
+};
+
+struct pick {
+	const char	*text;		/* the name */
+	int32_t		 id;		/* its id in o->names, -1 not yet */
+	long		 want;		/* the instance */
+	struct cand	**c;		/* per rank: the first want, in order */
+	size_t		*nc;
+	int32_t		 nrk;
+};
+
+struct stepstate {
+	int		 stream;	/* 0: the whole input kept */
+	int		 one;		/* --step */
+	struct pick	 pk[2];		/* NAME#N as a name, NAME's N-th */
+	int		 npk;
+	int32_t		 nnames;	/* o->names.n when the ids were looked
+					   up */
+	char		*namebuf;
+	struct row	*row;
+	size_t		 nrow;
+	long long	 neg, nok, nos, noe;
+	int32_t		 nexpect;	/* the ranks the operands name */
+	char		*donename;	/* by name: a job's step done */
+	int32_t		 ndonename;
+	size_t		*grp;		/* the open steps (steps_groups()) */
+	struct park	*park;		/* ranks' parts let go, by step */
+	size_t		 npark;
+	long long	 partial;	/* job's steps some ranks lack */
+	/* per rank */
+	int64_t		*maxts, *doneend, *skip;	/* skip: the latest op
+						   let go */
+	char		*hasmax, *hasdone, *hasskip, *hassync;
+	int32_t		 nrk;
+	struct window	*done, *open;
+	size_t		 ndone, nopen;
+	struct cset	 indone, away;	/* calls' ids: in a done step, let go */
+	int32_t		*nhost, *ndev;	/* per correlation id in o->corrs */
+	int32_t		 ncorr;
+	FILE		*spool;		/* the events let go */
+	char		*spoolvb;
+	size_t		 since, lastn;	/* events since the last look, kept
+					   then */
+};
 
 /* A correlation id that is a plain integer, of a rank. */
 struct corrint {
@@ -187,5 +265,24 @@ void	 steps_begin(struct opts *);
 void	 steps_add(struct opts *, size_t);
 int	 steps_end(struct opts *, char **);
 void	 step_end(struct opts *);
+/* What an event is to the steps: in no graph, in a window by its start,
+   by its call's */
+enum { R_NONE, R_TIME, R_CORR };
+int	 steps_route(const struct pev *);
+void	 steps_row(struct opts *, const size_t *, size_t, struct stepstate *);
+void	 steps_done(struct opts *, struct stepstate *, size_t);
+int	 steps_launched(const struct opts *, const struct stepstate *,
+	    const struct pev *);
+void	 steps_let_go(struct opts *, struct stepstate *, const struct pev *);
+void	 steps_skipped(struct opts *, struct stepstate *, const struct pev *);
+int32_t	 steps_get_text(struct opts *, struct stepstate *);
+void	 steps_push(struct opts *, const struct pev *);
+int	 steps_cmp_seq(const void *, const void *);
+void	 steps_grow_corrs(struct opts *, struct stepstate *);
+void	 steps_give_up(struct opts *, struct stepstate *);
+int	 steps_groups(struct opts *, struct stepstate *, int);
+ssize_t	 steps_parked(const struct stepstate *, int32_t, int32_t);
+int32_t	 steps_ranks(const struct mct_header *);
+int	 cmp_coll(const void *, const void *, void *);
 
 #endif /* MCT_PATH_H */

@@ -10,8 +10,8 @@
 #include "mct.h"
 #include "mct-path.h"
 
-/* Collectives by name, rank, start and input order. */
-static int
+/* Collectives (path-job.c: steps) by name, rank, start, input order. */
+int
 cmp_coll(const void *a, const void *b, void *arg)
 {
 	const struct opts *o = arg;

@@ -1,18 +1,20 @@
 /*
- * path-steps.c - mct-path --steps all: a row per ProfilerStep#N, the
- * steps analysed one after another as the input comes, each step's
+ * path-steps.c - mct-path --steps all: a row per ProfilerStep#N of the
+ * job (with several ranks, every rank's window of the name: path-job.c),
+ * the steps analysed one after another as the input comes, each step's
  * events freed once it is done; and --step NAME[#N], only the window of
  * the step that NAME[#N] is so far kept.
  *
  * An op (or a collective without launch) of rank r is kept while it
  * starts in the window [a, b] of an open step of r, else let go as it
- * comes.  A step is done when the input has shown an op of its rank that
- * starts after b, and every launch (by name) of the rank that starts in
- * [a, b] has its device event.  Then it is analysed (its row kept, for
- * the rows come out in step order at the end), and what no open step can
- * use is let go: its ops, the device events and syncs whose calls have
- * gone.  What the input brings later is checked against what was let
- * go: an op in a done step's window, a step that starts at or before an
+ * comes.  A step is done when the input has shown an op of each rank
+ * that starts after its b, and every launch (by name) of the rank that
+ * starts in [a, b] has its device event.  Then it is analysed (its row
+ * kept, for the rows come out in step order at the end), and what no
+ * open step can use is let go: its ops, the device events and syncs
+ * whose calls have gone (a rank's part done before the others': parked,
+ * path-job.c).  What the input brings later is checked against what was
+ * let go: an op in a done step's window, a step that starts at or before an
  * op let go of its rank, a device event or sync whose call was in a done
  * step, or a call whose device events were let go.
  * Then the order of the input is not one this can follow (Kineto writes
@@ -38,61 +40,6 @@
 #include "mct.h"
 #include "mct-path.h"
 
-/* A step's row, kept as numbers till the end (a few dozen bytes). */
-struct row {
-	int64_t		 ts, dur, crit, ns[S_N];
-	long long	 seq;
-	int32_t		 name;
-	int		 cycle;		/* no row */
-};
-
-struct window {
-	int32_t		 rk;
-	int64_t		 a, b;
-};
-
-/* --step: the earliest events of a name, by rank (a name's instance). */
-struct cand {
-	int64_t		 ts, dur;
-	long long	 seq;
-};
-
-struct pick {
-	const char	*text;		/* the name */
-	int32_t		 id;		/* its id in o->names, -1 not yet */
-	long		 want;		/* the instance */
-	struct cand	**c;		/* per rank: the first want, in order */
-	size_t		*nc;
-	int32_t		 nrk;
-};
-
-struct stepstate {
-	int		 stream;	/* 0: the whole input kept */
-	int		 one;		/* --step */
-	struct pick	 pk[2];		/* NAME#N as a name, NAME's N-th */
-	int		 npk;
-	int32_t		 nnames;	/* o->names.n when the ids were looked
-					   up */
-	char		*namebuf;
-	struct row	*row;
-	size_t		 nrow;
-	long long	 neg, nok, nos, noe;
-	/* per rank */
-	int64_t		*maxts, *doneend, *skip;	/* skip: the latest op
-						   let go */
-	char		*hasmax, *hasdone, *hasskip, *hassync;
-	int32_t		 nrk;
-	struct window	*done, *open;
-	size_t		 ndone, nopen;
-	struct cset	 indone, away;	/* calls' ids: in a done step, let go */
-	int32_t		*nhost, *ndev;	/* per correlation id in o->corrs */
-	int32_t		 ncorr;
-	FILE		*spool;		/* the events let go */
-	char		*spoolvb;
-	size_t		 since, lastn;	/* events since the last look, kept
-					   then */
-};
-
 static const char *skey[S_N] = { "crit_host", "crit_kernel", "crit_comm",
     "crit_launch", "crit_wait", "crit_sync" };
 
@@ -100,16 +47,30 @@ static const char *skey[S_N] = { "crit_host", "crit_kernel", "crit_comm",
  * A step's row.
  */
 
-/* Analyse the step o->ev[i]: its row (or none: a cycle), its counts. */
-static void
-step_row(struct opts *o, size_t i, struct stepstate *s)
+/*
+ * Analyse the step of the events o->ev[g[0..k)] (one per rank, the first
+ * of its name on each): its row (or none: a cycle), its counts.  One
+ * event: its rank's window only; several: --step NAME's, every rank's
+ * window of the name, joined at the collectives.
+ */
+void
+steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 {
 	struct path pa;
 	struct row *w;
+	const char *step = o->step;
+	int64_t end;
 	size_t j;
+	int steps = o->steps;
 
-	o->stepev = i;
+	o->stepev = g[0];
+	if (k > 1) {
+		o->steps = 0;
+		o->step = o->names.str[o->ev[g[0]].name];
+	}
 	path_analyse(o, &pa);
+	o->steps = steps;
+	o->step = step;
 	s->neg += o->negative;
 	s->nok += o->nokernel;
 	s->nos += o->nosrc;
@@ -117,10 +78,22 @@ step_row(struct opts *o, size_t i, struct stepstate *s)
 	s->row = mct_xgrow(s->row, s->nrow, sizeof(*s->row));
 	w = &s->row[s->nrow++];
 	memset(w, 0, sizeof(*w));
-	w->ts = o->ev[i].ts;
-	w->dur = o->ev[i].dur;
-	w->seq = o->ev[i].seq;
-	w->name = o->ev[i].name;
+	w->ts = o->ev[g[0]].ts;
+	end = w->ts + o->ev[g[0]].dur;
+	w->seq = o->ev[g[0]].seq;
+	for (j = 1; j < k; j++) {
+		const struct pev *p = &o->ev[g[j]];
+
+		if (p->ts < w->ts || (p->ts == w->ts && p->seq < w->seq)) {
+			w->ts = p->ts;
+			w->seq = p->seq;
+		}
+		if (p->ts + p->dur > end)
+			end = p->ts + p->dur;
+	}
+	w->dur = end - w->ts;
+	w->name = o->ev[g[0]].name;
+	w->nrk = (int32_t)k;
 	w->cycle = pa.cycle > 0;
 	w->crit = pa.len;
 	for (j = 0; j < pa.n && !w->cycle; j++)
@@ -141,6 +114,10 @@ put_row(struct opts *o, struct mct_buf *b, const struct row *w)
 	mct_buf_addi(b, w->ts);
 	mct_buf_adds(b, ",\"dur\":");
 	mct_buf_addi(b, w->dur);
+	if (o->nrank > 1) {
+		mct_buf_adds(b, ",\"ranks\":");
+		mct_buf_addi(b, w->nrk);
+	}
 	mct_buf_adds(b, ",\"crit\":");
 	mct_buf_addi(b, w->crit);
 	for (k = 0; k < S_N; k++) {
@@ -317,10 +294,8 @@ pick(struct opts *o, struct stepstate *s, const struct pev *p)
 /*
  * What an event is to the steps.
  */
-enum { R_NONE, R_TIME, R_CORR };
-
-static int
-route(const struct pev *p)
+int
+steps_route(const struct pev *p)
 {
 	if (p->kind == K_OP || (p->kind == K_DEV && p->corr < 0 &&
 	    (p->fl & F_COMM)))
@@ -348,8 +323,8 @@ grow_ranks(struct opts *o, struct stepstate *s)
 	}
 }
 
-static void
-grow_corrs(struct opts *o, struct stepstate *s)
+void
+steps_grow_corrs(struct opts *o, struct stepstate *s)
 {
 	while (s->ncorr < o->corrs.n) {
 		size_t n = (size_t)s->ncorr;
@@ -379,10 +354,10 @@ put_text(struct stepstate *s, const char *t, int has)
 }
 
 /* Let the event go: to the spool, for when the input breaks the order. */
-static void
-let_go(struct opts *o, struct stepstate *s, const struct pev *p)
+void
+steps_let_go(struct opts *o, struct stepstate *s, const struct pev *p)
 {
-	if (route(p) == R_NONE && !(p->fl & F_STEP))
+	if (steps_route(p) == R_NONE && !(p->fl & F_STEP))
 		return;		/* no row needs it, ever */
 	if (s->spool == NULL && (s->spool = mct_tmpfile(NULL,
 	    &s->spoolvb)) == NULL)
@@ -393,16 +368,16 @@ let_go(struct opts *o, struct stepstate *s, const struct pev *p)
 	put_text(s, corr_text(o, p->rcorr), p->rcorr >= 0);
 }
 
-static int
-cmp_seq(const void *a, const void *b)
+int
+steps_cmp_seq(const void *a, const void *b)
 {
 	const struct pev *x = a, *y = b;
 
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int32_t
-get_text(struct opts *o, struct stepstate *s)
+int32_t
+steps_get_text(struct opts *o, struct stepstate *s)
 {
 	uint32_t len;
 
@@ -423,8 +398,8 @@ get_text(struct opts *o, struct stepstate *s)
 }
 
 /* An event at the end of o->ev. */
-static void
-push(struct opts *o, const struct pev *p)
+void
+steps_push(struct opts *o, const struct pev *p)
 {
 	if (o->n == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 4096;
@@ -437,33 +412,34 @@ push(struct opts *o, const struct pev *p)
  * The order is broken: every event back, in input order, and the rest
  * of the input kept whole.
  */
-static void
-give_up(struct opts *o, struct stepstate *s)
+void
+steps_give_up(struct opts *o, struct stepstate *s)
 {
 	struct pev p;
 	size_t i;
 
 	s->stream = 0;
 	s->nrow = 0;
-	s->neg = s->nok = s->nos = s->noe = 0;
+	s->neg = s->nok = s->nos = s->noe = s->partial = 0;
 	if (s->spool != NULL) {
 		if (fflush(s->spool) != 0 || fseeko(s->spool, 0, SEEK_SET) != 0)
 			err(MCT_EXIT_USAGE, "spool");
 		while (fread(&p, sizeof(p), 1, s->spool) == 1) {
-			p.corr = get_text(o, s);
-			p.rcorr = get_text(o, s);
-			push(o, &p);
+			p.corr = steps_get_text(o, s);
+			p.rcorr = steps_get_text(o, s);
+			steps_push(o, &p);
 		}
 		fclose(s->spool);
 		free(s->spoolvb);
 		s->spool = NULL;
 		s->spoolvb = NULL;
-		mct_sort(o->ev, o->n, sizeof(*o->ev), cmp_seq);
+		mct_sort(o->ev, o->n, sizeof(*o->ev), steps_cmp_seq);
 	}
 	for (i = 0; i < o->n; i++)
 		o->ev[i].fl &= ~F_DONE;
 	cset_free(&s->indone);
 	cset_free(&s->away);
+	s->npark = 0;
 }
 
 /* Is ts in one of the windows w[0..n) of rank rk? */
@@ -479,8 +455,8 @@ in_windows(const struct window *w, size_t n, int32_t rk, int64_t ts)
 }
 
 /* Has every launch of the step's rank in its window a device event? */
-static int
-launched(const struct opts *o, const struct stepstate *s, const struct pev *st)
+int
+steps_launched(const struct opts *o, const struct stepstate *s, const struct pev *st)
 {
 	size_t i;
 
@@ -496,14 +472,14 @@ launched(const struct opts *o, const struct stepstate *s, const struct pev *st)
 	return 1;
 }
 
-static void
-finish_step(struct opts *o, struct stepstate *s, size_t i)
+/* The step event o->ev[i] done: its window is no open step's now. */
+void
+steps_done(struct opts *o, struct stepstate *s, size_t i)
 {
 	struct pev *st = &o->ev[i];
 	int64_t b = st->ts + st->dur;
 	size_t j;
 
-	step_row(o, i, s);
 	st->fl |= F_DONE;
 	s->done = mct_xgrow(s->done, s->ndone, sizeof(*s->done));
 	s->done[s->ndone++] = (struct window){ st->rk, st->ts, b };
@@ -538,8 +514,8 @@ open_windows(struct opts *o, struct stepstate *s)
 }
 
 /* An op let go: no step to come may start at or before it. */
-static void
-skipped(struct opts *o, struct stepstate *s, const struct pev *p)
+void
+steps_skipped(struct opts *o, struct stepstate *s, const struct pev *p)
 {
 	const char *c = p->corr >= 0 ? o->corrs.str[p->corr] : NULL;
 
@@ -571,29 +547,31 @@ prune(struct opts *o, struct stepstate *s)
 
 		keep[i] = s->one ? is_cand(s, p) :
 		    (p->fl & (F_STEP | F_DONE)) == F_STEP;
-		if (route(p) != R_TIME)
+		if ((p->fl & F_BACK) || steps_route(p) != R_TIME) {
+			keep[i] &= !(p->fl & F_BACK);
 			continue;
+		}
 		if (in_windows(s->open, s->nopen, p->rk, p->ts))
 			keep[i] = 1;
 		if (keep[i] && p->corr >= 0)
 			s->nhost[p->corr]++;
 		else if (!keep[i])
-			skipped(o, s, p);
+			steps_skipped(o, s, p);
 	}
 	for (i = 0; i < o->n; i++) {
 		const struct pev *p = &o->ev[i];
 		const char *c;
 
-		if (route(p) != R_CORR)
+		if (steps_route(p) != R_CORR || (p->fl & F_BACK))
 			continue;
 		c = o->corrs.str[p->corr];
 		keep[i] = (s->one && keep[i]) || s->nhost[p->corr] > 0 ||
 		    (!cset_has(&s->indone, c) && !cset_has(&s->away, c));
 	}
 	for (i = k = 0; i < o->n; i++) {
-		if (!keep[i])
-			let_go(o, s, &o->ev[i]);
-		else
+		if (!keep[i] && !(o->ev[i].fl & F_BACK))
+			steps_let_go(o, s, &o->ev[i]);
+		else if (keep[i])
 			o->ev[k++] = o->ev[i];
 	}
 	o->n = k;
@@ -627,13 +605,13 @@ reintern(struct opts *o, struct stepstate *s)
 	free(s->ndev);
 	s->nhost = s->ndev = NULL;
 	s->ncorr = 0;
-	grow_corrs(o, s);
+	steps_grow_corrs(o, s);
 	for (i = 0; i < o->n; i++) {
 		const struct pev *p = &o->ev[i];
 
-		if (route(p) == R_TIME && p->corr >= 0)
+		if (steps_route(p) == R_TIME && p->corr >= 0)
 			s->nhost[p->corr]++;
-		else if (route(p) == R_CORR && p->kind == K_DEV)
+		else if (steps_route(p) == R_CORR && p->kind == K_DEV)
 			s->ndev[p->corr]++;
 	}
 	/* a smaller array when the buffer has shrunk much */
@@ -647,20 +625,7 @@ reintern(struct opts *o, struct stepstate *s)
 static void
 close_done(struct opts *o, struct stepstate *s)
 {
-	size_t i;
-	int any = 0;
-
-	for (i = 0; i < o->n; i++) {
-		const struct pev *p = &o->ev[i];
-
-		if ((p->fl & (F_STEP | F_DONE)) != F_STEP ||
-		    !s->hasmax[p->rk] || s->maxts[p->rk] <= p->ts + p->dur ||
-		    !launched(o, s, p))
-			continue;
-		finish_step(o, s, i);
-		any = 1;
-	}
-	if (any)
+	if (steps_groups(o, s, 0))
 		prune(o, s);
 }
 
@@ -672,6 +637,8 @@ steps_begin(struct opts *o)
 	o->ss->stream = !o->has_from && !o->has_to;
 	if ((o->ss->one = !o->steps))
 		picks_begin(o, o->ss);
+	else
+		o->ss->nexpect = steps_ranks(o->hdr);
 }
 
 /* The event path_add() has just kept, o->ev[o->n - 1]: keep it or not. */
@@ -686,49 +653,56 @@ add_one(struct opts *o)
 
 	if (!s->stream)
 		return;
+	/* a rank new after a step was done: that step was not the job's */
+	if (!s->one && o->nrank > s->nrk && s->nrow > 0) {
+		steps_give_up(o, s);
+		return;
+	}
 	grow_ranks(o, s);
-	grow_corrs(o, s);
+	steps_grow_corrs(o, s);
 	c = p->corr >= 0 ? o->corrs.str[p->corr] : NULL;
 	/* the rank's first cuda_sync: its steps done took syncs by name */
 	if (p->kind == K_SYNC && !s->hassync[r]) {
 		s->hassync[r] = 1;
 		if (s->hasdone[r]) {
-			give_up(o, s);
+			steps_give_up(o, s);
 			return;
 		}
 	}
 	if (s->one) {
 		if ((keep = pick(o, s, p)) < 0) {
-			give_up(o, s);
+			steps_give_up(o, s);
 			return;
 		}
 	} else if ((keep = (p->fl & F_STEP) != 0)) {
-		if (s->hasskip[r] && p->ts <= s->skip[r]) {
-			give_up(o, s);
+		if ((s->hasskip[r] && p->ts <= s->skip[r]) || (o->nrank > 1 &&
+		    p->name < s->ndonename && s->donename[p->name]) ||
+		    steps_parked(s, p->name, r) >= 0) {
+			steps_give_up(o, s);
 			return;
 		}
 		s->open = mct_xgrow(s->open, s->nopen, sizeof(*s->open));
 		s->open[s->nopen++] = (struct window){ r, p->ts,
 		    p->ts + p->dur };
 	}
-	switch (route(p)) {
+	switch (steps_route(p)) {
 	case R_TIME:
 		if (!s->hasmax[r] || s->maxts[r] < p->ts)
 			s->maxts[r] = p->ts;
 		s->hasmax[r] = 1;
 		if (s->hasdone[r] && p->ts <= s->doneend[r] &&
 		    in_windows(s->done, s->ndone, r, p->ts)) {
-			give_up(o, s);
+			steps_give_up(o, s);
 			return;
 		}
 		if (c != NULL && (cset_has(&s->indone, c) ||
 		    cset_has(&s->away, c))) {
-			give_up(o, s);
+			steps_give_up(o, s);
 			return;
 		}
 		if (!in_windows(s->open, s->nopen, r, p->ts) && !keep) {
-			skipped(o, s, p);
-			let_go(o, s, p);
+			steps_skipped(o, s, p);
+			steps_let_go(o, s, p);
 			o->n--;
 			return;
 		}
@@ -737,11 +711,11 @@ add_one(struct opts *o)
 		break;
 	case R_CORR:
 		if (cset_has(&s->indone, c)) {
-			give_up(o, s);
+			steps_give_up(o, s);
 			return;
 		}
 		if (s->nhost[p->corr] == 0 && cset_has(&s->away, c) && !keep) {
-			let_go(o, s, p);
+			steps_let_go(o, s, p);
 			o->n--;
 			return;
 		}
@@ -795,7 +769,7 @@ steps_add(struct opts *o, size_t from)
 		memcpy(run, &o->ev[from], n * sizeof(*run));
 		o->n = from;
 		for (i = 0; i < n; i++) {
-			push(o, &run[i]);
+			steps_push(o, &run[i]);
 			add_one(o);
 		}
 		free(run);
@@ -900,9 +874,7 @@ steps_end(struct opts *o, char **med)
 	long long n = 0, cyc = 0;
 	size_t i;
 
-	for (i = 0; i < o->n; i++)
-		if ((o->ev[i].fl & (F_STEP | F_DONE)) == F_STEP)
-			step_row(o, i, s);
+	steps_groups(o, s, 1);
 	mct_sort(s->row, s->nrow, sizeof(*s->row), cmp_row);
 	for (i = 0; i < s->nrow; i++) {
 		if (s->row[i].cycle) {
@@ -921,6 +893,10 @@ steps_end(struct opts *o, char **med)
 	if (!o->quiet && med == NULL)	/* of which cyc have no row */
 		fprintf(stderr, "%s: %lld steps\n", program_invocation_short_name,
 		    n + cyc);
+	if (s->partial && !o->quiet)
+		fprintf(stderr, "%s: %lld steps on some ranks only: each "
+		    "analysed on the ranks that have it\n",
+		    program_invocation_short_name, s->partial);
 	if (cyc)
 		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
 		    "order): no row\n", program_invocation_short_name, cyc);
@@ -952,6 +928,9 @@ state_free(struct opts *o)
 	}
 	free(s->namebuf);
 	free(s->row);
+	free(s->donename);
+	free(s->grp);
+	free(s->park);
 	free(s->maxts);
 	free(s->doneend);
 	free(s->skip);
