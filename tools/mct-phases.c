@@ -230,24 +230,20 @@ static void
 by_rank(struct opts *o)
 {
 	struct ranks *rk = &o->rk;
-	struct mct_call *all = o->dev;
+	struct mct_call *all = mct_xmalloc((o->ndev + 1) * sizeof(*all));
 	size_t *at = mct_xmalloc(((size_t)rk->n + 1) * sizeof(*at)), i;
 	int *order = mct_xmalloc((size_t)rk->n * sizeof(*order)), k, p;
 
 	memset(at, 0, ((size_t)rk->n + 1) * sizeof(*at));
 	for (i = 0; i < o->ndev; i++)
-		at[(rk->of ? rk->of[i] : 0) + 1]++;
+		at[rk->of[i] + 1]++;
 	for (k = 0; k < rk->n; k++) {
 		at[k + 1] += at[k];
 		order[k] = k;
 	}
-	if (rk->n > 1) {	/* (one rank: its calls are in place) */
-		all = mct_xmalloc((o->ndev + 1) * sizeof(*all));
-		for (i = 0; i < o->ndev; i++)
-			all[at[rk->of ? rk->of[i] : 0]++] = o->dev[i];
-		free(o->dev);
-	} else
-		at[0] = o->ndev;
+	for (i = 0; i < o->ndev; i++)
+		all[at[rk->of[i]]++] = o->dev[i];
+	free(o->dev);
 	mct_sort_r(order, (size_t)rk->n, sizeof(*order), cmp_rankix, rk->rank);
 	for (k = 0; k < rk->n; k++) {
 		int j = order[k];

@@ -71,27 +71,6 @@ add_call(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 	d->name = name_of(o, ev);
 }
 
-/*
- * The rank (index) of the call just added, once there are two: until
- * then every call's is 0 and none is kept (4 bytes a call saved).
- */
-static void
-rank_of_call(struct opts *o)
-{
-	struct ranks *rk = &o->rk;
-	size_t had = rk->ofcap;
-
-	if (rk->n < 2)
-		return;
-	if (o->ndev > rk->ofcap) {
-		rk->ofcap = o->devcap;
-		rk->of = mct_xrealloc(rk->of, rk->ofcap * sizeof(*rk->of));
-		if (had == 0)	/* the calls before the second rank */
-			memset(rk->of, 0, (o->ndev - 1) * sizeof(*rk->of));
-	}
-	rk->of[o->ndev - 1] = rk->cur;
-}
-
 /* A host event, to the spool: only step 6 reads them, once. */
 static void
 spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
@@ -186,7 +165,12 @@ add(struct opts *o, struct mct_event *ev)
 	}
 	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane) {
 		add_call(o, ev, ts, dur);
-		rank_of_call(o);
+		if (o->ndev > o->rk.ofcap) {
+			o->rk.ofcap = o->devcap;
+			o->rk.of = mct_xrealloc(o->rk.of, o->rk.ofcap *
+			    sizeof(*o->rk.of));
+		}
+		o->rk.of[o->ndev - 1] = o->rk.cur;
 	} else if (o->host && !lane && !profiler_span(ev))
 		spool_host(o, ev, ts, dur);	/* not device lanes --device left out */
 }
