@@ -561,7 +561,7 @@ one(struct opts *o)
 	 * ids are its table's: path-steps.c kept them there, and the graph
 	 * counts them by it.)
 	 */
-	if (o->step == NULL) {
+	if (!path_stepwise(o)) {
 		mct_strtab_free(&o->corrs);
 		free(o->ci);
 		free(o->cgid);
@@ -787,7 +787,7 @@ read_input(struct opts *o, int argc, char *argv[], struct mct_opts mo)
 	o->hdr = mct_header(r);
 	path_reserve(o);
 	lines = lines && path_edit(o, r);
-	if (o->steps || o->step != NULL)
+	if (path_stepwise(o))
 		steps_begin(o);
 	while (mct_next(r, &ev)) {
 		size_t had = o->n, had0 = o->n;

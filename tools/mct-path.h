@@ -261,6 +261,7 @@ void	 path_free(struct path *);
 int	 cset_has(const struct cset *, const char *);
 void	 cset_add(struct cset *, const char *);
 void	 cset_free(struct cset *);
+int	 path_stepwise(const struct opts *);
 void	 steps_begin(struct opts *);
 void	 steps_add(struct opts *, size_t);
 int	 steps_end(struct opts *, char **);

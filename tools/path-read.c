@@ -140,7 +140,7 @@ corr_id(struct opts *o, int32_t rk, const struct mct_val *v)
 	size_t h, probes;
 	int32_t sid;
 
-	if (o->steps || o->step != NULL)	/* (path-steps.c reads texts) */
+	if (path_stepwise(o))	/* (path-steps.c reads the texts) */
 		return intern_in(o, &o->corrs, rk, v);
 	if (v->type == MCT_J_STRING) {
 		o->tmp.len = 0;
@@ -468,8 +468,7 @@ path_reserve(struct opts *o)
 
 	for (i = 0; i < o->hdr->nsrc; i++)
 		n += o->hdr->src[i].nevents;
-	if (o->steps || o->step != NULL || n <= o->cap ||
-	    n > SIZE_MAX / sizeof(*o->ev))
+	if (path_stepwise(o) || n <= o->cap || n > SIZE_MAX / sizeof(*o->ev))
 		return;
 	o->cap = (size_t)n;
 	o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));

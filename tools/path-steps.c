@@ -130,6 +130,16 @@ put_row(struct opts *o, struct mct_buf *b, const struct row *w)
 	mct_out_json(&o->out, b->p, b->len);
 }
 
+/*
+ * Are the events read step by step here (--steps, --step)?  They come and
+ * go, and their correlation ids are the texts' table, o->corrs.
+ */
+int
+path_stepwise(const struct opts *o)
+{
+	return o->steps || o->step != NULL;
+}
+
 static int
 cmp_row(const void *a, const void *b)
 {
