@@ -419,6 +419,22 @@ wk_slot(const char *k, size_t n)
 	return -1;
 }
 
+/* Is one of the event's first-level keys spelt with an escape? */
+static int
+keys_escaped(const struct mct_event *ev)
+{
+	const char *k;
+	uint32_t j;
+	int i;
+
+	for (i = 0; i < ev->nkv; i++)	/* (short: a loop beats memchr) */
+		for (k = ev->json + ev->kv[i].koff, j = 0; j < ev->kv[i].klen;
+		    j++)
+			if (k[j] == '\\')
+				return 1;
+	return 0;
+}
+
 /*
  * mct_get_keyn() where the key has no slot filled: the slots placed (once
  * an index), the key looked for among all (or known missing).
@@ -453,8 +469,8 @@ get_key_slow(struct mct_event *ev, const char *key, size_t n, int w,
 		 * spares the search below for keys most events lack (cat).
 		 */
 		if (ev->wkdone == 1)
-			ev->wkdone = ev->nkv <= 127 &&
-			    memchr(ev->json, '\\', ev->len) == NULL ? 2 : 3;
+			ev->wkdone = ev->nkv <= 127 && !keys_escaped(ev) ?
+			    2 : 3;
 		if (ev->wkdone == 2)
 			goto missing;
 	}

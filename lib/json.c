@@ -14,6 +14,31 @@
 #include "mct.h"
 #include "json_private.h"
 
+/*
+ * Room for one more key in an index.  The first array takes whole cache
+ * lines of its own: the reader's threads each index their events, and
+ * two threads' indexes side by side in the heap (one arena) would share
+ * a line that both write at every event.
+ */
+static inline void
+kv_room(struct mct_kv **kv, int nkv, int *cap)
+{
+	struct mct_kv *a;
+
+	if (nkv < *cap)
+		return;
+	if (*cap == 0) {
+		if ((a = aligned_alloc(64, 32 * sizeof(*a))) == NULL)
+			mct_nomem("malloc");
+		free(*kv);
+		*kv = a;
+		*cap = 32;
+		return;
+	}
+	*cap *= 2;
+	*kv = mct_xrealloc(*kv, (size_t)*cap * sizeof(**kv));
+}
+
 /* The end of a string at p (on its opening quote), or end. */
 static const char *
 skip_string(const char *p, const char *end)
@@ -176,10 +201,7 @@ index_keys(const char *text, size_t n, struct mct_kv **kv, int *nkv,
 		if (open) {
 			if ((uint32_t)(p - s) == voff)
 				return -1;
-			if (*nkv == *cap) {
-				*cap = *cap ? *cap * 2 : 16;
-				*kv = mct_xrealloc(*kv, (size_t)*cap * sizeof(**kv));
-			}
+			kv_room(kv, *nkv, cap);
 			(*kv)[*nkv].koff = koff;
 			(*kv)[*nkv].klen = klen;
 			(*kv)[*nkv].voff = voff;
@@ -225,10 +247,7 @@ key_add(const unsigned char *s, size_t c, const unsigned char *q,
 {
 	struct mct_kv *e;
 
-	if (*nkv == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*kv = mct_xrealloc(*kv, (size_t)*cap * sizeof(**kv));
-	}
+	kv_room(kv, *nkv, cap);
 	e = &(*kv)[(*nkv)++];
 	e->koff = (uint32_t)(c + 1);
 	e->klen = (uint32_t)((size_t)(q - s) - c - 2);
@@ -502,11 +521,7 @@ mct_index_times(const char *text, size_t n, struct mct_kv **kv, int *nkv,
 			c = done + (size_t)i;
 			if (depth != 1 || (klen = time_key(text, 0, c, n)) == 0)
 				continue;
-			if (*nkv == *cap) {
-				*cap = *cap ? *cap * 2 : 16;
-				*kv = mct_xrealloc(*kv, (size_t)*cap *
-				    sizeof(**kv));
-			}
+			kv_room(kv, *nkv, cap);
 			(*kv)[*nkv].koff = (uint32_t)(c - (size_t)klen - 1);
 			(*kv)[*nkv].klen = (uint32_t)klen;
 			(*kv)[*nkv].voff = (uint32_t)(c + 1);

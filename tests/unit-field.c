@@ -196,7 +196,12 @@ test_field(void)
 		mct_event_init(&e2, NULL, 0, NULL);
 		T2("{\"a\":1,\"c\\u0061t\":\"x\"}");
 		found = mct_get_key(&e2, "cat", &v) == 0 && v.len == 3;
+		/* an escape in a value: the keys are as they look */
 		T2("{\"a\":1,\"b\":\"\\u0061\"}");
+		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
+		    mct_get_key(&e2, "dur", &v) == -1 && e2.wkdone == 2;
+		/* an escape in a key: any key may be spelt so */
+		T2("{\"\\u0061\":1,\"b\":2}");
 		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
 		    mct_get_key(&e2, "dur", &v) == -1 && e2.wkdone == 3;
 		T2("{\"a\":1,\"b\":2}");
