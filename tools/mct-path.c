@@ -535,7 +535,7 @@ scaled(const struct opts *o)
 	size_t i;
 
 	for (i = 0; i < o->n; i++)
-		n += o->ev[i].f != 1.0;
+		n += o->ev[i].scm != 0 && path_factor(o, &o->ev[i]) != 1.0;
 	if (n == 0)
 		fprintf(stderr, "%s: --scale: no event matched: the path is "
 		    "as measured\n", program_invocation_short_name);

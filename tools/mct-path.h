@@ -11,7 +11,7 @@
 #define TABLE_FIELDS	"bound,crit,share,segments,top"
 #define STEPS_FIELDS	"name,crit,crit_host,crit_kernel,crit_comm," \
 			"crit_launch,crit_wait"
-#define MAXSCALE	32
+#define MAXSCALE	32		/* (bits of struct pev's scm) */
 
 /* What an event is to the graph. */
 enum { K_NONE, K_OP, K_DEV, K_SYNC };
@@ -32,14 +32,15 @@ enum { K_NONE, K_OP, K_DEV, K_SYNC };
 
 struct pev {
 	int64_t		 ts, dur;
-	double		 f;			/* --scale's factor, or 1 */
+	long long	 seq;			/* place in the input */
 	int32_t		 name, lane, corr;	/* interned; corr -1: none */
 	int32_t		 wstream, rcorr;	/* cuda_sync: wait_on_stream's
 						   lane, the record's corr */
-	long long	 seq;			/* place in the input */
 	int32_t		 rk;			/* its rank's index in o->rank */
-	uint8_t		 kind;
+	uint32_t	 scm;			/* the --scale options it matched,
+						   a bit each (path_factor()) */
 	uint16_t	 fl;
+	uint8_t		 kind;
 };
 
 /* Edge kinds, in the order ties between equal paths prefer them. */
@@ -219,6 +220,8 @@ struct opts {
 	/* the graph */
 	struct edge	*e;
 	size_t		 ne, ecap;
+	int		 eborrowed;	/* e lies in another's array: grown
+					   elsewhere, never in place */
 	long long	 negative, noedge, nokernel, nosrc;
 	int		 unscaled;	/* --scale's factors not applied */
 };
@@ -246,11 +249,13 @@ struct path {
 
 void	 path_reserve(struct opts *);
 void	 path_add(struct opts *, struct mct_event *);
+double	 path_factor(const struct opts *, const struct pev *);
 int	 path_want_lines(const struct opts *, int);
 int	 path_edit(struct opts *, struct mct_reader *);
 void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
+void	 path_longest(struct opts *, struct path *);
 void	 path_edge(struct opts *, int32_t, int32_t, int64_t, int, int32_t);
 void	 path_collectives(struct opts *);
 void	 path_sort_near(void *, size_t, size_t,

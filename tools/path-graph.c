@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <err.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,9 +20,6 @@
  * its launch instead.
  */
 #define KK_MAX	1500000
-
-/* Edge kinds' order when two paths are equal (enum E_*). */
-static const int erank[] = { 0, 0, 1, 2, 3, 4, 1 };
 
 /*
  * The graph.
@@ -44,7 +43,13 @@ path_edge(struct opts *o, int32_t u, int32_t v, int64_t w, int kind,
 		o->negative++;
 		w = 0;
 	}
-	if (o->ne == o->ecap) {
+	if (o->ne == o->ecap && o->eborrowed) {	/* its own array now */
+		struct edge *a = mct_xmalloc(2 * o->ecap * sizeof(*a));
+
+		o->e = memcpy(a, o->e, o->ne * sizeof(*a));
+		o->ecap *= 2;
+		o->eborrowed = 0;
+	} else if (o->ne == o->ecap) {
 		o->ecap = o->ecap ? o->ecap * 2 : 4096;
 		o->e = mct_xrealloc(o->e, o->ecap * sizeof(*o->e));
 	}
@@ -56,7 +61,7 @@ path_edge(struct opts *o, int32_t u, int32_t v, int64_t w, int kind,
 	e->att = att;
 }
 
-static struct opts *sorting;	/* for the comparisons below */
+static _Thread_local struct opts *sorting;	/* for the comparisons below */
 
 /* Host ops by lane, start, longest first, input order. */
 static int
@@ -703,162 +708,81 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 	free(dend);
 }
 
-/*
- * The longest path.
- */
-
-static int
-seg_kind(const struct opts *o, const struct edge *e)
-{
-	switch (e->kind) {
-	case E_LAUNCH:
-		return S_LAUNCH;
-	case E_WAIT:
-		return S_WAIT;
-	case E_SYNC:
-		return S_SYNC;
-	}
-	if (e->att < 0 || o->ev[e->att].kind != K_DEV)
-		return S_HOST;
-	return o->ev[e->att].fl & F_COMM ? S_COMM : S_KERNEL;
-}
-
-/*
- * Is the path to v through edge e (its length d) better than the one
- * through edge b (length bd): longer, else by the kind (erank), else from
- * the lower node.
- */
-static int
-better(const struct edge *e, int64_t d, const struct edge *b, int64_t bd)
-{
-	return b == NULL || d > bd || (d == bd &&
-	    (erank[e->kind] < erank[b->kind] ||
-	    (erank[e->kind] == erank[b->kind] && e->u < b->u)));
-}
-
-/*
- * The longest path of the DAG: the nodes in topological order (Kahn's,
- * from the sources in node order, each node's successors in edge order),
- * each node's best edge in (better()) taken as the node is reached, so
- * one pass does both.  Index arrays are 32 bits: less memory to touch.
- */
-static void
-longest(struct opts *o, struct path *pa)
-{
-	size_t nn = 2 * o->n, i, k, head, tail;
-	int32_t *sstart, *sl, *order, *pred, *indeg, n, end = -1;
-	int64_t *dist;
-	char *node;
-
-	memset(pa, 0, sizeof(*pa));
-	pa->on = mct_xmalloc(o->n + 1);
-	memset(pa->on, 0, o->n + 1);
-	node = mct_xmalloc(nn + 1);
-	for (i = 0; i < o->n; i++)
-		node[2 * i] = node[2 * i + 1] = (o->ev[i].fl & F_GRAPH) != 0;
-	sstart = mct_xmalloc((nn + 2) * sizeof(*sstart));
-	indeg = mct_xmalloc((nn + 1) * sizeof(*indeg));
-	memset(sstart, 0, (nn + 2) * sizeof(*sstart));
-	memset(indeg, 0, (nn + 1) * sizeof(*indeg));
-	for (k = 0; k < o->ne; k++) {
-		indeg[o->e[k].v]++;
-		sstart[o->e[k].u + 2]++;
-	}
-	for (i = 0; i < nn; i++)
-		sstart[i + 2] += sstart[i + 1];
-	sl = mct_xmalloc((o->ne + 1) * sizeof(*sl));
-	for (k = 0; k < o->ne; k++)	/* sstart[u + 1]: u's next free place */
-		sl[sstart[o->e[k].u + 1]++] = (int32_t)k;
-	order = mct_xmalloc((nn + 1) * sizeof(*order));
-	dist = mct_xmalloc((nn + 1) * sizeof(*dist));
-	pred = mct_xmalloc((nn + 1) * sizeof(*pred));
-	head = tail = 0;
-	for (i = 0; i < nn; i++) {
-		dist[i] = 0;
-		pred[i] = -1;
-		if (node[i] && indeg[i] == 0)
-			order[tail++] = (int32_t)i;
-	}
-	while (head < tail) {
-		int32_t v = order[head++];
-
-		if (end < 0 || dist[v] > dist[end] ||
-		    (dist[v] == dist[end] && v < end))
-			end = v;
-		for (k = (size_t)sstart[v]; k < (size_t)sstart[v + 1]; k++) {
-			const struct edge *e = &o->e[sl[k]];
-			int64_t d = dist[v] + e->w;
-
-			if (better(e, d, pred[e->v] >= 0 ? &o->e[pred[e->v]] :
-			    NULL, dist[e->v])) {
-				pred[e->v] = sl[k];
-				dist[e->v] = d;
-			}
-			if (--indeg[e->v] == 0)
-				order[tail++] = e->v;
-		}
-	}
-	for (i = 0; i < nn; i++)
-		pa->cycle += node[i];
-	pa->cycle -= (long long)tail;
-	if (pa->cycle > 0)
-		goto done;
-	if (end < 0)
-		goto done;
-	pa->len = dist[end];
-	/* back from the end: the segments, reversed at the end */
-	for (n = end; ; n = o->e[pred[n]].u) {
-		const struct edge *e;
-		int sk;
-
-		pa->nodes++;
-		pa->on[n / 2] = 1;
-		if (pred[n] < 0)
-			break;
-		e = &o->e[pred[n]];
-		pa->edge = mct_xgrow(pa->edge, pa->nedge, sizeof(*pa->edge));
-		pa->edge[pa->nedge++] = pred[n];
-		if (e->kind == E_DEP)
-			continue;
-		sk = seg_kind(o, e);
-		if (pa->n > 0 && pa->s[pa->n - 1].att == e->att &&
-		    pa->s[pa->n - 1].kind == sk) {
-			pa->s[pa->n - 1].ns += e->w;
-			continue;
-		}
-		pa->s = mct_xgrow(pa->s, pa->n, sizeof(*pa->s));
-		pa->s[pa->n++] = (struct seg){ e->att, sk, e->w };
-	}
-	for (i = 0; i < pa->n / 2; i++) {
-		struct seg t = pa->s[i];
-
-		pa->s[i] = pa->s[pa->n - 1 - i];
-		pa->s[pa->n - 1 - i] = t;
-	}
-	/* merging ran backwards: merge again forwards */
-	for (i = k = 0; i < pa->n; i++) {
-		if (k > 0 && pa->s[k - 1].att == pa->s[i].att &&
-		    pa->s[k - 1].kind == pa->s[i].kind)
-			pa->s[k - 1].ns += pa->s[i].ns;
-		else
-			pa->s[k++] = pa->s[i];
-	}
-	pa->n = k;
-done:
-	free(node);
-	free(sstart);
-	free(sl);
-	free(indeg);
-	free(order);
-	free(dist);
-	free(pred);
-}
-
 static int
 in_window(const struct pev *p, const int64_t *lo, const int64_t *hi, int haslo,
     int hashi)
 {
 	return !(haslo && p->ts < lo[p->rk]) && !(hashi && p->ts > hi[p->rk]);
+}
+
+/* host_edges() in a thread of its own, into its own copy of the opts. */
+struct hostjob {
+	struct opts	 h;
+	size_t		*ops, nops;
+};
+
+static void *
+host_run(void *arg)
+{
+	struct hostjob *j = arg;
+
+	host_edges(&j->h, j->ops, j->nops);
+	return NULL;
+}
+
+/*
+ * The host's edges and the device's, the first in a thread of their own
+ * while this one makes the second: the host's go at the start of o->e,
+ * in room for as many as they can be (an op adds one edge as it starts
+ * and one as it ends), the device's after that room, and are moved down
+ * after them at the end: the edges in the order one thread would make
+ * them (host, then device), which the longest path's ties follow.
+ */
+static void
+both_edges(struct opts *o, size_t *ops, size_t nops, int32_t *launch,
+    int32_t *record, char *synced)
+{
+	struct hostjob j;
+	struct edge *all = o->e;
+	size_t room = 2 * nops + 1, cap = o->ecap;
+	pthread_t tid;
+	int th;
+
+	j.h = *o;
+	j.h.ecap = room;
+	j.h.eborrowed = 1;
+	j.ops = ops;
+	j.nops = nops;
+	o->e = all + room;
+	o->ecap = cap - room;
+	o->eborrowed = 1;
+	th = mct_thread(&tid, "mct-path host", host_run, &j, 1) == 0;
+	if (!th)
+		host_run(&j);
+	device_edges(o, launch, record, synced);
+	if (th)
+		pthread_join(tid, NULL);
+	if (j.h.e != all)	/* (it cannot outgrow its room) */
+		errx(MCT_EXIT_USAGE, "host edges out of room");
+	if (o->eborrowed) {
+		memmove(all + j.h.ne, o->e, o->ne * sizeof(*all));
+		o->e = all;
+		o->ecap = cap;
+	} else {		/* the device's outgrew the rest */
+		struct edge *dev = o->e;
+
+		if (j.h.ne + o->ne > cap) {
+			cap = j.h.ne + o->ne;
+			all = mct_xrealloc(all, cap * sizeof(*all));
+		}
+		memcpy(all + j.h.ne, dev, o->ne * sizeof(*all));
+		free(dev);
+		o->e = all;
+		o->ecap = cap;
+	}
+	o->eborrowed = 0;
+	o->ne += j.h.ne;
+	o->negative += j.h.negative;
 }
 
 /* The graph of the window, and its path. */
@@ -869,6 +793,7 @@ path_analyse(struct opts *o, struct path *pa)
 	char *synced;
 	size_t *ops, nops = 0, i, nc;
 	int64_t *lo, *hi;
+	double f;
 	int haslo, hashi;
 
 	lo = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*lo));
@@ -910,24 +835,24 @@ path_analyse(struct opts *o, struct path *pa)
 			synced[o->ev[i].corr] = 1;
 	o->ne = 0;
 	o->negative = o->noedge = o->nokernel = o->nosrc = 0;
-	if (o->ecap < 4 * o->n) {	/* room at once: no copies */
+	if (o->ecap < 6 * o->n + 2) {	/* room at once: no copies */
 		free(o->e);
-		o->ecap = 4 * o->n;
+		o->ecap = 6 * o->n + 2;
 		o->e = mct_xmalloc(o->ecap * sizeof(*o->e));
 	}
-	host_edges(o, ops, nops);
-	device_edges(o, launch, record, synced);
+	both_edges(o, ops, nops, launch, record, synced);
 	/* --scale: an event's own spans, the rest of the graph as it was */
 	for (i = 0; i < o->ne && !o->unscaled; i++) {
 		struct edge *e = &o->e[i];
 
 		if ((e->kind == E_OP || e->kind == E_DEV) && e->att >= 0 &&
-		    o->ev[e->att].f != 1)
-			e->w = (int64_t)((double)e->w * o->ev[e->att].f);
+		    o->ev[e->att].scm != 0 &&
+		    (f = path_factor(o, &o->ev[e->att])) != 1)
+			e->w = (int64_t)((double)e->w * f);
 	}
 	if (o->nrank > 1)
 		path_collectives(o);
-	longest(o, pa);
+	path_longest(o, pa);
 	free(lo);
 	free(hi);
 	free(ops);

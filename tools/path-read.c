@@ -489,7 +489,6 @@ keep(struct opts *o, const struct praw *d, long long seq)
 	p->seq = seq;
 	p->ts = d->ts;
 	p->dur = d->dur;
-	p->f = 1;
 	p->wstream = p->rcorr = -1;
 	p->name = intern_name(o, &d->name);
 	p->rk = rank_index(o, d->rank);
@@ -520,7 +519,20 @@ path_add(struct opts *o, struct mct_event *ev)
 	p = keep(o, &d, o->seq++);
 	for (i = 0; i < o->nsc; i++)
 		if (mct_expr_eval(o->sc[i].e, ev, o->hdr))
-			p->f *= o->sc[i].f;
+			p->scm |= (uint32_t)1 << i;
+}
+
+/* The factor of --scale for p: those it matched, multiplied in order. */
+double
+path_factor(const struct opts *o, const struct pev *p)
+{
+	double f = 1;
+	int i;
+
+	for (i = 0; i < o->nsc && p->scm >> i != 0; i++)
+		if (p->scm >> i & 1)
+			f *= o->sc[i].f;
+	return f;
 }
 
 /*
@@ -529,8 +541,9 @@ path_add(struct opts *o, struct mct_event *ev)
  * event not kept, else "X", the kind, then ts, dur, rank and flags, then
  * each value of struct praw: "_" for none, else its type (a digit), its
  * length and its JSON text (which has no newline).  Numbers are written
- * in 16 digits of 4 bits, 'a' for 0 to 'p' for 15: no newline in them
- * either, and quick both ways.
+ * in digits of 4 bits, 'a' for 0 to 'p' for 15 (16 of them for ts, dur
+ * and rank, 8 for the flags and the lengths): no newline in them either,
+ * and quick both ways.
  */
 struct rdctx {
 	struct mct_event ev;
@@ -540,9 +553,11 @@ struct rdctx {
 static void *
 rd_begin(void *arg)
 {
-	struct rdctx *c = mct_xmalloc(sizeof(*c));
+	struct rdctx *c;
 
 	(void)arg;
+	if ((c = aligned_alloc(64, (sizeof(*c) + 63) / 64 * 64)) == NULL)
+		mct_nomem("malloc");
 	memset(c, 0, sizeof(*c));
 	return c;
 }
@@ -559,27 +574,28 @@ rd_end(void *arg, void *ctx)
 }
 
 /*
- * v in 16 digits at q (the most significant first); returns the byte
+ * x in 8 digits at q (the most significant first); returns the byte
  * after them.  The nibbles are spread into bytes in a register, and
- * get_num() gathers them back the same way: no loop, either way.
+ * get_word() gathers them back the same way: no loop, either way.
  */
+static inline __attribute__((always_inline)) char *
+put_word(char *q, uint32_t v)
+{
+	uint64_t x = v;
+
+	x = (x >> 16) | (x & 0xffff) << 32;
+	x = (x >> 8 & 0x000000ff000000ffULL) | (x & 0x000000ff000000ffULL) << 16;
+	x = (x >> 4 & 0x000f000f000f000fULL) | (x & 0x000f000f000f000fULL) << 8;
+	x += 0x6161616161616161ULL;	/* 'a' each */
+	memcpy(q, &x, 8);
+	return q + 8;
+}
+
+/* v in 16 digits: its two words. */
 static inline __attribute__((always_inline)) char *
 put_num(char *q, uint64_t v)
 {
-	uint64_t h[2] = { v >> 32, v & 0xffffffff }, x;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		x = h[i];
-		x = (x >> 16) | (x & 0xffff) << 32;
-		x = (x >> 8 & 0x000000ff000000ffULL) |
-		    (x & 0x000000ff000000ffULL) << 16;
-		x = (x >> 4 & 0x000f000f000f000fULL) |
-		    (x & 0x000f000f000f000fULL) << 8;
-		x += 0x6161616161616161ULL;	/* 'a' each */
-		memcpy(q + 8 * i, &x, 8);
-	}
-	return q + 16;
+	return put_word(put_word(q, (uint32_t)(v >> 32)), (uint32_t)v);
 }
 
 static char *
@@ -590,7 +606,7 @@ put_val(char *q, const struct mct_val *v)
 		return q;
 	}
 	*q++ = (char)('0' + (int)v->type);
-	q = put_num(q, v->len);
+	q = put_word(q, (uint32_t)v->len);	/* (the index's offsets: 32 bits) */
 	memcpy(q, v->p, v->len);
 	return q + v->len;
 }
@@ -614,7 +630,7 @@ rd_line(void *arg, void *ctx, const char *text, size_t len,
 		mct_buf_addc(out, '-');
 		return;
 	}
-	mct_buf_grow(out, 2 + 4 * 16 + 6 * 17 + d.name.len + d.pid.len +
+	mct_buf_grow(out, 2 + 3 * 16 + 8 + 6 * 9 + d.name.len + d.pid.len +
 	    d.tid.len + d.corr.len + d.ws.len + d.rc.len);
 	q = out->p;
 	*q++ = 'X';
@@ -622,7 +638,7 @@ rd_line(void *arg, void *ctx, const char *text, size_t len,
 	q = put_num(q, (uint64_t)d.ts);
 	q = put_num(q, (uint64_t)d.dur);
 	q = put_num(q, (uint64_t)d.rank);
-	q = put_num(q, d.fl);
+	q = put_word(q, d.fl);
 	q = put_val(q, &d.name);
 	q = put_val(q, &d.pid);
 	q = put_val(q, &d.tid);
@@ -652,24 +668,26 @@ path_edit(struct opts *o, struct mct_reader *r)
 	return mct_edit(r, &reading, o) == 0;
 }
 
-/* The 16 digits of put_num() at *pp, and the bytes skipped. */
+/* The 8 digits of put_word() at *pp, and the bytes skipped. */
+static inline __attribute__((always_inline)) uint32_t
+get_word(const char **pp)
+{
+	uint64_t x;
+
+	memcpy(&x, *pp, 8);
+	x -= 0x6161616161616161ULL;
+	x = (x & 0x000f000f000f000fULL) << 4 | (x >> 8 & 0x000f000f000f000fULL);
+	x = (x & 0x000000ff000000ffULL) << 8 | (x >> 16 & 0x000000ff000000ffULL);
+	*pp += 8;
+	return (uint32_t)((x & 0xffff) << 16 | (x >> 32 & 0xffff));
+}
+
 static inline __attribute__((always_inline)) uint64_t
 get_num(const char **pp)
 {
-	uint64_t h[2], x;
-	int i;
+	uint64_t hi = get_word(pp);
 
-	for (i = 0; i < 2; i++) {
-		memcpy(&x, *pp + 8 * i, 8);
-		x -= 0x6161616161616161ULL;
-		x = (x & 0x000f000f000f000fULL) << 4 |
-		    (x >> 8 & 0x000f000f000f000fULL);
-		x = (x & 0x000000ff000000ffULL) << 8 |
-		    (x >> 16 & 0x000000ff000000ffULL);
-		h[i] = (x & 0xffff) << 16 | (x >> 32 & 0xffff);
-	}
-	*pp += 16;
-	return h[0] << 32 | h[1];
+	return hi << 32 | get_word(pp);
 }
 
 static void
@@ -683,7 +701,7 @@ get_val(const char **pp, struct mct_val *v)
 		return;
 	}
 	v->type = (enum mct_jtype)(*p++ - '0');
-	v->len = (size_t)get_num(&p);
+	v->len = get_word(&p);
 	v->p = p;
 	*pp = p + v->len;
 }
@@ -707,7 +725,7 @@ path_lines(struct opts *o, struct mct_event *ev)
 		d.ts = (int64_t)get_num(&p);
 		d.dur = (int64_t)get_num(&p);
 		d.rank = (int64_t)get_num(&p);
-		d.fl = (uint16_t)get_num(&p);
+		d.fl = (uint16_t)get_word(&p);
 		get_val(&p, &d.name);
 		get_val(&p, &d.pid);
 		get_val(&p, &d.tid);
