@@ -11,6 +11,9 @@
 #define TABLE_FIELDS	"bound,crit,share,segments,top"
 #define STEPS_FIELDS	"name,crit,crit_host,crit_kernel,crit_comm," \
 			"crit_launch,crit_wait"
+/* Work of fewer items than this is not worth a thread (path-graph.c). */
+#define PAR_MIN		32768
+
 #define MAXSCALE	32		/* (bits of struct pev's scm) */
 
 /* What an event is to the graph. */

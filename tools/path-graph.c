@@ -756,7 +756,8 @@ both_edges(struct opts *o, size_t *ops, size_t nops, int32_t *launch,
 	o->e = all + room;
 	o->ecap = cap - room;
 	o->eborrowed = 1;
-	th = mct_thread(&tid, "mct-path host", host_run, &j, 1) == 0;
+	th = nops >= PAR_MIN &&
+	    mct_thread(&tid, "mct-path host", host_run, &j, 1) == 0;
 	if (!th)
 		host_run(&j);
 	device_edges(o, launch, record, synced);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,12 +44,6 @@ better(const struct edge *e, int64_t d, const struct edge *b, int64_t bd)
 	    (erank[e->kind] == erank[b->kind] && e->u < b->u)));
 }
 
-/*
- * The longest path of the DAG: the nodes in topological order (Kahn's,
- * from the sources in node order, each node's successors in edge order),
- * each node's best edge in (better()) taken as the node is reached, so
- * one pass does both.  Index arrays are 32 bits: less memory to touch.
- */
 /* A node as the longest path reaches it (one cache line's share). */
 struct lnode {
 	int64_t		 dist;		/* the longest path to it */
@@ -56,35 +51,70 @@ struct lnode {
 	int32_t		 indeg;		/* edges in, not yet taken */
 };
 
+/* Each node's edges out, in edge order: sl[sstart[u] .. sstart[u + 1]). */
+struct csr {
+	const struct opts *o;
+	size_t		 nn;
+	int32_t		*sstart, *sl;
+};
+
+static void *
+csr_make(void *arg)
+{
+	struct csr *c = arg;
+	const struct edge *e = c->o->e;
+	size_t ne = c->o->ne, i, k;
+
+	c->sstart = mct_xmalloc((c->nn + 2) * sizeof(*c->sstart));
+	memset(c->sstart, 0, (c->nn + 2) * sizeof(*c->sstart));
+	for (k = 0; k < ne; k++)
+		c->sstart[e[k].u + 2]++;
+	for (i = 0; i < c->nn; i++)
+		c->sstart[i + 2] += c->sstart[i + 1];
+	c->sl = mct_xmalloc((ne + 1) * sizeof(*c->sl));
+	for (k = 0; k < ne; k++)	/* sstart[u + 1]: u's next free place */
+		c->sl[c->sstart[e[k].u + 1]++] = (int32_t)k;
+	return NULL;
+}
+
+/*
+ * The longest path of the DAG: the nodes in topological order (Kahn's,
+ * from the sources in node order, each node's successors in edge order),
+ * each node's best edge in (better()) taken as the node is reached, so
+ * one pass does both.  Index arrays are 32 bits: less memory to touch.
+ * The successors' lists are made in a thread beside the nodes' counts.
+ */
 void
 path_longest(struct opts *o, struct path *pa)
 {
 	size_t nn = 2 * o->n, i, k, head, tail;
 	int32_t *sstart, *sl, *order, n, end = -1;
 	struct lnode *nd;
+	struct csr c = { o, nn, NULL, NULL };
+	pthread_t tid;
+	int th;
 
 	memset(pa, 0, sizeof(*pa));
+	th = o->ne >= PAR_MIN &&
+	    mct_thread(&tid, "mct-path csr", csr_make, &c, 1) == 0;
+	if (!th)
+		csr_make(&c);
 	pa->on = mct_xmalloc(o->n + 1);
 	memset(pa->on, 0, o->n + 1);
-	sstart = mct_xmalloc((nn + 2) * sizeof(*sstart));
 	nd = mct_xmalloc((nn + 1) * sizeof(*nd));
-	memset(sstart, 0, (nn + 2) * sizeof(*sstart));
 	for (i = 0; i < nn; i++)
 		nd[i] = (struct lnode){ 0, -1, 0 };
-	for (k = 0; k < o->ne; k++) {
+	for (k = 0; k < o->ne; k++)
 		nd[o->e[k].v].indeg++;
-		sstart[o->e[k].u + 2]++;
-	}
-	for (i = 0; i < nn; i++)
-		sstart[i + 2] += sstart[i + 1];
-	sl = mct_xmalloc((o->ne + 1) * sizeof(*sl));
-	for (k = 0; k < o->ne; k++)	/* sstart[u + 1]: u's next free place */
-		sl[sstart[o->e[k].u + 1]++] = (int32_t)k;
 	order = mct_xmalloc((nn + 1) * sizeof(*order));
 	head = tail = 0;
 	for (i = 0; i < nn; i++)	/* the sources: nodes of the graph */
 		if (nd[i].indeg == 0 && (o->ev[i / 2].fl & F_GRAPH))
 			order[tail++] = (int32_t)i;
+	if (th)
+		pthread_join(tid, NULL);
+	sstart = c.sstart;
+	sl = c.sl;
 	while (head < tail) {
 		int32_t v = order[head++];
 		int64_t dv = nd[v].dist;
