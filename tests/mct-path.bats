@@ -63,6 +63,14 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	same "$(says "$d/g.json")" "$(ask "$d/g.json" "" "${GEN_ASKS[@]}")"
 }
 
+@test "a graph big enough for threads (host edges beside the device's, successor lists beside the counts): the oracle's" {
+	# (gentrace --scale 0.2: 42,946 host events, past the 32,768 items
+	# from which mct-path gives the work a second thread)
+	genf g02.json --scale 0.2
+	[ "$(mct-filter -c --ph X -v --device g02.json)" -ge 32768 ]
+	same "$(says g02.json)" "$(ask g02.json "")"
+}
+
 @test "read in the reader's threads, one event at a time (--scale) or from a stream: the same path" {
 	local f a
 	for f in "$d/g.json" "$fixtures/hta-critical-path-event-sync.json.gz"; do
