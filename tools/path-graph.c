@@ -715,7 +715,11 @@ in_window(const struct pev *p, const int64_t *lo, const int64_t *hi, int haslo,
 	return !(haslo && p->ts < lo[p->rk]) && !(hashi && p->ts > hi[p->rk]);
 }
 
-/* host_edges() in a thread of its own, into its own copy of the opts. */
+/*
+ * host_edges() in a thread of its own, into its own copy of the opts: it
+ * reads the events and writes only the copy's edges (e, ne, negative),
+ * never a buffer the copy shares with o (tmp, the tables).
+ */
 struct hostjob {
 	struct opts	 h;
 	size_t		*ops, nops;
