@@ -243,7 +243,7 @@ by_rank(struct opts *o)
 	}
 	for (i = 0; i < o->ndev; i++)
 		all[at[rk->of[i]]++] = o->dev[i];
-	free(o->dev);
+	free_dev(o);
 	mct_sort_r(order, (size_t)rk->n, sizeof(*order), cmp_rankix, rk->rank);
 	for (k = 0; k < rk->n; k++) {
 		int j = order[k];
@@ -254,7 +254,7 @@ by_rank(struct opts *o)
 		o->ndev = n;
 		o->tend = rk->tend[j];
 		rk->cur = j;
-		mct_sort(o->dev, o->ndev, sizeof(*o->dev), cmp_dev);
+		sort_calls(o->dev, o->ndev);
 		phases(o);
 		if (o->gaps)
 			find_gaps(o);
@@ -304,7 +304,7 @@ main(int argc, char *argv[])
 	if (o.rk.any)
 		by_rank(&o);
 	else {
-		mct_sort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
+		sort_calls(o.dev, o.ndev);
 		o.rk.cur = 0;
 		phases(&o);
 		if (o.gaps)

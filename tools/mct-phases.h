@@ -45,6 +45,7 @@ struct opts {
 	/* what was read */
 	struct mct_call	*dev;
 	size_t		 ndev, devcap;
+	size_t		 devmap;	/* bytes of dev's own pages; 0: in the heap */
 	FILE		*host;		/* the host spool, with --gaps */
 	char		*hostvb;	/* its buffer */
 	int64_t		 tend;		/* the last end of any event */
@@ -62,7 +63,8 @@ struct opts {
 
 /* phases-cut.c */
 void	 add(struct opts *, struct mct_event *);
-int	 cmp_dev(const void *, const void *);
+void	 free_dev(struct opts *);
+void	 sort_calls(struct mct_call *, size_t);
 void	 phases(struct opts *);
 void	 find_gaps(struct opts *);
 
