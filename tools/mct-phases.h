@@ -24,7 +24,8 @@ struct ranks {
 	int64_t		*tend;		/* each one's last end */
 	int		 n, cur, any;	/* any: some event had a rank */
 	int		 reported;	/* ranks reported yet */
-	int32_t		*of;		/* the rank of each device call */
+	int32_t		*of;		/* the rank of each device call; NULL:
+					   the first, while n is 1 */
 	size_t		 ofcap;
 };
 

@@ -182,6 +182,27 @@ rank_of(struct opts *o, struct mct_event *ev, int64_t end)
 		rk->tend[rk->cur] = end;
 }
 
+/*
+ * The rank of the call just added, kept once a second rank is seen: till
+ * then every call's is the first (of is NULL), and a trace of one rank
+ * spends no memory on it.
+ */
+static void
+rank_call(struct opts *o)
+{
+	struct ranks *rk = &o->rk;
+
+	if (rk->n < 2)
+		return;
+	if (o->ndev > rk->ofcap) {
+		rk->of = mct_xrealloc(rk->of, o->devcap * sizeof(*rk->of));
+		if (rk->ofcap == 0)	/* the calls before: the first rank's */
+			memset(rk->of, 0, (o->ndev - 1) * sizeof(*rk->of));
+		rk->ofcap = o->devcap;
+	}
+	rk->of[o->ndev - 1] = rk->cur;
+}
+
 /* Kineto's span of the whole profiling (cat Trace): not host work. */
 static int
 profiler_span(struct mct_event *ev)
@@ -221,12 +242,7 @@ add(struct opts *o, struct mct_event *ev)
 	}
 	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane) {
 		add_call(o, ev, ts, dur);
-		if (o->ndev > o->rk.ofcap) {
-			o->rk.ofcap = o->devcap;
-			o->rk.of = mct_xrealloc(o->rk.of, o->rk.ofcap *
-			    sizeof(*o->rk.of));
-		}
-		o->rk.of[o->ndev - 1] = o->rk.cur;
+		rank_call(o);
 	} else if (o->host && !lane && !profiler_span(ev))
 		spool_host(o, ev, ts, dur);	/* not device lanes --device left out */
 }
