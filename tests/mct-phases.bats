@@ -838,6 +838,37 @@ for l in open(sys.argv[1]):
 	head -1 out | grep -q '^{"name":"mct_header"'
 }
 
+@test "a job of two ranks, over 32,768 device calls: each rank's phases and gaps are those of its own trace read alone" {
+	gen --scale 1 --ranks 2 --slow-rank 1 --slow-factor 1.1 --out . \
+	    > /dev/null
+	mct-cat rank-0.json rank-1.json > job.nd
+	mct-phases -o tsv --gaps job.nd > job.tsv
+	# (the calls fill the array past its first mapped block)
+	[ "$(awk -F '\t' '$2 != "gap" { n += $6 } END { print n }' job.tsv)" \
+	    -gt 32768 ]
+	for r in 0 1; do
+		mct-phases -o tsv --gaps "rank-$r.json" > alone.tsv
+		grep -q steady alone.tsv
+		awk -F '\t' -v r="$r" 'NR == 1 || $1 == r' job.tsv > mine.tsv
+		diff alone.tsv mine.tsv
+	done
+	! diff <(cut -f2- mine.tsv) <(grep '^0' job.tsv | cut -f2-) > /dev/null
+}
+
+@test "a rank with host events only: the other rank's phases the same whether they come before its device calls or after" {
+	calls k 40 0 100 50 > dev
+	calls k 40 9000 100 50 >> dev
+	awk -F '|' '{ print "h" NR "|" ($2 + 30) "|20|cpu_op||" }' dev |
+	    head -5 > host
+	{ cat host dev; } | mk | sed 's/"pid":100,/"rank":1,&/; s/"pid":0,/"rank":0,&/' > first.json
+	{ cat dev host; } | mk | sed 's/"pid":100,/"rank":1,&/; s/"pid":0,/"rank":0,&/' > last.json
+	mct-phases -o tsv --gaps --gap 1ms first.json > first.tsv
+	mct-phases -o tsv --gaps --gap 1ms last.json > last.tsv
+	grep -q '^0	steady' last.tsv
+	grep -q '^1	init' last.tsv
+	diff first.tsv last.tsv
+}
+
 @test "damaged input: the intact events are used, exit 1, the damage reported" {
 	head -c 4000000 "$D/t.json" > cut.json
 	phases_to cut.json

@@ -224,26 +224,32 @@ cmp_rankix(const void *a, const void *b, void *arg)
 
 /*
  * Several ranks: the calls grouped by rank (a counting sort, stable),
- * then each rank cut into phases and reported on its own, by rank.
+ * then each rank cut into phases and reported on its own, by rank.  With
+ * rk->of NULL they are all the first rank's, grouped already.
  */
 static void
 by_rank(struct opts *o)
 {
 	struct ranks *rk = &o->rk;
-	struct mct_call *all = mct_xmalloc((o->ndev + 1) * sizeof(*all));
+	struct mct_call *all = o->dev;
 	size_t *at = mct_xmalloc(((size_t)rk->n + 1) * sizeof(*at)), i;
 	int *order = mct_xmalloc((size_t)rk->n * sizeof(*order)), k, p;
 
 	memset(at, 0, ((size_t)rk->n + 1) * sizeof(*at));
-	for (i = 0; i < o->ndev; i++)
-		at[rk->of[i] + 1]++;
-	for (k = 0; k < rk->n; k++) {
-		at[k + 1] += at[k];
+	for (k = 0; k < rk->n; k++)
 		order[k] = k;
-	}
-	for (i = 0; i < o->ndev; i++)
-		all[at[rk->of[i]]++] = o->dev[i];
-	free(o->dev);
+	if (rk->of != NULL) {
+		all = mct_xmalloc((o->ndev + 1) * sizeof(*all));
+		for (i = 0; i < o->ndev; i++)
+			at[rk->of[i] + 1]++;
+		for (k = 0; k < rk->n; k++)
+			at[k + 1] += at[k];
+		for (i = 0; i < o->ndev; i++)
+			all[at[rk->of[i]]++] = o->dev[i];
+		free_dev(o);
+	} else
+		for (k = 0; k < rk->n; k++)
+			at[k] = o->ndev;	/* all the first's */
 	mct_sort_r(order, (size_t)rk->n, sizeof(*order), cmp_rankix, rk->rank);
 	for (k = 0; k < rk->n; k++) {
 		int j = order[k];
@@ -254,7 +260,7 @@ by_rank(struct opts *o)
 		o->ndev = n;
 		o->tend = rk->tend[j];
 		rk->cur = j;
-		mct_sort(o->dev, o->ndev, sizeof(*o->dev), cmp_dev);
+		sort_calls(o->dev, o->ndev);
 		phases(o);
 		if (o->gaps)
 			find_gaps(o);
@@ -304,7 +310,7 @@ main(int argc, char *argv[])
 	if (o.rk.any)
 		by_rank(&o);
 	else {
-		mct_sort(o.dev, o.ndev, sizeof(*o.dev), cmp_dev);
+		sort_calls(o.dev, o.ndev);
 		o.rk.cur = 0;
 		phases(&o);
 		if (o.gaps)

@@ -24,7 +24,8 @@ struct ranks {
 	int64_t		*tend;		/* each one's last end */
 	int		 n, cur, any;	/* any: some event had a rank */
 	int		 reported;	/* ranks reported yet */
-	int32_t		*of;		/* the rank of each device call */
+	int32_t		*of;		/* the rank of each device call; NULL:
+					   the first, while n is 1 */
 	size_t		 ofcap;
 };
 
@@ -45,6 +46,7 @@ struct opts {
 	/* what was read */
 	struct mct_call	*dev;
 	size_t		 ndev, devcap;
+	size_t		 devmap;	/* bytes of dev's own pages; 0: in the heap */
 	FILE		*host;		/* the host spool, with --gaps */
 	char		*hostvb;	/* its buffer */
 	int64_t		 tend;		/* the last end of any event */
@@ -62,7 +64,8 @@ struct opts {
 
 /* phases-cut.c */
 void	 add(struct opts *, struct mct_event *);
-int	 cmp_dev(const void *, const void *);
+void	 free_dev(struct opts *);
+void	 sort_calls(struct mct_call *, size_t);
 void	 phases(struct opts *);
 void	 find_gaps(struct opts *);
 

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,16 +56,70 @@ name_of(struct opts *o, struct mct_event *ev)
 	return mct_intern(&o->st, b->p ? b->p : "", b->len);
 }
 
+/*
+ * Room for one more device call.  The array doubles: in the heap while it
+ * is small, past DEV_MAPPED bytes in pages of its own, which grow where
+ * they are (mremap) rather than by a copy.  A block of tens of megabytes
+ * copied in the heap leaves its old pages with the process (the heap is
+ * trimmed only past 64 MiB free, mct_heap_keep()): on a trace of a million
+ * device calls, 24 MiB of its peak.
+ */
+#if defined(MREMAP_MAYMOVE)
+#define DEV_MAPPED	(1 << 20)
+#endif
+
+static void
+grow_dev(struct opts *o)
+{
+	size_t old = o->devcap * sizeof(*o->dev), now;
+
+	o->devcap = o->devcap ? o->devcap * 2 : 4096;
+	now = o->devcap * sizeof(*o->dev);
+#ifdef DEV_MAPPED
+	if (now > DEV_MAPPED) {
+		void *p;
+
+		if (o->devmap > 0)
+			p = mremap(o->dev, old, now, MREMAP_MAYMOVE);
+		else if ((p = mmap(NULL, now, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) != MAP_FAILED) {
+			memcpy(p, o->dev, old);
+			free(o->dev);
+		}
+		if (p == MAP_FAILED)
+			mct_nomem("mmap");
+		o->dev = p;
+		o->devmap = now;
+		return;
+	}
+#endif
+	(void)old;
+	o->dev = mct_xrealloc(o->dev, now);
+}
+
+/* The device calls' memory back, as grow_dev() took it. */
+void
+free_dev(struct opts *o)
+{
+#ifdef DEV_MAPPED
+	if (o->devmap > 0) {
+		(void)munmap(o->dev, o->devmap);
+		o->devmap = 0;
+	} else
+#endif
+		free(o->dev);
+	o->dev = NULL;
+	o->ndev = o->devcap = 0;
+}
+
 /* A device call, kept in memory. */
 static void
 add_call(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 {
 	struct mct_call *d;
 
-	if (o->ndev == o->devcap) {
-		o->devcap = o->devcap ? o->devcap * 2 : 4096;
-		o->dev = mct_xrealloc(o->dev, o->devcap * sizeof(*o->dev));
-	}
+	if (o->ndev == o->devcap)
+		grow_dev(o);
 	d = &o->dev[o->ndev++];
 	d->ts = ts;
 	d->dur = dur;
@@ -126,6 +182,27 @@ rank_of(struct opts *o, struct mct_event *ev, int64_t end)
 		rk->tend[rk->cur] = end;
 }
 
+/*
+ * The rank of the call just added, kept once a second rank is seen: till
+ * then every call's is the first (of is NULL), and a trace of one rank
+ * spends no memory on it.
+ */
+static void
+rank_call(struct opts *o)
+{
+	struct ranks *rk = &o->rk;
+
+	if (rk->n < 2)
+		return;
+	if (o->ndev > rk->ofcap) {
+		rk->of = mct_xrealloc(rk->of, o->devcap * sizeof(*rk->of));
+		if (rk->ofcap == 0)	/* the calls before: the first rank's */
+			memset(rk->of, 0, (o->ndev - 1) * sizeof(*rk->of));
+		rk->ofcap = o->devcap;
+	}
+	rk->of[o->ndev - 1] = rk->cur;
+}
+
 /* Kineto's span of the whole profiling (cat Trace): not host work. */
 static int
 profiler_span(struct mct_event *ev)
@@ -165,22 +242,33 @@ add(struct opts *o, struct mct_event *ev)
 	}
 	if (o->device ? mct_expr_eval(o->device, ev, o->hdr) : lane) {
 		add_call(o, ev, ts, dur);
-		if (o->ndev > o->rk.ofcap) {
-			o->rk.ofcap = o->devcap;
-			o->rk.of = mct_xrealloc(o->rk.of, o->rk.ofcap *
-			    sizeof(*o->rk.of));
-		}
-		o->rk.of[o->ndev - 1] = o->rk.cur;
+		rank_call(o);
 	} else if (o->host && !lane && !profiler_span(ev))
 		spool_host(o, ev, ts, dur);	/* not device lanes --device left out */
 }
 
-int
+static int
 cmp_dev(const void *a, const void *b)
 {
 	const struct mct_call *x = a, *y = b;
 
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * Takes n calls; puts them in time order.  Calls in order already (a
+ * stream, a sorted trace) are left as they are: glibc's qsort() sorts
+ * through a copy of the array, as large again, whose pages then stay.
+ */
+void
+sort_calls(struct mct_call *dev, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n && dev[i].ts >= dev[i - 1].ts; i++)
+		;
+	if (i < n)
+		mct_sort(dev, n, sizeof(*dev), cmp_dev);
 }
 
 /* The phases of what was read, with the options' knobs. */
