@@ -379,10 +379,13 @@ mct_event_free(struct mct_event *ev)
 void
 mct_event_index(struct mct_event *ev)
 {
+	int plain;
+
 	if (ev->indexed)
 		return;
-	mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap);
-	ev->indexed = 1;
+	mct_index_plain(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap,
+	    &plain);
+	ev->indexed = plain ? 2 : 1;	/* 2: no backslash in it */
 	ev->wkdone = 0;
 }
 
@@ -469,8 +472,8 @@ get_key_slow(struct mct_event *ev, const char *key, size_t n, int w,
 		 * spares the search below for keys most events lack (cat).
 		 */
 		if (ev->wkdone == 1)
-			ev->wkdone = ev->nkv <= 127 && !keys_escaped(ev) ?
-			    2 : 3;
+			ev->wkdone = ev->nkv <= 127 && (ev->indexed == 2 ||
+			    !keys_escaped(ev)) ? 2 : 3;
 		if (ev->wkdone == 2)
 			goto missing;
 	}

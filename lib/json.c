@@ -266,12 +266,12 @@ key_add(const unsigned char *s, size_t c, const unsigned char *q,
  */
 static int
 index_blocks(const char *text, size_t n, struct mct_kv **kv, int *nkv,
-    int *cap)
+    int *cap, int *plain)
 {
 	const unsigned char *s = (const unsigned char *)text, *b, *q;
 	const unsigned char *end = s + n;
 	unsigned char tail[64 + 16];
-	uint64_t instr = 0, escnext = 0, in, valid, x, d1;
+	uint64_t instr = 0, escnext = 0, in, valid, x, d1, bs = 0;
 	size_t done, c, voff, colons = 0;
 	struct blk k;
 	int depth = 0, i, from, closed = 0;
@@ -287,6 +287,7 @@ index_blocks(const char *text, size_t n, struct mct_kv **kv, int *nkv,
 		valid = n - done >= 64 ? ~0ULL : bits(0, (int)(n - done));
 		if ((k.space | k.bslash) & ~in & valid)
 			return -2;
+		bs |= k.bslash & valid;
 		/* the first level: the bytes between brackets at depth 1 */
 		d1 = 0;
 		from = 0;
@@ -320,6 +321,7 @@ index_blocks(const char *text, size_t n, struct mct_kv **kv, int *nkv,
 	if (!closed || n - 1 <= voff || colons != (size_t)*nkv)
 		return -2;
 	(*kv)[*nkv - 1].vlen = (uint32_t)(n - 1 - voff);
+	*plain = bs == 0;
 	return *nkv;
 }
 #endif
@@ -334,13 +336,27 @@ index_blocks(const char *text, size_t n, struct mct_kv **kv, int *nkv,
 int
 mct_index(const char *text, size_t n, struct mct_kv **kv, int *nkv, int *cap)
 {
+	int plain;
+
+	return mct_index_plain(text, n, kv, nkv, cap, &plain);
+}
+
+/*
+ * mct_index(), and *plain 1 if the text surely has no backslash (then no
+ * key is spelt with escapes), 0 if it may have one.
+ */
+int
+mct_index_plain(const char *text, size_t n, struct mct_kv **kv, int *nkv,
+    int *cap, int *plain)
+{
 #ifdef __SSE2__
 	int r;
 
 	/* (below 64 bytes, a byte at a time: the unit tests compare) */
-	if (n >= 64 && (r = index_blocks(text, n, kv, nkv, cap)) != -2)
+	if (n >= 64 && (r = index_blocks(text, n, kv, nkv, cap, plain)) != -2)
 		return r;
 #endif
+	*plain = 0;
 	return index_keys(text, n, kv, nkv, cap, 0);
 }
 

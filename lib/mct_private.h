@@ -37,6 +37,8 @@ struct mct_kv {
 
 int	 mct_skip(const char *, const char *, const char **);
 int	 mct_index(const char *, size_t, struct mct_kv **, int *, int *);
+int	 mct_index_plain(const char *, size_t, struct mct_kv **, int *, int *,
+	    int *);
 int	 mct_index_times(const char *, size_t, struct mct_kv **, int *, int *);
 
 /*

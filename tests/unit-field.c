@@ -204,6 +204,17 @@ test_field(void)
 		T2("{\"\\u0061\":1,\"b\":2}");
 		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
 		    mct_get_key(&e2, "dur", &v) == -1 && e2.wkdone == 3;
+		/* 64 bytes and more, indexed a block at a time: no backslash
+		   seen (indexed 2), one in a value, one in a key */
+		T2("{\"name\":\"a kernel with a rather long name, surely long enough\",\"b\":2}");
+		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
+		    e2.indexed == 2 && e2.wkdone == 2;
+		T2("{\"name\":\"a kernel with a rather long name, surely long \\u0065nough\",\"b\":2}");
+		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
+		    e2.indexed == 1 && e2.wkdone == 2;
+		T2("{\"name\":\"a kernel with a rather long name, surely long enough\",\"c\\u0061t\":2}");
+		found = found && mct_get_key(&e2, "cat", &v) == 0 &&
+		    e2.indexed == 1 && e2.wkdone == 3;
 		T2("{\"a\":1,\"b\":2}");
 		found = found && mct_get_key(&e2, "cat", &v) == -1 &&
 		    e2.wkdone == 2 && mct_get_key(&e2, "b", &v) == 0;
