@@ -484,10 +484,12 @@ mct_jstr_eq(const struct mct_val *v, const char *s, size_t n)
 	struct mct_buf b = { 0 };
 	int eq;
 
-	if (v->type != MCT_J_STRING)
-		return 0;
+	if (v->type != MCT_J_STRING || v->len < n + 2)
+		return 0;	/* (escapes only make the text longer) */
+	if (v->len == n + 2 && memcmp(v->p + 1, s, n) == 0)
+		return memchr(s, '\\', n) == NULL;	/* as it is, or escaped */
 	if (memchr(v->p, '\\', v->len) == NULL)
-		return v->len == n + 2 && memcmp(v->p + 1, s, n) == 0;
+		return 0;
 	mct_jstr(v, &b);
 	eq = b.len == n && memcmp(b.p, s, n) == 0;
 	mct_buf_free(&b);
