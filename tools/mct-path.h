@@ -11,7 +11,8 @@
 #define TABLE_FIELDS	"bound,crit,share,segments,top"
 #define STEPS_FIELDS	"name,crit,crit_host,crit_kernel,crit_comm," \
 			"crit_launch,crit_wait"
-/* Work of fewer items than this is not worth a thread (path-graph.c). */
+/* Work of fewer items than this is not worth a thread (the host edges of
+   path-graph.c, the successor lists of path-long.c). */
 #define PAR_MIN		32768
 
 #define MAXSCALE	32		/* (bits of struct pev's scm) */
