@@ -847,7 +847,7 @@ path_analyse(struct opts *o, struct path *pa)
 	}
 	both_edges(o, ops, nops, launch, record, synced);
 	/* --scale: an event's own spans, the rest of the graph as it was */
-	for (i = 0; i < o->ne && !o->unscaled; i++) {
+	for (i = 0; o->nsc > 0 && !o->unscaled && i < o->ne; i++) {
 		struct edge *e = &o->e[i];
 
 		if ((e->kind == E_OP || e->kind == E_DEV) && e->att >= 0 &&
