@@ -110,6 +110,17 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	    "${GEN_ASKS[@]}")"
 }
 
+@test "--from/--to beyond int64 ns from the origin hold everything there: a --from so far has no op, a --to so far every op" {
+	printf '%s\n' '[{"name":"a","ph":"X","cat":"cpu_op","pid":1,"tid":1,"ts":1000000000000000000,"dur":10},' \
+	    '{"name":"b","ph":"X","cat":"cpu_op","pid":1,"tid":1,"ts":1000000000000000020,"dur":5}]' > t.json
+	run -0 --separate-stderr mct-path -u ns -o tsv --no-header --from 9000000000s t.json
+	[ -z "$output" ]
+	same "$stderr" "mct-path: no host op or device event: no path (B/E events count only with --pair-be)"
+	run -0 --separate-stderr mct-path -q -u ns -o tsv --no-header -F bound,crit --to 9000000000s t.json
+	same "$output" "$(mct-path -q -u ns -o tsv --no-header -F bound,crit t.json)"
+	same "${lines[0]}" "host	15"
+}
+
 @test "--steps all: a row per ProfilerStep#N, its path and what bounds it, as the oracle's" {
 	local f=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
 	same "$(mct-path -q --steps all -o tsv --no-header "$f" | sed 's/^/step\t/')" \

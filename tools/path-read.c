@@ -737,6 +737,20 @@ path_lines(struct opts *o, struct mct_event *ev)
 }
 
 /*
+ * --from's or --to's t on the trace's clock; one beyond int64 ns (far
+ * from the origin) is clamped: it holds everything there.
+ */
+static int64_t
+window_end(int64_t t, int rel, const struct mct_header *hdr)
+{
+	int64_t ns;
+
+	if (__builtin_add_overflow(t, rel ? hdr->facts.origin : 0, &ns))
+		ns = t > 0 ? INT64_MAX : INT64_MIN;
+	return ns;
+}
+
+/*
  * The window of each rank: --steps, --step, --from, --to.  lo > hi: no
  * op of the rank.  Returns -1 for a step that no rank has.
  */
@@ -814,9 +828,9 @@ path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
 	}
 	for (r = 0; r < o->nrank; r++) {
 		if (o->has_from)
-			lo[r] = o->from + (o->from_rel ? o->hdr->facts.origin : 0);
+			lo[r] = window_end(o->from, o->from_rel, o->hdr);
 		if (o->has_to)
-			hi[r] = o->to + (o->to_rel ? o->hdr->facts.origin : 0);
+			hi[r] = window_end(o->to, o->to_rel, o->hdr);
 	}
 	*haslo |= o->has_from;
 	*hashi |= o->has_to;
