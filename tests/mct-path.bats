@@ -511,6 +511,21 @@ J
 	same "$(says t.json)" "$(ask t.json "")"
 }
 
+@test "bad input: a path past int64 ns (times far apart, --scale) stays at 9223372036854775807 ns, its kernel on it" {
+	printf '%s\n' '[{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":-4000000000000000000,"dur":10,"args":{"correlation":1}},' \
+	    '{"name":"k","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":4000000000000000000,"dur":4000000000000000000,"args":{"correlation":1}}]' > t.json
+	run -0 --separate-stderr mct-path -q -u ns -o tsv --no-header -F bound,crit t.json
+	same "$output" "kernel	4000000000000000000
+launch	8000000000000000000
+total	9223372036854775807"
+	# an op's own time times 4
+	printf '%s\n' '[{"name":"a","ph":"X","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":4611686018427387903},' \
+	    '{"name":"b","ph":"X","cat":"cpu_op","pid":1,"tid":1,"ts":4611686018427387903,"dur":5}]' > s.json
+	run -0 --separate-stderr mct-path -q -u ns -o tsv --no-header -F bound,crit,top --scale 'name==a=4' s.json
+	same "$output" "host	9223372036854775807	a
+total	9223372036854775807	a"
+}
+
 @test "bad input: an unknown step, or an instance past the last, exits 2 with the message" {
 	run --separate-stderr mct-path --step 'mcLaunchKernel#100000' "$d/g.json"
 	[ "$status" -eq 2 ]

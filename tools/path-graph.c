@@ -846,14 +846,18 @@ path_analyse(struct opts *o, struct path *pa)
 		o->e = mct_xmalloc(o->ecap * sizeof(*o->e));
 	}
 	both_edges(o, ops, nops, launch, record, synced);
-	/* --scale: an event's own spans, the rest of the graph as it was */
+	/*
+	 * --scale: an event's own spans (at most int64 ns), the rest of the
+	 * graph as it was
+	 */
 	for (i = 0; o->nsc > 0 && !o->unscaled && i < o->ne; i++) {
 		struct edge *e = &o->e[i];
 
 		if ((e->kind == E_OP || e->kind == E_DEV) && e->att >= 0 &&
 		    o->ev[e->att].scm != 0 &&
 		    (f = path_factor(o, &o->ev[e->att])) != 1)
-			e->w = (int64_t)((double)e->w * f);
+			e->w = (double)e->w * f < 0x1p63 ?
+			    (int64_t)((double)e->w * f) : INT64_MAX;
 	}
 	if (o->nrank > 1)
 		path_collectives(o);

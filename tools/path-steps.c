@@ -97,7 +97,8 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 	w->cycle = pa.cycle > 0;
 	w->crit = pa.len;
 	for (j = 0; j < pa.n && !w->cycle; j++)
-		w->ns[pa.s[j].kind] += pa.s[j].ns;
+		w->ns[pa.s[j].kind] = path_sum(w->ns[pa.s[j].kind],
+		    pa.s[j].ns);
 	path_free(&pa);
 }
 
