@@ -526,6 +526,18 @@ total	9223372036854775807"
 total	9223372036854775807	a"
 }
 
+@test "bad input: --steps all of two ranks whose steps are more than int64 ns apart: the step's dur stays at 9223372036854775807" {
+	for r in 0 1; do
+		t=$((r ? 4000000000000000000 : -4000000000000000000))
+		n=$((r ? 4000000000000000000 : 20))
+		printf '{"distributedInfo":{"rank":%d,"world_size":2},"traceEvents":[%s,\n%s]}\n' $r \
+		    '{"name":"ProfilerStep#1","ph":"X","cat":"user_annotation","pid":1,"tid":1,"ts":'$t',"dur":'$n'}' \
+		    '{"name":"a","ph":"X","cat":"cpu_op","pid":1,"tid":1,"ts":'$((t + 10))',"dur":5}' > r$r.json
+	done
+	run -0 --separate-stderr mct-path -q -u ns --steps all -o tsv --no-header -F name,ts,dur,ranks r0.json r1.json
+	same "$output" "ProfilerStep#1	-4000000000000000000	9223372036854775807	2"
+}
+
 @test "bad input: an unknown step, or an instance past the last, exits 2 with the message" {
 	run --separate-stderr mct-path --step 'mcLaunchKernel#100000' "$d/g.json"
 	[ "$status" -eq 2 ]

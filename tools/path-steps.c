@@ -91,7 +91,9 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 		if (p->ts + p->dur > end)
 			end = p->ts + p->dur;
 	}
-	w->dur = end - w->ts;
+	/* (ranks far apart: at most int64 ns) */
+	if (__builtin_sub_overflow(end, w->ts, &w->dur))
+		w->dur = INT64_MAX;
 	w->name = o->ev[g[0]].name;
 	w->nrk = (int32_t)k;
 	w->cycle = pa.cycle > 0;
