@@ -548,6 +548,20 @@ total	9223372036854775807	a"
 	[ -z "$output" ]
 }
 
+@test "--step NAME#N of a name that 100,000 events have: the N-th found at once (sorted once, not a scan for each of the N)" {
+	awk 'BEGIN { printf "["
+	    for (i = 0; i < 100000; i++)
+		printf "%s{\"name\":\"a\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":%d}\n", i ? "," : "", 10 * i, 1 + i % 7
+	    print "]" }' > many.json
+	# (a scan for each of the N took 20 s of CPU, and longer under ASan)
+	run -0 --separate-stderr timeout 10 mct-path -q -u ns -o tsv --no-header -F bound,crit --step 'a#99999' many.json
+	same "$output" "host	4
+total	4"
+	run --separate-stderr timeout 10 mct-path -q -u ns --step 'a#100001' many.json
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-path: --step a#100001: no such event"
+}
+
 @test "a kernel that starts more than 1.5 ms after its stream's last kernel waits for its launch; within 1.5 ms, for that kernel: the oracle's path" {
 	cat > t.json <<'J'
 [{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":5,"args":{"correlation":1}},

@@ -751,6 +751,43 @@ window_end(int64_t t, int rel, const struct mct_header *hdr)
 }
 
 /*
+ * Each rank's want-th event named id (in ts order, ties in input order):
+ * its window in lo and hi (lo > hi: none).  The events of the name are
+ * sorted once (by rank, ts, input order), not looked for again for each
+ * of the want.  Returns the ranks that have one.
+ */
+static long
+nth_of(struct opts *o, int32_t id, long want, int64_t *lo, int64_t *hi)
+{
+	size_t *c, nc = 0, i, j;
+	const struct pev *p;
+	long found = 0;
+	int32_t r;
+
+	for (r = 0; r < o->nrank; r++) {
+		lo[r] = 1;
+		hi[r] = 0;
+	}
+	c = mct_xmalloc((o->n + 1) * sizeof(*c));
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i].name == id)
+			c[nc++] = i;
+	mct_sort_r(c, nc, sizeof(*c), cmp_coll, o);
+	for (i = 0; i < nc; i = j) {
+		for (j = i; j < nc && o->ev[c[j]].rk == o->ev[c[i]].rk; j++)
+			;
+		if ((size_t)want > j - i)
+			continue;
+		p = &o->ev[c[i + (size_t)want - 1]];
+		lo[p->rk] = p->ts;
+		hi[p->rk] = p->ts + p->dur;
+		found++;
+	}
+	free(c);
+	return found;
+}
+
+/*
  * The window of each rank: --steps, --step, --from, --to.  lo > hi: no
  * op of the rank.  Returns -1 for a step that no rank has.
  */
@@ -761,7 +798,6 @@ path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
 	long want = 1, found = 0;
 	char *hash, *end;
 	int32_t id, r;
-	size_t i;
 
 	*haslo = *hashi = 0;
 	if (o->steps) {
@@ -794,34 +830,7 @@ path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
 				return -1;
 			id = (int32_t)e->val.i;
 		}
-		/* each rank's want-th in ts order, ties in input order */
-		for (r = 0; r < o->nrank; r++) {
-			struct pev *best = NULL;
-			long seen = 0;
-
-			for (;;) {
-				struct pev *next = NULL;
-
-				for (i = 0; i < o->n; i++) {
-					struct pev *p = &o->ev[i];
-
-					if (p->name != id || p->rk != r ||
-					    (best != NULL && (p->ts < best->ts ||
-					    (p->ts == best->ts &&
-					    p->seq <= best->seq))))
-						continue;
-					if (next == NULL || p->ts < next->ts ||
-					    (p->ts == next->ts &&
-					    p->seq < next->seq))
-						next = p;
-				}
-				if ((best = next) == NULL || ++seen == want)
-					break;
-			}
-			lo[r] = best ? best->ts : 1;
-			hi[r] = best ? best->ts + best->dur : 0;
-			found += best != NULL;
-		}
+		found = nth_of(o, id, want, lo, hi);
 		if (found == 0)
 			return -1;
 		*haslo = *hashi = 1;
