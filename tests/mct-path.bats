@@ -137,6 +137,23 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
 }
 
+@test "--steps all and median with --from and --to (the whole input kept): each step's window is theirs, a row each, the path of the window" {
+	local want
+
+	genf ps.json --scale 0.002 --profiler-steps
+	want=$(mct-path -q -o tsv --no-header -F bound,crit --from 10ms --to 300ms ps.json | sed -n 's/^total\t//p')
+	[ -n "$want" ]
+	run -0 --separate-stderr mct-path -q --steps all -o tsv --no-header -F name,crit --from 10ms --to 300ms ps.json
+	same "$output" "$(printf 'ProfilerStep#%d\t%s\n' 1 "$want" 2 "$want" 3 "$want" 4 "$want")"
+	run -0 --separate-stderr mct-path -q --steps median -o tsv --from 10ms --to 300ms ps.json
+	same "$output" "$(mct-path -q -o tsv --from 10ms --to 300ms ps.json)"
+	same "$stderr" "mct-path: median of 4 steps: ProfilerStep#2"
+	for w in "--from 1ms" "--to 100s"; do
+		run -0 --separate-stderr mct-path -q --steps all -o tsv --no-header -F name $w ps.json
+		same "$output" "$(printf 'ProfilerStep#%d\n' 1 2 3 4)"
+	done
+}
+
 @test "--steps all step by step: ProfilerStep#N rounds (gentrace --profiler-steps) give the oracle's rows whatever the file's order" {
 	local want l
 

@@ -887,6 +887,11 @@ steps_end(struct opts *o, char **med)
 	long long n = 0, cyc = 0;
 	size_t i;
 
+	/*
+	 * the ranks add_one() did not see (all of them with --from or --to,
+	 * which keep the whole input; those that came after a give-up)
+	 */
+	grow_ranks(o, s);
 	steps_groups(o, s, 1);
 	mct_sort(s->row, s->nrow, sizeof(*s->row), cmp_row);
 	for (i = 0; i < s->nrow; i++) {
