@@ -83,6 +83,7 @@ void	 mct_buf_adds(struct mct_buf *, const char *);
 void	 mct_buf_addc(struct mct_buf *, int);
 void	 mct_buf_addi(struct mct_buf *, int64_t);
 size_t	 mct_i64(char *, int64_t);
+int64_t	 mct_sat_add(int64_t, int64_t);
 void	 mct_buf_addjstr(struct mct_buf *, const char *, size_t);
 void	 mct_buf_free(struct mct_buf *);
 void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));

@@ -76,7 +76,7 @@ add_anchor(struct mct_phase *p, int32_t sig, long calls, int64_t total)
 	for (i = 0; i < p->nanc; i++)
 		if (p->anc[i].sig == sig) {
 			p->anc[i].calls += calls;
-			p->anc[i].total += total;
+			p->anc[i].total = mct_sat_add(p->anc[i].total, total);
 			return;
 		}
 	p->anc = mct_xrealloc(p->anc, (size_t)(p->nanc + 1) * sizeof(*p->anc));
@@ -145,7 +145,7 @@ cut_runs(struct mct_phaser *f, size_t s, int64_t limit, int64_t alltotal)
 
 			if (j > i && d->ts - f->dev[f->order[j - 1]].ts > limit)
 				break;
-			c.total += d->dur;
+			c.total = mct_sat_add(c.total, d->dur);
 			if (d->ts + d->dur > c.end)
 				c.end = d->ts + d->dur;
 			c.calls++;
@@ -167,7 +167,7 @@ find_runs(struct mct_phaser *f)
 	size_t i, s;
 
 	for (i = 0; i < f->ndev; i++)
-		alltotal += f->dev[i].dur;
+		alltotal = mct_sat_add(alltotal, f->dev[i].dur);
 	index_calls(f);
 	pause = mct_xmalloc((f->ndev + 1) * sizeof(*pause));
 	for (s = 0; s < f->nsig; s++)

@@ -93,6 +93,24 @@ agree() {
 	    "$(section "$mem" counters | wc -l)"
 }
 
+@test "a Bytes at the ends of int64: the sums stay at the end, not wrapped (it was signed overflow)" {
+	m='"ph":"i","name":"[memory]","pid":1,"tid":1'
+	d='"Device Type":1,"Device Id":0'
+	cat > big.json <<-EOF
+	{"traceEvents":[
+	{"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":0,"dur":100},
+	{$m,"ts":10,"args":{"Bytes":9223372036854775807,$d}},
+	{$m,"ts":20,"args":{"Bytes":9223372036854775807,$d}},
+	{$m,"ts":30,"args":{"Bytes":-9223372036854775808,$d}}]}
+	EOF
+	run mct-mem -o tsv --no-header -F device,peak,allocs,bytes,frees,freed big.json
+	[ "$status" -eq 0 ]
+	same "$output" "cuda:0	9223372036854775807	2	9223372036854775807	1	9223372036854775807"
+	run mct-mem --by op -o tsv --no-header big.json
+	[ "$status" -eq 0 ]
+	same "$output" "cuda:0		aten::empty	2	9223372036854775807	1	9223372036854775807"
+}
+
 @test "--by op --top N: the first N rows of each device" {
 	same "$(mct-mem --by op --top 2 -o tsv --no-header "$mem" 2>/dev/null)" \
 	    "$(section "$mem" op | awk -F '\t' '++n[$1] <= 2')"

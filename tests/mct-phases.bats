@@ -869,6 +869,42 @@ for l in open(sys.argv[1]):
 	diff first.tsv last.tsv
 }
 
+@test "device times that sum past int64: the sums stay at its end, not wrapped (b steady, not a; it was signed overflow)" {
+	# ten calls of a, 100 ns; three of b, 4e18 ns each (each one a sane
+	# time, their sum past int64)
+	k='"ph":"X","cat":"kernel","pid":0'
+	{
+		printf '{"traceEvents":[\n'
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			printf '{%s,"tid":7,"name":"a","ts":%d,"dur":100},\n' "$k" $((i * 1000))
+		done
+		for i in 0 1 2; do
+			printf '{%s,"tid":8,"name":"b","ts":2000%d,"dur":4000000000000000000}%s\n' \
+			    "$k" $i "$([ $i -lt 2 ] && echo ,)"
+		done
+		printf ']}\n'
+	} > big.json
+	run --separate-stderr mct-phases -u ns -o tsv --no-header big.json
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "$output" | cut -f1,5,7,9)" "init	10		a x10
+steady	3	3	b x3"
+}
+
+@test "a call whose end is past a sane time counts as of no time: the span is not wrapped negative (it was signed overflow)" {
+	# each ts and dur a sane time (below 2^62 ns); the second call's end,
+	# 8e18, is not, and the span from the first start would pass int64
+	k='"ph":"X","cat":"kernel","name":"a","pid":0,"tid":7'
+	cat > ends.json <<-EOF
+	{"traceEvents":[
+	{$k,"ts":-4000000000000000000,"dur":100},
+	{$k,"ts":4000000000000000000,"dur":4000000000000000000}]}
+	EOF
+	run --separate-stderr mct-phases -u ns -o tsv --no-header ends.json
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "$output" | cut -f1-4,6)" \
+	    "init	0	8000000000000000000	8000000000000000000	0.00"
+}
+
 @test "damaged input: the intact events are used, exit 1, the damage reported" {
 	head -c 4000000 "$D/t.json" > cut.json
 	phases_to cut.json

@@ -336,6 +336,25 @@ PY
 	    "$(mct-ranks -o tsv --no-header --device 'cat == "kernel"' "$f0" | cut -f 5)"
 }
 
+@test "--collectives: waits summed past int64 stay at its end, not wrapped negative (it was signed overflow)" {
+	# rank 1 starts each of four collectives 4e18 ns after rank 0 (each a
+	# sane time; the four skews' sum past int64)
+	for r in 0 1; do
+		{
+			printf '{"distributedInfo":{"rank":%d,"world_size":2},"traceEvents":[' $r
+			for i in 0 1 2 3; do
+				printf '%s{"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce","pid":0,"tid":7,"ts":%s,"dur":100}' \
+				    "$([ $i -gt 0 ] && echo ,)" "$((r * 4000000000000000000 + i * 1000))"
+			done
+			printf ']}\n'
+		} > r$r.json
+	done
+	run --separate-stderr mct-ranks -u ns --collectives -o tsv --no-header r0.json r1.json
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "$output" | tail -n 2)" "0	0	0
+1	4	9223372036854775807"
+}
+
 @test "a name of 16 MiB: mct-ranks holds a small multiple of it (each rule's scratch is given back), the same table as mct-ranks of the name cut short" {
 	if ldd "$MCT_BUILDDIR/tools/mct-ranks" | grep -q -e libasan -e libtsan; then
 		skip "a sanitizer's allocator keeps memory of its own"

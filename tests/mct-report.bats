@@ -445,6 +445,23 @@ md_rows() {
 	    grep -q '^| name | count | total | mean | sum:args.bytes | max:args.bytes | bandwidth |$' r.md
 }
 
+@test "a copy of no time has no bandwidth: '-', as python's, not inf (nor awk's division by zero)" {
+	c='"ph":"X","cat":"gpu_memcpy","pid":0,"tid":7'
+	cat > z.json <<-EOF
+	{"traceEvents":[
+	{$c,"name":"Memcpy HtoD (Pageable -> Device)","ts":10,"dur":0,"args":{"bytes":56}},
+	{$c,"name":"Memcpy DtoH (Device -> Pageable)","ts":20,"dur":2,"args":{"bytes":2000}},
+	{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":30,"dur":5}]}
+	EOF
+	mct-report z.json > r.md
+	ro copies z.json > want
+	grep -q '^Memcpy HtoD (Pageable -> Device)	-$' want
+	while IFS=$'\t' read -r name bw; do
+		same "$(md_rows r.md 6 "$name" | awk -F'\t' '{ print $NF }')" "$bw"
+	done < want
+	! grep -q inf r.md
+}
+
 @test "a run past two seconds shows where it is on a terminal's stderr, erased at the end; none when stderr is no terminal" {
 	command -v script >/dev/null 2>&1 || skip "no script(1) to give the report a terminal"
 	cd "$BATS_TEST_TMPDIR"

@@ -294,17 +294,6 @@ name_ok(struct opts *o, struct mct_event *ev)
 	return ok;
 }
 
-/* a + b, held at the int64 bounds instead of overflowing */
-static int64_t
-sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
 /* The window test: overlap [from, to), or with --within lie inside it. */
 static int
 window_ok(struct opts *o, struct mct_event *ev)
@@ -320,7 +309,7 @@ window_ok(struct opts *o, struct mct_event *ev)
 	isx = mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "X", 1);
 	if (!isx || mct_get_ns(ev, "dur", &dur) != 0)
 		dur = 0;
-	end = sat_add(ts, dur);
+	end = mct_sat_add(ts, dur);
 	if (!isx)
 		return (!o->has_from || ts >= o->lo) && (!o->has_to || ts < o->hi);
 	if (o->within)
@@ -381,7 +370,7 @@ clip(struct opts *o, struct mct_event *ev)
 	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
 	    mct_get_ns(ev, "ts", &ts) != 0 || mct_get_ns(ev, "dur", &dur) != 0)
 		return;
-	end = sat_add(ts, dur);
+	end = mct_sat_add(ts, dur);
 	if ((o->has_to && ts >= o->hi) || (o->has_from && end <= o->lo))
 		return;	/* not in the window: as it is */
 	nts = o->has_from && ts < o->lo ? o->lo : ts;

@@ -385,10 +385,12 @@ tally(struct tally *t, int64_t bytes)
 {
 	if (bytes > 0) {
 		t->allocs++;
-		t->bytes += bytes;
+		t->bytes = mct_sat_add(t->bytes, bytes);
 	} else if (bytes < 0) {
 		t->frees++;
-		t->freed -= bytes;
+		/* (a damaged Bytes; -INT64_MIN is past int64 too) */
+		t->freed = mct_sat_add(t->freed, bytes == INT64_MIN ?
+		    INT64_MAX : -bytes);
 	}
 }
 
@@ -410,7 +412,7 @@ devices(struct opts *o, struct mem **v, size_t *ndev)
 			d[n++].dev = m->dev;
 		}
 		x = &d[k];
-		x->run += m->bytes;
+		x->run = mct_sat_add(x->run, m->bytes);
 		if (!m->hastotal)
 			((struct mem *)m)->total = x->run;
 		tally(&x->t, m->bytes);

@@ -88,7 +88,7 @@ dominant(struct opts *o, int64_t a, int64_t b, struct mct_anchor *top,
 			continue;
 		all[d->sig].sig = d->sig;
 		all[d->sig].calls++;
-		all[d->sig].total += d->dur;
+		all[d->sig].total = mct_sat_add(all[d->sig].total, d->dur);
 	}
 	mct_sort(all, (size_t)o->st.n, sizeof(*all), cmp_anc);
 	for (k = 0; k < NTOP && k < o->st.n && all[k].calls > 0; k++)

@@ -485,7 +485,8 @@ find_colls(struct opts *o, struct colls *cs)
 	memset(cs->wait, 0, (o->nrk + 1) * sizeof(int64_t));
 	for (i = 0; i < cs->n; i++) {
 		cs->times_last[cs->c[i].last]++;
-		cs->wait[cs->c[i].last] += cs->c[i].skew;
+		cs->wait[cs->c[i].last] = mct_sat_add(cs->wait[cs->c[i].last],
+		    cs->c[i].skew);
 	}
 }
 
