@@ -83,10 +83,23 @@ void	 mct_buf_adds(struct mct_buf *, const char *);
 void	 mct_buf_addc(struct mct_buf *, int);
 void	 mct_buf_addi(struct mct_buf *, int64_t);
 size_t	 mct_i64(char *, int64_t);
-int64_t	 mct_sat_add(int64_t, int64_t);
 void	 mct_buf_addjstr(struct mct_buf *, const char *, size_t);
 void	 mct_buf_free(struct mct_buf *);
 void	 mct_sort(void *, size_t, size_t, int (*)(const void *, const void *));
+
+/*
+ * a + b, held at the int64 bounds instead of overflowing (inline: sums
+ * of times in the tools' inner loops, mct-path's longest path among them)
+ */
+static inline int64_t
+mct_sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
 void	 mct_sort_i64(int64_t *, size_t);
 void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);

@@ -251,17 +251,6 @@ mct_i64(char *o, int64_t v)
 	return (size_t)(e - q);
 }
 
-/* a + b, held at the int64 bounds instead of overflowing */
-int64_t
-mct_sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
 void
 mct_buf_addi(struct mct_buf *b, int64_t v)
 {

@@ -293,7 +293,7 @@ write_table(struct opts *o, const struct path *pa)
 	sum = mct_xmalloc((o->n + 1) * sizeof(*sum));
 	memset(sum, 0, (o->n + 1) * sizeof(*sum));
 	for (i = 0; i < pa->n; i++) {
-		ns[pa->s[i].kind] = path_sum(ns[pa->s[i].kind], pa->s[i].ns);
+		ns[pa->s[i].kind] = mct_sat_add(ns[pa->s[i].kind], pa->s[i].ns);
 		nseg[pa->s[i].kind]++;
 	}
 	/* each kind's top: the event with the most of it (the first so) */
@@ -301,8 +301,8 @@ write_table(struct opts *o, const struct path *pa)
 		top[k] = -1;
 		for (i = 0; i < pa->n; i++)
 			if (pa->s[i].kind == k && pa->s[i].att >= 0)
-				sum[pa->s[i].att] = path_sum(sum[pa->s[i].att],
-				    pa->s[i].ns);
+				sum[pa->s[i].att] = mct_sat_add(
+				    sum[pa->s[i].att], pa->s[i].ns);
 		for (i = 0; i < pa->n; i++) {
 			const struct seg *s = &pa->s[i];
 

@@ -260,7 +260,6 @@ void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_longest(struct opts *, struct path *);
-int64_t	 path_sum(int64_t, int64_t);
 void	 path_edge(struct opts *, int32_t, int32_t, int64_t, int, int32_t);
 void	 path_collectives(struct opts *);
 void	 path_sort_near(void *, size_t, size_t,

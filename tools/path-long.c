@@ -32,18 +32,6 @@ seg_kind(const struct opts *o, const struct edge *e)
 }
 
 /*
- * a + b (b, a time on the path, is never negative), at most INT64_MAX: a
- * path longer than int64 ns (times far apart, or --scale) stays there.
- */
-int64_t
-path_sum(int64_t a, int64_t b)
-{
-	int64_t s;
-
-	return __builtin_add_overflow(a, b, &s) ? INT64_MAX : s;
-}
-
-/*
  * Is the path to v through edge e (its length d) better than the one
  * through edge b (length bd): longer, else by the kind (erank), else from
  * the lower node.
@@ -137,7 +125,7 @@ path_longest(struct opts *o, struct path *pa)
 		for (k = (size_t)sstart[v]; k < (size_t)sstart[v + 1]; k++) {
 			const struct edge *e = &o->e[sl[k]];
 			struct lnode *w = &nd[e->v];
-			int64_t d = path_sum(dv, e->w);
+			int64_t d = mct_sat_add(dv, e->w);
 
 			if (better(e, d, w->pred >= 0 ? &o->e[w->pred] : NULL,
 			    w->dist)) {
@@ -173,7 +161,7 @@ path_longest(struct opts *o, struct path *pa)
 		sk = seg_kind(o, e);
 		if (pa->n > 0 && pa->s[pa->n - 1].att == e->att &&
 		    pa->s[pa->n - 1].kind == sk) {
-			pa->s[pa->n - 1].ns = path_sum(pa->s[pa->n - 1].ns,
+			pa->s[pa->n - 1].ns = mct_sat_add(pa->s[pa->n - 1].ns,
 			    e->w);
 			continue;
 		}
@@ -190,7 +178,7 @@ path_longest(struct opts *o, struct path *pa)
 	for (i = k = 0; i < pa->n; i++) {
 		if (k > 0 && pa->s[k - 1].att == pa->s[i].att &&
 		    pa->s[k - 1].kind == pa->s[i].kind)
-			pa->s[k - 1].ns = path_sum(pa->s[k - 1].ns,
+			pa->s[k - 1].ns = mct_sat_add(pa->s[k - 1].ns,
 			    pa->s[i].ns);
 		else
 			pa->s[k++] = pa->s[i];

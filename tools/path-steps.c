@@ -99,7 +99,7 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 	w->cycle = pa.cycle > 0;
 	w->crit = pa.len;
 	for (j = 0; j < pa.n && !w->cycle; j++)
-		w->ns[pa.s[j].kind] = path_sum(w->ns[pa.s[j].kind],
+		w->ns[pa.s[j].kind] = mct_sat_add(w->ns[pa.s[j].kind],
 		    pa.s[j].ns);
 	path_free(&pa);
 }
