@@ -504,3 +504,24 @@ md_rows() {
 	grep -q -F '"\u005bmemory]"' "$e"
 	mct-report "$e" | sed "s|$e|mem.json|g" | cmp - r.md
 }
+
+@test "the steps' table is read only where a step can be: a name written with a \\u escape still has it, a trace with no step has none" {
+	cd "$BATS_TEST_TMPDIR"
+	ro kineto 1000,3000,1200,1100,5000 > a.json
+	grep -q 'ProfilerStep#' a.json
+	sed 's/ProfilerStep#/Profiler\\u0053tep#/g' a.json > esc.json
+	! grep -q 'ProfilerStep#' esc.json
+	run --separate-stderr mct-report a.json
+	[ "$status" -eq 0 ]
+	want=$(sed -n "/^The profiler's training steps/,/^\$/p; /^| cat | count | median/,/^\$/p" <<<"$output")
+	[[ "$want" == *"| cat | count | median"* ]]
+	IFS=$'\t' read -r n med _ <<<"$(ro steps a.json)"
+	[[ "$want" == *"| $n | $med |"* ]]
+	run --separate-stderr mct-report esc.json
+	[ "$status" -eq 0 ]
+	same "$(sed -n "/^The profiler's training steps/,/^\$/p; /^| cat | count | median/,/^\$/p" <<<"$output")" "$want"
+	printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1000,"dur":8390}]}\n' > none.json
+	run --separate-stderr mct-report none.json
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"training steps"* ]]
+}
