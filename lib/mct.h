@@ -100,6 +100,20 @@ mct_sat_add(int64_t a, int64_t b)
 		return b > 0 ? INT64_MAX : INT64_MIN;
 	return r;
 }
+
+/*
+ * a - b, held at the int64 bounds likewise: the span from a start to an
+ * end, each a time of the trace but too far apart for their difference
+ */
+static inline int64_t
+mct_sat_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
 void	 mct_sort_i64(int64_t *, size_t);
 void	 mct_sort_r(void *, size_t, size_t,
 	    int (*)(const void *, const void *, void *), void *);

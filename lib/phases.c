@@ -51,7 +51,7 @@ mct_phases_overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
 {
 	int64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
 
-	return hi > lo ? hi - lo : 0;
+	return hi > lo ? mct_sat_sub(hi, lo) : 0;
 }
 
 static struct mct_phase *
@@ -197,8 +197,10 @@ take_cand(struct mct_phaser *f, const struct mct_cand *c)
 		ov = mct_phases_overlap(c->start, c->end, ph->start, ph->end);
 		if (ov == 0)
 			continue;
-		if ((double)ov >= share * (double)(c->end - c->start) &&
-		    (double)ov >= share * (double)(ph->end - ph->start)) {
+		if ((double)ov >= share *
+		    (double)mct_sat_sub(c->end, c->start) &&
+		    (double)ov >= share *
+		    (double)mct_sat_sub(ph->end, ph->start)) {
 			add_anchor(ph, c->sig, c->calls, c->total);
 			if (c->start < ph->start)
 				ph->start = c->start;
@@ -510,8 +512,8 @@ mct_phases_merge_switches(struct mct_phaser *f, int64_t min)
 		round = mct_xmalloc((size_t)(f->nph + 1) * sizeof(*round));
 		for (p = 0; p < f->nph; p++)
 			if (f->ph[p].kind == MCT_PH_STEADY && f->ph[p].rounds > 0)
-				round[n++] = (f->ph[p].end - f->ph[p].start) /
-				    f->ph[p].rounds;
+				round[n++] = mct_sat_sub(f->ph[p].end,
+				    f->ph[p].start) / f->ph[p].rounds;
 		mct_sort_i64(round, (size_t)n);
 		min = n > 0 ? round[n / 2] / 100 : 0;
 		free(round);

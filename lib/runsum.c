@@ -84,7 +84,7 @@ mct_rounds(const struct mct_call *dev, size_t n, size_t nsig,
 			nv += (size_t)f.ph[p].rounds;
 			continue;
 		}
-		t = (f.ph[p].end - f.ph[p].start) / f.ph[p].rounds;
+		t = mct_sat_sub(f.ph[p].end, f.ph[p].start) / f.ph[p].rounds;
 		for (k = 0; k < f.ph[p].rounds; k++)
 			v[nv++] = t;
 	}
@@ -181,13 +181,13 @@ mct_rcall_union(const struct mct_rcall *c, size_t n, int which)
 			continue;
 		}
 		if (open)
-			sum += cur1 - cur0;
+			sum = mct_sat_add(sum, mct_sat_sub(cur1, cur0));
 		cur0 = s;
 		cur1 = e;
 		open = 1;
 	}
 	if (open)
-		sum += cur1 - cur0;
+		sum = mct_sat_add(sum, mct_sat_sub(cur1, cur0));
 	return sum;
 }
 

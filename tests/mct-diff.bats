@@ -268,6 +268,16 @@ assert len(set(names)) == len(names), names' <<<"$output"
 	[[ "$stderr" == *"parsecs"* ]]
 }
 
+@test "a run's span past int64 ns stays at its end, 9223372036854775807, in the summary, not wrapped negative (it was signed overflow)" {
+	# kernels at -4e18 and at 4e18 for 4e18: each ts and dur a sane time,
+	# from the first start to the last end past int64
+	k='"ph":"X","cat":"kernel","pid":2,"tid":7'
+	printf '{"traceEvents":[{%s,"name":"a","ts":-4000000000000000000,"dur":4000000000000000000},{%s,"name":"b","ts":4000000000000000000,"dur":4000000000000000000}]}\n' \
+	    "$k" "$k" > far.json
+	run -0 --separate-stderr mct-diff -u ns far.json far.json
+	same "${lines[1]}" '{"name":"mct_diff_summary","span_a":9223372036854775807,"span_b":9223372036854775807,"busy_a":8000000000000000000,"busy_b":8000000000000000000,"busy_pct_a":86.73617379884035,"busy_pct_b":86.73617379884035,"rounds_a":0,"rounds_b":0,"round_a":null,"round_b":null}'
+}
+
 @test "--top N and --min-delta T hide rows; --fail-if still sees every row" {
 	run mct-diff -o tsv --no-header --min-delta 1us "$d/a.json" "$d/b.json"
 	[ "${#lines[@]}" -eq 1 ]

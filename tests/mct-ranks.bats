@@ -355,6 +355,39 @@ PY
 1	4	9223372036854775807"
 }
 
+@test "a rank's span past int64 ns stays at its end, 9223372036854775807, and so its busy time and rounds, not wrapped negative (it was signed overflow)" {
+	# k every 1e18 ns from -4.5e18, back to back, the last to 9e18; m the
+	# same 1 ns later: each ts and dur a sane time, the span from the
+	# first start to the last end past int64
+	{
+		printf '{"traceEvents":[\n'
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			t=$((-4500000000000000000 + i * 1000000000000000000))
+			printf '{"ph":"X","cat":"kernel","pid":0,"tid":7,"name":"k","ts":%d,"dur":%d},\n' \
+			    $t $((i < 9 ? 1000000000000000000 : 4500000000000000000))
+			printf '{"ph":"X","cat":"kernel","pid":0,"tid":8,"name":"m","ts":%d,"dur":%d}%s\n' \
+			    $((t + 1)) $((i < 9 ? 1 : 4499999999999999999)) "$([ $i -lt 9 ] && echo ,)"
+		done
+		printf ']}\n'
+	} > far.json
+	run -0 --separate-stderr mct-ranks -u ns -o tsv --no-header far.json
+	same "$(printf '%s\n' "$output" | cut -f1-10)" \
+	    "0	9223372036854775807	9223372036854775807	100	9223372036854775807	0	0	0	10	922337203685477580"
+}
+
+@test "--collectives: a collective's dur past int64 ns stays at its end, not wrapped negative (it was signed overflow)" {
+	# rank 0's call at -4e18, rank 1's at 4e18 for 4e18: from the first
+	# start to the last end is past int64
+	for r in 0 1; do
+		printf '{"distributedInfo":{"rank":%d,"world_size":2},"traceEvents":[{"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce","pid":0,"tid":7,"ts":%s,"dur":%s}]}\n' \
+		    $r $((r ? 4000000000000000000 : -4000000000000000000)) \
+		    $((r ? 4000000000000000000 : 100)) > r$r.json
+	done
+	run -0 --separate-stderr mct-ranks -u ns --collectives -o tsv --no-header r0.json r1.json
+	same "$(printf '%s\n' "$output" | head -n 1)" \
+	    "ncclKernel_AllReduce	1	0	9223372036854775807	2	8000000000000000000	3999999999999999900	0	1"
+}
+
 @test "a name of 16 MiB: mct-ranks holds a small multiple of it (each rule's scratch is given back), the same table as mct-ranks of the name cut short" {
 	if ldd "$MCT_BUILDDIR/tools/mct-ranks" | grep -q -e libasan -e libtsan; then
 		skip "a sanitizer's allocator keeps memory of its own"

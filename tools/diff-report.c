@@ -402,7 +402,7 @@ sum_num(const struct run *r, int s, struct num *x)
 	}
 	switch (s) {
 	case S_SPAN:
-		x->i = rs->end - rs->start;
+		x->i = mct_sat_sub(rs->end, rs->start);
 		break;
 	case S_BUSY:
 		x->i = rs->busy;
@@ -413,7 +413,7 @@ sum_num(const struct run *r, int s, struct num *x)
 			x->null = 1;
 		else
 			x->d = 100.0 * (double)rs->busy /
-			    (double)(rs->end - rs->start);
+			    (double)mct_sat_sub(rs->end, rs->start);
 		break;
 	case S_ROUNDS:
 		x->i = rs->rounds;

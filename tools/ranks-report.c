@@ -46,7 +46,7 @@ figures_of(const struct rank *r, struct figures *f)
 
 	for (m = 0; m < NMETRIC; m++)
 		f->has[m] = 1;
-	f->v[M_SPAN] = r->end - r->start;
+	f->v[M_SPAN] = mct_sat_sub(r->end, r->start);
 	f->v[M_BUSY] = r->busy;
 	f->pct = f->v[M_SPAN] > 0 ? 100.0 * (double)r->busy /
 	    (double)f->v[M_SPAN] : 0;
@@ -544,7 +544,7 @@ coll_record(struct opts *o, const struct coll *c)
 		mct_out_at(&o->out, &line, c->ts);
 	}
 	field(o, &line, "dur");
-	mct_out_time(&o->out, &line, c->end - c->ts);
+	mct_out_time(&o->out, &line, mct_sat_sub(c->end, c->ts));
 	field(o, &line, "ranks");
 	mct_buf_addi(&line, (int64_t)o->nrk);
 	field(o, &line, "skew");
