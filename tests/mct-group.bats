@@ -413,6 +413,15 @@ kernel_kernel_1"
 	grep -qF '"name":"[2,1,1]"' got
 }
 
+@test "ndjson: a group's span past int64 ns, its dur, stays at its end, 9223372036854775807, not wrapped negative (it was signed overflow)" {
+	# a at -4e18, b at 4e18 for 4e18: each ts and dur a sane time, from
+	# the first start to the last end past int64
+	printf '%s\n' '{"name":"a","ph":"X","pid":1,"ts":-4000000000000000000,"dur":4000000000000000000}' \
+	    '{"name":"b","ph":"X","pid":1,"ts":4000000000000000000,"dur":4000000000000000000}' > far.nd
+	run -0 --separate-stderr mct-group -u ns -o ndjson --by pid -a count,first far.nd
+	same "${lines[1]}" '{"pid":1,"count":2,"first":0,"name":"1","ph":"X","ts":-4000000000000000000,"dur":9223372036854775807}'
+}
+
 @test "ndjson: the name of a record is the key's text when name is not a --by field" {
 	agree ndjson "$kern" --by args.grid,args.block -a count
 	grep -qF '"name":"[2056,32,1] [128,1,1]"' got

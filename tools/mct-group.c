@@ -300,7 +300,7 @@ row(void *arg, struct mct_group *g, const char *label)
 			mct_buf_adds(&line, ",\"ph\":\"X\",\"ts\":");
 			mct_buf_addi(&line, g->first);
 			mct_buf_adds(&line, ",\"dur\":");
-			mct_buf_addi(&line, g->last - g->first);
+			mct_buf_addi(&line, mct_sat_sub(g->last, g->first));
 		}
 		mct_buf_addc(&line, '}');
 		mct_event_init(&ev, line.p, line.len, NULL);
