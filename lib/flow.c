@@ -171,7 +171,7 @@ mct_flow_pair(struct mct_flow *f, const char *json, size_t len,
 	mct_buf_adds(b, "},\"latency\":");
 	mct_buf_addi(b, dts - c->ts);
 	mct_buf_adds(b, ",\"queue\":");
-	mct_buf_addi(b, dts - c->ts - c->dur);
+	mct_buf_addi(b, mct_sat_sub(dts - c->ts, c->dur));
 	mct_buf_addc(b, '}');
 	f->pairs++;
 	if (f->stk) {

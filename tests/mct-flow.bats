@@ -815,6 +815,32 @@ tables_trace() {
 	done
 }
 
+@test "queue past int64 ns (a launch far after its device event) stays at its end, -9223372036854775808, not wrapped (it was signed overflow)" {
+	# the kernel at -4e18, its launch at 4e18 for 4e18: each a sane time,
+	# device start minus launch end past int64
+	printf '%s\n' '{"traceEvents":[{"name":"k","ph":"X","cat":"kernel","pid":2,"tid":7,"ts":-4000000000000000000,"dur":10,"args":{"correlation":1}},' \
+	    '{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":4000000000000000000,"dur":4000000000000000000,"args":{"correlation":1}}]}' > far.json
+	run -0 --separate-stderr mct-flow -q -u ns -o tsv --no-header far.json
+	same "$output" "cudaLaunchKernel	k	-8000000000000000000	-9223372036854775808"
+}
+
+@test "--idle: gaps summed past int64 ns (events that overlap by 4e18 ns) stay at its end, not wrapped positive (it was signed overflow)" {
+	# four kernels of a stream 1 ns apart, each 4e18 ns long: three gaps
+	# of about -4e18 ns each, kernel waits
+	{
+		printf '{"traceEvents":[\n'
+		for i in 0 1 2 3; do
+			printf '{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":%d,"dur":1,"args":{"correlation":%d}},\n' \
+			    $((-4500000000000000000 + i)) $i
+			printf '{"name":"k","ph":"X","cat":"kernel","pid":2,"tid":7,"ts":%d,"dur":4000000000000000000,"args":{"correlation":%d}}%s\n' \
+			    $((-4000000000000000000 + i)) $i "$([ $i -lt 3 ] && echo ,)"
+		done
+		printf ']}\n'
+	} > over.json
+	run -0 --separate-stderr mct-flow -q -u ns --idle -o tsv --no-header over.json
+	same "$output" "2	7	4	-9223372036854775808	0	-9223372036854775808	0"
+}
+
 @test "--idle, --queue: the formats, -F, and what does not go with them exits 2" {
 	tables_trace > t.json
 	run --separate-stderr mct-flow -q --idle -o table t.json

@@ -231,16 +231,16 @@ idle_row(struct ftab *t, const struct ftstream *s, const struct ftpair *p,
 	for (i = 1; i < n; i++) {
 		gap = p[i].ts - p[i - 1].end;
 		if (p[i].lts > p[i - 1].end)
-			w[0] += gap;
+			w[0] = mct_sat_add(w[0], gap);
 		else if (gap < t->kwait)
-			w[1] += gap;
+			w[1] = mct_sat_add(w[1], gap);
 		else
-			w[2] += gap;
+			w[2] = mct_sat_add(w[2], gap);
 	}
 	b->len = 0;
 	head(t, s, b);
 	key_i(b, "events", (int64_t)n);
-	key_i(b, "idle", w[0] + w[1] + w[2]);
+	key_i(b, "idle", mct_sat_add(mct_sat_add(w[0], w[1]), w[2]));
 	key_i(b, "host_wait", w[0]);
 	key_i(b, "kernel_wait", w[1]);
 	key_i(b, "other_wait", w[2]);
