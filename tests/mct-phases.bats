@@ -905,6 +905,23 @@ steady	3	3	b x3"
 	    "init	0	8000000000000000000	8000000000000000000	0.00"
 }
 
+@test "a phase from an origin far before the calls: its span past int64 ns stays at its end, 9223372036854775807, not wrapped negative (it was signed overflow)" {
+	# an instant at -9e18 sets the origin (any int64 may), the calls at
+	# 4e18: init runs from the one to the other
+	k='"ph":"X","cat":"kernel","name":"a","pid":0,"tid":7'
+	cat > far.json <<-EOF
+	{"traceEvents":[{"name":"z","ph":"i","pid":1,"tid":1,"ts":-9000000000000000000},
+	{$k,"ts":4000000000000000000,"dur":100},
+	{$k,"ts":4000000000000001000,"dur":100},
+	{$k,"ts":4000000000000002000,"dur":100}]}
+	EOF
+	run -0 --separate-stderr mct-phases -u ns far.json
+	same "${lines[1]}" '{"name":"init","ph":"X","ts":-9000000000000000000,"dur":9223372036854775807,"pid":1000000,"tid":1,"phase":"init","start":0,"end":9223372036854775807,"span":9223372036854775807,"events":0,"busy":0,"busy_pct":0,"rounds":0,"round":null,"anchors":[],"top":[]}'
+	run -0 --separate-stderr mct-phases -u ns -o tsv --no-header far.json
+	same "$(printf '%s\n' "$output" | cut -f1-6)" "init	0	9223372036854775807	9223372036854775807	0	0.00
+steady	9223372036854775807	9223372036854775807	2100	3	14.29"
+}
+
 @test "damaged input: the intact events are used, exit 1, the damage reported" {
 	head -c 4000000 "$D/t.json" > cut.json
 	phases_to cut.json

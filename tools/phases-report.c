@@ -121,7 +121,7 @@ put_place(struct opts *o, struct mct_buf *line, const char *kind,
 	mct_buf_adds(line, before[json][2]);
 	mct_out_at(&o->out, line, end);
 	mct_buf_adds(line, before[json][3]);
-	mct_out_time(&o->out, line, end - start);
+	mct_out_time(&o->out, line, mct_sat_sub(end, start));
 }
 
 /*
@@ -138,7 +138,7 @@ begin_event(struct opts *o, struct mct_buf *line, const char *name,
 	mct_buf_adds(line, ",\"ph\":\"X\",\"ts\":");
 	mct_buf_addi(line, start);
 	mct_buf_adds(line, ",\"dur\":");
-	mct_buf_addi(line, end - start);
+	mct_buf_addi(line, mct_sat_sub(end, start));
 	mct_buf_adds(line, ",\"pid\":");
 	mct_buf_addi(line, TRACK_PID);
 	mct_buf_adds(line, ",\"tid\":");
@@ -285,7 +285,7 @@ phase_record(struct opts *o, int i)
 
 	busy_in(o, p->start, p->end, &f.busy, &f.events);
 	f.busy_pct = p->end > p->start ? 100.0 * (double)f.busy /
-	    (double)(p->end - p->start) : 0;
+	    (double)mct_sat_sub(p->end, p->start) : 0;
 	dominant(o, p->start, p->end, f.top, &f.ntop);
 	/* anchors heaviest first: the label names the first */
 	mct_sort(p->anc, (size_t)p->nanc, sizeof(*p->anc), cmp_anc);
