@@ -112,18 +112,21 @@ index_calls(struct mct_phaser *f)
 
 /*
  * Takes signature s (two calls or more) and room for its pauses; gives the
- * pause that ends one of its runs: --split times its median pause.
+ * pause that ends one of its runs: --split times its median pause (at most
+ * int64's most: a pause of times far apart, split, need not fit).
  */
 static int64_t
 run_limit(struct mct_phaser *f, size_t s, int64_t *pause)
 {
 	size_t i, n = 0;
+	double limit;
 
 	for (i = f->first[s] + 1; i < f->first[s + 1]; i++)
 		pause[n++] = f->dev[f->order[i]].ts -
 		    f->dev[f->order[i - 1]].ts;
 	mct_sort_i64(pause, n);
-	return (int64_t)((double)pause[n / 2] * f->m->split);
+	limit = (double)pause[n / 2] * f->m->split;
+	return limit >= 0x1p63 ? INT64_MAX : (int64_t)limit;
 }
 
 /*

@@ -922,6 +922,18 @@ steady	3	3	b x3"
 steady	9223372036854775807	9223372036854775807	2100	3	14.29"
 }
 
+@test "calls 2e18 ns apart are one run: --split times the pause, past int64, stays at its end instead of a negative limit that cut every call apart" {
+	k='"ph":"X","cat":"kernel","name":"a","pid":0,"tid":7'
+	cat > apart.json <<-EOF
+	{"traceEvents":[{$k,"ts":-3000000000000000000,"dur":100},
+	{$k,"ts":-1000000000000000000,"dur":100},
+	{$k,"ts":1000000000000000000,"dur":100},
+	{$k,"ts":3000000000000000000,"dur":100}]}
+	EOF
+	run -0 --separate-stderr mct-phases -u ns -o tsv --no-header apart.json
+	same "$output" "steady	0	6000000000000000100	6000000000000000100	4	0.00	4	1500000000000000025	a x4"
+}
+
 @test "damaged input: the intact events are used, exit 1, the damage reported" {
 	head -c 4000000 "$D/t.json" > cut.json
 	phases_to cut.json
