@@ -329,7 +329,7 @@ mct_pairbe_next(struct mct_pairbe *p, struct mct_event **evp)
 			return 1;
 		}
 		p->pairs++;
-		*evp = make_x(p, b, ev, ts - b->ts);
+		*evp = make_x(p, b, ev, mct_sat_sub(ts, b->ts));
 		return 1;
 	}
 	return flush(p, evp);

@@ -59,6 +59,13 @@ pyp() {
 	[[ "$want" == *"400 B/E pairs"*"1 E with no open B"*"2 B never closed, 1 E before its B" ]]
 }
 
+@test "--pair-be: a B and its E further apart than int64 ns holds: the dur stays at its end, 9223372036854775807, not wrapped negative (it was signed overflow)" {
+	printf '%s\n' '{"name":"x","ph":"B","pid":1,"tid":3,"ts":-9000000000000000000}' \
+	    '{"name":"x","ph":"E","pid":1,"tid":3,"ts":9000000000000000000}' > "$T/far.nd"
+	run -0 --separate-stderr mct-cat -u ns --pair-be "$T/far.nd"
+	same "${lines[1]}" '{"name":"x","ph":"X","pid":1,"tid":3,"ts":-9000000000000000000,"dur":9223372036854775807}'
+}
+
 @test "--pair-be in mct-group, mct-phases and mct-flow: the same as reading mct-cat --pair-be's stream; without it B/E stay two events" {
 	mct-cat --pair-be nest.json 2>/dev/null > "$T/s.nd"
 	same "$(mct-group --pair-be -o tsv -a count,total,first,last nest.json 2>/dev/null)" \
