@@ -2,8 +2,9 @@
  * mct-path.h - what mct-path.c (the command line and the output),
  * path-read.c (the events kept, the window), path-graph.c (the graph
  * and its longest path), path-steps.c (--steps all, step by step;
- * --step, its window only), path-job.c (--steps all's job's steps, by
- * name across ranks) and path-cset.c (its sets of ids) share.
+ * --step, its window only), path-pick.c (--step's instances), path-job.c
+ * (--steps all's job's steps, by name across ranks) and path-cset.c (its
+ * sets of ids) share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -291,6 +292,10 @@ int	 steps_cmp_seq(const void *, const void *);
 void	 steps_grow_corrs(struct opts *, struct stepstate *);
 void	 steps_give_up(struct opts *, struct stepstate *);
 int	 steps_groups(struct opts *, struct stepstate *, int);
+void	 picks_begin(struct opts *, struct stepstate *);
+int	 picks_cand(const struct stepstate *, const struct pev *);
+void	 picks_windows(struct stepstate *);
+int	 picks_add(struct opts *, struct stepstate *, const struct pev *);
 ssize_t	 steps_parked(const struct stepstate *, int32_t, int32_t);
 int32_t	 steps_ranks(const struct mct_header *);
 int	 cmp_coll(const void *, const void *, void *);
