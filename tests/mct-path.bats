@@ -579,6 +579,34 @@ total	4"
 	same "$stderr" "mct-path: --step a#100001: no such event"
 }
 
+# backsteps N > FILE: N annotations "s" written latest first, each with
+# an op inside (10 ns after its start, of 1 + i * 7 % 31 ns)
+backsteps() {
+	awk -v n="$1" 'BEGIN { printf "["
+	    for (i = n - 1; i >= 0; i--) {
+		printf "%s{\"name\":\"s\",\"ph\":\"X\",\"cat\":\"user_annotation\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":50}\n", i < n - 1 ? "," : "", 100 * i
+		printf ",{\"name\":\"op\",\"ph\":\"X\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":%d}\n", 100 * i + 10, 1 + i * 7 % 31 }
+	    print "]" }'
+}
+
+@test "--step NAME#N of steps written latest first: the oracle's window (each step goes in without moving the others)" {
+	local k
+	backsteps 3000 > back.json
+	for k in 1 1500 2999 3000; do
+		same "$(says --step "s#$k" back.json)" \
+		    "$(ask back.json $'--step\ts#'$k $'--step\ts#1' \
+		    $'--step\ts#1500' $'--step\ts#2999' $'--step\ts#3000')"
+	done
+	# 50,000 of them (a sorted array that takes each at its front moved
+	# 1.25e9 elements; minutes under ASan): the op of the N-th
+	backsteps 50000 > back50k.json
+	for k in 1 31 25000 49999 50000; do
+		run -0 --separate-stderr mct-path -q -u ns -o tsv --no-header -F bound,crit --step "s#$k" back50k.json
+		same "$output" "$(printf 'host\t%d\ntotal\t%d' \
+		    $((1 + (k - 1) * 7 % 31)) $((1 + (k - 1) * 7 % 31)))"
+	done
+}
+
 @test "a kernel that starts more than 1.5 ms after its stream's last kernel waits for its launch; within 1.5 ms, for that kernel: the oracle's path" {
 	cat > t.json <<'J'
 [{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":5,"args":{"correlation":1}},

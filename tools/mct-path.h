@@ -135,7 +135,8 @@ struct pick {
 	const char	*text;		/* the name */
 	int32_t		 id;		/* its id in o->names, -1 not yet */
 	long		 want;		/* the instance */
-	struct cand	**c;		/* per rank: the first want, in order */
+	struct cand	**c;		/* per rank: the first want, a heap
+					   (path-pick.c) */
 	size_t		*nc;
 	int32_t		 nrk;
 };

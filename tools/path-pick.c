@@ -54,37 +54,72 @@ picks_ids(struct opts *o, struct stepstate *s)
 			s->pk[i].id = (int32_t)e->val.i;
 }
 
-/* Where (ts, seq) goes among the pick's events of rank r. */
-static size_t
-cand_at(const struct pick *k, int32_t r, int64_t ts, long long seq)
+/*
+ * A pick's events of rank r, the first want of the name so far, are a
+ * max-heap by (ts, seq): c[r][0] is the latest of them, the want-th once
+ * there are want.  Events that come latest first (a trace written
+ * backwards) each go in at log(want) cost, where a sorted array would
+ * move all the others.
+ */
+
+/* Is x after y, by (ts, seq)? */
+static int
+cand_after(const struct cand *x, const struct cand *y)
 {
-	size_t a = 0, b = k->nc[r], m;
-
-	while (a < b) {
-		const struct cand *c = &k->c[r][(m = (a + b) / 2)];
-
-		if (c->ts < ts || (c->ts == ts && c->seq < seq))
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a;
+	return x->ts > y->ts || (x->ts == y->ts && x->seq > y->seq);
 }
 
-/* Is p one of the first events of a pick's name on its rank? */
+/* The heap h[0..n) again, after its element i has come later. */
+static void
+cand_down(struct cand *h, size_t n, size_t i)
+{
+	struct cand t = h[i];
+	size_t m;
+
+	while ((m = 2 * i + 1) < n) {
+		if (m + 1 < n && cand_after(&h[m + 1], &h[m]))
+			m++;
+		if (!cand_after(&h[m], &t))
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	h[i] = t;
+}
+
+/* The heap h[0..n] again, after its element n has been added. */
+static void
+cand_up(struct cand *h, size_t n)
+{
+	struct cand t = h[n];
+	size_t m;
+
+	while (n > 0 && cand_after(&t, &h[(m = (n - 1) / 2)])) {
+		h[n] = h[m];
+		n = m;
+	}
+	h[n] = t;
+}
+
+/*
+ * Is p one of the first events of a pick's name on its rank?  Every event
+ * kept went through pick_add(): one of its name and rank is one of the
+ * first while they are fewer than want, else when not after the want-th.
+ */
 int
 picks_cand(const struct stepstate *s, const struct pev *p)
 {
 	const struct pick *k;
-	size_t j;
+	struct cand c;
 	int i;
 
 	for (i = 0; i < s->npk; i++) {
 		k = &s->pk[i];
-		if (k->id != p->name || p->rk >= k->nrk)
+		if (k->id != p->name || p->rk >= k->nrk || k->nc[p->rk] == 0)
 			continue;
-		j = cand_at(k, p->rk, p->ts, p->seq);
-		if (j < k->nc[p->rk] && k->c[p->rk][j].seq == p->seq)
+		c = (struct cand){ p->ts, p->dur, p->seq };
+		if (k->nc[p->rk] < (size_t)k->want ||
+		    !cand_after(&c, &k->c[p->rk][0]))
 			return 1;
 	}
 	return 0;
@@ -97,8 +132,8 @@ picks_cand(const struct stepstate *s, const struct pev *p)
 static int
 pick_add(struct pick *k, const struct pev *p, int *moved)
 {
+	struct cand c = { p->ts, p->dur, p->seq };
 	int32_t r = p->rk;
-	size_t j;
 
 	while (k->nrk <= r) {
 		k->c = mct_xgrow(k->c, (size_t)k->nrk, sizeof(*k->c));
@@ -106,13 +141,16 @@ pick_add(struct pick *k, const struct pev *p, int *moved)
 		k->c[k->nrk] = NULL;
 		k->nc[k->nrk++] = 0;
 	}
-	if ((j = cand_at(k, r, p->ts, p->seq)) >= (size_t)k->want)
+	if (k->nc[r] < (size_t)k->want) {
+		k->c[r] = mct_xgrow(k->c[r], k->nc[r], sizeof(**k->c));
+		k->c[r][k->nc[r]] = c;
+		cand_up(k->c[r], k->nc[r]++);
+	} else if (cand_after(&c, &k->c[r][0]))
 		return 0;
-	if (k->nc[r] < (size_t)k->want)
-		k->c[r] = mct_xgrow(k->c[r], k->nc[r]++, sizeof(**k->c));
-	memmove(&k->c[r][j + 1], &k->c[r][j], (k->nc[r] - 1 - j) *
-	    sizeof(**k->c));
-	k->c[r][j] = (struct cand){ p->ts, p->dur, p->seq };
+	else {
+		k->c[r][0] = c;
+		cand_down(k->c[r], k->nc[r], 0);
+	}
 	*moved |= k->nc[r] == (size_t)k->want;
 	return 1;
 }
@@ -130,7 +168,7 @@ picks_windows(struct stepstate *s)
 		for (r = 0; r < s->pk[i].nrk; r++) {
 			if (s->pk[i].nc[r] != (size_t)s->pk[i].want)
 				continue;
-			c = &s->pk[i].c[r][s->pk[i].want - 1];
+			c = &s->pk[i].c[r][0];
 			s->open = mct_xgrow(s->open, s->nopen, sizeof(*s->open));
 			s->open[s->nopen++] = (struct window){ r, c->ts,
 			    c->ts + c->dur };
