@@ -137,6 +137,16 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
 }
 
+@test "--steps all: a bare ProfilerStep# (no digit after the #) is no step: no row for it, as the oracle's; --step finds it by its whole name" {
+	bare_step > bare.json
+	same "$(mct-path -q --steps all -o tsv --no-header bare.json | sed 's/^/step\t/')" \
+	    "$(ask bare.json $'--steps\tall' $'--steps\tall')"
+	run -0 --separate-stderr mct-path -q --steps all -o tsv --no-header -F name bare.json
+	same "$output" $'ProfilerStep#10\nProfilerStep#11\nProfilerStep#12'
+	run -0 --separate-stderr mct-path -q -o tsv --no-header -F bound,crit --step 'ProfilerStep#' bare.json
+	same "$output" $'host\t1350000\ntotal\t1350000'
+}
+
 @test "--steps all and median with --from and --to (the whole input kept): each step's window is theirs, a row each, the path of the window" {
 	local want
 
