@@ -158,6 +158,7 @@ struct mct_strtab {
 };
 
 int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
+size_t	 mct_strtab_len(const struct mct_strtab *, int32_t);
 void	 mct_strtab_free(struct mct_strtab *);
 
 /*

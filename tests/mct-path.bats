@@ -147,6 +147,34 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	same "$output" $'host\t1350000\ntotal\t1350000'
 }
 
+@test "a step's name with a NUL in it (\u0000) is its whole name: --steps all writes it whole, --steps median finds that step, on one rank and on two" {
+	local med f
+	genf ps.json --scale 0.01 --profiler-steps
+	run -0 --separate-stderr mct-path --steps median -o tsv ps.json
+	med=$(sed -n 's/^mct-path: median of 4 steps: //p' <<< "$stderr")
+	[[ "$med" == ProfilerStep#? ]]
+	sed "s/\"$med\"/\"$med\\\\u0000x\"/" ps.json > nul.json
+	grep -qF "\"$med\\u0000x\"" nul.json
+	# (the name was cut at the NUL: a row named $med, and no such step)
+	same "$(mct-path -q --steps all -o ndjson nul.json | sed 1d)" \
+	    "$(mct-path -q --steps all -o ndjson ps.json | sed "1d; s/\"$med\"/\"$med\\\\u0000x\"/")"
+	same "$(mct-path -q --steps median -o tsv nul.json)" "$output"
+	same "$(mct-path --steps median -o tsv nul.json 2>&1 >/dev/null | tr '\0' @ | grep median)" \
+	    "mct-path: median of 4 steps: $med@x"
+	run -2 --separate-stderr mct-path -q --step "$med" nul.json
+	same "$stderr" "mct-path: --step $med: no such event"
+	# two ranks: every rank's window of the name, as one step (the cut
+	# name was no step's: a crash)
+	mkdir nul
+	for f in "$d"/rk/rank-*.json; do
+		sed 's/"ProfilerStep#2"/"ProfilerStep#2\\u0000x"/' "$f" > "nul/${f##*/}"
+	done
+	same "$(mct-path -q --steps all -o ndjson nul/rank-*.json | sed 1d)" \
+	    "$(mct-path -q --steps all -o ndjson "$d"/rk/rank-*.json | sed '1d; s/"ProfilerStep#2"/"ProfilerStep#2\\u0000x"/')"
+	grep -qF '"ProfilerStep#2\u0000x","ph":"X","ts":' <(mct-path -q --steps all -o ndjson nul/rank-*.json)
+	grep -qF '"ranks":2' <(mct-path -q --steps all -o ndjson nul/rank-*.json | grep -F 'ProfilerStep#2\u0000x')
+}
+
 @test "--steps all and median with --from and --to (the whole input kept): each step's window is theirs, a row each, the path of the window" {
 	local want
 

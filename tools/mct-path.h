@@ -133,6 +133,7 @@ struct cand {
 
 struct pick {
 	const char	*text;		/* the name */
+	size_t		 len;
 	int32_t		 id;		/* its id in o->names, -1 not yet */
 	long		 want;		/* the instance */
 	struct cand	**c;		/* per rank: the first want, a heap
@@ -192,6 +193,7 @@ struct opts {
 	char		*spoolvb;
 	const char	*fields;	/* -F as given, or the default */
 	const char	*step;
+	size_t		 steplen;	/* (a name may hold a NUL) */
 	int		 steps;		/* --steps all */
 	int		 median;	/* --steps median */
 	size_t		 stepev;	/* with steps: the step analysed */
@@ -260,6 +262,7 @@ int	 path_want_lines(const struct opts *, int);
 int	 path_edit(struct opts *, struct mct_reader *);
 void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
+size_t	 path_step_base(const char *, size_t, long *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_longest(struct opts *, struct path *);
 void	 path_edge(struct opts *, int32_t, int32_t, int64_t, int, int32_t);
@@ -275,7 +278,7 @@ void	 cset_free(struct cset *);
 int	 path_stepwise(const struct opts *);
 void	 steps_begin(struct opts *);
 void	 steps_add(struct opts *, size_t);
-int	 steps_end(struct opts *, char **);
+int	 steps_end(struct opts *, char **, size_t *);
 void	 step_end(struct opts *);
 /* What an event is to the steps: in no graph, in a window by its start,
    by its call's */

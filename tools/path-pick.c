@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,24 +17,19 @@
 void
 picks_begin(struct opts *o, struct stepstate *s)
 {
-	const char *hash = strrchr(o->step, '#');
 	size_t len;
-	char *end;
 	long want;
 
-	s->pk[s->npk++] = (struct pick){ .text = o->step, .id = -1, .want = 1 };
-	if (hash == NULL)
+	s->pk[s->npk++] = (struct pick){ .text = o->step, .len = o->steplen,
+	    .id = -1, .want = 1 };
+	if ((len = path_step_base(o->step, o->steplen, &want)) ==
+	    o->steplen)
 		return;
-	errno = 0;
-	want = strtol(hash + 1, &end, 10);
-	if (hash[1] == '\0' || *end != '\0' || errno || want < 1)
-		return;
-	len = (size_t)(hash - o->step);
 	s->namebuf = mct_xmalloc(len + 1);
 	memcpy(s->namebuf, o->step, len);
 	s->namebuf[len] = '\0';
-	s->pk[s->npk++] = (struct pick){ .text = s->namebuf, .id = -1,
-	    .want = want };
+	s->pk[s->npk++] = (struct pick){ .text = s->namebuf, .len = len,
+	    .id = -1, .want = want };
 }
 
 /* The names' ids, once they have come. */
@@ -50,7 +44,7 @@ picks_ids(struct opts *o, struct stepstate *s)
 	s->nnames = o->names.n;
 	for (i = 0; i < s->npk; i++)
 		if (s->pk[i].id < 0 && (e = mct_map_find(&o->names.map,
-		    s->pk[i].text, strlen(s->pk[i].text))) != NULL)
+		    s->pk[i].text, s->pk[i].len)) != NULL)
 			s->pk[i].id = (int32_t)e->val.i;
 }
 

@@ -59,6 +59,7 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 	struct path pa;
 	struct row *w;
 	const char *step = o->step;
+	size_t steplen = o->steplen;
 	int64_t end;
 	size_t j;
 	int steps = o->steps;
@@ -67,10 +68,12 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 	if (k > 1) {
 		o->steps = 0;
 		o->step = o->names.str[o->ev[g[0]].name];
+		o->steplen = mct_strtab_len(&o->names, o->ev[g[0]].name);
 	}
 	path_analyse(o, &pa);
 	o->steps = steps;
 	o->step = step;
+	o->steplen = steplen;
 	s->neg += o->negative;
 	s->nok += o->nokernel;
 	s->nos += o->nosrc;
@@ -107,12 +110,12 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 static void
 put_row(struct opts *o, struct mct_buf *b, const struct row *w)
 {
-	const char *nm = o->names.str[w->name];
 	int k;
 
 	b->len = 0;
 	mct_buf_adds(b, "{\"name\":");
-	mct_buf_addjstr(b, nm, strlen(nm));
+	mct_buf_addjstr(b, o->names.str[w->name],
+	    mct_strtab_len(&o->names, w->name));
 	mct_buf_adds(b, ",\"ph\":\"X\",\"ts\":");
 	mct_buf_addi(b, w->ts);
 	mct_buf_adds(b, ",\"dur\":");
@@ -642,11 +645,11 @@ steps_add(struct opts *o, size_t from)
 
 static void	state_free(struct opts *);
 
-/* A text as -o tsv writes it. */
+/* A text of n bytes (a NUL among them) as -o tsv writes it. */
 static void
-add_tsv(struct mct_buf *b, const char *t)
+add_tsv(struct mct_buf *b, const char *t, size_t n)
 {
-	for (; *t != '\0'; t++)
+	for (; n > 0; t++, n--)
 		switch (*t) {
 		case '\t': mct_buf_adds(b, "\\t"); break;
 		case '\n': mct_buf_adds(b, "\\n"); break;
@@ -683,22 +686,25 @@ cmp_mrow(const void *a, const void *b, void *arg)
  * --steps median: the step of the rows' median path (the lower of the
  * two middle ones), the rows ordered by crit, then by their lines of
  * -o tsv -F name,crit (as sort -k2,2n orders them); said on stderr, even
- * with -q.  A copy of its name, or NULL with no row.
+ * with -q.  A copy of its name (*len bytes, a NUL after them), or NULL
+ * with no row.
  */
 static char *
-median(struct opts *o, const struct row *w, size_t n)
+median(struct opts *o, const struct row *w, size_t n, size_t *len)
 {
 	struct mct_buf b = { 0 };
 	struct mrow *m;
 	char *name = NULL;
 	size_t i, k = 0;
 
+	*len = 0;
 	m = mct_xmalloc((n + 1) * sizeof(*m));
 	for (i = 0; i < n; i++) {
 		if (w[i].cycle)
 			continue;
 		m[k].at = b.len;
-		add_tsv(&b, o->names.str[w[i].name]);
+		add_tsv(&b, o->names.str[w[i].name],
+		    mct_strtab_len(&o->names, w[i].name));
 		m[k].nlen = b.len - m[k].at;
 		mct_buf_addc(&b, '\t');
 		mct_buf_addi(&b, w[i].crit);
@@ -709,10 +715,13 @@ median(struct opts *o, const struct row *w, size_t n)
 	mct_sort_r(m, k, sizeof(*m), cmp_mrow, b.p);
 	if (k > 0) {
 		i = (k - 1) / 2;
-		name = mct_xstrdup(o->names.str[m[i].name]);
-		fprintf(stderr, "%s: median of %zu steps: %.*s\n",
-		    program_invocation_short_name, k, (int)m[i].nlen,
-		    b.p + m[i].at);
+		*len = mct_strtab_len(&o->names, m[i].name);
+		name = mct_xmalloc(*len + 1);
+		memcpy(name, o->names.str[m[i].name], *len + 1);
+		fprintf(stderr, "%s: median of %zu steps: ",
+		    program_invocation_short_name, k);
+		fwrite(b.p + m[i].at, 1, m[i].nlen, stderr);
+		fputc('\n', stderr);
 	} else if (n > 0)
 		fprintf(stderr, "%s: no step without a cycle: the whole "
 		    "input\n", program_invocation_short_name);
@@ -726,10 +735,10 @@ median(struct opts *o, const struct row *w, size_t n)
 
 /*
  * The rows, in step order, and what was counted; or, with med, no rows:
- * *med the median's name (median()).
+ * *med the median's name (median()), of *medlen bytes.
  */
 int
-steps_end(struct opts *o, char **med)
+steps_end(struct opts *o, char **med, size_t *medlen)
 {
 	struct stepstate *s = o->ss;
 	struct mct_buf b = { 0 };
@@ -768,7 +777,7 @@ steps_end(struct opts *o, char **med)
 		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
 		    "order): no row\n", program_invocation_short_name, cyc);
 	if (med != NULL)
-		*med = median(o, s->row, s->nrow);
+		*med = median(o, s->row, s->nrow, medlen);
 	state_free(o);
 	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
 }
