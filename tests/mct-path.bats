@@ -618,7 +618,8 @@ total	4"
 }
 
 # backsteps N > FILE: N annotations "s" written latest first, each with
-# an op inside (10 ns after its start, of 1 + i * 7 % 31 ns)
+# an op inside (10 after its start, 1 + i * 7 % 31 long: us as Chrome's
+# default, ns read with -u ns)
 backsteps() {
 	awk -v n="$1" 'BEGIN { printf "["
 	    for (i = n - 1; i >= 0; i--) {
