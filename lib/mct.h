@@ -172,6 +172,7 @@ struct mct_strtab {
 };
 
 int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
+size_t	 mct_strtab_len(const struct mct_strtab *, int32_t);
 void	 mct_strtab_free(struct mct_strtab *);
 
 /*
@@ -1267,6 +1268,7 @@ struct mct_steps {
 
 int64_t	 mct_phases_overlap(int64_t, int64_t, int64_t, int64_t);
 void	 mct_phases_find(struct mct_phaser *);
+int	 mct_is_step_name(const struct mct_val *);
 int	 mct_is_step(struct mct_event *);
 void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);
 void	 mct_phases_steps(struct mct_phaser *, struct mct_step *, size_t);

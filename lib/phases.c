@@ -354,17 +354,30 @@ mct_phases_free(struct mct_phaser *f)
 }
 
 /*
+ * Is the JSON text of a name ProfilerStep#N, a training step: the name
+ * begins with ProfilerStep# and a digit (a bare ProfilerStep#, or one
+ * with no digit after the #, is no step)?
+ */
+int
+mct_is_step_name(const struct mct_val *v)
+{
+	static const char pre[] = "\"ProfilerStep#";
+	const size_t n = sizeof(pre) - 1;
+
+	return v->type == MCT_J_STRING && v->len > n + 1 &&
+	    memcmp(v->p, pre, n) == 0 && v->p[n] >= '0' && v->p[n] <= '9';
+}
+
+/*
  * Is it named ProfilerStep#N?  On a host lane that is one of Kineto's
  * training steps: the rounds, where there are enough of them.
  */
 int
 mct_is_step(struct mct_event *ev)
 {
-	static const char pre[] = "\"ProfilerStep#";
 	struct mct_val v;
 
-	return mct_get_key(ev, "name", &v) == 0 && v.len >= sizeof(pre) &&
-	    memcmp(v.p, pre, sizeof(pre) - 1) == 0;
+	return mct_get_key(ev, "name", &v) == 0 && mct_is_step_name(&v);
 }
 
 void

@@ -346,6 +346,17 @@ mct_intern(struct mct_strtab *t, const char *s, size_t n)
 	return t->n++;
 }
 
+/*
+ * The length of string i of the table: a string may hold a NUL (a JSON
+ * text's \u0000), so strlen() of t->str[i] may fall short of it.  (The
+ * table's entries are its strings in order: it removes none.)
+ */
+size_t
+mct_strtab_len(const struct mct_strtab *t, int32_t i)
+{
+	return t->map.ent[i].len;
+}
+
 void
 mct_strtab_free(struct mct_strtab *t)
 {

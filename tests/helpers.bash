@@ -236,3 +236,16 @@ kineto_fixtures() {
 		[ -f "$b" ] && echo "${b%.name}"
 	done
 }
+
+# bare_step > FILE: tests/genmem.py's trace (three ProfilerStep#N on its
+# main thread) with an X event named a bare "ProfilerStep#" (no digit after
+# the #: no step, mct(7)) around all of it on that thread.
+bare_step() {
+	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" | "$PYTHON3" -c '
+import json, sys
+d = json.load(sys.stdin)
+d["traceEvents"].append({"ph": "X", "cat": "user_annotation",
+    "name": "ProfilerStep#", "pid": 3100, "tid": 3100, "ts": 999000.0,
+    "dur": 5000.0, "args": {}})
+json.dump(d, sys.stdout)'
+}

@@ -62,6 +62,14 @@ agree() {
 	    "$(section "$mem" counters | tail -1 | cut -f3)"
 }
 
+@test "a bare ProfilerStep# (no digit after the #) is no step: what it holds outside the steps has none, as the oracle says" {
+	bare_step > bare.json
+	agree bare.json
+	run -0 mct-mem -o tsv --no-header -F device,step,op bare.json
+	[[ "$output" == *"cuda:0		(no op)"* ]]
+	[[ "$output" == *"cuda:1	ProfilerStep#12	aten::linear"* ]]
+}
+
 @test "fixtures: on kineto-bert-h100 and kineto-bert-mi300 the peak and the op at the peak equal the oracle's" {
 	need_fixtures
 	local f want

@@ -137,6 +137,44 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	[[ "$stderr" == "mct-path: --steps all: a row per step, not a trace"* ]]
 }
 
+@test "--steps all: a bare ProfilerStep# (no digit after the #) is no step: no row for it, as the oracle's; --step finds it by its whole name" {
+	bare_step > bare.json
+	same "$(mct-path -q --steps all -o tsv --no-header bare.json | sed 's/^/step\t/')" \
+	    "$(ask bare.json $'--steps\tall' $'--steps\tall')"
+	run -0 --separate-stderr mct-path -q --steps all -o tsv --no-header -F name bare.json
+	same "$output" $'ProfilerStep#10\nProfilerStep#11\nProfilerStep#12'
+	run -0 --separate-stderr mct-path -q -o tsv --no-header -F bound,crit --step 'ProfilerStep#' bare.json
+	same "$output" $'host\t1350000\ntotal\t1350000'
+}
+
+@test "a step's name with a NUL in it (\u0000) is its whole name: --steps all writes it whole, --steps median finds that step, on one rank and on two" {
+	local med f
+	genf ps.json --scale 0.01 --profiler-steps
+	run -0 --separate-stderr mct-path --steps median -o tsv ps.json
+	med=$(sed -n 's/^mct-path: median of 4 steps: //p' <<< "$stderr")
+	[[ "$med" == ProfilerStep#? ]]
+	sed "s/\"$med\"/\"$med\\\\u0000x\"/" ps.json > nul.json
+	grep -qF "\"$med\\u0000x\"" nul.json
+	# (the name was cut at the NUL: a row named $med, and no such step)
+	same "$(mct-path -q --steps all -o ndjson nul.json | sed 1d)" \
+	    "$(mct-path -q --steps all -o ndjson ps.json | sed "1d; s/\"$med\"/\"$med\\\\u0000x\"/")"
+	same "$(mct-path -q --steps median -o tsv nul.json)" "$output"
+	same "$(mct-path --steps median -o tsv nul.json 2>&1 >/dev/null | tr '\0' @ | grep median)" \
+	    "mct-path: median of 4 steps: $med@x"
+	run -2 --separate-stderr mct-path -q --step "$med" nul.json
+	same "$stderr" "mct-path: --step $med: no such event"
+	# two ranks: every rank's window of the name, as one step (the cut
+	# name was no step's: a crash)
+	mkdir nul
+	for f in "$d"/rk/rank-*.json; do
+		sed 's/"ProfilerStep#2"/"ProfilerStep#2\\u0000x"/' "$f" > "nul/${f##*/}"
+	done
+	same "$(mct-path -q --steps all -o ndjson nul/rank-*.json | sed 1d)" \
+	    "$(mct-path -q --steps all -o ndjson "$d"/rk/rank-*.json | sed '1d; s/"ProfilerStep#2"/"ProfilerStep#2\\u0000x"/')"
+	grep -qF '"ProfilerStep#2\u0000x","ph":"X","ts":' <(mct-path -q --steps all -o ndjson nul/rank-*.json)
+	grep -qF '"ranks":2' <(mct-path -q --steps all -o ndjson nul/rank-*.json | grep -F 'ProfilerStep#2\u0000x')
+}
+
 @test "--steps all and median with --from and --to (the whole input kept): each step's window is theirs, a row each, the path of the window" {
 	local want
 
@@ -577,6 +615,35 @@ total	4"
 	run --separate-stderr timeout 10 mct-path -q -u ns --step 'a#100001' many.json
 	[ "$status" -eq 2 ]
 	same "$stderr" "mct-path: --step a#100001: no such event"
+}
+
+# backsteps N > FILE: N annotations "s" written latest first, each with
+# an op inside (10 after its start, 1 + i * 7 % 31 long: us as Chrome's
+# default, ns read with -u ns)
+backsteps() {
+	awk -v n="$1" 'BEGIN { printf "["
+	    for (i = n - 1; i >= 0; i--) {
+		printf "%s{\"name\":\"s\",\"ph\":\"X\",\"cat\":\"user_annotation\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":50}\n", i < n - 1 ? "," : "", 100 * i
+		printf ",{\"name\":\"op\",\"ph\":\"X\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":%d}\n", 100 * i + 10, 1 + i * 7 % 31 }
+	    print "]" }'
+}
+
+@test "--step NAME#N of steps written latest first: the oracle's window (each step goes in without moving the others)" {
+	local k
+	backsteps 3000 > back.json
+	for k in 1 1500 2999 3000; do
+		same "$(says --step "s#$k" back.json)" \
+		    "$(ask back.json $'--step\ts#'$k $'--step\ts#1' \
+		    $'--step\ts#1500' $'--step\ts#2999' $'--step\ts#3000')"
+	done
+	# 50,000 of them (a sorted array that takes each at its front moved
+	# 1.25e9 elements; minutes under ASan): the op of the N-th
+	backsteps 50000 > back50k.json
+	for k in 1 31 25000 49999 50000; do
+		run -0 --separate-stderr mct-path -q -u ns -o tsv --no-header -F bound,crit --step "s#$k" back50k.json
+		same "$output" "$(printf 'host\t%d\ntotal\t%d' \
+		    $((1 + (k - 1) * 7 % 31)) $((1 + (k - 1) * 7 % 31)))"
+	done
 }
 
 @test "a kernel that starts more than 1.5 ms after its stream's last kernel waits for its launch; within 1.5 ms, for that kernel: the oracle's path" {

@@ -357,6 +357,15 @@ sys.exit(1)
 	done
 }
 
+@test "a bare ProfilerStep# (no digit after the #) is no step: the rounds are the profiler's steps without it, as python's" {
+	bare_step > bare.json
+	mct-cat bare.json > bare.nd
+	mct-phases -o ndjson bare.nd | pyo fmt > got
+	same "$(cat got)" "$(pyo phases bare.nd)"
+	# (as a step it made one run of all four: one steady phase, no init)
+	same "$(mct-phases -o ndjson bare.nd | kinds)" "init steady tail"
+}
+
 @test "one-off calls are those of the anchors' own names, also when a name has spaces (void f<int>(int))" {
 	# Kineto's kernel names start with "void ": a steady run of one of them
 	# must not make every other "void ..." kernel a warmup.

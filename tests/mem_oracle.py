@@ -16,7 +16,8 @@ from mct-mem(1), the slow and obvious way:
                  holds its ts (ts <= t < ts + dur): the latest start, then
                  the shortest; module alike of python_function events
                  named "nn.Module: ..."; step alike of X events named
-                 ProfilerStep#N on the event's pid (any thread).
+                 ProfilerStep#N on the event's pid (any thread): the
+                 name ProfilerStep# and a digit, then anything.
   ops, modules   allocations (Bytes > 0) and frees (Bytes < 0) grouped
                  by device, step and op (or module); no op is "(no op)".
   left out       an event without a whole Bytes, Device Type or Device
@@ -36,6 +37,7 @@ usage: mem_oracle.py FILE
 """
 import gzip
 import json
+import re
 import sys
 from decimal import Decimal
 
@@ -88,7 +90,8 @@ def main(argv):
             if e.get("cat") == "python_function" and \
                     str(name).startswith("nn.Module: "):
                 mods.setdefault(th, []).append(span)
-            if str(name).startswith("ProfilerStep#"):
+            if isinstance(name, str) and \
+                    re.match(r"ProfilerStep#[0-9]", name) is not None:
                 steps.setdefault(th[0], []).append(span)
         if name == "[memory]" and e.get("ph") in ("i", "I"):
             a = e.get("args", {})

@@ -609,8 +609,8 @@ def is_step(e):
     """A training step: ProfilerStep#N off the device lanes."""
     n = e.get("name")
     return e.get("ph") == "X" and isinstance(e.get("ts"), int) and \
-        isinstance(n, str) and n.startswith("ProfilerStep#") and \
-        len(n) > 13 and not phases_oracle.on_device_lane(e) and \
+        phases_oracle.is_step_name(n) and \
+        not phases_oracle.on_device_lane(e) and \
         e.get("cat") != "gpu_user_annotation"
 
 

@@ -57,7 +57,8 @@ OPTIONS: --key LIST (default name,args.grid,args.block), --device-name RE,
 --join NS (default: 1% of the device span), --gap NS (default: 1% of the
 device span, at least 1 ms), --min-switch NS (default: 1% of the median
 round of the steady phases).  Host events named ProfilerStep#N (Kineto's
-training steps), when there are --min-rounds of them, are the rounds.  The device span is from the first device
+training steps: ProfilerStep# and a digit), when there are --min-rounds
+of them, are the rounds.  The device span is from the first device
 event's start to the last one's start.
 
 Exit status 0; 1 with a message on stderr when the input is not a stream.
@@ -99,6 +100,13 @@ def read_lines1(path):
     finally:
         if f is not sys.stdin:
             f.close()
+
+
+def is_step_name(n):
+    """A training step's name: ProfilerStep# and a digit, then anything
+    (a bare ProfilerStep#, or no digit after the #, is no step)."""
+    return isinstance(n, str) and re.match(r"ProfilerStep#[0-9]", n) \
+        is not None
 
 
 def on_device_lane(e):
@@ -184,8 +192,7 @@ class Trace:
                     rx.search(e["name"]) is not None
             else:
                 dev = lane
-            if not lane and isinstance(e.get("name"), str) and \
-               e["name"].startswith("ProfilerStep#"):
+            if not lane and is_step_name(e.get("name")):
                 self.steps.append((ts, ts + dur))
             if dev:
                 parts = [text_of(v) for v in (get_path(e, k) for k in keys)

@@ -172,9 +172,8 @@ add_share(struct mct_buf *b, int64_t ns, int64_t len, int pct)
 static void
 put_name(struct opts *o, struct mct_buf *b, int32_t name)
 {
-	const char *s = o->names.str[name];
-
-	mct_buf_addjstr(b, s, strlen(s));
+	mct_buf_addjstr(b, o->names.str[name],
+	    mct_strtab_len(&o->names, name));
 }
 
 /* An event's pid and tid, and its rank when there are several. */
@@ -690,9 +689,10 @@ options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:ho:qu:V",
 	    longopts)) != -1) {
-		if (ch == OPT_STEP)
+		if (ch == OPT_STEP) {
 			o->step = optarg;
-		else if (ch == OPT_FROM || ch == OPT_TO)
+			o->steplen = strlen(optarg);
+		} else if (ch == OPT_FROM || ch == OPT_TO)
 			time_opt(o, ch == OPT_TO, optarg);
 		else if (ch == OPT_SCALE)
 			scale_opt(o, optarg);
@@ -861,7 +861,7 @@ median(struct opts *o, int argc, char *argv[], const struct mct_opts *mo,
 	rows.steps = 1;
 	rows.trace = 0;
 	r = read_input(&rows, argc, argv, *mo);
-	*status = steps_end(&rows, &med);
+	*status = steps_end(&rows, &med, &o->steplen);
 	o->step = med;
 	forget(&rows);
 	fflush(stderr);
@@ -910,7 +910,7 @@ main(int argc, char *argv[])
 		r = read_input(&o, argc, argv, mo);
 	if (o.steps) {
 		mct_out_begin(&o.out, o.hdr);
-		status = steps_end(&o, NULL);
+		status = steps_end(&o, NULL, NULL);
 	} else if ((n = one(&o)) < 0) {
 		mct_close(r);
 		return mct_finish(MCT_EXIT_USAGE);

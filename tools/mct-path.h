@@ -2,8 +2,9 @@
  * mct-path.h - what mct-path.c (the command line and the output),
  * path-read.c (the events kept, the window), path-graph.c (the graph
  * and its longest path), path-steps.c (--steps all, step by step;
- * --step, its window only), path-job.c (--steps all's job's steps, by
- * name across ranks) and path-cset.c (its sets of ids) share.
+ * --step, its window only), path-pick.c (--step's instances), path-job.c
+ * (--steps all's job's steps, by name across ranks) and path-cset.c (its
+ * sets of ids) share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -132,9 +133,11 @@ struct cand {
 
 struct pick {
 	const char	*text;		/* the name */
+	size_t		 len;
 	int32_t		 id;		/* its id in o->names, -1 not yet */
 	long		 want;		/* the instance */
-	struct cand	**c;		/* per rank: the first want, in order */
+	struct cand	**c;		/* per rank: the first want, a heap
+					   (path-pick.c) */
 	size_t		*nc;
 	int32_t		 nrk;
 };
@@ -190,6 +193,7 @@ struct opts {
 	char		*spoolvb;
 	const char	*fields;	/* -F as given, or the default */
 	const char	*step;
+	size_t		 steplen;	/* (a name may hold a NUL) */
 	int		 steps;		/* --steps all */
 	int		 median;	/* --steps median */
 	size_t		 stepev;	/* with steps: the step analysed */
@@ -258,6 +262,7 @@ int	 path_want_lines(const struct opts *, int);
 int	 path_edit(struct opts *, struct mct_reader *);
 void	 path_lines(struct opts *, struct mct_event *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
+size_t	 path_step_base(const char *, size_t, long *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_longest(struct opts *, struct path *);
 void	 path_edge(struct opts *, int32_t, int32_t, int64_t, int, int32_t);
@@ -273,7 +278,7 @@ void	 cset_free(struct cset *);
 int	 path_stepwise(const struct opts *);
 void	 steps_begin(struct opts *);
 void	 steps_add(struct opts *, size_t);
-int	 steps_end(struct opts *, char **);
+int	 steps_end(struct opts *, char **, size_t *);
 void	 step_end(struct opts *);
 /* What an event is to the steps: in no graph, in a window by its start,
    by its call's */
@@ -291,6 +296,10 @@ int	 steps_cmp_seq(const void *, const void *);
 void	 steps_grow_corrs(struct opts *, struct stepstate *);
 void	 steps_give_up(struct opts *, struct stepstate *);
 int	 steps_groups(struct opts *, struct stepstate *, int);
+void	 picks_begin(struct opts *, struct stepstate *);
+int	 picks_cand(const struct stepstate *, const struct pev *);
+void	 picks_windows(struct stepstate *);
+int	 picks_add(struct opts *, struct stepstate *, const struct pev *);
 ssize_t	 steps_parked(const struct stepstate *, int32_t, int32_t);
 int32_t	 steps_ranks(const struct mct_header *);
 int	 cmp_coll(const void *, const void *, void *);

@@ -476,6 +476,8 @@ device_edges(struct opts *o, int32_t *launch, int32_t *record, char *synced)
 
 			(void)dummy;
 			it[nit].call = (size_t)launch[p->corr];
+			if (strlen(nm) != mct_strtab_len(&o->names, p->name))
+				continue;	/* a NUL in it: none below */
 			if (strcmp(nm, "Context Sync") == 0)
 				it[nit].what = 'c';
 			else if (strcmp(nm, "Stream Sync") == 0)

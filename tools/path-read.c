@@ -350,6 +350,8 @@ name_flags(struct opts *o, int32_t name)
 	}
 	if (o->namefl[name] != 0xffff)
 		return o->namefl[name];
+	if (strlen(nm) != mct_strtab_len(&o->names, name))
+		return o->namefl[name] = 0;	/* a NUL in it: none below */
 	if (call_any(nm, blocking))
 		f |= F_BLOCK;
 	if (call_is(nm, "DeviceSynchronize"))
@@ -788,15 +790,38 @@ nth_of(struct opts *o, int32_t id, long want, int64_t *lo, int64_t *hi)
 }
 
 /*
+ * --step NAME#N: the length of NAME, N in *want; else (no #, or not a
+ * whole number from 1 after the last, to the end of the len bytes of t,
+ * NUL-terminated) len, and 1.
+ */
+size_t
+path_step_base(const char *t, size_t len, long *want)
+{
+	const char *hash = memrchr(t, '#', len);
+	char *end;
+	long n;
+
+	*want = 1;
+	if (hash == NULL || hash + 1 == t + len)
+		return len;
+	errno = 0;
+	n = strtol(hash + 1, &end, 10);
+	if (end != t + len || errno || n < 1)
+		return len;
+	*want = n;
+	return (size_t)(hash - t);
+}
+
+/*
  * The window of each rank: --steps, --step, --from, --to.  lo > hi: no
  * op of the rank.  Returns -1 for a step that no rank has.
  */
 int
 path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
 {
-	const char *base = o->step;
+	struct mct_mapent *e;
 	long want = 1, found = 0;
-	char *hash, *end;
+	size_t len;
 	int32_t id, r;
 
 	*haslo = *hashi = 0;
@@ -810,26 +835,13 @@ path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
 		hi[r] = lo[r] + o->ev[o->stepev].dur;
 		*haslo = *hashi = 1;
 	} else if (o->step != NULL) {
-		o->tmp.len = 0;
-		mct_buf_adds(&o->tmp, o->step);
-		if (mct_map_find(&o->names.map, o->step, strlen(o->step)) == NULL &&
-		    (hash = strrchr(o->step, '#')) != NULL) {
-			errno = 0;
-			want = strtol(hash + 1, &end, 10);
-			if (hash[1] == '\0' || *end != '\0' || errno || want < 1)
-				return -1;
-			o->tmp.len = (size_t)(hash - o->step);
-		}
-		mct_buf_addc(&o->tmp, '\0');
-		base = o->tmp.p;
-		{
-			struct mct_mapent *e = mct_map_find(&o->names.map, base,
-			    strlen(base));
-
-			if (e == NULL)
-				return -1;
-			id = (int32_t)e->val.i;
-		}
+		/* the whole name, else NAME of NAME#N */
+		len = o->steplen;
+		if (mct_map_find(&o->names.map, o->step, len) == NULL)
+			len = path_step_base(o->step, o->steplen, &want);
+		if ((e = mct_map_find(&o->names.map, o->step, len)) == NULL)
+			return -1;
+		id = (int32_t)e->val.i;
 		found = nth_of(o, id, want, lo, hi);
 		if (found == 0)
 			return -1;

@@ -59,6 +59,7 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 	struct path pa;
 	struct row *w;
 	const char *step = o->step;
+	size_t steplen = o->steplen;
 	int64_t end;
 	size_t j;
 	int steps = o->steps;
@@ -67,10 +68,12 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 	if (k > 1) {
 		o->steps = 0;
 		o->step = o->names.str[o->ev[g[0]].name];
+		o->steplen = mct_strtab_len(&o->names, o->ev[g[0]].name);
 	}
 	path_analyse(o, &pa);
 	o->steps = steps;
 	o->step = step;
+	o->steplen = steplen;
 	s->neg += o->negative;
 	s->nok += o->nokernel;
 	s->nos += o->nosrc;
@@ -107,12 +110,12 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 static void
 put_row(struct opts *o, struct mct_buf *b, const struct row *w)
 {
-	const char *nm = o->names.str[w->name];
 	int k;
 
 	b->len = 0;
 	mct_buf_adds(b, "{\"name\":");
-	mct_buf_addjstr(b, nm, strlen(nm));
+	mct_buf_addjstr(b, o->names.str[w->name],
+	    mct_strtab_len(&o->names, w->name));
 	mct_buf_adds(b, ",\"ph\":\"X\",\"ts\":");
 	mct_buf_addi(b, w->ts);
 	mct_buf_adds(b, ",\"dur\":");
@@ -151,157 +154,6 @@ cmp_row(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * --step's instances.
- */
-
-/* The names --step NAME[#N] may mean: NAME#N itself, and NAME's N-th. */
-static void
-picks_begin(struct opts *o, struct stepstate *s)
-{
-	const char *hash = strrchr(o->step, '#');
-	size_t len;
-	char *end;
-	long want;
-
-	s->pk[s->npk++] = (struct pick){ .text = o->step, .id = -1, .want = 1 };
-	if (hash == NULL)
-		return;
-	errno = 0;
-	want = strtol(hash + 1, &end, 10);
-	if (hash[1] == '\0' || *end != '\0' || errno || want < 1)
-		return;
-	len = (size_t)(hash - o->step);
-	s->namebuf = mct_xmalloc(len + 1);
-	memcpy(s->namebuf, o->step, len);
-	s->namebuf[len] = '\0';
-	s->pk[s->npk++] = (struct pick){ .text = s->namebuf, .id = -1,
-	    .want = want };
-}
-
-/* The names' ids, once they have come. */
-static void
-picks_ids(struct opts *o, struct stepstate *s)
-{
-	struct mct_mapent *e;
-	int i;
-
-	if (s->nnames == o->names.n)
-		return;
-	s->nnames = o->names.n;
-	for (i = 0; i < s->npk; i++)
-		if (s->pk[i].id < 0 && (e = mct_map_find(&o->names.map,
-		    s->pk[i].text, strlen(s->pk[i].text))) != NULL)
-			s->pk[i].id = (int32_t)e->val.i;
-}
-
-/* Where (ts, seq) goes among the pick's events of rank r. */
-static size_t
-cand_at(const struct pick *k, int32_t r, int64_t ts, long long seq)
-{
-	size_t a = 0, b = k->nc[r], m;
-
-	while (a < b) {
-		const struct cand *c = &k->c[r][(m = (a + b) / 2)];
-
-		if (c->ts < ts || (c->ts == ts && c->seq < seq))
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a;
-}
-
-/* Is p one of the first events of a pick's name on its rank? */
-static int
-is_cand(const struct stepstate *s, const struct pev *p)
-{
-	const struct pick *k;
-	size_t j;
-	int i;
-
-	for (i = 0; i < s->npk; i++) {
-		k = &s->pk[i];
-		if (k->id != p->name || p->rk >= k->nrk)
-			continue;
-		j = cand_at(k, p->rk, p->ts, p->seq);
-		if (j < k->nc[p->rk] && k->c[p->rk][j].seq == p->seq)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * An event of the pick's name: one of the first want of its rank, or
- * not (0).  *moved: the want-th is another now.
- */
-static int
-pick_add(struct pick *k, const struct pev *p, int *moved)
-{
-	int32_t r = p->rk;
-	size_t j;
-
-	while (k->nrk <= r) {
-		k->c = mct_xgrow(k->c, (size_t)k->nrk, sizeof(*k->c));
-		k->nc = mct_xgrow(k->nc, (size_t)k->nrk, sizeof(*k->nc));
-		k->c[k->nrk] = NULL;
-		k->nc[k->nrk++] = 0;
-	}
-	if ((j = cand_at(k, r, p->ts, p->seq)) >= (size_t)k->want)
-		return 0;
-	if (k->nc[r] < (size_t)k->want)
-		k->c[r] = mct_xgrow(k->c[r], k->nc[r]++, sizeof(**k->c));
-	memmove(&k->c[r][j + 1], &k->c[r][j], (k->nc[r] - 1 - j) *
-	    sizeof(**k->c));
-	k->c[r][j] = (struct cand){ p->ts, p->dur, p->seq };
-	*moved |= k->nc[r] == (size_t)k->want;
-	return 1;
-}
-
-/* The open windows: the want-th of each pick and rank. */
-static void
-pick_windows(struct stepstate *s)
-{
-	const struct cand *c;
-	int32_t r;
-	int i;
-
-	s->nopen = 0;
-	for (i = 0; i < s->npk; i++)
-		for (r = 0; r < s->pk[i].nrk; r++) {
-			if (s->pk[i].nc[r] != (size_t)s->pk[i].want)
-				continue;
-			c = &s->pk[i].c[r][s->pk[i].want - 1];
-			s->open = mct_xgrow(s->open, s->nopen, sizeof(*s->open));
-			s->open[s->nopen++] = (struct window){ r, c->ts,
-			    c->ts + c->dur };
-		}
-}
-
-/*
- * --step: is p an instance to keep?  -1: the window of its rank has
- * moved to where an op was let go (the order is broken).
- */
-static int
-pick(struct opts *o, struct stepstate *s, const struct pev *p)
-{
-	int i, moved = 0, cand = 0;
-	size_t w;
-
-	picks_ids(o, s);
-	for (i = 0; i < s->npk; i++)
-		if (s->pk[i].id == p->name && pick_add(&s->pk[i], p, &moved))
-			cand = 1;
-	if (!moved)
-		return cand;
-	pick_windows(s);
-	for (w = 0; w < s->nopen; w++)
-		if (s->open[w].rk == p->rk && s->hasskip[p->rk] &&
-		    s->open[w].a <= s->skip[p->rk])
-			return -1;
-	return cand;
 }
 
 /*
@@ -549,7 +401,7 @@ prune(struct opts *o, struct stepstate *s)
 	size_t i, k;
 
 	if (s->one)
-		pick_windows(s);
+		picks_windows(s);
 	else
 		open_windows(o, s);
 	keep = mct_xmalloc(o->n + 1);
@@ -558,7 +410,7 @@ prune(struct opts *o, struct stepstate *s)
 	for (i = 0; i < o->n; i++) {
 		const struct pev *p = &o->ev[i];
 
-		keep[i] = s->one ? is_cand(s, p) :
+		keep[i] = s->one ? picks_cand(s, p) :
 		    (p->fl & (F_STEP | F_DONE)) == F_STEP;
 		if ((p->fl & F_BACK) || steps_route(p) != R_TIME) {
 			keep[i] &= !(p->fl & F_BACK);
@@ -683,7 +535,7 @@ add_one(struct opts *o)
 		}
 	}
 	if (s->one) {
-		if ((keep = pick(o, s, p)) < 0) {
+		if ((keep = picks_add(o, s, p)) < 0) {
 			steps_give_up(o, s);
 			return;
 		}
@@ -793,11 +645,11 @@ steps_add(struct opts *o, size_t from)
 
 static void	state_free(struct opts *);
 
-/* A text as -o tsv writes it. */
+/* A text of n bytes (a NUL among them) as -o tsv writes it. */
 static void
-add_tsv(struct mct_buf *b, const char *t)
+add_tsv(struct mct_buf *b, const char *t, size_t n)
 {
-	for (; *t != '\0'; t++)
+	for (; n > 0; t++, n--)
 		switch (*t) {
 		case '\t': mct_buf_adds(b, "\\t"); break;
 		case '\n': mct_buf_adds(b, "\\n"); break;
@@ -834,22 +686,25 @@ cmp_mrow(const void *a, const void *b, void *arg)
  * --steps median: the step of the rows' median path (the lower of the
  * two middle ones), the rows ordered by crit, then by their lines of
  * -o tsv -F name,crit (as sort -k2,2n orders them); said on stderr, even
- * with -q.  A copy of its name, or NULL with no row.
+ * with -q.  A copy of its name (*len bytes, a NUL after them), or NULL
+ * with no row.
  */
 static char *
-median(struct opts *o, const struct row *w, size_t n)
+median(struct opts *o, const struct row *w, size_t n, size_t *len)
 {
 	struct mct_buf b = { 0 };
 	struct mrow *m;
 	char *name = NULL;
 	size_t i, k = 0;
 
+	*len = 0;
 	m = mct_xmalloc((n + 1) * sizeof(*m));
 	for (i = 0; i < n; i++) {
 		if (w[i].cycle)
 			continue;
 		m[k].at = b.len;
-		add_tsv(&b, o->names.str[w[i].name]);
+		add_tsv(&b, o->names.str[w[i].name],
+		    mct_strtab_len(&o->names, w[i].name));
 		m[k].nlen = b.len - m[k].at;
 		mct_buf_addc(&b, '\t');
 		mct_buf_addi(&b, w[i].crit);
@@ -860,10 +715,13 @@ median(struct opts *o, const struct row *w, size_t n)
 	mct_sort_r(m, k, sizeof(*m), cmp_mrow, b.p);
 	if (k > 0) {
 		i = (k - 1) / 2;
-		name = mct_xstrdup(o->names.str[m[i].name]);
-		fprintf(stderr, "%s: median of %zu steps: %.*s\n",
-		    program_invocation_short_name, k, (int)m[i].nlen,
-		    b.p + m[i].at);
+		*len = mct_strtab_len(&o->names, m[i].name);
+		name = mct_xmalloc(*len + 1);
+		memcpy(name, o->names.str[m[i].name], *len + 1);
+		fprintf(stderr, "%s: median of %zu steps: ",
+		    program_invocation_short_name, k);
+		fwrite(b.p + m[i].at, 1, m[i].nlen, stderr);
+		fputc('\n', stderr);
 	} else if (n > 0)
 		fprintf(stderr, "%s: no step without a cycle: the whole "
 		    "input\n", program_invocation_short_name);
@@ -877,10 +735,10 @@ median(struct opts *o, const struct row *w, size_t n)
 
 /*
  * The rows, in step order, and what was counted; or, with med, no rows:
- * *med the median's name (median()).
+ * *med the median's name (median()), of *medlen bytes.
  */
 int
-steps_end(struct opts *o, char **med)
+steps_end(struct opts *o, char **med, size_t *medlen)
 {
 	struct stepstate *s = o->ss;
 	struct mct_buf b = { 0 };
@@ -919,7 +777,7 @@ steps_end(struct opts *o, char **med)
 		fprintf(stderr, "%s: %lld steps with a cycle (times out of "
 		    "order): no row\n", program_invocation_short_name, cyc);
 	if (med != NULL)
-		*med = median(o, s->row, s->nrow);
+		*med = median(o, s->row, s->nrow, medlen);
 	state_free(o);
 	return cyc ? MCT_EXIT_DAMAGED : MCT_EXIT_OK;
 }
