@@ -525,3 +525,24 @@ md_rows() {
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"training steps"* ]]
 }
+
+@test "the steps' table counts ProfilerStep# and a digit, as mct-phases' rounds: a ProfilerStep#x is no step" {
+	cd "$BATS_TEST_TMPDIR"
+	ro kineto 1000,3000,1200,1100,5000 > a.json
+	# one more host event, of a name that is not a step's
+	python3 -c '
+import json, sys
+d = json.load(open("a.json"))
+ev = d["traceEvents"] if isinstance(d, dict) else d
+s = next(e for e in ev if e.get("name", "").startswith("ProfilerStep#"))
+x = dict(s); x["name"] = "ProfilerStep#x"; x["dur"] = 7000
+ev.append(x)
+json.dump(d, open("x.json", "w"))'
+	grep -q 'ProfilerStep#x' x.json
+	run --separate-stderr mct-report x.json
+	[ "$status" -eq 0 ]
+	IFS=$'\t' read -r n med _ <<<"$(ro steps x.json)"
+	[ "$n" -eq 5 ]
+	[[ "$output" == *"| user_annotation | 5 | $med |"* ]]
+	[[ "$output" == *"--match '^ProfilerStep#[0-9]'"* ]]
+}

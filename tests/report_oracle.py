@@ -71,8 +71,8 @@ def cmd_steps(args):
     d = [e.get("dur") if is_int(e.get("dur")) else 0 for e in events
          if e.get("ph") == "X" and is_int(e.get("ts")) and
          isinstance(e.get("name"), str) and
-         e["name"].startswith("ProfilerStep#") and
-         len(e["name"]) > len("ProfilerStep#") and not on_device_lane(e)]
+         re.match(r"ProfilerStep#[0-9]", e["name"]) is not None and
+         not on_device_lane(e)]
     print("%d\t%s\t%s" % (len(d), human(statistics.median(d)) if d else "-",
                           human(statistics.mean(d)) if d else "-"))
 
