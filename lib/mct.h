@@ -548,6 +548,7 @@ int32_t	 mct_fields_intern(struct mct_strtab *, struct mct_event *,
 int	 mct_get(struct mct_event *, const struct mct_field *, struct mct_val *);
 int	 mct_get_keyn(struct mct_event *, const char *, size_t,
 	    struct mct_val *);
+void	 mct_keep_last(struct mct_buf *, size_t, const char *const *);
 /* A first-level key (a literal's length counted by the compiler). */
 static inline int
 mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
