@@ -297,6 +297,72 @@ keyeq(const char *k, size_t klen, const char *want, size_t n)
 	return mct_jstr_eq(&v, want, n);
 }
 
+/* Might the compact object p[0..n) hold a key of names twice? */
+static int
+maybe_twice(const char *p, size_t n, const char *const *names)
+{
+	const char *q, *end = p + n;
+	size_t k;
+	int seen;
+
+	if (memchr(p, '\\', n) != NULL)	/* a key may be spelt with escapes */
+		return 1;
+	for (; *names != NULL; names++) {
+		k = strlen(*names);
+		seen = 0;
+		for (q = p + 1; (q = memmem(q, (size_t)(end - q), *names, k)) != NULL;
+		    q += k)
+			if (q[-1] == '"' && q + k < end && q[k] == '"' &&
+			    ++seen == 2)
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * b->p[from..b->len): one compact object, an event's own keys and after
+ * them the keys a tool added.  A first-level key of names (NULL-ended)
+ * that it holds more than once is kept once: the last, the tool's (its
+ * value, where it stands), the value jq and mct_get_key() read.  The
+ * other keys are left as they were.
+ */
+void
+mct_keep_last(struct mct_buf *b, size_t from, const char *const *names)
+{
+	struct mct_kv *kv = NULL;
+	struct mct_buf out = { 0 };
+	const char *p = b->p + from;
+	size_t n = b->len - from;
+	int nkv = 0, cap = 0, i, j, w, first = 1;
+
+	if (!maybe_twice(p, n, names) || mct_index(p, n, &kv, &nkv, &cap) < 0)
+		goto done;
+	mct_buf_addc(&out, '{');
+	for (i = 0; i < nkv; i++) {
+		for (w = 0; names[w] != NULL; w++)
+			if (keyeq(p + kv[i].koff, kv[i].klen, names[w],
+			    strlen(names[w])))
+				break;
+		for (j = i + 1; names[w] != NULL && j < nkv; j++)
+			if (keyeq(p + kv[j].koff, kv[j].klen, names[w],
+			    strlen(names[w])))
+				break;
+		if (names[w] != NULL && j < nkv)
+			continue;	/* a later one stands for it */
+		if (!first)
+			mct_buf_addc(&out, ',');
+		first = 0;
+		mct_buf_add(&out, p + kv[i].koff - 1,
+		    kv[i].voff + kv[i].vlen - (kv[i].koff - 1));
+	}
+	mct_buf_addc(&out, '}');
+	b->len = from;
+	mct_buf_add(b, out.p, out.len);
+	mct_buf_free(&out);
+done:
+	free(kv);
+}
+
 static inline void
 setval(struct mct_val *v, const char *p, size_t n)
 {

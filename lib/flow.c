@@ -138,6 +138,9 @@ mct_flow_key(struct mct_flow *f, struct mct_event *ev, struct mct_buf *k)
 	return k->len > 255 ? -1 : 0;
 }
 
+/* The keys a pair gets: an event's own of these names are left out. */
+static const char *const pair_keys[] = { "launch", "latency", "queue", NULL };
+
 /*
  * A device event (json, len) with its launch c, started at dts: written,
  * or queued for its stack.  -1 if the stack's queue failed (said).
@@ -173,6 +176,7 @@ mct_flow_pair(struct mct_flow *f, const char *json, size_t len,
 	mct_buf_adds(b, ",\"queue\":");
 	mct_buf_addi(b, mct_sat_sub(dts - c->ts, c->dur));
 	mct_buf_addc(b, '}');
+	mct_keep_last(b, 0, pair_keys);	/* ours, not the event's own */
 	f->pairs++;
 	if (f->stk) {
 		struct mct_launch l = { s[c->name], s[c->pid], s[c->tid],

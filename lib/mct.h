@@ -549,6 +549,7 @@ int32_t	 mct_fields_intern(struct mct_strtab *, struct mct_event *,
 int	 mct_get(struct mct_event *, const struct mct_field *, struct mct_val *);
 int	 mct_get_keyn(struct mct_event *, const char *, size_t,
 	    struct mct_val *);
+void	 mct_keep_last(struct mct_buf *, size_t, const char *const *);
 /* A first-level key (a literal's length counted by the compiler). */
 static inline int
 mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
@@ -1269,6 +1270,7 @@ struct mct_steps {
 int64_t	 mct_phases_overlap(int64_t, int64_t, int64_t, int64_t);
 void	 mct_phases_find(struct mct_phaser *);
 int	 mct_is_step_name(const struct mct_val *);
+int64_t	 mct_phase_dur(struct mct_event *, int64_t);
 int	 mct_is_step(struct mct_event *);
 void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);
 void	 mct_phases_steps(struct mct_phaser *, struct mct_step *, size_t);

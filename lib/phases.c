@@ -369,6 +369,23 @@ mct_is_step_name(const struct mct_val *v)
 }
 
 /*
+ * The dur of an X event at ts (a sane time) as the phase method takes it:
+ * 0 when it has none, or it is negative or not a sane time, or its end is
+ * not a sane time either (ends and starts are subtracted).  mct-phases,
+ * mct-ranks and mct-diff (lib/runsum.c) take every call so, and agree.
+ */
+int64_t
+mct_phase_dur(struct mct_event *ev, int64_t ts)
+{
+	int64_t dur;
+
+	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur) ||
+	    !MCT_SANE_NS(ts + dur))
+		return 0;
+	return dur;
+}
+
+/*
  * Is it named ProfilerStep#N?  On a host lane that is one of Kineto's
  * training steps: the rounds, where there are enough of them.
  */

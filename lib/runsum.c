@@ -119,8 +119,7 @@ mct_runsum_event(struct mct_runsum *rs, struct mct_event *ev, int dev)
 	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
 	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
 		return;
-	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
-		dur = 0;
+	dur = mct_phase_dur(ev, ts);	/* as mct-phases takes it */
 	if (!dev) {
 		if (mct_is_step(ev))
 			mct_steps_add(&rs->steps, ts, dur);

@@ -593,6 +593,10 @@ fold_add(struct mct_stack *s, int32_t name)
 			s->fold.p[i] = s->fold.p[i] == ';' ? ':' : ' ';
 }
 
+/* The keys a pair may get here: an event's own of these are left out. */
+static const char *const stack_keys[] = { "stack", "op", "annotation",
+    "module", "gpu_annotation", "step", NULL };
+
 static void
 member(struct mct_buf *b, const char *key, const char *json)
 {
@@ -1280,6 +1284,7 @@ again:
 	mct_buf_add(line, json, p->len - 1);	/* without its closing brace */
 	mct_buf_add(line, s->res.p, s->res.len);
 	mct_buf_addc(line, '}');
+	mct_keep_last(line, 0, stack_keys);	/* ours, not the event's own */
 	s->qhead++;
 	if (s->sorted)
 		compact(s);

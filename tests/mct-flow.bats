@@ -1018,3 +1018,66 @@ PY
 	want=$("$PYTHON3" -c 'import json,sys; ev=json.load(open(sys.argv[1]))["traceEvents"]; print(sum(1 for e in ev if e.get("ph")=="X" and e.get("name") in ("kernel_kernel","kernel_kernel_1")))' "$BATS_FILE_TMPDIR/small.json")
 	[ "$n" -eq "$want" ]
 }
+
+@test "a device event's own launch, latency, queue (stack, op, orphan) are left out of its record: each key once, mct-flow's value, as python computes it (they were written twice)" {
+	# us; k1 with keys of the names mct-flow adds, one spelt with an
+	# escape; k2 plain; k3 without launch, with an orphan of its own
+	h='"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1'
+	d='"ph":"X","cat":"kernel","pid":0,"tid":7'
+	cat > own.json <<-EOF
+	{"traceEvents":[
+	{$h,"ts":10,"dur":5,"args":{"correlation":1}},
+	{$d,"name":"k1","ts":100,"dur":20,"latency":999999,"queue":"q","l\\u0061unch":"mine","stack":["x"],"op":"y","args":{"correlation":1}},
+	{$h,"ts":200,"dur":5,"args":{"correlation":2}},
+	{$d,"name":"k2","ts":300,"dur":20,"args":{"correlation":2}},
+	{$d,"name":"k3","ts":400,"dur":20,"orphan":"o","args":{"correlation":3}}]}
+	EOF
+	# the same without the own keys mct-flow adds to it (--stack finds
+	# no op for k1: its own stays)
+	sed -e 's/"latency":999999,"queue":"q","l\\u0061unch":"mine",//' \
+	    -e 's/"orphan":"o",//' own.json > plain.json
+	! grep -q -e latency -e orphan -e u0061 plain.json
+	for opt in "" --stack --orphans; do
+		mct-flow -q $opt own.json > "own$opt.nd"
+		mct-flow -q $opt plain.json > "plain$opt.nd"
+	done
+	"$PYTHON3" - own.json own.nd own--stack.nd own--orphans.nd <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+host = {e["args"]["correlation"]: e for e in ev if e["cat"] == "cuda_runtime"}
+want = {}
+for e in ev:
+    h = host.get(e["args"]["correlation"])
+    if e["cat"] == "kernel" and h:
+        want[e["name"]] = ((e["ts"] - h["ts"]) * 1000,
+                           (e["ts"] - h["ts"] - h["dur"]) * 1000,
+                           {"name": h["name"], "ts": h["ts"] * 1000,
+                            "dur": h["dur"] * 1000, "pid": 1, "tid": 1})
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+for f in sys.argv[2:]:
+    recs = [json.loads(l, object_pairs_hook=once) for l in open(f)][1:]
+    got = {r["name"]: r for r in recs if "latency" in r}
+    assert sorted(got) == sorted(want), (f, sorted(got))
+    for n, (lat, q, l) in want.items():
+        assert (got[n]["latency"], got[n]["queue"], got[n]["launch"]) == (lat, q, l), (f, got[n])
+    stack = ["cudaLaunchKernel"] if f.endswith("stack.nd") else ["x"]
+    assert (got["k1"]["stack"], got["k1"]["op"]) == (stack, "y"), got["k1"]
+    if f.endswith("orphans.nd"):
+        o = [r for r in recs if r["name"] == "k3"]
+        assert [r["orphan"] for r in o] == ["device event without launch"], o
+PY
+	# the records are those of the event without the keys
+	for opt in "" --stack --orphans; do
+		same "$(cat "own$opt.nd" | tail -n +2)" "$(cat "plain$opt.nd" | tail -n +2)"
+	done
+	# and what reads them reads mct-flow's values
+	for opt in --idle --queue; do
+		same "$(mct-flow -q $opt own.json | tail -n +2)" \
+		    "$(mct-flow -q $opt plain.json | tail -n +2)"
+	done
+	same "$(mct-group --value latency -o tsv own.nd)" \
+	    "$(mct-group --value latency -o tsv plain.nd)"
+}

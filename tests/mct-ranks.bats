@@ -355,10 +355,11 @@ PY
 1	4	9223372036854775807"
 }
 
-@test "a rank's span past int64 ns stays at its end, 9223372036854775807, and so its busy time and rounds, not wrapped negative (it was signed overflow)" {
+@test "a rank's calls whose end is past a sane time count as of no time, as in mct-phases: its span, busy time and rounds are not wrapped negative (it was signed overflow)" {
 	# k every 1e18 ns from -4.5e18, back to back, the last to 9e18; m the
-	# same 1 ns later: each ts and dur a sane time, the span from the
-	# first start to the last end past int64
+	# same 1 ns later: each ts and dur a sane time (below 2^62 ns), but
+	# the last k's and m's ends are not, so they last no time (the span
+	# from the first start to the last end was past int64)
 	{
 		printf '{"traceEvents":[\n'
 		for i in 0 1 2 3 4 5 6 7 8 9; do
@@ -372,12 +373,12 @@ PY
 	} > far.json
 	run -0 --separate-stderr mct-ranks -u ns -o tsv --no-header far.json
 	same "$(printf '%s\n' "$output" | cut -f1-10)" \
-	    "0	9223372036854775807	9223372036854775807	100	9223372036854775807	0	0	0	10	922337203685477580"
+	    "0	9000000000000000001	9000000000000000000	100	9000000000000000000	0	0	1	10	900000000000000000"
 }
 
-@test "--collectives: a collective's dur past int64 ns stays at its end, not wrapped negative (it was signed overflow)" {
-	# rank 0's call at -4e18, rank 1's at 4e18 for 4e18: from the first
-	# start to the last end is past int64
+@test "--collectives: a call whose end is past a sane time lasts no time: the collective's dur is not wrapped negative (it was signed overflow)" {
+	# rank 0's call at -4e18, rank 1's at 4e18 for 4e18: its end, 8e18,
+	# is not a sane time (from the first start to it was past int64)
 	for r in 0 1; do
 		printf '{"distributedInfo":{"rank":%d,"world_size":2},"traceEvents":[{"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce","pid":0,"tid":7,"ts":%s,"dur":%s}]}\n' \
 		    $r $((r ? 4000000000000000000 : -4000000000000000000)) \
@@ -385,7 +386,35 @@ PY
 	done
 	run -0 --separate-stderr mct-ranks -u ns --collectives -o tsv --no-header r0.json r1.json
 	same "$(printf '%s\n' "$output" | head -n 1)" \
-	    "ncclKernel_AllReduce	1	0	9223372036854775807	2	8000000000000000000	3999999999999999900	0	1"
+	    "ncclKernel_AllReduce	1	0	8000000000000000000	2	8000000000000000000	100	0	1"
+}
+
+@test "a call whose end is past a sane time counts as of no time in mct-ranks and mct-diff as in mct-phases: the same steady rounds (they were 4 to mct-phases' 6)" {
+	# six rounds of a b c; then three more and an a at 4e18 ns lasting
+	# 4e18 each: each ts and dur a sane time (below 2^62 ns), their ends
+	# not
+	k='"ph":"X","cat":"kernel","pid":0,"tid":7'
+	{
+		printf '{"traceEvents":[\n'
+		for i in $(seq 0 17); do
+			printf '{%s,"name":"%s","ts":%d,"dur":10},\n' "$k" \
+			    "$(echo a b c | cut -d' ' -f$((i % 3 + 1)))" $((i * 20))
+		done
+		printf '{%s,"name":"a","ts":4000000000000000000,"dur":4000000000000000000}' "$k"
+		for i in $(seq 0 8); do
+			printf ',\n{%s,"name":"%s","ts":%d,"dur":4000000000000000000}' "$k" \
+			    "$(echo a b c | cut -d' ' -f$((i % 3 + 1)))" \
+			    $((4000000000000000100 + i / 3 * 100 + i % 3 * 20))
+		done
+		printf ']}\n'
+	} > ends.json
+	run -0 --separate-stderr mct-phases -u ns -o tsv --no-header ends.json
+	phases=$(printf '%s\n' "$output" | awk -F'\t' '$1 == "steady" { n += $7 } END { print n + 0 }')
+	[ "$phases" -eq 6 ]
+	run -0 --separate-stderr mct-ranks -u ns -o tsv --no-header ends.json
+	same "$(printf '%s\n' "$output" | cut -f9)" "$phases"
+	run -0 --separate-stderr mct-diff -u ns -o ndjson ends.json ends.json
+	[[ "${lines[1]}" == *'"rounds_a":'$phases',"rounds_b":'$phases,* ]]
 }
 
 @test "a name of 16 MiB: mct-ranks holds a small multiple of it (each rule's scratch is given back), the same table as mct-ranks of the name cut short" {

@@ -244,6 +244,8 @@ fold_write(struct opts *o)
 	free(v);
 }
 
+static const char *const orphan_key[] = { "orphan", NULL };
+
 static void
 orphan(struct opts *o, const char *json, size_t len, const char *why)
 {
@@ -259,6 +261,7 @@ orphan(struct opts *o, const char *json, size_t len, const char *why)
 	mct_buf_adds(b, "\"orphan\":");
 	mct_buf_addjstr(b, why, strlen(why));
 	mct_buf_addc(b, '}');
+	mct_keep_last(b, 0, orphan_key);	/* ours, not the event's own */
 	mct_event_init(&ev, b->p, b->len, o->hdr);
 	mct_out_event(&o->out, &ev);
 	mct_event_free(&ev);

@@ -224,10 +224,7 @@ add(struct opts *o, struct mct_event *ev)
 	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
 	    mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
 		return;
-	/* (its end a sane time too: ends and starts are subtracted) */
-	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur) ||
-	    !MCT_SANE_NS(ts + dur))
-		dur = 0;
+	dur = mct_phase_dur(ev, ts);
 	if (!o->hasend || ts + dur > o->tend)
 		o->tend = ts + dur;
 	o->hasend = 1;

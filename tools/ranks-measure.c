@@ -111,8 +111,7 @@ add(struct opts *o, struct mct_event *ev)
 		return;
 	if (mct_get_ns(ev, "ts", &ts) != 0 || !MCT_SANE_NS(ts))
 		return;
-	if (mct_get_ns(ev, "dur", &dur) != 0 || dur < 0 || !MCT_SANE_NS(dur))
-		dur = 0;
+	dur = mct_phase_dur(ev, ts);	/* as mct-phases takes it */
 	/* the rounds, as mct-phases takes them */
 	if (!lane && mct_is_step(ev) && rank_of(o, ev, &id) == 0)
 		mct_steps_add(&rank_get(o, id)->steps, ts, dur);
