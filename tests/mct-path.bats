@@ -206,6 +206,12 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 		genf "$l.json" --scale 0.01 --profiler-steps --layout "$l"
 		same "$(mct-path -q --steps all -o tsv --no-header < "$l.json" |
 		    sed 's/^/step\t/')" "$want"
+		# from the file, read in the reader's threads: runs of events,
+		# small ones with small chunks (a give-up amid a run)
+		same "$(mct-path -q --steps all -o tsv --no-header "$l.json" |
+		    sed 's/^/step\t/')" "$want"
+		same "$(MCT_SPLIT=4096 mct-path -q --steps all -o tsv \
+		    --no-header "$l.json" | sed 's/^/step\t/')" "$want"
 	done
 }
 

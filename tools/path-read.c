@@ -655,13 +655,15 @@ static const struct mct_editor reading = { rd_begin, rd_line, rd_end };
 /*
  * Read in the reader's threads where it can: one operand (each line's
  * source is then the first), no --scale (its expressions are evaluated
- * here) and no -o trace (which wants the lines themselves).  The reader
- * must have been opened with MCT_WANT_LINE (want_lines says so).
+ * here) and no -o trace (which wants the lines themselves).  --steps and
+ * --step too: steps_add() takes a run of lines' events one by one, as
+ * path_add() hands them.  The reader must have been opened with
+ * MCT_WANT_LINE (want_lines says so).
  */
 int
 path_want_lines(const struct opts *o, int noperands)
 {
-	return noperands <= 1 && o->nsc == 0 && !o->trace && !o->steps;
+	return noperands <= 1 && o->nsc == 0 && !o->trace;
 }
 
 int
