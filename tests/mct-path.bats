@@ -259,6 +259,27 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	same "${stderr_lines[0]}" "mct-path: --steps median: standard input: not a file (the input is read twice)"
 }
 
+@test "--steps median's second reading, of the runs of lines the first kept, is --step's of the file: the path, its events and its counts, in any order, in small runs; -o trace reads the file again" {
+	local l split med
+
+	for l in time sections shuffle; do
+		genf "$l.json" --scale 0.01 --profiler-steps --layout "$l"
+		for split in "" 4096; do
+			MCT_SPLIT=$split mct-path -o md --steps median \
+			    --events ev.ndjson "$l.json" > med.md 2> med.err
+			med=$(sed -n '1s/^mct-path: median of 4 steps: //p' med.err)
+			[ -n "$med" ]
+			mct-path -o md --step "$med" --events step.ndjson \
+			    "$l.json" > step.md 2> step.err
+			same "$(cat med.md)" "$(cat step.md)"
+			same "$(sed 1d med.err)" "$(cat step.err)"
+			same "$(cat ev.ndjson)" "$(cat step.ndjson)"
+		done
+		same "$(mct-path -q -o trace --steps median "$l.json" 2>/dev/null)" \
+		    "$(mct-path -q -o trace --step "$med" "$l.json")"
+	done
+}
+
 # A row of --steps all -o tsv made of --step NAME -o tsv's breakdown.
 step_as_row() {
 	local name=$1
