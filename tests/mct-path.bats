@@ -206,6 +206,12 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 		genf "$l.json" --scale 0.01 --profiler-steps --layout "$l"
 		same "$(mct-path -q --steps all -o tsv --no-header < "$l.json" |
 		    sed 's/^/step\t/')" "$want"
+		# from the file, read in the reader's threads: runs of events,
+		# small ones with small chunks (a give-up amid a run)
+		same "$(mct-path -q --steps all -o tsv --no-header "$l.json" |
+		    sed 's/^/step\t/')" "$want"
+		same "$(MCT_SPLIT=4096 mct-path -q --steps all -o tsv \
+		    --no-header "$l.json" | sed 's/^/step\t/')" "$want"
 	done
 }
 
@@ -251,6 +257,27 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	run --separate-stderr mct-path --steps median < ps.json
 	[ "$status" -eq 2 ]
 	same "${stderr_lines[0]}" "mct-path: --steps median: standard input: not a file (the input is read twice)"
+}
+
+@test "--steps median's second reading, of the runs of lines the first kept, is --step's of the file: the path, its events and its counts, in any order, in small runs; -o trace reads the file again" {
+	local l split med
+
+	for l in time sections shuffle; do
+		genf "$l.json" --scale 0.01 --profiler-steps --layout "$l"
+		for split in "" 4096; do
+			MCT_SPLIT=$split mct-path -o md --steps median \
+			    --events ev.ndjson "$l.json" > med.md 2> med.err
+			med=$(sed -n '1s/^mct-path: median of 4 steps: //p' med.err)
+			[ -n "$med" ]
+			mct-path -o md --step "$med" --events step.ndjson \
+			    "$l.json" > step.md 2> step.err
+			same "$(cat med.md)" "$(cat step.md)"
+			same "$(sed 1d med.err)" "$(cat step.err)"
+			same "$(cat ev.ndjson)" "$(cat step.ndjson)"
+		done
+		same "$(mct-path -q -o trace --steps median "$l.json" 2>/dev/null)" \
+		    "$(mct-path -q -o trace --step "$med" "$l.json")"
+	done
 }
 
 # A row of --steps all -o tsv made of --step NAME -o tsv's breakdown.

@@ -602,17 +602,6 @@ one(struct opts *o)
 	return status;
 }
 
-/* A rank has Kineto's cuda_sync events: no syncs by name of events. */
-static void
-sync_seen(struct opts *o, int32_t rk)
-{
-	while (o->nrksync <= rk) {
-		o->rksync = mct_xgrow(o->rksync, (size_t)o->nrksync, 1);
-		o->rksync[o->nrksync++] = 0;
-	}
-	o->rksync[rk] = 1;
-}
-
 /* What was odd in the input, counted. */
 static void
 counts(const struct opts *o)
@@ -788,24 +777,12 @@ read_input(struct opts *o, int argc, char *argv[], struct mct_opts mo)
 	o->hdr = mct_header(r);
 	path_reserve(o);
 	lines = lines && path_edit(o, r);
+	if (!lines)
+		path_again_drop(o);
 	if (path_stepwise(o))
 		steps_begin(o);
-	while (mct_next(r, &ev)) {
-		size_t had = o->n, had0 = o->n;
-
-		if (o->trace && (fwrite(ev->json, 1, ev->len, o->spool) !=
-		    ev->len || putc('\n', o->spool) == EOF))
-			err(MCT_EXIT_USAGE, "spool");
-		if (lines)
-			path_lines(o, ev);
-		else
-			path_add(o, ev);
-		for (; had < o->n; had++)
-			if (o->ev[had].kind == K_SYNC)
-				sync_seen(o, o->ev[had].rk);
-		if (o->ss != NULL && o->n > had0)
-			steps_add(o, had0);
-	}
+	while (mct_next(r, &ev))
+		path_take(o, ev, lines);
 	if (o->ss != NULL && !o->steps)
 		step_end(o);
 	return r;
@@ -826,11 +803,37 @@ forget(struct opts *o)
 	mct_buf_free(&o->tmp);
 }
 
+/* stderr to /dev/null (its descriptor kept in *fd), and back. */
+static void
+hush(int *fd)
+{
+	int null;
+
+	fflush(stderr);
+	if ((*fd = dup(STDERR_FILENO)) < 0 ||
+	    (null = open("/dev/null", O_WRONLY)) < 0 ||
+	    dup2(null, STDERR_FILENO) < 0)
+		err(MCT_EXIT_USAGE, "stderr");
+	close(null);
+}
+
+static void
+unhush(int fd)
+{
+	fflush(stderr);
+	if (dup2(fd, STDERR_FILENO) < 0)
+		err(MCT_EXIT_USAGE, "stderr");
+	close(fd);
+}
+
 /*
  * --steps median: the rows of --steps all (steps_end() says the median),
  * then that step's path as --step finds it, from a second reading of the
- * input, which says nothing (the first has said it).  The first reader
- * is left open: its header is o->hdr.
+ * input, which says nothing (the first has said it): of the runs of
+ * lines the first kept (path_take()), the same, else of the input again (-o
+ * trace, which wants its lines; events read one by one, not in runs; a
+ * temporary file that cannot be made, silently, or hold them).  The
+ * first reader is left open: its header is o->hdr.
  */
 static struct mct_reader *
 median(struct opts *o, int argc, char *argv[], const struct mct_opts *mo,
@@ -840,7 +843,8 @@ median(struct opts *o, int argc, char *argv[], const struct mct_opts *mo,
 	struct mct_reader *r, *again;
 	struct stat st;
 	char *med;
-	int i, fd, null;
+	FILE *spool;
+	int i, fd;
 
 	for (i = 0; i <= argc; i++) {
 		const char *f = i < argc ? argv[i] : argc ? NULL : "-";
@@ -860,22 +864,25 @@ median(struct opts *o, int argc, char *argv[], const struct mct_opts *mo,
 	}
 	rows.steps = 1;
 	rows.trace = 0;
+	if (!o->trace) {
+		hush(&fd);
+		rows.again = mct_tmpfile(NULL, &rows.againvb);
+		unhush(fd);
+	}
 	r = read_input(&rows, argc, argv, *mo);
 	*status = steps_end(&rows, &med, &o->steplen);
 	o->step = med;
+	spool = rows.again;
 	forget(&rows);
-	fflush(stderr);
-	if ((fd = dup(STDERR_FILENO)) < 0 ||
-	    (null = open("/dev/null", O_WRONLY)) < 0 ||
-	    dup2(null, STDERR_FILENO) < 0)
-		err(MCT_EXIT_USAGE, "stderr");
-	close(null);
-	again = read_input(o, argc, argv, *mo);
-	mct_close(again);
-	fflush(stderr);
-	if (dup2(fd, STDERR_FILENO) < 0)
-		err(MCT_EXIT_USAGE, "stderr");
-	close(fd);
+	hush(&fd);
+	if (spool == NULL || !path_take_again(o, spool, mct_header(r))) {
+		again = read_input(o, argc, argv, *mo);
+		mct_close(again);
+	}
+	if (spool != NULL)
+		fclose(spool);
+	free(rows.againvb);
+	unhush(fd);
 	o->hdr = mct_header(r);
 	return r;
 }

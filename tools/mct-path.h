@@ -189,6 +189,10 @@ struct opts {
 	int		 quiet, table, trace, only;
 	FILE		*spool;		/* -o trace: the input's lines */
 	FILE		*events;	/* --events (evname) */
+	FILE		*again;		/* --steps median: the first reading's
+					   runs of lines (mct-path.c) */
+	char		*againvb;
+	off_t		 againlen;
 	const char	*evname;
 	char		*spoolvb;
 	const char	*fields;	/* -F as given, or the default */
@@ -256,11 +260,12 @@ struct path {
 #define E(i)	((int32_t)(2 * (i) + 1))
 
 void	 path_reserve(struct opts *);
-void	 path_add(struct opts *, struct mct_event *);
 double	 path_factor(const struct opts *, const struct pev *);
 int	 path_want_lines(const struct opts *, int);
 int	 path_edit(struct opts *, struct mct_reader *);
-void	 path_lines(struct opts *, struct mct_event *);
+void	 path_take(struct opts *, struct mct_event *, int);
+void	 path_again_drop(struct opts *);
+int	 path_take_again(struct opts *, FILE *, const struct mct_header *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 size_t	 path_step_base(const char *, size_t, long *);
 int	 path_analyse(struct opts *, struct path *);

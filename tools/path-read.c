@@ -1,10 +1,12 @@
 /*
  * path-read.c - mct-path's events: each X event kept as a struct pev
  * (names, lanes and correlation ids interned, with its rank's index),
- * and the window of each rank that --step, --steps, --from and --to make.
+ * --steps median's second reading of them, and the window of each rank
+ * that --step, --steps, --from and --to make.
  */
 #include "config.h"
 
+#include <err.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -507,7 +509,7 @@ keep(struct opts *o, const struct praw *d, long long seq)
 }
 
 /* An event the reader handed out, read in this thread. */
-void
+static void
 path_add(struct opts *o, struct mct_event *ev)
 {
 	struct praw d;
@@ -655,13 +657,15 @@ static const struct mct_editor reading = { rd_begin, rd_line, rd_end };
 /*
  * Read in the reader's threads where it can: one operand (each line's
  * source is then the first), no --scale (its expressions are evaluated
- * here) and no -o trace (which wants the lines themselves).  The reader
- * must have been opened with MCT_WANT_LINE (want_lines says so).
+ * here) and no -o trace (which wants the lines themselves).  --steps and
+ * --step too: steps_add() takes a run of lines' events one by one, as
+ * path_add() hands them.  The reader must have been opened with
+ * MCT_WANT_LINE (want_lines says so).
  */
 int
 path_want_lines(const struct opts *o, int noperands)
 {
-	return noperands <= 1 && o->nsc == 0 && !o->trace && !o->steps;
+	return noperands <= 1 && o->nsc == 0 && !o->trace;
 }
 
 int
@@ -712,7 +716,7 @@ get_val(const char **pp, struct mct_val *v)
  * The lines of rd_line() in ev (one, or a run of them): each kept.  Its
  * lines say their own lengths: each ends where its last value does.
  */
-void
+static void
 path_lines(struct opts *o, struct mct_event *ev)
 {
 	const char *p = ev->json, *end = ev->json + ev->len;
@@ -736,6 +740,98 @@ path_lines(struct opts *o, struct mct_event *ev)
 		get_val(&p, &d.rc);
 		keep(o, &d, o->seq++);
 	}
+}
+
+/* A rank has Kineto's cuda_sync events: no syncs by name of events. */
+static void
+sync_seen(struct opts *o, int32_t rk)
+{
+	while (o->nrksync <= rk) {
+		o->rksync = mct_xgrow(o->rksync, (size_t)o->nrksync, 1);
+		o->rksync[o->nrksync++] = 0;
+	}
+	o->rksync[rk] = 1;
+}
+
+/* --steps median's runs of lines let go (the input is read again). */
+void
+path_again_drop(struct opts *o)
+{
+	if (o->again == NULL)
+		return;
+	fclose(o->again);
+	free(o->againvb);
+	o->again = NULL;
+	o->againvb = NULL;
+}
+
+/*
+ * A run of lines (path_lines()) or an event, kept: --steps median's
+ * first reading keeps its runs in o->again (then a run's length and its
+ * bytes), for the second to take them again; if that file cannot hold
+ * them (AGAIN_MAX bytes, an error) it is let go: the input read again.
+ */
+#define AGAIN_MAX	((off_t)256 << 20)
+
+void
+path_take(struct opts *o, struct mct_event *ev, int lines)
+{
+	size_t had = o->n, had0 = o->n;
+
+	if (o->trace && (fwrite(ev->json, 1, ev->len, o->spool) !=
+	    ev->len || putc('\n', o->spool) == EOF))
+		err(MCT_EXIT_USAGE, "spool");
+	if (lines)
+		path_lines(o, ev);
+	else
+		path_add(o, ev);
+	if (o->again != NULL && ((o->againlen += (off_t)(sizeof(ev->len) +
+	    ev->len)) > AGAIN_MAX || fwrite(&ev->len, sizeof(ev->len), 1,
+	    o->again) != 1 || fwrite(ev->json, 1, ev->len, o->again) !=
+	    ev->len))
+		path_again_drop(o);
+	for (; had < o->n; had++)
+		if (o->ev[had].kind == K_SYNC)
+			sync_seen(o, o->ev[had].rk);
+	if (o->ss != NULL && o->n > had0)
+		steps_add(o, had0);
+}
+
+/*
+ * --steps median's second reading from the runs of lines the first
+ * kept (hdr: its header, the same file's), taken as mct-path.c's
+ * read_input() takes the reader's; 0 if they cannot be read back (the
+ * input is read again).
+ */
+int
+path_take_again(struct opts *o, FILE *f, const struct mct_header *hdr)
+{
+	struct mct_event ev;
+	struct mct_buf b = { 0 };
+	size_t len;
+
+	if (fflush(f) != 0 || ferror(f) || fseeko(f, 0, SEEK_SET) != 0)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	o->hdr = hdr;
+	path_reserve(o);
+	if (path_stepwise(o))
+		steps_begin(o);
+	while (fread(&len, sizeof(len), 1, f) == 1) {
+		b.len = 0;
+		mct_buf_grow(&b, len + 1);
+		if (fread(b.p, 1, len, f) != len)
+			errx(MCT_EXIT_USAGE, "spool: short");
+		ev.json = b.p;
+		ev.len = len;
+		path_take(o, &ev, 1);
+	}
+	if (ferror(f))
+		err(MCT_EXIT_USAGE, "spool");
+	if (o->ss != NULL && !o->steps)
+		step_end(o);
+	mct_buf_free(&b);
+	return 1;
 }
 
 /*
