@@ -546,3 +546,29 @@ json.dump(d, open("x.json", "w"))'
 	[[ "$output" == *"| user_annotation | 5 | $med |"* ]]
 	[[ "$output" == *"--match '^ProfilerStep#[0-9]'"* ]]
 }
+
+@test "the overview's devices and processes are the names of the M process_name events, each once, not the threads' names" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > t.json <<'JSON'
+{"traceEvents":[
+{"ph":"M","name":"process_name","pid":2,"args":{"name":"GPU 0"}},
+{"ph":"M","name":"process_name","pid":1,"args":{"name":"python3"}},
+{"ph":"M","name":"process_name","pid":3,"args":{"name":"python3"}},
+{"ph":"M","name":"thread_name","pid":1,"tid":7,"args":{"name":"thread 7 (python3)"}},
+{"ph":"M","name":"thread_name","pid":2,"tid":5,"args":{"name":"stream 5"}},
+{"ph":"M","name":"process_labels","pid":2,"args":{"labels":"x"}},
+{"ph":"X","cat":"kernel","name":"k","pid":2,"tid":5,"ts":1000,"dur":20},
+{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":7,"ts":990,"dur":40}
+]}
+JSON
+	want=$(python3 -c '
+import json
+ev = json.load(open("t.json"))["traceEvents"]
+print(", ".join(sorted({e["args"]["name"] for e in ev
+    if e.get("ph") == "M" and e.get("name") == "process_name"})))')
+	[ "$want" = "GPU 0, python3" ]
+	run --separate-stderr mct-report t.json
+	[ "$status" -eq 0 ]
+	same "$(grep '^| devices and processes' <<<"$output")" \
+	    "| devices and processes (M process_name) | $want |"
+}
