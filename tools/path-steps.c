@@ -62,7 +62,7 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 	size_t steplen = o->steplen;
 	int64_t end;
 	size_t j;
-	int steps = o->steps;
+	int steps = o->steps, r;
 
 	o->stepev = g[0];
 	if (k > 1) {
@@ -70,10 +70,12 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 		o->step = o->names.str[o->ev[g[0]].name];
 		o->steplen = mct_strtab_len(&o->names, o->ev[g[0]].name);
 	}
-	path_analyse(o, &pa);
+	r = path_analyse(o, &pa);
 	o->steps = steps;
 	o->step = step;
 	o->steplen = steplen;
+	if (r != 0)	/* no window found for the step's name: no path, no row */
+		return;
 	s->neg += o->negative;
 	s->nok += o->nokernel;
 	s->nos += o->nosrc;
