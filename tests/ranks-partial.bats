@@ -345,3 +345,29 @@ mct-ranks: again:"*": rank 4321 is also in many: "* ]]
 		[[ "$stderr" == "mct-ranks: T:"[23]": damaged partial line: $why"* ]]
 	done
 }
+
+@test "-o partial of a trace whose smallest ts is beyond 2^62 ns (-5e18): the rank's origin null, --merge of it the table of one run; --align start refuses it, as mct-cat --align start does" {
+	printf '{"traceEvents":[%s,\n%s,\n%s]}\n' \
+	    '{"name":"a","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":100,"dur":10}' \
+	    '{"name":"h","ph":"X","pid":1,"tid":1,"ts":-5000000000000000000,"dur":10}' \
+	    '{"name":"a","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":200,"dur":30}' > o.json
+	mct-ranks -u ns -o partial o.json > o.P
+	sed -n 2p o.P | grep -q '"origin":null}$'
+	run --separate-stderr mct-ranks --merge -o tsv o.P
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	same "$output" "$(mct-ranks -u ns -o tsv o.json)"
+	run --separate-stderr mct-ranks --merge --collectives -o tsv o.P
+	[ "$status" -eq 0 ]
+	same "$output" "$(mct-ranks -u ns --collectives -o tsv o.json)"
+	run --separate-stderr mct-ranks --merge --align start -o tsv o.P
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	run mct-cat -u ns --align start o.json
+	[ "$status" -eq 2 ]
+	# a rank's origin there is still damaged (partial-trust.bats: -2^63)
+	sed '2s/"origin":null/"origin":-5000000000000000000/' o.P > T
+	run --separate-stderr mct-ranks --merge -o tsv T
+	[ "$status" -eq 1 ]
+	same "$stderr" "mct-ranks: T:2: damaged partial line: the origin is not a time of a trace"
+}
