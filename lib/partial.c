@@ -1088,8 +1088,11 @@ merge_fits(const struct mct_gtab *t, const struct mct_group *into,
 }
 
 /*
- * Its figures together: count the events, n of them with a value; a
- * span of sane times, first before last.
+ * Its figures together: count the events, n of them with a value; a span
+ * as mct_gtab_add() makes one.  first is the smallest ts, a sane time;
+ * last the largest ts + dur of sane ts and dur: up to 2^63 - 2 (an end
+ * past 2^62 is kept, mct(7)), and as early as 2^62 - 1 before first (a
+ * negative dur is kept as written), so it may come before first.
  */
 static int
 group_ok(struct mct_pline *pr, const struct mct_gtab *t,
@@ -1108,8 +1111,9 @@ group_ok(struct mct_pline *pr, const struct mct_gtab *t,
 			    i);
 			return 0;
 		}
-	if (hasfirst != haslast || (g->span && (!MCT_SANE_NS(g->first) ||
-	    !MCT_SANE_NS(g->last) || g->first > g->last))) {
+	if (hasfirst != haslast || (g->span &&
+	    (!MCT_SANE_NS(g->first) || g->last == INT64_MAX ||
+	    g->last <= g->first - (INT64_C(1) << 62)))) {
 		mct_pline_why(pr, "first and last are not a span of time");
 		return 0;
 	}

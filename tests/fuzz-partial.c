@@ -12,7 +12,9 @@
  * one part per --by field of the header, each one JSON value, and its
  * ndjson members (mct_cell_json(), what mct-group and mct-diff write)
  * are one valid JSON object: no key forges a record; count >= n >= 0,
- * first <= last; every aggregate of mct-group computes (the sanitizers
+ * first a time of a trace and last an end ts + dur of one (below 2^63 - 1,
+ * less than 2^62 ns before first: a negative dur is kept, so last may come
+ * before first); every aggregate of mct-group computes (the sanitizers
  * watch its arithmetic); written by mct_partial_write(), the same groups,
  * counts, values and spans come back.
  *
@@ -180,7 +182,10 @@ check_groups(struct mct_gtab *t, const struct mct_pspec *ps)
 		CHECK(json_ok(b.p, b.len), "a key's members are one object");
 		CHECK(g->count >= 0 && (long long)g->val.n <= g->count,
 		    "count >= n >= 0");
-		CHECK(!g->span || g->first <= g->last, "first <= last");
+		CHECK(!g->span || (MCT_SANE_NS(g->first) &&
+		    g->last < INT64_MAX &&
+		    g->last > g->first - (INT64_C(1) << 62)),
+		    "first a time, last an end of one");
 		aggregates(t, g);
 	}
 	for (k = 0; k < ps->nby; k++)

@@ -102,9 +102,10 @@ damaged() {
 	damaged two-values "$d/A" "part 1 of the key is not a JSON value"
 }
 
-@test "figures that do not hold together: count below n, n not the number of values, first after last, a second group of one key: each exit 1, named, skipped" {
+@test "figures that do not hold together: count below n, n not the number of values, last 2^62 ns before first or at 2^63-1 (no ts + dur of a trace), a second group of one key: each exit 1, named, skipped" {
 	damaged count-low "$d/A" "n is $(sed -n 3p "$d/A" | "$PYTHON3" -c 'import json,sys; o=json.load(sys.stdin); print("%d, count %d: more values than events" % (o["n"], o["n"] - 1))')"
 	damaged first-last "$d/A" "first and last are not a span of time"
+	damaged last-max "$d/A" "first and last are not a span of time"
 	damaged dup-key "$d/A" "a second group of the same key"
 	tamper n-values "$d/A" T
 	run --separate-stderr merged T "$d/B"

@@ -265,3 +265,60 @@ part_oracle() {
 	[ "$status" -eq 0 ]
 	same "$output" "$(mct-group --merge -o tsv -a "$AGGS" out/partial-[0-2].nd)"
 }
+
+# A trace (ns) of two ordinary kernels and one X event EV, on a device lane.
+odd_trace() {
+	printf '{"traceEvents":[%s,\n%s,\n%s]}\n' \
+	    '{"name":"a","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":100,"dur":10}' \
+	    "$1" \
+	    '{"name":"a","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":200,"dur":30}'
+}
+
+@test "-o partial of an event ending past 2^62 ns (ts 4e18, dur 4e18) or of a negative dur (ts 10, dur -5): --merge of it is the table of one run (first, last, ndjson's ts and dur); a last no such event makes is still damaged" {
+	local c ev g out
+	local A=count,total,mean,median,min,max,p90,stddev,first,last
+
+	for c in far neg; do
+		case $c in
+		far) ev='{"name":"k","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":4000000000000000000,"dur":4000000000000000000}' ;;
+		neg) ev='{"name":"k","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":10,"dur":-5}' ;;
+		esac
+		odd_trace "$ev" > $c.json
+		# (a negative dur is damage, said: exit 1, the event kept)
+		mct-group -u ns -o partial -a "$A" $c.json > $c.P 2> /dev/null ||
+		    { [ $? -eq 1 ] && [ $c = neg ]; }
+		run --separate-stderr mct-group --merge -o tsv -a "$A" $c.P
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		same "$output" "$(mct-group -u ns -o tsv -a "$A" $c.json 2> /dev/null)"
+		run --separate-stderr mct-group --merge -o ndjson -a "$A" --sort name $c.P
+		[ "$status" -eq 0 ]
+		same "$(printf '%s\n' "$output" | tail -n +2)" \
+		    "$(mct-group -u ns -o ndjson -a "$A" --sort name $c.json 2> /dev/null | tail -n +2)"
+	done
+	# the figures as the single run has them, from the trace's origin
+	same "$(mct-group --merge -o tsv -a first,last --sort name far.P)" \
+	    "$(printf 'name\tfirst\tlast\na\t0\t130\nk\t3999999999999999900\t7999999999999999900')"
+	same "$(mct-group --merge -o tsv -a first,last --sort name neg.P)" \
+	    "$(printf 'name\tfirst\tlast\na\t90\t220\nk\t0\t-5')"
+	# a last 2^62 ns or more before first, or at 2^63-1, is no ts + dur
+	# of a trace: the group damaged, skipped, exit 1
+	for out in before max; do
+		"$PYTHON3" - neg.P $out > T <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+for i, l in enumerate(lines):
+    o = json.loads(l)
+    if o.get("key") == '"k"':
+        o["last"] = o["first"] - 2**62 if sys.argv[2] == "before" else 2**63 - 1
+        lines[i] = json.dumps(o, separators=(",", ":"))
+        print(i + 1, file=sys.stderr)
+print("\n".join(lines))
+PY
+		g=$(grep -n '"key":"\\"k\\""' T | cut -d: -f1)
+		run --separate-stderr mct-group --merge -o tsv -a count T
+		[ "$status" -eq 1 ]
+		same "$stderr" "mct-group: T:$g: damaged partial group: first and last are not a span of time"
+		same "$output" "$(printf 'name\tcount\na\t2')"
+	done
+}

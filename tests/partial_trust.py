@@ -25,7 +25,8 @@ the first with a sketch in the sketch cases):
   count-low      count below n
   n-values       n one more than the values
   first-min      first -2^63
-  first-last     first after last
+  first-last     last 2^62 ns before first (more than a dur can go back)
+  last-max       last 2^63-1 (past the end of any sane ts and dur)
   dup-key        the line again, after it (and counted in the end line)
   sum-huge       a sketch's sum near 2^127 (IN has sketches)
   bucket-huge    a sketch's bucket count 2^62
@@ -103,7 +104,9 @@ def tamper(case, src, dst):
     elif case == "first-min":
         o["first"] = I64MIN
     elif case == "first-last":
-        o["first"], o["last"] = o["last"] + 1, o["first"]
+        o["last"] = o["first"] - 2**62
+    elif case == "last-max":
+        o["last"] = I64MAX
     elif case == "sum-huge":
         o["sum"] = 2**127 - 5
     elif case == "bucket-huge":

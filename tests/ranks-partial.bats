@@ -301,3 +301,73 @@ PY
 	[[ "$stderr" == *"
 mct-ranks: again:"*": rank 4321 is also in many: "* ]]
 }
+
+@test "-o partial of a call ending past 2^62 ns (ts 4e18, dur 4e18) or of a negative dur (ts 10, dur -5): --merge of it is the table of one run (such a call lasts no time, as in mct-phases); an end past 2^62 or a start after the end is still damaged" {
+	local c ev why
+
+	for c in far neg; do
+		case $c in
+		far) ev='"ts":4000000000000000000,"dur":4000000000000000000' ;;
+		neg) ev='"ts":10,"dur":-5' ;;
+		esac
+		printf '{"traceEvents":[%s,\n%s,\n%s,\n%s]}\n' \
+		    '{"name":"a","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":100,"dur":10}' \
+		    '{"name":"ncclDevKernel_AllReduce","cat":"kernel","ph":"X","pid":2,"tid":8,'"$ev"'}' \
+		    '{"name":"ProfilerStep#1","ph":"X","pid":1,"tid":1,'"$ev"'}' \
+		    '{"name":"a","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":200,"dur":30}' > $c.json
+		# (a negative dur is damage, said: exit 1, the call kept)
+		mct-ranks -u ns -o partial $c.json > $c.P 2> /dev/null ||
+		    { [ $? -eq 1 ] && [ $c = neg ]; }
+		run --separate-stderr mct-ranks --merge -o tsv $c.P
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		same "$output" "$(mct-ranks -u ns -o tsv $c.json 2> /dev/null)"
+		run --separate-stderr mct-ranks --merge --collectives -o tsv $c.P
+		[ "$status" -eq 0 ]
+		same "$output" "$(mct-ranks -u ns --collectives -o tsv $c.json 2> /dev/null)"
+	done
+	[ "$(mct-ranks --merge -o tsv --no-header far.P | cut -f 2,3)" = "$(printf '3999999999999999900\t40')" ]
+	[ "$(mct-ranks --merge -o tsv --no-header neg.P | cut -f 2,3)" = "$(printf '220\t40')" ]
+	# what no trace makes: the end a call past 2^62 would have, a start
+	# after the end, the call itself: damaged, exit 1
+	for c in end start call; do
+		case $c in
+		end) sed '2s/"end":[0-9]*/"end":8000000000000000000/' far.P > T
+		    why="start and end are not times of a trace, start before end" ;;
+		start) sed '2s/"start":[0-9]*/"start":300/' neg.P > T
+		    why="start and end are not times of a trace, start before end" ;;
+		call) sed '3s/"dur":0/"dur":4000000000000000000/' far.P > T
+		    why="ts and dur are not a span of time" ;;
+		esac
+		! cmp -s T far.P && ! cmp -s T neg.P
+		run --separate-stderr mct-ranks --merge -o tsv T
+		[ "$status" -eq 1 ]
+		[[ "$stderr" == "mct-ranks: T:"[23]": damaged partial line: $why"* ]]
+	done
+}
+
+@test "-o partial of a trace whose smallest ts is beyond 2^62 ns (-5e18): the rank's origin null, --merge of it the table of one run; --align start refuses it, as mct-cat --align start does" {
+	printf '{"traceEvents":[%s,\n%s,\n%s]}\n' \
+	    '{"name":"a","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":100,"dur":10}' \
+	    '{"name":"h","ph":"X","pid":1,"tid":1,"ts":-5000000000000000000,"dur":10}' \
+	    '{"name":"a","cat":"kernel","ph":"X","pid":2,"tid":7,"ts":200,"dur":30}' > o.json
+	mct-ranks -u ns -o partial o.json > o.P
+	sed -n 2p o.P | grep -q '"origin":null}$'
+	run --separate-stderr mct-ranks --merge -o tsv o.P
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	same "$output" "$(mct-ranks -u ns -o tsv o.json)"
+	run --separate-stderr mct-ranks --merge --collectives -o tsv o.P
+	[ "$status" -eq 0 ]
+	same "$output" "$(mct-ranks -u ns --collectives -o tsv o.json)"
+	run --separate-stderr mct-ranks --merge --align start -o tsv o.P
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	run mct-cat -u ns --align start o.json
+	[ "$status" -eq 2 ]
+	# a rank's origin there is still damaged (partial-trust.bats: -2^63)
+	sed '2s/"origin":null/"origin":-5000000000000000000/' o.P > T
+	run --separate-stderr mct-ranks --merge -o tsv T
+	[ "$status" -eq 1 ]
+	same "$stderr" "mct-ranks: T:2: damaged partial line: the origin is not a time of a trace"
+}

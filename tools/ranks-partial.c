@@ -15,7 +15,9 @@
 /*
  * The origin of rank id's trace, for --align at a merge: that of the
  * operand that is the rank, or of the run when it read a single rank.
- * 0, or -1 if not known (a stream of several ranks).
+ * 0, or -1 if not known (a stream of several ranks) or no time of a
+ * trace (the ts of an event beyond 2^62 ns, which the tools take as none:
+ * a merge refuses a rank with such an origin, --align could not use it).
  */
 static int
 rank_origin(const struct opts *o, int64_t id, int64_t *origin)
@@ -27,12 +29,12 @@ rank_origin(const struct opts *o, int64_t id, int64_t *origin)
 		if (h->src[i].ok && h->src[i].rank != MCT_RANK_NONE &&
 		    h->src[i].rank == id && h->src[i].facts.has_origin) {
 			*origin = h->src[i].facts.origin;
-			return 0;
+			return MCT_SANE_NS(*origin) ? 0 : -1;
 		}
 	if (o->nrk != 1 || !h->facts.has_origin)
 		return -1;
 	*origin = h->facts.origin;
-	return 0;
+	return MCT_SANE_NS(*origin) ? 0 : -1;
 }
 
 /*
