@@ -133,6 +133,7 @@ string_special(struct mct_scan *s, struct mct_buf *out, char **op,
 	int n;
 
 	if (*p == '\\') {
+		s->rankish = 1;		/* a key may be "r\u0061nk" */
 		if (p + 1 >= end)
 			return NULL;
 		switch (p[1]) {
@@ -354,7 +355,7 @@ is_number(const unsigned char *s, size_t n)
 }
 
 /* The first-level keys the framer cares about. */
-enum { K_OTHER, K_TS, K_DUR, K_PH, K_ARGS };
+enum { K_OTHER, K_TS, K_DUR, K_PH, K_ARGS, K_RANK };
 
 static inline int
 key_kind(const unsigned char *k, size_t n)
@@ -373,6 +374,8 @@ key_kind(const unsigned char *k, size_t n)
 	case 4:
 		if (k[0] == 'a' && k[1] == 'r' && k[2] == 'g' && k[3] == 's')
 			return K_ARGS;
+		if (k[0] == 'r' && k[1] == 'a' && k[2] == 'n' && k[3] == 'k')
+			return K_RANK;
 		break;
 	}
 	return K_OTHER;
@@ -436,7 +439,7 @@ scan_begin(struct mct_scan *s)
 	s->fixes = 0;
 	s->errpos = NULL;
 	s->errmsg = NULL;
-	s->has_co_id = s->is_meta = s->odd = 0;
+	s->has_co_id = s->is_meta = s->odd = s->rankish = 0;
 	s->plain = s->spaced = 0;
 	s->ts_kind = s->dur_kind = MCT_TS_NONE;
 	s->negdur = NULL;
@@ -574,8 +577,10 @@ first_key(struct mct_scan *s, int index, int event, size_t keyout,
 
 	if (index)
 		kv_add(s, keyout + 1, outlen);
-	if (event)
-		kind = key_kind(kp, klen);
+	if (event && (kind = key_kind(kp, klen)) == K_RANK) {
+		s->rankish = 1;
+		kind = K_OTHER;		/* noted, its value is any other */
+	}
 	*inargs = kind == K_ARGS;
 	return kind;
 }

@@ -78,6 +78,8 @@ struct mct_scan {
 	int		 nkv, kvcap;
 	/* with .event set: what the framer learns of the event */
 	int		 has_co_id;
+	int		 rankish;	/* a first-level key "rank", or a string
+					   with an escape (a key may spell it) */
 	int		 is_meta;
 	int		 ts_kind, dur_kind;	/* MCT_TS_* (ttime.c) */
 	int		 odd;		/* ts or dur with an exponent */

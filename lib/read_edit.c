@@ -241,25 +241,41 @@ edit_convert(struct mct_reader *r, struct input *in, const struct mct_scan *sc)
 /*
  * The event r->ev with its rank and shift, if its source has them.  An
  * index of the event stays right when only a rank is appended: it gets
- * the rank's key (the line ends "rank":N}).
+ * the rank's key (the line ends "rank":N}).  The rank key stands once:
+ * a line's own (not null) is kept where the rules put it first
+ * (ADD_MISSING), else the one appended replaces it, as jq's
+ * . + {rank: N} would.  Only an operand whose pass 1 saw a key "rank" or
+ * an escape (anyrankish) is looked at: no cost per line for the others.
  */
 void
 edit_rank(struct mct_reader *r, struct input *in)
 {
 	struct mct_event *ev = &r->ev;
 	int keep = ev->indexed && ev->nkv >= 0 && in->s->shift == 0;
+	static const char *const rank_key[] = { "rank", NULL };
 	int add = in->addrank;
 	struct mct_kv *kv;
 	struct mct_val v;
 	int64_t rank;
+	size_t len;
 
-	if (add == ADD_MISSING && mct_event_rank(ev, NULL, &rank, &v) >= 0 &&
-	    v.p != NULL)
+	if (add == ADD_MISSING && in->fx.anyrankish &&
+	    mct_event_rank(ev, NULL, &rank, &v) >= 0 && v.p != NULL)
 		add = ADD_NONE;		/* the line has its own */
 	if ((add == ADD_NONE && in->s->shift == 0) ||
 	    mct_rank_line(ev, add != ADD_NONE ? in->s->rank : MCT_RANK_NONE,
 	    in->s->shift, &r->rline) != 0)
 		return;
+	if (add != ADD_NONE && in->fx.anyrankish) {
+		/* ours, not an own null or overruled key besides */
+		len = r->rline.len;
+		mct_keep_last(&r->rline, 0, rank_key);
+		if (r->rline.len != len) {	/* a key less */
+			mct_buf_addc(&r->rline, '\n');
+			r->rline.len--;
+			keep = 0;
+		}
+	}
 	ev->json = r->rline.p;
 	ev->len = r->rline.len;
 	ev->indexed = 0;

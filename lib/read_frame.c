@@ -269,6 +269,8 @@ frame_emit(struct framer *f)
 		fx->anyfrac = 1;
 	if (sc->has_co_id)
 		fx->anycoid = 1;
+	if (sc->rankish)
+		fx->anyrankish = 1;
 	if (sc->odd)
 		fx->anyodd = 1;
 	if (sc->ntimes > 2)
@@ -648,6 +650,7 @@ frame_merge(struct facts *fx, const struct facts *p)
 	fx->nevents += p->nevents;
 	fx->anyfrac |= p->anyfrac;
 	fx->anycoid |= p->anycoid;
+	fx->anyrankish |= p->anyrankish;
 	fx->anyodd |= p->anyodd;
 	fx->manytimes |= p->manytimes;
 	fx->unsorted |= p->unsorted;

@@ -273,10 +273,15 @@ header_decide_ranks(struct mct_reader *r)
 	for (i = 0; i < r->nin; i++)
 		if (ranked && r->src[i].notrace)	/* no rank of the job */
 			r->status = mct_status(r->status, MCT_EXIT_USAGE);
+	/*
+	 * --rank=N and --rank=order outrank an event's own rank key; by the
+	 * rules (no --rank, --rank=auto) the event's own key comes first.
+	 */
 	for (i = 0; i < r->nin; i++)
 		r->in[i].addrank = !ranked || r->src[i].rank < 0 ? ADD_NONE :
-		    !r->src[i].ranks_inside ? ADD_ALL :
-		    r->nin > 1 ? ADD_MISSING : ADD_NONE;
+		    r->src[i].ranks_inside ? (r->nin > 1 ? ADD_MISSING :
+		    ADD_NONE) : r->opts.rank == MCT_RANK_GIVEN ||
+		    r->opts.rank == MCT_RANK_ORDER ? ADD_ALL : ADD_MISSING;
 }
 
 /* ,"top_dropped":{"key":bytes,...}: the values not in the header. */

@@ -76,6 +76,7 @@ struct facts {
 	struct mct_buf	 top;		/* top-level keys: "k":v,... */
 	int		 ntop_before;	/* how many of them came before traceEvents */
 	int		 anyfrac, anycoid, anyodd;
+	int		 anyrankish;	/* an event's line may have a rank key */
 	int		 seen_ts, unsorted;
 	i128		 first_e6, last_e6;	/* the first and the last ts */
 	int		 has_min;
@@ -196,9 +197,11 @@ struct input {
 };
 
 /*
- * input.addrank: a trace's rank goes on every line; a stream of one rank
- * (a trace read alone says its rank in the header only) puts it on the
- * lines that lack it, when it is read with other operands.
+ * input.addrank: a trace's rank given by --rank=N or --rank=order goes on
+ * every line, in place of a rank key the line has; a trace's rank by the
+ * rules, and a stream of one rank (a trace read alone says its rank in
+ * the header only) read with other operands, go on the lines that lack
+ * one (mct(7), Ranks: an event's own rank comes before its operand's).
  */
 enum { ADD_NONE, ADD_ALL, ADD_MISSING };
 

@@ -1114,3 +1114,79 @@ sys.stdout.buffer.write(open(sys.argv[1], \"rb\").read()[4096:])" all.nd 2> size
 	same "$(cat size)" 1048576
 	cmp filtered.nd all.nd
 }
+
+@test "an event's own rank key: --rank=N and --rank=order replace it, the rules keep it (a null one is none); each key once, as python computes it (it was written twice)" {
+	# a: its own rank; b: its own, spelt with an escape; c: null; d: none
+	cat > own.json <<-'EOF'
+	{"traceEvents":[
+	{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"rank":7},
+	{"ph":"X","name":"b","pid":1,"tid":1,"ts":2,"dur":1,"r\u0061nk":8},
+	{"ph":"X","name":"c","pid":1,"tid":1,"ts":3,"dur":1,"rank":null},
+	{"ph":"X","name":"d","pid":1,"tid":1,"ts":4,"dur":1}]}
+	EOF
+	cp own.json other.json
+	mct-cat --rank 3 own.json > given.nd
+	mct-cat --rank 3 --align start own.json > shifted.nd 2> err
+	mct-cat --rank 3 - < own.json > stdin.nd
+	mct-cat --rank=order own.json other.json > order.nd
+	mct-cat --rank=order --merge own.json other.json > order-merge.nd
+	mct-cat own.json other.json > rules.nd
+	mct-cat --merge own.json other.json > rules-merge.nd
+	"$PYTHON3" - own.json <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+def check(f, ranks, given):
+    recs = [json.loads(l, object_pairs_hook=once) for l in open(f)][1:]
+    want = []
+    for r in ranks:
+        for e in ev:
+            w = dict(e, ts=e["ts"] * 1000, dur=e["dur"] * 1000)
+            if given or w.get("rank") is None:
+                w["rank"] = r
+            want.append(w)
+    key = lambda e: (e["rank"], e["name"], e["ts"])
+    assert sorted(recs, key=key) == sorted(want, key=key), (f, recs)
+for f in ("given.nd", "shifted.nd", "stdin.nd"):
+    check(f, [3], True)
+check("order.nd", [0, 1], True)
+check("order-merge.nd", [0, 1], True)
+check("rules.nd", [0, 1], False)
+check("rules-merge.nd", [0, 1], False)
+PY
+	# a tool reading the operands takes the same ranks (the rules' own)
+	run mct-group --by rank -o tsv own.json other.json
+	[ "$status" -eq 0 ]
+	same "$(printf '%s\n' "${lines[@]}" | cut -f1,2 | sort)" "$(printf '0\t2\n1\t2\n7\t2\n8\t2\nrank\tcount')"
+}
+
+@test "an event's own rank key deep in a large operand (framed in parts, gzip in blocks, and stdin): --rank=N replaces it, the rules keep it; each key once (it was written twice)" {
+	# the full trace with one event of its own rank three quarters in
+	"$PYTHON3" - "$full" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+lines.insert(len(lines) * 3 // 4, '{"name":"own","ph":"X","pid":1,"tid":1,"ts":5,"dur":5,"rank":7},')
+open("big.json", "w").write("\n".join(lines))
+PY
+	gzip -c big.json > big.json.gz
+	mct-cat --rank 3 big.json > a.nd
+	mct-cat --rank 3 big.json.gz > b.nd
+	mct-cat --rank 3 - < big.json.gz > c.nd
+	mct-cat --rank=order --merge big.json big.json.gz > d.nd
+	mct-cat big.json big.json.gz > e.nd
+	"$PYTHON3" - <<'PY'
+import json
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+for f, want in (("a.nd", [3]), ("b.nd", [3]), ("c.nd", [3]),
+                ("d.nd", [0, 1]), ("e.nd", [7, 7])):
+    got = [json.loads(l, object_pairs_hook=once)["rank"]
+           for l in open(f) if '"name":"own"' in l]
+    assert sorted(got) == want, (f, got)
+PY
+}

@@ -940,3 +940,45 @@ print(" ".join(map(str, d["phase_rounds"])), len(d["rounds"]))' py.json > py.n
 	done
 	[ "$n" -gt 0 ] || skip "kineto-diff-control and -test absent"
 }
+
+@test "ndjson: a --by field named as a key written after it (an aggregate, ph, ts, dur) stands once, the later, as python computes it (it was written twice)" {
+	cat > t.json <<-'EOF'
+	{"traceEvents":[
+	{"ph":"X","name":"a","pid":1,"tid":1,"ts":10,"dur":5,"count":3},
+	{"ph":"X","name":"a\"q","pid":1,"tid":1,"ts":30,"dur":5,"count":3},
+	{"ph":"i","name":"b","pid":1,"tid":1,"ts":20,"s":"t"}]}
+	EOF
+	for by in count ph dur ts count,name; do
+		mct-group --by "$by" -a count,sum:dur t.json > "by-$by.nd"
+	done
+	"$PYTHON3" - t.json <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+for by in ("count", "ph", "dur", "ts", "count,name"):
+    f = by.split(",")
+    recs = [json.loads(l, object_pairs_hook=once) for l in open("by-%s.nd" % by)][1:]
+    groups = {}
+    for e in ev:
+        if any(k not in e for k in f):
+            continue	# no group
+        groups.setdefault(tuple(json.dumps(e[k] * 1000 if k in ("ts", "dur") else e[k])
+                                for k in f), []).append(e)
+    assert len(recs) == len(groups), (by, recs)
+    for key, g in groups.items():
+        first = min(e["ts"] for e in g) * 1000
+        last = max(e["ts"] + e.get("dur", 0) for e in g) * 1000
+        r = [r for r in recs if r.get("count") == len(g) and r.get("ts") == first]
+        assert len(r) == 1, (by, key, recs)
+        r = r[0]
+        assert (r["ph"], r["dur"]) == ("X", last - first), (by, r)
+        d = [e["dur"] * 1000 for e in g if "dur" in e]
+        assert r["sum:dur"] == (sum(d) if d else None), (by, r)
+        if by != "count,name":
+            want = " ".join(json.loads(k) if isinstance(json.loads(k), str) else k for k in key)
+            assert r["name"] == want, (by, r, want)
+PY
+}

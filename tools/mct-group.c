@@ -257,6 +257,7 @@ row(void *arg, struct mct_group *g, const char *label)
 	struct opts *o = arg;
 	struct mct_buf line = { 0 }, t = { 0 };
 	struct mct_event ev;
+	const char **added;
 	int i, has_name = 0;
 
 	if (o->out.fmt == MCT_O_NDJSON) {
@@ -303,6 +304,21 @@ row(void *arg, struct mct_group *g, const char *label)
 			mct_buf_addi(&line, mct_sat_sub(g->last, g->first));
 		}
 		mct_buf_addc(&line, '}');
+		/*
+		 * A --by field of the name of a key added after the fields
+		 * (count, name, ph, ts, dur) stands once: the added one, the
+		 * value every reader took when both were written.
+		 */
+		added = mct_xmalloc(((size_t)o->nagg + 5) * sizeof(*added));
+		for (i = 0; i < o->nagg; i++)
+			added[i] = o->agg[i].text;
+		added[i++] = "name";
+		added[i++] = "ph";
+		added[i++] = "ts";
+		added[i++] = "dur";
+		added[i] = NULL;
+		mct_keep_last(&line, 0, added);
+		free(added);
 		mct_event_init(&ev, line.p, line.len, NULL);
 		mct_out_event(&o->out, &ev);
 		mct_event_free(&ev);
