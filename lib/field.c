@@ -319,12 +319,31 @@ maybe_twice(const char *p, size_t n, const char *const *names)
 	return 0;
 }
 
+/* Does a later key of kv[0..nkv) stand for kv[i], one of names? */
+static int
+overruled(const char *p, const struct mct_kv *kv, int nkv, int i,
+    const char *const *names)
+{
+	int j, w;
+
+	for (w = 0; names[w] != NULL; w++)
+		if (keyeq(p + kv[i].koff, kv[i].klen, names[w],
+		    strlen(names[w])))
+			break;
+	for (j = i + 1; names[w] != NULL && j < nkv; j++)
+		if (keyeq(p + kv[j].koff, kv[j].klen, names[w],
+		    strlen(names[w])))
+			return 1;
+	return 0;
+}
+
 /*
  * b->p[from..b->len): one compact object, an event's own keys and after
  * them the keys a tool added.  A first-level key of names (NULL-ended)
  * that it holds more than once is kept once: the last, the tool's (its
  * value, where it stands), the value jq and mct_get_key() read.  The
- * other keys are left as they were.
+ * other keys are left as they were; an object with no such key twice is
+ * not written again.
  */
 void
 mct_keep_last(struct mct_buf *b, size_t from, const char *const *names)
@@ -333,21 +352,17 @@ mct_keep_last(struct mct_buf *b, size_t from, const char *const *names)
 	struct mct_buf out = { 0 };
 	const char *p = b->p + from;
 	size_t n = b->len - from;
-	int nkv = 0, cap = 0, i, j, w, first = 1;
+	int nkv = 0, cap = 0, i, first = 1;
 
 	if (!maybe_twice(p, n, names) || mct_index(p, n, &kv, &nkv, &cap) < 0)
 		goto done;
+	for (i = 0; i < nkv && !overruled(p, kv, nkv, i, names); i++)
+		;
+	if (i == nkv)
+		goto done;	/* (an escape, or a name in a value, only) */
 	mct_buf_addc(&out, '{');
 	for (i = 0; i < nkv; i++) {
-		for (w = 0; names[w] != NULL; w++)
-			if (keyeq(p + kv[i].koff, kv[i].klen, names[w],
-			    strlen(names[w])))
-				break;
-		for (j = i + 1; names[w] != NULL && j < nkv; j++)
-			if (keyeq(p + kv[j].koff, kv[j].klen, names[w],
-			    strlen(names[w])))
-				break;
-		if (names[w] != NULL && j < nkv)
+		if (overruled(p, kv, nkv, i, names))
 			continue;	/* a later one stands for it */
 		if (!first)
 			mct_buf_addc(&out, ',');

@@ -841,11 +841,7 @@ path_take_again(struct opts *o, FILE *f, const struct mct_header *hdr)
 static int64_t
 window_end(int64_t t, int rel, const struct mct_header *hdr)
 {
-	int64_t ns;
-
-	if (__builtin_add_overflow(t, rel ? hdr->facts.origin : 0, &ns))
-		ns = t > 0 ? INT64_MAX : INT64_MIN;
-	return ns;
+	return mct_sat_add(t, rel ? hdr->facts.origin : 0);
 }
 
 /*

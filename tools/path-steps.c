@@ -96,9 +96,7 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 		if (p->ts + p->dur > end)
 			end = p->ts + p->dur;
 	}
-	/* (ranks far apart: at most int64 ns) */
-	if (__builtin_sub_overflow(end, w->ts, &w->dur))
-		w->dur = INT64_MAX;
+	w->dur = mct_sat_sub(end, w->ts);	/* (ranks far apart) */
 	w->name = o->ev[g[0]].name;
 	w->nrk = (int32_t)k;
 	w->cycle = pa.cycle > 0;
