@@ -1133,12 +1133,10 @@ sys.stdout.buffer.write(open(sys.argv[1], \"rb\").read()[4096:])" all.nd 2> size
 	mct-cat own.json other.json > rules.nd
 	mct-cat --merge own.json other.json > rules-merge.nd
 	"$PYTHON3" - own.json <<'PY'
-import json, sys
+import json, os, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
-def once(pairs):
-    keys = [k for k, _ in pairs]
-    assert len(keys) == len(set(keys)), keys
-    return dict(pairs)
+sys.path.insert(0, os.environ["MCT_SRCDIR"] + "/tests")
+from oracle import keys_once as once
 def check(f, ranks, given):
     recs = [json.loads(l, object_pairs_hook=once) for l in open(f)][1:]
     want = []
@@ -1178,11 +1176,9 @@ PY
 	mct-cat --rank=order --merge big.json big.json.gz > d.nd
 	mct-cat big.json big.json.gz > e.nd
 	"$PYTHON3" - <<'PY'
-import json
-def once(pairs):
-    keys = [k for k, _ in pairs]
-    assert len(keys) == len(set(keys)), keys
-    return dict(pairs)
+import json, os, sys
+sys.path.insert(0, os.environ["MCT_SRCDIR"] + "/tests")
+from oracle import keys_once as once
 for f, want in (("a.nd", [3]), ("b.nd", [3]), ("c.nd", [3]),
                 ("d.nd", [0, 1]), ("e.nd", [7, 7])):
     got = [json.loads(l, object_pairs_hook=once)["rank"]

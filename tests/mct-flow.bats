@@ -1042,7 +1042,7 @@ PY
 		mct-flow -q $opt plain.json > "plain$opt.nd"
 	done
 	"$PYTHON3" - own.json own.nd own--stack.nd own--orphans.nd <<'PY'
-import json, sys
+import json, os, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 host = {e["args"]["correlation"]: e for e in ev if e["cat"] == "cuda_runtime"}
 want = {}
@@ -1053,10 +1053,8 @@ for e in ev:
                            (e["ts"] - h["ts"] - h["dur"]) * 1000,
                            {"name": h["name"], "ts": h["ts"] * 1000,
                             "dur": h["dur"] * 1000, "pid": 1, "tid": 1})
-def once(pairs):
-    keys = [k for k, _ in pairs]
-    assert len(keys) == len(set(keys)), keys
-    return dict(pairs)
+sys.path.insert(0, os.environ["MCT_SRCDIR"] + "/tests")
+from oracle import keys_once as once
 for f in sys.argv[2:]:
     recs = [json.loads(l, object_pairs_hook=once) for l in open(f)][1:]
     got = {r["name"]: r for r in recs if "latency" in r}

@@ -952,12 +952,10 @@ print(" ".join(map(str, d["phase_rounds"])), len(d["rounds"]))' py.json > py.n
 		mct-group --by "$by" -a count,sum:dur t.json > "by-$by.nd"
 	done
 	"$PYTHON3" - t.json <<'PY'
-import json, sys
+import json, os, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
-def once(pairs):
-    keys = [k for k, _ in pairs]
-    assert len(keys) == len(set(keys)), keys
-    return dict(pairs)
+sys.path.insert(0, os.environ["MCT_SRCDIR"] + "/tests")
+from oracle import keys_once as once
 for by in ("count", "ph", "dur", "ts", "count,name"):
     f = by.split(",")
     recs = [json.loads(l, object_pairs_hook=once) for l in open("by-%s.nd" % by)][1:]

@@ -71,6 +71,14 @@ _lenient = json.JSONDecoder(parse_float=number, parse_constant=lambda n: None,
                             strict=False)
 
 
+def keys_once(pairs):
+    """json's object_pairs_hook that fails on a key an object holds twice
+    (json.loads keeps the last of them, as mct does: a test must see it)."""
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+
+
 def loads(text, strict=True):
     """strict: plain JSON.  Otherwise also what mct repairs and keeps:
     raw control characters in strings, NaN and Infinity (as null)."""
