@@ -644,6 +644,8 @@ void	 mct_seen_add(struct mct_seen *, const struct mct_field *,
 	    const char *);
 void	 mct_seen_event(struct mct_seen *, struct mct_event *);
 int	 mct_seen_end(struct mct_seen *);
+void	 mct_seen_where(struct mct_seen *, struct mct_seen *,
+	    const struct mct_expr *, const char *);
 const char *mct_nearest(const char *, const char *const *, int);
 
 /*

@@ -39,6 +39,42 @@ mct_seen_add(struct mct_seen *s, const struct mct_field *f, const char *what)
 	s->nleft++;
 }
 
+struct where_watch {
+	struct mct_seen	*s, *own;
+	const char	*what;
+};
+
+static void
+where_field(const struct mct_field *f, void *arg)
+{
+	static const char *const own[] = { "name", "cat", "ph", "ts", "tts",
+	    "dur", "tdur", "pid", "tid", "id", "id2", "bp", "s", "scope",
+	    "cname", "args", "rank", NULL };
+	struct where_watch *w = arg;
+	int i;
+
+	for (i = 0; own[i] != NULL; i++)
+		if (f->nseg == 1 && strcmp(f->text, own[i]) == 0)
+			break;
+	mct_seen_add(own[i] != NULL ? w->own : w->s, f, w->what);
+}
+
+/*
+ * Watch the fields of a --where expression e, named by option what.  One
+ * that no event has made a selection that was not meant (a misspelling:
+ * args.grd), so it goes to s, whose misses the tool makes an error (exit
+ * 2); a key of the trace format's own that no event has (dur in a trace
+ * of instants) goes to own, only warned of.
+ */
+void
+mct_seen_where(struct mct_seen *s, struct mct_seen *own,
+    const struct mct_expr *e, const char *what)
+{
+	struct where_watch w = { s, own, what };
+
+	mct_expr_fields(e, where_field, &w);
+}
+
 /* A key as a path segment: quoted unless it is a plain word. */
 static void
 segment(struct mct_buf *b, const char *k, size_t n)

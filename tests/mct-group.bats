@@ -867,6 +867,65 @@ EOF
 	done
 }
 
+@test "--table 'SPEC;top=N;where=EXPR': a table's own top and selection, each table that of mct-filter --where EXPR | mct-group -n N, and python's; the messages" {
+	cd "$BATS_TEST_TMPDIR"
+	f=$BATS_FILE_TMPDIR/shost.nd
+	d=$BATS_FILE_TMPDIR/dev.nd
+	mct-group -o md -n 4 --table 'name::count,total' \
+	    --table 'name::count,total;top=2' \
+	    --table 'tid::count,total;where=dur >= 10us && name ~ ^mc' \
+	    --table 'name::count,max;top=3;where=name ~ "^mc(Get|Set)" || tid == 0' \
+	    "$f" > all.md
+	awk '/^### / { n++; getline; next } $0 != "" { print > ("t" n) }' all.md
+	[ -s t4 ]
+	# no where= and no top=: the run's -n; top= overrides it
+	mct-group -n 4 -o md -a count,total "$f" | cmp - t1
+	mct-group -n 2 -o md -a count,total "$f" | cmp - t2
+	# where= selects as mct-filter --where does (the run's -n: every table's)
+	mct-filter --where 'dur >= 10us && name ~ ^mc' "$f" |
+	    mct-group -n 4 -o md --by tid -a count,total | cmp - t3
+	mct-filter --where 'name ~ "^mc(Get|Set)" || tid == 0' "$f" |
+	    mct-group -n 3 -o md -a count,max | cmp - t4
+	# and python's: the events of the selection, made by python, grouped
+	mct-group -o tsv --table 'tid::count,total,max;where=dur >= 10us' "$f" |
+	    sed 1d > got.tsv
+	"$PYTHON3" -c '
+import json, sys
+for i, l in enumerate(open(sys.argv[1])):
+    e = json.loads(l)
+    if i == 0 or e.get("ph") == "M" or e.get("dur", 0) >= 10000:
+        print(l, end="")' "$f" > sel.nd
+	[ "$(wc -l < sel.nd)" -gt 10 ]
+	gor --check got.tsv --by tid -a count,total,max sel.nd
+	# a where= of category: as mct-filter --category, the rules once
+	mct-group -o tsv --table 'name::count,total;where=category == "memcpy/copy"' "$d" |
+	    sed 1d > cp.tsv
+	[ "$(wc -l < cp.tsv)" -gt 1 ]
+	mct-filter --category memcpy/copy "$d" | mct-group -o tsv -a count,total | cmp - cp.tsv
+	run --separate-stderr mct-group --rules /nonexistent --table 'name;where=category == x' "$d"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"/nonexistent"* ]]
+	# a where= field no event has: its table written, then exit 2, as
+	# mct-filter --where; a key of the trace format's own only warned of
+	run --separate-stderr mct-group -o tsv --table name --table 'tid;where=args.grd' "$f"
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-group: --table 'tid;where=args.grd': no event has the field 'args.grd'"
+	[[ "$output" == *"# tid;where=args.grd"* ]]
+	run --separate-stderr mct-group -o tsv --table 'tid;where=id' "$f"
+	[ "$status" -eq 0 ]
+	same "$stderr" "mct-group: --table 'tid;where=id': no event has the field 'id' (did you mean 'pid'?)"
+	# the parts' messages
+	run --separate-stderr mct-group --table 'name;top=0' "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-group: --table top=: invalid number '0'"* ]]
+	run --separate-stderr mct-group --table 'name;sort=count' "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-group: --table: unknown part 'sort=count' in 'name;sort=count' (want top=N or where=EXPR)"* ]]
+	run --separate-stderr mct-group --table 'name;where=dur >' "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-group: --table where=: "*" in 'dur >'"* ]]
+}
+
 @test "tsv and csv: a whole number past 10^15 (a mean or total of absolute ts) is plain digits, never an exponent" {
 	local k=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
 	mct-group --by cat --value ts -o tsv "$k" > ts.tsv

@@ -618,27 +618,6 @@ put(struct opts *o, struct mct_out *out, struct mct_event *ev)
 	mct_out_event(out, ev);
 }
 
-/*
- * A --where field, watched.  One that no event has made a selection that
- * was not meant (a misspelling: args.grd): an error, exit 2.  A key of
- * the trace format's own that no event has (dur in a trace of instants)
- * is only warned of.
- */
-static void
-watch(const struct mct_field *f, void *arg)
-{
-	static const char *const own[] = { "name", "cat", "ph", "ts", "tts",
-	    "dur", "tdur", "pid", "tid", "id", "id2", "bp", "s", "scope",
-	    "cname", "args", "rank", NULL };
-	struct opts *o = arg;
-	int i;
-
-	for (i = 0; own[i] != NULL; i++)
-		if (f->nseg == 1 && strcmp(f->text, own[i]) == 0)
-			break;
-	mct_seen_add(own[i] != NULL ? &o->seen_own : &o->seen, f, "--where");
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -658,7 +637,7 @@ main(int argc, char *argv[])
 		exit(MCT_EXIT_USAGE);
 
 	for (n = 0; n < o.nwhere; n++)
-		mct_expr_fields(o.where[n], watch, &o);
+		mct_seen_where(&o.seen, &o.seen_own, o.where[n], "--where");
 	if (o.from_abs == o.to_abs)
 		empty_window(&o, o.from, o.to);
 	r = mct_open(argc, argv, &mo);

@@ -19,6 +19,7 @@
 #include <err.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +58,8 @@ struct opts {
 	const char	**tables;	/* --table: the specs */
 	int		 ntables;
 	const char	*name;		/* the spec of this table, its mark */
+	struct mct_expr	*where;		/* the table's where=, or NULL */
+	struct mct_seen	 wseen, wown;	/* where='s fields: other, own keys */
 	const char	*step_name;	/* --step-name */
 	struct mct_stepof *steps;	/* the first read's, for --by step */
 	struct mct_event sev;		/* an event with its step added */
@@ -121,8 +124,10 @@ usage(int status)
 	    "  -n, --top N           the first N groups, then an \"others\" row\n"
 	    "      --total           a total row in tsv, csv and ndjson too\n"
 	    "      --table TABLE     one table of several from one read: TABLE is\n"
-	    "                        BY[:VALUE[:AGGS]], as --by, --value, -a\n"
-	    "                        (repeat it; each table marked in the output)\n"
+	    "                        BY[:VALUE[:AGGS]], as --by, --value, -a,\n"
+	    "                        then ;top=N and ;where=EXPR (--where of\n"
+	    "                        mct-filter) of its own (repeat it; each\n"
+	    "                        table marked in the output)\n"
 	    "      --missing         keep events that lack a --by field\n"
 	    "      --step-name NAME  the field step: of annotations NAME#N "
 	    "(default\n"
@@ -600,13 +605,47 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 	return mct_close(r);
 }
 
-/* One --table SPEC, BY[:VALUE[:AGGS]], as the options of a table. */
+/*
+ * A table's own options, the parts of its spec after the first ';':
+ * top=N, and where=EXPR, which takes the rest of the spec.
+ */
+static void
+table_opts(struct opts *o, const char *spec, char *p)
+{
+	char *next;
+
+	for (;; p = next) {
+		if (strncmp(p, "where=", 6) == 0) {
+			o->where = mct_opt_expr("--table where=", p + 6);
+			if (mct_rules_expr(o->where) && mct_rules_need() != 0)
+				exit(MCT_EXIT_USAGE);
+			return;
+		}
+		if ((next = strchr(p, ';')) != NULL)
+			*next++ = '\0';
+		if (strncmp(p, "top=", 4) == 0)
+			o->top = mct_opt_count("--table top=", p + 4, 1);
+		else {
+			warnx("--table: unknown part '%s' in '%s' (want top=N "
+			    "or where=EXPR)", p, spec);
+			mct_usage_hint();
+		}
+		if (next == NULL)
+			return;
+	}
+}
+
+/* One --table SPEC, BY[:VALUE[:AGGS]][;top=N][;where=EXPR], as a table. */
 static void
 table_spec(struct opts *o, const char *spec)
 {
-	char *by = mct_xstrdup(spec), *value, *aggs = NULL;
+	char *by = mct_xstrdup(spec), *value, *aggs = NULL, *opts;
 
 	o->name = spec;
+	if ((opts = strchr(by, ';')) != NULL) {
+		*opts++ = '\0';
+		table_opts(o, spec, opts);
+	}
 	if ((value = strchr(by, ':')) != NULL) {
 		*value++ = '\0';
 		if ((aggs = strchr(value, ':')) != NULL)
@@ -633,7 +672,7 @@ from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
 	struct mct_event *ev;
 	const struct mct_header *hdr;
 	struct mct_buf h = { 0 };
-	int k, n = base->ntables;
+	int k, n = base->ntables, missing = 0;
 
 	if (base->by_given || base->value_given || base->aggs_text ||
 	    base->partial || base->merge) {
@@ -652,6 +691,13 @@ from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
 		memset(&o->seen, 0, sizeof(o->seen));
 		table_spec(o, base->tables[k]);
 		ready(o);
+		if (o->where != NULL) {	/* (what outlives the seen) */
+			size_t m = strlen(o->name) + sizeof("--table ''");
+			char *what = mct_xmalloc(m);
+
+			snprintf(what, m, "--table '%s'", o->name);
+			mct_seen_where(&o->wseen, &o->wown, o->where, what);
+		}
 		if (by_step(o) && base->steps == NULL)
 			base->steps = first_read(base->step_name, argc, argv,
 			    mo);
@@ -662,14 +708,28 @@ from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
 		tab[k].hdr = tab[k].t.hdr = hdr;
 	while (mct_next(r, &ev)) {
 		ev = stepped(base, ev);
-		for (k = 0; k < n; k++)
-			if (tab[k].meta || !mct_is_meta(ev)) {
-				mct_seen_event(&tab[k].seen, ev);
-				add(&tab[k], ev);
+		for (k = 0; k < n; k++) {
+			struct opts *o = &tab[k];
+
+			if (!o->meta && mct_is_meta(ev))
+				continue;
+			if (o->where != NULL) {
+				mct_seen_event(&o->wseen, ev);
+				mct_seen_event(&o->wown, ev);
+				if (!mct_expr_eval(o->where, ev, hdr))
+					continue;
 			}
+			mct_seen_event(&o->seen, ev);
+			add(o, ev);
+		}
 	}
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
+		if (tab[k].where != NULL) {
+			mct_seen_end(&tab[k].wown);
+			missing += mct_seen_end(&tab[k].wseen);
+		}
 		mct_seen_end(&tab[k].seen);
+	}
 	if (base->out.fmt == MCT_O_NDJSON) {
 		/* one stream: the header once, the tables' rows after it */
 		mct_out_begin(&tab[0].out, hdr);
@@ -696,7 +756,8 @@ from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
 			mct_out_end(&tab[k].out);
 		}
 	mct_buf_free(&h);
-	return mct_close(r);
+	return mct_status(mct_close(r), missing ? MCT_EXIT_USAGE :
+	    MCT_EXIT_OK);
 }
 
 /* A list of field texts, as --by takes it. */
