@@ -56,6 +56,35 @@ device_agrees() {
 	same "$(mct-filter --device -c "$fixtures/kineto-h100-tiny.json")" 1
 }
 
+@test "the default rules: rocmProfileData's copies (CopyHostToDevice ...) are memcpy/copy, FillBuffer a memset, its Tensile Cijk_ BLAS/GEMM; an mcTracer Cijk_ (args.co_id) stays mcBLAS/GEMM; against python" {
+	need_fixtures
+	f=$fixtures/rpd-matmul-string-ts.json
+	got=$(mct-filter --device "$f" | mct-group --by category -a count,total -o tsv --no-header | sort)
+	want=$("$PYTHON3" -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ev = [e for e in (d if isinstance(d, list) else d["traceEvents"])
+      if e.get("ph") == "X" and str(e.get("pid")) == "2" and "cat" not in e]
+def lab(n):
+    if re.match(r"Copy(Host|Device)To(Host|Device)$", n): return "memcpy/copy"
+    if n == "FillBuffer": return "sort/hist/memset"
+    if n.startswith("Cijk_"): return "BLAS/GEMM"
+    return None
+t = {}
+for e in ev:
+    l = lab(e["name"])
+    if l:
+        c = t.setdefault(l, [0, 0]); c[0] += 1; c[1] += int(e["dur"]) * 1000
+for l in sorted(t): print("%s\t%d\t%d" % (l, t[l][0], t[l][1]))
+' "$f")
+	[ "$(wc -l <<<"$want")" -eq 3 ]
+	same "$(grep -e '^memcpy/copy' -e '^sort/hist/memset' -e '^BLAS/GEMM' <<<"$got")" "$want"
+	# a Tensile kernel of mcTracer (args.co_id) keeps the seed's label
+	printf '%s\n' '{"traceEvents":[{"name":"Cijk_Ailk_Bljk_x","ph":"X","pid":2,"tid":1,"ts":1,"dur":2,"args":{"co_id":7}},{"name":"Cijk_Ailk_Bljk_y","ph":"X","pid":2,"tid":1,"ts":5,"dur":2}]}' > t.json
+	same "$(mct-group --by name,category -a count -o tsv --no-header t.json)" \
+	    "$(printf 'Cijk_Ailk_Bljk_x\tmcBLAS/GEMM\t1\nCijk_Ailk_Bljk_y\tBLAS/GEMM\t1')"
+}
+
 @test "MTIA: mct-flow pairs every launch, mct-phases and mct-report see the device work" {
 	m=$BATS_FILE_TMPDIR/mtia.json
 	same "$(mct-flow -q "$m" | mct-filter -c --where launch.name)" 300
