@@ -3,7 +3,7 @@
 # (Profiler\u0053tep#1, ProfilerStep\u00231 ...) is the step its decoded
 # name is, in every tool that finds steps or matches a step's name:
 # mct-phases, mct-ranks, mct-path, mct-group --by step, mct-filter --step,
-# mct-flow --stack and mct-diff --step.
+# mct-flow --stack, mct-diff --step and mct-mem.
 #
 # tests/stepesc_oracle.py writes a trace twice with the same values, its
 # step names spelt with escapes (a different way each) and plainly, two
@@ -124,6 +124,26 @@ both() {
 	    "$(mct-diff --step 2 "$plain" "$plain" -o tsv 2>&1)"
 	same "$(mct-diff --step median "$plain" "$esc" -o tsv 2>&1 | sed 's/esc\.json/plain.json/g')" \
 	    "$(mct-diff --step median "$plain" "$plain" -o tsv 2>&1)"
+}
+
+@test "mct-mem: the step of an allocation inside an escaped step, named decoded, as mem_oracle.py's" {
+	local s
+
+	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" > mem.json
+	"$PYTHON3" "$MCT_SRCDIR/tests/stepesc_oracle.py" spell mem.json e.json p.json
+	grep -q -F 'Profiler\u0053tep#' e.json
+	oracle mem_oracle.py e.json > or.txt
+	for s in summary op; do
+		case $s in
+		summary) set -- -F device,ts,peak,reserved,step,op,module,allocs,bytes,frees,freed ;;
+		op) set -- --by op ;;
+		esac
+		same "$(mct-mem "$@" -o tsv --no-header e.json 2>/dev/null)" \
+		    "$(awk -v s="## $s" '$0 == s { on = 1; next } /^## / { on = 0 } on' or.txt)"
+	done
+	# the JSON output names the step as the plain trace's does
+	same "$(mct-mem --by op e.json 2>/dev/null | sed 1d)" \
+	    "$(mct-mem --by op p.json 2>/dev/null | sed 1d)"
 }
 
 @test "a job whose ranks spell their steps differently: one step of the job each, with both ranks" {
