@@ -3,7 +3,7 @@
 # (Profiler\u0053tep#1, ProfilerStep\u00231 ...) is the step its decoded
 # name is, in every tool that finds steps or matches a step's name:
 # mct-phases, mct-ranks, mct-path, mct-group --by step, mct-filter --step,
-# mct-flow --stack, mct-diff --step and mct-mem.
+# mct-flow --stack, mct-diff --step, mct-mem and mct-report.
 #
 # tests/stepesc_oracle.py writes a trace twice with the same values, its
 # step names spelt with escapes (a different way each) and plainly, two
@@ -144,6 +144,25 @@ both() {
 	# the JSON output names the step as the plain trace's does
 	same "$(mct-mem --by op e.json 2>/dev/null | sed 1d)" \
 	    "$(mct-mem --by op p.json 2>/dev/null | sed 1d)"
+}
+
+@test "mct-report: the steps table, the phases and the median step's path of escaped steps are those of plain ones" {
+	local a b
+
+	a=$(mct-report "$esc" 2>&1 | sed 's/esc\.json/T/g')
+	b=$(mct-report "$plain" 2>&1 | sed 's/plain\.json/T/g')
+	same "$a" "$b"
+	[[ "$a" == *"| (total) | $(facts "$esc") |"* ]]
+	[[ "$a" == *"--step 'ProfilerStep#"* ]]
+	# every step escaped: no ProfilerStep# in the text, the median step
+	# still looked for
+	"$PYTHON3" "$MCT_SRCDIR/tests/stepesc_oracle.py" spell --every \
+	    "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json" e.json p.json
+	run grep -c -F 'ProfilerStep#' e.json
+	same "$output" 0
+	same "$(facts e.json)" 4
+	same "$(mct-report e.json 2>&1 | sed 's/e\.json/T/g')" \
+	    "$(mct-report p.json 2>&1 | sed 's/p\.json/T/g')"
 }
 
 @test "a job whose ranks spell their steps differently: one step of the job each, with both ranks" {
