@@ -1272,6 +1272,7 @@ struct mct_steps {
 int64_t	 mct_phases_overlap(int64_t, int64_t, int64_t, int64_t);
 void	 mct_phases_find(struct mct_phaser *);
 int	 mct_is_step_name(const struct mct_val *);
+int	 mct_is_step_of(const struct mct_val *, const char *, int64_t *);
 int64_t	 mct_phase_dur(struct mct_event *, int64_t);
 int	 mct_is_step(struct mct_event *);
 void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);

@@ -353,19 +353,110 @@ mct_phases_free(struct mct_phaser *f)
 	f->nph = f->nsteady = 0;
 }
 
+/* How many bytes of t[0..n) are those of p[0..k), from the first on. */
+static size_t
+same_bytes(const char *t, size_t n, const char *p, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < k && t[i] == p[i]; i++)
+		;
+	return i;
+}
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Is s[0..n) ProfilerStep#, a digit and anything after? */
+static int
+step_text(const char *s, size_t n)
+{
+	static const char pre[] = "ProfilerStep#";
+	const size_t k = sizeof(pre) - 1;
+
+	return n > k && memcmp(s, pre, k) == 0 && is_digit(s[k]);
+}
+
+/* Is s[0..n) NAME#N: name's k bytes, '#' and 1 to 18 digits (N in *num)? */
+static int
+step_n_text(const char *s, size_t n, const char *name, size_t k,
+    int64_t *num)
+{
+	size_t i;
+
+	if (n < k + 2 || n - k - 1 >= 19 || memcmp(s, name, k) != 0 ||
+	    s[k] != '#')
+		return 0;
+	for (i = k + 1; i < n; i++)
+		if (!is_digit(s[i]))
+			return 0;
+	return mct_int(s + k + 1, n - k - 1, num) == 0;
+}
+
 /*
- * Is the JSON text of a name ProfilerStep#N, a training step: the name
- * begins with ProfilerStep# and a digit (a bare ProfilerStep#, or one
- * with no digit after the #, is no step)?
+ * Is the name (a JSON value) ProfilerStep#N, a training step: its
+ * decoded text (Profiler\u0053tep#1 is ProfilerStep#1) begins with
+ * ProfilerStep# and a digit (a bare ProfilerStep#, or one with no digit
+ * after the #, is no step)?  The raw bytes answer where they first leave
+ * the rule, unless a backslash stands there: only then is the name
+ * decoded, so a name without one costs its bytes compared, no more.
  */
 int
 mct_is_step_name(const struct mct_val *v)
 {
-	static const char pre[] = "\"ProfilerStep#";
-	const size_t n = sizeof(pre) - 1;
+	static const char pre[] = "ProfilerStep#";
+	const size_t k = sizeof(pre) - 1;
+	struct mct_buf b = { 0 };
+	const char *t = v->p + 1;
+	size_t n, i;
+	int is;
 
-	return v->type == MCT_J_STRING && v->len > n + 1 &&
-	    memcmp(v->p, pre, n) == 0 && v->p[n] >= '0' && v->p[n] <= '9';
+	if (v->type != MCT_J_STRING || v->len < 2)
+		return 0;
+	n = v->len - 2;
+	i = same_bytes(t, n, pre, k);
+	if (i == k && i < n && is_digit(t[i]))
+		return 1;
+	if (i >= n || t[i] != '\\')
+		return 0;	/* the raw bytes answer: no escape up to t[i] */
+	mct_jstr(v, &b);
+	is = step_text(b.p, b.len);
+	mct_buf_free(&b);
+	return is;
+}
+
+/*
+ * Is the name (a JSON value) the step annotation NAME#N: its decoded
+ * text NAME, '#' and a whole number N of 1 to 18 digits, in *num?  As
+ * above, decoded only where a backslash stands in the raw bytes the
+ * rule took or where they leave it.
+ */
+int
+mct_is_step_of(const struct mct_val *v, const char *name, int64_t *num)
+{
+	struct mct_buf b = { 0 };
+	const char *t = v->p + 1;
+	size_t k = strlen(name), n, i;
+	int is;
+
+	if (v->type != MCT_J_STRING || v->len < 2)
+		return 0;
+	n = v->len - 2;
+	i = same_bytes(t, n, name, k);
+	if (i == k && i < n && t[i] == '#')
+		for (i++; i < n && is_digit(t[i]); i++)
+			;
+	/* the raw bytes answer unless a backslash is in t[0..i] */
+	if ((i >= n || t[i] != '\\') &&
+	    memchr(name, '\\', i < k ? i : k) == NULL)
+		return i == n && step_n_text(t, n, name, k, num);
+	mct_jstr(v, &b);
+	is = step_n_text(b.p, b.len, name, k, num);
+	mct_buf_free(&b);
+	return is;
 }
 
 /*

@@ -183,20 +183,18 @@ mct_stack_steps(const struct mct_stack *s, const struct mct_stack_step **v)
 	return s->nsteps;
 }
 
-/* Is the interned JSON text "NAME#N" a step?  Its N in *n. */
+/* Is the interned JSON text a step, "NAME#N" decoded?  Its N in *n. */
 static int
 step_of(const struct mct_stack *s, int32_t name, int64_t *n)
 {
-	const char *t = s->st.str[name], *d;
-	size_t k = strlen(s->stepname), nd;
+	struct mct_val v;
 
-	if (t[0] != '"' || strncmp(t + 1, s->stepname, k) != 0 ||
-	    t[k + 1] != '#')
+	v.p = s->st.str[name];
+	if (v.p[0] != '"')
 		return 0;
-	d = t + k + 2;
-	nd = strspn(d, "0123456789");
-	return nd > 0 && nd < 19 && strcmp(d + nd, "\"") == 0 &&
-	    mct_int(d, nd, n) == 0;
+	v.type = MCT_J_STRING;
+	v.len = mct_strtab_len(&s->st, name);
+	return mct_is_step_of(&v, s->stepname, n);
 }
 
 /* A step annotation seen: the first of each N is kept. */

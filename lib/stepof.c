@@ -147,23 +147,17 @@ times_of(struct mct_event *ev, int64_t *ts, int64_t *end)
 	return 0;
 }
 
-/* Is the event the annotation NAME#N?  Its N in *n. */
+/* Is the event the annotation NAME#N (its name decoded)?  Its N in *n. */
 static int
 is_step(struct mct_stepof *f, struct mct_event *ev, int64_t *n)
 {
 	struct mct_val cat, name, ph;
-	size_t k = strlen(f->name), nd;
 
-	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
-	    mct_get_key(ev, "cat", &cat) != 0 ||
-	    !mct_jstr_eq(&cat, "user_annotation", 15) ||
-	    mct_get_key(ev, "name", &name) != 0 ||
-	    name.type != MCT_J_STRING || name.len < k + 4 ||
-	    memcmp(name.p + 1, f->name, k) != 0 || name.p[k + 1] != '#')
-		return 0;
-	nd = name.len - k - 3;
-	return strspn(name.p + k + 2, "0123456789") == nd && nd < 19 &&
-	    mct_int(name.p + k + 2, nd, n) == 0;
+	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "X", 1) &&
+	    mct_get_key(ev, "cat", &cat) == 0 &&
+	    mct_jstr_eq(&cat, "user_annotation", 15) &&
+	    mct_get_key(ev, "name", &name) == 0 &&
+	    mct_is_step_of(&name, f->name, n);
 }
 
 /* The event's rank, or -1: as mct-phases cuts each rank on its own. */

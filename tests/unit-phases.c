@@ -10,6 +10,55 @@
 #include "mct.h"
 #include "unit.h"
 
+/*
+ * A step's name is its decoded value, however it is spelt; the raw bytes
+ * answer where they can (no backslash where they leave the rule).
+ */
+static void
+test_step_names(void)
+{
+	static const struct {
+		const char	*json, *name;	/* the name, NAME of NAME#N */
+		int		 step, of;	/* ProfilerStep#<digit>, NAME#N */
+		int64_t		 n;
+	} t[] = {
+		{ "\"ProfilerStep#12\"", "ProfilerStep", 1, 1, 12 },
+		{ "\"Profiler\\u0053tep#12\"", "ProfilerStep", 1, 1, 12 },
+		{ "\"\\u0050rofilerStep#3\"", "ProfilerStep", 1, 1, 3 },
+		{ "\"ProfilerStep\\u00233\"", "ProfilerStep", 1, 1, 3 },
+		{ "\"ProfilerStep#\\u0031\\u0032\"", "ProfilerStep", 1, 1, 12 },
+		{ "\"ProfilerStep#1\\u0041\"", "ProfilerStep", 1, 0, 0 },
+		{ "\"ProfilerStep#1A\"", "ProfilerStep", 1, 0, 0 },
+		{ "\"ProfilerStep#\\u0041\"", "ProfilerStep", 0, 0, 0 },
+		{ "\"ProfilerStep#\\\\1\"", "ProfilerStep", 0, 0, 0 },
+		{ "\"ProfilerStep#\"", "ProfilerStep", 0, 0, 0 },
+		{ "\"Profiler\\u0053tep#\"", "ProfilerStep", 0, 0, 0 },
+		{ "\"ProfilerStep\"", "ProfilerStep", 0, 0, 0 },
+		{ "\"\"", "ProfilerStep", 0, 0, 0 },
+		{ "12", "ProfilerStep", 0, 0, 0 },
+		{ "\"ProfilerStep#1234567890123456789\"", "ProfilerStep", 1, 0, 0 },
+		{ "\"Opt\\u0069mizer#7\"", "Optimizer", 0, 1, 7 },
+		{ "\"a\\\\b#1\"", "a\\b", 0, 1, 1 },	/* a\b#1 */
+		{ "\"a\\nb#1\"", "a\\nb", 0, 0, 0 },	/* a, a newline, b#1 */
+	};
+	struct mct_val v;
+	int64_t n;
+	size_t i;
+	int of;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		v.p = t[i].json;
+		v.len = strlen(v.p);
+		v.type = v.p[0] == '"' ? MCT_J_STRING : MCT_J_NUMBER;
+		n = 0;
+		of = mct_is_step_of(&v, t[i].name, &n);
+		ok(mct_is_step_name(&v) == t[i].step && of == t[i].of &&
+		    (!of || n == t[i].n), "phases: %s is %sa training step, "
+		    "%s%s#N", t[i].json, t[i].step ? "" : "not ",
+		    t[i].of ? "" : "not ", t[i].name);
+	}
+}
+
 void
 test_phases(void)
 {
@@ -57,4 +106,5 @@ test_phases(void)
 	    "phases: init, a steady run of 5 rounds, the tail");
 	mct_phases_free(&f);
 	ok(f.ph == NULL && f.nph == 0, "phases: freed");
+	test_step_names();
 }

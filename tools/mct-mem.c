@@ -223,6 +223,27 @@ device(struct opts *o, struct mct_event *ev, int64_t type, int64_t id)
 	return mct_intern(&o->st, b->p, b->len);
 }
 
+/*
+ * A step's name as every tool takes it, decoded: one with an escape is
+ * written again (Profiler\u0053tep#1 as ProfilerStep#1), so that one
+ * step has one name however it was spelt.
+ */
+static int32_t
+step_name(struct opts *o, const struct mct_val *name)
+{
+	struct mct_buf d = { 0 }, e = { 0 };
+	int32_t id;
+
+	if (memchr(name->p, '\\', name->len) == NULL)
+		return mct_intern(&o->st, name->p, name->len);
+	mct_jstr(name, &d);
+	mct_buf_addjstr(&e, d.p ? d.p : "", d.len);
+	id = mct_intern(&o->st, e.p, e.len);
+	mct_buf_free(&d);
+	mct_buf_free(&e);
+	return id;
+}
+
 static void
 add_span(struct opts *o, int kind, struct mct_event *ev,
     const struct mct_tdp *t, const struct mct_val *name)
@@ -235,7 +256,8 @@ add_span(struct opts *o, int kind, struct mct_event *ev,
 		    sizeof(*s->v));
 	p = &s->v[s->n++];
 	p->lane = lane(o, ev, kind == K_STEP);
-	p->name = mct_intern(&o->st, name->p, name->len);
+	p->name = kind == K_STEP ? step_name(o, name) :
+	    mct_intern(&o->st, name->p, name->len);
 	p->ts = t->ts;
 	p->end = t->ts + t->dur;
 	p->seq = o->seq;
