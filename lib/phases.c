@@ -477,15 +477,28 @@ mct_phase_dur(struct mct_event *ev, int64_t ts)
 }
 
 /*
- * Is it named ProfilerStep#N?  On a host lane that is one of Kineto's
- * training steps: the rounds, where there are enough of them.
+ * Is it named ProfilerStep#N, and not the GPU's copy of the annotation
+ * (Kineto writes each step again on the GPU's lane, cat
+ * gpu_user_annotation, with the GPU's span)?  On a host lane that is one
+ * of Kineto's training steps: the rounds, where there are enough of them.
  */
 int
 mct_is_step(struct mct_event *ev)
 {
 	struct mct_val v;
 
-	return mct_get_key(ev, "name", &v) == 0 && mct_is_step_name(&v);
+	return mct_get_key(ev, "name", &v) == 0 && mct_is_step_name(&v) &&
+	    !mct_is_gpu_annotation(ev);
+}
+
+/* Is it an annotation of the GPU's lanes (cat gpu_user_annotation)? */
+int
+mct_is_gpu_annotation(struct mct_event *ev)
+{
+	struct mct_val cat;
+
+	return mct_get_key(ev, "cat", &cat) == 0 &&
+	    mct_jstr_eq(&cat, "gpu_user_annotation", 19);
 }
 
 void

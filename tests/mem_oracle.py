@@ -17,7 +17,8 @@ from mct-mem(1), the slow and obvious way:
                  the shortest; module alike of python_function events
                  named "nn.Module: ..."; step alike of X events named
                  ProfilerStep#N on the event's pid (any thread): the
-                 name ProfilerStep# and a digit, then anything.
+                 name ProfilerStep# and a digit, then anything, and not
+                 the GPU's copy (cat gpu_user_annotation).
   ops, modules   allocations (Bytes > 0) and frees (Bytes < 0) grouped
                  by device, step and op (or module); no op is "(no op)".
   left out       an event without a whole Bytes, Device Type or Device
@@ -91,7 +92,8 @@ def main(argv):
                     str(name).startswith("nn.Module: "):
                 mods.setdefault(th, []).append(span)
             if isinstance(name, str) and \
-                    re.match(r"ProfilerStep#[0-9]", name) is not None:
+                    re.match(r"ProfilerStep#[0-9]", name) is not None and \
+                    e.get("cat") != "gpu_user_annotation":
                 steps.setdefault(th[0], []).append(span)
         if name == "[memory]" and e.get("ph") in ("i", "I"):
             a = e.get("args", {})

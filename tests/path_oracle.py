@@ -606,12 +606,10 @@ def parse(argv):
 
 
 def is_step(e):
-    """A training step: ProfilerStep#N off the device lanes."""
-    n = e.get("name")
+    """A training step: ProfilerStep#N off the device lanes, not the GPU's
+    copy of the annotation."""
     return e.get("ph") == "X" and isinstance(e.get("ts"), int) and \
-        phases_oracle.is_step_name(n) and \
-        not phases_oracle.on_device_lane(e) and \
-        e.get("cat") != "gpu_user_annotation"
+        phases_oracle.is_step(e) and not phases_oracle.on_device_lane(e)
 
 
 def steps(events, scale):

@@ -109,6 +109,14 @@ def is_step_name(n):
         is not None
 
 
+def is_step(e):
+    """A training step's annotation: a step's name, and not the GPU's copy
+    of the annotation (Kineto writes each step again on the GPU's lane,
+    cat gpu_user_annotation)."""
+    return is_step_name(e.get("name")) and \
+        e.get("cat") != "gpu_user_annotation"
+
+
 def on_device_lane(e):
     """The device lanes of mct(7): device categories of every producer (any
     case), mcTracer's pid 2 and 3 without a cat, and any other cat but a
@@ -192,7 +200,7 @@ class Trace:
                     rx.search(e["name"]) is not None
             else:
                 dev = lane
-            if not lane and is_step_name(e.get("name")):
+            if not lane and is_step(e):
                 self.steps.append((ts, ts + dur))
             if dev:
                 parts = [text_of(v) for v in (get_path(e, k) for k in keys)

@@ -74,7 +74,7 @@ def read(paths):
             r = e.get("rank", i if len(paths) > 1 else 0)
             if not phases_oracle.on_device_lane(e):
                 # the rounds, as mct-phases takes them
-                if phases_oracle.is_step_name(e.get("name")):
+                if phases_oracle.is_step(e):
                     ranks.setdefault(r, Rank()).steps.append(
                         (e["ts"], e["ts"] + dur))
                 continue

@@ -3,7 +3,9 @@
 python3's json (tests/mct-report.bats).
 
   steps TRACE       Kineto's training steps (X events named ProfilerStep#N
-                    off the device lanes): their number, the median and
+                    off the device lanes, not the GPU's copy of the
+                    annotation, cat gpu_user_annotation): their number,
+                    the median and
                     the mean of their durations, TAB apart, as the report
                     writes a time (2.59 us, 253.99 ms, 27.94 s)
   gpu TRACE         the GPUs the trace's top-level keys name, as the
@@ -72,7 +74,7 @@ def cmd_steps(args):
          if e.get("ph") == "X" and is_int(e.get("ts")) and
          isinstance(e.get("name"), str) and
          re.match(r"ProfilerStep#[0-9]", e["name"]) is not None and
-         not on_device_lane(e)]
+         not on_device_lane(e) and e.get("cat") != "gpu_user_annotation"]
     print("%d\t%s\t%s" % (len(d), human(statistics.median(d)) if d else "-",
                           human(statistics.mean(d)) if d else "-"))
 

@@ -313,7 +313,7 @@ take(struct opts *o, struct mct_event *ev)
 	if (!mct_jstr_eq(&t.ph, "X", 1) || !t.hasts || !t.hasdur ||
 	    t.dur < 0 || !MCT_SANE_NS(t.ts) || !MCT_SANE_NS(t.dur))
 		return;
-	if (mct_is_step_name(&name))
+	if (mct_is_step(ev))
 		add_span(o, K_STEP, ev, &t, &name);
 	if (mct_get_key(ev, "cat", &cat) != 0)
 		return;
