@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +18,6 @@ static void
 human(const struct mct_agg *a, double d, int64_t iv, int isint, char *num,
     size_t size)
 {
-	static const char *u[] = { "B", "KB", "MB", "GB", "TB" };
-	char small[48];
-	int k = 0;
-
 	if (a->kind == MCT_A_COUNT)
 		mct_fmt_count(num, iv);
 	else if (a->kind == MCT_A_SHARE)
@@ -31,18 +26,9 @@ human(const struct mct_agg *a, double d, int64_t iv, int isint, char *num,
 		snprintf(num, size, "%.3f s", d / 1e9);
 	else if (a->time)
 		mct_fmt_human(num, d);
-	else if (a->bytes) {
-		/* as the seed prints bytes: 12,544 B, 1.879 GB, 426.01 GB */
-		if (isint && iv < 100000 && iv > -100000) {
-			mct_fmt_count(small, iv);
-			snprintf(num, size, "%s B", small);
-		} else {
-			while (fabs(d) >= 1000 && k < 4)
-				d /= 1000, k++;
-			snprintf(num, size, fabs(d) < 10 ? "%.3f %s" : "%.2f %s",
-			    d, u[k]);
-		}
-	} else if (isint)
+	else if (a->bytes)
+		mct_fmt_bytes(num, size, d, isint ? &iv : NULL);
+	else if (isint)
 		mct_fmt_count(num, iv);
 	else
 		snprintf(num, size, "%.2f", d);

@@ -11,8 +11,8 @@
  * fields with their getters, and the event's keys that hold times (ts
  * and dur).  The layers above add to it and name nothing here: rules.c
  * registers the getter of category (and its stand-in in a group key),
- * the tools the keys of their own records that hold times
- * (mct_field_times()), so this file calls nothing above it.
+ * the tools the keys of their own records that hold times, or bytes and
+ * counts (mct_field_times()), so this file calls nothing above it.
  */
 #include "config.h"
 
@@ -32,14 +32,14 @@ static mct_getter get_rel, get_end, get_none, get_rank, get_short;
  * stand-in are rules.c's, registered; short is the name, readable.
  */
 static struct mct_vfield vfields[] = {
-	/* name		time	point		getter		stand-in  between */
-	{ "ts",		1,	MCT_P_ABS,	NULL,		NULL,	  0 },
-	{ "dur",	1,	MCT_P_NONE,	NULL,		NULL,	  0 },
-	{ "rel",	1,	MCT_P_REL,	get_rel,	NULL,	  0 },
-	{ "end",	1,	MCT_P_ABS,	get_end,	NULL,	  0 },
-	{ "category",	0,	MCT_P_NONE,	get_none,	NULL,	  0 },
-	{ "rank",	0,	MCT_P_NONE,	get_rank,	NULL,	  0 },
-	{ "short",	0,	MCT_P_NONE,	get_short,	NULL,	  0 },
+	/* name		time	point		getter		stand-in  between look */
+	{ "ts",		1,	MCT_P_ABS,	NULL,		NULL,	  0,	  0 },
+	{ "dur",	1,	MCT_P_NONE,	NULL,		NULL,	  0,	  0 },
+	{ "rel",	1,	MCT_P_REL,	get_rel,	NULL,	  0,	  0 },
+	{ "end",	1,	MCT_P_ABS,	get_end,	NULL,	  0,	  0 },
+	{ "category",	0,	MCT_P_NONE,	get_none,	NULL,	  0,	  0 },
+	{ "rank",	0,	MCT_P_NONE,	get_rank,	NULL,	  0,	  0 },
+	{ "short",	0,	MCT_P_NONE,	get_short,	NULL,	  0,	  0 },
 };
 
 #define NVFIELDS	(sizeof(vfields) / sizeof(vfields[0]))
@@ -103,9 +103,11 @@ mct_field_register(const char *name, mct_getter *get, mct_getter *other)
 /*
  * Add the n keys of v to the table: paths into a tool's records that hold
  * times, so that they take units on the command line and --time-unit
- * scales them in every tool that reads those records.  A tool registers
- * them at start-up, before it parses a field; v is its for good.  A name
- * already in the table is left as it is.
+ * scales them in every tool that reads those records; or that hold
+ * bytes or counts (look), written for people in a human table by the tool
+ * that registers them.  A tool registers them at start-up, before it
+ * parses a field; v is its for good.  A name already in the table is left
+ * as it is.
  */
 void
 mct_field_times(const struct mct_vfield *v, size_t n)

@@ -223,6 +223,7 @@ int	 mct_parse_dur(const char *, int64_t *);
 size_t	 mct_fmt_dec(char *, int64_t, int64_t);
 size_t	 mct_fmt_human(char *, double);
 size_t	 mct_fmt_count(char *, int64_t);
+size_t	 mct_fmt_bytes(char *, size_t, double, const int64_t *);
 size_t	 mct_fmt_double(char *, double);
 size_t	 mct_fmt_e6(char *, int64_t);
 
@@ -500,6 +501,13 @@ enum mct_point {
 	MCT_P_REL		/* a point from the stream's origin: rel */
 };
 
+/* How a human table (table, md) writes a field that is no time. */
+enum mct_look {
+	MCT_L_PLAIN = 0,	/* as it is */
+	MCT_L_BYTES,		/* an integer of bytes: 101.31 MB (mct_fmt_bytes) */
+	MCT_L_COUNT		/* an integer: 1,234 (mct_fmt_count) */
+};
+
 /*
  * A virtual field's value: in *ns if it is a time, else in *v, whose text
  * lives as long as the event, or is made in the scratch buffer (the
@@ -517,6 +525,7 @@ struct mct_vfield {
 	int		 between;	/* a time between two events (a latency,
 					   a wait), not busy time: its sum
 					   and share mean nothing */
+	enum mct_look	 look;		/* a number's look in a human table */
 };
 
 struct mct_field {
@@ -683,6 +692,11 @@ struct mct_out {
 	int		 endcut;	/* cut every cell at its end, alike or
 					   not: rows that are not keyed by
 					   their cells (mct-phases' phases) */
+	int		 rel_human;	/* rel in a human table without
+					   --time-unit: a length from the
+					   origin in a unit of its own
+					   (4.78 ms), not a number in the
+					   header's unit */
 	struct mct_outstate *st;	/* output.c's, made when first needed,
 					   gone at mct_out_end() */
 };

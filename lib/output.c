@@ -242,13 +242,16 @@ put_cell(struct mct_out *o, const char *s, size_t n)
  * A time field in a human table (table, md) is a length (dur, latency)
  * in a unit of its own, as in mct-group's tables (2.59 us, 253.99 ms);
  * a point in time (ts, rel), or any time under --time-unit, a number in
- * the unit that its column's header names: "ts (ns)".  tsv, csv: numbers,
- * the header bare.
+ * the unit that its column's header names: "ts (ns)"; but rel, where the
+ * tool asks (o->rel_human), a length from the origin as any other
+ * (4.78 ms).  tsv, csv: numbers, the header bare.
  */
 static int
 time_human(const struct mct_out *o, const struct mct_field *f)
 {
-	return mct_out_human(o) && o->st->tdefault && f->vf->point == MCT_P_NONE;
+	return mct_out_human(o) && o->st->tdefault &&
+	    (f->vf->point == MCT_P_NONE ||
+	    (f->vf->point == MCT_P_REL && o->rel_human));
 }
 
 /* One field of an event as text for a cell. */
@@ -258,7 +261,7 @@ cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
 {
 	struct mct_val v;
 	char num[64];
-	int64_t ns;
+	int64_t ns, i;
 	size_t n;
 
 	tmp->len = 0;
@@ -270,6 +273,15 @@ cell(struct mct_out *o, struct mct_event *ev, const struct mct_field *f,
 	}
 	if (mct_get(ev, f, &v) != 0 || v.type == MCT_J_NULL)
 		return;
+	/* bytes and counts a tool registered, for people */
+	if (f->vf != NULL && f->vf->look != MCT_L_PLAIN && mct_out_human(o) &&
+	    v.type == MCT_J_NUMBER && mct_int(v.p, v.len, &i) == 0) {
+		n = f->vf->look == MCT_L_BYTES ?
+		    mct_fmt_bytes(num, sizeof(num), (double)i, &i) :
+		    mct_fmt_count(num, i);
+		put_cell(o, num, n);
+		return;
+	}
 	mct_jstr(&v, tmp);
 	put_cut(o, tmp->p, tmp->len);
 }

@@ -463,6 +463,34 @@ mct_fmt_human(char *buf, double ns)
 	return (size_t)sprintf(buf, "%.2f s", ns / 1e9);
 }
 
+/*
+ * Bytes for people, as the seed prints them: a whole number below 100,000
+ * exact (12,544 B), else in KB, MB, GB or TB of 1000, three decimals
+ * below 10 and two from 10 (1.879 GB, 426.01 GB).  exact: the number when
+ * d is a whole one, else NULL.  Writes at most size bytes, the NUL with
+ * them (a longer number is cut); returns the length written.
+ */
+size_t
+mct_fmt_bytes(char *buf, size_t size, double d, const int64_t *exact)
+{
+	static const char *u[] = { "B", "KB", "MB", "GB", "TB" };
+	char small[32];
+	int k = 0;
+
+	int n;
+
+	if (exact != NULL && *exact < 100000 && *exact > -100000) {
+		mct_fmt_count(small, *exact);
+		n = snprintf(buf, size, "%s B", small);
+	} else {
+		while (fabs(d) >= 1000 && k < 4)
+			d /= 1000, k++;
+		n = snprintf(buf, size, fabs(d) < 10 ? "%.3f %s" : "%.2f %s",
+		    d, u[k]);
+	}
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
 /* A count with thousands separators: 225,852. */
 size_t
 mct_fmt_count(char *buf, int64_t v)

@@ -8,9 +8,10 @@
 # commit before it in one tree and the change in another, then run this.
 # The inputs are the real traces of ../shared/fixtures (when present), the
 # damaged corpus of tests/corpus, and seed-shaped traces made by gentrace
-# in every form.  Each command runs with the tools of OLD first on PATH,
-# then of NEW; a difference is printed as a diff and counted.  Exit 0 when
-# every command gave the same bytes and status, 1 otherwise.
+# in every form, and tests/genmem.py's [memory] events.  Each command runs
+# with the tools of OLD first on PATH, then of NEW; a difference is
+# printed as a diff and counted.  Exit 0 when every command gave the same
+# bytes and status, 1 otherwise.
 set -u
 old=$(cd "$1" && pwd) new=$(cd "$2" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +33,8 @@ g="$old/tests/gentrace"
 	    --slow-factor-kernel 1.10 > "$work/in/seed-slow.json"
 	"$g" --scale 0.05 --metrics "$work/in/gpu.csv" \
 	    --metrics-period 10000000 > /dev/null
+	# the allocator's [memory] events (mct-mem)
+	"${PYTHON3:-python3}" "$src/tests/genmem.py" > "$work/in/mem.json"
 }
 traces=$(ls "$work"/in/*.json "$work"/in/*.json.gz "$work"/in/*.ndjson \
     2>/dev/null)
@@ -86,6 +89,10 @@ for t in $traces $corpus; do
 	run "mct-ranks -o partial '$t'"
 	run "mct-diff -o tsv '$t' '$t'"
 	run "mct-diff -o tsv --by op --device '$t' '$t'"
+	run "mct-diff -o md --device '$t' '$t'"
+	run "mct-mem -o tsv -F device,ts,peak,reserved,rel,step,op,module,allocs,bytes,frees,freed '$t'"
+	run "mct-mem -o md '$t'; mct-mem --by op -o table '$t'; mct-mem --by module -o md '$t'"
+	run "mct-mem --counters -o csv '$t'"
 	run "mct-metrics --join x '$t' 2>&1 | head -3"
 	run "mct-path -o tsv '$t'"
 	run "mct-cat '$t' | mct-path --steps all -o tsv"

@@ -192,6 +192,26 @@ assert abs(s["busy_pct_a"] - 100 * s["busy_a"] / s["span_a"]) < 1e-9
 EOF
 }
 
+@test "the summary's busy % changes in percentage points (-0.01 pp), not in percent; its delta_pct is -" {
+	# C's busy % is A's less a little: the change as the ndjson summary's
+	# figures give it, in points
+	mct-diff "$d/a.json" "$d/c.json.gz" > ac.nd
+	want=$("$PYTHON3" -c '
+import json, sys
+s = json.loads(open(sys.argv[1]).readlines()[1])
+d = s["busy_pct_b"] - s["busy_pct_a"]
+assert abs(d) >= 0.005, s		# a change to see
+print("%s%.2f pp" % ("+" if d > 0 else "", d))' ac.nd)
+	run mct-diff -o md "$d/a.json" "$d/c.json.gz"
+	[ "$status" -eq 0 ]
+	same "$(grep '^| busy % |' <<<"$output" | cut -d'|' -f5,6)" " $want | - "
+	# no other figure is in points; the rows' changes stay in percent
+	same "$(grep -c ' pp |' <<<"$output")" 1
+	[[ "${lines[9]}" == *"% |"* ]]
+	run mct-diff -o table "$d/a.json" "$d/c.json.gz"
+	same "$(grep '^busy % ' <<<"$output" | awk '{print $5, $6, $7}')" "$want -"
+}
+
 @test "formats: tsv and csv have exactly the columns of mct-diff(1); md and table the summary first; --time-unit scales times" {
 	cols="name	count_a	count_b	total_a	total_b	total_delta	total_pct	median_a	median_b	median_delta	median_pct	only	new	gone"
 	# the first row as ab.nd has it (its figures are the oracle's, above)

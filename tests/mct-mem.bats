@@ -155,6 +155,63 @@ agree() {
 	done
 }
 
+# people FILE OPTION...: FILE's records in tsv (checked against the
+# oracle in agree) written as mct-mem(1) says table and md write them for
+# people: bytes as mct-group writes them (12,544 B; 2.164 MB; 426.01 GB),
+# rel as a length (2.72 ms), counts with thousands separators; as md rows.
+people() {
+	local f=$1
+	shift
+	mct-mem -o tsv "$@" "$f" 2>/dev/null | "$PYTHON3" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from report_oracle import human, nbytes
+BYTES = {"peak", "reserved", "bytes", "freed", "args.allocated", "args.reserved"}
+rows = [l.rstrip("\n").split("\t") for l in sys.stdin]
+head = rows[0]
+print("| " + " | ".join(head) + " |")
+print("|" + "---|" * len(head))
+for r in rows[1:]:
+    print("| " + " | ".join(
+        v if v == "" else nbytes(int(v)) if h in BYTES else
+        human(int(v)) if h == "rel" else
+        "{:,}".format(int(v)) if h in ("allocs", "frees") else v
+        for h, v in zip(head, r)) + " |")' "$MCT_SRCDIR/tests"
+}
+
+@test "table and md: bytes as mct-group writes them (2.168 MB, 64 B), rel as a length (3.01 ms), counts with separators; tsv, csv and ndjson keep the numbers" {
+	local f F
+	for f in "$mem" "$fixtures/kineto-bert-h100.json.gz"; do
+		[ -f "$f" ] || continue
+		echo "# $f"
+		F="-F device,peak,rel,reserved,allocs,bytes,frees,freed,step,op"
+		same "$(mct-mem -o md $F "$f" 2>/dev/null)" "$(people "$f" $F)"
+		same "$(mct-mem -o md --by op "$f" 2>/dev/null)" \
+		    "$(people "$f" --by op)"
+		same "$(mct-mem -o md --by module --top 3 "$f" 2>/dev/null)" \
+		    "$(people "$f" --by module --top 3)"
+		same "$(mct-mem -o md --counters -F rel,name,args.allocated,args.reserved "$f" 2>/dev/null)" \
+		    "$(people "$f" --counters -F rel,name,args.allocated,args.reserved)"
+		# table: the same cells, in columns (none empty: no step)
+		F="-F device,op,allocs,bytes,frees,freed"
+		same "$(mct-mem -o table --by op $F "$f" 2>/dev/null | sed 's/   */|/g')" \
+		    "$(people "$f" --by op $F | sed '2d; s/^| //; s/ |$//; s/ | /|/g')"
+	done
+	# the generated trace's peaks, as people read them
+	run --separate-stderr mct-mem -o md "$mem"
+	[[ "${lines[0]}" == "| device | peak | rel | step | module | op |" ]]
+	same "${lines[2]}" "| cuda:0 | 2.168 MB | 3.01 ms |  |  | (no op) |"
+	[[ "${lines[4]}" == "| cpu | 64 B | 880.00 us | "* ]]
+	# under --time-unit a table's rel is a number in that unit, as a ts
+	run --separate-stderr mct-mem -o table --time-unit ms "$mem"
+	[[ "${lines[0]}" == "device  peak      rel (ms)  step "* ]]
+	[[ "${lines[1]}" == "cuda:0  2.168 MB  3.01      "* ]]
+	# the programs' formats: the numbers
+	run --separate-stderr mct-mem -o csv --no-header -F device,peak,rel,bytes "$mem"
+	same "${lines[0]}" "cuda:0,2167808,3010000,3225600"
+	[[ "$(mct-mem "$mem" 2>/dev/null | sed -n 2p)" == *'"peak":2167808,'* ]]
+}
+
 @test "usage errors: --by X, --counters with --by, -o trace with --by, --top 0: exit 2" {
 	run --separate-stderr mct-mem --by kernel "$mem"
 	[ "$status" -eq 2 ]

@@ -486,8 +486,15 @@ md_rows() {
 	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" --plain > mem.json
 	mct-report mem.json > r.md
 	oracle mem_oracle.py mem.json > or.txt
+	# (the peak in bytes for people, as mct-mem -o md writes it)
 	awk '$0 == "## summary" { on = 1; next } /^## / { on = 0 } on' or.txt |
-	    cut -f1,3,6 > want
+	    cut -f1,3,6 | "$PYTHON3" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from report_oracle import nbytes
+for l in sys.stdin:
+    d, p, op = l.rstrip("\n").split("\t")
+    print("%s\t%s\t%s" % (d, nbytes(int(p)), op))' "$MCT_SRCDIR/tests" > want
 	[ "$(wc -l < want)" -gt 0 ]
 	# the section's first table: device | peak | rel | step | module | op
 	sed -n '/^## [0-9]*\. Memory$/,/^## /p' r.md |

@@ -64,6 +64,12 @@ def size(b):
     return ("%.3f %s" if abs(b) < 10 else "%.2f %s") % (b, units[k])
 
 
+def nbytes(b):
+    """A whole number of bytes as mct's tables write one (mct-group(1)):
+    below 100,000 exact, 12,544 B; else as size()."""
+    return "{:,} B".format(b) if -100000 < b < 100000 else size(b)
+
+
 def is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 

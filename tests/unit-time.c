@@ -114,6 +114,19 @@ t_fmt_count(int64_t v, const char *want)
 	    "mct_fmt_count(%" PRId64 ") = \"%s\" (got \"%s\")", v, want, buf);
 }
 
+/* Bytes: exact, d is a whole number (given as one too). */
+static void
+t_fmt_bytes(double d, int exact, const char *want)
+{
+	char buf[64];
+	int64_t v = (int64_t)d;
+	size_t n = mct_fmt_bytes(buf, sizeof(buf), d, exact ? &v : NULL);
+
+	ok(n == strlen(want) && strcmp(buf, want) == 0,
+	    "mct_fmt_bytes(%.17g%s) = \"%s\" (got \"%s\")", d,
+	    exact ? ", exact" : "", want, buf);
+}
+
 static void
 t_fmt_double(double d, const char *want)
 {
@@ -439,6 +452,17 @@ test_time(void)
 	t_fmt_count(-1234567, "-1,234,567");
 	t_fmt_count(INT64_MAX, "9,223,372,036,854,775,807");
 	t_fmt_count(INT64_MIN, "-9,223,372,036,854,775,808");
+	/* bytes as the seed prints them (mct-group(1)) */
+	t_fmt_bytes(12544, 1, "12,544 B");
+	t_fmt_bytes(99999, 1, "99,999 B");
+	t_fmt_bytes(100000, 1, "100.00 KB");
+	t_fmt_bytes(1879000000, 1, "1.879 GB");
+	t_fmt_bytes(426010000000.0, 1, "426.01 GB");
+	t_fmt_bytes(101305344, 1, "101.31 MB");
+	t_fmt_bytes(-20480, 1, "-20,480 B");
+	t_fmt_bytes(2.5, 0, "2.500 B");
+	t_fmt_bytes(12.5, 0, "12.50 B");
+	t_fmt_bytes(9223372036854775807.0, 0, "9223372.04 TB");
 	t_fmt_double(0.1, "0.1");
 	t_fmt_double(0.3, "0.3");
 	t_fmt_double(2.5, "2.5");

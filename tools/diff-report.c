@@ -14,7 +14,8 @@
 
 #define SUMMARY_NAME	"mct_diff_summary"
 
-enum { K_COUNT, K_VALUE, K_PCT };	/* what a column's numbers are */
+/* what a column's numbers are: K_PP a change of a percentage, in points */
+enum { K_COUNT, K_VALUE, K_PCT, K_PP };
 
 static const struct {
 	const char	*name;
@@ -203,7 +204,10 @@ put_raw(struct mct_buf *b, const struct num *x, int time, enum mct_unit tu,
 	mct_buf_adds(b, num);
 }
 
-/* A number for people: times as 1.23 ms, changes with a sign. */
+/*
+ * A number for people: times as 1.23 ms, changes with a sign, a change of
+ * a percentage in percentage points (-3.26 pp: not a change of -3.26%).
+ */
 static void
 put_human(struct mct_buf *b, const struct num *x, int kind, int time,
     int sign)
@@ -219,6 +223,8 @@ put_human(struct mct_buf *b, const struct num *x, int kind, int time,
 		num[n++] = '+';
 	if (kind == K_PCT)
 		snprintf(num + n, sizeof(num) - n, "%.2f%%", x->d);
+	else if (kind == K_PP)
+		snprintf(num + n, sizeof(num) - n, "%.2f pp", x->d);
 	else if (kind == K_COUNT || (x->isint && !time))
 		mct_fmt_count(num + n, x->i);
 	else if (time)
@@ -479,7 +485,7 @@ summary_table(struct opts *o)
 		    sumrow[s].time, 0);
 		mct_buf_addc(&b, '\037');
 		/* a change of a % is in points, and has no % of its own */
-		put_human(&b, &d, s == S_BUSYPCT ? K_PCT : K_VALUE,
+		put_human(&b, &d, s == S_BUSYPCT ? K_PP : K_VALUE,
 		    sumrow[s].time, 1);
 		mct_buf_addc(&b, '\037');
 		if (s == S_BUSYPCT)

@@ -28,6 +28,20 @@
 #define BY_FIELDS	"device,step,%s,allocs,bytes,frees,freed"
 #define MODULE_PREFIX	"nn.Module: "
 
+#define BYTES(k)	{ .name = (k), .look = MCT_L_BYTES }
+#define COUNT(k)	{ .name = (k), .look = MCT_L_COUNT }
+
+/*
+ * The keys of mct-mem's records that hold bytes and counts: in a human
+ * table (table, md) 101.31 MB and 1,234, as mct-group writes its bytes
+ * and counts; tsv, csv and ndjson keep the numbers.
+ */
+static const struct mct_vfield looks[] = {
+	BYTES("peak"), BYTES("reserved"), BYTES("bytes"), BYTES("freed"),
+	COUNT("allocs"), COUNT("frees"),
+	BYTES("args.allocated"), BYTES("args.reserved")	/* --counters */
+};
+
 /* A host interval: an op, a module, a step. */
 struct span {
 	int32_t		 lane;		/* interned: pid, tid (a step: pid) */
@@ -696,6 +710,8 @@ main(int argc, char *argv[])
 	int n;
 
 	mct_records_register();	/* the times of the tools' records */
+	mct_field_times(looks, sizeof(looks) / sizeof(looks[0]));
+	o.out.rel_human = 1;	/* the peak's rel: 4.78 ms, not 4775792 */
 	n = options(argc, argv, &o, &mo);
 	modes(&o);
 	argc -= n;
