@@ -464,10 +464,36 @@ mct_event_index(struct mct_event *ev)
 
 	if (ev->indexed)
 		return;
-	mct_index_plain(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap,
-	    &plain);
-	ev->indexed = plain ? 2 : 1;	/* 2: no backslash in it */
+	/* 2: no backslash in it; 3: not one complete object (the keys as
+	 * far as they could be read) */
+	ev->indexed = mct_index_plain(ev->json, ev->len, &ev->kv, &ev->nkv,
+	    &ev->kvcap, &plain) < 0 ? 3 : plain ? 2 : 1;
 	ev->wkdone = 0;
+}
+
+/*
+ * Does one of the event's first-level keys stand for one of names
+ * (NULL-ended), as mct_keep_last() matches them?  1 also when its text is
+ * not one complete object (unsure).  A tool that adds those keys to the
+ * event's text calls mct_keep_last() only then: with no such key of the
+ * event's own, none stands twice.
+ */
+int
+mct_event_has_key(struct mct_event *ev, const char *const *names)
+{
+	const char *const *w;
+	size_t n;
+	int i;
+
+	mct_event_index(ev);
+	if (ev->indexed == 3)
+		return 1;
+	for (w = names; *w != NULL; w++)
+		for (n = strlen(*w), i = 0; i < ev->nkv; i++)
+			if (keyeq(ev->json + ev->kv[i].koff, ev->kv[i].klen,
+			    *w, n))
+				return 1;
+	return 0;
 }
 
 /* The well-known keys, which get a slot each (rank: asked of every event). */

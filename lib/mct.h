@@ -363,7 +363,8 @@ struct mct_event {
 	int		 source;	/* its operand: hdr->src[source] */
 	unsigned long long where;	/* line number (stream) or byte offset */
 	int		 byline;	/* where is a line number */
-	/* private to json.c/reader.c: first-level keys, built on demand */
+	/* private to json.c/reader.c: first-level keys, built on demand;
+	   indexed 1, 2 if no backslash in it, 3 if not one object */
 	int		 indexed, nkv;
 	int		 wkdone;
 	int8_t		 wk[9];		/* where the well-known keys are */
@@ -550,6 +551,7 @@ int	 mct_get(struct mct_event *, const struct mct_field *, struct mct_val *);
 int	 mct_get_keyn(struct mct_event *, const char *, size_t,
 	    struct mct_val *);
 void	 mct_keep_last(struct mct_buf *, size_t, const char *const *);
+int	 mct_event_has_key(struct mct_event *, const char *const *);
 /* A first-level key (a literal's length counted by the compiler). */
 static inline int
 mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
@@ -1083,6 +1085,9 @@ struct mct_launch {
 	int64_t		 ts, dur;
 	int64_t		 ext;		/* args."External id" */
 	int		 has_ext;
+	struct mct_event *dev;		/* the device event the pair's line
+					   was made of, or NULL: the line's
+					   own keys read from the line */
 };
 
 /* A step: the annotation NAME#N (ProfilerStep#N), its N and interval. */

@@ -68,6 +68,7 @@ struct pend {
 	int64_t		 ts, end, ext;
 	int		 has_ext;
 	int		 under;		/* --under: a frame matches */
+	int		 own;		/* the line has a key of stack_keys */
 	int32_t		 dlane;		/* the device event's lane */
 	int64_t		 dts, dend;	/* the device event's interval */
 	long long	 off, roff;	/* its line; its stack (unsorted) */
@@ -501,26 +502,32 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 		prune_lane(l, horizon(s));
 }
 
-/* The device event's lane and interval, from the pair's line. */
+/* The keys a pair may get here: an event's own of these are left out. */
+static const char *const stack_keys[] = { "stack", "op", "annotation",
+    "module", "gpu_annotation", "step", NULL };
+
+/*
+ * The device event's lane and interval, and whether it has a key of its
+ * own that a pair gets here: from the pair's line, or the device event
+ * it was made of (the same keys but launch, latency and queue).
+ */
 static void
-dev_of(struct mct_stack *s, struct pend *p, const char *json, size_t len)
+dev_of(struct mct_stack *s, struct pend *p, struct mct_event *ev)
 {
-	struct mct_event ev;
 	struct mct_val pid, tid;
 	int64_t dur;
 
 	p->dlane = -1;
-	mct_event_init(&ev, json, len, NULL);
-	if (mct_get_key(&ev, "pid", &pid) == 0 &&
-	    mct_get_key(&ev, "tid", &tid) == 0 &&
-	    mct_get_ns(&ev, "ts", &p->dts) == 0 && MCT_SANE_NS(p->dts)) {
-		if (mct_get_ns(&ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur) ||
+	if (mct_get_key(ev, "pid", &pid) == 0 &&
+	    mct_get_key(ev, "tid", &tid) == 0 &&
+	    mct_get_ns(ev, "ts", &p->dts) == 0 && MCT_SANE_NS(p->dts)) {
+		if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur) ||
 		    dur < 0)
 			dur = 0;
 		p->dend = p->dts + dur;
 		p->dlane = lane_of(s, pid.p, pid.len, tid.p, tid.len);
 	}
-	mct_event_free(&ev);
+	p->own = mct_event_has_key(ev, stack_keys);
 }
 
 /*
@@ -549,7 +556,15 @@ mct_stack_pair(struct mct_stack *s, const char *json, size_t len,
 	p->ext = L->ext;
 	p->has_ext = L->has_ext;
 	p->len = len;
-	dev_of(s, p, json, len);
+	if (L->dev != NULL)
+		dev_of(s, p, L->dev);
+	else {
+		struct mct_event ev;
+
+		mct_event_init(&ev, json, len, NULL);
+		dev_of(s, p, &ev);
+		mct_event_free(&ev);
+	}
 	if (s->sorted) {
 		p->off = (long long)s->held.len;
 		mct_buf_add(&s->held, json, len);
@@ -592,10 +607,6 @@ fold_add(struct mct_stack *s, int32_t name)
 		if (s->fold.p[i] == ';' || s->fold.p[i] == '\n')
 			s->fold.p[i] = s->fold.p[i] == ';' ? ':' : ' ';
 }
-
-/* The keys a pair may get here: an event's own of these are left out. */
-static const char *const stack_keys[] = { "stack", "op", "annotation",
-    "module", "gpu_annotation", "step", NULL };
 
 static void
 member(struct mct_buf *b, const char *key, const char *json)
@@ -1284,7 +1295,8 @@ again:
 	mct_buf_add(line, json, p->len - 1);	/* without its closing brace */
 	mct_buf_add(line, s->res.p, s->res.len);
 	mct_buf_addc(line, '}');
-	mct_keep_last(line, 0, stack_keys);	/* ours, not the event's own */
+	if (p->own)	/* ours, not the event's own */
+		mct_keep_last(line, 0, stack_keys);
 	s->qhead++;
 	if (s->sorted)
 		compact(s);

@@ -541,3 +541,59 @@ test_get_times(void)
 	    "mct_get_key() and mct_is_meta() answer (%zu events)",
 	    sizeof(ev) / sizeof(ev[0]));
 }
+
+/*
+ * mct_event_has_key(): where it says 0, mct_keep_last() of the event with
+ * the keys added leaves the line as it is (so a tool may skip it).
+ */
+void
+test_has_key(void)
+{
+	static const char *const names[] = { "launch", "op", NULL };
+	static const struct {
+		const char	*json;
+		int		 want;
+	} ev[] = {
+		{ "{\"name\":\"k\",\"ts\":1}", 0 },
+		{ "{\"name\":\"launch\",\"args\":{\"op\":1,\"launch\":2}}", 0 },
+		{ "{\"launch\":1,\"ts\":1}", 1 },
+		{ "{\"ts\":1,\"op\":null}", 1 },
+		{ "{\"l\\u0061unch\":1}", 1 },		/* spelt with an escape */
+		{ "{\"\\\"op\":1,\"x\":\"\\\"op\\\"\"}", 0 },
+		{ "{\"op\":1", 1 },			/* not one object */
+		{ "{\"a\":1,}", 1 },
+		{ "{}", 0 },
+	};
+	struct mct_buf all = { 0 }, some = { 0 };
+	struct mct_event e;
+	size_t i, n;
+	int bad = 0, got;
+
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		n = strlen(ev[i].json);
+		mct_event_init(&e, ev[i].json, n, NULL);
+		got = mct_event_has_key(&e, names);
+		mct_event_free(&e);
+		all.len = 0;
+		mct_buf_add(&all, ev[i].json, n - 1);
+		mct_buf_adds(&all, ",\"launch\":{\"name\":\"l\"},\"op\":\"o\"}");
+		some.len = 0;
+		mct_buf_add(&some, all.p, all.len);
+		mct_keep_last(&all, 0, names);
+		if (got)
+			mct_keep_last(&some, 0, names);
+		if (got != ev[i].want || all.len != some.len ||
+		    memcmp(all.p, some.p, all.len) != 0) {
+			diag("%s: has_key %d (want %d); %.*s against %.*s",
+			    ESC(ev[i].json), got, ev[i].want, (int)all.len,
+			    all.p, (int)some.len, some.p);
+			bad++;
+		}
+	}
+	ok(bad == 0, "field: mct_event_has_key() finds an own key of the names "
+	    "(escaped too; 1 on a text not one object), and where it finds "
+	    "none mct_keep_last() changes nothing (%zu events)",
+	    sizeof(ev) / sizeof(ev[0]));
+	mct_buf_free(&all);
+	mct_buf_free(&some);
+}
