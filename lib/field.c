@@ -422,6 +422,53 @@ obj_get(const char *p, size_t n, const char *key, size_t klen,
 }
 
 /*
+ * The keys (NULL-ended, at most 32) of the object value obj, each as
+ * mct_get() finds the path obj.KEY (its first occurrence): in vals[i],
+ * in one walk of obj instead of one a key.  The walk stops once all are
+ * found, or with any, at the first one found.  Returns the set of those
+ * found, key i as bit i.
+ */
+uint32_t
+mct_obj_keys(const struct mct_val *obj, const char *const *keys, int any,
+    struct mct_val *vals)
+{
+	const char *p = obj->p, *end = obj->p + obj->len, *k, *vp;
+	uint32_t found = 0, all;
+	size_t klen[32];
+	int i, n;
+
+	for (n = 0; keys[n] != NULL; n++) {
+		klen[n] = strlen(keys[n]);
+		vals[n].type = MCT_J_NONE;
+		vals[n].p = NULL;
+		vals[n].len = 0;
+	}
+	all = n >= 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1;
+	if (obj->len < 2 || *p != '{')
+		return 0;
+	p++;
+	while (p < end && *p == '"') {
+		k = p + 1;
+		mct_skip(p, end, &p);
+		if (p >= end || *p != ':')
+			return found;
+		vp = ++p;
+		mct_skip(p, end, &p);
+		for (i = 0; i < n; i++)
+			if (!(found >> i & 1) && keyeq(k, (size_t)(vp - 2 - k),
+			    keys[i], klen[i])) {
+				setval(&vals[i], vp, (size_t)(p - vp));
+				found |= (uint32_t)1 << i;
+				if (any || found == all)
+					return found;
+			}
+		if (p < end && *p == ',')
+			p++;
+	}
+	return found;
+}
+
+/*
  * An event over a text the caller owns (a record a tool built, a line it
  * kept): the only way to make one outside the reader.  mct_event_set()
  * points it at another text and keeps its index storage;

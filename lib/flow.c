@@ -20,7 +20,6 @@
 
 /* What a struct mct_flow holds for itself (f->fs). */
 struct mct_flowstate {
-	struct mct_field co_id, correlation;
 	struct mct_buf	 rtext;		/* a source's rank as text */
 	int64_t		 last_ts;
 	long long	 nadd;
@@ -43,8 +42,6 @@ mct_flow_init(struct mct_flow *f, const struct mct_header *hdr)
 	memset(f->fs, 0, sizeof(*f->fs));
 	for (i = 0; i < 4; i++)
 		f->fs->last[i].len = UINT32_MAX;
-	mct_field_parse("args.co_id", &f->fs->co_id);
-	mct_field_parse("args.correlation", &f->fs->correlation);
 }
 
 /*
@@ -122,11 +119,16 @@ mct_flow_key(struct mct_flow *f, struct mct_event *ev, struct mct_buf *k)
 		if (mct_get(ev, &f->key, &v) != 0 || v.type == MCT_J_NULL)
 			return -1;
 	} else {
-		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT)
+		static const char *const ids[] = { "co_id", "correlation",
+		    NULL };
+		struct mct_val id[2];
+		uint32_t m;
+
+		/* args.co_id, else args.correlation: one walk of args */
+		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT ||
+		    (m = mct_obj_keys(&a, ids, 0, id)) == 0)
 			return -1;
-		if (mct_get(ev, &f->fs->co_id, &v) != 0 &&
-		    mct_get(ev, &f->fs->correlation, &v) != 0)
-			return -1;
+		v = id[(m & 1) ? 0 : 1];
 		if (v.type == MCT_J_NULL)
 			return -1;
 	}

@@ -552,6 +552,8 @@ int	 mct_get_keyn(struct mct_event *, const char *, size_t,
 	    struct mct_val *);
 void	 mct_keep_last(struct mct_buf *, size_t, const char *const *);
 int	 mct_event_has_key(struct mct_event *, const char *const *);
+uint32_t mct_obj_keys(const struct mct_val *, const char *const *, int,
+	    struct mct_val *);
 /* A first-level key (a literal's length counted by the compiler). */
 static inline int
 mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)

@@ -597,3 +597,71 @@ test_has_key(void)
 	mct_buf_free(&all);
 	mct_buf_free(&some);
 }
+
+/*
+ * mct_obj_keys(): each key as mct_get() finds args.KEY, in one walk; with
+ * any, the first one found alone.
+ */
+void
+test_obj_keys(void)
+{
+	static const char *const keys[] = { "co_id", "correlation",
+	    "External id", NULL };
+	static const char *const ev[] = {
+		"{\"args\":{\"co_id\":1}}",
+		"{\"args\":{\"correlation\":2,\"co_id\":3,\"co_id\":4}}",
+		"{\"args\":{\"x\":[1,{\"co_id\":9}],\"External id\":5,"
+		    "\"correlation\":null}}",
+		"{\"args\":{\"c\\u006f_id\":6,\"correlation\":\"a\\\"b\"}}",
+		"{\"args\":{\"a\":1,\"co_id\"}}",	/* cut short */
+		"{\"args\":{\"correlation\":7 \"co_id\":8}}",
+		"{\"args\":\"{\\\"co_id\\\":1}\"}",
+		"{\"args\":{}}",
+		"{\"args\":[1]}",
+	};
+	struct mct_field f[3];
+	struct mct_val args, v[3], w;
+	struct mct_event e;
+	uint32_t m, one;
+	size_t i;
+	int k, bad = 0, rc;
+
+	for (k = 0; k < 3; k++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "args.\"%s\"", keys[k]);
+		mct_field_parse(path, &f[k]);
+	}
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		mct_event_init(&e, ev[i], strlen(ev[i]), NULL);
+		if (mct_get_key(&e, "args", &args) != 0) {
+			bad++;
+			continue;
+		}
+		m = mct_obj_keys(&args, keys, 0, v);
+		for (k = 0; k < 3; k++) {
+			rc = mct_get(&e, &f[k], &w);
+			if ((rc == 0) != (int)(m >> k & 1) || (rc == 0 &&
+			    (w.type != v[k].type || w.len != v[k].len ||
+			    w.p != v[k].p)) || (rc != 0 &&
+			    v[k].type != MCT_J_NONE)) {
+				diag("%s: %s: mct_get %d, mct_obj_keys %d",
+				    ESC(ev[i]), keys[k], rc, (int)(m >> k & 1));
+				bad++;
+			}
+		}
+		/* any: one of those found, the first in the object */
+		one = mct_obj_keys(&args, keys, 1, v);
+		if ((one == 0) != (m == 0) || (one & (one - 1)) != 0 ||
+		    (one & ~m) != 0) {
+			diag("%s: any gave %#x of %#x", ESC(ev[i]), one, m);
+			bad++;
+		}
+		mct_event_free(&e);
+	}
+	for (k = 0; k < 3; k++)
+		mct_field_free(&f[k]);
+	ok(bad == 0, "field: mct_obj_keys() finds each key where mct_get() "
+	    "of args.KEY does, in one walk (%zu objects)",
+	    sizeof(ev) / sizeof(ev[0]));
+}
