@@ -297,6 +297,21 @@ keyeq(const char *k, size_t klen, const char *want, size_t n)
 	return mct_jstr_eq(&v, want, n);
 }
 
+/* Does the text key (k bytes) stand quoted in p[0..n), p[0] not a quote? */
+static int
+quoted_in(const char *p, size_t n, const char *key, size_t k)
+{
+	const char *q, *end = p + n;
+
+	if (k == 0)
+		return 1;
+	for (q = p + 1; (q = memmem(q, (size_t)(end - q), key, k)) != NULL;
+	    q += k)
+		if (q[-1] == '"' && q + k < end && q[k] == '"')
+			return 1;
+	return 0;
+}
+
 /* Might the compact object p[0..n) hold a key of names twice? */
 static int
 maybe_twice(const char *p, size_t n, const char *const *names)
@@ -433,9 +448,9 @@ mct_obj_keys(const struct mct_val *obj, const char *const *keys, int any,
     struct mct_val *vals)
 {
 	const char *p = obj->p, *end = obj->p + obj->len, *k, *vp;
-	uint32_t found = 0, all;
+	uint32_t found = 0, all = 0;
 	size_t klen[32];
-	int i, n;
+	int i, n, plain;
 
 	for (n = 0; keys[n] != NULL; n++) {
 		klen[n] = strlen(keys[n]);
@@ -443,8 +458,19 @@ mct_obj_keys(const struct mct_val *obj, const char *const *keys, int any,
 		vals[n].p = NULL;
 		vals[n].len = 0;
 	}
-	all = n >= 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1;
 	if (obj->len < 2 || *p != '{')
+		return 0;
+	/*
+	 * With no backslash in it a key stands in it as its text quoted:
+	 * one whose text does not (a memmem() where the walk skips every
+	 * value: worth it past a few keys, as Kineto's args of an op) is
+	 * not looked for, and if none does, nothing is walked.
+	 */
+	plain = obj->len >= 128 && memchr(p, '\\', obj->len) == NULL;
+	for (i = 0; i < n; i++)
+		if (!plain || quoted_in(p, obj->len, keys[i], klen[i]))
+			all |= (uint32_t)1 << i;
+	if (all == 0)
 		return 0;
 	p++;
 	while (p < end && *p == '"') {
@@ -455,8 +481,8 @@ mct_obj_keys(const struct mct_val *obj, const char *const *keys, int any,
 		vp = ++p;
 		mct_skip(p, end, &p);
 		for (i = 0; i < n; i++)
-			if (!(found >> i & 1) && keyeq(k, (size_t)(vp - 2 - k),
-			    keys[i], klen[i])) {
+			if ((all & ~found) >> i & 1 && keyeq(k,
+			    (size_t)(vp - 2 - k), keys[i], klen[i])) {
 				setval(&vals[i], vp, (size_t)(p - vp));
 				found |= (uint32_t)1 << i;
 				if (any || found == all)

@@ -598,6 +598,10 @@ test_has_key(void)
 	mct_buf_free(&some);
 }
 
+#define PAD	"0123456789012345678901234567890123456789" \
+		"0123456789012345678901234567890123456789" \
+		"0123456789012345678901234567890123456789"
+
 /*
  * mct_obj_keys(): each key as mct_get() finds args.KEY, in one walk; with
  * any, the first one found alone.
@@ -618,6 +622,15 @@ test_obj_keys(void)
 		"{\"args\":\"{\\\"co_id\\\":1}\"}",
 		"{\"args\":{}}",
 		"{\"args\":[1]}",
+		/* past 128 bytes: keys not quoted in the text are not walked
+		 * for (the text without a backslash) */
+		"{\"args\":{\"pad\":\"" PAD "\",\"x\":\"co_id\","
+		    "\"External id\":5,\"correlation\":6,\"co_id\":7}}",
+		"{\"args\":{\"pad\":\"" PAD "\",\"co_ids\":1,\"xco_id\":2,"
+		    "\"y\":[\"co_id\",\"correlation\"]}}",
+		"{\"args\":{\"pad\":\"" PAD "\",\"c\\u006f_id\":8}}",
+		"{\"args\":{\"pad\":\"" PAD "\",\"co_id\":\"\\\"\"}}",
+		"{\"args\":{\"pad\":\"" PAD "\"}}",
 	};
 	struct mct_field f[3];
 	struct mct_val args, v[3], w;
