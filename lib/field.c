@@ -554,7 +554,7 @@ mct_event_index(struct mct_event *ev)
 int
 mct_event_has_key(struct mct_event *ev, const char *const *names)
 {
-	const char *const *w;
+	const char *const *w, *k;
 	size_t n;
 	int i;
 
@@ -562,10 +562,14 @@ mct_event_has_key(struct mct_event *ev, const char *const *names)
 	if (ev->indexed == 3)
 		return 1;
 	for (w = names; *w != NULL; w++)
-		for (n = strlen(*w), i = 0; i < ev->nkv; i++)
-			if (keyeq(ev->json + ev->kv[i].koff, ev->kv[i].klen,
+		for (n = strlen(*w), i = 0; i < ev->nkv; i++) {
+			k = ev->json + ev->kv[i].koff;
+			/* (no backslash in the text: no key spelt with one) */
+			if (ev->indexed == 2 ? ev->kv[i].klen == n &&
+			    memcmp(k, *w, n) == 0 : keyeq(k, ev->kv[i].klen,
 			    *w, n))
 				return 1;
+		}
 	return 0;
 }
 
