@@ -21,7 +21,6 @@
  */
 #include "config.h"
 
-#include <pthread.h>
 #include <string.h>
 #include <strings.h>
 
@@ -78,22 +77,12 @@ mct_host_call(struct mct_event *ev)
 	return pid_is(ev, '1');
 }
 
-/* The fields of a correlation id, parsed once (in whichever thread). */
-static struct mct_field corr[2];
-static pthread_once_t corr_once = PTHREAD_ONCE_INIT;
-
-static void
-corr_parse(void)
-{
-	mct_field_parse("args.correlation", &corr[0]);
-	mct_field_parse("args.co_id", &corr[1]);
-}
-
 /* An X event of device work (see the top of this file). */
 int
 mct_device(struct mct_event *ev)
 {
-	struct mct_val ph, cat, v;
+	static const char *const corr[] = { "correlation", "co_id", NULL };
+	struct mct_val ph, cat, args, v[2];
 	int i;
 
 	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1))
@@ -107,8 +96,9 @@ mct_device(struct mct_event *ev)
 			return 1;
 	if (host_cat(&cat) || is(&cat, "cuda_sync"))
 		return 0;
-	pthread_once(&corr_once, corr_parse);
-	return mct_get(ev, &corr[0], &v) == 0 || mct_get(ev, &corr[1], &v) == 0;
+	/* args.correlation or args.co_id: one walk of args, to the first */
+	return mct_get_key(ev, "args", &args) == 0 &&
+	    mct_obj_keys(&args, corr, 1, v) != 0;
 }
 
 /*

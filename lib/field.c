@@ -299,6 +299,21 @@ keyeq(const char *k, size_t klen, const char *want, size_t n)
 	return mct_jstr_eq(&v, want, n);
 }
 
+/* Does the text key (k bytes) stand quoted in p[0..n), p[0] not a quote? */
+static int
+quoted_in(const char *p, size_t n, const char *key, size_t k)
+{
+	const char *q, *end = p + n;
+
+	if (k == 0)
+		return 1;
+	for (q = p + 1; (q = memmem(q, (size_t)(end - q), key, k)) != NULL;
+	    q += k)
+		if (q[-1] == '"' && q + k < end && q[k] == '"')
+			return 1;
+	return 0;
+}
+
 /* Might the compact object p[0..n) hold a key of names twice? */
 static int
 maybe_twice(const char *p, size_t n, const char *const *names)
@@ -424,6 +439,64 @@ obj_get(const char *p, size_t n, const char *key, size_t klen,
 }
 
 /*
+ * The keys (NULL-ended, at most 32) of the object value obj, each as
+ * mct_get() finds the path obj.KEY (its first occurrence): in vals[i],
+ * in one walk of obj instead of one a key.  The walk stops once all are
+ * found, or with any, at the first one found.  Returns the set of those
+ * found, key i as bit i.
+ */
+uint32_t
+mct_obj_keys(const struct mct_val *obj, const char *const *keys, int any,
+    struct mct_val *vals)
+{
+	const char *p = obj->p, *end = obj->p + obj->len, *k, *vp;
+	uint32_t found = 0, all = 0;
+	size_t klen[32];
+	int i, n, plain;
+
+	for (n = 0; keys[n] != NULL; n++) {
+		klen[n] = strlen(keys[n]);
+		vals[n].type = MCT_J_NONE;
+		vals[n].p = NULL;
+		vals[n].len = 0;
+	}
+	if (obj->len < 2 || *p != '{')
+		return 0;
+	/*
+	 * With no backslash in it a key stands in it as its text quoted:
+	 * one whose text does not (a memmem() where the walk skips every
+	 * value: worth it past a few keys, as Kineto's args of an op) is
+	 * not looked for, and if none does, nothing is walked.
+	 */
+	plain = obj->len >= 128 && memchr(p, '\\', obj->len) == NULL;
+	for (i = 0; i < n; i++)
+		if (!plain || quoted_in(p, obj->len, keys[i], klen[i]))
+			all |= (uint32_t)1 << i;
+	if (all == 0)
+		return 0;
+	p++;
+	while (p < end && *p == '"') {
+		k = p + 1;
+		mct_skip(p, end, &p);
+		if (p >= end || *p != ':')
+			return found;
+		vp = ++p;
+		mct_skip(p, end, &p);
+		for (i = 0; i < n; i++)
+			if ((all & ~found) >> i & 1 && keyeq(k,
+			    (size_t)(vp - 2 - k), keys[i], klen[i])) {
+				setval(&vals[i], vp, (size_t)(p - vp));
+				found |= (uint32_t)1 << i;
+				if (any || found == all)
+					return found;
+			}
+		if (p < end && *p == ',')
+			p++;
+	}
+	return found;
+}
+
+/*
  * An event over a text the caller owns (a record a tool built, a line it
  * kept): the only way to make one outside the reader.  mct_event_set()
  * points it at another text and keeps its index storage;
@@ -466,10 +539,40 @@ mct_event_index(struct mct_event *ev)
 
 	if (ev->indexed)
 		return;
-	mct_index_plain(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap,
-	    &plain);
-	ev->indexed = plain ? 2 : 1;	/* 2: no backslash in it */
+	/* 2: no backslash in it; 3: not one complete object (the keys as
+	 * far as they could be read) */
+	ev->indexed = mct_index_plain(ev->json, ev->len, &ev->kv, &ev->nkv,
+	    &ev->kvcap, &plain) < 0 ? 3 : plain ? 2 : 1;
 	ev->wkdone = 0;
+}
+
+/*
+ * Does one of the event's first-level keys stand for one of names
+ * (NULL-ended), as mct_keep_last() matches them?  1 also when its text is
+ * not one complete object (unsure).  A tool that adds those keys to the
+ * event's text calls mct_keep_last() only then: with no such key of the
+ * event's own, none stands twice.
+ */
+int
+mct_event_has_key(struct mct_event *ev, const char *const *names)
+{
+	const char *const *w, *k;
+	size_t n;
+	int i;
+
+	mct_event_index(ev);
+	if (ev->indexed == 3)
+		return 1;
+	for (w = names; *w != NULL; w++)
+		for (n = strlen(*w), i = 0; i < ev->nkv; i++) {
+			k = ev->json + ev->kv[i].koff;
+			/* (no backslash in the text: no key spelt with one) */
+			if (ev->indexed == 2 ? ev->kv[i].klen == n &&
+			    memcmp(k, *w, n) == 0 : keyeq(k, ev->kv[i].klen,
+			    *w, n))
+				return 1;
+		}
+	return 0;
 }
 
 /* The well-known keys, which get a slot each (rank: asked of every event). */

@@ -20,7 +20,6 @@
 
 /* What a struct mct_flow holds for itself (f->fs). */
 struct mct_flowstate {
-	struct mct_field co_id, correlation;
 	struct mct_buf	 rtext;		/* a source's rank as text */
 	int64_t		 last_ts;
 	long long	 nadd;
@@ -43,8 +42,6 @@ mct_flow_init(struct mct_flow *f, const struct mct_header *hdr)
 	memset(f->fs, 0, sizeof(*f->fs));
 	for (i = 0; i < 4; i++)
 		f->fs->last[i].len = UINT32_MAX;
-	mct_field_parse("args.co_id", &f->fs->co_id);
-	mct_field_parse("args.correlation", &f->fs->correlation);
 }
 
 /*
@@ -122,11 +119,16 @@ mct_flow_key(struct mct_flow *f, struct mct_event *ev, struct mct_buf *k)
 		if (mct_get(ev, &f->key, &v) != 0 || v.type == MCT_J_NULL)
 			return -1;
 	} else {
-		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT)
+		static const char *const ids[] = { "co_id", "correlation",
+		    NULL };
+		struct mct_val id[2];
+		uint32_t m;
+
+		/* args.co_id, else args.correlation: one walk of args */
+		if (mct_get_key(ev, "args", &a) != 0 || a.type != MCT_J_OBJECT ||
+		    (m = mct_obj_keys(&a, ids, 0, id)) == 0)
 			return -1;
-		if (mct_get(ev, &f->fs->co_id, &v) != 0 &&
-		    mct_get(ev, &f->fs->correlation, &v) != 0)
-			return -1;
+		v = id[(m & 1) ? 0 : 1];
 		if (v.type == MCT_J_NULL)
 			return -1;
 	}
@@ -142,15 +144,16 @@ mct_flow_key(struct mct_flow *f, struct mct_event *ev, struct mct_buf *k)
 static const char *const pair_keys[] = { "launch", "latency", "queue", NULL };
 
 /*
- * A device event (json, len) with its launch c, started at dts: written,
- * or queued for its stack.  -1 if the stack's queue failed (said).
+ * A device event dev with its launch c, started at dts: written, or
+ * queued for its stack.  -1 if the stack's queue failed (said).
  */
-int
-mct_flow_pair(struct mct_flow *f, const char *json, size_t len,
-    const struct mct_corr *c, int64_t dts)
+static int
+pair(struct mct_flow *f, struct mct_event *dev, const struct mct_corr *c,
+    int64_t dts)
 {
 	struct mct_buf *b = &f->fs->line;
-	const char **s = f->st.str;
+	const char **s = f->st.str, *json = dev->json;
+	size_t len = dev->len;
 	struct mct_event ev;
 
 	b->len = 0;
@@ -176,11 +179,12 @@ mct_flow_pair(struct mct_flow *f, const char *json, size_t len,
 	mct_buf_adds(b, ",\"queue\":");
 	mct_buf_addi(b, mct_sat_sub(dts - c->ts, c->dur));
 	mct_buf_addc(b, '}');
-	mct_keep_last(b, 0, pair_keys);	/* ours, not the event's own */
+	if (mct_event_has_key(dev, pair_keys))	/* (else none stands twice) */
+		mct_keep_last(b, 0, pair_keys);	/* ours, not the event's own */
 	f->pairs++;
 	if (f->stk) {
 		struct mct_launch l = { s[c->name], s[c->pid], s[c->tid],
-		    c->ts, c->dur, c->ext, c->has_ext };
+		    c->ts, c->dur, c->ext, c->has_ext, dev };
 
 		return mct_stack_pair(f->stk, b->p, b->len, &l);
 	}
@@ -188,6 +192,20 @@ mct_flow_pair(struct mct_flow *f, const char *json, size_t len,
 	f->write(f->arg, &ev);
 	mct_event_free(&ev);
 	return 0;
+}
+
+/* pair() of a device event's line (json, len). */
+int
+mct_flow_pair(struct mct_flow *f, const char *json, size_t len,
+    const struct mct_corr *c, int64_t dts)
+{
+	struct mct_event dev;
+	int rc;
+
+	mct_event_init(&dev, json, len, f->hdr);
+	rc = pair(f, &dev, c, dts);
+	mct_event_free(&dev);
+	return rc;
 }
 
 /*
@@ -257,7 +275,7 @@ host(struct mct_flow *f, struct mct_event *ev, struct mct_corr *c,
 
 		mct_event_init(&w, c->wait[i], strlen(c->wait[i]), f->hdr);
 		if (mct_get_ns(&w, "ts", &wts) == 0 &&
-		    mct_flow_pair(f, w.json, w.len, c, wts) != 0)
+		    pair(f, &w, c, wts) != 0)
 			rc = -1;
 		c->ndev++;
 		mct_event_free(&w);
@@ -287,7 +305,7 @@ flow_event(struct mct_flow *f, struct mct_event *ev,
 		return host(f, ev, c, ts, dur);
 	if (c->has_host) {
 		c->ndev++;
-		return mct_flow_pair(f, ev->json, ev->len, c, ts);
+		return pair(f, ev, c, ts);
 	}
 	if (c->nwait == UINT16_MAX) {
 		mct_damage(ev, "more than %d device events wait for id %s; "

@@ -486,6 +486,8 @@ mct_jstr_eq(const struct mct_val *v, const char *s, size_t n)
 
 	if (v->type != MCT_J_STRING || v->len < n + 2)
 		return 0;	/* (escapes only make the text longer) */
+	if (n == 1 && v->len == 3 && v->p[1] != '\\' && v->p[2] == '"')
+		return v->p[1] == s[0];	/* a ph: one character, no escape */
 	if (v->len == n + 2 && memcmp(v->p + 1, s, n) == 0)
 		return memchr(s, '\\', n) == NULL;	/* as it is, or escaped */
 	if (memchr(v->p, '\\', v->len) == NULL)

@@ -364,7 +364,8 @@ struct mct_event {
 	int		 source;	/* its operand: hdr->src[source] */
 	unsigned long long where;	/* line number (stream) or byte offset */
 	int		 byline;	/* where is a line number */
-	/* private to json.c/reader.c: first-level keys, built on demand */
+	/* private to json.c/reader.c: first-level keys, built on demand;
+	   indexed 1, 2 if no backslash in it, 3 if not one object */
 	int		 indexed, nkv;
 	int		 wkdone;
 	int8_t		 wk[9];		/* where the well-known keys are */
@@ -559,6 +560,9 @@ int	 mct_get(struct mct_event *, const struct mct_field *, struct mct_val *);
 int	 mct_get_keyn(struct mct_event *, const char *, size_t,
 	    struct mct_val *);
 void	 mct_keep_last(struct mct_buf *, size_t, const char *const *);
+int	 mct_event_has_key(struct mct_event *, const char *const *);
+uint32_t mct_obj_keys(const struct mct_val *, const char *const *, int,
+	    struct mct_val *);
 /* A first-level key (a literal's length counted by the compiler). */
 static inline int
 mct_get_key(struct mct_event *ev, const char *key, struct mct_val *v)
@@ -1099,6 +1103,9 @@ struct mct_launch {
 	int64_t		 ts, dur;
 	int64_t		 ext;		/* args."External id" */
 	int		 has_ext;
+	struct mct_event *dev;		/* the device event the pair's line
+					   was made of, or NULL: the line's
+					   own keys read from the line */
 };
 
 /* A step: the annotation NAME#N (ProfilerStep#N), its N and interval. */

@@ -327,7 +327,10 @@ mct_header(const struct mct_reader *r)
 static int
 stream_line(struct mct_reader *r, struct input *in, struct mct_event *ev)
 {
-	if (mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap) < 0) {
+	int plain;
+
+	if (mct_index_plain(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap,
+	    &plain) < 0) {
 		if (in->fx.nsaid++ < SAY_MAX)
 			warnx("%s:%llu: not a complete JSON object; line "
 			    "skipped", ev->file, ev->where);
@@ -336,7 +339,8 @@ stream_line(struct mct_reader *r, struct input *in, struct mct_event *ev)
 		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 		return 0;
 	}
-	ev->indexed = 1;
+	/* 2: no backslash in it, so no key spelt with escapes to look for */
+	ev->indexed = plain ? 2 : 1;
 	ev->wkdone = 0;
 	return 1;
 }

@@ -68,6 +68,7 @@ struct pend {
 	int64_t		 ts, end, ext;
 	int		 has_ext;
 	int		 under;		/* --under: a frame matches */
+	int		 own;		/* the line has a key of stack_keys */
 	int32_t		 dlane;		/* the device event's lane */
 	int64_t		 dts, dend;	/* the device event's interval */
 	long long	 off, roff;	/* its line; its stack (unsorted) */
@@ -288,19 +289,33 @@ mct_stack_ext(struct mct_event *ev, int64_t *ext)
 	return arg_int(ev, &f, "args.\"External id\"", ext);
 }
 
+/* The integer value i of mct_obj_keys() (found: bit i of m): 0, or -1. */
+static int
+val_int(uint32_t m, int i, const struct mct_val *v, int64_t *n)
+{
+	if (!(m >> i & 1) || v[i].type != MCT_J_NUMBER)
+		return -1;
+	return mct_int(v[i].p, v[i].len, n);
+}
+
+/* An op's args, as mct_stack_event() reads them (OP_*: op_keys[]). */
+enum { OP_SEQ, OP_FWD, OP_EXT };
+static const char *const op_keys[] = { "Sequence number", "Fwd thread id",
+    "External id", NULL };
+
 /*
  * An op's args."Sequence number" in *sn: 1 for a backward op (its "Fwd
- * thread id" is not 0), 0 for a forward one, -1 if it has none.
+ * thread id" is not 0), 0 for a forward one, -1 if it has none.  Its args
+ * a, m the set found.
  */
 static int
-seq_of(struct mct_event *ev, int64_t *sn)
+seq_of(uint32_t m, const struct mct_val *a, int64_t *sn)
 {
-	static struct mct_field fs, ft;
 	int64_t t;
 
-	if (arg_int(ev, &fs, "args.\"Sequence number\"", sn) != 0)
+	if (val_int(m, OP_SEQ, a, sn) != 0)
 		return -1;
-	return arg_int(ev, &ft, "args.\"Fwd thread id\"", &t) == 0 && t != 0;
+	return val_int(m, OP_FWD, a, &t) == 0 && t != 0;
 }
 
 static int
@@ -389,13 +404,14 @@ mct_stack_time(struct mct_stack *s, int64_t ts)
 
 /* An op with a Sequence number waits to be linked (backward: made K_BWD). */
 static void
-fop_add(struct mct_stack *s, struct mct_event *ev, struct iv *iv, int32_t ln)
+fop_add(struct mct_stack *s, uint32_t m, const struct mct_val *a,
+    struct iv *iv, int32_t ln)
 {
 	struct fop *f;
 	int64_t sn;
 	int b;
 
-	if ((b = seq_of(ev, &sn)) < 0)
+	if ((b = seq_of(m, a, &sn)) < 0)
 		return;
 	if (b)
 		iv->kind = K_BWD;
@@ -414,6 +430,25 @@ fop_add(struct mct_stack *s, struct mct_event *ev, struct iv *iv, int32_t ln)
 }
 
 static void fops_drain(struct mct_stack *, int);
+
+/* An op's External id: the op a launch of that id names. */
+static void
+ext_add(struct mct_stack *s, struct mct_event *ev, const struct iv *iv,
+    int64_t ext)
+{
+	struct extop *x;
+	struct mct_val pid;
+
+	if (mct_get_key(ev, "pid", &pid) != 0)
+		pid.p = "null", pid.len = 4;
+	s->key.len = 0;
+	mct_buf_add(&s->key, pid.p, pid.len);
+	mct_buf_addc(&s->key, '\037');
+	mct_buf_addi(&s->key, ext);
+	x = mct_map_add(&s->ext, s->key.p, s->key.len, NULL)->val.p;
+	x->end = iv->end;
+	x->name = iv->name;
+}
 
 /*
  * A host interval: an X event (the tool passes those that are not
@@ -472,24 +507,19 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 		s->ann[s->nann++] = *iv;
 		step_add(s, iv);
 	}
-	if (iv->kind == K_OP && !iv->open)
-		fop_add(s, ev, iv, ln);
-	if ((iv->kind == K_OP || iv->kind == K_BWD) &&
-	    mct_stack_ext(ev, &ext) == 0) {
-		struct extop *x;
-		struct mct_val pid;
-		char num[32];
+	if (iv->kind == K_OP) {
+		/* its args of op_keys (an open one's External id): one walk */
+		struct mct_val args, a[3];
+		uint32_t m = 0;
+		int from = iv->open ? OP_EXT : 0;
 
-		if (mct_get_key(ev, "pid", &pid) != 0)
-			pid.p = "null", pid.len = 4;
-		s->key.len = 0;
-		mct_buf_add(&s->key, pid.p, pid.len);
-		mct_buf_addc(&s->key, '\037');
-		mct_buf_add(&s->key, num, (size_t)snprintf(num, sizeof(num),
-		    "%lld", (long long)ext));
-		x = mct_map_add(&s->ext, s->key.p, s->key.len, NULL)->val.p;
-		x->end = iv->end;
-		x->name = iv->name;
+		if (mct_get_key(ev, "args", &args) == 0)
+			m = mct_obj_keys(&args, op_keys + from, 0, a + from) <<
+			    from;
+		if (!iv->open)
+			fop_add(s, m, a, iv, ln);	/* maybe made K_BWD */
+		if (val_int(m, OP_EXT, a, &ext) == 0)
+			ext_add(s, ev, iv, ext);
 	}
 	if (s->sorted)
 		fops_drain(s, 0);
@@ -499,26 +529,32 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 		prune_lane(l, horizon(s));
 }
 
-/* The device event's lane and interval, from the pair's line. */
+/* The keys a pair may get here: an event's own of these are left out. */
+static const char *const stack_keys[] = { "stack", "op", "annotation",
+    "module", "gpu_annotation", "step", NULL };
+
+/*
+ * The device event's lane and interval, and whether it has a key of its
+ * own that a pair gets here: from the pair's line, or the device event
+ * it was made of (the same keys but launch, latency and queue).
+ */
 static void
-dev_of(struct mct_stack *s, struct pend *p, const char *json, size_t len)
+dev_of(struct mct_stack *s, struct pend *p, struct mct_event *ev)
 {
-	struct mct_event ev;
 	struct mct_val pid, tid;
 	int64_t dur;
 
 	p->dlane = -1;
-	mct_event_init(&ev, json, len, NULL);
-	if (mct_get_key(&ev, "pid", &pid) == 0 &&
-	    mct_get_key(&ev, "tid", &tid) == 0 &&
-	    mct_get_ns(&ev, "ts", &p->dts) == 0 && MCT_SANE_NS(p->dts)) {
-		if (mct_get_ns(&ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur) ||
+	if (mct_get_key(ev, "pid", &pid) == 0 &&
+	    mct_get_key(ev, "tid", &tid) == 0 &&
+	    mct_get_ns(ev, "ts", &p->dts) == 0 && MCT_SANE_NS(p->dts)) {
+		if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur) ||
 		    dur < 0)
 			dur = 0;
 		p->dend = p->dts + dur;
 		p->dlane = lane_of(s, pid.p, pid.len, tid.p, tid.len);
 	}
-	mct_event_free(&ev);
+	p->own = mct_event_has_key(ev, stack_keys);
 }
 
 /*
@@ -547,7 +583,15 @@ mct_stack_pair(struct mct_stack *s, const char *json, size_t len,
 	p->ext = L->ext;
 	p->has_ext = L->has_ext;
 	p->len = len;
-	dev_of(s, p, json, len);
+	if (L->dev != NULL)
+		dev_of(s, p, L->dev);
+	else {
+		struct mct_event ev;
+
+		mct_event_init(&ev, json, len, NULL);
+		dev_of(s, p, &ev);
+		mct_event_free(&ev);
+	}
 	if (s->sorted) {
 		p->off = (long long)s->held.len;
 		mct_buf_add(&s->held, json, len);
@@ -590,10 +634,6 @@ fold_add(struct mct_stack *s, int32_t name)
 		if (s->fold.p[i] == ';' || s->fold.p[i] == '\n')
 			s->fold.p[i] = s->fold.p[i] == ';' ? ':' : ' ';
 }
-
-/* The keys a pair may get here: an event's own of these are left out. */
-static const char *const stack_keys[] = { "stack", "op", "annotation",
-    "module", "gpu_annotation", "step", NULL };
 
 static void
 member(struct mct_buf *b, const char *key, const char *json)
@@ -770,13 +810,10 @@ fwd_make(struct mct_stack *s, const struct fop *f, const struct iv *v,
 static void
 fop_key(struct mct_stack *s, const struct fop *f)
 {
-	char num[32];
-
 	s->key.len = 0;
 	mct_buf_adds(&s->key, s->st.str[f->pid]);
 	mct_buf_addc(&s->key, '\037');
-	mct_buf_add(&s->key, num, (size_t)snprintf(num, sizeof(num), "%lld",
-	    (long long)f->sn));
+	mct_buf_addi(&s->key, f->sn);
 }
 
 /* A forward op is known: the latest start of its number wins (inner on ties). */
@@ -961,13 +998,11 @@ frames(struct mct_stack *s, const struct pend *p, const struct iv *v,
 	fold_add(s, p->lname);
 	if (p->has_ext) {
 		struct mct_mapent *e;
-		char num[64];
 
 		s->key.len = 0;
 		mct_buf_adds(&s->key, s->st.str[p->pid]);
 		mct_buf_addc(&s->key, '\037');
-		mct_buf_add(&s->key, num, (size_t)snprintf(num, sizeof(num),
-		    "%lld", (long long)p->ext));
+		mct_buf_addi(&s->key, p->ext);
 		if ((e = mct_map_find(&s->ext, s->key.p, s->key.len)) != NULL)
 			m.op = ((struct extop *)e->val.p)->name;
 		else
@@ -1282,7 +1317,8 @@ again:
 	mct_buf_add(line, json, p->len - 1);	/* without its closing brace */
 	mct_buf_add(line, s->res.p, s->res.len);
 	mct_buf_addc(line, '}');
-	mct_keep_last(line, 0, stack_keys);	/* ours, not the event's own */
+	if (p->own)	/* ours, not the event's own */
+		mct_keep_last(line, 0, stack_keys);
 	s->qhead++;
 	if (s->sorted)
 		compact(s);

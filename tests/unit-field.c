@@ -541,3 +541,140 @@ test_get_times(void)
 	    "mct_get_key() and mct_is_meta() answer (%zu events)",
 	    sizeof(ev) / sizeof(ev[0]));
 }
+
+/*
+ * mct_event_has_key(): where it says 0, mct_keep_last() of the event with
+ * the keys added leaves the line as it is (so a tool may skip it).
+ */
+void
+test_has_key(void)
+{
+	static const char *const names[] = { "launch", "op", NULL };
+	static const struct {
+		const char	*json;
+		int		 want;
+	} ev[] = {
+		{ "{\"name\":\"k\",\"ts\":1}", 0 },
+		{ "{\"name\":\"launch\",\"args\":{\"op\":1,\"launch\":2}}", 0 },
+		{ "{\"launch\":1,\"ts\":1}", 1 },
+		{ "{\"ts\":1,\"op\":null}", 1 },
+		{ "{\"l\\u0061unch\":1}", 1 },		/* spelt with an escape */
+		{ "{\"\\\"op\":1,\"x\":\"\\\"op\\\"\"}", 0 },
+		{ "{\"op\":1", 1 },			/* not one object */
+		{ "{\"a\":1,}", 1 },
+		{ "{}", 0 },
+	};
+	struct mct_buf all = { 0 }, some = { 0 };
+	struct mct_event e;
+	size_t i, n;
+	int bad = 0, got;
+
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		n = strlen(ev[i].json);
+		mct_event_init(&e, ev[i].json, n, NULL);
+		got = mct_event_has_key(&e, names);
+		mct_event_free(&e);
+		all.len = 0;
+		mct_buf_add(&all, ev[i].json, n - 1);
+		mct_buf_adds(&all, ",\"launch\":{\"name\":\"l\"},\"op\":\"o\"}");
+		some.len = 0;
+		mct_buf_add(&some, all.p, all.len);
+		mct_keep_last(&all, 0, names);
+		if (got)
+			mct_keep_last(&some, 0, names);
+		if (got != ev[i].want || all.len != some.len ||
+		    memcmp(all.p, some.p, all.len) != 0) {
+			diag("%s: has_key %d (want %d); %.*s against %.*s",
+			    ESC(ev[i].json), got, ev[i].want, (int)all.len,
+			    all.p, (int)some.len, some.p);
+			bad++;
+		}
+	}
+	ok(bad == 0, "field: mct_event_has_key() finds an own key of the names "
+	    "(escaped too; 1 on a text not one object), and where it finds "
+	    "none mct_keep_last() changes nothing (%zu events)",
+	    sizeof(ev) / sizeof(ev[0]));
+	mct_buf_free(&all);
+	mct_buf_free(&some);
+}
+
+#define PAD	"0123456789012345678901234567890123456789" \
+		"0123456789012345678901234567890123456789" \
+		"0123456789012345678901234567890123456789"
+
+/*
+ * mct_obj_keys(): each key as mct_get() finds args.KEY, in one walk; with
+ * any, the first one found alone.
+ */
+void
+test_obj_keys(void)
+{
+	static const char *const keys[] = { "co_id", "correlation",
+	    "External id", NULL };
+	static const char *const ev[] = {
+		"{\"args\":{\"co_id\":1}}",
+		"{\"args\":{\"correlation\":2,\"co_id\":3,\"co_id\":4}}",
+		"{\"args\":{\"x\":[1,{\"co_id\":9}],\"External id\":5,"
+		    "\"correlation\":null}}",
+		"{\"args\":{\"c\\u006f_id\":6,\"correlation\":\"a\\\"b\"}}",
+		"{\"args\":{\"a\":1,\"co_id\"}}",	/* cut short */
+		"{\"args\":{\"correlation\":7 \"co_id\":8}}",
+		"{\"args\":\"{\\\"co_id\\\":1}\"}",
+		"{\"args\":{}}",
+		"{\"args\":[1]}",
+		/* past 128 bytes: keys not quoted in the text are not walked
+		 * for (the text without a backslash) */
+		"{\"args\":{\"pad\":\"" PAD "\",\"x\":\"co_id\","
+		    "\"External id\":5,\"correlation\":6,\"co_id\":7}}",
+		"{\"args\":{\"pad\":\"" PAD "\",\"co_ids\":1,\"xco_id\":2,"
+		    "\"y\":[\"co_id\",\"correlation\"]}}",
+		"{\"args\":{\"pad\":\"" PAD "\",\"c\\u006f_id\":8}}",
+		"{\"args\":{\"pad\":\"" PAD "\",\"co_id\":\"\\\"\"}}",
+		"{\"args\":{\"pad\":\"" PAD "\"}}",
+	};
+	struct mct_field f[3];
+	struct mct_val args, v[3], w;
+	struct mct_event e;
+	uint32_t m, one;
+	size_t i;
+	int k, bad = 0, rc;
+
+	for (k = 0; k < 3; k++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "args.\"%s\"", keys[k]);
+		mct_field_parse(path, &f[k]);
+	}
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		mct_event_init(&e, ev[i], strlen(ev[i]), NULL);
+		if (mct_get_key(&e, "args", &args) != 0) {
+			bad++;
+			continue;
+		}
+		m = mct_obj_keys(&args, keys, 0, v);
+		for (k = 0; k < 3; k++) {
+			rc = mct_get(&e, &f[k], &w);
+			if ((rc == 0) != (int)(m >> k & 1) || (rc == 0 &&
+			    (w.type != v[k].type || w.len != v[k].len ||
+			    w.p != v[k].p)) || (rc != 0 &&
+			    v[k].type != MCT_J_NONE)) {
+				diag("%s: %s: mct_get %d, mct_obj_keys %d",
+				    ESC(ev[i]), keys[k], rc, (int)(m >> k & 1));
+				bad++;
+			}
+		}
+		/* any: one of those found, the first in the object */
+		one = mct_obj_keys(&args, keys, 1, v);
+		if ((one == 0) != (m == 0) || (one & (one - 1)) != 0 ||
+		    (one & ~m) != 0) {
+			diag("%s: any gave %#x of %#x", ESC(ev[i]), one, m);
+			bad++;
+		}
+		mct_event_free(&e);
+	}
+	for (k = 0; k < 3; k++)
+		mct_field_free(&f[k]);
+	ok(bad == 0, "field: mct_obj_keys() finds each key where mct_get() "
+	    "of args.KEY does, in one walk (%zu objects)",
+	    sizeof(ev) / sizeof(ev[0]));
+}

@@ -1171,6 +1171,20 @@ test_compact(void)
 	v.len = 10;
 	ok(mct_jstr_eq(&v, "abc", 3) && !mct_jstr_eq(&v, "a\\u0062c", 8),
 	    "mct_jstr_eq compares the unescaped text");
+	/* one character (a ph), as it is or escaped */
+	v.p = "\"X\"";
+	v.len = 3;
+	ok(mct_jstr_eq(&v, "X", 1) && !mct_jstr_eq(&v, "B", 1) &&
+	    !mct_jstr_eq(&v, "\\", 1) && !mct_jstr_eq(&v, "", 0),
+	    "mct_jstr_eq of one character");
+	v.p = "\"\\u0058\"";
+	v.len = 8;
+	ok(mct_jstr_eq(&v, "X", 1) && !mct_jstr_eq(&v, "B", 1),
+	    "mct_jstr_eq of one character escaped");
+	v.p = "\"\\\\\"";
+	v.len = 4;
+	ok(mct_jstr_eq(&v, "\\", 1) && !mct_jstr_eq(&v, "X", 1),
+	    "mct_jstr_eq of a backslash");
 	v.type = MCT_J_NUMBER;
 	v.p = "1";
 	v.len = 1;

@@ -26,7 +26,8 @@ test_stack(void)
 	static const char want[] = "{\"name\":\"k\",\"ts\":20,\"stack\":"
 	    "[\"step\",\"aten::mm\",\"cudaLaunchKernel\"],\"op\":\"aten::mm\","
 	    "\"annotation\":\"step\"}";
-	struct mct_launch l = { "\"cudaLaunchKernel\"", "1", "1", 10, 5, 0, 0 };
+	struct mct_launch l = { "\"cudaLaunchKernel\"", "1", "1", 10, 5, 0, 0,
+	    NULL };
 	struct mct_header h = { .facts.has_origin = 1, .facts.origin = 0 };
 	struct mct_buf line = { 0 }, fold = { 0 };
 	struct mct_stack_counts c;

@@ -268,6 +268,8 @@ static const struct test {
 	{ "field", test_field, 0 },
 	{ "field", test_vfields, 0 },
 	{ "field", test_get_times, 0 },
+	{ "field", test_has_key, 0 },
+	{ "field", test_obj_keys, 0 },
 	{ "short", test_short, 0 },
 	{ "stack", test_stack, 0 },
 	{ "flow", test_flow, 0 },

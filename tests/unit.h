@@ -89,6 +89,8 @@ void	test_times(void);
 void	test_field(void);
 void	test_vfields(void);
 void	test_get_times(void);
+void	test_has_key(void);
+void	test_obj_keys(void);
 void	test_short(void);
 void	test_stack(void);
 void	test_flow(void);

@@ -29,6 +29,8 @@ struct ranks {
 	size_t		 ofcap;
 };
 
+struct hostrec;
+
 struct opts {
 	struct mct_field *key;
 	int		 nkey;
@@ -49,6 +51,9 @@ struct opts {
 	size_t		 devmap;	/* bytes of dev's own pages; 0: in the heap */
 	FILE		*host;		/* the host spool, with --gaps */
 	char		*hostvb;	/* its buffer */
+	struct hostrec	*hrec;		/* host events not spooled yet */
+	size_t		 nhrec;
+	int		 hspilled;	/* some went to the spool */
 	int64_t		 tend;		/* the last end of any event */
 	int		 hasend;
 	/* interned strings: signatures and host names */

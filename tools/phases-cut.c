@@ -22,6 +22,13 @@ struct hostrec {
 };
 
 /*
+ * Host events are kept HOSTBATCH at a time, and each batch written to
+ * the spool in one call: a fwrite() a record cost more than making it.
+ * A trace with fewer never touches the spool.
+ */
+#define HOSTBATCH	4096
+
+/*
  * A signature, interned: the --key fields' texts, space apart
  * ("kernel_kernel [2056,32,1] [128,1,1]").
  */
@@ -127,6 +134,35 @@ add_call(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 	d->name = name_of(o, ev);
 }
 
+/* The host events kept, to the spool. */
+static void
+host_flush(struct opts *o)
+{
+	if (o->nhrec > 0 && fwrite(o->hrec, sizeof(*o->hrec), o->nhrec,
+	    o->host) != o->nhrec)
+		err(MCT_EXIT_USAGE, "host spool");
+	o->nhrec = 0;
+	o->hspilled = 1;
+}
+
+/*
+ * The next host event, from where they are: all kept (none spooled), or
+ * the spool's, read a batch at a time; *i and *n (0 at first) where it is
+ * in the batch.  Returns 0 after the last.
+ */
+static int
+host_next(struct opts *o, size_t *i, size_t *n, struct hostrec *r)
+{
+	if (*i == *n) {
+		if (!o->hspilled || (*n = fread(o->hrec, sizeof(*o->hrec),
+		    HOSTBATCH, o->host)) == 0)
+			return 0;
+		*i = 0;
+	}
+	*r = o->hrec[(*i)++];
+	return 1;
+}
+
 /* A host event, to the spool: only step 6 reads them, once. */
 static void
 spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
@@ -148,8 +184,11 @@ spool_host(struct opts *o, struct mct_event *ev, int64_t ts, int64_t dur)
 		mct_buf_add(b, v.p, v.len);
 	h.lane = mct_intern(&o->st, b->p, b->len);
 	h.name = name_of(o, ev);
-	if (fwrite(&h, sizeof(h), 1, o->host) != 1)
-		err(MCT_EXIT_USAGE, "host spool");
+	if (o->hrec == NULL)
+		o->hrec = mct_xmalloc(HOSTBATCH * sizeof(*o->hrec));
+	else if (o->nhrec == HOSTBATCH)
+		host_flush(o);
+	o->hrec[o->nhrec++] = h;
 }
 
 /* The event's rank: its index in o->rk (made if new) is o->rk.cur. */
@@ -481,10 +520,14 @@ host_in_gaps(struct opts *o)
 	struct hostsum *sum;
 	struct hostrec r;
 	struct hev *h = NULL, **stack;
-	size_t i, j, n = 0, cap = 0;
+	size_t i, j, n = 0, cap = 0, at = 0, in = o->nhrec;
 
-	rewind(o->host);
-	while (fread(&r, sizeof(r), 1, o->host) == 1) {
+	if (o->hspilled) {	/* the rest after them, then all from there */
+		host_flush(o);
+		rewind(o->host);
+		in = 0;
+	}
+	while (host_next(o, &at, &in, &r)) {
 		if (r.rank != o->rk.cur)
 			continue;	/* not this rank's */
 		/*
