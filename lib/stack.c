@@ -461,7 +461,7 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 	struct mct_val ph;
 	struct lane *l;
 	struct iv *iv;
-	int64_t ts, dur, ext;
+	int64_t ts, dur, ext, sn;
 	int32_t ln;
 	size_t i;
 
@@ -499,7 +499,13 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 		iv->end = ts;
 	else
 		iv->end = ts + dur;
-	if (iv->kind == K_ANNOT && !iv->open) {
+	/*
+	 * The annotations, for a thread without any of its own (a backward
+	 * thread); with them the ops that are steps (early Kineto wrote
+	 * ProfilerStep#N as an Operator), for the step alone.
+	 */
+	if ((iv->kind == K_ANNOT || (iv->kind == K_OP && step_of(s, iv->name,
+	    &sn))) && !iv->open) {
 		if (s->nann == s->anncap) {
 			s->anncap = s->anncap ? 2 * s->anncap : 64;
 			s->ann = mct_xrealloc(s->ann, s->anncap * sizeof(*s->ann));
@@ -660,7 +666,8 @@ proc_ann(const struct mct_stack *s, int32_t pid, int64_t ts, int64_t end,
 		const struct iv *a = &s->ann[i];
 
 		if (a->pid != pid || a->ts > ts || a->end < end ||
-		    (steps && !step_of(s, a->name, &k)))
+		    (steps && !step_of(s, a->name, &k)) ||
+		    (!steps && a->kind != K_ANNOT))
 			continue;
 		if (best == NULL || cmp_frame(a, best) > 0)
 			best = a;
@@ -752,7 +759,8 @@ inner(const struct mct_stack *s, const struct iv *fr, size_t nf,
 			m->ann = f->name;
 		else if (f->kind == K_MODULE && m->mod < 0)
 			m->mod = f->name;
-		if (f->kind == K_ANNOT && !m->hasstep)
+		/* (early Kineto wrote ProfilerStep#N as an Operator) */
+		if ((f->kind == K_ANNOT || f->kind == K_OP) && !m->hasstep)
 			m->hasstep = step_of(s, f->name, &m->step);
 	}
 }

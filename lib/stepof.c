@@ -3,7 +3,8 @@
  * step of mct-group).
  *
  * A host event is in step N when the innermost step annotation (a
- * user_annotation X event NAME#N, ProfilerStep#N by default) of its
+ * user_annotation X event NAME#N, ProfilerStep#N by default; early
+ * Kineto wrote it as an op, cat cpu_op or Operator) of its
  * thread that holds it is NAME#N; device work is in the step of its
  * launch (the host call of the same correlation id), as mct-flow --stack
  * gives a launch its step: on the launch's thread, else on its process.
@@ -155,7 +156,8 @@ is_step(struct mct_stepof *f, struct mct_event *ev, int64_t *n)
 
 	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "X", 1) &&
 	    mct_get_key(ev, "cat", &cat) == 0 &&
-	    mct_jstr_eq(&cat, "user_annotation", 15) &&
+	    (mct_jstr_eq(&cat, "user_annotation", 15) ||
+	    mct_jstr_eq(&cat, "cpu_op", 6) || mct_jstr_eq(&cat, "Operator", 8)) &&
 	    mct_get_key(ev, "name", &name) == 0 &&
 	    mct_is_step_of(&name, f->name, n);
 }

@@ -456,6 +456,8 @@ def parse_cond(s, i, icase=False, level=0):
         if not s.startswith(")", i):
             raise Usage("a ')' is missing")
         return c, i + 1
+    if s.startswith("!", i):         # !FIELD: the event lacks the field
+        neg, i = True, k
     j = i
     inq = False
     depth = 0
@@ -474,6 +476,7 @@ def parse_cond(s, i, icase=False, level=0):
         raise Usage("a field is missing")
     c = Cond()
     c.field = Field(s[i:j])
+    c.neg = neg
     i = j
     while i < len(s) and s[i] in " \t":
         i += 1
@@ -488,6 +491,8 @@ def parse_cond(s, i, icase=False, level=0):
             raise Usage("unknown operator at '%s'" % s[i:])
         c.op = "exists"
         return c, i
+    if neg:
+        raise Usage("! goes only before a bare field")
     while i < len(s) and s[i] in " \t":
         i += 1
     c.isnum = c.istime = False
@@ -573,8 +578,8 @@ def eval_cond(c, ev, ctx):
         return eval_expr(c.sub, ev, ctx) != c.neg
     if c.op == "exists":
         if c.field.time and c.field.kind != "path":
-            return field_ns(ev, c.field, ctx) is not None
-        return get(ev, c.field, ctx) is not MISSING
+            return (field_ns(ev, c.field, ctx) is not None) != c.neg
+        return (get(ev, c.field, ctx) is not MISSING) != c.neg
     if c.field.time and c.op in ("~", "!~"):
         # a time field's text is its integer ns
         ns = field_ns(ev, c.field, ctx)

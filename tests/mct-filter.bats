@@ -1117,6 +1117,25 @@ step_got() {
 	done
 }
 
+@test "--step, --by step, mct-flow --stack's step, mct-diff --step: early Kineto's steps (ProfilerStep#N of cat Operator) are steps, as python's" {
+	local s=$BATS_TEST_TMPDIR/op.nd u=$BATS_TEST_TMPDIR/ua.nd py n
+
+	mct-cat "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json" > "$u"
+	# the same trace as early Kineto wrote its steps: an Operator
+	sed '/"name":"ProfilerStep#/s/"cat":"user_annotation"/"cat":"Operator"/' "$u" > "$s"
+	same "$(mct-filter --cat Operator --match '^ProfilerStep#' -c "$s")" 4
+	py=$(oracle step_oracle.py "$s")
+	for n in 0 1 2 3; do
+		same "$(step_got --step "$n" "$s")" "$(step_want "$py" "$n")"
+		same "$(step_got --step "$n" "$s")" "$(step_got --step "$n" "$u")"
+	done
+	same "$(mct-group --by step -a count -o tsv "$s")" "$(mct-group --by step -a count -o tsv "$u")"
+	same "$(mct-flow -q --stack "$s" | mct-group --by step -a count -o tsv)" \
+	    "$(mct-flow -q --stack "$u" | mct-group --by step -a count -o tsv)"
+	[ "$(mct-flow -q --stack "$s" | mct-filter -c --where step)" -gt 40 ]
+	mct-diff --step 2 -o tsv "$s" "$s" > /dev/null
+}
+
 @test "--step on the Kineto fixtures with ProfilerStep# (kineto-diff-control and -test): each step's events as python's (make check-full: python reads 35 MB a trace)" {
 	need_fixtures
 	[ "${MCT_TEST_FULL:-0}" = 1 ] || skip "python's 10 s a fixture: in make check-full"

@@ -3,8 +3,9 @@
 
 Reads an mct stream (mct-cat's output: a header line, then one event a
 line, ts and dur integer ns) with python3's json module and nothing of
-mct.  A step is an X event of cat user_annotation named NAME#N
-(ProfilerStep by default, --name NAME).  A host event is in step N when,
+mct.  A step is an X event of cat user_annotation (or, as early Kineto
+wrote it, an op: cpu_op or Operator) named NAME#N (ProfilerStep by
+default, --name NAME).  A host event is in step N when,
 of the step annotations of its thread (rank, pid, tid) that hold it
 (start <= its ts, its ts + dur <= end), the innermost (the latest start,
 then the earliest end) is NAME#N.  Device work with a correlation id
@@ -131,7 +132,8 @@ def main(argv):
         if t is None:
             continue
         m = pat.match(e["name"]) if isinstance(e.get("name"), str) else None
-        if e.get("ph") == "X" and e.get("cat") == "user_annotation" and m:
+        if e.get("ph") == "X" and m and \
+                e.get("cat") in ("user_annotation", "cpu_op", "Operator"):
             steps.append((t[0], t[1], int(m.group(1)), lane))
         elif is_host_call(e) and corr(e) is not None:
             launches.setdefault(corr(e), (t, lane))
