@@ -16,6 +16,8 @@
    path-graph.c, the successor lists of path-long.c). */
 #define PAR_MIN		32768
 
+struct evindex;
+
 #define MAXSCALE	32		/* (bits of struct pev's scm) */
 
 /* What an event is to the graph. */
@@ -174,6 +176,8 @@ struct stepstate {
 	char		*spoolvb;
 	size_t		 since, lastn;	/* events since the last look, kept
 					   then */
+	struct evindex	*ix;		/* the events kept, indexed while they
+					   stay put (path-sub.c), or NULL */
 };
 
 /* A correlation id that is a plain integer, of a rank. */
@@ -201,6 +205,9 @@ struct opts {
 	int		 steps;		/* --steps all */
 	int		 median;	/* --steps median */
 	size_t		 stepev;	/* with steps: the step analysed */
+	int		 sub;		/* the events are a step's own, their
+					   ids numbered anew, ncorr of them
+					   (path-sub.c) */
 	struct stepstate *ss;		/* --steps all's, --step's
 					   (path-steps.c) */
 	int64_t		 from, to;
@@ -267,6 +274,7 @@ void	 path_take(struct opts *, struct mct_event *, int);
 void	 path_again_drop(struct opts *);
 int	 path_take_again(struct opts *, FILE *, const struct mct_header *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
+void	 path_window_ends(const struct opts *, int64_t *, int64_t *);
 size_t	 path_step_base(const char *, size_t, long *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_longest(struct opts *, struct path *);
@@ -308,5 +316,10 @@ int	 picks_add(struct opts *, struct stepstate *, const struct pev *);
 ssize_t	 steps_parked(const struct stepstate *, int32_t, int32_t);
 int32_t	 steps_ranks(const struct mct_header *);
 int	 cmp_coll(const void *, const void *, void *);
+int	 steps_analyse(struct opts *, struct stepstate *, struct path *);
+const size_t *steps_in_window(struct opts *, struct stepstate *, int32_t,
+	    int64_t, int64_t, size_t *);
+size_t	 steps_firsts(struct opts *, struct stepstate *, int32_t, size_t *);
+void	 steps_unindex(struct stepstate *);
 
 #endif /* MCT_PATH_H */

@@ -904,6 +904,14 @@ path_step_base(const char *t, size_t len, long *want)
 	return (size_t)(hash - t);
 }
 
+/* --from's and --to's ends on the trace's clock (path-sub.c's too). */
+void
+path_window_ends(const struct opts *o, int64_t *from, int64_t *to)
+{
+	*from = window_end(o->from, o->from_rel, o->hdr);
+	*to = window_end(o->to, o->to_rel, o->hdr);
+}
+
 /*
  * The window of each rank: --steps, --step, --from, --to.  lo > hi: no
  * op of the rank.  Returns -1 for a step that no rank has.
@@ -913,6 +921,7 @@ path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
 {
 	struct mct_mapent *e;
 	long want = 1, found = 0;
+	int64_t from, to;
 	size_t len;
 	int32_t id, r;
 
@@ -939,11 +948,12 @@ path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
 			return -1;
 		*haslo = *hashi = 1;
 	}
+	path_window_ends(o, &from, &to);
 	for (r = 0; r < o->nrank; r++) {
 		if (o->has_from)
-			lo[r] = window_end(o->from, o->from_rel, o->hdr);
+			lo[r] = from;
 		if (o->has_to)
-			hi[r] = window_end(o->to, o->to_rel, o->hdr);
+			hi[r] = to;
 	}
 	*haslo |= o->has_from;
 	*hashi |= o->has_to;

@@ -70,7 +70,7 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 		o->step = o->names.str[o->ev[g[0]].name];
 		o->steplen = mct_strtab_len(&o->names, o->ev[g[0]].name);
 	}
-	r = path_analyse(o, &pa);
+	r = steps_analyse(o, s, &pa);
 	o->steps = steps;
 	o->step = step;
 	o->steplen = steplen;
@@ -343,7 +343,8 @@ steps_done(struct opts *o, struct stepstate *s, size_t i)
 {
 	struct pev *st = &o->ev[i];
 	int64_t b = st->ts + st->dur;
-	size_t j;
+	const size_t *w;
+	size_t j, n;
 
 	st->fl |= F_DONE;
 	s->done = mct_xgrow(s->done, s->ndone, sizeof(*s->done));
@@ -351,8 +352,9 @@ steps_done(struct opts *o, struct stepstate *s, size_t i)
 	if (!s->hasdone[st->rk] || s->doneend[st->rk] < b)
 		s->doneend[st->rk] = b;
 	s->hasdone[st->rk] = 1;
-	for (j = 0; j < o->n; j++) {
-		const struct pev *p = &o->ev[j];
+	w = steps_in_window(o, s, st->rk, st->ts, b, &n);
+	for (j = 0; j < n; j++) {
+		const struct pev *p = &o->ev[w[j]];
 
 		if (p->kind == K_OP && p->rk == st->rk && p->corr >= 0 &&
 		    p->ts >= st->ts && p->ts <= b)
@@ -820,6 +822,7 @@ state_free(struct opts *o)
 	free(s->ndev);
 	cset_free(&s->indone);
 	cset_free(&s->away);
+	steps_unindex(s);
 	if (s->spool != NULL)
 		fclose(s->spool);
 	free(s->spoolvb);
