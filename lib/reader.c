@@ -97,7 +97,7 @@ edit_event(struct mct_reader *r, struct input *in)
 	if (r->edit == NULL || in->p2 != NULL)
 		return;
 	r->eline.len = 0;
-	edit_line(r, &r->spans, ev->json, ev->len, &r->eline);
+	edit_line(r, &r->spans, ev->json, ev->len, ev, &r->eline);
 	mct_buf_addc(&r->eline, '\n');		/* one write of it */
 	ev->json = r->eline.p;
 	ev->len = r->eline.len - 1;
@@ -327,7 +327,10 @@ mct_header(const struct mct_reader *r)
 static int
 stream_line(struct mct_reader *r, struct input *in, struct mct_event *ev)
 {
-	if (mct_index(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap) < 0) {
+	int plain;
+
+	if (mct_index_plain(ev->json, ev->len, &ev->kv, &ev->nkv, &ev->kvcap,
+	    &plain) < 0) {
 		if (in->fx.nsaid++ < SAY_MAX)
 			warnx("%s:%llu: not a complete JSON object; line "
 			    "skipped", ev->file, ev->where);
@@ -336,7 +339,7 @@ stream_line(struct mct_reader *r, struct input *in, struct mct_event *ev)
 		r->status = mct_status(r->status, MCT_EXIT_DAMAGED);
 		return 0;
 	}
-	ev->indexed = 1;
+	ev->indexed = plain ? 2 : 1;	/* (as mct_event_index() has it) */
 	ev->wkdone = 0;
 	return 1;
 }

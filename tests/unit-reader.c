@@ -750,7 +750,8 @@ edit_same(void *arg, void *ctx, const char *text, size_t len,
 	mct_buf_add(out, text, len);
 }
 
-static const struct mct_editor same_editor = { NULL, edit_same, NULL };
+static const struct mct_editor same_editor = { NULL, edit_same, NULL,
+    NULL };
 
 /*
  * MCT_WANT_LINE: mct_next() hands out the whole lines of pass 2's chunks
@@ -912,7 +913,8 @@ ed_end(void *arg, void *ctx)
 void
 test_editor(void)
 {
-	static const struct mct_editor ed = { ed_begin, ed_line, ed_end };
+	static const struct mct_editor ed = { ed_begin, ed_line, ed_end,
+	    NULL };
 	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
 	struct mct_buf t = { 0 };
 	struct mct_reader *r;

@@ -615,22 +615,15 @@ put_val(char *q, const struct mct_val *v)
 	return q + v->len;
 }
 
+/* The line of the event ev (its line's text) into out. */
 static void
-rd_line(void *arg, void *ctx, const char *text, size_t len,
-    struct mct_buf *out)
+rd_put(const struct opts *o, struct mct_event *ev, struct mct_buf *out)
 {
-	struct opts *o = arg;
-	struct rdctx *c = ctx;
 	struct praw d;
 	char *q;
 
-	if (!c->hasev) {
-		mct_event_init(&c->ev, text, len, o->hdr);
-		c->hasev = 1;
-	} else
-		mct_event_set(&c->ev, text, len);
 	out->len = 0;
-	if (!describe(&c->ev, o->hdr, &d)) {
+	if (!describe(ev, o->hdr, &d)) {
 		mct_buf_addc(out, '-');
 		return;
 	}
@@ -652,7 +645,34 @@ rd_line(void *arg, void *ctx, const char *text, size_t len,
 	out->len = (size_t)(q - out->p);
 }
 
-static const struct mct_editor reading = { rd_begin, rd_line, rd_end };
+static void
+rd_line(void *arg, void *ctx, const char *text, size_t len,
+    struct mct_buf *out)
+{
+	struct opts *o = arg;
+	struct rdctx *c = ctx;
+
+	if (!c->hasev) {
+		mct_event_init(&c->ev, text, len, o->hdr);
+		c->hasev = 1;
+	} else
+		mct_event_set(&c->ev, text, len);
+	rd_put(o, &c->ev, out);
+}
+
+/*
+ * A line the reader has indexed (a stream's): the reader's event, its
+ * text and header those rd_line() would make its own of (one operand).
+ */
+static void
+rd_event(void *arg, void *ctx, struct mct_event *ev, struct mct_buf *out)
+{
+	(void)ctx;
+	rd_put(arg, ev, out);
+}
+
+static const struct mct_editor reading = { rd_begin, rd_line, rd_end,
+    rd_event };
 
 /*
  * Read in the reader's threads where it can: one operand (each line's
