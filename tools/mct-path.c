@@ -872,6 +872,7 @@ median(struct opts *o, int argc, char *argv[], const struct mct_opts *mo,
 	r = read_input(&rows, argc, argv, *mo);
 	*status = steps_end(&rows, &med, &o->steplen);
 	o->step = med;
+	o->nx = rows.nx;	/* (path_reserve()) */
 	spool = rows.again;
 	forget(&rows);
 	hush(&fd);

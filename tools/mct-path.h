@@ -174,6 +174,7 @@ struct stepstate {
 	int32_t		 ncorr;
 	FILE		*spool;		/* the events let go */
 	char		*spoolvb;
+	struct mct_buf	 rec;		/* an event's record in it */
 	size_t		 since, lastn;	/* events since the last look, kept
 					   then */
 	struct evindex	*ix;		/* the events kept, indexed while they
@@ -218,6 +219,9 @@ struct opts {
 	struct pev	*ev;
 	size_t		 n, cap;
 	long long	 seq;
+	long long	 nx;		/* X events with a time read so far
+					   (--steps median: from the first
+					   reading's count on) */
 	struct mct_strtab names, lanes, corrs;
 	int32_t		 ncorr;		/* correlation ids (not --steps) */
 	struct corrint	*ci;		/* (rank, integer) -> id, a hash */

@@ -248,16 +248,14 @@ lane_key(struct opts *o, int32_t rk, const struct mct_val *pid,
 	return mct_intern(&o->lanes, o->tmp.p, o->tmp.len - 1);
 }
 
-/* Does the text p[0..n) hold the text s (a quoted key) somewhere? */
+/*
+ * Does the text p[0..n) hold the text s (a quoted key) somewhere?  (Not
+ * each '"' tried in turn: Kineto's args have many.)
+ */
 static int
 spells(const char *p, size_t n, const char *s, size_t k)
 {
-	const char *end = p + n, *q;
-
-	for (; (q = memchr(p, *s, (size_t)(end - p))) != NULL; p = q + 1)
-		if ((size_t)(end - q) >= k && memcmp(q, s, k) == 0)
-			return 1;
-	return 0;
+	return memmem(p, n, s, k) != NULL;
 }
 
 /* The fields read of an event, parsed once (in whichever thread). */
@@ -461,8 +459,9 @@ describe(struct mct_event *ev, const struct mct_header *hdr, struct praw *d)
 /*
  * Room for the events pass 1 framed, asked at once: no copies of what is
  * kept, and no fresh pages for each size on the way (a stream's count is
- * not known: it grows).  Not with --steps or --step, whose events come
- * and go.
+ * not known: it grows, but for --steps median's second reading, which
+ * takes as many as the first: o->nx).  Not with --steps or --step, whose
+ * events come and go.
  */
 void
 path_reserve(struct opts *o)
@@ -472,6 +471,8 @@ path_reserve(struct opts *o)
 
 	for (i = 0; i < o->hdr->nsrc; i++)
 		n += o->hdr->src[i].nevents;
+	if (n < (unsigned long long)o->nx)	/* (a stream's are not known) */
+		n = (unsigned long long)o->nx;
 	if (path_stepwise(o) || n <= o->cap || n > SIZE_MAX / sizeof(*o->ev))
 		return;
 	o->cap = (size_t)n;
@@ -489,6 +490,7 @@ keep(struct opts *o, const struct praw *d, long long seq)
 		o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
 	}
 	p = &o->ev[o->n++];
+	o->nx++;
 	memset(p, 0, sizeof(*p));
 	p->seq = seq;
 	p->ts = d->ts;
@@ -806,9 +808,9 @@ path_take(struct opts *o, struct mct_event *ev, int lines)
 	else
 		path_add(o, ev);
 	if (o->again != NULL && ((o->againlen += (off_t)(sizeof(ev->len) +
-	    ev->len)) > AGAIN_MAX || fwrite(&ev->len, sizeof(ev->len), 1,
-	    o->again) != 1 || fwrite(ev->json, 1, ev->len, o->again) !=
-	    ev->len))
+	    ev->len)) > AGAIN_MAX || fwrite_unlocked(&ev->len,
+	    sizeof(ev->len), 1, o->again) != 1 || fwrite_unlocked(ev->json, 1,
+	    ev->len, o->again) != ev->len))
 		path_again_drop(o);
 	for (; had < o->n; had++)
 		if (o->ev[had].kind == K_SYNC)
@@ -837,10 +839,10 @@ path_take_again(struct opts *o, FILE *f, const struct mct_header *hdr)
 	path_reserve(o);
 	if (path_stepwise(o))
 		steps_begin(o);
-	while (fread(&len, sizeof(len), 1, f) == 1) {
+	while (fread_unlocked(&len, sizeof(len), 1, f) == 1) {
 		b.len = 0;
 		mct_buf_grow(&b, len + 1);
-		if (fread(b.p, 1, len, f) != len)
+		if (fread_unlocked(b.p, 1, len, f) != len)
 			errx(MCT_EXIT_USAGE, "spool: short");
 		ev.json = b.p;
 		ev.len = len;

@@ -209,16 +209,19 @@ corr_text(const struct opts *o, int32_t c)
 }
 
 static void
-put_text(struct stepstate *s, const char *t, int has)
+put_text(struct mct_buf *b, const char *t, int has)
 {
 	uint32_t len = has ? (uint32_t)strlen(t) : UINT32_MAX;
 
-	if (fwrite(&len, sizeof(len), 1, s->spool) != 1 ||
-	    (has && len > 0 && fwrite(t, 1, len, s->spool) != len))
-		err(MCT_EXIT_USAGE, "spool");
+	mct_buf_add(b, &len, sizeof(len));
+	if (has)
+		mct_buf_add(b, t, len);
 }
 
-/* Let the event go: to the spool, for when the input breaks the order. */
+/*
+ * Let the event go: to the spool, for when the input breaks the order
+ * (the event, then its ids' texts: one write, with no lock, of many).
+ */
 void
 steps_let_go(struct opts *o, struct stepstate *s, const struct pev *p)
 {
@@ -227,10 +230,12 @@ steps_let_go(struct opts *o, struct stepstate *s, const struct pev *p)
 	if (s->spool == NULL && (s->spool = mct_tmpfile(NULL,
 	    &s->spoolvb)) == NULL)
 		exit(MCT_EXIT_USAGE);
-	if (fwrite(p, sizeof(*p), 1, s->spool) != 1)
+	s->rec.len = 0;
+	mct_buf_add(&s->rec, p, sizeof(*p));
+	put_text(&s->rec, corr_text(o, p->corr), p->corr >= 0);
+	put_text(&s->rec, corr_text(o, p->rcorr), p->rcorr >= 0);
+	if (fwrite_unlocked(s->rec.p, 1, s->rec.len, s->spool) != s->rec.len)
 		err(MCT_EXIT_USAGE, "spool");
-	put_text(s, corr_text(o, p->corr), p->corr >= 0);
-	put_text(s, corr_text(o, p->rcorr), p->rcorr >= 0);
 }
 
 int
@@ -246,18 +251,15 @@ steps_get_text(struct opts *o, struct stepstate *s)
 {
 	uint32_t len;
 
-	if (fread(&len, sizeof(len), 1, s->spool) != 1)
+	if (fread_unlocked(&len, sizeof(len), 1, s->spool) != 1)
 		err(MCT_EXIT_USAGE, "spool");
 	if (len == UINT32_MAX)
 		return -1;
 	o->tmp.len = 0;
-	while (o->tmp.len < len) {
-		int ch = getc(s->spool);
-
-		if (ch == EOF)
-			errx(MCT_EXIT_USAGE, "spool: short");
-		mct_buf_addc(&o->tmp, (char)ch);
-	}
+	mct_buf_grow(&o->tmp, (size_t)len + 1);
+	if (fread_unlocked(o->tmp.p, 1, len, s->spool) != len)
+		errx(MCT_EXIT_USAGE, "spool: short");
+	o->tmp.len = len;
 	mct_buf_addc(&o->tmp, '\0');
 	return mct_intern(&o->corrs, o->tmp.p, len);
 }
@@ -826,6 +828,7 @@ state_free(struct opts *o)
 	if (s->spool != NULL)
 		fclose(s->spool);
 	free(s->spoolvb);
+	mct_buf_free(&s->rec);
 	free(s);
 	o->ss = NULL;
 }
