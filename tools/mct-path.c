@@ -775,7 +775,7 @@ read_input(struct opts *o, int argc, char *argv[], struct mct_opts mo)
 		mo.want = MCT_WANT_LINE;
 	r = mct_open(argc, argv, &mo);
 	o->hdr = mct_header(r);
-	path_reserve(o);
+	path_reserve(o, 0);
 	lines = lines && path_edit(o, r);
 	if (!lines)
 		path_again_drop(o);

@@ -270,7 +270,7 @@ struct path {
 #define S(i)	((int32_t)(2 * (i)))
 #define E(i)	((int32_t)(2 * (i) + 1))
 
-void	 path_reserve(struct opts *);
+void	 path_reserve(struct opts *, int);
 double	 path_factor(const struct opts *, const struct pev *);
 int	 path_want_lines(const struct opts *, int);
 int	 path_edit(struct opts *, struct mct_reader *);

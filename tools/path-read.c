@@ -6,11 +6,14 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mct.h"
 #include "mct-path.h"
@@ -457,23 +460,45 @@ describe(struct mct_event *ev, const struct mct_header *hdr, struct praw *d)
 }
 
 /*
+ * A stream's events, at most, when it is a file: its lines of X events
+ * are seldom shorter than STREAM_LINE bytes (the keys and values of name,
+ * ph, ts, dur, pid and tid); more room than they take is address space
+ * only, never touched.
+ */
+#define STREAM_LINE	96
+
+static unsigned long long
+stream_events(const struct mct_source *s)
+{
+	struct stat st;
+
+	if ((strcmp(s->path, "-") == 0 ? fstat(STDIN_FILENO, &st) :
+	    stat(s->path, &st)) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return (unsigned long long)st.st_size / STREAM_LINE;
+}
+
+/*
  * Room for the events pass 1 framed, asked at once: no copies of what is
  * kept, and no fresh pages for each size on the way (a stream's count is
- * not known: it grows, but for --steps median's second reading, which
- * takes as many as the first: o->nx).  Not with --steps or --step, whose
- * events come and go.
+ * not known: its file's size says about how many at most; a pipe's
+ * grow; --steps median's second reading takes as many as the first,
+ * o->nx).  Not with --steps or --step, whose events come and go, till
+ * their order is broken (path-steps.c): then all are kept (all: 1).
  */
 void
-path_reserve(struct opts *o)
+path_reserve(struct opts *o, int all)
 {
 	unsigned long long n = 0;
 	int i;
 
 	for (i = 0; i < o->hdr->nsrc; i++)
-		n += o->hdr->src[i].nevents;
-	if (n < (unsigned long long)o->nx)	/* (a stream's are not known) */
+		n += o->hdr->src[i].stream ? stream_events(&o->hdr->src[i]) :
+		    o->hdr->src[i].nevents;
+	if (n < (unsigned long long)o->nx)
 		n = (unsigned long long)o->nx;
-	if (path_stepwise(o) || n <= o->cap || n > SIZE_MAX / sizeof(*o->ev))
+	if ((path_stepwise(o) && !all) || n <= o->cap ||
+	    n > SIZE_MAX / sizeof(*o->ev))
 		return;
 	o->cap = (size_t)n;
 	o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
@@ -836,7 +861,7 @@ path_take_again(struct opts *o, FILE *f, const struct mct_header *hdr)
 		return 0;
 	memset(&ev, 0, sizeof(ev));
 	o->hdr = hdr;
-	path_reserve(o);
+	path_reserve(o, 0);
 	if (path_stepwise(o))
 		steps_begin(o);
 	while (fread_unlocked(&len, sizeof(len), 1, f) == 1) {

@@ -288,6 +288,7 @@ steps_give_up(struct opts *o, struct stepstate *s)
 	s->stream = 0;
 	s->nrow = 0;
 	s->neg = s->nok = s->nos = s->noe = s->partial = 0;
+	path_reserve(o, 1);	/* the whole input is kept now */
 	if (s->spool != NULL) {
 		if (fflush(s->spool) != 0 || fseeko(s->spool, 0, SEEK_SET) != 0)
 			err(MCT_EXIT_USAGE, "spool");

@@ -343,8 +343,8 @@ steps_analyse(struct opts *o, struct stepstate *s, struct path *pa)
 	int r;
 
 	step_set(o, x, o->steps);
-	if (x->nset > x->subcap) {
-		x->subcap = x->nset;
+	if (x->nset > x->subcap) {	/* (grown by half at least) */
+		x->subcap = x->nset + x->subcap / 2;
 		free(x->sub);
 		x->sub = mct_xmalloc(x->subcap * sizeof(*x->sub));
 	}
