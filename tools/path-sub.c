@@ -47,24 +47,53 @@ struct evindex {
 	size_t		 subcap;
 };
 
-static int
-cmp_tkey(const void *a, const void *b)
+/*
+ * The keys k[0..n), in index order, by rank, ts, index: stable counts of
+ * ts's bytes, the least significant first (a byte the same in every key
+ * skipped), then of the ranks (nrank of them).
+ */
+static void
+sort_tkeys(struct tkey *k, size_t n, int32_t nrank)
 {
-	const struct tkey *x = a, *y = b;
+	struct tkey *t = mct_xmalloc((n + 1) * sizeof(*t)), *a = k, *b = t, *c;
+	size_t *count = mct_xmalloc(((size_t)nrank + 257) * sizeof(*count));
+	size_t i, sum, m;
+	int byte;
 
-	if (x->rk != y->rk)
-		return x->rk < y->rk ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
+	for (byte = 0; byte <= 8; byte++) {
+		m = byte < 8 ? 256 : (size_t)nrank;
+		memset(count, 0, (m + 1) * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[byte < 8 ? ((uint64_t)a[i].ts ^ UINT64_C(1) << 63) >>
+			    (8 * byte) & 0xff : (uint64_t)a[i].rk]++;
+		if (byte < 8 && count[((uint64_t)a[0].ts ^ UINT64_C(1) << 63) >>
+		    (8 * byte) & 0xff] == n)
+			continue;	/* one value of this byte: order kept */
+		for (sum = 0, i = 0; i < m; i++) {
+			size_t x = count[i];
+
+			count[i] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++)
+			b[count[byte < 8 ? ((uint64_t)a[i].ts ^ UINT64_C(1) <<
+			    63) >> (8 * byte) & 0xff : (uint64_t)a[i].rk]++] = a[i];
+		c = a;
+		a = b;
+		b = c;
+	}
+	if (a != k)
+		memcpy(k, a, n * sizeof(*k));
+	free(t);
+	free(count);
 }
 
-static int
-cmp_index(const void *a, const void *b)
+/* Indices in order: their values' radix sort (all below 2^31). */
+static void
+sort_indices(size_t *v, size_t n)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return (x > y) - (x < y);
+	_Static_assert(sizeof(size_t) == sizeof(int64_t), "64-bit size_t");
+	mct_sort_i64((int64_t *)(void *)v, n);
 }
 
 /* The index of the events kept (made at the first need, kept in s). */
@@ -83,11 +112,12 @@ index_of(struct opts *o, struct stepstate *s)
 	for (i = 0; i < o->n; i++)
 		x->byts[i] = (struct tkey){ o->ev[i].ts, o->ev[i].rk,
 		    (int32_t)i };
-	for (i = 1; i < o->n && cmp_tkey(&x->byts[i - 1], &x->byts[i]) < 0;
-	    i++)
+	for (i = 1; i < o->n && (x->byts[i - 1].rk < x->byts[i].rk ||
+	    (x->byts[i - 1].rk == x->byts[i].rk &&
+	    x->byts[i - 1].ts <= x->byts[i].ts)); i++)
 		;
-	if (i < o->n)
-		mct_sort(x->byts, o->n, sizeof(*x->byts), cmp_tkey);
+	if (i < o->n && o->n > 0)
+		sort_tkeys(x->byts, o->n, o->nrank);
 	/* the device events and syncs by id, in order */
 	x->cstart = mct_xmalloc((nc + 2) * sizeof(*x->cstart));
 	memset(x->cstart, 0, (nc + 2) * sizeof(*x->cstart));
@@ -208,7 +238,7 @@ steps_in_window(struct opts *o, struct stepstate *s, int32_t rk, int64_t a,
 	for (i = lo; i < hi; i++)
 		x->set[i - lo] = (size_t)x->byts[i].i;
 	*n = hi - lo;
-	mct_sort(x->set, *n, sizeof(*x->set), cmp_index);
+	sort_indices(x->set, *n);
 	return x->set;
 }
 
@@ -322,7 +352,7 @@ step_set(struct opts *o, struct evindex *x, int step)
 	for (r = 0; r < o->nrank; r++)
 		set_window(o, x, r, o->has_from ? from : lo[r],
 		    o->has_to ? to : hi[r]);
-	mct_sort(x->set, x->nset, sizeof(*x->set), cmp_index);
+	sort_indices(x->set, x->nset);
 	free(lo);
 	free(hi);
 }
