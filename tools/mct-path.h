@@ -1,10 +1,10 @@
 /*
  * mct-path.h - what mct-path.c (the command line and the output),
- * path-read.c (the events kept, the window), path-graph.c (the graph
- * and its longest path), path-steps.c (--steps all, step by step;
- * --step, its window only), path-pick.c (--step's instances), path-job.c
- * (--steps all's job's steps, by name across ranks) and path-cset.c (its
- * sets of ids) share.
+ * path-read.c (the events kept), path-graph.c (the graph and its
+ * longest path), path-steps.c (--steps all, step by step; --step, its
+ * window only), path-pick.c (--step's instances, the window), path-job.c
+ * (--steps all's job's steps, by name across ranks), path-cset.c (its
+ * sets of ids) and path-sub.c (a step's own events) share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -279,7 +279,6 @@ void	 path_again_drop(struct opts *);
 int	 path_take_again(struct opts *, FILE *, const struct mct_header *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
 void	 path_window_ends(const struct opts *, int64_t *, int64_t *);
-size_t	 path_step_base(const char *, size_t, long *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_longest(struct opts *, struct path *);
 void	 path_edge(struct opts *, int32_t, int32_t, int64_t, int, int32_t);
