@@ -32,7 +32,8 @@ Sections: cat, filter, group, flow, phases, report, merge, ranks, metrics, real 
   path    mct-path -o table (the critical path) on the indented trace (the seed's file as written,
           SPEC 7) and on the compact one, beside mct-cat over each (target on the indented: <= 3x;
           the compact ratio shown beside it) and tests/path_oracle.py, the same graph in python3
-          (same length)
+          (same length); mct-path --steps all on ProfilerStep#N rounds (gentrace --profiler-steps,
+          ndjson) in time order and written backwards (target: backwards <= 2x)
   real    mct-cat on the largest real Kineto trace of MCT_FIXTURES (default ../shared/fixtures
           beside the source tree), plain and .json.gz, beside jq, python3 and the inflate floor
           (igzip -dc, zcat); skipped with a note when the fixtures are absent
@@ -1630,6 +1631,36 @@ def section_path():
     target("mct-path / mct-cat, the seed's file as written (indented)", got["indented"], "<=", 3,
            "x")
     say("  (compact form: mct-path / mct-cat %s x)", got["compact"] or "not measured")
+    path_backward()
+
+
+def path_backward():
+    """--steps all on a trace of steps in time order and on the same written backwards (its
+    order broken: the whole input kept, each step's window found in it): near the same time."""
+    if not S.gentrace:
+        return note("  skipped: no tests/gentrace")
+    say("\n== mct-path --steps all on ProfilerStep#N rounds in time order and written backwards")
+    say("   (target: backwards <= 2x the time in order; each step's window is found in the whole")
+    say("   input, not its graph made of it)")
+    args = ("--profiler-steps", "--scale", S.scale, "--form", "ndjson")
+    fwd = os.path.join(S.bench_dir, "steps-s%s.ndjson" % S.scale)
+    back = os.path.join(S.bench_dir, "steps-s%s-back.ndjson" % S.scale)
+    make_file(fwd, fwd + ".stamp", gen_fingerprint(*args), "generating %s (gentrace %s)"
+              % (fwd, " ".join(args)), argv=[S.gentrace] + list(args))
+    make_file(back, back + ".stamp", fingerprint(read_bytes(fwd + ".stamp"), "tac"),
+              "making %s (its lines backwards)" % back, cmd="tac %s" % q(fwd))
+    export(F_STEPS=fwd, F_BACK=back)
+    t = Table("mct-path -q --steps all -o tsv --no-header", os.path.getsize(fwd), None)
+    t.sh("in time order", 'rss mct-path -q --steps all -o tsv --no-header "$F_STEPS" | wc -l',
+         mct=True)
+    t.sh("backwards", 'rss mct-path -q --steps all -o tsv --no-header "$F_BACK" | wc -l', mct=True)
+    t.run()
+    rows = number((t.out.get("in time order") or "").strip())
+    check("--steps all backwards: the rows in time order's", number((t.out.get("backwards") or
+                                                                   "").strip()), rows)
+    ratios(t, "in time order", "backwards")
+    target("mct-path --steps all, backwards / in time order", ratio(t, "backwards", "in time order"),
+           "<=", 2, "x")
 # ---------------------------------------------------------------- section: metrics
 
 def section_metrics():

@@ -464,13 +464,18 @@ void	 mct_damage(const struct mct_event *, const char *, ...)
  * itself adds to the events (a rank, a shift of ts), since those come
  * after, or pairs them: the tool then does the edit's work itself, and
  * mct_next() hands out every event one at a time, whatever mct_opts.want
- * said.
+ * said.  event(), if not NULL, edits in line()'s stead a line the reader
+ * edits in its own thread and has indexed already (a stream's, checked
+ * as it comes): the line as the reader's event, its keys found without
+ * indexing it again.
  */
 struct mct_editor {
 	void	*(*begin)(void *);
 	void	 (*line)(void *, void *, const char *, size_t,
 		    struct mct_buf *);
 	void	 (*end)(void *, void *);
+	void	 (*event)(void *, void *, struct mct_event *,
+		    struct mct_buf *);
 };
 
 int	 mct_edit(struct mct_reader *, const struct mct_editor *, void *);

@@ -66,17 +66,21 @@ edit_spans(const struct mct_scan *sc, const char *json, size_t len,
 
 /*
  * mct_edit(): the line json[0..len) edited into out, with the context of
- * the thread whose scratch t is, made before its first line.
+ * the thread whose scratch t is, made before its first line; ev, if not
+ * NULL, the line as an event already indexed (for the editor's event()).
  */
 void
 edit_line(const struct mct_reader *r, struct spans *t, const char *json,
-    size_t len, struct mct_buf *out)
+    size_t len, struct mct_event *ev, struct mct_buf *out)
 {
 	if (!t->ehas) {
 		t->ectx = r->edit->begin ? r->edit->begin(r->edit_arg) : NULL;
 		t->ehas = 1;
 	}
-	r->edit->line(r->edit_arg, t->ectx, json, len, out);
+	if (ev != NULL && ev->indexed && r->edit->event != NULL)
+		r->edit->event(r->edit_arg, t->ectx, ev, out);
+	else
+		r->edit->line(r->edit_arg, t->ectx, json, len, out);
 }
 
 /* The end of the context in t, if a line was edited with it. */

@@ -124,7 +124,7 @@ chunk_edit(struct chunk *c, size_t at, const struct mct_reader *r,
     struct spans *t, const char *json, size_t len)
 {
 	t->line.len = 0;
-	edit_line(r, t, json, len, &t->line);
+	edit_line(r, t, json, len, NULL, &t->line);
 	c->out.len = at;
 	mct_buf_add(&c->out, t->line.p, t->line.len);
 	mct_buf_addc(&c->out, '\n');

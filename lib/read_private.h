@@ -284,7 +284,7 @@ int	 edit_spans(const struct mct_scan *, const char *, size_t,
 	    struct spans *, int);
 void	 edit_spans_free(struct spans *);
 void	 edit_line(const struct mct_reader *, struct spans *, const char *,
-	    size_t, struct mct_buf *);
+	    size_t, struct mct_event *, struct mct_buf *);
 void	 edit_end(const struct mct_reader *, struct spans *);
 int	 edit_put_times(struct mct_buf *, const char *, size_t,
 	    const struct span *, int, enum mct_unit, int, struct span *);

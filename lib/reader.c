@@ -97,7 +97,7 @@ edit_event(struct mct_reader *r, struct input *in)
 	if (r->edit == NULL || in->p2 != NULL)
 		return;
 	r->eline.len = 0;
-	edit_line(r, &r->spans, ev->json, ev->len, &r->eline);
+	edit_line(r, &r->spans, ev->json, ev->len, ev, &r->eline);
 	mct_buf_addc(&r->eline, '\n');		/* one write of it */
 	ev->json = r->eline.p;
 	ev->len = r->eline.len - 1;

@@ -215,6 +215,42 @@ PS_ASKS=($'--step\tProfilerStep#3' $'--steps\tmedian')
 	done
 }
 
+# FILE's lines in decreasing time order (backwards), and shuffled.
+backwards() {
+	"$PYTHON3" - "$1" <<'PY'
+import random, sys
+lines = open(sys.argv[1]).readlines()
+open("back.nd", "w").writelines(lines[::-1])
+random.Random(7).shuffle(lines)
+open("shuf.nd", "w").writelines(lines)
+PY
+}
+
+@test "--steps all of a trace written backwards or shuffled (the whole input kept, each step's window found in it): the rows in time order's, on one rank and two, with --from; --steps median's table and events" {
+	local f rows all
+
+	genf ps.nd --scale 0.05 --profiler-steps --event-sync --form ndjson
+	backwards ps.nd
+	rows=$(mct-path -q --steps all -o tsv --no-header ps.nd)
+	[ "$(wc -l <<< "$rows")" -ge 10 ]
+	all=$(mct-path -q --steps all -o tsv --no-header --from 1s ps.nd)
+	mct-path -q -o md --steps median --events ev.json ps.nd > md 2> err
+	for f in back.nd shuf.nd; do
+		run -0 --separate-stderr mct-path --steps all -o tsv --no-header "$f"
+		same "$output" "$rows"
+		same "$stderr" "mct-path: $(wc -l <<< "$rows") steps"
+		same "$(mct-path -q --steps all -o tsv --no-header --from 1s "$f")" "$all"
+		same "$(mct-path -q -o md --steps median --events ev2.json "$f" 2>&1)" "$(cat err md)"
+		same "$(sed 1d ev2.json)" "$(sed 1d ev.json)"
+	done
+	# a job of two ranks, merged and written backwards
+	rows=$(mct-path -q --steps all -o tsv --no-header "$d"/rk/rank-*.json)
+	mct-cat --merge "$d"/rk/rank-*.json | sed 1d > rk.nd
+	backwards rk.nd
+	same "$(mct-path -q --steps all -o tsv --no-header back.nd)" "$rows"
+	same "$(mct-path -q --steps all -o tsv --no-header shuf.nd)" "$rows"
+}
+
 @test "--step keeps only its step's window as the input comes: the oracle's path, the same whatever the file's order or from a pipe" {
 	local l st
 

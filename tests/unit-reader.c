@@ -750,7 +750,8 @@ edit_same(void *arg, void *ctx, const char *text, size_t len,
 	mct_buf_add(out, text, len);
 }
 
-static const struct mct_editor same_editor = { NULL, edit_same, NULL };
+static const struct mct_editor same_editor = { NULL, edit_same, NULL,
+    NULL };
 
 /*
  * MCT_WANT_LINE: mct_next() hands out the whole lines of pass 2's chunks
@@ -912,7 +913,8 @@ ed_end(void *arg, void *ctx)
 void
 test_editor(void)
 {
-	static const struct mct_editor ed = { ed_begin, ed_line, ed_end };
+	static const struct mct_editor ed = { ed_begin, ed_line, ed_end,
+	    NULL };
 	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
 	struct mct_buf t = { 0 };
 	struct mct_reader *r;
@@ -975,6 +977,92 @@ test_editor(void)
 		    e.wrong == 0 && e.lines >= 10, "mct_edit(), %s: mct_close() "
 		    "after 10 events ends every context (%d begun, %d ended)",
 		    how, e.begun, e.ended);
+	}
+	mct_buf_free(&t);
+}
+
+/* What an editor with event() was given (test_editor_event()). */
+struct evcount {
+	int		 line, event, keyed;
+};
+
+static void
+ev_line(void *arg, void *ctx, const char *text, size_t len,
+    struct mct_buf *out)
+{
+	struct evcount *c = arg;
+
+	(void)ctx;
+	__atomic_add_fetch(&c->line, 1, __ATOMIC_RELAXED);
+	out->len = 0;
+	mct_buf_adds(out, "{\"e\":1,");
+	mct_buf_add(out, text + 1, len - 1);
+}
+
+/* The same edit of the reader's event; its keys there to be found. */
+static void
+ev_event(void *arg, void *ctx, struct mct_event *ev, struct mct_buf *out)
+{
+	struct evcount *c = arg;
+	struct mct_val v;
+
+	c->event++;
+	c->keyed += ev->indexed && mct_get_key(ev, "name", &v) == 0 &&
+	    v.type == MCT_J_STRING;
+	ev_line(arg, ctx, ev->json, ev->len, out);
+	c->line--;
+}
+
+/*
+ * mct_editor's event(): an mct stream's lines, which the reader indexes
+ * as they come, are edited as the reader's events, indexed; the lines of
+ * a trace framed in pass 2's threads go to line().  Either way the same
+ * edit of every line.
+ */
+void
+test_editor_event(void)
+{
+	static const struct mct_editor ed = { NULL, ev_line, NULL, ev_event };
+	struct mct_opts o = { .unit = MCT_UNIT_AUTO };
+	struct mct_buf t = { 0 };
+	struct mct_reader *r;
+	struct mct_event *ev;
+	struct evcount c;
+	const char *argv[1];
+	int i, form, n, bad;
+
+	for (form = 0; form < 2; form++) {
+		t.len = 0;
+		mct_buf_adds(&t, form == 0 ? "[\n" : "{\"name\":\"mct_header\","
+		    "\"ph\":\"M\",\"args\":{\"version\":1,\"unit\":\"ns\"}}\n");
+		for (i = 0; i < 3000; i++) {
+			char l[128];
+
+			snprintf(l, sizeof(l), form == 0 ? "%s  {\"name\": \"k%d\", "
+			    "\"ph\": \"X\", \"ts\": %d}" : "%s{\"name\":\"k%d\","
+			    "\"ph\":\"X\",\"ts\":%d}\n", form == 0 && i ? ",\n" :
+			    "", i, 1000 + i);
+			mct_buf_adds(&t, l);
+		}
+		mct_buf_adds(&t, form == 0 ? "\n]\n" : "");
+		argv[0] = tfile(form == 0 ? "edev.json" : "edev.nd", t.p, t.len);
+		setenv("MCT_SPLIT", "4096", 1);
+		memset(&c, 0, sizeof(c));
+		r = mct_open(1, (char **)argv, &o);
+		n = bad = 0;
+		if (mct_edit(r, &ed, &c) == 0)
+			while (mct_next(r, &ev)) {
+				n++;
+				bad += ev->len < 7 || memcmp(ev->json, "{\"e\":1,", 7);
+			}
+		(void)mct_close(r);
+		unsetenv("MCT_SPLIT");
+		ok(n == 3000 && bad == 0 && (form == 0 ? c.line == 3000 &&
+		    c.event == 0 : c.event == 3000 && c.keyed == 3000 &&
+		    c.line == 0), "mct_edit() with event(), %s: %d events, %d "
+		    "not edited, %d by line(), %d by event() (%d indexed)",
+		    form == 0 ? "a trace by pass 2's threads" : "an mct stream",
+		    n, bad, c.line, c.event, c.keyed);
 	}
 	mct_buf_free(&t);
 }

@@ -302,6 +302,7 @@ static const struct test {
 	{ "reader", test_two_readers, 1 },
 	{ "reader", test_next_lines, 1 },
 	{ "reader", test_editor, 1 },
+	{ "reader", test_editor_event, 1 },
 	{ "rules", test_rules, 1 },
 	{ "rules", test_rules_vfields, 1 },
 };

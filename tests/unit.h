@@ -121,6 +121,7 @@ void	test_lines(void);
 void	test_two_readers(void);
 void	test_next_lines(void);
 void	test_editor(void);
+void	test_editor_event(void);
 void	test_rules(void);
 void	test_rules_vfields(void);
 

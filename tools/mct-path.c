@@ -237,12 +237,17 @@ memo_free(struct memo *m)
 	mct_buf_free(&m->t);
 }
 
-/* Each segment of the path, as an event with kind, crit and share. */
+/*
+ * Each segment of the path, as an event with kind, crit and share; in
+ * ndjson, runs of lines written at once (a whole trace's path has a
+ * line for most of its events).
+ */
 static void
 write_segments(struct opts *o, struct mct_out *out, const struct path *pa)
 {
 	struct mct_buf b = { 0 };
 	struct memo names, lanes;
+	int run = out->fmt == MCT_O_NDJSON;
 	size_t i;
 
 	memo_init(&names, o->names.n);
@@ -251,7 +256,8 @@ write_segments(struct opts *o, struct mct_out *out, const struct path *pa)
 	for (i = 0; i < pa->n; i++) {
 		const struct seg *s = &pa->s[i];
 
-		b.len = 0;
+		if (!run)
+			b.len = 0;
 		mct_buf_adds(&b, "{\"name\":");
 		if (s->att >= 0) {
 			const struct pev *p = &o->ev[s->att];
@@ -270,7 +276,12 @@ write_segments(struct opts *o, struct mct_out *out, const struct path *pa)
 		mct_buf_addi(&b, s->ns);
 		add_share(&b, s->ns, pa->len, 0);
 		mct_buf_addc(&b, '}');
-		mct_out_json(out, b.p, b.len);
+		if (run)	/* (a run: its lines' newlines, the last's too) */
+			mct_buf_addc(&b, '\n');
+		if (!run || b.len >= 64 * 1024 || i + 1 == pa->n) {
+			mct_out_json(out, b.p, b.len - run);
+			b.len = 0;
+		}
 	}
 	memo_free(&names);
 	memo_free(&lanes);
@@ -775,7 +786,7 @@ read_input(struct opts *o, int argc, char *argv[], struct mct_opts mo)
 		mo.want = MCT_WANT_LINE;
 	r = mct_open(argc, argv, &mo);
 	o->hdr = mct_header(r);
-	path_reserve(o);
+	path_reserve(o, 0);
 	lines = lines && path_edit(o, r);
 	if (!lines)
 		path_again_drop(o);
@@ -872,6 +883,7 @@ median(struct opts *o, int argc, char *argv[], const struct mct_opts *mo,
 	r = read_input(&rows, argc, argv, *mo);
 	*status = steps_end(&rows, &med, &o->steplen);
 	o->step = med;
+	o->nx = rows.nx;	/* (path_reserve()) */
 	spool = rows.again;
 	forget(&rows);
 	hush(&fd);

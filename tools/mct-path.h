@@ -1,10 +1,10 @@
 /*
  * mct-path.h - what mct-path.c (the command line and the output),
- * path-read.c (the events kept, the window), path-graph.c (the graph
- * and its longest path), path-steps.c (--steps all, step by step;
- * --step, its window only), path-pick.c (--step's instances), path-job.c
- * (--steps all's job's steps, by name across ranks) and path-cset.c (its
- * sets of ids) share.
+ * path-read.c (the events kept), path-graph.c (the graph and its
+ * longest path), path-steps.c (--steps all, step by step; --step, its
+ * window only), path-pick.c (--step's instances, the window), path-job.c
+ * (--steps all's job's steps, by name across ranks), path-cset.c (its
+ * sets of ids) and path-sub.c (a step's own events) share.
  */
 #ifndef MCT_PATH_H
 #define MCT_PATH_H
@@ -15,6 +15,8 @@
 /* Work of fewer items than this is not worth a thread (the host edges of
    path-graph.c, the successor lists of path-long.c). */
 #define PAR_MIN		32768
+
+struct evindex;
 
 #define MAXSCALE	32		/* (bits of struct pev's scm) */
 
@@ -172,8 +174,11 @@ struct stepstate {
 	int32_t		 ncorr;
 	FILE		*spool;		/* the events let go */
 	char		*spoolvb;
+	struct mct_buf	 rec;		/* an event's record in it */
 	size_t		 since, lastn;	/* events since the last look, kept
 					   then */
+	struct evindex	*ix;		/* the events kept, indexed while they
+					   stay put (path-sub.c), or NULL */
 };
 
 /* A correlation id that is a plain integer, of a rank. */
@@ -201,6 +206,9 @@ struct opts {
 	int		 steps;		/* --steps all */
 	int		 median;	/* --steps median */
 	size_t		 stepev;	/* with steps: the step analysed */
+	int		 sub;		/* the events are a step's own, their
+					   ids numbered anew, ncorr of them
+					   (path-sub.c) */
 	struct stepstate *ss;		/* --steps all's, --step's
 					   (path-steps.c) */
 	int64_t		 from, to;
@@ -211,6 +219,9 @@ struct opts {
 	struct pev	*ev;
 	size_t		 n, cap;
 	long long	 seq;
+	long long	 nx;		/* X events with a time read so far
+					   (--steps median: from the first
+					   reading's count on) */
 	struct mct_strtab names, lanes, corrs;
 	int32_t		 ncorr;		/* correlation ids (not --steps) */
 	struct corrint	*ci;		/* (rank, integer) -> id, a hash */
@@ -259,7 +270,7 @@ struct path {
 #define S(i)	((int32_t)(2 * (i)))
 #define E(i)	((int32_t)(2 * (i) + 1))
 
-void	 path_reserve(struct opts *);
+void	 path_reserve(struct opts *, int);
 double	 path_factor(const struct opts *, const struct pev *);
 int	 path_want_lines(const struct opts *, int);
 int	 path_edit(struct opts *, struct mct_reader *);
@@ -267,7 +278,7 @@ void	 path_take(struct opts *, struct mct_event *, int);
 void	 path_again_drop(struct opts *);
 int	 path_take_again(struct opts *, FILE *, const struct mct_header *);
 int	 path_window(struct opts *, int64_t *, int64_t *, int *, int *);
-size_t	 path_step_base(const char *, size_t, long *);
+void	 path_window_ends(const struct opts *, int64_t *, int64_t *);
 int	 path_analyse(struct opts *, struct path *);
 void	 path_longest(struct opts *, struct path *);
 void	 path_edge(struct opts *, int32_t, int32_t, int64_t, int, int32_t);
@@ -308,5 +319,10 @@ int	 picks_add(struct opts *, struct stepstate *, const struct pev *);
 ssize_t	 steps_parked(const struct stepstate *, int32_t, int32_t);
 int32_t	 steps_ranks(const struct mct_header *);
 int	 cmp_coll(const void *, const void *, void *);
+int	 steps_analyse(struct opts *, struct stepstate *, struct path *);
+const size_t *steps_in_window(struct opts *, struct stepstate *, int32_t,
+	    int64_t, int64_t, size_t *);
+size_t	 steps_firsts(struct opts *, struct stepstate *, int32_t, size_t *);
+void	 steps_unindex(struct stepstate *);
 
 #endif /* MCT_PATH_H */

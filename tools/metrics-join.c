@@ -459,7 +459,8 @@ join_edit(void *arg, void *ctx, const char *text, size_t len,
 	}
 }
 
-static const struct mct_editor joiner = { tally_new, join_edit, tally_add };
+static const struct mct_editor joiner = { tally_new, join_edit, tally_add,
+    NULL };
 
 /* What the user should know of the join: counters missing, no overlap. */
 static void

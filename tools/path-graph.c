@@ -810,7 +810,8 @@ path_analyse(struct opts *o, struct path *pa)
 		free(hi);
 		return -1;
 	}
-	nc = path_stepwise(o) ? (size_t)o->corrs.n : (size_t)o->ncorr;
+	nc = path_stepwise(o) && !o->sub ? (size_t)o->corrs.n :
+	    (size_t)o->ncorr;
 	launch = mct_xmalloc((nc + 1) * sizeof(*launch));
 	record = mct_xmalloc((nc + 1) * sizeof(*record));
 	synced = mct_xmalloc(nc + 1);

@@ -192,27 +192,15 @@ unpark(struct opts *o, struct stepstate *s, int32_t nm)
 static void
 job(struct opts *o, struct stepstate *s, int32_t nm)
 {
-	size_t *g, k = 0, i, j;
+	size_t *g, k;
 
 	if (unpark(o, s, nm)) {
+		steps_unindex(s);
 		steps_grow_corrs(o, s);
 		mct_sort(o->ev, o->n, sizeof(*o->ev), steps_cmp_seq);
 	}
 	g = mct_xmalloc(((size_t)o->nrank + 1) * sizeof(*g));
-	for (i = 0; i < o->n; i++) {
-		const struct pev *p = &o->ev[i];
-
-		if (!(p->fl & F_STEP) || p->name != nm ||
-		    (p->fl & (F_DONE | F_BACK)) == F_DONE)
-			continue;
-		for (j = 0; j < k && o->ev[g[j]].rk != p->rk; j++)
-			;
-		if (j == k)
-			g[k++] = i;
-		else if (p->ts < o->ev[g[j]].ts)	/* (in seq order) */
-			g[j] = i;
-	}
-	if (k > 0)
+	if ((k = steps_firsts(o, s, nm, g)) > 0)
 		finish(o, s, g, k, 1);
 	free(g);
 }
@@ -297,6 +285,7 @@ steps_groups(struct opts *o, struct stepstate *s, int all)
 		if (!apart(o, pk[i])) {
 			free(g);
 			free(jobs);
+			steps_unindex(s);
 			steps_give_up(o, s);
 			return 0;
 		}
@@ -310,12 +299,14 @@ steps_groups(struct opts *o, struct stepstate *s, int all)
 				o->ev[k++] = o->ev[i];
 		o->n = k;
 		free(gone);
+		steps_unindex(s);
 		any = 1;
 	}
 	for (i = 0; i < nj; i++)
 		job(o, s, jobs[i]);
 	free(g);
 	free(jobs);
+	steps_unindex(s);	/* the events move once this is done */
 	return any || nj > 0;
 }
 

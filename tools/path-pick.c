@@ -3,15 +3,40 @@
  * NAME#N (or, while no event has that name, those named NAME) of each
  * rank, the first N of each by (ts, input order) kept as they come, and
  * the window of the N-th of each rank, the one open window of the rank
- * (path-steps.c keeps what is in it).
+ * (path-steps.c keeps what is in it); and the window of each rank that
+ * --step, --steps, --from and --to make of the events kept.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mct.h"
 #include "mct-path.h"
+
+/*
+ * --step NAME#N: the length of NAME, N in *want; else (no #, or not a
+ * whole number from 1 after the last, to the end of the len bytes of t,
+ * NUL-terminated) len, and 1.
+ */
+static size_t
+path_step_base(const char *t, size_t len, long *want)
+{
+	const char *hash = memrchr(t, '#', len);
+	char *end;
+	long n;
+
+	*want = 1;
+	if (hash == NULL || hash + 1 == t + len)
+		return len;
+	errno = 0;
+	n = strtol(hash + 1, &end, 10);
+	if (end != t + len || errno || n < 1)
+		return len;
+	*want = n;
+	return (size_t)(hash - t);
+}
 
 /* The names --step NAME[#N] may mean: NAME#N itself, and NAME's N-th. */
 void
@@ -191,4 +216,107 @@ picks_add(struct opts *o, struct stepstate *s, const struct pev *p)
 		    s->open[w].a <= s->skip[p->rk])
 			return -1;
 	return cand;
+}
+
+/*
+ * --from's or --to's t on the trace's clock; one beyond int64 ns (far
+ * from the origin) is clamped: it holds everything there.
+ */
+static int64_t
+window_end(int64_t t, int rel, const struct mct_header *hdr)
+{
+	return mct_sat_add(t, rel ? hdr->facts.origin : 0);
+}
+
+/*
+ * Each rank's want-th event named id (in ts order, ties in input order):
+ * its window in lo and hi (lo > hi: none).  The events of the name are
+ * sorted once (by rank, ts, input order), not looked for again for each
+ * of the want.  Returns the ranks that have one.
+ */
+static long
+nth_of(struct opts *o, int32_t id, long want, int64_t *lo, int64_t *hi)
+{
+	size_t *c, nc = 0, i, j;
+	const struct pev *p;
+	long found = 0;
+	int32_t r;
+
+	for (r = 0; r < o->nrank; r++) {
+		lo[r] = 1;
+		hi[r] = 0;
+	}
+	c = mct_xmalloc((o->n + 1) * sizeof(*c));
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i].name == id)
+			c[nc++] = i;
+	mct_sort_r(c, nc, sizeof(*c), cmp_coll, o);
+	for (i = 0; i < nc; i = j) {
+		for (j = i; j < nc && o->ev[c[j]].rk == o->ev[c[i]].rk; j++)
+			;
+		if ((size_t)want > j - i)
+			continue;
+		p = &o->ev[c[i + (size_t)want - 1]];
+		lo[p->rk] = p->ts;
+		hi[p->rk] = p->ts + p->dur;
+		found++;
+	}
+	free(c);
+	return found;
+}
+
+/* --from's and --to's ends on the trace's clock (path-sub.c's too). */
+void
+path_window_ends(const struct opts *o, int64_t *from, int64_t *to)
+{
+	*from = window_end(o->from, o->from_rel, o->hdr);
+	*to = window_end(o->to, o->to_rel, o->hdr);
+}
+
+/*
+ * The window of each rank: --steps, --step, --from, --to.  lo > hi: no
+ * op of the rank.  Returns -1 for a step that no rank has.
+ */
+int
+path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
+{
+	struct mct_mapent *e;
+	long want = 1, found = 0;
+	int64_t from, to;
+	size_t len;
+	int32_t id, r;
+
+	*haslo = *hashi = 0;
+	if (o->steps) {
+		for (r = 0; r < o->nrank; r++) {
+			lo[r] = 1;
+			hi[r] = 0;
+		}
+		r = o->ev[o->stepev].rk;
+		lo[r] = o->ev[o->stepev].ts;
+		hi[r] = lo[r] + o->ev[o->stepev].dur;
+		*haslo = *hashi = 1;
+	} else if (o->step != NULL) {
+		/* the whole name, else NAME of NAME#N */
+		len = o->steplen;
+		if (mct_map_find(&o->names.map, o->step, len) == NULL)
+			len = path_step_base(o->step, o->steplen, &want);
+		if ((e = mct_map_find(&o->names.map, o->step, len)) == NULL)
+			return -1;
+		id = (int32_t)e->val.i;
+		found = nth_of(o, id, want, lo, hi);
+		if (found == 0)
+			return -1;
+		*haslo = *hashi = 1;
+	}
+	path_window_ends(o, &from, &to);
+	for (r = 0; r < o->nrank; r++) {
+		if (o->has_from)
+			lo[r] = from;
+		if (o->has_to)
+			hi[r] = to;
+	}
+	*haslo |= o->has_from;
+	*hashi |= o->has_to;
+	return 0;
 }

@@ -1,16 +1,18 @@
 /*
  * path-read.c - mct-path's events: each X event kept as a struct pev
  * (names, lanes and correlation ids interned, with its rank's index),
- * --steps median's second reading of them, and the window of each rank
- * that --step, --steps, --from and --to make.
+ * and --steps median's second reading of them (the window of each rank
+ * that --step, --steps, --from and --to make: path-pick.c).
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <err.h>
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mct.h"
 #include "mct-path.h"
@@ -248,16 +250,14 @@ lane_key(struct opts *o, int32_t rk, const struct mct_val *pid,
 	return mct_intern(&o->lanes, o->tmp.p, o->tmp.len - 1);
 }
 
-/* Does the text p[0..n) hold the text s (a quoted key) somewhere? */
+/*
+ * Does the text p[0..n) hold the text s (a quoted key) somewhere?  (Not
+ * each '"' tried in turn: Kineto's args have many.)
+ */
 static int
 spells(const char *p, size_t n, const char *s, size_t k)
 {
-	const char *end = p + n, *q;
-
-	for (; (q = memchr(p, *s, (size_t)(end - p))) != NULL; p = q + 1)
-		if ((size_t)(end - q) >= k && memcmp(q, s, k) == 0)
-			return 1;
-	return 0;
+	return memmem(p, n, s, k) != NULL;
 }
 
 /* The fields read of an event, parsed once (in whichever thread). */
@@ -458,20 +458,45 @@ describe(struct mct_event *ev, const struct mct_header *hdr, struct praw *d)
 }
 
 /*
+ * A stream's events, at most, when it is a file: its lines of X events
+ * are seldom shorter than STREAM_LINE bytes (the keys and values of name,
+ * ph, ts, dur, pid and tid); more room than they take is address space
+ * only, never touched.
+ */
+#define STREAM_LINE	96
+
+static unsigned long long
+stream_events(const struct mct_source *s)
+{
+	struct stat st;
+
+	if ((strcmp(s->path, "-") == 0 ? fstat(STDIN_FILENO, &st) :
+	    stat(s->path, &st)) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return (unsigned long long)st.st_size / STREAM_LINE;
+}
+
+/*
  * Room for the events pass 1 framed, asked at once: no copies of what is
  * kept, and no fresh pages for each size on the way (a stream's count is
- * not known: it grows).  Not with --steps or --step, whose events come
- * and go.
+ * not known: its file's size says about how many at most; a pipe's
+ * grow; --steps median's second reading takes as many as the first,
+ * o->nx).  Not with --steps or --step, whose events come and go, till
+ * their order is broken (path-steps.c): then all are kept (all: 1).
  */
 void
-path_reserve(struct opts *o)
+path_reserve(struct opts *o, int all)
 {
 	unsigned long long n = 0;
 	int i;
 
 	for (i = 0; i < o->hdr->nsrc; i++)
-		n += o->hdr->src[i].nevents;
-	if (path_stepwise(o) || n <= o->cap || n > SIZE_MAX / sizeof(*o->ev))
+		n += o->hdr->src[i].stream ? stream_events(&o->hdr->src[i]) :
+		    o->hdr->src[i].nevents;
+	if (n < (unsigned long long)o->nx)
+		n = (unsigned long long)o->nx;
+	if ((path_stepwise(o) && !all) || n <= o->cap ||
+	    n > SIZE_MAX / sizeof(*o->ev))
 		return;
 	o->cap = (size_t)n;
 	o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
@@ -488,6 +513,7 @@ keep(struct opts *o, const struct praw *d, long long seq)
 		o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
 	}
 	p = &o->ev[o->n++];
+	o->nx++;
 	memset(p, 0, sizeof(*p));
 	p->seq = seq;
 	p->ts = d->ts;
@@ -614,22 +640,15 @@ put_val(char *q, const struct mct_val *v)
 	return q + v->len;
 }
 
+/* The line of the event ev (its line's text) into out. */
 static void
-rd_line(void *arg, void *ctx, const char *text, size_t len,
-    struct mct_buf *out)
+rd_put(const struct opts *o, struct mct_event *ev, struct mct_buf *out)
 {
-	struct opts *o = arg;
-	struct rdctx *c = ctx;
 	struct praw d;
 	char *q;
 
-	if (!c->hasev) {
-		mct_event_init(&c->ev, text, len, o->hdr);
-		c->hasev = 1;
-	} else
-		mct_event_set(&c->ev, text, len);
 	out->len = 0;
-	if (!describe(&c->ev, o->hdr, &d)) {
+	if (!describe(ev, o->hdr, &d)) {
 		mct_buf_addc(out, '-');
 		return;
 	}
@@ -651,7 +670,34 @@ rd_line(void *arg, void *ctx, const char *text, size_t len,
 	out->len = (size_t)(q - out->p);
 }
 
-static const struct mct_editor reading = { rd_begin, rd_line, rd_end };
+static void
+rd_line(void *arg, void *ctx, const char *text, size_t len,
+    struct mct_buf *out)
+{
+	struct opts *o = arg;
+	struct rdctx *c = ctx;
+
+	if (!c->hasev) {
+		mct_event_init(&c->ev, text, len, o->hdr);
+		c->hasev = 1;
+	} else
+		mct_event_set(&c->ev, text, len);
+	rd_put(o, &c->ev, out);
+}
+
+/*
+ * A line the reader has indexed (a stream's): the reader's event, its
+ * text and header those rd_line() would make its own of (one operand).
+ */
+static void
+rd_event(void *arg, void *ctx, struct mct_event *ev, struct mct_buf *out)
+{
+	(void)ctx;
+	rd_put(arg, ev, out);
+}
+
+static const struct mct_editor reading = { rd_begin, rd_line, rd_end,
+    rd_event };
 
 /*
  * Read in the reader's threads where it can: one operand (each line's
@@ -785,9 +831,9 @@ path_take(struct opts *o, struct mct_event *ev, int lines)
 	else
 		path_add(o, ev);
 	if (o->again != NULL && ((o->againlen += (off_t)(sizeof(ev->len) +
-	    ev->len)) > AGAIN_MAX || fwrite(&ev->len, sizeof(ev->len), 1,
-	    o->again) != 1 || fwrite(ev->json, 1, ev->len, o->again) !=
-	    ev->len))
+	    ev->len)) > AGAIN_MAX || fwrite_unlocked(&ev->len,
+	    sizeof(ev->len), 1, o->again) != 1 || fwrite_unlocked(ev->json, 1,
+	    ev->len, o->again) != ev->len))
 		path_again_drop(o);
 	for (; had < o->n; had++)
 		if (o->ev[had].kind == K_SYNC)
@@ -813,13 +859,13 @@ path_take_again(struct opts *o, FILE *f, const struct mct_header *hdr)
 		return 0;
 	memset(&ev, 0, sizeof(ev));
 	o->hdr = hdr;
-	path_reserve(o);
+	path_reserve(o, 0);
 	if (path_stepwise(o))
 		steps_begin(o);
-	while (fread(&len, sizeof(len), 1, f) == 1) {
+	while (fread_unlocked(&len, sizeof(len), 1, f) == 1) {
 		b.len = 0;
 		mct_buf_grow(&b, len + 1);
-		if (fread(b.p, 1, len, f) != len)
+		if (fread_unlocked(b.p, 1, len, f) != len)
 			errx(MCT_EXIT_USAGE, "spool: short");
 		ev.json = b.p;
 		ev.len = len;
@@ -831,120 +877,4 @@ path_take_again(struct opts *o, FILE *f, const struct mct_header *hdr)
 		step_end(o);
 	mct_buf_free(&b);
 	return 1;
-}
-
-/*
- * --from's or --to's t on the trace's clock; one beyond int64 ns (far
- * from the origin) is clamped: it holds everything there.
- */
-static int64_t
-window_end(int64_t t, int rel, const struct mct_header *hdr)
-{
-	return mct_sat_add(t, rel ? hdr->facts.origin : 0);
-}
-
-/*
- * Each rank's want-th event named id (in ts order, ties in input order):
- * its window in lo and hi (lo > hi: none).  The events of the name are
- * sorted once (by rank, ts, input order), not looked for again for each
- * of the want.  Returns the ranks that have one.
- */
-static long
-nth_of(struct opts *o, int32_t id, long want, int64_t *lo, int64_t *hi)
-{
-	size_t *c, nc = 0, i, j;
-	const struct pev *p;
-	long found = 0;
-	int32_t r;
-
-	for (r = 0; r < o->nrank; r++) {
-		lo[r] = 1;
-		hi[r] = 0;
-	}
-	c = mct_xmalloc((o->n + 1) * sizeof(*c));
-	for (i = 0; i < o->n; i++)
-		if (o->ev[i].name == id)
-			c[nc++] = i;
-	mct_sort_r(c, nc, sizeof(*c), cmp_coll, o);
-	for (i = 0; i < nc; i = j) {
-		for (j = i; j < nc && o->ev[c[j]].rk == o->ev[c[i]].rk; j++)
-			;
-		if ((size_t)want > j - i)
-			continue;
-		p = &o->ev[c[i + (size_t)want - 1]];
-		lo[p->rk] = p->ts;
-		hi[p->rk] = p->ts + p->dur;
-		found++;
-	}
-	free(c);
-	return found;
-}
-
-/*
- * --step NAME#N: the length of NAME, N in *want; else (no #, or not a
- * whole number from 1 after the last, to the end of the len bytes of t,
- * NUL-terminated) len, and 1.
- */
-size_t
-path_step_base(const char *t, size_t len, long *want)
-{
-	const char *hash = memrchr(t, '#', len);
-	char *end;
-	long n;
-
-	*want = 1;
-	if (hash == NULL || hash + 1 == t + len)
-		return len;
-	errno = 0;
-	n = strtol(hash + 1, &end, 10);
-	if (end != t + len || errno || n < 1)
-		return len;
-	*want = n;
-	return (size_t)(hash - t);
-}
-
-/*
- * The window of each rank: --steps, --step, --from, --to.  lo > hi: no
- * op of the rank.  Returns -1 for a step that no rank has.
- */
-int
-path_window(struct opts *o, int64_t *lo, int64_t *hi, int *haslo, int *hashi)
-{
-	struct mct_mapent *e;
-	long want = 1, found = 0;
-	size_t len;
-	int32_t id, r;
-
-	*haslo = *hashi = 0;
-	if (o->steps) {
-		for (r = 0; r < o->nrank; r++) {
-			lo[r] = 1;
-			hi[r] = 0;
-		}
-		r = o->ev[o->stepev].rk;
-		lo[r] = o->ev[o->stepev].ts;
-		hi[r] = lo[r] + o->ev[o->stepev].dur;
-		*haslo = *hashi = 1;
-	} else if (o->step != NULL) {
-		/* the whole name, else NAME of NAME#N */
-		len = o->steplen;
-		if (mct_map_find(&o->names.map, o->step, len) == NULL)
-			len = path_step_base(o->step, o->steplen, &want);
-		if ((e = mct_map_find(&o->names.map, o->step, len)) == NULL)
-			return -1;
-		id = (int32_t)e->val.i;
-		found = nth_of(o, id, want, lo, hi);
-		if (found == 0)
-			return -1;
-		*haslo = *hashi = 1;
-	}
-	for (r = 0; r < o->nrank; r++) {
-		if (o->has_from)
-			lo[r] = window_end(o->from, o->from_rel, o->hdr);
-		if (o->has_to)
-			hi[r] = window_end(o->to, o->to_rel, o->hdr);
-	}
-	*haslo |= o->has_from;
-	*hashi |= o->has_to;
-	return 0;
 }

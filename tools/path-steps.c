@@ -70,7 +70,7 @@ steps_row(struct opts *o, const size_t *g, size_t k, struct stepstate *s)
 		o->step = o->names.str[o->ev[g[0]].name];
 		o->steplen = mct_strtab_len(&o->names, o->ev[g[0]].name);
 	}
-	r = path_analyse(o, &pa);
+	r = steps_analyse(o, s, &pa);
 	o->steps = steps;
 	o->step = step;
 	o->steplen = steplen;
@@ -209,16 +209,19 @@ corr_text(const struct opts *o, int32_t c)
 }
 
 static void
-put_text(struct stepstate *s, const char *t, int has)
+put_text(struct mct_buf *b, const char *t, int has)
 {
 	uint32_t len = has ? (uint32_t)strlen(t) : UINT32_MAX;
 
-	if (fwrite(&len, sizeof(len), 1, s->spool) != 1 ||
-	    (has && len > 0 && fwrite(t, 1, len, s->spool) != len))
-		err(MCT_EXIT_USAGE, "spool");
+	mct_buf_add(b, &len, sizeof(len));
+	if (has)
+		mct_buf_add(b, t, len);
 }
 
-/* Let the event go: to the spool, for when the input breaks the order. */
+/*
+ * Let the event go: to the spool, for when the input breaks the order
+ * (the event, then its ids' texts: one write, with no lock, of many).
+ */
 void
 steps_let_go(struct opts *o, struct stepstate *s, const struct pev *p)
 {
@@ -227,10 +230,12 @@ steps_let_go(struct opts *o, struct stepstate *s, const struct pev *p)
 	if (s->spool == NULL && (s->spool = mct_tmpfile(NULL,
 	    &s->spoolvb)) == NULL)
 		exit(MCT_EXIT_USAGE);
-	if (fwrite(p, sizeof(*p), 1, s->spool) != 1)
+	s->rec.len = 0;
+	mct_buf_add(&s->rec, p, sizeof(*p));
+	put_text(&s->rec, corr_text(o, p->corr), p->corr >= 0);
+	put_text(&s->rec, corr_text(o, p->rcorr), p->rcorr >= 0);
+	if (fwrite_unlocked(s->rec.p, 1, s->rec.len, s->spool) != s->rec.len)
 		err(MCT_EXIT_USAGE, "spool");
-	put_text(s, corr_text(o, p->corr), p->corr >= 0);
-	put_text(s, corr_text(o, p->rcorr), p->rcorr >= 0);
 }
 
 int
@@ -246,18 +251,15 @@ steps_get_text(struct opts *o, struct stepstate *s)
 {
 	uint32_t len;
 
-	if (fread(&len, sizeof(len), 1, s->spool) != 1)
+	if (fread_unlocked(&len, sizeof(len), 1, s->spool) != 1)
 		err(MCT_EXIT_USAGE, "spool");
 	if (len == UINT32_MAX)
 		return -1;
 	o->tmp.len = 0;
-	while (o->tmp.len < len) {
-		int ch = getc(s->spool);
-
-		if (ch == EOF)
-			errx(MCT_EXIT_USAGE, "spool: short");
-		mct_buf_addc(&o->tmp, (char)ch);
-	}
+	mct_buf_grow(&o->tmp, (size_t)len + 1);
+	if (fread_unlocked(o->tmp.p, 1, len, s->spool) != len)
+		errx(MCT_EXIT_USAGE, "spool: short");
+	o->tmp.len = len;
 	mct_buf_addc(&o->tmp, '\0');
 	return mct_intern(&o->corrs, o->tmp.p, len);
 }
@@ -286,6 +288,7 @@ steps_give_up(struct opts *o, struct stepstate *s)
 	s->stream = 0;
 	s->nrow = 0;
 	s->neg = s->nok = s->nos = s->noe = s->partial = 0;
+	path_reserve(o, 1);	/* the whole input is kept now */
 	if (s->spool != NULL) {
 		if (fflush(s->spool) != 0 || fseeko(s->spool, 0, SEEK_SET) != 0)
 			err(MCT_EXIT_USAGE, "spool");
@@ -343,7 +346,8 @@ steps_done(struct opts *o, struct stepstate *s, size_t i)
 {
 	struct pev *st = &o->ev[i];
 	int64_t b = st->ts + st->dur;
-	size_t j;
+	const size_t *w;
+	size_t j, n;
 
 	st->fl |= F_DONE;
 	s->done = mct_xgrow(s->done, s->ndone, sizeof(*s->done));
@@ -351,8 +355,9 @@ steps_done(struct opts *o, struct stepstate *s, size_t i)
 	if (!s->hasdone[st->rk] || s->doneend[st->rk] < b)
 		s->doneend[st->rk] = b;
 	s->hasdone[st->rk] = 1;
-	for (j = 0; j < o->n; j++) {
-		const struct pev *p = &o->ev[j];
+	w = steps_in_window(o, s, st->rk, st->ts, b, &n);
+	for (j = 0; j < n; j++) {
+		const struct pev *p = &o->ev[w[j]];
 
 		if (p->kind == K_OP && p->rk == st->rk && p->corr >= 0 &&
 		    p->ts >= st->ts && p->ts <= b)
@@ -820,9 +825,11 @@ state_free(struct opts *o)
 	free(s->ndev);
 	cset_free(&s->indone);
 	cset_free(&s->away);
+	steps_unindex(s);
 	if (s->spool != NULL)
 		fclose(s->spool);
 	free(s->spoolvb);
+	mct_buf_free(&s->rec);
 	free(s);
 	o->ss = NULL;
 }
