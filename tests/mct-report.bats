@@ -434,15 +434,20 @@ md_rows() {
 		want=$(fact gpu "$f" $fs | paste -sd';' - | sed 's/;/; /g')
 		got=$(md_rows r.md 1 GPU | cut -f2)
 		same "$got" "$want"
-		# the bandwidth of each copy: its bytes over its time
+		# the bandwidth of each copy: its bytes over its time; no copy
+		# (python's (total) row alone): no table, but why
+		if [ "$(fact copy "$f" $fs | wc -l)" -eq 1 ]; then
+			sed -n '/^## 6\./,/^## /p' r.md | grep -q '^(none: no device work'
+			! md_rows r.md 6 '(total)' | grep -q .
+			continue
+		fi
 		while IFS=$'\t' read -r name bw; do
 			same "$(md_rows r.md 6 "$name" | awk -F'\t' '{ print $NF }')" "$bw"
 		done < <(fact copy "$f" $fs)
 	done
 	# both producers' keys are read
 	grep -q '^| GPU | C500 (otherData.device) |$' "$BATS_FILE_TMPDIR/seed.md"
-	grep -q '^| memcpy DTOD(device,device) | .* GB/s |$' r.md ||
-	    grep -q '^| name | count | total | mean | sum:args.bytes | max:args.bytes | bandwidth |$' r.md
+	grep -q '^| memcpy DTOD(device,device) | .* GB/s |$' "$BATS_FILE_TMPDIR/seed.md"
 }
 
 @test "a copy of no time has no bandwidth: '-', as python's, not inf (nor awk's division by zero)" {
@@ -571,4 +576,103 @@ print(", ".join(sorted({e["args"]["name"] for e in ev
 	[ "$status" -eq 0 ]
 	same "$(grep '^| devices and processes' <<<"$output")" \
 	    "| devices and processes (M process_name) | $want |"
+}
+
+# sync.json: a Kineto trace of three steps (ro kineto) and what is not
+# to be paired as device work: a cudaEventSynchronize and its cuda_sync
+# (a wait with a correlation id), a kernel whose id no launch has, a
+# kernel with no id.  flows.json: two Chrome slices an s/f flow joins,
+# a pair of mct-flow's but no device work.
+sync_traces() {
+	ro kineto 1000,3000,1200 > k.json
+	"$PYTHON3" - <<'PY'
+import json
+d = json.load(open("k.json"))
+ev = d["traceEvents"]
+host, dev = {"pid": 100, "tid": 100}, {"pid": 0, "tid": 7}
+ev += [dict(ph="X", cat="cuda_runtime", name="cudaEventSynchronize", ts=5300,
+            dur=600, args={"correlation": 900}, **host),
+       dict(ph="X", cat="cuda_sync", name="Event Sync", ts=5310, dur=580,
+            args={"correlation": 900}, **dev),
+       dict(ph="X", cat="kernel", name="orphan_kernel", ts=6000, dur=300,
+            args={"correlation": 901}, **dev),
+       dict(ph="X", cat="kernel", name="free_kernel", ts=6400, dur=200, **dev)]
+json.dump(d, open("sync.json", "w"))
+s = {"pid": 1, "tid": 1}
+json.dump({"traceEvents": [
+    dict(ph="X", cat="input", name="InputLatency::TouchStart", ts=100, dur=50, **s),
+    dict(ph="s", cat="input", name="flow", id=7, ts=120, **s),
+    dict(ph="X", cat="input", name="Dispatch", ts=300, dur=40, pid=1, tid=2),
+    dict(ph="f", cat="input", name="flow", id=7, ts=310, bp="e", pid=1, tid=2)]},
+    open("flows.json", "w"))
+PY
+}
+
+@test "the modules' table says its (total) is the launches inside a module: how many of the pairs, their share, as python's" {
+	t=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	mct-report "$t" > r.md
+	# python's pairs, each with its module (stack_oracle.py); all are
+	# device work here (report_oracle.py pairs)
+	oracle stack_oracle.py total "$t" > tot
+	read -r np ns < tot
+	IFS=$'\t' read -r _ n _ < <(ro pairs "$t" | grep '^pairs	')
+	[ "${n//,/}" -eq "$np" ]
+	oracle stack_oracle.py by module "$t" > mods
+	read -r nm sm < <(awk -F'\t' '{ n += $2; s += $3 } END { print n, s }' mods)
+	[ "$nm" -gt 0 ] && [ "$nm" -lt "$np" ]
+	sh=$("$PYTHON3" -c "print('%.2f%%' % (100 * $sm / $ns))")
+	sed -n '/^## 9\./,/^## /p' r.md | tr '\n' ' ' |
+	    grep -qF "Top modules (\`mct-group --by module\`): only the launches inside an \`nn.Module\`, here $nm of the $np paired device events; the shares are of all their device time, so the (total) row's $sh is the part of it that lies in some module:"
+	same "$(md_rows r.md 9 '(total)' | sed -n 2p | cut -f2,4)" "$nm	$sh"
+	# mct-report(1) says so
+	docs
+	mandoc -Tascii "$MCT_SRCDIR/man/mct-report.1" 2>/dev/null | col -b |
+	    tr -s '[:space:]' ' ' | grep -q '"(total)" row is the launches inside one' 
+}
+
+# Every Markdown table of report R with no row but a (total) row,
+# printed.
+total_only() {
+	awk '/^\|/ { t[++n] = $0; next }
+	    { if (n == 3 && t[3] ~ /^\| \(total\) \|/) print t[1]; n = 0 }
+	    END { if (n == 3 && t[3] ~ /^\| \(total\) \|/) print t[1] }' "$1"
+}
+
+@test "a table of no rows is (none), and says why where the report knows it" {
+	sync_traces
+	# a trace of no device work; one with no grid, no copy and no op
+	printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":5},{"ph":"X","cat":"cuda_runtime","name":"cudaGetDevice","pid":1,"tid":1,"ts":20,"dur":1}]}\n' > host.json
+	printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1000,"dur":8390}]}\n' > dev.json
+	mct-report host.json > host.md
+	mct-report dev.json > dev.md
+	mct-report sync.json > sync.md
+	mct-report flows.json > flows.md
+	for s in 2 3 6 7; do
+		sed -n "/^## $s\\./,/^## /p" host.md | grep -qx '(none: no device work in this trace)'
+	done
+	sed -n '/^## 5\./,/^## 6\./p' host.md | grep -q '^| cudaGetDevice | 1 |'
+	grep -qx '(none: the trace records no grid or block)' dev.md
+	grep -qx '(none: no device work in the category memcpy/copy)' dev.md
+	grep -qx '(none: no device work in that category)' dev.md
+	grep -qx '(none: no runtime or driver API call in this trace)' dev.md
+	# (launches, latency, ops, modules and their kernels)
+	[ "$(grep -cx '(none: the trace has no launch of its device work)' dev.md)" -eq 6 ]
+	[ "$(grep -cx '(none: no host stacks in this trace)' sync.md)" -eq 2 ]
+	grep -qx '(none: no complete event (`ph` X) in this trace)' <(gen --scale 0.01 --be | mct-report -)
+	# no table is a (total) row alone, in these or the fixtures' reports
+	for r in host.md dev.md sync.md flows.md "$BATS_FILE_TMPDIR/seed.md" \
+	    "$BATS_FILE_TMPDIR"/fx/*.md; do
+		[ -e "$r" ] || continue
+		same "$(total_only "$r")" ""
+	done
+	# an op but no module (hta's trace records ops, no nn.Module)
+	f=$fixtures/hta-critical-path-event-sync.json.gz
+	if [ -r "$f" ]; then
+		[ "$(grep -cxF '(none: no launch inside an `nn.Module`)' "$(fxr "$f" md)")" -eq 2 ]
+	fi
+	docs
+	mandoc -Tascii "$MCT_SRCDIR/man/mct-report.1" 2>/dev/null | col -b |
+	    tr -s '[:space:]' ' ' > man.txt
+	grep -qF '"(none: no host stacks in this trace)"' man.txt
+	grep -qF '"(none: the trace records no grid or block)"' man.txt
 }
