@@ -206,7 +206,7 @@ fxr() {
 	    sed '1,/^$/d' | sed -n 3p)
 	[[ "$first" == "| kernel_kernel | "* ]]
 	grep -qxF "$first" r.md
-	grep -q '^By op (`mct-diff --by op`: the device time of the op that launched it):$' r.md
+	grep -q '^By op (`mct-diff --device --by op`: the device time of the op that launched it):$' r.md
 	run mct-report --against nonexistent.json a.json
 	[ "$status" -eq 2 ]
 }
@@ -608,6 +608,68 @@ json.dump({"traceEvents": [
 PY
 }
 
+# The pairs of report R as sections 5, 8 and 9 show them, against
+# python's (report_oracle.py pairs TRACE): each launching API's row of
+# section 5 and the (total) rows of 5, 8 and 9; the device work with no
+# launch said in each of the three, or nowhere where there is none.
+check_pairs() {
+	local r=$1 t=$2 n tot name c hs dt nn nt sh
+	ro pairs "$t" > pairs
+	! grep -q '^flow$' pairs
+	IFS=$'\t' read -r _ n tot < <(grep '^pairs	' pairs)
+	if [ "$n" = 0 ]; then
+		for sec in 5 8 9; do
+			sed -n "/^## $sec\\./,/^## /p" "$r" | grep -q '^(none: '
+		done
+		! md_rows "$r" 5 '(total)' | awk -F'\t' 'NF == 4' | grep -q .
+	else
+		same "$(md_rows "$r" 5 '(total)' | awk -F'\t' 'NF == 4' | cut -f2,4)" "$n	$tot"
+		while IFS=$'\t' read -r _ name c hs dt; do
+			grep -qxF "| $name | $c | $hs | $dt |" "$r"
+		done < <(grep '^launch	' pairs)
+		same "$(md_rows "$r" 8 '(total)' | cut -f2)" "$n"
+		same "$(md_rows "$r" 9 '(total)' | head -1 | cut -f2,3)" "$n	$tot"
+	fi
+	if IFS=$'\t' read -r _ nn nt sh < <(grep '^nolaunch	' pairs); then
+		for sec in 5 8 9; do
+			sed -n "/^## $sec\\./,/^## /p" "$r" | tr '\n' ' ' |
+			    grep -qF "$nn device event$([ "$nn" = 1 ] || echo s) ($nt, $sh of the device time of section 2) ha"
+		done
+	else
+		! grep -q 'no launch in the trace' "$r"
+	fi
+}
+
+@test "sections 5, 8 and 9 count only device work (no cuda_sync, no flow between browser slices) and say what has no launch, as python's" {
+	sync_traces
+	for t in sync.json flows.json k.json; do
+		mct-report "$t" > r.md
+		echo "$t"
+		check_pairs r.md "$t"
+	done
+	# the cuda_sync is neither a launch's device time nor a latency
+	! sed -n '/^## 5\./,/^## 10\./p' r.md | grep -q cudaEventSynchronize
+	mct-report sync.json > r.md
+	! sed -n '/^## 8\./,/^## 10\./p' r.md | grep -q -e cudaEventSynchronize -e 'Event Sync'
+	grep -q "^2 device events (500.00 us, " r.md
+	# --against: of B's pairs too only the device work
+	mct-report --against sync.json k.json > a.md
+	same "$(sed -n '/^By op/,/^## /p' a.md | grep '^| (no op) |' | cut -d'|' -f3,4)" " 7 | 7 "
+	# the fixtures: Kineto's cuda_sync, device work with no launch, Chrome's
+	# flows; the seed's shape (times past 2^31 ns, as awk prints them)
+	for f in hta-critical-path-event-sync.json.gz kineto-resnet50-array.pt.trace.json.gz \
+	    chrome-android-threadtime.json.gz pytorch-small.pt.trace.json small.json; do
+		case $f in
+		pytorch-small*) t=$MCT_SRCDIR/examples/$f; mct-report "$t" > r.md ;;
+		small.json) t=$BATS_FILE_TMPDIR/$f; cp "$BATS_FILE_TMPDIR/small.md" r.md
+			grep -q '^pairs	1,[0-9]*	[0-9.]* s$' <(ro pairs "$t") ;;
+		*) t=$fixtures/$f; [ -r "$t" ] || continue; cp "$(fxr "$t" md)" r.md ;;
+		esac
+		echo "$t"
+		check_pairs r.md "$t"
+	done
+}
+
 @test "the modules' table says its (total) is the launches inside a module: how many of the pairs, their share, as python's" {
 	t=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
 	mct-report "$t" > r.md
@@ -659,6 +721,7 @@ total_only() {
 	[ "$(grep -cx '(none: the trace has no launch of its device work)' dev.md)" -eq 6 ]
 	[ "$(grep -cx '(none: no host stacks in this trace)' sync.md)" -eq 2 ]
 	grep -qx '(none: no complete event (`ph` X) in this trace)' <(gen --scale 0.01 --be | mct-report -)
+	[ "$(grep -cx '(none: no device work in this trace)' flows.md)" -ge 9 ]
 	# no table is a (total) row alone, in these or the fixtures' reports
 	for r in host.md dev.md sync.md flows.md "$BATS_FILE_TMPDIR/seed.md" \
 	    "$BATS_FILE_TMPDIR"/fx/*.md; do
