@@ -739,3 +739,113 @@ total_only() {
 	grep -qF '"(none: no host stacks in this trace)"' man.txt
 	grep -qF '"(none: the trace records no grid or block)"' man.txt
 }
+
+@test "the critical path: where there is none, why (the median step, of how many, mct-path's reason); what top and the names' table sum" {
+	cat > es.json <<'EOF2'
+{"traceEvents":[
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":100,"tid":100,"ts":1000,"dur":50},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":100,"tid":100,"ts":2000,"dur":80},
+{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5000,"dur":20}
+]}
+EOF2
+	mct-report es.json > r.md
+	IFS=$'\t' read -r n _ < <(ro steps es.json)
+	[ "$n" -eq 2 ]
+	# the step mct-path names, and that it has no path
+	mct-path --steps median -o md es.json 2> said > /dev/null
+	med=$(sed -n 's/^mct-path: median of 2 steps: //p' said)
+	[ -n "$med" ]
+	grep -q 'no host op or device event: no path' said
+	sed -n '/Critical path$/,$p' r.md > crit
+	[ "$(grep -cxF "(none: $med, the median of $n steps, has no host op or device event)" crit)" -eq 2 ]
+	# the whole trace of B/E events: not without --pair-be
+	gen --scale 0.01 --be > be.json
+	mct-report be.json | sed -n '/Critical path$/,$p' > crit
+	[ "$(grep -cxF '(none: the trace has no host op or device event; B/E events count only with `mct-path --pair-be`)' crit)" -eq 2 ]
+	f=$fixtures/kineto-rocm62-mi250.json.gz
+	if [ -r "$f" ]; then
+		grep -qxF '(none: ProfilerStep#2, the median of 2 steps, has no host op or device event)' "$(fxr "$f" md)"
+	fi
+	# a kernel that ends before its launch starts: a cycle, as mct-path
+	# says (its step has none: the whole trace)
+	cat > cyc.json <<'EOF2'
+[{"name":"ProfilerStep#1","ph":"X","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":30},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":1,"args":{"correlation":1}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":2,"dur":3,"args":{"correlation":3}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":10,"dur":1,"args":{"correlation":2}},
+{"name":"early","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":1,"dur":1,"args":{"correlation":2}},
+{"name":"k","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":20,"dur":1,"args":{"correlation":1}}]
+EOF2
+	mct-path -q --steps median cyc.json 2>&1 >/dev/null | grep -q 'nodes in a cycle (times out of order): no path$'
+	mct-report cyc.json 2>/dev/null | sed -n '/Critical path$/,$p' > crit
+	[ "$(grep -cxF '(none: the trace has a cycle in its graph, its times out of order)' crit)" -eq 2 ]
+	# a path: what its top is; the table under it sums each name's events
+	r=$BATS_FILE_TMPDIR/small.md
+	sed -n '/Critical path$/,$p' "$r" > crit
+	grep -qxF 'a row'"'"'s `top` is a single event, the one of its kind with the most time on it:' crit
+	grep -qxF 'The names with the most time on it, each name'"'"'s events on the path summed' crit
+	# (that sum, by python: the events of the first name on it)
+	mct-path -q -o md --events ev.nd "$BATS_FILE_TMPDIR/small.json" > /dev/null
+	IFS=$'\t' read -r kind name tot _ < <(sed -n '/^The names with/,$p' crit |
+	    grep -m1 -A1 '^|---' | sed -n 2p | sed 's/^| //; s/ |$//; s/ | /\t/g')
+	[ -n "$name" ]
+	want=$("$PYTHON3" -c '
+import json, sys
+s = sum(e["crit"] for e in map(json.loads, open("ev.nd"))
+        if e.get("kind") == sys.argv[1] and e.get("name") == sys.argv[2])
+print(s)' "$kind" "$name")
+	same "$tot" "$(ro human "$want")"
+}
+
+@test "the overview: events, then of them ph X, s, f and M in that order and the others, adding up, as python's" {
+	ins=("$BATS_FILE_TMPDIR/small.json")
+	for f in hta-critical-path-event-sync.json.gz kineto-bert-h100.json.gz \
+	    ansible-unterminated.json chrome116-devtools.json; do
+		[ -r "$fixtures/$f" ] && ins+=("$fixtures/$f")
+	done
+	for f in "${ins[@]}"; do
+		echo "$f"
+		case $f in
+		"$fixtures"/*) cp "$(fxr "$f" md)" r.md ;;
+		*) cp "$BATS_FILE_TMPDIR/small.md" r.md ;;
+		esac
+		IFS=$'\t' read -r -a want < <(ro ph "$f")
+		{
+			echo "| events | ${want[0]} |"
+			for w in "${want[@]:1}"; do
+				case $w in
+				other\ *) echo "| of which other \`ph\` (below) | ${w#other } |" ;;
+				*) echo "| of which \`ph\` ${w%% *} | ${w#* } |" ;;
+				esac
+			done
+		} > want
+		same "$(sed -n '/^## 1\./,/^## 2\./p' r.md | grep -e '^| events |' -e '^| of which ')" "$(cat want)"
+	done
+}
+
+@test "the steps' line says they are the rounds only where a rank has 3 or more (mct-phases' rule)" {
+	ro kineto 1000,2000 > k2.json
+	ro kineto 1000,3000,1200 > k3.json
+	mct-cat k2.json k3.json > job.nd
+	for t in k2.json k3.json job.nd; do
+		mct-report "$t" > r.md
+		line=$(grep "^The profiler's training steps" r.md)
+		# python's count of steps of each rank
+		case $t in
+		job.nd) IFS=$'\t' read -r lo _ < <(ro steps k2.json)
+			IFS=$'\t' read -r hi _ < <(ro steps k3.json) ;;
+		*) IFS=$'\t' read -r lo _ < <(ro steps "$t"); hi=$lo ;;
+		esac
+		echo "$t $lo $hi: $line"
+		if [ "$lo" -ge 3 ]; then
+			[[ "$line" == *", the rounds where there are 3 or more, each" ]]
+		elif [ "$hi" -ge 3 ]; then
+			[[ "$line" == *", the rounds on the ranks where there are 3 or more, each" ]]
+		else
+			[[ "$line" == *", fewer than 3 and so not the phases' rounds, each" ]]
+		fi
+		# as mct-phases takes them: a steady phase of the steps, or none
+		n=$(mct-phases -o tsv --no-header "$t" | awk -F'\t' '$1 == "steady" || $2 == "steady"' | wc -l)
+		if [ "$hi" -ge 3 ]; then [ "$n" -ge 1 ]; else [ "$n" -eq 0 ]; fi
+	done
+}

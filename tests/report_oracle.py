@@ -38,6 +38,10 @@ python3's json (tests/mct-report.bats).
                     writes them.  "flow" alone where the trace has
                     device work, flows and no X event with an id (the
                     flow mode of mct-flow(1), not computed here)
+  ph TRACE          the report's overview: the number of events, then
+                    the counts of ph X, s, f and M, those the trace has,
+                    in that order, then the count of all others where
+                    there are any ("other"), TAB apart, sep'd by 1,000s
   kineto DURS       write a small Kineto-shaped trace: training steps
                     (ProfilerStep#N) of these durations (us, comma-
                     separated) one after the other, two kernels launched
@@ -220,6 +224,22 @@ def cmd_pairs(args):
             "%.2f%%" % (100 * nt / all_t) if all_t > 0 else "-"))
 
 
+def cmd_ph(args):
+    _, events = read_all([args[0]], "auto")
+    c = {}
+    for e in events:
+        c[e.get("ph")] = c.get(e.get("ph"), 0) + 1
+    out = ["%s" % f"{len(events):,}"]
+    rest = len(events)
+    for p in ("X", "s", "f", "M"):
+        if p in c:
+            out.append("%s %s" % (p, f"{c[p]:,}"))
+            rest -= c[p]
+    if rest:
+        out.append("other " + f"{rest:,}")
+    print("\t".join(out))
+
+
 def cmd_units(args):
     with open(args[0], newline="") as f:
         head = next(csv.reader(f, skipinitialspace=True))
@@ -264,7 +284,7 @@ def cmd_kineto(args):
 def main():
     cmds = {"steps": cmd_steps, "gpu": cmd_gpu, "copies": cmd_copies,
             "units": cmd_units, "kineto": cmd_kineto, "facts": cmd_facts,
-            "pairs": cmd_pairs,
+            "pairs": cmd_pairs, "ph": cmd_ph,
             "human": lambda a: print(human(int(a[0])))}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         die(__doc__)
