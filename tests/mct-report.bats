@@ -686,6 +686,15 @@ check_pairs() {
 	sed -n '/^## 9\./,/^## /p' r.md | tr '\n' ' ' |
 	    grep -qF "Top modules (\`mct-group --by module\`): only the launches inside an \`nn.Module\`, here $nm of the $np paired device events; the shares are of all their device time, so the (total) row's $sh is the part of it that lies in some module:"
 	same "$(md_rows r.md 9 '(total)' | sed -n 2p | cut -f2,4)" "$nm	$sh"
+	# every pair in a module (bert-h100): said so
+	f=$fixtures/kineto-bert-h100.json.gz
+	if [ -r "$f" ]; then
+		read -r np _ < <(oracle stack_oracle.py total "$f")
+		oracle stack_oracle.py by module "$f" > mods
+		[ "$(awk -F'\t' '{ n += $2 } END { print n }' mods)" -eq "$np" ]
+		sed -n '/^## 9\./,/^## /p' "$(fxr "$f" md)" | tr '\n' ' ' |
+		    grep -qF "Top modules (\`mct-group --by module\`): all $np paired device events are inside an \`nn.Module\`:"
+	fi
 	# mct-report(1) says so
 	docs
 	mandoc -Tascii "$MCT_SRCDIR/man/mct-report.1" 2>/dev/null | col -b |
