@@ -206,7 +206,7 @@ fxr() {
 	    sed '1,/^$/d' | sed -n 3p)
 	[[ "$first" == "| kernel_kernel | "* ]]
 	grep -qxF "$first" r.md
-	grep -q '^By op (`mct-diff --by op`: the device time of the op that launched it):$' r.md
+	grep -q '^By op (`mct-diff --device --by op`: the device time of the op that launched it):$' r.md
 	run mct-report --against nonexistent.json a.json
 	[ "$status" -eq 2 ]
 }
@@ -434,15 +434,20 @@ md_rows() {
 		want=$(fact gpu "$f" $fs | paste -sd';' - | sed 's/;/; /g')
 		got=$(md_rows r.md 1 GPU | cut -f2)
 		same "$got" "$want"
-		# the bandwidth of each copy: its bytes over its time
+		# the bandwidth of each copy: its bytes over its time; no copy
+		# (python's (total) row alone): no table, but why
+		if [ "$(fact copy "$f" $fs | wc -l)" -eq 1 ]; then
+			sed -n '/^## 6\./,/^## /p' r.md | grep -q '^(none: no device work'
+			! md_rows r.md 6 '(total)' | grep -q .
+			continue
+		fi
 		while IFS=$'\t' read -r name bw; do
 			same "$(md_rows r.md 6 "$name" | awk -F'\t' '{ print $NF }')" "$bw"
 		done < <(fact copy "$f" $fs)
 	done
 	# both producers' keys are read
 	grep -q '^| GPU | C500 (otherData.device) |$' "$BATS_FILE_TMPDIR/seed.md"
-	grep -q '^| memcpy DTOD(device,device) | .* GB/s |$' r.md ||
-	    grep -q '^| name | count | total | mean | sum:args.bytes | max:args.bytes | bandwidth |$' r.md
+	grep -q '^| memcpy DTOD(device,device) | .* GB/s |$' "$BATS_FILE_TMPDIR/seed.md"
 }
 
 @test "a copy of no time has no bandwidth: '-', as python's, not inf (nor awk's division by zero)" {
@@ -578,4 +583,285 @@ print(", ".join(sorted({e["args"]["name"] for e in ev
 	[ "$status" -eq 0 ]
 	same "$(grep '^| devices and processes' <<<"$output")" \
 	    "| devices and processes (M process_name) | $want |"
+}
+
+# sync.json: a Kineto trace of three steps (ro kineto) and what is not
+# to be paired as device work: a cudaEventSynchronize and its cuda_sync
+# (a wait with a correlation id), a kernel whose id no launch has, a
+# kernel with no id.  flows.json: two Chrome slices an s/f flow joins,
+# a pair of mct-flow's but no device work.
+sync_traces() {
+	ro kineto 1000,3000,1200 > k.json
+	"$PYTHON3" - <<'PY'
+import json
+d = json.load(open("k.json"))
+ev = d["traceEvents"]
+host, dev = {"pid": 100, "tid": 100}, {"pid": 0, "tid": 7}
+ev += [dict(ph="X", cat="cuda_runtime", name="cudaEventSynchronize", ts=5300,
+            dur=600, args={"correlation": 900}, **host),
+       dict(ph="X", cat="cuda_sync", name="Event Sync", ts=5310, dur=580,
+            args={"correlation": 900}, **dev),
+       dict(ph="X", cat="kernel", name="orphan_kernel", ts=6000, dur=300,
+            args={"correlation": 901}, **dev),
+       dict(ph="X", cat="kernel", name="free_kernel", ts=6400, dur=200, **dev)]
+json.dump(d, open("sync.json", "w"))
+s = {"pid": 1, "tid": 1}
+json.dump({"traceEvents": [
+    dict(ph="X", cat="input", name="InputLatency::TouchStart", ts=100, dur=50, **s),
+    dict(ph="s", cat="input", name="flow", id=7, ts=120, **s),
+    dict(ph="X", cat="input", name="Dispatch", ts=300, dur=40, pid=1, tid=2),
+    dict(ph="f", cat="input", name="flow", id=7, ts=310, bp="e", pid=1, tid=2)]},
+    open("flows.json", "w"))
+PY
+}
+
+# The pairs of report R as sections 5, 8 and 9 show them, against
+# python's (report_oracle.py pairs TRACE): each launching API's row of
+# section 5 and the (total) rows of 5, 8 and 9; the device work with no
+# launch said in each of the three, or nowhere where there is none.
+check_pairs() {
+	local r=$1 t=$2 n tot name c hs dt nn nt sh
+	ro pairs "$t" > pairs
+	! grep -q '^flow$' pairs
+	IFS=$'\t' read -r _ n tot < <(grep '^pairs	' pairs)
+	if [ "$n" = 0 ]; then
+		for sec in 5 8 9; do
+			sed -n "/^## $sec\\./,/^## /p" "$r" | grep -q '^(none: '
+		done
+		! md_rows "$r" 5 '(total)' | awk -F'\t' 'NF == 4' | grep -q .
+	else
+		same "$(md_rows "$r" 5 '(total)' | awk -F'\t' 'NF == 4' | cut -f2,4)" "$n	$tot"
+		while IFS=$'\t' read -r _ name c hs dt; do
+			grep -qxF "| $name | $c | $hs | $dt |" "$r"
+		done < <(grep '^launch	' pairs)
+		same "$(md_rows "$r" 8 '(total)' | cut -f2)" "$n"
+		same "$(md_rows "$r" 9 '(total)' | head -1 | cut -f2,3)" "$n	$tot"
+	fi
+	if IFS=$'\t' read -r _ nn nt sh < <(grep '^nolaunch	' pairs); then
+		for sec in 5 8 9; do
+			sed -n "/^## $sec\\./,/^## /p" "$r" | tr '\n' ' ' |
+			    grep -qF "$nn device event$([ "$nn" = 1 ] || echo s) ($nt, $sh of the device time of section 2) ha"
+		done
+	else
+		! grep -q 'no launch in the trace' "$r"
+	fi
+}
+
+@test "sections 5, 8 and 9 count only device work (no cuda_sync, no flow between browser slices) and say what has no launch, as python's" {
+	sync_traces
+	for t in sync.json flows.json k.json; do
+		mct-report "$t" > r.md
+		echo "$t"
+		check_pairs r.md "$t"
+	done
+	# the cuda_sync is neither a launch's device time nor a latency
+	! sed -n '/^## 5\./,/^## 10\./p' r.md | grep -q cudaEventSynchronize
+	mct-report sync.json > r.md
+	! sed -n '/^## 8\./,/^## 10\./p' r.md | grep -q -e cudaEventSynchronize -e 'Event Sync'
+	grep -q "^2 device events (500.00 us, " r.md
+	# --against: of B's pairs too only the device work
+	mct-report --against sync.json k.json > a.md
+	same "$(sed -n '/^By op/,/^## /p' a.md | grep '^| (no op) |' | cut -d'|' -f3,4)" " 7 | 7 "
+	# the fixtures: Kineto's cuda_sync, device work with no launch, Chrome's
+	# flows; the seed's shape (times past 2^31 ns, as awk prints them)
+	for f in hta-critical-path-event-sync.json.gz kineto-resnet50-array.pt.trace.json.gz \
+	    chrome-android-threadtime.json.gz pytorch-small.pt.trace.json small.json; do
+		case $f in
+		pytorch-small*) t=$MCT_SRCDIR/examples/$f; mct-report "$t" > r.md ;;
+		small.json) t=$BATS_FILE_TMPDIR/$f; cp "$BATS_FILE_TMPDIR/small.md" r.md
+			grep -q '^pairs	1,[0-9]*	[0-9.]* s$' <(ro pairs "$t") ;;
+		*) t=$fixtures/$f; [ -r "$t" ] || continue; cp "$(fxr "$t" md)" r.md ;;
+		esac
+		echo "$t"
+		check_pairs r.md "$t"
+	done
+}
+
+@test "the modules' table says its (total) is the launches inside a module: how many of the pairs, their share, as python's" {
+	t=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
+	mct-report "$t" > r.md
+	# python's pairs, each with its module (stack_oracle.py); all are
+	# device work here (report_oracle.py pairs)
+	oracle stack_oracle.py total "$t" > tot
+	read -r np ns < tot
+	IFS=$'\t' read -r _ n _ < <(ro pairs "$t" | grep '^pairs	')
+	[ "${n//,/}" -eq "$np" ]
+	oracle stack_oracle.py by module "$t" > mods
+	read -r nm sm < <(awk -F'\t' '{ n += $2; s += $3 } END { print n, s }' mods)
+	[ "$nm" -gt 0 ] && [ "$nm" -lt "$np" ]
+	sh=$("$PYTHON3" -c "print('%.2f%%' % (100 * $sm / $ns))")
+	sed -n '/^## 9\./,/^## /p' r.md | tr '\n' ' ' |
+	    grep -qF "Top modules (\`mct-group --by module\`): only the launches inside an \`nn.Module\`, here $nm of the $np paired device events; the shares are of all their device time, so the (total) row's $sh is the part of it that lies in some module:"
+	same "$(md_rows r.md 9 '(total)' | sed -n 2p | cut -f2,4)" "$nm	$sh"
+	# every pair in a module (bert-h100): said so
+	f=$fixtures/kineto-bert-h100.json.gz
+	if [ -r "$f" ]; then
+		read -r np _ < <(oracle stack_oracle.py total "$f")
+		oracle stack_oracle.py by module "$f" > mods
+		[ "$(awk -F'\t' '{ n += $2 } END { print n }' mods)" -eq "$np" ]
+		sed -n '/^## 9\./,/^## /p' "$(fxr "$f" md)" | tr '\n' ' ' |
+		    grep -qF "Top modules (\`mct-group --by module\`): all $np paired device events are inside an \`nn.Module\`:"
+	fi
+	# mct-report(1) says so
+	docs
+	mandoc -Tascii "$MCT_SRCDIR/man/mct-report.1" 2>/dev/null | col -b |
+	    tr -s '[:space:]' ' ' | grep -q '"(total)" row is the launches inside one' 
+}
+
+# Every Markdown table of report R with no row but a (total) row,
+# printed.
+total_only() {
+	awk '/^\|/ { t[++n] = $0; next }
+	    { if (n == 3 && t[3] ~ /^\| \(total\) \|/) print t[1]; n = 0 }
+	    END { if (n == 3 && t[3] ~ /^\| \(total\) \|/) print t[1] }' "$1"
+}
+
+@test "a table of no rows is (none), and says why where the report knows it" {
+	sync_traces
+	# a trace of no device work; one with no grid, no copy and no op
+	printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":5},{"ph":"X","cat":"cuda_runtime","name":"cudaGetDevice","pid":1,"tid":1,"ts":20,"dur":1}]}\n' > host.json
+	printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1000,"dur":8390}]}\n' > dev.json
+	mct-report host.json > host.md
+	mct-report dev.json > dev.md
+	mct-report sync.json > sync.md
+	mct-report flows.json > flows.md
+	for s in 2 3 6 7; do
+		sed -n "/^## $s\\./,/^## /p" host.md | grep -qx '(none: no device work in this trace)'
+	done
+	sed -n '/^## 5\./,/^## 6\./p' host.md | grep -q '^| cudaGetDevice | 1 |'
+	grep -qx '(none: the trace records no grid or block)' dev.md
+	grep -qx '(none: no device work in the category memcpy/copy)' dev.md
+	grep -qx '(none: no device work in that category)' dev.md
+	grep -qx '(none: no runtime or driver API call in this trace)' dev.md
+	# (launches, latency, ops, modules and their kernels)
+	[ "$(grep -cx '(none: the trace has no launch of its device work)' dev.md)" -eq 6 ]
+	[ "$(grep -cx '(none: no host stacks in this trace)' sync.md)" -eq 2 ]
+	grep -qx '(none: no complete event (`ph` X) in this trace)' <(gen --scale 0.01 --be | mct-report -)
+	[ "$(grep -cx '(none: no device work in this trace)' flows.md)" -ge 9 ]
+	# no table is a (total) row alone, in these or the fixtures' reports
+	for r in host.md dev.md sync.md flows.md "$BATS_FILE_TMPDIR/seed.md" \
+	    "$BATS_FILE_TMPDIR"/fx/*.md; do
+		[ -e "$r" ] || continue
+		same "$(total_only "$r")" ""
+	done
+	# an op but no module (hta's trace records ops, no nn.Module)
+	f=$fixtures/hta-critical-path-event-sync.json.gz
+	if [ -r "$f" ]; then
+		[ "$(grep -cxF '(none: no launch inside an `nn.Module`)' "$(fxr "$f" md)")" -eq 2 ]
+	fi
+	docs
+	mandoc -Tascii "$MCT_SRCDIR/man/mct-report.1" 2>/dev/null | col -b |
+	    tr -s '[:space:]' ' ' > man.txt
+	grep -qF '"(none: no host stacks in this trace)"' man.txt
+	grep -qF '"(none: the trace records no grid or block)"' man.txt
+}
+
+@test "the critical path: where there is none, why (the median step, of how many, mct-path's reason); what top and the names' table sum" {
+	cat > es.json <<'EOF2'
+{"traceEvents":[
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":100,"tid":100,"ts":1000,"dur":50},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":100,"tid":100,"ts":2000,"dur":80},
+{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5000,"dur":20}
+]}
+EOF2
+	mct-report es.json > r.md
+	IFS=$'\t' read -r n _ < <(ro steps es.json)
+	[ "$n" -eq 2 ]
+	# the step mct-path names, and that it has no path
+	mct-path --steps median -o md es.json 2> said > /dev/null
+	med=$(sed -n 's/^mct-path: median of 2 steps: //p' said)
+	[ -n "$med" ]
+	grep -q 'no host op or device event: no path' said
+	sed -n '/Critical path$/,$p' r.md > crit
+	[ "$(grep -cxF "(none: $med, the median of $n steps, has no host op or device event)" crit)" -eq 2 ]
+	# the whole trace of B/E events: not without --pair-be
+	gen --scale 0.01 --be > be.json
+	mct-report be.json | sed -n '/Critical path$/,$p' > crit
+	[ "$(grep -cxF '(none: the trace has no host op or device event; B/E events count only with `mct-path --pair-be`)' crit)" -eq 2 ]
+	f=$fixtures/kineto-rocm62-mi250.json.gz
+	if [ -r "$f" ]; then
+		grep -qxF '(none: ProfilerStep#2, the median of 2 steps, has no host op or device event)' "$(fxr "$f" md)"
+	fi
+	# a kernel that ends before its launch starts: a cycle, as mct-path
+	# says (its step has none: the whole trace)
+	cat > cyc.json <<'EOF2'
+[{"name":"ProfilerStep#1","ph":"X","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":30},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":1,"args":{"correlation":1}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":2,"dur":3,"args":{"correlation":3}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":10,"dur":1,"args":{"correlation":2}},
+{"name":"early","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":1,"dur":1,"args":{"correlation":2}},
+{"name":"k","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":20,"dur":1,"args":{"correlation":1}}]
+EOF2
+	mct-path -q --steps median cyc.json 2>&1 >/dev/null | grep -q 'nodes in a cycle (times out of order): no path$'
+	mct-report cyc.json 2>/dev/null | sed -n '/Critical path$/,$p' > crit
+	[ "$(grep -cxF '(none: the trace has a cycle in its graph, its times out of order)' crit)" -eq 2 ]
+	# a path: what its top is; the table under it sums each name's events
+	r=$BATS_FILE_TMPDIR/small.md
+	sed -n '/Critical path$/,$p' "$r" > crit
+	grep -qxF 'a row'"'"'s `top` is a single event, the one of its kind with the most time on it:' crit
+	grep -qxF 'The names with the most time on it, each name'"'"'s events on the path summed' crit
+	# (that sum, by python: the events of the first name on it)
+	mct-path -q -o md --events ev.nd "$BATS_FILE_TMPDIR/small.json" > /dev/null
+	IFS=$'\t' read -r kind name tot _ < <(sed -n '/^The names with/,$p' crit |
+	    grep -m1 -A1 '^|---' | sed -n 2p | sed 's/^| //; s/ |$//; s/ | /\t/g')
+	[ -n "$name" ]
+	want=$("$PYTHON3" -c '
+import json, sys
+s = sum(e["crit"] for e in map(json.loads, open("ev.nd"))
+        if e.get("kind") == sys.argv[1] and e.get("name") == sys.argv[2])
+print(s)' "$kind" "$name")
+	same "$tot" "$(ro human "$want")"
+}
+
+@test "the overview: events, then of them ph X, s, f and M in that order and the others, adding up, as python's" {
+	ins=("$BATS_FILE_TMPDIR/small.json")
+	for f in hta-critical-path-event-sync.json.gz kineto-bert-h100.json.gz \
+	    ansible-unterminated.json chrome116-devtools.json; do
+		[ -r "$fixtures/$f" ] && ins+=("$fixtures/$f")
+	done
+	for f in "${ins[@]}"; do
+		echo "$f"
+		case $f in
+		"$fixtures"/*) cp "$(fxr "$f" md)" r.md ;;
+		*) cp "$BATS_FILE_TMPDIR/small.md" r.md ;;
+		esac
+		IFS=$'\t' read -r -a want < <(ro ph "$f")
+		{
+			echo "| events | ${want[0]} |"
+			for w in "${want[@]:1}"; do
+				case $w in
+				other\ *) echo "| of which other \`ph\` (below) | ${w#other } |" ;;
+				*) echo "| of which \`ph\` ${w%% *} | ${w#* } |" ;;
+				esac
+			done
+		} > want
+		same "$(sed -n '/^## 1\./,/^## 2\./p' r.md | grep -e '^| events |' -e '^| of which ')" "$(cat want)"
+	done
+}
+
+@test "the steps' line says they are the rounds only where a rank has 3 or more (mct-phases' rule)" {
+	ro kineto 1000,2000 > k2.json
+	ro kineto 1000,3000,1200 > k3.json
+	mct-cat k2.json k3.json > job.nd
+	for t in k2.json k3.json job.nd; do
+		mct-report "$t" > r.md
+		line=$(grep "^The profiler's training steps" r.md)
+		# python's count of steps of each rank
+		case $t in
+		job.nd) IFS=$'\t' read -r lo _ < <(ro steps k2.json)
+			IFS=$'\t' read -r hi _ < <(ro steps k3.json) ;;
+		*) IFS=$'\t' read -r lo _ < <(ro steps "$t"); hi=$lo ;;
+		esac
+		echo "$t $lo $hi: $line"
+		if [ "$lo" -ge 3 ]; then
+			[[ "$line" == *", the rounds where there are 3 or more, each" ]]
+		elif [ "$hi" -ge 3 ]; then
+			[[ "$line" == *", the rounds on the ranks where there are 3 or more, each" ]]
+		else
+			[[ "$line" == *", fewer than 3 and so not the phases' rounds, each" ]]
+		fi
+		# as mct-phases takes them: a steady phase of the steps, or none
+		n=$(mct-phases -o tsv --no-header "$t" | awk -F'\t' '$1 == "steady" || $2 == "steady"' | wc -l)
+		if [ "$hi" -ge 3 ]; then [ "$n" -ge 1 ]; else [ "$n" -eq 0 ]; fi
+	done
 }

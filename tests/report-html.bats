@@ -61,6 +61,34 @@ browse() {
 	grep -q '<desc>start to end of each row</desc>' "$d/seed.html"
 }
 
+@test "-o html of a trace of empty tables: each a line that says why, no table of a (total) row alone" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":5},{"ph":"X","cat":"cuda_runtime","name":"cudaGetDevice","pid":1,"tid":1,"ts":20,"dur":1}]}\n' > host.json
+	mct-report host.json > host.md
+	mct-report -o html host.json > host.html
+	run -0 oracle html_check.py host.md host.html
+	echo "$output"
+	[[ "$output" == *'"same_text": true'* ]]
+	[[ "$output" == *'"marks_ok": true'* ]]
+	# the reason a paragraph of its own, where the tables were
+	[ "$(grep -c '^<p>(none: no device work in this trace)$' host.html)" -ge 9 ]
+	# every table has a row, not a (total) row alone
+	"$PYTHON3" - host.html <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+for body in re.findall(r"<tbody>(.*?)</tbody>", page, re.S):
+    rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    assert rows, "a table of no row"
+    assert not (len(rows) == 1 and rows[0].startswith("<td>(total)</td>")), rows
+PY
+	# the html of the same empty sections in chromium: the page's text
+	browse "$BATS_TEST_TMPDIR/host.html"
+	run -0 oracle html_check.py host.md host.html host.html.dom host.html.log host.html.png
+	[[ "$output" == *'"console": []'* ]]
+	[[ "$output" == *'"dom_same": true'* ]]
+	grep -q '(none: no device work in this trace)' host.html.dom
+}
+
 @test "-o html in chromium, offline from a file:// URL: no console message, the tables and marks of the page, a screenshot that is not blank" {
 	d=$BATS_FILE_TMPDIR
 	browse "$d/diff.html"

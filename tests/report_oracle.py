@@ -25,6 +25,25 @@ python3's json (tests/mct-report.bats).
                     or 3 where there is no cat); "steps<TAB>..." as
                     steps writes it; one read of each trace
   human NS          NS as the report writes a time
+  pairs TRACE       the device work paired with a launch by correlation
+                    id (args.co_id, else args.correlation; the launch is
+                    the first X event of the id whose cat ends in runtime
+                    or driver, any case, or, with no cat, on pid 1), as
+                    sections 5, 8 and 9 count it: only device work
+                    (on_device_lane: no cuda_sync).  Lines, TAB apart:
+                    "pairs", their number and device time; "launch", a
+                    launching API's name, its pairs, the host time of
+                    its launches summed (one a pair) and the device time;
+                    "nolaunch", the number of device events with no
+                    launch, their time and their share of all device
+                    time (%.2f), when there are any; times as the report
+                    writes them.  "flow" alone where the trace has
+                    device work, flows and no X event with an id (the
+                    flow mode of mct-flow(1), not computed here)
+  ph TRACE          the report's overview: the number of events, then
+                    the counts of ph X, s, f and M, those the trace has,
+                    in that order, then the count of all others where
+                    there are any ("other"), TAB apart, sep'd by 1,000s
   kineto DURS       write a small Kineto-shaped trace: training steps
                     (ProfilerStep#N) of these durations (us, comma-
                     separated) one after the other, two kernels launched
@@ -42,6 +61,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle import die, read_all, trace  # noqa: E402
 from phases_oracle import on_device_lane  # noqa: E402
+from stack_oracle import corr, is_host  # noqa: E402
 
 
 def human(ns):
@@ -171,6 +191,63 @@ def cmd_facts(args):
                 print(tag + "\t" + line)
 
 
+def cmd_pairs(args):
+    _, events = read_all([args[0]], "auto")
+    xs = [e for e in events if e.get("ph") == "X" and is_int(e.get("ts"))]
+    dev = [e for e in xs if on_device_lane(e)]
+    if dev and all(corr(e) is None for e in xs) and any(
+            e.get("ph") in ("s", "f") for e in events):
+        print("flow")
+        return
+    launch = {}
+    for e in xs:
+        k = corr(e)
+        if k is not None and is_host(e) and k not in launch:
+            launch[k] = e
+
+    def dur(e):
+        return e.get("dur") if is_int(e.get("dur")) else 0
+    rows, n, tot, nn, nt = {}, 0, 0, 0, 0
+    for e in dev:
+        k = corr(e)
+        h = launch.get(k) if k is not None else None
+        if h is None or h is e:
+            nn += 1
+            nt += dur(e)
+            continue
+        n += 1
+        tot += dur(e)
+        r = rows.setdefault(h.get("name"), [0, 0, 0])
+        r[0] += 1
+        r[1] += dur(h)
+        r[2] += dur(e)
+    print("pairs\t%s\t%s" % (f"{n:,}", human(tot)))
+    for name, (c, hs, dt) in sorted(rows.items()):
+        print("launch\t%s\t%s\t%s\t%s" % (name, f"{c:,}", human(hs),
+                                            human(dt)))
+    if nn:
+        all_t = tot + nt
+        print("nolaunch\t%s\t%s\t%s" % (
+            f"{nn:,}", human(nt),
+            "%.2f%%" % (100 * nt / all_t) if all_t > 0 else "-"))
+
+
+def cmd_ph(args):
+    _, events = read_all([args[0]], "auto")
+    c = {}
+    for e in events:
+        c[e.get("ph")] = c.get(e.get("ph"), 0) + 1
+    out = ["%s" % f"{len(events):,}"]
+    rest = len(events)
+    for p in ("X", "s", "f", "M"):
+        if p in c:
+            out.append("%s %s" % (p, f"{c[p]:,}"))
+            rest -= c[p]
+    if rest:
+        out.append("other " + f"{rest:,}")
+    print("\t".join(out))
+
+
 def cmd_units(args):
     with open(args[0], newline="") as f:
         head = next(csv.reader(f, skipinitialspace=True))
@@ -215,6 +292,7 @@ def cmd_kineto(args):
 def main():
     cmds = {"steps": cmd_steps, "gpu": cmd_gpu, "copies": cmd_copies,
             "units": cmd_units, "kineto": cmd_kineto, "facts": cmd_facts,
+            "pairs": cmd_pairs, "ph": cmd_ph,
             "human": lambda a: print(human(int(a[0])))}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         die(__doc__)
