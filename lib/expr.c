@@ -436,6 +436,41 @@ mct_expr_fields(const struct mct_expr *e,
 				fn(&e->a[i].c[j].f, arg);
 }
 
+/*
+ * Does e read the field of this text only for whether an event has it
+ * (FIELD, !FIELD), never for its value?  1 if so, or if e never reads it.
+ */
+int
+mct_expr_presence_only(const struct mct_expr *e, const char *text)
+{
+	const struct mct_cond *c;
+	int i, j;
+
+	for (i = 0; i < e->n; i++)
+		for (j = 0; j < e->a[i].n; j++) {
+			c = &e->a[i].c[j];
+			if (c->sub) {
+				if (!mct_expr_presence_only(c->sub, text))
+					return 0;
+			} else if (strcmp(c->f.text, text) == 0 &&
+			    c->op != OP_EXISTS && c->op != OP_MISSING)
+				return 0;
+		}
+	return 1;
+}
+
+/* Has the event the field, as FIELD in an expression asks? */
+int
+mct_expr_has(struct mct_event *ev, const struct mct_field *f,
+    const struct mct_header *h)
+{
+	struct mct_val v;
+	int64_t ns;
+
+	return mct_field_time(f) ? mct_field_ns(ev, f, h, &ns) == 0 :
+	    mct_get(ev, f, &v) == 0;
+}
+
 static int
 cmp_i128(mct_i128 a, mct_i128 b)
 {
@@ -481,9 +516,7 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 	if (c->sub)
 		return eval_or(c->sub, ev, h, tmp) == (c->op == OP_GROUP);
 	if (c->op == OP_EXISTS || c->op == OP_MISSING) {
-		int has = mct_field_time(&c->f) ?
-		    mct_field_ns(ev, &c->f, h, &ns) == 0 :
-		    mct_get(ev, &c->f, &v) == 0;
+		int has = mct_expr_has(ev, &c->f, h);
 
 		return c->op == OP_EXISTS ? has : !has;
 	}

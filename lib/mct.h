@@ -609,6 +609,9 @@ int	 mct_expr_eval(const struct mct_expr *, struct mct_event *,
 	    const struct mct_header *);
 void	 mct_expr_fields(const struct mct_expr *,
 	    void (*)(const struct mct_field *, void *), void *);
+int	 mct_expr_presence_only(const struct mct_expr *, const char *);
+int	 mct_expr_has(struct mct_event *, const struct mct_field *,
+	    const struct mct_header *);
 
 /*
  * rules.c - LABEL<TAB>PREDICATE rules and the virtual field category,

@@ -12,8 +12,10 @@
  * several rules files, such as the fuzz target, calls it between).
  *
  * An event's label depends only on the fields the rules read, so labels
- * are cached under the values of those fields, virtual ones included:
- * classifying 225,852 events costs a few hundred regexec() calls.
+ * are cached under the values of those fields, virtual ones included (a
+ * field the rules only test for, !args.co_id, under whether the event
+ * has it): classifying 225,852 events costs a few hundred regexec()
+ * calls.
  *
  * The getter of category, and its stand-in (other) in a group key, are
  * registered in field.c's table when rules are loaded, so field.c never
@@ -52,6 +54,8 @@ static struct {
 	struct rule	*r;
 	int		 n;
 	struct mct_field *keys;		/* fields the rules read */
+	char		*has;		/* per key: read only for whether an
+					   event has it (then keyed by that) */
 	int		 nkeys;
 	struct mct_map	 cache;		/* key text -> rule index, -1: none */
 	struct mct_buf	 kbuf;
@@ -101,6 +105,8 @@ mct_rules_reset(void)
 		mct_field_free(&rules.keys[j]);
 	free(rules.keys);
 	rules.keys = NULL;
+	free(rules.has);
+	rules.has = NULL;
 	rules.nkeys = 0;
 	mct_map_free(&rules.cache);
 	mct_buf_free(&rules.kbuf);
@@ -190,7 +196,7 @@ mct_rules_load(const char *path)
 	size_t cap = 0;
 	ssize_t n;
 	FILE *f;
-	int lineno = 0, rv = 0;
+	int lineno = 0, rv = 0, i, j;
 
 	mct_rules_reset();
 	mct_field_register(category, get_category, get_other);
@@ -241,6 +247,15 @@ mct_rules_load(const char *path)
 		mct_rules_reset();
 		return rv;
 	}
+	/*
+	 * A field the rules test only for presence (!args.co_id) keys the
+	 * cache by that alone: its values may be as many as the events.
+	 */
+	rules.has = mct_xmalloc((size_t)rules.nkeys + 1);
+	for (i = 0; i < rules.nkeys; i++)
+		for (rules.has[i] = 1, j = 0; j < rules.n && rules.has[i]; j++)
+			rules.has[i] = (char)mct_expr_presence_only(rules.r[j].e,
+			    rules.keys[i].text);
 	rules.loaded = 1;
 	return 0;
 }
@@ -347,7 +362,11 @@ rule_of_locked(struct mct_event *ev, const struct mct_header *h)
 		return -2;
 	k->len = 0;
 	for (i = 0; i < rules.nkeys; i++) {
-		mct_field_key(ev, &rules.keys[i], h, k);
+		if (rules.has[i])
+			mct_buf_addc(k, mct_expr_has(ev, &rules.keys[i], h) ?
+			    '1' : '0');
+		else
+			mct_field_key(ev, &rules.keys[i], h, k);
 		mct_buf_addc(k, '\037');
 	}
 	if (k->p == NULL)	/* the rules read no field */

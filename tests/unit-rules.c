@@ -113,6 +113,23 @@ test_rules(void)
 	ok(rc == -1 && strstr(msg, "/nonexistent/x.rules") != NULL,
 	    "rules: a missing file is named (%s)", msg);
 
+	/*
+	 * A field tested only for presence keys the cache by presence (its
+	 * values may be one an event); one also compared, by its value.
+	 */
+	rc = rules_load(TFILE("has.rules", "G\tname==k && !args.co\n"
+	    "H\tname==k\nY\targs.v == 3\nX\targs.v\n"), msg, sizeof(msg));
+	ok(rc == 0 &&
+	    strcmp(cat_of("{\"name\":\"k\",\"args\":{\"co\":1}}"), "\"H\"") == 0 &&
+	    strcmp(cat_of("{\"name\":\"k\"}"), "\"G\"") == 0 &&
+	    strcmp(cat_of("{\"name\":\"k\",\"args\":{\"co\":2}}"), "\"H\"") == 0 &&
+	    strcmp(cat_of("{\"name\":\"k\",\"args\":{\"co\":null}}"), "\"H\"") == 0,
+	    "rules: !FIELD: the label by whether the event has the field");
+	ok(strcmp(cat_of("{\"name\":\"j\",\"args\":{\"v\":3}}"), "\"Y\"") == 0 &&
+	    strcmp(cat_of("{\"name\":\"j\",\"args\":{\"v\":4}}"), "\"X\"") == 0 &&
+	    strcmp(cat_of("{\"name\":\"j\",\"args\":{\"v\":3}}"), "\"Y\"") == 0,
+	    "rules: a field both tested and compared: the label by its value");
+
 	/* mct_rules_reset(): the next lookup loads $MCT_RULES again */
 	rc = rules_load(p1, msg, sizeof(msg));
 	mct_rules_reset();
