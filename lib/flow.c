@@ -243,8 +243,9 @@ flow_time(struct mct_flow *f, int64_t ts)
 		forget(f);
 }
 
-static int
-is_host(struct mct_flow *f, struct mct_event *ev)
+/* Is the event a host call (--host, else mct_host_call())? */
+int
+mct_flow_is_host(struct mct_flow *f, struct mct_event *ev)
 {
 	if (f->host)
 		return mct_expr_eval(f->host, ev, f->hdr);
@@ -301,7 +302,7 @@ flow_event(struct mct_flow *f, struct mct_event *ev,
 		mct_stack_time(f->stk, ts);
 	/* the state lives in the map beside its key: no malloc per id */
 	c = mct_map_add(&f->corrs, k->p, k->len, NULL)->val.p;
-	if (is_host(f, ev))
+	if (mct_flow_is_host(f, ev))
 		return host(f, ev, c, ts, dur);
 	if (c->has_host) {
 		c->ndev++;

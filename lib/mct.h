@@ -1214,6 +1214,7 @@ void	 mct_flow_init(struct mct_flow *, const struct mct_header *);
 int32_t	 mct_flow_intern(struct mct_flow *, struct mct_event *, int);
 void	 mct_flow_rank(struct mct_flow *, struct mct_event *, struct mct_buf *);
 int	 mct_flow_key(struct mct_flow *, struct mct_event *, struct mct_buf *);
+int	 mct_flow_is_host(struct mct_flow *, struct mct_event *);
 int	 mct_flow_add(struct mct_flow *, struct mct_event *, struct mct_buf *);
 int	 mct_flow_pair(struct mct_flow *, const char *, size_t,
 	    const struct mct_corr *, int64_t);

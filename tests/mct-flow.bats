@@ -960,6 +960,46 @@ tables_trace() {
 	done
 }
 
+@test "--device: only the pairs of device work; a cuda_sync is passed over (its launch a host call without device event), a flow between host slices no pair; --stack --device is --stack | mct-filter --device; as python's" {
+	cd "$BATS_TEST_TMPDIR"
+	"$PYTHON3" -c '
+import json
+def x(cat, name, pid, tid, ts, dur, corr):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": {"correlation": corr}}
+ev = [x("cpu_op", "aten::mm", 1, 1, 0, 100, None),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 1, 10, 5, 1),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 1, 20, 5, 2),
+      x("cuda_runtime", "cudaEventSynchronize", 1, 1, 30, 40, 3),
+      x("kernel", "k1", 0, 7, 15, 10, 1),
+      x("kernel", "k2", 0, 7, 30, 10, 2),
+      x("cuda_sync", "Event Sync", 0, 7, 40, 30, 3)]
+del ev[0]["args"]
+json.dump({"traceEvents": ev}, open("k.json", "w"))
+# a Chrome flow between two host slices
+json.dump({"traceEvents": [
+    {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+    {"ph": "s", "name": "f", "cat": "input", "id": 9, "pid": 1, "tid": 1, "ts": 1},
+    {"ph": "X", "name": "b", "pid": 1, "tid": 2, "ts": 20, "dur": 10},
+    {"ph": "f", "name": "f", "cat": "input", "id": 9, "pid": 1, "tid": 2, "ts": 21, "bp": "e"}]},
+    open("c.json", "w"))
+'
+	# python: the pairs of device work
+	same "$(oracle report_oracle.py pairs k.json | head -n 1)" "$(printf 'pairs\t2\t20.00 us')"
+	same "$(mct-flow -q --device -o tsv --no-header -F launch.name,name k.json)" \
+	    "$(printf 'cudaLaunchKernel\tk1\ncudaLaunchKernel\tk2')"
+	[ "$(mct-flow -q -o tsv --no-header k.json | wc -l)" -eq 3 ]
+	run --separate-stderr mct-flow --device k.json
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == "mct-flow: 2 pairs; 1 host calls without device event, 0 device events without launch"* ]]
+	same "$(mct-flow -q --stack --device k.json)" "$(mct-flow -q --stack k.json | mct-filter --device)"
+	! mct-flow -q -o folded --device k.json | grep -q 'Event Sync'
+	mct-flow -q -o folded k.json | grep -q 'Event Sync'
+	# flow mode: the flow binds two host slices: a pair, but not with --device
+	[ "$(mct-flow -q -o tsv --no-header c.json | wc -l)" -eq 1 ]
+	same "$(mct-flow -q --device --orphans c.json | tail -n +2)" ""
+}
+
 @test "man page: SYNOPSIS is the usage line, every long option of --help is in it, mandoc -Tlint is clean" {
 	docs
 	page=$MCT_SRCDIR/man/mct-flow.1

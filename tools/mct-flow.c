@@ -52,6 +52,7 @@ struct opts {
 	struct mct_flow	 fl;		/* key mode (lib/flow.c) */
 	struct mct_seen	 seen;		/* was --key in some event? */
 	int		 orphans, quiet, stack;
+	int		 device;	/* --device: device work's pairs only */
 	const char	*stepname, *under;	/* --step-name, --under */
 	struct mct_out	 out;
 	const struct mct_header *hdr;
@@ -75,9 +76,10 @@ struct opts {
 };
 
 enum { OPT_HOST = MCT_OPT_TOOL, OPT_KEY, OPT_ORPHANS, OPT_STACK, OPT_WINDOW,
-    OPT_STEP_NAME, OPT_UNDER };	/* FT_OPT_*: mct-flow.h */
+    OPT_STEP_NAME, OPT_UNDER, OPT_DEVICE };	/* FT_OPT_*: mct-flow.h */
 
 static const struct option longopts[] = {
+	{ "device",	no_argument,		NULL, OPT_DEVICE },
 	MCT_LONGOPT_FIELDS,
 	MCT_LONGOPT_HELP,
 	{ "host",	required_argument,	NULL, OPT_HOST },
@@ -118,6 +120,11 @@ usage(int status)
 	    "the device\nevent with launch (the host call's name, ts, dur, "
 	    "pid, tid), latency\n(device start - launch start) and queue "
 	    "(device start - launch end).\n\n"
+	    "      --device          only the pairs of device work (kernels, "
+	    "copies,\n"
+	    "                        memsets: not Kineto's cuda_sync waits, "
+	    "not flows\n"
+	    "                        between host slices)\n"
 	    "      --key FIELD       the correlation id (default: args.co_id, "
 	    "else\n"
 	    "                        args.correlation, else flow event ids)\n"
@@ -409,6 +416,11 @@ add(struct opts *o, struct mct_event *ev)
 			add_fend(o, ev, mct_jstr_eq(&ph, "s", 1));
 		return;
 	}
+	/* --device: a correlated event that is neither a launch nor work */
+	if (o->device && mct_jstr_eq(&ph, "X", 1) && !mct_device(ev) &&
+	    !mct_flow_is_host(&o->fl, ev) &&
+	    mct_flow_key(&o->fl, ev, &o->tmp) == 0)
+		return;
 	switch (mct_flow_add(&o->fl, ev, &o->tmp)) {
 	case -1:
 		exit(MCT_EXIT_USAGE);
@@ -595,10 +607,18 @@ flow_mode(struct opts *o, FILE *sp, long long *no_dev, long long *no_host,
 			struct fend *f = byid[lo];
 			struct mct_corr cr = { 0 };
 			struct mct_event h;
+			int dv;
 
 			if (f->start || f->slice < 0 ||
 			    slice_at(o, sp, f->slice, &line) != 0)
 				continue;
+			if (o->device) {	/* a host slice: no pair, no orphan */
+				mct_event_init(&h, line.p, line.len, o->hdr);
+				dv = mct_device(&h);
+				mct_event_free(&h);
+				if (!dv)
+					continue;
+			}
 			if (s == NULL || s->slice < 0 ||
 			    slice_at(o, sp, s->slice, &hl) != 0) {
 				(*no_host)++;
@@ -714,7 +734,8 @@ static int
 options(int argc, char *argv[], struct opts *o, struct mct_opts *mo)
 {
 	const struct mct_flag flags[] = { { 'q', &o->quiet },
-	    { OPT_ORPHANS, &o->orphans }, { OPT_STACK, &o->stack }, { 0, NULL } };
+	    { OPT_ORPHANS, &o->orphans }, { OPT_STACK, &o->stack },
+	    { OPT_DEVICE, &o->device }, { 0, NULL } };
 	struct mct_cli c = { .usage = usage, .flags = flags, .out = &o->out,
 	    .mo = mo, .fields = pair_fields, .own = "folded", .rules_now = 1 };
 	int ch;
