@@ -476,6 +476,16 @@ mct_phase_dur(struct mct_event *ev, int64_t ts)
 	return dur;
 }
 
+/* Is it an annotation of the GPU's lanes (cat gpu_user_annotation)? */
+static int
+gpu_annotation(struct mct_event *ev)
+{
+	struct mct_val cat;
+
+	return mct_get_key(ev, "cat", &cat) == 0 &&
+	    mct_jstr_eq(&cat, "gpu_user_annotation", 19);
+}
+
 /*
  * Is it named ProfilerStep#N, and not the GPU's copy of the annotation
  * (Kineto writes each step again on the GPU's lane, cat
@@ -488,18 +498,9 @@ mct_is_step(struct mct_event *ev)
 	struct mct_val v;
 
 	return mct_get_key(ev, "name", &v) == 0 && mct_is_step_name(&v) &&
-	    !mct_is_gpu_annotation(ev);
+	    !gpu_annotation(ev);
 }
 
-/* Is it an annotation of the GPU's lanes (cat gpu_user_annotation)? */
-int
-mct_is_gpu_annotation(struct mct_event *ev)
-{
-	struct mct_val cat;
-
-	return mct_get_key(ev, "cat", &cat) == 0 &&
-	    mct_jstr_eq(&cat, "gpu_user_annotation", 19);
-}
 
 void
 mct_steps_add(struct mct_steps *s, int64_t ts, int64_t dur)
