@@ -640,7 +640,7 @@ check_pairs() {
 	if IFS=$'\t' read -r _ nn nt sh < <(grep '^nolaunch	' pairs); then
 		for sec in 5 8 9; do
 			sed -n "/^## $sec\\./,/^## /p" "$r" | tr '\n' ' ' |
-			    grep -qF "$nn device event$([ "$nn" = 1 ] || echo s) ($nt, $sh of the device time of section 2) ha"
+			    grep -qF "$nn device event$([ "$nn" = 1 ] || echo s) ($nt, $sh of the device time) ha"
 		done
 	else
 		! grep -q 'no launch in the trace' "$r"
@@ -729,13 +729,13 @@ total_only() {
 		sed -n "/^## $s\\./,/^## /p" host.md | grep -qx '(none: no device work in this trace)'
 	done
 	sed -n '/^## 5\./,/^## 6\./p' host.md | grep -q '^| cudaGetDevice | 1 |'
-	grep -qx '(none: the trace records no grid or block)' dev.md
+	grep -qx '(none: no device event records a grid or block)' dev.md
 	grep -qx '(none: no device work in the category memcpy/copy)' dev.md
 	grep -qx '(none: no device work in that category)' dev.md
-	grep -qx '(none: no runtime or driver API call in this trace)' dev.md
+	grep -qx '(none: no call the rules label MXMACA, CUDA or HIP runtime or CUDA driver)' dev.md
 	# (launches, latency, ops, modules and their kernels)
-	[ "$(grep -cx '(none: the trace has no launch of its device work)' dev.md)" -eq 6 ]
-	[ "$(grep -cx '(none: no host stacks in this trace)' sync.md)" -eq 2 ]
+	[ "$(grep -cx '(none: no device event is tied to a launch by a correlation id or a flow)' dev.md)" -eq 6 ]
+	[ "$(grep -cxF '(none: no launch inside an op or an `nn.Module`)' sync.md)" -eq 2 ]
 	grep -qx '(none: no complete event (`ph` X) in this trace)' <(gen --scale 0.01 --be | mct-report -)
 	[ "$(grep -cx '(none: no device work in this trace)' flows.md)" -ge 9 ]
 	# no table is a (total) row alone, in these or the fixtures' reports
@@ -752,8 +752,49 @@ total_only() {
 	docs
 	mandoc -Tascii "$MCT_SRCDIR/man/mct-report.1" 2>/dev/null | col -b |
 	    tr -s '[:space:]' ' ' > man.txt
-	grep -qF '"(none: no host stacks in this trace)"' man.txt
-	grep -qF '"(none: the trace records no grid or block)"' man.txt
+	grep -qF '"(none: no launch inside an op or an nn.Module)"' man.txt
+	grep -qF '"(none: no device event records a grid or block)"' man.txt
+}
+
+@test "the reasons are true: device work the rules hide is still device work; a step name's backslashes are printed as written (dash's echo would read them); counts past 2^31 in the report's awk" {
+	# a kernel every rule hides (label -): section 2 has no category, but
+	# the device lanes (section 3) have it, and no section says otherwise
+	printf '%s\n' '{"traceEvents":[{"ph":"X","cat":"kernel","name":"add_kernel","pid":0,"tid":7,"ts":1,"dur":20}]}' > hide.json
+	printf -- '-\tname~.\n' > hide.rules
+	mct-report -r hide.rules hide.json > hide.md
+	sed -n '/^## 2\./,/^## 3\./p' hide.md | grep -qx '(none: the rules give no device event a category)'
+	sed -n '/^## 3\./,/^## 4\./p' hide.md | grep -q '^| add_kernel | 1 |'
+	! grep -q 'no device work in this trace' hide.md
+	# the median step (no event in it) named with a backslash and a bar
+	printf '%s\n' '{"traceEvents":[' \
+	    '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1\\n| x | y","pid":100,"tid":100,"ts":1000,"dur":50},' \
+	    '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#2\\n| x | y","pid":100,"tid":100,"ts":2000,"dur":80},' \
+	    '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5000,"dur":20}]}' > nl.json
+	mct-report nl.json > nl.md
+	sed -n '/Critical path$/,$p' nl.md > crit
+	# (the name as mct-path writes it, tsv: its backslash doubled)
+	[ "$(grep -cxF -e '(none: ProfilerStep#1\\n| x | y, the median of 2 steps, has no host op or device event)' \
+	    -e '(none: ProfilerStep#2\\n| x | y, the median of 2 steps, has no host op or device event)' crit)" -eq 2 ]
+	! grep -q '^| x | y' nl.md
+	# the report's awk helpers: a count past 2^31 keeps its digits (mawk's
+	# %d stops at 2^31 - 1)
+	fmt=$(sed -n "/^fmt_awk='/,/^'/p" "$MCT_BUILDDIR/tools/mct-report" | sed "1s/^fmt_awk='//; \$d")
+	[ -n "$fmt" ]
+	same "$(awk "$fmt"'BEGIN { print sep(12345678901) }')" "12,345,678,901"
+}
+
+@test "the overview's devices row: a | in a process name is \|, a newline in it stays \n: the table stays one table (md and html)" {
+	printf '%s\n' '{"traceEvents":[' \
+	    '{"ph":"M","name":"process_name","pid":0,"args":{"name":"GPU|0"}},' \
+	    '{"ph":"M","name":"process_name","pid":1,"args":{"name":"host\nside"}},' \
+	    '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5000,"dur":20}]}' > dv.json
+	mct-report dv.json > dv.md
+	grep -qxF '| devices and processes (M process_name) | GPU\|0, host\nside |' dv.md
+	# every row of the overview's table has its 2 cells (3 bars not \|)
+	same "$(sed -n '/^## 1\./,/^All /p' dv.md | grep '^|' | sed 's/\\|//g' |
+	    awk -F'|' '{ print NF }' | sort -u)" 4
+	mct-report -o html dv.json > dv.html
+	grep -qF 'GPU|0, host\nside' dv.html
 }
 
 @test "the critical path: where there is none, why (the median step, of how many, mct-path's reason); what top and the names' table sum" {
