@@ -454,7 +454,7 @@ mct_obj_keys(const struct mct_val *obj, const char *const *keys, int any,
 	size_t klen[32];
 	int i, n, plain;
 
-	for (n = 0; keys[n] != NULL; n++) {
+	for (n = 0; n < 32 && keys[n] != NULL; n++) {	/* (past 32: unasked) */
 		klen[n] = strlen(keys[n]);
 		vals[n].type = MCT_J_NONE;
 		vals[n].p = NULL;

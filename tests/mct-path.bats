@@ -872,3 +872,24 @@ J
 	grep -q '^.Ql mct-path: N steps on some ranks only: each analysed on the ranks that have it$' \
 	    "$MCT_SRCDIR/man/mct-path.1"
 }
+
+@test "a stream of a few huge events: the room its file's size suggests is a guess; where it cannot be had (ulimit -v) the path is found as before" {
+	# (a sanitizer's shadow memory needs more address space than any ulimit)
+	! grep -q __asan_init "$(command -v mct-path)" ||
+	    skip "a sanitizer build: ulimit -v leaves it no room"
+	# 100 events of 1 MB each: a 100 MB stream whose size would suggest
+	# a million events
+	"$PYTHON3" -c '
+import sys
+pad = "x" * (1 << 20)
+f = open(sys.argv[1], "w")
+f.write("{\"name\":\"mct_header\",\"ph\":\"M\",\"args\":{\"version\":1,\"unit\":\"ns\",\"origin\":0,\"form\":\"object\",\"sorted\":false,\"top_before\":0,\"top\":{},\"sources\":[\"a\"]}}\n")
+for i in range(100):
+    f.write("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k%d\",\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":5,\"args\":{\"pad\":\"%s\"}}\n" % (i, i * 10, pad))
+' fat.nd
+	want=$(mct-path -o tsv fat.nd 2>&1; echo "rc $?")
+	got=$(ulimit -v 40000; mct-path -o tsv fat.nd 2>&1; echo "rc $?")
+	rm -f fat.nd
+	same "$got" "$want"
+	[[ "$got" != *"Cannot allocate memory"* ]]
+}

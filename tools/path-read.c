@@ -476,30 +476,41 @@ stream_events(const struct mct_source *s)
 	return (unsigned long long)st.st_size / STREAM_LINE;
 }
 
+/* (the guess asked of a stream at most: more, and the array grows) */
+#define STREAM_GUESS_MAX	(1ULL << 20)
+
 /*
  * Room for the events pass 1 framed, asked at once: no copies of what is
  * kept, and no fresh pages for each size on the way (a stream's count is
  * not known: its file's size says about how many at most; a pipe's
  * grow; --steps median's second reading takes as many as the first,
  * o->nx).  Not with --steps or --step, whose events come and go, till
- * their order is broken (path-steps.c): then all are kept (all: 1).
+ * their order is broken (path-steps.c): then all are kept (all: 1).  The
+ * room is a guess (a file of a few huge events): where it cannot be had
+ * (ulimit -v, a file larger than memory), the array grows as events come.
  */
 void
 path_reserve(struct opts *o, int all)
 {
 	unsigned long long n = 0;
+	struct pev *p;
 	int i;
 
 	for (i = 0; i < o->hdr->nsrc; i++)
 		n += o->hdr->src[i].stream ? stream_events(&o->hdr->src[i]) :
 		    o->hdr->src[i].nevents;
+	if (n > STREAM_GUESS_MAX && n > (unsigned long long)o->nx)
+		n = STREAM_GUESS_MAX;
 	if (n < (unsigned long long)o->nx)
 		n = (unsigned long long)o->nx;
 	if ((path_stepwise(o) && !all) || n <= o->cap ||
 	    n > SIZE_MAX / sizeof(*o->ev))
 		return;
+	/* (a guess: if the room cannot be had, the array grows as it did) */
+	if ((p = realloc(o->ev, (size_t)n * sizeof(*o->ev))) == NULL)
+		return;
+	o->ev = p;
 	o->cap = (size_t)n;
-	o->ev = mct_xrealloc(o->ev, o->cap * sizeof(*o->ev));
 }
 
 /* The event d describes kept (seq: its place in the input). */
