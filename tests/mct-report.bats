@@ -797,7 +797,14 @@ total_only() {
 	grep -qF 'GPU|0, host\nside' dv.html
 }
 
-@test "the critical path: where there is none, why (the median step, of how many, mct-path's reason); what top and the names' table sum" {
+@test "--against a trace of metadata only: the message names it, not a temporary file (exit 2)" {
+	printf '%s\n' '{"traceEvents":[{"ph":"M","name":"process_name","pid":0,"args":{"name":"GPU"}}]}' > meta.json
+	run --separate-stderr mct-report --against meta.json "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json"
+	[ "$status" -eq 2 ]
+	same "$stderr" "mct-diff: meta.json: run B has no events: nothing to compare"
+}
+
+@test "the critical path: where there is none, why (the median step, of how many, mct-path's reason; a cycle is exit 1); what top and the names' table sum" {
 	cat > es.json <<'EOF2'
 {"traceEvents":[
 {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":100,"tid":100,"ts":1000,"dur":50},
@@ -836,6 +843,10 @@ EOF2
 	mct-path -q --steps median cyc.json 2>&1 >/dev/null | grep -q 'nodes in a cycle (times out of order): no path$'
 	mct-report cyc.json 2>/dev/null | sed -n '/Critical path$/,$p' > crit
 	[ "$(grep -cxF '(none: the trace has a cycle in its graph, its times out of order)' crit)" -eq 2 ]
+	# and exit 1, as mct-path's
+	run --separate-stderr mct-report cyc.json
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"nodes in a cycle (times out of order): no path"* ]]
 	# a path: what its top is; the table under it sums each name's events
 	r=$BATS_FILE_TMPDIR/small.md
 	sed -n '/Critical path$/,$p' "$r" > crit
