@@ -501,7 +501,6 @@ mct_is_step(struct mct_event *ev)
 	    !gpu_annotation(ev);
 }
 
-
 void
 mct_steps_add(struct mct_steps *s, int64_t ts, int64_t dur)
 {

@@ -237,6 +237,20 @@ kineto_fixtures() {
 	done
 }
 
+# cycle_trace > FILE: a step whose kernel 'early' ends before its launch
+# starts, a sync between: the critical path's graph has a cycle (times
+# out of order; mct-path exits 1).
+cycle_trace() {
+	cat <<'J'
+[{"name":"ProfilerStep#1","ph":"X","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":30},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":1,"args":{"correlation":1}},
+{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":2,"dur":3,"args":{"correlation":3}},
+{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":10,"dur":1,"args":{"correlation":2}},
+{"name":"early","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":1,"dur":1,"args":{"correlation":2}},
+{"name":"k","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":20,"dur":1,"args":{"correlation":1}}]
+J
+}
+
 # bare_step > FILE: tests/genmem.py's trace (three ProfilerStep#N on its
 # main thread) with an X event named a bare "ProfilerStep#" (no digit after
 # the #: no step, mct(7)) around all of it on that thread.

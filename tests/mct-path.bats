@@ -580,14 +580,7 @@ mct-path: 1 kernels with neither a launch nor an earlier kernel to wait for"
 }
 
 @test "bad input: a kernel that ends before its launch starts makes a cycle: reported, exit 1, no path, as the oracle finds" {
-	cat > t.json <<'J'
-[{"name":"ProfilerStep#1","ph":"X","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":30},
-{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":1,"args":{"correlation":1}},
-{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":2,"dur":3,"args":{"correlation":3}},
-{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":10,"dur":1,"args":{"correlation":2}},
-{"name":"early","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":1,"dur":1,"args":{"correlation":2}},
-{"name":"k","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":20,"dur":1,"args":{"correlation":1}}]
-J
+	cycle_trace > t.json
 	n=$(ask t.json "" | sed -n 's/^cycle //p')
 	[ -n "$n" ]
 	run --separate-stderr mct-path -q t.json

@@ -832,14 +832,7 @@ EOF2
 	fi
 	# a kernel that ends before its launch starts: a cycle, as mct-path
 	# says (its step has none: the whole trace)
-	cat > cyc.json <<'EOF2'
-[{"name":"ProfilerStep#1","ph":"X","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":30},
-{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":0,"dur":1,"args":{"correlation":1}},
-{"name":"cudaDeviceSynchronize","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":2,"dur":3,"args":{"correlation":3}},
-{"name":"cudaLaunchKernel","ph":"X","cat":"cuda_runtime","pid":1,"tid":1,"ts":10,"dur":1,"args":{"correlation":2}},
-{"name":"early","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":1,"dur":1,"args":{"correlation":2}},
-{"name":"k","ph":"X","cat":"kernel","pid":0,"tid":7,"ts":20,"dur":1,"args":{"correlation":1}}]
-EOF2
+	cycle_trace > cyc.json
 	mct-path -q --steps median cyc.json 2>&1 >/dev/null | grep -q 'nodes in a cycle (times out of order): no path$'
 	mct-report cyc.json 2>/dev/null | sed -n '/Critical path$/,$p' > crit
 	[ "$(grep -cxF '(none: the trace has a cycle in its graph, its times out of order)' crit)" -eq 2 ]
