@@ -468,6 +468,22 @@ step_as_row() {
 	    "624 622 3"
 }
 
+
+@test "early Kineto's steps (ProfilerStep#N of cat Operator) are the window of their ops, not an op on the path: the rows, median and path of cat user_annotation's, the oracle's; --only-path keeps them" {
+	local want
+
+	genf ua.json --scale 0.01 --profiler-steps
+	sed '/"name":"ProfilerStep#/s/"cat":"user_annotation"/"cat":"Operator"/' ua.json > op.json
+	[ "$(mct-filter -c --cat Operator --match '^ProfilerStep#' op.json)" -eq 4 ]
+	same "$(mct-path -q -o tsv --steps all op.json)" "$(mct-path -q -o tsv --steps all ua.json)"
+	same "$(mct-path -q --steps median op.json | sed 1d)" "$(mct-path -q --steps median ua.json | sed 1d)"
+	want=$(ask op.json $'--step\tProfilerStep#3' "${PS_ASKS[@]}")
+	same "$(says --step 'ProfilerStep#3' op.json)" "$want"
+	# no step on its own path
+	[ "$(mct-path -q --step 'ProfilerStep#3' op.json | mct-filter -c --match '^ProfilerStep#')" -eq 0 ]
+	mct-path -q -o trace --only-path op.json > only.json
+	[ "$(mct-filter -c --cat Operator --match '^ProfilerStep#' only.json)" -eq 4 ]
+}
 @test "-o trace --only-path: the X events on the path and the annotations, every other event, the flows" {
 	need_fixtures
 	local f=$fixtures/hta-critical-path-simple-add.json.gz

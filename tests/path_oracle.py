@@ -9,7 +9,8 @@ rules of mct-path(1):
   events   an event's place (seq) is its index in the trace, metadata
            events counted.  Host ops: X events off the device lanes with
            dur > 0, not annotations (cat user_annotation,
-           gpu_user_annotation, python_function, Trace) nor cuda_sync.
+           gpu_user_annotation, python_function, Trace), not a training
+           step whatever its cat (early Kineto's Operator), nor cuda_sync.
            Device work: the device lanes (as phases_oracle.py says) whose
            correlation id (args.correlation, else args.co_id) names a
            host call (cat ending in runtime or driver, or no cat and pid
@@ -168,7 +169,8 @@ def analyse(events, step=None, tfrom=None, tto=None, scale=(), only=None):
             x.kind = "dev"
         elif cat == "cuda_sync":
             x.kind = "sync"
-        elif x.dur > 0 and not (isinstance(cat, str) and cat in NOT_OPS):
+        elif x.dur > 0 and not (isinstance(cat, str) and cat in NOT_OPS) \
+                and not is_step(e):
             x.kind = "op"
         else:
             x.kind = None

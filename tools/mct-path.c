@@ -386,7 +386,8 @@ off_path(struct mct_event *ev)
 	struct mct_val ph, cat;
 	int i;
 
-	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1))
+	if (mct_get_key(ev, "ph", &ph) != 0 || !mct_jstr_eq(&ph, "X", 1) ||
+	    mct_is_step(ev))
 		return 0;
 	for (i = 0; keep[i] && mct_get_key(ev, "cat", &cat) == 0; i++)
 		if (mct_jstr_eq(&cat, keep[i], strlen(keep[i])))

@@ -450,8 +450,13 @@ describe(struct mct_event *ev, const struct mct_header *hdr, struct praw *d)
 			if (mct_jstr_eq(&cat, notops[i], strlen(notops[i])))
 				d->kind = K_NONE;
 	}
-	if (d->kind != K_DEV && mct_is_step(ev))
+	/* a step is the window of its ops, not one (early Kineto's cat
+	   Operator as user_annotation's) */
+	if (d->kind != K_DEV && mct_is_step(ev)) {
 		d->fl |= F_STEP;
+		if (d->kind == K_OP)
+			d->kind = K_NONE;
+	}
 	if (d->kind == K_OP && mct_host_call(ev))
 		d->fl |= F_HOSTCALL;
 	return 1;
