@@ -44,7 +44,8 @@ setup_file() {
 		mct-phases "$b.nd" > "$b.phases"
 		mct-phases --only-gaps "$b.nd" > "$b.only"
 		printf '%s\n' "fmt $b.gaps" "windows $b.nd $b.gaps" \
-		    "fmt $b.phases" "phases $b.nd" "fmt $b.only" "gaps $b.nd" > "$b.q"
+		    "fmt $b.phases" "phases $b.nd" "fmt $b.only" "gaps $b.nd" \
+		    "nogap $b.nd" > "$b.q"
 		pyo batch "$b.q" "$b".* > "$b.a"
 	done
 }
@@ -279,6 +280,36 @@ sys.exit(1)
 	same "$(cat n)" 3
 }
 
+
+@test "--gaps -o table or md with no gap to list says so on stderr, the --gap in force as a duration, each rank's; exit 0; a gap listed, or a machine format, says nothing" {
+	{
+		echo "k|0|100|kernel||"
+		echo "k|100|100|kernel||"
+		echo "k|3000|100|kernel||"		# a 2.8 ms gap
+	} | mk > small.json
+	run -0 --separate-stderr mct-phases --only-gaps --gap 3ms -o table small.json
+	same "$stderr" "mct-phases: no idle gap longer than 3.00 ms"
+	same "$output" "phase  start  end  span  events  busy_pct  rounds  round  top"
+	run -0 --separate-stderr mct-phases --gaps -o md small.json
+	same "$stderr" ""
+	same "$(printf '%s\n' "$output" | grep -c '^| gap |')" 1
+	# the automatic --gap: 1% of the span, at least 1 ms
+	{ echo "k|0|100|kernel||"; echo "k|100|100|kernel||"; } | mk > none.json
+	run -0 --separate-stderr mct-phases --gaps -o md none.json
+	same "$stderr" "mct-phases: no idle gap longer than 1.00 ms"
+	# a machine format, or -o trace, says nothing (as of intact input)
+	for o in tsv csv ndjson trace; do
+		run -0 --separate-stderr mct-phases --gaps -o $o none.json
+		same "$stderr" ""
+	done
+	# without --gaps nothing is looked for, nothing said
+	run -0 --separate-stderr mct-phases -o table none.json
+	same "$stderr" ""
+	# each rank's, in the rows' order
+	mct-cat --rank order small.json none.json > two.nd
+	run -0 --separate-stderr mct-phases --only-gaps --gap 2ms -o table two.nd
+	same "$stderr" "mct-phases: rank 1: no idle gap longer than 2.00 ms"
+}
 @test "--gap automatic: 1% of the device span, but at least 1 ms; host events ranked by overlap, ties by name" {
 	{
 		echo "k|0|100|kernel||"
@@ -325,6 +356,11 @@ sys.exit(1)
 		echo "fixture $(cat "$b.name")"
 		same "$(cat "$b.rc")" 0
 		same "$(cat "$b.err")" ""
+		# -o md: where no gap is listed, that none is longer than the
+		# threshold (python's)
+		mct-phases --gaps -o md "$b.nd" 2> err > /dev/null
+		same "$(sed 's/^mct-phases: \(rank [0-9]*: \)\{0,1\}//' err)" \
+		    "$(batch_answer "$b.a" 7)"
 		batch_answer "$b.a" 1 > got
 		[ -s got ]
 		batch_answer "$b.a" 2 > want

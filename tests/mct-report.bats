@@ -76,6 +76,38 @@ fxr() {
 	grep -q '^| warmup | 20.760 s |' "$r"
 }
 
+
+@test "section 4: a device with no gap to list says so under the phases, the threshold as python finds it; a report that lists a gap does not" {
+	need_fixtures
+	local f r want n=0
+	for f in "$fixtures"/*.json*; do
+		r=$(fxr "$f" md)
+		sed -n '/^## 4\. /,/^## 5\. /p' "$r" > s4
+		if grep -q '^| \([0-9]* | \)\{0,1\}gap |' s4; then
+			! grep -q 'no idle gap longer than' s4
+			n=$((n + 1))
+		fi
+		# the message is the report's sentence, never said on stderr
+		! grep -q 'no idle gap' "$(fxr "$f" err)"
+	done
+	[ "$n" -gt 0 ]
+	# one rank: the oracle's threshold
+	f=$fixtures/kineto-diff-control.json.gz
+	mct-cat "$f" > c.nd
+	want=$(oracle phases_oracle.py nogap c.nd)
+	[ -n "$want" ]
+	sed -n '/^## 4\. /,/^## 5\. /p' "$(fxr "$f" md)" > s4
+	grep -qxF "Rank 3: ${want} between the device's first and last event." s4
+	# no rank: two kernels back to back
+	printf '%s\n' '{"traceEvents":[' \
+	    '{"name":"k","ph":"X","ts":0,"dur":100,"pid":0,"tid":1,"cat":"kernel"},' \
+	    '{"name":"k","ph":"X","ts":100,"dur":100,"pid":0,"tid":1,"cat":"kernel"}]}' > k.json
+	mct-report k.json > k.md 2> k.err
+	mct-cat k.json > k.nd
+	same "$(oracle phases_oracle.py nogap k.nd)" "no idle gap longer than 1.00 ms"
+	grep -qxF "No idle gap longer than 1.00 ms between the device's first and last event." k.md
+	! grep -q 'no idle gap' k.err
+}
 @test "the overview counts equal python's" {
 	r="$BATS_FILE_TMPDIR/seed.md"
 	n=$(py count "$BATS_FILE_TMPDIR/seed.json")

@@ -31,6 +31,10 @@ Subcommands (STREAM "-" or none is stdin):
                               children's, a child cut to its parent's end;
                               Kineto's cat Trace span left out), most first,
                               ties by name, - when none.
+  nogap [OPTIONS] [STREAM]    where no gap is longer than --gap (automatic:
+                              1% of the device span, at least 1 ms) and the
+                              device has events: 'no idle gap longer than T',
+                              T as mct-phases writes a duration; else nothing.
   fmt [FILE]                  mct-phases -o ndjson (or -o trace) output in
                               the two formats above (the same line shapes), so
                               the tests compare them with diff.
@@ -504,6 +508,24 @@ def cmd_gaps(args):
                          host_text(top))))
 
 
+def cmd_nogap(args):
+    """The sentence a trace with no gap to list gets (mct-phases' stderr
+    line): the automatic --gap as a duration; nothing when there is a gap,
+    or no device event."""
+    o, path = parse_opts(args)
+    t = trace_of(path, o["key"], o["device_re"])
+    if not t.dev or find_gaps(t, o["gap"]):
+        return
+    gap = o["gap"] if o["gap"] is not None else max(t.span() // 100, 1000000)
+    if gap < 1000000:
+        txt = "%.2f us" % (gap / 1e3)
+    elif gap < 1000000000:
+        txt = "%.2f ms" % (gap / 1e6)
+    else:
+        txt = "%.2f s" % (gap / 1e9)
+    print("no idle gap longer than " + txt)
+
+
 def records(path):
     for r in read_lines(path):
         if r.get("ph") != "X":
@@ -644,7 +666,7 @@ def main():
 
 CMDS = {"phases": cmd_phases, "gaps": cmd_gaps, "fmt": cmd_fmt,
         "windows": cmd_windows, "busy": cmd_busy, "seed": cmd_seed,
-        "seedgap": cmd_seedgap, "batch": cmd_batch}
+        "seedgap": cmd_seedgap, "batch": cmd_batch, "nogap": cmd_nogap}
 
 if __name__ == "__main__":
     main()

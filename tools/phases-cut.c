@@ -344,7 +344,7 @@ phases(struct opts *o)
  * Takes the device calls; gives the gaps: the stretches longer than --gap
  * (by default 1% of the device span, at least 1 ms) in which none runs.
  */
-static void
+static int64_t
 cut_gaps(struct opts *o)
 {
 	int64_t cur1 = 0, span, min;
@@ -352,7 +352,7 @@ cut_gaps(struct opts *o)
 	int t;
 
 	if (o->ndev == 0)
-		return;
+		return 0;
 	span = o->dev[o->ndev - 1].ts - o->dev[0].ts;
 	min = o->gapmin > 0 ? o->gapmin : (span / 100 > 1000000 ? span / 100 :
 	    1000000);
@@ -373,6 +373,7 @@ cut_gaps(struct opts *o)
 		if (i == 0 || d->ts + d->dur > cur1)
 			cur1 = d->ts + d->dur;
 	}
+	return min;
 }
 
 /* The host time by name inside one gap. */
@@ -573,7 +574,21 @@ host_in_gaps(struct opts *o)
 void
 find_gaps(struct opts *o)
 {
-	cut_gaps(o);
+	char num[64];
+	int64_t min;
+
+	min = cut_gaps(o);
 	if (o->ngap > 0 && o->host != NULL)
 		host_in_gaps(o);
+	else if (o->ngap == 0 && o->ndev > 0 && (o->out.fmt == MCT_O_TABLE ||
+	    o->out.fmt == MCT_O_MD) && !o->track) {
+		/* a table for people: no gap row would read as none looked
+		   for (a machine format says nothing, as of intact input) */
+		mct_fmt_human(num, (double)min);
+		if (o->rk.any && o->rk.rank[o->rk.cur] >= 0)
+			warnx("rank %lld: no idle gap longer than %s",
+			    (long long)o->rk.rank[o->rk.cur], num);
+		else
+			warnx("no idle gap longer than %s", num);
+	}
 }
