@@ -176,10 +176,22 @@ for k in ("rounds", "round"):
  - | - "
 }
 
-@test "fixtures: bert on MI300 against H100: rounds of other kernels, not compared; the oracle's kinds" {
+@test "fixtures: bert on MI300 against H100: rounds of other kernels, not compared; the oracle's kinds; mct-report --against says so under its summary" {
 	need_fixtures
 	mct-cat "$fixtures/kineto-bert-mi300.json.gz" > m.nd
 	mct-cat "$fixtures/kineto-bert-h100.json.gz" > h.nd
 	unlike m.nd h.nd
 	[[ "$(what m.nd h.nd note)" == "steady rounds, median round: A's rounds are calls of attn_fwd [2,8,1] [256,1,1] and 1 other kind, B's calls of void cutlass::Kernel2<"* ]]
+	run --separate-stderr mct-report --against "$fixtures/kineto-bert-h100.json.gz" \
+	    "$fixtures/kineto-bert-mi300.json.gz"
+	[ "$status" -eq 0 ]
+	sec=$(sed -n '/^## .*Against/,$p' <<<"$output")
+	same "$(grep -E '^\| (steady rounds|median round) ' <<<"$sec" |
+	    cut -d'|' -f5,6)" " - | - 
+ - | - "
+	# the line under the summary table, then the rows by category
+	same "$(grep -A4 '^| median round ' <<<"$sec" | sed -n '3p;5p')" \
+	    "$(mct-diff -o md m.nd h.nd | grep 'not compared')
+By category (\`mct-diff --device --by category\`):"
+	[[ "$(grep -A3 '^By category' <<<"$sec" | sed -n 3p)" == "| category | count_a |"* ]]
 }
