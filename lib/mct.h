@@ -1326,6 +1326,16 @@ struct mct_rcall {
 	int		 mem;		/* a copy or memset (not comm) */
 };
 
+/*
+ * What some of a run's steady rounds are: profiler steps (sig -1), or
+ * the calls of one signature, the heaviest anchor of their steady phase
+ * (mct-phases names the phase by it); rounds: how many of them.
+ */
+struct mct_roundof {
+	int32_t		 sig;
+	long		 rounds;
+};
+
 struct mct_runsum {
 	/* private: the device calls */
 	struct mct_rcall *call;
@@ -1341,12 +1351,18 @@ struct mct_runsum {
 	long		 rounds;
 	int64_t		 round;		/* median time of a steady round */
 	int		 hasround;
+	struct mct_roundof *of;		/* what the rounds are: steps first,
+					   then by signature's bytes, each once */
+	size_t		 nof;
 };
 
 int64_t	 mct_median_i64(int64_t *, size_t);
 int	 mct_rounds(const struct mct_call *, size_t, size_t,
 	    const struct mct_method *, int64_t, int64_t,
-	    const struct mct_steps *, long *, int64_t *);
+	    const struct mct_steps *, long *, int64_t *,
+	    struct mct_roundof **, size_t *);
+int	 mct_runsum_alike(const struct mct_runsum *,
+	    const struct mct_runsum *);
 void	 mct_runsum_init(struct mct_runsum *, const char *);
 void	 mct_runsum_event(struct mct_runsum *, struct mct_event *, int);
 void	 mct_runsum_end(struct mct_runsum *, const struct mct_method *);

@@ -51,17 +51,52 @@ step_times(const struct mct_steps *steps, const struct mct_phase *ph,
 }
 
 /*
+ * The signature of the heaviest anchor of steady phase ph (the first of
+ * the heaviest), whose calls are its rounds; -1 if it has no anchor.
+ */
+static int32_t
+heaviest(const struct mct_phase *ph)
+{
+	int a, q;
+
+	if (ph->nanc == 0)
+		return -1;
+	for (a = 0, q = 1; q < ph->nanc; q++)
+		if (ph->anc[q].total > ph->anc[a].total)
+			a = q;
+	return ph->anc[a].sig;
+}
+
+/* Count r more rounds of kind sig (-1: profiler steps) into *of. */
+static void
+add_of(struct mct_roundof **of, size_t *nof, int32_t sig, long r)
+{
+	size_t i;
+
+	for (i = 0; i < *nof; i++)
+		if ((*of)[i].sig == sig) {
+			(*of)[i].rounds += r;
+			return;
+		}
+	*of = mct_xrealloc(*of, (*nof + 1) * sizeof(**of));
+	(*of)[*nof].sig = sig;
+	(*of)[(*nof)++].rounds = r;
+}
+
+/*
  * The steady rounds of device calls (in time order; signatures and names
  * below nsig) from start to end, as mct-phases finds them, profiler steps
  * as rounds where there are enough: how many, and in *round the median
  * time of one.  A profiler step's time is its own; a round found by its
  * signature has only its phase's: the phase's span over its rounds.
- * Returns 0 when there is no steady round.
+ * What the rounds are goes to *of, *nof (unless of is NULL), in the
+ * order found.  Returns 0 when there is no steady round.
  */
 int
 mct_rounds(const struct mct_call *dev, size_t n, size_t nsig,
     const struct mct_method *m, int64_t start, int64_t end,
-    const struct mct_steps *steps, long *rounds, int64_t *round)
+    const struct mct_steps *steps, long *rounds, int64_t *round,
+    struct mct_roundof **of, size_t *nof)
 {
 	struct mct_phaser f = { .dev = dev, .ndev = n, .nsig = nsig, .m = m,
 	    .origin = start, .tend = end, .hasend = 1 };
@@ -82,17 +117,67 @@ mct_rounds(const struct mct_call *dev, size_t n, size_t nsig,
 		v = mct_xrealloc(v, (nv + (size_t)f.ph[p].rounds) * sizeof(*v));
 		if (bysteps && step_times(steps, &f.ph[p], v + nv)) {
 			nv += (size_t)f.ph[p].rounds;
+			if (of != NULL)
+				add_of(of, nof, -1, f.ph[p].rounds);
 			continue;
 		}
 		t = mct_sat_sub(f.ph[p].end, f.ph[p].start) / f.ph[p].rounds;
 		for (k = 0; k < f.ph[p].rounds; k++)
 			v[nv++] = t;
+		if (of != NULL)
+			add_of(of, nof, heaviest(&f.ph[p]), f.ph[p].rounds);
 	}
 	if ((has = nv > 0))
 		*round = mct_median_i64(v, nv);
 	free(v);
 	mct_phases_free(&f);
 	return has;
+}
+
+/* Is kind x before kind y: steps first, then signatures by their bytes? */
+static int
+of_before(const struct mct_runsum *rs, const struct mct_roundof *x,
+    const struct mct_roundof *y)
+{
+	size_t nx, ny;
+	int c;
+
+	if (x->sig < 0 || y->sig < 0)
+		return x->sig < 0 && y->sig >= 0;
+	nx = mct_strtab_len(&rs->st, x->sig);
+	ny = mct_strtab_len(&rs->st, y->sig);
+	c = memcmp(rs->st.str[x->sig], rs->st.str[y->sig], nx < ny ? nx : ny);
+	return c < 0 || (c == 0 && nx < ny);
+}
+
+/*
+ * Are the steady rounds of runs a and b alike, so that their number and
+ * median time compare: of the same kinds, profiler steps or the calls of
+ * the same signatures (whatever the number of rounds of each)?  Runs
+ * without rounds have none to compare.
+ */
+int
+mct_runsum_alike(const struct mct_runsum *a, const struct mct_runsum *b)
+{
+	const struct mct_roundof *x, *y;
+	size_t i, n;
+
+	if (a->nof != b->nof)
+		return 0;
+	for (i = 0; i < a->nof; i++) {
+		x = &a->of[i];
+		y = &b->of[i];
+		if (x->sig < 0 || y->sig < 0) {
+			if (x->sig != y->sig)
+				return 0;
+			continue;
+		}
+		n = mct_strtab_len(&a->st, x->sig);
+		if (n != mct_strtab_len(&b->st, y->sig) ||
+		    memcmp(a->st.str[x->sig], b->st.str[y->sig], n) != 0)
+			return 0;
+	}
+	return 1;
 }
 
 /* sig: the signature's fields (mct-phases' --key); NULL for its default. */
@@ -214,14 +299,23 @@ void
 mct_runsum_end(struct mct_runsum *rs, const struct mct_method *m)
 {
 	struct mct_call *dev;
+	struct mct_roundof t;
+	size_t i, j;
 
 	if (rs->n == 0)
 		return;
 	dev = sorted_calls(rs, &rs->start, &rs->end);
 	rs->busy = mct_rcall_union(rs->call, rs->n, -1);
 	rs->hasround = mct_rounds(dev, rs->n, (size_t)rs->st.n, m, rs->start,
-	    rs->end, &rs->steps, &rs->rounds, &rs->round);
+	    rs->end, &rs->steps, &rs->rounds, &rs->round, &rs->of, &rs->nof);
 	free(dev);
+	for (i = 1; i < rs->nof; i++)	/* in order: a few, by insertion */
+		for (j = i; j > 0 && of_before(rs, &rs->of[j], &rs->of[j - 1]);
+		    j--) {
+			t = rs->of[j];
+			rs->of[j] = rs->of[j - 1];
+			rs->of[j - 1] = t;
+		}
 }
 
 /*
@@ -261,6 +355,7 @@ mct_runsum_free(struct mct_runsum *rs)
 	mct_field_free(&rs->name);
 	free(rs->call);
 	free(rs->steps.v);
+	free(rs->of);
 	mct_strtab_free(&rs->st);
 	mct_buf_free(&rs->tmp);
 	memset(rs, 0, sizeof(*rs));

@@ -20,6 +20,48 @@ runsum_add(struct mct_runsum *rs, const char *json, int dev)
 	mct_event_free(&ev);
 }
 
+/* Run rs: n rounds of kernel name, 100 ns apart from ts 0. */
+static void
+rounds_of(struct mct_runsum *rs, const char *name, int n,
+    const struct mct_method *m)
+{
+	char json[128];
+	int i;
+
+	mct_runsum_init(rs, "name");
+	for (i = 0; i < n; i++) {
+		snprintf(json, sizeof(json), "{\"ph\":\"X\",\"name\":\"%s\","
+		    "\"ts\":%d,\"dur\":50}", name, 100 * i);
+		runsum_add(rs, json, 1);
+	}
+	mct_runsum_end(rs, m);
+}
+
+static void
+test_alike(const struct mct_method *m)
+{
+	struct mct_runsum a, b, c, d;
+
+	rounds_of(&a, "gemm", 5, m);
+	rounds_of(&b, "gemm", 9, m);
+	rounds_of(&c, "gemm2", 5, m);
+	rounds_of(&d, "gem", 5, m);
+	ok(a.nof == 1 && a.of[0].rounds == 5 && strcmp(a.st.str[a.of[0].sig],
+	    "gemm") == 0, "runsum: the rounds of one kernel are of its "
+	    "signature");
+	ok(mct_runsum_alike(&a, &b) && mct_runsum_alike(&b, &a) &&
+	    mct_runsum_alike(&a, &a),
+	    "runsum: rounds of one signature are alike, however many");
+	ok(!mct_runsum_alike(&a, &c) && !mct_runsum_alike(&c, &d) &&
+	    !mct_runsum_alike(&d, &a),
+	    "runsum: rounds of another signature are not alike, a prefix "
+	    "neither");
+	mct_runsum_free(&a);
+	mct_runsum_free(&b);
+	mct_runsum_free(&c);
+	mct_runsum_free(&d);
+}
+
 void
 test_runsum(void)
 {
@@ -76,5 +118,8 @@ test_runsum(void)
 	ok(rs.hasround && rs.rounds == 3 && rs.round == 120,
 	    "runsum: profiler steps are the rounds, the median of their own "
 	    "times (%ld rounds of %lld)", rs.rounds, (long long)rs.round);
+	ok(rs.nof == 1 && rs.of[0].sig == -1 && rs.of[0].rounds == 3,
+	    "runsum: rounds of profiler steps are of kind -1");
 	mct_runsum_free(&rs);
+	test_alike(&m);
 }

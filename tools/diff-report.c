@@ -394,6 +394,154 @@ static const struct {
 	{ "round", "median round", 1 }
 };
 
+/*
+ * Do both runs have steady rounds, but not alike (mct_runsum_alike(): of
+ * other kernels, or steps in one run only)?  Then their number and
+ * median time are each run's own, but their changes mean nothing.
+ */
+static int
+rounds_unlike(const struct opts *o)
+{
+	const struct run *a = &o->run[0], *b = &o->run[1];
+
+	return !a->partial && !b->partial && a->rs.hasround &&
+	    b->rs.hasround && !mct_runsum_alike(&a->rs, &b->rs);
+}
+
+/* Has run rs a kind of rounds as kind k of run of? */
+static int
+has_kind(const struct mct_runsum *rs, const struct mct_runsum *of,
+    const struct mct_roundof *k)
+{
+	size_t i, n = k->sig < 0 ? 0 : mct_strtab_len(&of->st, k->sig);
+
+	for (i = 0; i < rs->nof; i++)
+		if (k->sig < 0 ? rs->of[i].sig < 0 : rs->of[i].sig >= 0 &&
+		    mct_strtab_len(&rs->st, rs->of[i].sig) == n &&
+		    memcmp(rs->st.str[rs->of[i].sig], of->st.str[k->sig],
+		    n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The kind of run rs's rounds to name: of those run other has not, else
+ * of all, the one of the most rounds (the first of them).
+ */
+static const struct mct_roundof *
+named_kind(const struct mct_runsum *rs, const struct mct_runsum *other)
+{
+	const struct mct_roundof *k = NULL;
+	size_t i;
+	int pass;
+
+	for (pass = 0; pass < 2 && k == NULL; pass++)
+		for (i = 0; i < rs->nof; i++)
+			if ((pass || !has_kind(other, rs, &rs->of[i])) &&
+			    (k == NULL || rs->of[i].rounds > k->rounds))
+				k = &rs->of[i];
+	return k;
+}
+
+/*
+ * A signature in the note, on one line (a tab, CR or LF a space); in md a
+ * code span.
+ */
+static void
+put_sig(struct mct_buf *b, const char *s, size_t n, int md)
+{
+	size_t i, run = 0, most = 0;
+
+	for (i = 0; i < n; i++) {	/* a fence longer than any ` run */
+		run = s[i] == '`' ? run + 1 : 0;
+		if (run > most)
+			most = run;
+	}
+	for (i = 0; md && i <= most; i++)
+		mct_buf_addc(b, '`');
+	if (md && most)
+		mct_buf_addc(b, ' ');
+	for (i = 0; i < n; i++)
+		mct_buf_addc(b, s[i] == '\n' || s[i] == '\r' || s[i] == '\t' ?
+		    ' ' : s[i]);
+	if (md && most)
+		mct_buf_addc(b, ' ');
+	for (i = 0; md && i <= most; i++)
+		mct_buf_addc(b, '`');
+}
+
+/*
+ * Where the runs' rounds are not alike, a line under the summary that
+ * says what each run's rounds are (a kind each, its signature cut to
+ * --width as a cell, the two never alike) and that their changes are
+ * not compared.
+ */
+static void
+rounds_note(struct opts *o)
+{
+	const struct mct_runsum *rs[2] = { &o->run[0].rs, &o->run[1].rs };
+	const struct mct_roundof *k[2];
+	struct mct_text in[2], vis[2];
+	struct mct_buf b = { 0 }, cut = { 0 };
+	size_t i, n = 0, at[2] = { 0, 0 }, more;
+	int md = o->out.fmt == MCT_O_MD;
+
+	for (i = 0; i < 2; i++) {
+		k[i] = named_kind(rs[i], rs[1 - i]);
+		if (k[i]->sig < 0)
+			continue;
+		at[i] = n;
+		in[n].p = rs[i]->st.str[k[i]->sig];
+		in[n++].len = mct_strtab_len(&rs[i]->st, k[i]->sig);
+	}
+	if (o->out.maxwidth >= 0 && n > 0)
+		mct_cut_column(in, n, o->out.maxwidth > 0 ?
+		    (size_t)o->out.maxwidth : MCT_WIDTH, &cut, vis, 0);
+	else
+		memcpy(vis, in, sizeof(in));
+	mct_buf_adds(&b, "steady rounds, median round: ");
+	for (i = 0; i < 2; i++) {
+		mct_buf_adds(&b, i ? ", B's " : "A's rounds are ");
+		if (k[i]->sig < 0)
+			mct_buf_adds(&b, "profiler steps");
+		else {
+			mct_buf_adds(&b, "calls of ");
+			put_sig(&b, vis[at[i]].p, vis[at[i]].len, md);
+		}
+		if ((more = rs[i]->nof - 1) > 0) {
+			mct_buf_adds(&b, " and ");
+			mct_buf_addi(&b, (int64_t)more);
+			mct_buf_adds(&b, more > 1 ? " other kinds" :
+			    " other kind");
+		}
+	}
+	mct_buf_adds(&b, ": not compared\n\n");
+	mct_write(b.p, b.len);
+	mct_buf_free(&b);
+	mct_buf_free(&cut);
+}
+
+/* What the run's rounds are, for the summary record: [{key, rounds}]. */
+static void
+rounds_json(struct mct_buf *b, const struct mct_runsum *rs)
+{
+	size_t i;
+
+	mct_buf_addc(b, '[');
+	for (i = 0; i < rs->nof; i++) {
+		mct_buf_adds(b, i ? ",{\"key\":" : "{\"key\":");
+		if (rs->of[i].sig < 0)
+			mct_buf_adds(b, "null");
+		else
+			mct_buf_addjstr(b, rs->st.str[rs->of[i].sig],
+			    mct_strtab_len(&rs->st, rs->of[i].sig));
+		mct_buf_adds(b, ",\"rounds\":");
+		mct_buf_addi(b, rs->of[i].rounds);
+		mct_buf_addc(b, '}');
+	}
+	mct_buf_addc(b, ']');
+}
+
 static void
 sum_num(const struct run *r, int s, struct num *x)
 {
@@ -448,6 +596,12 @@ summary_json(struct opts *o)
 			mct_buf_adds(b, k ? "_b\":" : "_a\":");
 			put_raw(b, &x, sumrow[s].time, o->out.tunit, 1);
 		}
+	if (rounds_unlike(o)) {		/* what each run's rounds are */
+		mct_buf_adds(b, ",\"rounds_of_a\":");
+		rounds_json(b, &o->run[0].rs);
+		mct_buf_adds(b, ",\"rounds_of_b\":");
+		rounds_json(b, &o->run[1].rs);
+	}
 	mct_buf_addc(b, '}');
 	mct_event_init(&ev, b->p, b->len, NULL);
 	mct_out_event(&o->out, &ev);
@@ -461,7 +615,7 @@ summary_table(struct opts *o)
 	struct mct_out out;
 	struct mct_buf b = { 0 };
 	struct num x[2], d, pct;
-	int s;
+	int s, unlike = rounds_unlike(o);
 
 	memset(&out, 0, sizeof(out));
 	out.fmt = o->out.fmt;
@@ -475,6 +629,8 @@ summary_table(struct opts *o)
 		memset(&d, 0, sizeof(d));
 		memset(&pct, 0, sizeof(pct));
 		delta(&x[0], &x[1], &d, &pct);
+		if (unlike && (s == S_ROUNDS || s == S_ROUND))
+			d.null = pct.null = 1;	/* not alike: not compared */
 		b.len = 0;
 		mct_buf_adds(&b, sumrow[s].label);
 		mct_buf_addc(&b, '\037');
@@ -496,6 +652,8 @@ summary_table(struct opts *o)
 	mct_out_end(&out);
 	mct_buf_free(&b);
 	mct_write("\n", 1);
+	if (unlike)
+		rounds_note(o);
 }
 
 /*

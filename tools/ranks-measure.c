@@ -157,7 +157,7 @@ rounds_of(struct opts *o, struct rank *r)
 	for (i = 0; i < r->n; i++)
 		dev[i] = r->call[i].c;
 	r->hasround = mct_rounds(dev, r->n, (size_t)o->st.n, &o->m, r->start,
-	    r->end, &r->steps, &r->rounds, &r->round);
+	    r->end, &r->steps, &r->rounds, &r->round, NULL, NULL);
 	free(dev);
 }
 
