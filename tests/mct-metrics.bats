@@ -43,8 +43,8 @@ metrics_to() {
 	run mct-metrics --help
 	[ "$status" -eq 0 ]
 	for o in --metric --time --index --log-unit --tz --sync --join \
-	    --device --window --unit --fields --output --no-header --help \
-	    --version; do
+	    --device --window --unit --fields --output --no-header --width \
+	    --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "no $o"; return 1; }
 		grep -q -- "${o#--}" "$MCT_SRCDIR/man/mct-metrics.1" ||
 		    { echo "$o not in the man page"; return 1; }
@@ -148,6 +148,27 @@ for line in sys.stdin:
     print(json.loads(line)["ts"])')"
 	metrics_to -o md --sync "$SYNC" "$D/nv.csv"
 	same "$(head -1 out)" "| ts (ns) | ph | pid | tid | name | args.value |"
+}
+
+@test "mct-metrics -o table, -o md: --width cuts cells as in every tool (it was refused: unrecognized option), 0 never; tsv never cuts" {
+	local n
+	n=$(printf 'x%.0s' $(seq 70))
+	printf 'time_ns,%s [MHz]\n1000,5\n' "$n" > long.csv
+	# the default: 60 characters, the last an ellipsis
+	metrics_to -o table long.csv
+	[ "$status" -eq 0 ]
+	grep -q " $(printf 'x%.0s' $(seq 59))… " out
+	metrics_to -o table --width 0 long.csv
+	[ "$status" -eq 0 ]
+	grep -q " $n " out
+	metrics_to -o md --width 10 long.csv
+	[ "$status" -eq 0 ]
+	grep -q "| xxxxxxxxx… |" out
+	metrics_to -o tsv --width 10 long.csv
+	same "$(cut -f5 out | tail -1)" "$n"
+	metrics_to --width x long.csv
+	[ "$status" -eq 2 ]
+	grep -q -- "--width: invalid width 'x'" err
 }
 
 @test "mct-metrics: rocm-smi --csv with a time column, -m, --time and --index by number" {

@@ -50,7 +50,7 @@ ranks_to() {
 	run mct-ranks --help
 	[ "$status" -eq 0 ]
 	for o in --collectives --threshold --key --device --rules --output \
-	    --no-header --time-unit --unit --help --version; do
+	    --no-header --time-unit --width --unit --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "no $o"; return 1; }
 	done
 	run mct-ranks --version
@@ -248,6 +248,20 @@ PY
 	ranks_to -o md --collectives "$D/job.nd"
 	[ "$(grep -c '^|---|' out)" -eq 2 ]
 	grep -q '^| ncclDevKernel_AllReduce_Sum_f32_RING_LL | 1 |' out
+}
+
+@test "mct-ranks -o table, -o md: --width cuts cells as in every tool (it was refused: unrecognized option), 0 never" {
+	ranks_to -o md --collectives --width 20 "$D/job.nd"
+	[ "$status" -eq 0 ]
+	grep -q '^| ncclDevKernel_AllRe… | 1 |' out
+	ranks_to -o table --collectives --width 0 "$D/job.nd"
+	[ "$status" -eq 0 ]
+	grep -q '^ncclDevKernel_AllReduce_Sum_f32_RING_LL  *1 ' out
+	ranks_to -o tsv --collectives --width 20 "$D/job.nd"
+	grep -q '^ncclDevKernel_AllReduce_Sum_f32_RING_LL	1	' out
+	ranks_to --width -1 "$D/job.nd"
+	[ "$status" -eq 2 ]
+	grep -q -- "--width: invalid width '-1'" err
 }
 
 @test "mct-ranks: one trace is one rank; no device events, no rows" {

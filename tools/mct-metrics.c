@@ -61,6 +61,7 @@ static const struct option longopts[] = {
 	{ "tz",		required_argument,	NULL, OPT_TZ },
 	MCT_LONGOPT_UNIT,
 	MCT_LONGOPT_VERSION,
+	MCT_LONGOPT_WIDTH,
 	{ "window",	required_argument,	NULL, OPT_WINDOW },
 	{ NULL,		0,			NULL, 0 }
 };
@@ -117,6 +118,9 @@ usage(int status)
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, "
 	    "trace\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
 	    "With no file, or when file is -, read standard input.\n"
