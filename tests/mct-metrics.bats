@@ -323,6 +323,43 @@ mct-metrics: bad.csv:6: sm_clock: '45 W' is not in MHz; the value is skipped"
 	same "$(tail -1 err)" "mct-metrics: dups.csv: 25 lines at the time of the line before of their device in all"
 }
 
+@test "mct-metrics --join -o tsv, table: the default columns are the event's and each joined counter's mean (they were ts,ph,pid,tid,name,args.value: no joined figure, args.value empty on every event)" {
+	metrics_to --join hbm_bw,sm_clock -o tsv "$D/t.json" "$D/g.nd"
+	[ "$status" -eq 0 ]
+	same "$(head -1 out)" "$(printf 'ts\tdur\tph\tpid\ttid\tname\tmetrics.hbm_bw.mean\tmetrics.sm_clock.mean')"
+	# the cells: each event's as the ndjson has it
+	metrics_to --join hbm_bw,sm_clock "$D/t.json" "$D/g.nd"
+	"$PYTHON3" - out > want <<'PY'
+import json, sys
+for l in list(open(sys.argv[1]))[1:]:
+    e = json.loads(l, parse_float=str)	# the mean's text, 1500.000
+    if e["ph"] == "M":
+        continue	# a table has no metadata rows (--meta)
+    m = e.get("metrics", {})
+    print("\t".join(str(x) for x in [e.get("ts", ""), e.get("dur", ""), e["ph"],
+          e.get("pid", ""), e.get("tid", ""), e["name"]] +
+          [m[k]["mean"] if k in m else "" for k in ("hbm_bw", "sm_clock")]))
+PY
+	metrics_to --join hbm_bw,sm_clock -o tsv --no-header "$D/t.json" "$D/g.nd"
+	same "$(cat out)" "$(cat want)"
+	[ "$(awk -F'\t' '$7 != ""' out | wc -l)" -gt 0 ]
+	# a counter named with dots is quoted in the field, as the header says
+	printf 'time_ns,clocks.current.sm [MHz]\n0,1500\n' > c.csv
+	printf '{"traceEvents":[{"name":"k","ph":"X","ts":0,"dur":10,"pid":2,"tid":1}]}' > k.json
+	metrics_to --join clocks.current.sm -o table k.json c.csv
+	[ "$status" -eq 0 ]
+	[[ "$(head -1 out)" == *' metrics."clocks.current.sm".mean' ]]
+	[[ "$(tail -1 out)" == *' 1500.000' ]]
+	# -F, before or after --join, is the columns asked for
+	metrics_to -F name,dur --join hbm_bw -o tsv "$D/t.json" "$D/g.nd"
+	same "$(head -1 out)" "$(printf 'name\tdur')"
+	metrics_to --join hbm_bw -F name -o csv "$D/t.json" "$D/g.nd"
+	same "$(head -1 out)" name
+	# without --join, the samples' columns as before
+	metrics_to -o tsv "$D/g.csv"
+	same "$(head -1 out)" "$(printf 'ts\tph\tpid\ttid\tname\targs.value')"
+}
+
 @test "mct-metrics --join: every event's mean, min, max and samples as python's, exactly; events kept" {
 	run pyo join "$D/m.nd" "$D/j.nd" hbm_bw,sm_clock
 	[ "$status" -eq 0 ]

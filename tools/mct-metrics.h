@@ -38,6 +38,7 @@ struct opts {
 	struct mct_mlog	 proto;		/* the log options */
 	const char	*sync;		/* --sync WALL=@TS */
 	const char	*join;
+	struct mct_buf	 jfields;	/* -F's default with --join */
 	int		 has_device, has_window;
 	int64_t		 device, window;
 	struct mct_opts	 mo;
