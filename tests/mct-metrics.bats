@@ -140,14 +140,32 @@ metrics_to() {
 @test "mct-metrics -o table, -o md: ts in ns, the header saying so" {
 	metrics_to -o table --sync "$SYNC" "$D/nv.csv"
 	[ "$status" -eq 0 ]
-	[[ "$(head -1 out)" =~ ^ts\ \(ns\)\ +ph\ +pid\ +tid\ +name\ +args.value$ ]]
+	[[ "$(head -1 out)" =~ ^ts\ \(ns\)\ +ph\ +pid\ +tid\ +name\ +args.value\ +args.unit$ ]]
 	# the rows: python's ts, as the stream has them
 	same "$(sed 1d out | awk '{ print $1 }')" "$(sed 1d "$D/nv.nd" | "$PYTHON3" -c '
 import json, sys
 for line in sys.stdin:
     print(json.loads(line)["ts"])')"
 	metrics_to -o md --sync "$SYNC" "$D/nv.csv"
-	same "$(head -1 out)" "| ts (ns) | ph | pid | tid | name | args.value |"
+	same "$(head -1 out)" "| ts (ns) | ph | pid | tid | name | args.value | args.unit |"
+}
+
+@test "mct-metrics -o table, tsv: each value's unit is a column of its own by default (it was left out: 'memory.used 40960', MiB said nowhere)" {
+	metrics_to -o table --sync "$SYNC" "$D/nv.csv"
+	[ "$status" -eq 0 ]
+	# the units of the header's brackets, beside their values
+	same "$(sed -n 2,4p out | awk '{ print $5, $7 }')" "$(printf 'clocks.current.sm MHz\nutilization.memory %%\nmemory.used MiB')"
+	metrics_to -o tsv --sync "$SYNC" "$D/nv.csv"
+	same "$(head -1 out)" "$(printf 'ts\tph\tpid\ttid\tname\targs.value\targs.unit')"
+	# the columns before it are where they were, as the stream has them
+	same "$(cut -f7 out | sed 1d)" "$(sed 1d "$D/nv.nd" | "$PYTHON3" -c '
+import json, sys
+for line in sys.stdin:
+    print(json.loads(line)["args"].get("unit", ""))')"
+	# a column without a unit: an empty cell
+	printf 'time_ns,bw\n1,5\n' > nounit.csv
+	metrics_to -o tsv --no-header nounit.csv
+	same "$(cat out)" "$(printf '1\tC\tmetrics\t0\tbw\t5\t')"
 }
 
 @test "mct-metrics -o table, -o md: --width cuts cells as in every tool (it was refused: unrecognized option), 0 never; tsv never cuts" {
@@ -357,7 +375,7 @@ PY
 	same "$(head -1 out)" name
 	# without --join, the samples' columns as before
 	metrics_to -o tsv "$D/g.csv"
-	same "$(head -1 out)" "$(printf 'ts\tph\tpid\ttid\tname\targs.value')"
+	same "$(head -1 out)" "$(printf 'ts\tph\tpid\ttid\tname\targs.value\targs.unit')"
 }
 
 @test "mct-metrics --join: every event's mean, min, max and samples as python's, exactly; events kept" {

@@ -40,7 +40,7 @@
 #include "mct.h"
 #include "mct-metrics.h"
 
-#define DEFAULT_FIELDS	"ts,ph,pid,tid,name,args.value"
+#define DEFAULT_FIELDS	"ts,ph,pid,tid,name,args.value,args.unit"
 /* with --join: the events' (as mct-filter's), then each counter's mean */
 #define JOIN_FIELDS	"ts,dur,ph,pid,tid,name"
 static const char default_fields[] = DEFAULT_FIELDS;	/* -F's default */
@@ -116,8 +116,8 @@ usage(int status)
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
 	    "(default), ns, us,\n"
 	    "                        ms, s\n"
-	    "  -F, --fields LIST     columns for tsv, csv, table (default "
-	    DEFAULT_FIELDS ";\n"
+	    "  -F, --fields LIST     columns for tsv, csv, table, md (default\n"
+	    "                        " DEFAULT_FIELDS ";\n"
 	    "                        with --join: " JOIN_FIELDS ",\n"
 	    "                        metrics.NAME.mean of each NAME)\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, "
