@@ -77,6 +77,29 @@ metrics_to() {
 	grep -q 'no such column as --time names' err
 }
 
+@test "mct-metrics: no log that can be read (a missing file, no time column): nothing on stdout, exit 2, as every tool (it wrote a header of no source); one readable log beside: its header and samples" {
+	printf 'time,x\n1,2\n' > l.csv
+	printf 'a,b\n1,2\n' > nt.csv
+	for a in none.csv nt.csv "none.csv nt.csv" "--time nope l.csv"; do
+		metrics_to $a
+		[ "$status" -eq 2 ] || { echo "$a: $status"; return 1; }
+		[ ! -s out ] || { echo "$a: wrote $(cat out)"; return 1; }
+		[ -s err ]
+	done
+	# as mct-cat: a stream of the operands that could be read
+	metrics_to none.csv l.csv
+	[ "$status" -eq 2 ]
+	[ "$(wc -l < out)" -eq 2 ]
+	head -1 out | grep -q '"sources":\["none.csv","l.csv"\]'
+	sed -n 2p out | grep -q '"name":"x"'
+	# an empty log is read: a stream of no samples, as mct-cat's of an
+	# empty input
+	: > empty.csv
+	metrics_to empty.csv
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < out)" -eq 1 ]
+}
+
 @test "mct-metrics: nvidia-smi CSV, wall times and --sync: every ts as python's to the ns, units in args.unit" {
 	pyo log "$D/nv.csv" "$D/nv.nd" --sync "$SYNC"
 	# three metrics a line, the header line first, sorted, on the trace's

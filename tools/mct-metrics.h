@@ -47,6 +47,7 @@ struct opts {
 	/* the logs */
 	struct row	*row;
 	size_t		 nrow, rowcap;
+	int		 nlogs;		/* logs read: a header, or empty */
 	struct mct_strtab names;	/* the metrics */
 	char		**unit;		/* by metric */
 	int32_t		 nunit;
