@@ -226,6 +226,17 @@ for r in rows[1:]:
 	[[ "${stderr%%$'\n'*}" == "mct-mem: --top: invalid number '0'" ]]
 }
 
+@test "--top without --by is a usage error, as every option that goes with another (it was ignored: the summary came out, exit 0)" {
+	run --separate-stderr mct-mem --top 3 "$mem"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "${stderr%%$'\n'*}" == "mct-mem: --top goes with --by (the first N rows of each device)" ]]
+	run --separate-stderr mct-mem --top 3 --counters "$mem"
+	[ "$status" -eq 2 ]
+	run --separate-stderr mct-mem --top 3 --by module -o tsv "$mem"
+	[ "$status" -eq 0 ]
+}
+
 @test "a stream read from stdin gives what the trace gives" {
 	same "$(mct-cat "$mem" | mct-mem -o tsv -F $SUMMARY 2>/dev/null)" \
 	    "$(mct-mem -o tsv -F $SUMMARY "$mem" 2>/dev/null)"

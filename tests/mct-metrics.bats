@@ -43,8 +43,8 @@ metrics_to() {
 	run mct-metrics --help
 	[ "$status" -eq 0 ]
 	for o in --metric --time --index --log-unit --tz --sync --join \
-	    --device --window --unit --fields --output --no-header --help \
-	    --version; do
+	    --device --window --unit --fields --output --no-header --width \
+	    --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "no $o"; return 1; }
 		grep -q -- "${o#--}" "$MCT_SRCDIR/man/mct-metrics.1" ||
 		    { echo "$o not in the man page"; return 1; }
@@ -75,6 +75,29 @@ metrics_to() {
 	metrics_to --time nope l.csv
 	[ "$status" -eq 2 ]
 	grep -q 'no such column as --time names' err
+}
+
+@test "mct-metrics: no log that can be read (a missing file, no time column): nothing on stdout, exit 2, as every tool (it wrote a header of no source); one readable log beside: its header and samples" {
+	printf 'time,x\n1,2\n' > l.csv
+	printf 'a,b\n1,2\n' > nt.csv
+	for a in none.csv nt.csv "none.csv nt.csv" "--time nope l.csv"; do
+		metrics_to $a
+		[ "$status" -eq 2 ] || { echo "$a: $status"; return 1; }
+		[ ! -s out ] || { echo "$a: wrote $(cat out)"; return 1; }
+		[ -s err ]
+	done
+	# as mct-cat: a stream of the operands that could be read
+	metrics_to none.csv l.csv
+	[ "$status" -eq 2 ]
+	[ "$(wc -l < out)" -eq 2 ]
+	head -1 out | grep -q '"sources":\["none.csv","l.csv"\]'
+	sed -n 2p out | grep -q '"name":"x"'
+	# an empty log is read: a stream of no samples, as mct-cat's of an
+	# empty input
+	: > empty.csv
+	metrics_to empty.csv
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < out)" -eq 1 ]
 }
 
 @test "mct-metrics: nvidia-smi CSV, wall times and --sync: every ts as python's to the ns, units in args.unit" {
@@ -140,14 +163,53 @@ metrics_to() {
 @test "mct-metrics -o table, -o md: ts in ns, the header saying so" {
 	metrics_to -o table --sync "$SYNC" "$D/nv.csv"
 	[ "$status" -eq 0 ]
-	[[ "$(head -1 out)" =~ ^ts\ \(ns\)\ +ph\ +pid\ +tid\ +name\ +args.value$ ]]
+	[[ "$(head -1 out)" =~ ^ts\ \(ns\)\ +ph\ +pid\ +tid\ +name\ +args.value\ +args.unit$ ]]
 	# the rows: python's ts, as the stream has them
 	same "$(sed 1d out | awk '{ print $1 }')" "$(sed 1d "$D/nv.nd" | "$PYTHON3" -c '
 import json, sys
 for line in sys.stdin:
     print(json.loads(line)["ts"])')"
 	metrics_to -o md --sync "$SYNC" "$D/nv.csv"
-	same "$(head -1 out)" "| ts (ns) | ph | pid | tid | name | args.value |"
+	same "$(head -1 out)" "| ts (ns) | ph | pid | tid | name | args.value | args.unit |"
+}
+
+@test "mct-metrics -o table, tsv: each value's unit is a column of its own by default (it was left out: 'memory.used 40960', MiB said nowhere)" {
+	metrics_to -o table --sync "$SYNC" "$D/nv.csv"
+	[ "$status" -eq 0 ]
+	# the units of the header's brackets, beside their values
+	same "$(sed -n 2,4p out | awk '{ print $5, $7 }')" "$(printf 'clocks.current.sm MHz\nutilization.memory %%\nmemory.used MiB')"
+	metrics_to -o tsv --sync "$SYNC" "$D/nv.csv"
+	same "$(head -1 out)" "$(printf 'ts\tph\tpid\ttid\tname\targs.value\targs.unit')"
+	# the columns before it are where they were, as the stream has them
+	same "$(cut -f7 out | sed 1d)" "$(sed 1d "$D/nv.nd" | "$PYTHON3" -c '
+import json, sys
+for line in sys.stdin:
+    print(json.loads(line)["args"].get("unit", ""))')"
+	# a column without a unit: an empty cell
+	printf 'time_ns,bw\n1,5\n' > nounit.csv
+	metrics_to -o tsv --no-header nounit.csv
+	same "$(cat out)" "$(printf '1\tC\tmetrics\t0\tbw\t5\t')"
+}
+
+@test "mct-metrics -o table, -o md: --width cuts cells as in every tool (it was refused: unrecognized option), 0 never; tsv never cuts" {
+	local n
+	n=$(printf 'x%.0s' $(seq 70))
+	printf 'time_ns,%s [MHz]\n1000,5\n' "$n" > long.csv
+	# the default: 60 characters, the last an ellipsis
+	metrics_to -o table long.csv
+	[ "$status" -eq 0 ]
+	grep -q " $(printf 'x%.0s' $(seq 59))… " out
+	metrics_to -o table --width 0 long.csv
+	[ "$status" -eq 0 ]
+	grep -q " $n " out
+	metrics_to -o md --width 10 long.csv
+	[ "$status" -eq 0 ]
+	grep -q "| xxxxxxxxx… |" out
+	metrics_to -o tsv --width 10 long.csv
+	same "$(cut -f5 out | tail -1)" "$n"
+	metrics_to --width x long.csv
+	[ "$status" -eq 2 ]
+	grep -q -- "--width: invalid width 'x'" err
 }
 
 @test "mct-metrics: rocm-smi --csv with a time column, -m, --time and --index by number" {
@@ -300,6 +362,43 @@ mct-metrics: bad.csv:6: sm_clock: '45 W' is not in MHz; the value is skipped"
 	[ "$status" -eq 1 ]
 	[ "$(grep -c 'the values of this later line hold$' err)" -eq 20 ]
 	same "$(tail -1 err)" "mct-metrics: dups.csv: 25 lines at the time of the line before of their device in all"
+}
+
+@test "mct-metrics --join -o tsv, table: the default columns are the event's and each joined counter's mean (they were ts,ph,pid,tid,name,args.value: no joined figure, args.value empty on every event)" {
+	metrics_to --join hbm_bw,sm_clock -o tsv "$D/t.json" "$D/g.nd"
+	[ "$status" -eq 0 ]
+	same "$(head -1 out)" "$(printf 'ts\tdur\tph\tpid\ttid\tname\tmetrics.hbm_bw.mean\tmetrics.sm_clock.mean')"
+	# the cells: each event's as the ndjson has it
+	metrics_to --join hbm_bw,sm_clock "$D/t.json" "$D/g.nd"
+	"$PYTHON3" - out > want <<'PY'
+import json, sys
+for l in list(open(sys.argv[1]))[1:]:
+    e = json.loads(l, parse_float=str)	# the mean's text, 1500.000
+    if e["ph"] == "M":
+        continue	# a table has no metadata rows (--meta)
+    m = e.get("metrics", {})
+    print("\t".join(str(x) for x in [e.get("ts", ""), e.get("dur", ""), e["ph"],
+          e.get("pid", ""), e.get("tid", ""), e["name"]] +
+          [m[k]["mean"] if k in m else "" for k in ("hbm_bw", "sm_clock")]))
+PY
+	metrics_to --join hbm_bw,sm_clock -o tsv --no-header "$D/t.json" "$D/g.nd"
+	same "$(cat out)" "$(cat want)"
+	[ "$(awk -F'\t' '$7 != ""' out | wc -l)" -gt 0 ]
+	# a counter named with dots is quoted in the field, as the header says
+	printf 'time_ns,clocks.current.sm [MHz]\n0,1500\n' > c.csv
+	printf '{"traceEvents":[{"name":"k","ph":"X","ts":0,"dur":10,"pid":2,"tid":1}]}' > k.json
+	metrics_to --join clocks.current.sm -o table k.json c.csv
+	[ "$status" -eq 0 ]
+	[[ "$(head -1 out)" == *' metrics."clocks.current.sm".mean' ]]
+	[[ "$(tail -1 out)" == *' 1500.000' ]]
+	# -F, before or after --join, is the columns asked for
+	metrics_to -F name,dur --join hbm_bw -o tsv "$D/t.json" "$D/g.nd"
+	same "$(head -1 out)" "$(printf 'name\tdur')"
+	metrics_to --join hbm_bw -F name -o csv "$D/t.json" "$D/g.nd"
+	same "$(head -1 out)" name
+	# without --join, the samples' columns as before
+	metrics_to -o tsv "$D/g.csv"
+	same "$(head -1 out)" "$(printf 'ts\tph\tpid\ttid\tname\targs.value\targs.unit')"
 }
 
 @test "mct-metrics --join: every event's mean, min, max and samples as python's, exactly; events kept" {

@@ -50,7 +50,7 @@ ranks_to() {
 	run mct-ranks --help
 	[ "$status" -eq 0 ]
 	for o in --collectives --threshold --key --device --rules --output \
-	    --no-header --time-unit --unit --help --version; do
+	    --no-header --time-unit --width --unit --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "no $o"; return 1; }
 	done
 	run mct-ranks --version
@@ -157,6 +157,42 @@ PY
 	same "$(cat got)" "$(cat "$D/colls.py")"
 }
 
+@test "--collectives -o ndjson --time-unit: a collective's ts and dur stay ns, as an event's and as mct-phases' (dur was scaled beside a ts in ns); skew, spread and wait are scaled" {
+	ranks_to --collectives "$D/job.nd"
+	mv out ns
+	ranks_to --collectives --time-unit ms "$D/job.nd"
+	[ "$status" -eq 0 ]
+	"$PYTHON3" - ns out <<'PY'
+import json, sys
+from decimal import Decimal
+ns = [json.loads(l) for l in open(sys.argv[1])][1:]
+ms = [json.loads(l, parse_float=Decimal) for l in open(sys.argv[2])][1:]
+assert len(ns) == len(ms) and any("name" in r for r in ns)
+for a, b in zip(ns, ms):
+    if "name" in a:
+        # an interval of the stream: ts and dur in ns, whole numbers
+        assert b["ts"] == a["ts"] and b["dur"] == a["dur"], (a, b)
+        assert isinstance(b["dur"], int), b
+        for k in ("skew", "spread"):
+            assert b[k] == Decimal(a[k]) / 1000000, (k, a, b)
+    else:
+        assert b["wait"] == Decimal(a["wait"]) / 1000000, (a, b)
+PY
+	# the tables: start and dur both in the unit asked
+	ranks_to --collectives -o tsv --no-header --time-unit ms "$D/job.nd"
+	"$PYTHON3" - ns out <<'PY'
+import json, sys
+from decimal import Decimal
+ns = [json.loads(l) for l in open(sys.argv[1])][1:]
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+rows = [r for r in rows if len(r) == 9]
+colls = [r for r in ns if "name" in r]
+assert len(rows) == len(colls)
+for r, c in zip(rows, colls):
+    assert Decimal(r[3]) == Decimal(c["dur"]) / 1000000, (r, c)
+PY
+}
+
 @test "mct-ranks: a collective missing on a rank is reported with counts, not guessed" {
 	# drop rank 1's third collective
 	awk '/ncclDevKernel/ && ++n == 3 { next } { print }' "$D/s1.nd" > s1.nd
@@ -212,6 +248,20 @@ PY
 	ranks_to -o md --collectives "$D/job.nd"
 	[ "$(grep -c '^|---|' out)" -eq 2 ]
 	grep -q '^| ncclDevKernel_AllReduce_Sum_f32_RING_LL | 1 |' out
+}
+
+@test "mct-ranks -o table, -o md: --width cuts cells as in every tool (it was refused: unrecognized option), 0 never" {
+	ranks_to -o md --collectives --width 20 "$D/job.nd"
+	[ "$status" -eq 0 ]
+	grep -q '^| ncclDevKernel_AllRe… | 1 |' out
+	ranks_to -o table --collectives --width 0 "$D/job.nd"
+	[ "$status" -eq 0 ]
+	grep -q '^ncclDevKernel_AllReduce_Sum_f32_RING_LL  *1 ' out
+	ranks_to -o tsv --collectives --width 20 "$D/job.nd"
+	grep -q '^ncclDevKernel_AllReduce_Sum_f32_RING_LL	1	' out
+	ranks_to --width -1 "$D/job.nd"
+	[ "$status" -eq 2 ]
+	grep -q -- "--width: invalid width '-1'" err
 }
 
 @test "mct-ranks: one trace is one rank; no device events, no rows" {

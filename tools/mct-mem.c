@@ -685,6 +685,10 @@ modes(struct opts *o)
 		warnx("--counters and --by: one at a time");
 		mct_usage_hint();
 	}
+	if (o->top != 0 && o->by < 0) {
+		warnx("--top goes with --by (the first N rows of each device)");
+		mct_usage_hint();
+	}
 	if (o->out.nfields == 0) {
 		if (o->by >= 0)
 			snprintf(def, sizeof(def), BY_FIELDS,

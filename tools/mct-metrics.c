@@ -40,7 +40,10 @@
 #include "mct.h"
 #include "mct-metrics.h"
 
-#define DEFAULT_FIELDS	"ts,ph,pid,tid,name,args.value"
+#define DEFAULT_FIELDS	"ts,ph,pid,tid,name,args.value,args.unit"
+/* with --join: the events' (as mct-filter's), then each counter's mean */
+#define JOIN_FIELDS	"ts,dur,ph,pid,tid,name"
+static const char default_fields[] = DEFAULT_FIELDS;	/* -F's default */
 
 enum { OPT_DEVICE = MCT_OPT_TOOL, OPT_INDEX, OPT_JOIN, OPT_LOG_UNIT, OPT_SYNC,
     OPT_TIME, OPT_TIME_UNIT, OPT_TZ, OPT_WINDOW };
@@ -61,6 +64,7 @@ static const struct option longopts[] = {
 	{ "tz",		required_argument,	NULL, OPT_TZ },
 	MCT_LONGOPT_UNIT,
 	MCT_LONGOPT_VERSION,
+	MCT_LONGOPT_WIDTH,
 	{ "window",	required_argument,	NULL, OPT_WINDOW },
 	{ NULL,		0,			NULL, 0 }
 };
@@ -112,11 +116,16 @@ usage(int status)
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
 	    "(default), ns, us,\n"
 	    "                        ms, s\n"
-	    "  -F, --fields LIST     columns for tsv, csv, table (default "
-	    DEFAULT_FIELDS ")\n"
+	    "  -F, --fields LIST     columns for tsv, csv, table, md (default\n"
+	    "                        " DEFAULT_FIELDS ";\n"
+	    "                        with --join: " JOIN_FIELDS ",\n"
+	    "                        metrics.NAME.mean of each NAME)\n"
 	    "  -o, --output FORMAT   ndjson (default), tsv, csv, table, md, "
 	    "trace\n"
 	    "      --no-header       no header line in tsv and csv output\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
 	    "With no file, or when file is -, read standard input.\n"
@@ -217,11 +226,45 @@ join_opt(struct opts *o, int ch, const char *arg)
 	return -1;
 }
 
+/*
+ * --join's default columns: the events', then metrics.NAME.mean of each
+ * counter of the list, so that a table shows what was joined (the
+ * samples' args.value is no event's).  A name of more than letters,
+ * digits, '_' and '-' is quoted, as a field path wants it.
+ */
+static const char *
+join_fields(struct mct_buf *b, const char *names)
+{
+	const char *p, *e;
+	size_t i;
+
+	b->len = 0;
+	mct_buf_adds(b, JOIN_FIELDS);
+	for (p = names; *p != '\0'; p = *e != '\0' ? e + 1 : e) {
+		e = p + strcspn(p, ",");
+		mct_buf_adds(b, ",metrics.");
+		if (strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_-") >= (size_t)(e - p))
+			mct_buf_add(b, p, (size_t)(e - p));
+		else {
+			mct_buf_addc(b, '"');
+			for (i = 0; p + i < e; i++) {
+				if (p[i] == '"' || p[i] == '\\')
+					mct_buf_addc(b, '\\');
+				mct_buf_addc(b, p[i]);
+			}
+			mct_buf_addc(b, '"');
+		}
+		mct_buf_adds(b, ".mean");
+	}
+	return b->p;
+}
+
 static int
 options(int argc, char *argv[], struct opts *o)
 {
 	struct mct_cli c = { .usage = usage, .out = &o->out, .mo = &o->mo,
-	    .fields = DEFAULT_FIELDS };
+	    .fields = default_fields };
 	int ch;
 
 	while ((ch = mct_cli_getopt(&c, argc, argv, "F:hm:o:u:V",
@@ -253,6 +296,10 @@ options(int argc, char *argv[], struct opts *o)
 		default:
 			if (join_opt(o, ch, optarg) != 0)
 				usage(2);
+			/* -F's default, unless -F came first */
+			if (ch == OPT_JOIN && (c.fields == default_fields ||
+			    c.fields == o->jfields.p))
+				c.fields = join_fields(&o->jfields, optarg);
 		}
 	}
 	if (o->sync)
@@ -280,6 +327,7 @@ main(int argc, char *argv[])
 	else
 		logs(&o, argc, argv);
 	mct_buf_free(&o.line);
+	mct_buf_free(&o.jfields);
 	for (n = 0; n < o.out.nfields; n++)
 		mct_field_free(&o.out.fields[n]);
 	free(o.out.fields);

@@ -38,6 +38,7 @@ struct opts {
 	struct mct_mlog	 proto;		/* the log options */
 	const char	*sync;		/* --sync WALL=@TS */
 	const char	*join;
+	struct mct_buf	 jfields;	/* -F's default with --join */
 	int		 has_device, has_window;
 	int64_t		 device, window;
 	struct mct_opts	 mo;
@@ -46,6 +47,7 @@ struct opts {
 	/* the logs */
 	struct row	*row;
 	size_t		 nrow, rowcap;
+	int		 nlogs;		/* logs read: a header, or empty */
 	struct mct_strtab names;	/* the metrics */
 	char		**unit;		/* by metric */
 	int32_t		 nunit;

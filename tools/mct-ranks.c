@@ -60,6 +60,7 @@ static const struct option longopts[] = {
 	MCT_LONGOPT_TIME_UNIT,
 	MCT_LONGOPT_UNIT,
 	MCT_LONGOPT_VERSION,
+	MCT_LONGOPT_WIDTH,
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -109,6 +110,9 @@ usage(int status)
 	    "      --no-header       no header line in tsv and csv output\n"
 	    "      --time-unit UNIT  times in tsv/csv/ndjson: ns (default), us, "
 	    "ms, s\n"
+	    "      --width N         cut table and md cells wider than N "
+	    "characters\n"
+	    "                        (default 60; 0: never)\n"
 	    "  -u, --unit UNIT       unit of a trace read directly: auto "
 	    "(default), ns, us,\n"
 	    "                        ms, s\n"

@@ -165,7 +165,7 @@ read_log(struct opts *o, const char *path)
 	size_t n;
 	long long line = 0, nbad = 0, nback = 0, nbadv[2] = { 0, 0 };
 	int64_t last = 0;
-	int hdr = 0, r, has_last = 0;
+	int hdr = 0, r, has_last = 0, nohdr = 0;
 
 	while (mct_lines_next(li, &p, &n, &at)) {
 		line++;
@@ -175,6 +175,7 @@ read_log(struct opts *o, const char *path)
 			if (mct_mlog_header(&l, p, n, &why) != 0) {
 				lwarnx(o, "%s:%lld: %s", name, line, why);
 				o->status = mct_status(o->status, MCT_EXIT_USAGE);
+				nohdr = 1;
 				break;
 			}
 			hdr = 1;
@@ -199,7 +200,10 @@ read_log(struct opts *o, const char *path)
 			keep(o, &l);
 	}
 	mct_lines_free(li);
-	o->status = mct_status(o->status, log_error(o, src, name));
+	r = log_error(o, src, name);
+	o->status = mct_status(o->status, r);
+	if (!nohdr && r < MCT_EXIT_USAGE)
+		o->nlogs++;
 	if (nbad > MAX_SAY)
 		lwarnx(o, "%s: %lld bad lines in all, skipped", name, nbad);
 	if (nbadv[0] > MAX_SAY)
@@ -301,18 +305,25 @@ logs(struct opts *o, int argc, char *argv[])
 	else
 		for (k = 0; k < argc; k++)
 			read_log(o, argv[k]);
-	sort_rows(o);
-	log_header(o, argc, argv);
-	mct_event_init(&o->ev, "", 0, &o->hdr);
-	mct_out_begin(&o->out, &o->hdr);
-	for (i = 0; i < o->nrow; i++)
-		write_row(o, &o->row[i]);
-	mct_out_end(&o->out);
+	/*
+	 * No log could be read (each missing, or without a time column):
+	 * nothing written, not even a header of no source, as every tool
+	 * writes nothing when none of its operands can be read (mct(7)).
+	 */
+	if (o->nlogs > 0 || o->status < MCT_EXIT_USAGE) {
+		sort_rows(o);
+		log_header(o, argc, argv);
+		mct_event_init(&o->ev, "", 0, &o->hdr);
+		mct_out_begin(&o->out, &o->hdr);
+		for (i = 0; i < o->nrow; i++)
+			write_row(o, &o->row[i]);
+		mct_out_end(&o->out);
+		mct_event_free(&o->ev);
+		free(o->hline);
+	}
 	for (k = 0; k < o->nunit; k++)
 		free(o->unit[k]);
 	mct_strtab_free(&o->names);
 	free(o->unit);
 	free(o->row);
-	mct_event_free(&o->ev);
-	free(o->hline);
 }

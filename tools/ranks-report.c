@@ -520,8 +520,10 @@ record_end(struct opts *o, struct mct_buf *line)
 }
 
 /*
- * A collective: in ndjson its ts (absolute, as an event's); in the
- * tables its start from the origin.
+ * A collective: in ndjson its ts (absolute) and dur in ns, as an event's
+ * (an interval of the stream, as mct-phases' phases: --time-unit scales
+ * neither); in the tables its start from the origin and its dur, both in
+ * the unit asked.
  */
 static void
 coll_record(struct opts *o, const struct coll *c)
@@ -544,7 +546,10 @@ coll_record(struct opts *o, const struct coll *c)
 		mct_out_at(&o->out, &line, c->ts);
 	}
 	field(o, &line, "dur");
-	mct_out_time(&o->out, &line, mct_sat_sub(c->end, c->ts));
+	if (o->out.fmt == MCT_O_NDJSON)
+		mct_buf_addi(&line, mct_sat_sub(c->end, c->ts));
+	else
+		mct_out_time(&o->out, &line, mct_sat_sub(c->end, c->ts));
 	field(o, &line, "ranks");
 	mct_buf_addi(&line, (int64_t)o->nrk);
 	field(o, &line, "skew");
