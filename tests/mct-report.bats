@@ -709,6 +709,47 @@ check_pairs() {
 	done
 }
 
+# Flow mode (no correlation id, s/f ends): a kernel slice that two flows
+# bind is the device end of two of mct-flow's pairs (mct-flow(1)), yet
+# one device event with a launch.  bind2: both f ends inside k1 ("bp":
+# "e"); gap2: both in the gap before k3, without "bp": each binds to the
+# next slice.  The device work with no launch, as python's (report_oracle.py
+# nolaunch, which ties each device event to a launch once).
+@test "the device work with no launch counts a slice that two flows bind once, as python's" {
+	"$PYTHON3" - <<'PY'
+import json
+h, d = {"pid": 1, "tid": 1}, {"pid": 2, "tid": 7}
+x = [dict(ph="X", cat="cuda_runtime", name="cudaLaunchKernel", ts=0, dur=10, **h),
+     dict(ph="X", cat="cuda_runtime", name="cudaLaunchKernel", ts=20, dur=10, **h),
+     dict(ph="X", cat="kernel", name="k1", ts=50, dur=100, **d),
+     dict(ph="X", cat="kernel", name="k2", ts=200, dur=10, **d),
+     dict(ph="X", cat="kernel", name="k3", ts=300, dur=30, **d)]
+def flows(ts, **bp):
+    return [dict(ph="s", cat="ac2g", name="ac2g", id=1, ts=5, **h),
+            dict(ph="s", cat="ac2g", name="ac2g", id=2, ts=25, **h),
+            dict(ph="f", cat="ac2g", name="ac2g", id=1, ts=ts, **bp, **d),
+            dict(ph="f", cat="ac2g", name="ac2g", id=2, ts=ts, **bp, **d)]
+json.dump({"traceEvents": x + flows(50, bp="e")}, open("bind2.json", "w"))
+json.dump({"traceEvents": x + flows(250)}, open("gap2.json", "w"))
+PY
+	for t in bind2 gap2; do
+		echo "$t"
+		# two pairs, one slice
+		run --separate-stderr bash -c 'mct-flow --device "$0" |
+		    mct-cat -o tsv --no-header -F name | sort | uniq -c' "$t.json"
+		[ "$(echo $output)" = "2 $([ $t = bind2 ] && echo k1 || echo k3)" ]
+		ro nolaunch "$t.json" > nl
+		grep -qx 'mode	flow' nl
+		IFS=$'\t' read -r _ nn nt sh < <(grep '^nolaunch	' nl)
+		[ "$nn" = 2 ]
+		mct-report "$t.json" > r.md
+		for sec in 5 8 9; do
+			sed -n "/^## $sec\\./,/^## /p" r.md | tr '\n' ' ' |
+			    grep -qF "$nn device events ($nt, $sh of the device time) have no launch in the trace"
+		done
+	done
+}
+
 @test "the modules' table says its (total) is the launches inside a module: how many of the pairs, their share, as python's" {
 	t=$MCT_SRCDIR/examples/pytorch-small.pt.trace.json
 	mct-report "$t" > r.md

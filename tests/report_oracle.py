@@ -40,6 +40,20 @@ python3's json (tests/mct-report.bats).
                     writes them.  "flow" alone where the trace has
                     device work, flows and no X event with an id (the
                     flow mode of mct-flow(1), not computed here)
+  nolaunch TRACE    the device work with no launch, counted apart from
+                    any pair: "nolaunch", the number of device events
+                    (on_device_lane) that no launch is tied to, their
+                    time and share as pairs writes them, when there are
+                    any; "mode" and key or flow before it.  Key mode as
+                    pairs; flow mode (no X event with an id, s/f ends): a
+                    flow is its cat and id; an end binds to the X slice
+                    of its lane (pid, tid) that encloses its ts, the
+                    latest start, then the shortest, then the first in
+                    the input; an f end enclosed by none, without
+                    "bp":"e", to the first slice that starts after it; a
+                    device slice has a launch when an f end of a flow
+                    whose first s end is bound binds to it (however many
+                    do)
   ph TRACE          the report's overview: the number of events, then
                     the counts of ph X, s, f and M, those the trace has,
                     in that order, then the count of all others where
@@ -232,6 +246,66 @@ def cmd_pairs(args):
             "%.2f%%" % (100 * nt / all_t) if all_t > 0 else "-"))
 
 
+def cmd_nolaunch(args):
+    _, events = read_all([args[0]], "auto")
+    xs = [e for e in events if e.get("ph") == "X" and is_int(e.get("ts"))]
+    dev = [e for e in xs if on_device_lane(e)]
+
+    def dur(e):
+        return e.get("dur") if is_int(e.get("dur")) else 0
+    launched = set()        # id() of the device events with a launch
+    ends = [e for e in events if e.get("ph") in ("s", "f") and "id" in e
+            and is_int(e.get("ts"))]
+    if any(corr(e) is not None for e in xs) or not ends:
+        print("mode\tkey")
+        launch = {}
+        for e in xs:
+            k = corr(e)
+            if k is not None and is_host(e) and k not in launch:
+                launch[k] = e
+        for e in dev:
+            h = launch.get(corr(e)) if corr(e) is not None else None
+            if h is not None and h is not e:
+                launched.add(id(e))
+    else:
+        print("mode\tflow")
+        lanes = {}
+        for i, e in enumerate(xs):
+            lanes.setdefault((str(e.get("pid")), str(e.get("tid"))),
+                             []).append((i, e))
+
+        def bind(f):
+            sl = lanes.get((str(f.get("pid")), str(f.get("tid"))), [])
+            inside = [(-e["ts"], dur(e), i, e) for i, e in sl
+                      if e["ts"] <= f["ts"] <= e["ts"] + dur(e)]
+            if inside:
+                return min(inside, key=lambda t: t[:3])[3]
+            if f["ph"] == "f" and f.get("bp") != "e":
+                after = [(e["ts"], i, e) for i, e in sl if e["ts"] > f["ts"]]
+                if after:
+                    return min(after, key=lambda t: t[:2])[2]
+            return None
+        flows = {}
+        for e in ends:
+            flows.setdefault((str(e.get("cat")), json.dumps(e["id"])),
+                             []).append(e)
+        for es in flows.values():
+            ss = [e for e in es if e["ph"] == "s"]
+            if not ss or bind(ss[0]) is None:
+                continue
+            for f in es:
+                d = bind(f) if f["ph"] == "f" else None
+                if d is not None:
+                    launched.add(id(d))
+    nn = sum(1 for e in dev if id(e) not in launched)
+    nt = sum(dur(e) for e in dev if id(e) not in launched)
+    all_t = sum(dur(e) for e in dev)
+    if nn:
+        print("nolaunch\t%s\t%s\t%s" % (
+            f"{nn:,}", human(nt),
+            "%.2f%%" % (100 * nt / all_t) if all_t > 0 else "-"))
+
+
 def cmd_ph(args):
     _, events = read_all([args[0]], "auto")
     c = {}
@@ -292,7 +366,7 @@ def cmd_kineto(args):
 def main():
     cmds = {"steps": cmd_steps, "gpu": cmd_gpu, "copies": cmd_copies,
             "units": cmd_units, "kineto": cmd_kineto, "facts": cmd_facts,
-            "pairs": cmd_pairs, "ph": cmd_ph,
+            "pairs": cmd_pairs, "nolaunch": cmd_nolaunch, "ph": cmd_ph,
             "human": lambda a: print(human(int(a[0])))}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         die(__doc__)
