@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -305,6 +306,7 @@ mct_tmpfile(char **name, char **buf)
 {
 	const char *dir = getenv("TMPDIR");
 	struct mct_buf b = { 0 };
+	sigset_t stop, was;
 	FILE *f;
 	int fd;
 
@@ -312,12 +314,21 @@ mct_tmpfile(char **name, char **buf)
 		dir = "/tmp";
 	mct_buf_adds(&b, dir);
 	mct_buf_adds(&b, "/mct.XXXXXX");
+	/* no name left behind by a signal between its making and unlinking
+	   (mct-report ends its tools with one): it waits for the unlink */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &was);
 	if ((fd = mkstemp(b.p)) == -1) {
+		pthread_sigmask(SIG_SETMASK, &was, NULL);
 		warn("cannot make a temporary file in %s (set TMPDIR)", dir);
 		mct_buf_free(&b);
 		return NULL;
 	}
 	unlink(b.p);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	if ((f = fdopen(fd, "w+")) == NULL)
 		err(MCT_EXIT_USAGE, "fdopen");
 	*buf = mct_xmalloc(1 << 20);
