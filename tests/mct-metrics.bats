@@ -571,3 +571,16 @@ PY
 	pyo log hbm.csv out
 	grep -q '"ts":1796194801000412345,"args":{"value":812.5,"unit":"GB/s"}' out
 }
+
+@test "-o trace: ts in microseconds as a viewer reads them, the ns as three decimals; mct-cat reads back the stream's ns, python's json the same" {
+	mct-metrics -o trace "$D/g.csv" > t.json
+	# a viewer's unit: the first sample's ts is the stream's / 1000
+	same "$(grep -o '"ts":[0-9.]*' t.json | head -1)" \
+	    "$(mct-cat -o tsv --no-header -F ts "$D/g.nd" | head -1 |
+	    python3 -c 'import sys; t = int(sys.stdin.read()); print("\"ts\":%d.%03d" % (t // 1000, t % 1000))')"
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' t.json
+	same "$(mct-cat -o tsv --no-header -F ts,name,tid,args.value t.json)" \
+	    "$(mct-cat -o tsv --no-header -F ts,name,tid,args.value "$D/g.nd")"
+	# the stream stays in ns
+	same "$(mct-metrics "$D/g.csv" | head -1 | grep -o '"unit":"[a-z]*"')" '"unit":"ns"'
+}

@@ -241,13 +241,18 @@ sort_rows(struct opts *o)
 		mct_sort(o->row, o->nrow, sizeof(*o->row), row_cmp);
 }
 
-/* The stream header of counter events: ns, their smallest ts, sorted. */
+/*
+ * The stream header of counter events: ns, their smallest ts, sorted.
+ * For -o trace, us: a viewer reads a trace's ts in us whatever its
+ * displayTimeUnit (the ns written as us with three decimals, exact).
+ */
 static void
 log_header(struct opts *o, int argc, char *argv[])
 {
 	static const char *const stdin_only[] = { "-" };
 
-	o->hdr.facts.unit = MCT_UNIT_NS;
+	o->hdr.facts.unit = o->out.fmt == MCT_O_TRACE ? MCT_UNIT_US :
+	    MCT_UNIT_NS;
 	o->hdr.facts.why = "mct-metrics";
 	o->hdr.facts.has_origin = o->nrow > 0;
 	o->hdr.facts.origin = o->nrow ? o->row[0].ts : 0;
