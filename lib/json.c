@@ -578,6 +578,33 @@ mct_jstr_eq(const struct mct_val *v, const char *s, size_t n)
 }
 
 /*
+ * Does the string value begin with pre[0..k) (a text with no '"', '\\'
+ * or control character)?  Its raw bytes answer unless they leave pre at
+ * a backslash: only then is it decoded ("nn\u002eModule: " begins with
+ * "nn.Module: ").
+ */
+int
+mct_jstr_prefix(const struct mct_val *v, const char *pre, size_t k)
+{
+	struct mct_buf b = { 0 };
+	size_t i;
+	int is;
+
+	if (v->type != MCT_J_STRING || v->len < k + 2)
+		return 0;	/* (escapes only make the text longer) */
+	for (i = 0; i < k && v->p[1 + i] == pre[i]; i++)
+		;
+	if (i == k)
+		return 1;
+	if (v->p[1 + i] != '\\')
+		return 0;
+	mct_jstr(v, &b);
+	is = b.len >= k && memcmp(b.p, pre, k) == 0;
+	mct_buf_free(&b);
+	return is;
+}
+
+/*
  * The first-level "ts" and "dur" numbers of the compact object text[0..n)
  * known to be valid (a spool line), in order, up to the first of each:
  * the reader's, to convert them, when no event has more of them than one

@@ -2,7 +2,8 @@
 # esckeys.bats - a string spelt two ways in JSON ("gemm\u005fkernel" and
 # "gemm_kernel", "a\/b" and "a/b") is one string, so one key, in every
 # tool that groups, joins or compares by a string's value: mct-group
-# (and its partials, merged), mct-diff, mct-flow's stacks; and a group's
+# (and its partials, merged), mct-diff, mct-flow's stacks and mct-mem's
+# modules (an nn.Module spelt with escapes is one); and a group's
 # key is written in one spelling (RFC 8785's: mct-group(1)), whatever
 # spelling came first.
 #
@@ -20,6 +21,10 @@ setup_file() {
 	"$PYTHON3" "$MCT_SRCDIR/tests/esckeys_oracle.py" spell \
 	    "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json" \
 	    "$d/mixed.json" "$d/plain.json"
+	# the allocator's events, for mct-mem
+	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" > "$d/mem.json"
+	"$PYTHON3" "$MCT_SRCDIR/tests/esckeys_oracle.py" spell "$d/mem.json" \
+	    "$d/mem-mixed.json" "$d/mem-plain.json"
 }
 
 setup() {
@@ -141,4 +146,23 @@ keys() {
 	run --separate-stderr mct-group --merge --allow-repeat -a count -o ndjson Pold Pold
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" | grep -q -F '{"name":"gemm_kernel","count":6,'
+}
+
+@test "mct-flow --stack: a frame spelt two ways is one frame, written in its one spelling; an escaped nn.Module is a module" {
+	both mct-flow --stack -q -o tsv -F launch.name,name,op,module,annotation,stack
+	both mct-flow --stack -q -o folded
+	mct-flow --stack -q -o tsv -F module,stack "$mixed" > s.tsv
+	grep -q -F 'nn.Module: Linear_1' s.tsv
+	! grep -q -F '\\u' s.tsv
+	both mct-diff --by module -o tsv "$plain"
+	both mct-diff --by stack -o tsv "$plain"
+}
+
+@test "mct-mem: an nn.Module spelt with escapes is the module it decodes to" {
+	local m=$BATS_FILE_TMPDIR/mem-mixed.json p=$BATS_FILE_TMPDIR/mem-plain.json
+
+	grep -q -F '"name":"\u006En.Module: ' "$m"
+	same "$(mct-mem -o tsv "$m" | sed 1d)" "$(mct-mem -o tsv "$p" | sed 1d)"
+	same "$(mct-mem --by module -o tsv "$m")" "$(mct-mem --by module -o tsv "$p")"
+	mct-mem --by module -o tsv "$m" | grep -q -F 'nn.Module: Linear_'
 }

@@ -1164,6 +1164,22 @@ test_compact(void)
 	ok(b.len == 5 && mct_jcanon(once, 5, &b) == 0 && b.len == 10 &&
 	    memcmp(b.p + 5, once, 5) == 0,
 	    "mct_jcanon: the canonical spelling is its own, appended");
+	/* mct_jstr_prefix: the decoded text begins with a prefix */
+	v.type = MCT_J_STRING;
+	v.p = "\"nn.Module: A\"";
+	v.len = strlen(v.p);
+	ok(mct_jstr_prefix(&v, "nn.Module: ", 11) &&
+	    !mct_jstr_prefix(&v, "nn.Modulo", 9),
+	    "mct_jstr_prefix: a plain name");
+	v.p = "\"\\u006En\\u002eModule: A\"";
+	v.len = strlen(v.p);
+	ok(mct_jstr_prefix(&v, "nn.Module: ", 11) &&
+	    !mct_jstr_prefix(&v, "nn.Modulo", 9),
+	    "mct_jstr_prefix: a name spelt with escapes");
+	v.p = "\"nn.Mod\"";
+	v.len = strlen(v.p);
+	ok(!mct_jstr_prefix(&v, "nn.Module: ", 11) &&
+	    mct_jstr_prefix(&v, "nn.", 3), "mct_jstr_prefix: a short name");
 	/* An invalid \u escape (stream lines are not checked token by token) */
 	v.type = MCT_J_STRING;
 	v.p = "\"a\\u-,.!b\"";
