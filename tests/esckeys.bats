@@ -166,3 +166,11 @@ keys() {
 	same "$(mct-mem --by module -o tsv "$m")" "$(mct-mem --by module -o tsv "$p")"
 	mct-mem --by module -o tsv "$m" | grep -q -F 'nn.Module: Linear_'
 }
+
+@test "mct-filter --name, --match and --where match a name's decoded text, however spelt" {
+	both mct-filter -q --name 'a/b' -o tsv -F ts,dur
+	both mct-filter -q --match '^gemm_k|say "hi"|back\\slash' -o tsv -F ts,dur
+	both mct-filter -q --where 'name == "a/b" || name == "café"' -o tsv -F ts,dur
+	same "$(mct-filter --name 'a/b' -o tsv -F ts --no-header "$mixed" | wc -l)" 3
+	same "$(mct-filter --match '^gemm_kernel$' -o tsv -F ts --no-header "$mixed" | wc -l)" 3
+}
