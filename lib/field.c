@@ -762,8 +762,9 @@ mct_field_ns(struct mct_event *ev, const struct mct_field *f,
 }
 
 /*
- * Append the field's value to a key: a path's JSON text, a virtual time
- * in ns.  Returns 0, or -1 (nothing appended) if it is missing.
+ * Append the field's value to a key: a path's JSON text in its one
+ * spelling (mct_jcanon(): "a\u005fb" and "a_b" are one key), a virtual
+ * time in ns.  Returns 0, or -1 (nothing appended) if it is missing.
  */
 int
 mct_field_key(struct mct_event *ev, const struct mct_field *f,
@@ -780,7 +781,10 @@ mct_field_key(struct mct_event *ev, const struct mct_field *f,
 	}
 	if (mct_get(ev, f, &v) != 0)
 		return -1;
-	mct_buf_add(k, v.p, v.len);
+	if (ev->indexed == 2 && !mct_field_virtual(f))
+		mct_buf_add(k, v.p, v.len);	/* no backslash in the event */
+	else
+		mct_jcanon(v.p, v.len, k);
 	return 0;
 }
 

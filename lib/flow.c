@@ -65,7 +65,8 @@ rank_text(struct mct_flow *f, struct mct_event *ev, struct mct_val *v)
 }
 
 /*
- * The host call's name, pid, tid or rank (MCT_FLOW_NAME, ...), interned.
+ * The host call's name, pid, tid or rank (MCT_FLOW_NAME, ...), interned
+ * (a string in its one spelling, mct_jcanon()).
  * One launch after another comes from the same thread, mostly with the
  * same name: the text of the last one of each is kept, and a hit costs a
  * compare instead of a hash and a probe.
@@ -85,7 +86,14 @@ mct_flow_intern(struct mct_flow *f, struct mct_event *ev, int which)
 	}
 	if (l->len == v.len && memcmp(l->text, v.p, v.len) == 0)
 		return l->id;
-	l->id = mct_intern(&f->st, v.p, v.len);
+	if (memchr(v.p, '\\', v.len) != NULL) {	/* one name, however spelt */
+		struct mct_buf one = { 0 };
+
+		mct_jcanon(v.p, v.len, &one);
+		l->id = mct_intern(&f->st, one.p, one.len);
+		mct_buf_free(&one);
+	} else
+		l->id = mct_intern(&f->st, v.p, v.len);
 	l->len = v.len < sizeof(l->text) ? (uint32_t)v.len : UINT32_MAX;
 	if (l->len != UINT32_MAX)
 		memcpy(l->text, v.p, v.len);

@@ -2,7 +2,8 @@
  * json.c - compact JSON known to be valid, as the reader's spool and an
  * mct stream hold it: one value skipped (mct_skip()), the first-level
  * keys of an object indexed (mct_index(), and its "ts" and "dur" numbers
- * alone, mct_index_times()), and a string's text (mct_jstr()).  Field
+ * alone, mct_index_times()), a string's text (mct_jstr()) and a value's
+ * one spelling, the key of what is grouped by it (mct_jcanon()).  Field
  * access is built on these; no grammar is checked again here (mct_scan()
  * of json_scan.c did it).
  */
@@ -412,6 +413,36 @@ put_utf8(struct mct_buf *b, unsigned cp)
 }
 
 /*
+ * The code point of the escape \uXXXX at p (p at the backslash, end the
+ * string's end), a UTF-16 pair \uD8XX\uDCXX joined in one; a lone
+ * surrogate is returned as it is.  Its length in *n; -1 if p holds no
+ * such escape.
+ */
+static long
+esc_u(const char *p, const char *end, size_t *n)
+{
+	unsigned cp, lo;
+
+	if (end - p < 6 || p[1] != 'u' || !is_hex(p[2]) || !is_hex(p[3]) ||
+	    !is_hex(p[4]) || !is_hex(p[5]))
+		return -1;
+	cp = (unsigned)(hexval(p[2]) << 12 | hexval(p[3]) << 8 |
+	    hexval(p[4]) << 4 | hexval(p[5]));
+	*n = 6;
+	if (cp >= 0xd800 && cp < 0xdc00 && end - p >= 12 && p[6] == '\\' &&
+	    p[7] == 'u' && is_hex(p[8]) && is_hex(p[9]) && is_hex(p[10]) &&
+	    is_hex(p[11])) {
+		lo = (unsigned)(hexval(p[8]) << 12 | hexval(p[9]) << 8 |
+		    hexval(p[10]) << 4 | hexval(p[11]));
+		if (lo >= 0xdc00 && lo < 0xe000) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			*n = 12;
+		}
+	}
+	return (long)cp;
+}
+
+/*
  * The text of a value: a string unescaped (without quotes), anything
  * else as its JSON text.  Appends to b; returns 0.
  */
@@ -419,7 +450,8 @@ int
 mct_jstr(const struct mct_val *v, struct mct_buf *b)
 {
 	const char *p, *end;
-	unsigned cp, lo;
+	long cp;
+	size_t n;
 
 	if (v->type != MCT_J_STRING) {
 		mct_buf_add(b, v->p, v->len);
@@ -436,45 +468,92 @@ mct_jstr(const struct mct_val *v, struct mct_buf *b)
 		p = q;
 		if (p >= end)
 			break;
-		p++;
-		switch (*p) {
-		case 'b': mct_buf_addc(b, '\b'); p++; break;
-		case 'f': mct_buf_addc(b, '\f'); p++; break;
-		case 'n': mct_buf_addc(b, '\n'); p++; break;
-		case 'r': mct_buf_addc(b, '\r'); p++; break;
-		case 't': mct_buf_addc(b, '\t'); p++; break;
+		switch (p[1]) {
+		case 'b': mct_buf_addc(b, '\b'); p += 2; break;
+		case 'f': mct_buf_addc(b, '\f'); p += 2; break;
+		case 'n': mct_buf_addc(b, '\n'); p += 2; break;
+		case 'r': mct_buf_addc(b, '\r'); p += 2; break;
+		case 't': mct_buf_addc(b, '\t'); p += 2; break;
 		case 'u':
-			if (end - p < 5 || !is_hex(p[1]) || !is_hex(p[2]) ||
-			    !is_hex(p[3]) || !is_hex(p[4])) {
+			if ((cp = esc_u(p, end, &n)) < 0) {
 				mct_buf_add(b, "\\u", 2);	/* not an escape */
-				p++;
+				p += 2;
 				break;
 			}
-			cp = (unsigned)(hexval(p[1]) << 12 | hexval(p[2]) << 8 |
-			    hexval(p[3]) << 4 | hexval(p[4]));
-			p += 5;
-			if (cp >= 0xd800 && cp < 0xdc00 && end - p >= 6 &&
-			    p[0] == '\\' && p[1] == 'u' && is_hex(p[2]) &&
-			    is_hex(p[3]) && is_hex(p[4]) && is_hex(p[5])) {
-				lo = (unsigned)(hexval(p[2]) << 12 |
-				    hexval(p[3]) << 8 | hexval(p[4]) << 4 |
-				    hexval(p[5]));
-				if (lo >= 0xdc00 && lo < 0xe000) {
-					cp = 0x10000 + ((cp - 0xd800) << 10) +
-					    (lo - 0xdc00);
-					p += 6;
-				}
-			}
+			p += n;
 			if (cp >= 0xd800 && cp < 0xe000)
 				cp = 0xfffd;
-			put_utf8(b, cp);
+			put_utf8(b, (unsigned)cp);
 			break;
 		default:
-			mct_buf_addc(b, *p);
-			p++;
+			if (p + 1 < end)
+				mct_buf_addc(b, p[1]);
+			p += 2;
 		}
 	}
 	return 0;
+}
+
+/*
+ * Append the canonical JSON text of a value, one spelling of each string
+ * (RFC 8785's, JSON.stringify()'s): its escapes written again, each
+ * character as its UTF-8 bytes but for \" and \\, \b \f \n \r \t and
+ * the other control characters as \u00xx (lower case), a lone surrogate
+ * as \udxxx ("gemm\u005fkernel" is "gemm_kernel", "a\/b" is "a/b").  Raw
+ * characters are canonical as they are (the reader escapes a control
+ * character and mends bad UTF-8), so a text without a backslash is
+ * appended as it is, at the cost of looking for one; escapes are mended
+ * one by one, wherever they stand (strings in an array or object too).
+ * Returns 1 if the text was spelt otherwise, else 0.
+ */
+int
+mct_jcanon(const char *p, size_t len, struct mct_buf *b)
+{
+	static const char hex[] = "0123456789abcdef", shortesc[] = "btnvfr";
+	const char *end = p + len, *q;
+	size_t start = b->len, n;
+	long cp;
+
+	if ((q = memchr(p, '\\', len)) == NULL) {
+		mct_buf_add(b, p, len);
+		return 0;
+	}
+	do {
+		mct_buf_add(b, p, (size_t)(q - p));
+		p = q;
+		if (p + 1 >= end)
+			break;
+		if (p[1] != 'u') {
+			if (p[1] == '/')
+				mct_buf_addc(b, '/');
+			else
+				mct_buf_add(b, p, 2);
+			p += 2;
+			continue;
+		}
+		if ((cp = esc_u(p, end, &n)) < 0) {
+			mct_buf_add(b, p, 2);
+			p += 2;
+			continue;
+		}
+		p += n;
+		if (cp == '"' || cp == '\\') {
+			mct_buf_addc(b, '\\');
+			mct_buf_addc(b, (int)cp);
+		} else if (cp >= 8 && cp <= 13 && cp != 11) {
+			mct_buf_addc(b, '\\');
+			mct_buf_addc(b, shortesc[cp - 8]);
+		} else if (cp < 0x20 || (cp >= 0xd800 && cp < 0xe000)) {
+			char e[6] = { '\\', 'u', hex[cp >> 12],
+			    hex[(cp >> 8) & 15], hex[(cp >> 4) & 15], hex[cp & 15] };
+
+			mct_buf_add(b, e, 6);
+		} else
+			put_utf8(b, (unsigned)cp);
+	} while ((q = memchr(p, '\\', (size_t)(end - p))) != NULL);
+	mct_buf_add(b, p, (size_t)(end - p));
+	return b->len - start != len ||
+	    (len > 0 && memcmp(b->p + start, end - len, len) != 0);
 }
 
 /* Is the value the string s[0..n)? */
@@ -496,6 +575,33 @@ mct_jstr_eq(const struct mct_val *v, const char *s, size_t n)
 	eq = b.len == n && memcmp(b.p, s, n) == 0;
 	mct_buf_free(&b);
 	return eq;
+}
+
+/*
+ * Does the string value begin with pre[0..k) (a text with no '"', '\\'
+ * or control character)?  Its raw bytes answer unless they leave pre at
+ * a backslash: only then is it decoded ("nn\u002eModule: " begins with
+ * "nn.Module: ").
+ */
+int
+mct_jstr_prefix(const struct mct_val *v, const char *pre, size_t k)
+{
+	struct mct_buf b = { 0 };
+	size_t i;
+	int is;
+
+	if (v->type != MCT_J_STRING || v->len < k + 2)
+		return 0;	/* (escapes only make the text longer) */
+	for (i = 0; i < k && v->p[1 + i] == pre[i]; i++)
+		;
+	if (i == k)
+		return 1;
+	if (v->p[1 + i] != '\\')
+		return 0;
+	mct_jstr(v, &b);
+	is = b.len >= k && memcmp(b.p, pre, k) == 0;
+	mct_buf_free(&b);
+	return is;
 }
 
 /*

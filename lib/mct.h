@@ -198,6 +198,8 @@ struct mct_val {
 
 int	 mct_jstr(const struct mct_val *, struct mct_buf *);
 int	 mct_jstr_eq(const struct mct_val *, const char *, size_t);
+int	 mct_jcanon(const char *, size_t, struct mct_buf *);
+int	 mct_jstr_prefix(const struct mct_val *, const char *, size_t);
 
 /*
  * time.c - int64 nanoseconds, exactly from decimal text.

@@ -1132,10 +1132,10 @@ read_group(struct mct_pline *pr, void *arg)
 	struct mct_gtab *t = gr->t;
 	struct mct_group g = { 0 }, *into;
 	struct mct_val v;
-	struct mct_buf key = { 0 };
+	struct mct_buf key = { 0 }, one = { 0 };
 	int64_t count;
 	size_t at;
-	int r = -1, hasfirst, haslast;
+	int r = -1, hasfirst, haslast, respelt;
 
 	g.x = t->nx ? mct_xmalloc((size_t)t->nx * sizeof(*g.x)) : NULL;
 	if (t->nx)
@@ -1152,9 +1152,15 @@ read_group(struct mct_pline *pr, void *arg)
 	    mct_jstr(&v, &key) != 0 ||
 	    !key_ok(pr, gr->ps, key.p ? key.p : "", key.len))
 		goto out;
-	if ((into = mct_gtab_find(t, key.p ? key.p : "", key.len)) != NULL) {
+	/*
+	 * The key in its one spelling (mct_jcanon(): the parts are valid
+	 * JSON, \037 apart).  An older mct kept each spelling apart: a key
+	 * respelt is merged into its group, and its group may come twice.
+	 */
+	respelt = mct_jcanon(key.p ? key.p : "", key.len, &one);
+	if ((into = mct_gtab_find(t, one.p ? one.p : "", one.len)) != NULL) {
 		at = (size_t)(into - t->g);
-		if (at < gr->nseen && gr->seen[at]) {
+		if (!respelt && at < gr->nseen && gr->seen[at]) {
 			mct_pline_why(pr, "a second group of the same key");
 			goto out;
 		}
@@ -1164,13 +1170,14 @@ read_group(struct mct_pline *pr, void *arg)
 			goto out;
 		}
 	} else
-		into = mct_gtab_group(t, key.p ? key.p : "", key.len);
+		into = mct_gtab_group(t, one.p ? one.p : "", one.len);
 	if ((at = (size_t)(into - t->g)) >= gr->nseen) {
 		gr->seen = mct_xrealloc(gr->seen, t->n + 64);
 		memset(gr->seen + gr->nseen, 0, t->n + 64 - gr->nseen);
 		gr->nseen = t->n + 64;
 	}
-	gr->seen[at] = 1;
+	if (!respelt)
+		gr->seen[at] = 1;
 	mct_group_merge(t, into, &g);
 	if (into->val.n > gr->limit)
 		mct_stats_sketch(&into->val);
@@ -1179,6 +1186,7 @@ out:
 	mct_stats_free(&g.val);
 	free(g.x);
 	mct_buf_free(&key);
+	mct_buf_free(&one);
 	return r;
 }
 

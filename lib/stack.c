@@ -224,10 +224,17 @@ static int32_t
 intern_val(struct mct_stack *s, struct mct_event *ev, const char *key)
 {
 	struct mct_val v;
+	struct mct_buf one = { 0 };
+	int32_t id;
 
 	if (mct_get_key(ev, key, &v) != 0)
 		return mct_intern(&s->st, "null", 4);
-	return mct_intern(&s->st, v.p, v.len);
+	if (ev->indexed == 2 || memchr(v.p, '\\', v.len) == NULL)
+		return mct_intern(&s->st, v.p, v.len);
+	mct_jcanon(v.p, v.len, &one);	/* one name, however spelt */
+	id = mct_intern(&s->st, one.p, one.len);
+	mct_buf_free(&one);
+	return id;
 }
 
 /* The lane of a pid and tid (their JSON texts). */
@@ -333,7 +340,7 @@ kind(struct mct_event *ev)
 		return K_GPUANN;
 	if (mct_jstr_eq(&cat, "python_function", 15) &&
 	    mct_get_key(ev, "name", &name) == 0 && name.len > 13 &&
-	    memcmp(name.p, "\"nn.Module: ", 12) == 0)
+	    mct_jstr_prefix(&name, "nn.Module: ", 11))
 		return K_MODULE;
 	return K_OTHER;
 }

@@ -1043,9 +1043,10 @@ test_compact(void)
 {
 	struct mct_buf b = { 0 };
 	struct mct_kv *kv = NULL;
-	int nkv = 0, cap = 0, n;
+	int nkv = 0, cap = 0, n, r;
 	const char *t, *next;
 	struct mct_val v;
+	char once[16];
 
 #define SKIP(text, type, rest) do {					\
 	t = (text);							\
@@ -1131,6 +1132,54 @@ test_compact(void)
 	JSTR("\"\\u0000a\"", "\0a", 2);
 	JSTR("\"\xc3\xa9 raw\"", "\xc3\xa9 raw", 6);
 	JSTR("\"\\\\q\"", "\\q", 2);
+	/* mct_jcanon: one spelling of a value, the key it is grouped by */
+#define JCANON(text, want, changed) do {				\
+	b.len = 0;							\
+	r = mct_jcanon((text), sizeof(text) - 1, &b);			\
+	ok(r == (changed) && b.len == sizeof(want) - 1 &&		\
+	    memcmp(b.p, (want), b.len) == 0,				\
+	    "mct_jcanon %s -> %s (got %s, %d)", ESC(text), ESC(want),	\
+	    esc(b.p, b.len), r);					\
+} while (0)
+	JCANON("\"gemm_kernel\"", "\"gemm_kernel\"", 0);
+	JCANON("\"gemm\\u005fkernel\"", "\"gemm_kernel\"", 1);
+	JCANON("\"a\\/b\"", "\"a/b\"", 1);
+	JCANON("\"\"", "\"\"", 0);
+	JCANON("12.50", "12.50", 0);
+	JCANON("\"q\\\"\\u0022\\\\\\u005C\"", "\"q\\\"\\\"\\\\\\\\\"", 1);
+	JCANON("\"\\b\\f\\n\\r\\t\"", "\"\\b\\f\\n\\r\\t\"", 0);
+	JCANON("\"\\u0008\\u000C\\u000a\\u000d\\u0009\\u000b\\u001F\\u0000\"",
+	    "\"\\b\\f\\n\\r\\t\\u000b\\u001f\\u0000\"", 1);
+	JCANON("\"\\u00e9\\u00E9\xc3\xa9\\u20ac\\u007f\"",
+	    "\"\xc3\xa9\xc3\xa9\xc3\xa9\xe2\x82\xac\x7f\"", 1);
+	JCANON("\"\\ud83d\\uDE00\"", "\"\xf0\x9f\x98\x80\"", 1);
+	JCANON("\"\\uD800x\\udc00\\ud800\\u0041\"",
+	    "\"\\ud800x\\udc00\\ud800A\"", 1);
+	JCANON("\"\\ud800x\\udc00\"", "\"\\ud800x\\udc00\"", 0);
+	JCANON("{\"a\\u0062\":[\"c\\/d\",1]}", "{\"ab\":[\"c/d\",1]}", 1);
+	JCANON("\"a\\u-,b\"", "\"a\\u-,b\"", 0);	/* not an escape */
+	b.len = 0;
+	mct_jcanon("\"a\\u005f\\/\"", 11, &b);
+	memcpy(once, b.p, b.len);	/* "a_/" */
+	ok(b.len == 5 && mct_jcanon(once, 5, &b) == 0 && b.len == 10 &&
+	    memcmp(b.p + 5, once, 5) == 0,
+	    "mct_jcanon: the canonical spelling is its own, appended");
+	/* mct_jstr_prefix: the decoded text begins with a prefix */
+	v.type = MCT_J_STRING;
+	v.p = "\"nn.Module: A\"";
+	v.len = strlen(v.p);
+	ok(mct_jstr_prefix(&v, "nn.Module: ", 11) &&
+	    !mct_jstr_prefix(&v, "nn.Modulo", 9),
+	    "mct_jstr_prefix: a plain name");
+	v.p = "\"\\u006En\\u002eModule: A\"";
+	v.len = strlen(v.p);
+	ok(mct_jstr_prefix(&v, "nn.Module: ", 11) &&
+	    !mct_jstr_prefix(&v, "nn.Modulo", 9),
+	    "mct_jstr_prefix: a name spelt with escapes");
+	v.p = "\"nn.Mod\"";
+	v.len = strlen(v.p);
+	ok(!mct_jstr_prefix(&v, "nn.Module: ", 11) &&
+	    mct_jstr_prefix(&v, "nn.", 3), "mct_jstr_prefix: a short name");
 	/* An invalid \u escape (stream lines are not checked token by token) */
 	v.type = MCT_J_STRING;
 	v.p = "\"a\\u-,.!b\"";

@@ -337,7 +337,7 @@ take(struct opts *o, struct mct_event *ev)
 		add_span(o, K_OP, ev, &t, &name);
 	else if (mct_jstr_eq(&cat, "python_function", 15) &&
 	    name.len > sizeof(MODULE_PREFIX) &&
-	    memcmp(name.p + 1, MODULE_PREFIX, sizeof(MODULE_PREFIX) - 1) == 0)
+	    mct_jstr_prefix(&name, MODULE_PREFIX, sizeof(MODULE_PREFIX) - 1))
 		add_span(o, K_MODULE, ev, &t, &name);
 }
 
