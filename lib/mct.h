@@ -1307,6 +1307,7 @@ int	 mct_is_step_name(const struct mct_val *);
 int	 mct_is_step_of(const struct mct_val *, const char *, int64_t *);
 int64_t	 mct_phase_dur(struct mct_event *, int64_t);
 int	 mct_is_step(struct mct_event *);
+int	 mct_is_step_n(struct mct_event *, const char *, int64_t *);
 void	 mct_steps_add(struct mct_steps *, int64_t, int64_t);
 void	 mct_phases_steps(struct mct_phaser *, struct mct_step *, size_t);
 void	 mct_phases_merge_switches(struct mct_phaser *, int64_t);

@@ -476,21 +476,30 @@ mct_phase_dur(struct mct_event *ev, int64_t ts)
 	return dur;
 }
 
-/* Is it an annotation of the GPU's lanes (cat gpu_user_annotation)? */
+/*
+ * Can the event be a step, whatever its name: an X event of the host,
+ * not device work (lib/device.c) nor the GPU's copy of an annotation
+ * (Kineto writes each step again on the GPU's lane, cat
+ * gpu_user_annotation, with the GPU's span)?  Its cat is not looked at
+ * otherwise: Kineto's user_annotation, early Kineto's cpu_op or
+ * Operator, another or none are all steps.  The one rule of every tool
+ * (mct(7), "Steps"); the name is asked first, the cheaper question.
+ */
 static int
-gpu_annotation(struct mct_event *ev)
+step_event(struct mct_event *ev)
 {
-	struct mct_val cat;
+	struct mct_val ph, cat;
 
-	return mct_get_key(ev, "cat", &cat) == 0 &&
-	    mct_jstr_eq(&cat, "gpu_user_annotation", 19);
+	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "X", 1) &&
+	    !(mct_get_key(ev, "cat", &cat) == 0 &&
+	    mct_jstr_eq(&cat, "gpu_user_annotation", 19)) && !mct_device(ev);
 }
 
 /*
- * Is it named ProfilerStep#N, and not the GPU's copy of the annotation
- * (Kineto writes each step again on the GPU's lane, cat
- * gpu_user_annotation, with the GPU's span)?  On a host lane that is one
- * of Kineto's training steps: the rounds, where there are enough of them.
+ * Is it a training step, ProfilerStep#N (mct_is_step_name), as
+ * mct-phases, mct-ranks, mct-path, mct-mem and mct-report find them?
+ * On a host lane that is one of Kineto's training steps: the rounds,
+ * where there are enough of them.
  */
 int
 mct_is_step(struct mct_event *ev)
@@ -498,7 +507,22 @@ mct_is_step(struct mct_event *ev)
 	struct mct_val v;
 
 	return mct_get_key(ev, "name", &v) == 0 && mct_is_step_name(&v) &&
-	    !gpu_annotation(ev);
+	    step_event(ev);
+}
+
+/*
+ * Is it the step annotation NAME#N (mct_is_step_of), its N in *n, as
+ * mct-flow --stack, mct-group --by step, mct-filter --step and mct-diff
+ * --step number the steps?  The same events as mct_is_step: only the
+ * rule of the name differs.
+ */
+int
+mct_is_step_n(struct mct_event *ev, const char *name, int64_t *n)
+{
+	struct mct_val v;
+
+	return mct_get_key(ev, "name", &v) == 0 &&
+	    mct_is_step_of(&v, name, n) && step_event(ev);
 }
 
 void

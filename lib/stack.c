@@ -16,8 +16,9 @@
  * one sweep over intervals and launches sorted by start.
  *
  * Two members come from elsewhere than the launch's lane: step, the N of
- * the innermost user annotation NAME#N around the launch (ProfilerStep by
- * default; on the launch's thread, else on its process, as annotation),
+ * the innermost step NAME#N around the launch (ProfilerStep by default;
+ * an X event of any cat but the GPU's, as mct_is_step_n() says; on the
+ * launch's thread, else on its process, as annotation),
  * and gpu_annotation, the innermost gpu_user_annotation of the device
  * event's own lane (its stream) that holds the device event.
  *
@@ -54,6 +55,7 @@ struct iv {
 	int32_t		 pid;		/* interned: annotations of the process */
 	uint32_t	 seq;		/* input order, to break ties */
 	uint8_t		 kind, open;
+	uint8_t		 step;		/* a step NAME#N (mct_is_step_n) */
 };
 
 struct lane {
@@ -205,7 +207,7 @@ step_add(struct mct_stack *s, const struct iv *iv)
 	int64_t n;
 	size_t i;
 
-	if (!step_of(s, iv->name, &n))
+	if (!iv->step || !step_of(s, iv->name, &n))
 		return;
 	for (i = 0; i < s->nsteps; i++)
 		if (s->steps[i].n == n)
@@ -499,6 +501,7 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 	iv->name = intern_val(s, ev, "name");
 	iv->kind = (uint8_t)kind(ev);
 	iv->open = mct_jstr_eq(&ph, "B", 1);
+	iv->step = (uint8_t)mct_is_step_n(ev, s->stepname, &sn);
 	if (iv->open)
 		iv->end = INT64_MAX;
 	else if (mct_get_ns(ev, "dur", &dur) != 0 || !MCT_SANE_NS(dur) ||
@@ -508,11 +511,10 @@ mct_stack_event(struct mct_stack *s, struct mct_event *ev)
 		iv->end = ts + dur;
 	/*
 	 * The annotations, for a thread without any of its own (a backward
-	 * thread); with them the ops that are steps (early Kineto wrote
+	 * thread); with them the steps of any other cat (early Kineto wrote
 	 * ProfilerStep#N as an Operator), for the step alone.
 	 */
-	if ((iv->kind == K_ANNOT || (iv->kind == K_OP && step_of(s, iv->name,
-	    &sn))) && !iv->open) {
+	if ((iv->kind == K_ANNOT || iv->step) && !iv->open) {
 		if (s->nann == s->anncap) {
 			s->anncap = s->anncap ? 2 * s->anncap : 64;
 			s->ann = mct_xrealloc(s->ann, s->anncap * sizeof(*s->ann));
@@ -666,14 +668,13 @@ proc_ann(const struct mct_stack *s, int32_t pid, int64_t ts, int64_t end,
     int steps, int64_t *n)
 {
 	const struct iv *best = NULL;
-	int64_t k;
 	size_t i;
 
 	for (i = 0; i < s->nann; i++) {
 		const struct iv *a = &s->ann[i];
 
 		if (a->pid != pid || a->ts > ts || a->end < end ||
-		    (steps && !step_of(s, a->name, &k)) ||
+		    (steps && !a->step) ||
 		    (!steps && a->kind != K_ANNOT))
 			continue;
 		if (best == NULL || cmp_frame(a, best) > 0)
@@ -766,8 +767,7 @@ inner(const struct mct_stack *s, const struct iv *fr, size_t nf,
 			m->ann = f->name;
 		else if (f->kind == K_MODULE && m->mod < 0)
 			m->mod = f->name;
-		/* (early Kineto wrote ProfilerStep#N as an Operator) */
-		if ((f->kind == K_ANNOT || f->kind == K_OP) && !m->hasstep)
+		if (f->step && !m->hasstep)
 			m->hasstep = step_of(s, f->name, &m->step);
 	}
 }

@@ -2,12 +2,12 @@
  * stepof.c - the profiler step of an event (mct-filter --step, the field
  * step of mct-group).
  *
- * A host event is in step N when the innermost step annotation (a
- * user_annotation X event NAME#N, ProfilerStep#N by default; early
- * Kineto wrote it as an op, cat cpu_op or Operator) of its
- * thread that holds it is NAME#N; device work is in the step of its
- * launch (the host call of the same correlation id), as mct-flow --stack
- * gives a launch its step: on the launch's thread, else on its process.
+ * A host event is in step N when the innermost step annotation (an X
+ * event NAME#N of the host, ProfilerStep#N by default, as
+ * mct_is_step_n() says: lib/phases.c) of its thread that holds it is
+ * NAME#N; device work is in the step of its launch (the host call of
+ * the same correlation id), as mct-flow --stack gives a launch its step:
+ * on the launch's thread, else on its process.
  *
  * An mcTracer trace (device work without cat, with a co_id) with no
  * ProfilerStep#N at all, when no other NAME is asked for, has the rounds
@@ -148,20 +148,6 @@ times_of(struct mct_event *ev, int64_t *ts, int64_t *end)
 	return 0;
 }
 
-/* Is the event the annotation NAME#N (its name decoded)?  Its N in *n. */
-static int
-is_step(struct mct_stepof *f, struct mct_event *ev, int64_t *n)
-{
-	struct mct_val cat, name, ph;
-
-	return mct_get_key(ev, "ph", &ph) == 0 && mct_jstr_eq(&ph, "X", 1) &&
-	    mct_get_key(ev, "cat", &cat) == 0 &&
-	    (mct_jstr_eq(&cat, "user_annotation", 15) ||
-	    mct_jstr_eq(&cat, "cpu_op", 6) || mct_jstr_eq(&cat, "Operator", 8)) &&
-	    mct_get_key(ev, "name", &name) == 0 &&
-	    mct_is_step_of(&name, f->name, n);
-}
-
 /* The event's rank, or -1: as mct-phases cuts each rank on its own. */
 static int64_t
 rank_of(struct mct_event *ev)
@@ -225,7 +211,7 @@ mct_stepof_see(struct mct_stepof *f, struct mct_event *ev)
 		see_call(f, ev);
 		f->mctracer |= mctracer_call(ev);
 	}
-	if (is_step(f, ev, &n) && times_of(ev, &ts, &end) == 0) {
+	if (mct_is_step_n(ev, f->name, &n) && times_of(ev, &ts, &end) == 0) {
 		f->step = mct_xgrow(f->step, f->nstep, sizeof(*f->step));
 		s = &f->step[f->nstep++];
 		s->ts = ts;

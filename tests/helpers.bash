@@ -198,6 +198,24 @@ same() {
 	return 1
 }
 
+# step_want PY N: step_oracle.py's answer PY for step N of an mct stream:
+# {"count": C, "md5": M}.
+step_want() {
+	printf '%s\n' "$1" | grep -o "\"$2\": {\"count\": [0-9]*, \"md5\": \"[0-9a-f]*\"}" |
+	    sed 's/^"[0-9]*": //'
+}
+
+# step_got ARG...: mct-filter ARG...'s events (--step N and a stream), as
+# step_want says them.
+step_got() {
+	local out
+
+	out=$(mct-filter "$@" -o tsv --no-header -F ts,dur,pid,tid)
+	printf '{"count": %d, "md5": "%s"}\n' \
+	    "$(printf '%s' "$out" | grep -c '')" \
+	    "$(printf '%s' "$out" | { cat; [ -z "$out" ] || echo; } | md5sum | cut -c1-32)"
+}
+
 # The cells of a human table (columns two or more spaces apart, as -o table
 # writes them), tab-separated.
 cells() {

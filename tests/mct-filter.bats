@@ -1048,22 +1048,6 @@ bad() {
 	same "$syn" "mct-filter [-chiVv] [-F fields] [-o format] [-u unit] [predicate ...] [file ...]"
 }
 
-# The oracle's answer for step N of an mct stream: {"count": C, "md5": M}.
-step_want() {
-	printf '%s\n' "$1" | grep -o "\"$2\": {\"count\": [0-9]*, \"md5\": \"[0-9a-f]*\"}" |
-	    sed 's/^"[0-9]*": //'
-}
-
-# mct-filter --step's events of step N, as the oracle says them.
-step_got() {
-	local out
-
-	out=$(mct-filter "$@" -o tsv --no-header -F ts,dur,pid,tid)
-	printf '{"count": %d, "md5": "%s"}\n' \
-	    "$(printf '%s' "$out" | grep -c '')" \
-	    "$(printf '%s' "$out" | { cat; [ -z "$out" ] || echo; } | md5sum | cut -c1-32)"
-}
-
 @test "--step N: the events of profiler step N (host events by their thread's step annotation, device work by its launch's step) as python's; NAME#N alike; -v does not invert it" {
 	local s=$BATS_FILE_TMPDIR/pt.nd py n
 

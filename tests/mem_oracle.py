@@ -17,8 +17,9 @@ from mct-mem(1), the slow and obvious way:
                  the shortest; module alike of python_function events
                  named "nn.Module: ..."; step alike of X events named
                  ProfilerStep#N on the event's pid (any thread): the
-                 name ProfilerStep# and a digit, then anything, and not
-                 the GPU's copy (cat gpu_user_annotation).
+                 name ProfilerStep# and a digit, then anything, on an
+                 event that can be a step (phases_oracle.is_step: not
+                 device work nor the GPU's copy, cat gpu_user_annotation).
   ops, modules   allocations (Bytes > 0) and frees (Bytes < 0) grouped
                  by device, step and op (or module); no op is "(no op)".
   left out       an event without a whole Bytes, Device Type or Device
@@ -38,9 +39,12 @@ usage: mem_oracle.py FILE
 """
 import gzip
 import json
-import re
+import os
 import sys
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import phases_oracle  # noqa: E402
 
 
 def load(path):
@@ -91,9 +95,7 @@ def main(argv):
             if e.get("cat") == "python_function" and \
                     str(name).startswith("nn.Module: "):
                 mods.setdefault(th, []).append(span)
-            if isinstance(name, str) and \
-                    re.match(r"ProfilerStep#[0-9]", name) is not None and \
-                    e.get("cat") != "gpu_user_annotation":
+            if phases_oracle.is_step(e):
                 steps.setdefault(th[0], []).append(span)
         if name == "[memory]" and e.get("ph") in ("i", "I"):
             a = e.get("args", {})

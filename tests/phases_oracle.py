@@ -113,12 +113,19 @@ def is_step_name(n):
         is not None
 
 
+def is_step_event(e):
+    """An event that can be a step, whatever its name (mct(7), "Steps"):
+    an X event of the host, not device work nor the GPU's copy of the
+    annotation (Kineto writes each step again on the GPU's lane, cat
+    gpu_user_annotation); any other cat, or none."""
+    return e.get("ph") == "X" and e.get("cat") != "gpu_user_annotation" \
+        and not on_device_lane(e)
+
+
 def is_step(e):
-    """A training step's annotation: a step's name, and not the GPU's copy
-    of the annotation (Kineto writes each step again on the GPU's lane,
-    cat gpu_user_annotation)."""
-    return is_step_name(e.get("name")) and \
-        e.get("cat") != "gpu_user_annotation"
+    """A training step's annotation: a step's name, on an event that can
+    be a step."""
+    return is_step_name(e.get("name")) and is_step_event(e)
 
 
 def on_device_lane(e):

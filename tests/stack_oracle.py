@@ -23,10 +23,11 @@ The rules:
   annotation the innermost user_annotation frame, else the innermost
             user_annotation X event of the pid that encloses the launch.
   module    the innermost python_function frame named "nn.Module: ...".
-  step      N of the innermost user_annotation frame named ProfilerStep#N
-            (NAME#N with --step-name NAME), else of the innermost
-            such user_annotation X event of the pid that encloses the
-            launch; N digits only.
+  step      N of the innermost frame that is a step named ProfilerStep#N
+            (NAME#N with --step-name NAME; a step: an X event of any cat
+            but gpu_user_annotation, or none, off the device lanes:
+            phases_oracle.is_step_event), else of the innermost such
+            step of the pid that encloses the launch; N digits only.
   gpu_annotation the innermost gpu_user_annotation X event of the device
             event's own pid and tid that holds the device event.
   backward  a cpu_op X event with an integer args."Sequence number" is a
@@ -73,6 +74,9 @@ import os
 import re
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import phases_oracle  # noqa: E402
 
 
 def load(path):
@@ -159,7 +163,7 @@ def analyse(path):
             continue
         if ph == "B":
             iv = [ts, float("inf"), e.get("name"), e.get("cat"), seq,
-                  e.get("pid"), "B"]
+                  e.get("pid"), "B", False]
             lanes[lane].append(iv)
             opens[lane].append(iv)
             continue
@@ -168,7 +172,7 @@ def analyse(path):
         k = corr(e)
         if k is None:
             iv = [ts, ts + dur, e.get("name"), e.get("cat"), seq,
-                  e.get("pid"), "X"]
+                  e.get("pid"), "X", phases_oracle.is_step_event(e)]
             lanes[lane].append(iv)
             a = e.get("args")
             if e.get("cat") in ("cpu_op", "Operator") and \
@@ -191,16 +195,19 @@ def analyse(path):
         else:
             dev.append((k, e, ts, dur))
     anns = defaultdict(list)    # pid text -> its user_annotation Xs
+    stepivs = defaultdict(list)     # pid text -> its Xs that can be steps
     for ivs in lanes.values():
         for iv in ivs:
             if iv[3] == "user_annotation" and iv[6] == "X":
                 anns[json.dumps(iv[5])].append(iv)
+            if iv[7]:
+                stepivs[json.dumps(iv[5])].append(iv)
     stepre = re.compile(re.escape(OPT.get("--step-name", "ProfilerStep")) +
                         r"#([0-9]{1,18})\Z")
     under = OPT.get("--under")
 
     def step_of(iv):
-        m = isinstance(iv[2], str) and stepre.match(iv[2])
+        m = iv[7] and isinstance(iv[2], str) and stepre.match(iv[2])
         return int(m.group(1)) if m else None
 
     def inner(ivs, ok):
@@ -243,12 +250,12 @@ def analyse(path):
                     isinstance(iv[2], str) and \
                     iv[2].startswith("nn.Module: "):
                 mod = iv[2]
-            if step is None and iv[3] == "user_annotation":
+            if step is None:
                 step = step_of(iv)
         return op, ann, mod, step
 
     def proc(pid, lts, lend):
-        best = inner(anns.get(pid, []),
+        best = inner(stepivs.get(pid, []),
                      lambda iv: iv[0] <= lts and iv[1] >= lend and
                      step_of(iv) is not None)
         return step_of(best) if best else None
@@ -292,7 +299,7 @@ def analyse(path):
                          lambda iv: iv[0] <= lts and iv[1] >= lend)
             ann = best[2] if best else None
         if step is None:
-            best = inner(anns.get(lane[0], []),
+            best = inner(stepivs.get(lane[0], []),
                          lambda iv: iv[0] <= lts and iv[1] >= lend and
                          step_of(iv) is not None)
             step = step_of(best) if best else None

@@ -3,9 +3,10 @@
 
 Reads an mct stream (mct-cat's output: a header line, then one event a
 line, ts and dur integer ns) with python3's json module and nothing of
-mct.  A step is an X event of cat user_annotation (or, as early Kineto
-wrote it, an op: cpu_op or Operator) named NAME#N (ProfilerStep by
-default, --name NAME).  A host event is in step N when,
+mct.  A step is an event that can be one (phases_oracle.is_step_event:
+an X event of the host, of any cat but the GPU's copy's,
+gpu_user_annotation, or none) named NAME#N (ProfilerStep by default,
+--name NAME).  A host event is in step N when,
 of the step annotations of its thread (rank, pid, tid) that hold it
 (start <= its ts, its ts + dur <= end), the innermost (the latest start,
 then the earliest end) is NAME#N.  Device work with a correlation id
@@ -132,8 +133,7 @@ def main(argv):
         if t is None:
             continue
         m = pat.match(e["name"]) if isinstance(e.get("name"), str) else None
-        if e.get("ph") == "X" and m and \
-                e.get("cat") in ("user_annotation", "cpu_op", "Operator"):
+        if m and phases_oracle.is_step_event(e):
             steps.append((t[0], t[1], int(m.group(1)), lane))
         elif is_host_call(e) and corr(e) is not None:
             launches.setdefault(corr(e), (t, lane))

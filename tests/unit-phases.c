@@ -59,6 +59,50 @@ test_step_names(void)
 	}
 }
 
+/*
+ * Which events are steps: one rule for both kinds of name (mct(7),
+ * "Steps"): an X event of the host of any cat but gpu_user_annotation.
+ */
+static void
+test_step_events(void)
+{
+	static const struct {
+		const char	*json;
+		int		 step;
+	} t[] = {
+		{ "{\"ph\":\"X\",\"cat\":\"user_annotation\","
+		    "\"name\":\"ProfilerStep#4\"}", 1 },
+		{ "{\"ph\":\"X\",\"name\":\"ProfilerStep#4\",\"pid\":7}", 1 },
+		{ "{\"ph\":\"X\",\"cat\":\"python_function\","
+		    "\"name\":\"ProfilerStep#4\"}", 1 },
+		{ "{\"ph\":\"X\",\"cat\":\"Operator\","
+		    "\"name\":\"ProfilerStep#4\"}", 1 },
+		{ "{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\","
+		    "\"name\":\"ProfilerStep#4\"}", 0 },
+		{ "{\"ph\":\"X\",\"cat\":\"kernel\","
+		    "\"name\":\"ProfilerStep#4\"}", 0 },
+		{ "{\"ph\":\"X\",\"name\":\"ProfilerStep#4\",\"pid\":2}", 0 },
+		{ "{\"ph\":\"B\",\"cat\":\"user_annotation\","
+		    "\"name\":\"ProfilerStep#4\"}", 0 },
+		{ "{\"ph\":\"i\",\"name\":\"ProfilerStep#4\"}", 0 },
+		{ "{\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#4\"}", 0 },
+	};
+	struct mct_header h = { 0 };
+	struct mct_event ev;
+	int64_t n;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		mct_event_init(&ev, t[i].json, strlen(t[i].json), &h);
+		n = 0;
+		ok(mct_is_step(&ev) == t[i].step &&
+		    mct_is_step_n(&ev, "ProfilerStep", &n) == t[i].step &&
+		    (!t[i].step || n == 4), "phases: %s is %s", t[i].json,
+		    t[i].step ? "a step to both rules" : "no step to either");
+		mct_event_free(&ev);
+	}
+}
+
 void
 test_phases(void)
 {
@@ -107,4 +151,5 @@ test_phases(void)
 	mct_phases_free(&f);
 	ok(f.ph == NULL && f.nph == 0, "phases: freed");
 	test_step_names();
+	test_step_events();
 }

@@ -1,9 +1,9 @@
 /*
  * filter-step.c - mct-filter's --step: the events of one profiler step.
  *
- * A host event is in step N when the innermost step annotation (a
- * user_annotation X event NAME#N, ProfilerStep#N by default) of its
- * thread that holds it is NAME#N; device work is in the step of its
+ * A host event is in step N when the innermost step annotation (an X
+ * event NAME#N of the host, ProfilerStep#N by default: mct_is_step_n())
+ * of its thread that holds it is NAME#N; device work is in the step of its
  * launch (the host call of the same correlation id), as mct-flow --stack
  * gives a launch its step: on the launch's thread, else on its process
  * (lib/stepof.c).  The annotations may come after the events they hold,
