@@ -128,10 +128,13 @@ filter_steps() {
 		same "$(flow_steps "$d/$t.nd")" "$want"
 		same "$(filter_steps "$d/$t.nd")" "$want"
 	done
-	# mct-phases and mct-ranks cut their rounds at the same steps
+	# mct-phases and mct-ranks cut their rounds at the same steps, and
+	# mct-path finds the same paths in them
 	like nocat ua mct-phases -o tsv
 	like nocat ua mct-ranks -o tsv
 	like py ua mct-phases -o tsv
+	like nocat ua mct-path -q --steps all -o tsv
+	like py ua mct-path -q --steps all -o tsv
 }
 
 @test "a step written as a B/E pair is no step, in any tool: the trace says what it says without the steps" {
