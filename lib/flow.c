@@ -86,14 +86,7 @@ mct_flow_intern(struct mct_flow *f, struct mct_event *ev, int which)
 	}
 	if (l->len == v.len && memcmp(l->text, v.p, v.len) == 0)
 		return l->id;
-	if (memchr(v.p, '\\', v.len) != NULL) {	/* one name, however spelt */
-		struct mct_buf one = { 0 };
-
-		mct_jcanon(v.p, v.len, &one);
-		l->id = mct_intern(&f->st, one.p, one.len);
-		mct_buf_free(&one);
-	} else
-		l->id = mct_intern(&f->st, v.p, v.len);
+	l->id = mct_intern_one(&f->st, v.p, v.len);	/* however spelt */
 	l->len = v.len < sizeof(l->text) ? (uint32_t)v.len : UINT32_MAX;
 	if (l->len != UINT32_MAX)
 		memcpy(l->text, v.p, v.len);

@@ -172,6 +172,7 @@ struct mct_strtab {
 };
 
 int32_t	 mct_intern(struct mct_strtab *, const char *, size_t);
+int32_t	 mct_intern_one(struct mct_strtab *, const char *, size_t);
 size_t	 mct_strtab_len(const struct mct_strtab *, int32_t);
 void	 mct_strtab_free(struct mct_strtab *);
 
@@ -1364,6 +1365,9 @@ int	 mct_rounds(const struct mct_call *, size_t, size_t,
 	    const struct mct_method *, int64_t, int64_t,
 	    const struct mct_steps *, long *, int64_t *,
 	    struct mct_roundof **, size_t *);
+int	 mct_roundof_cmp(const struct mct_runsum *,
+	    const struct mct_roundof *, const struct mct_runsum *,
+	    const struct mct_roundof *);
 int	 mct_runsum_alike(const struct mct_runsum *,
 	    const struct mct_runsum *);
 void	 mct_runsum_init(struct mct_runsum *, const char *);

@@ -134,20 +134,24 @@ mct_rounds(const struct mct_call *dev, size_t n, size_t nsig,
 	return has;
 }
 
-/* Is kind x before kind y: steps first, then signatures by their bytes? */
-static int
-of_before(const struct mct_runsum *rs, const struct mct_roundof *x,
-    const struct mct_roundof *y)
+/*
+ * The order of kind x of run a and kind y of run b: profiler steps first,
+ * then signatures by their bytes; 0 for the same kind (the same
+ * signature's text, whichever run interned it).
+ */
+int
+mct_roundof_cmp(const struct mct_runsum *a, const struct mct_roundof *x,
+    const struct mct_runsum *b, const struct mct_roundof *y)
 {
 	size_t nx, ny;
 	int c;
 
 	if (x->sig < 0 || y->sig < 0)
-		return x->sig < 0 && y->sig >= 0;
-	nx = mct_strtab_len(&rs->st, x->sig);
-	ny = mct_strtab_len(&rs->st, y->sig);
-	c = memcmp(rs->st.str[x->sig], rs->st.str[y->sig], nx < ny ? nx : ny);
-	return c < 0 || (c == 0 && nx < ny);
+		return (y->sig < 0) - (x->sig < 0);
+	nx = mct_strtab_len(&a->st, x->sig);
+	ny = mct_strtab_len(&b->st, y->sig);
+	c = memcmp(a->st.str[x->sig], b->st.str[y->sig], nx < ny ? nx : ny);
+	return c != 0 ? c : (nx > ny) - (nx < ny);
 }
 
 /*
@@ -159,24 +163,13 @@ of_before(const struct mct_runsum *rs, const struct mct_roundof *x,
 int
 mct_runsum_alike(const struct mct_runsum *a, const struct mct_runsum *b)
 {
-	const struct mct_roundof *x, *y;
-	size_t i, n;
+	size_t i;
 
 	if (a->nof != b->nof)
 		return 0;
-	for (i = 0; i < a->nof; i++) {
-		x = &a->of[i];
-		y = &b->of[i];
-		if (x->sig < 0 || y->sig < 0) {
-			if (x->sig != y->sig)
-				return 0;
-			continue;
-		}
-		n = mct_strtab_len(&a->st, x->sig);
-		if (n != mct_strtab_len(&b->st, y->sig) ||
-		    memcmp(a->st.str[x->sig], b->st.str[y->sig], n) != 0)
+	for (i = 0; i < a->nof; i++)	/* (each run's kinds in order) */
+		if (mct_roundof_cmp(a, &a->of[i], b, &b->of[i]) != 0)
 			return 0;
-	}
 	return 1;
 }
 
@@ -310,8 +303,8 @@ mct_runsum_end(struct mct_runsum *rs, const struct mct_method *m)
 	    rs->end, &rs->steps, &rs->rounds, &rs->round, &rs->of, &rs->nof);
 	free(dev);
 	for (i = 1; i < rs->nof; i++)	/* in order: a few, by insertion */
-		for (j = i; j > 0 && of_before(rs, &rs->of[j], &rs->of[j - 1]);
-		    j--) {
+		for (j = i; j > 0 && mct_roundof_cmp(rs, &rs->of[j], rs,
+		    &rs->of[j - 1]) < 0; j--) {
 			t = rs->of[j];
 			rs->of[j] = rs->of[j - 1];
 			rs->of[j - 1] = t;

@@ -226,17 +226,12 @@ static int32_t
 intern_val(struct mct_stack *s, struct mct_event *ev, const char *key)
 {
 	struct mct_val v;
-	struct mct_buf one = { 0 };
-	int32_t id;
 
 	if (mct_get_key(ev, key, &v) != 0)
 		return mct_intern(&s->st, "null", 4);
-	if (ev->indexed == 2 || memchr(v.p, '\\', v.len) == NULL)
+	if (ev->indexed == 2)	/* no backslash in the event */
 		return mct_intern(&s->st, v.p, v.len);
-	mct_jcanon(v.p, v.len, &one);	/* one name, however spelt */
-	id = mct_intern(&s->st, one.p, one.len);
-	mct_buf_free(&one);
-	return id;
+	return mct_intern_one(&s->st, v.p, v.len);	/* however spelt */
 }
 
 /* The lane of a pid and tid (their JSON texts). */

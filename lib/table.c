@@ -347,6 +347,24 @@ mct_intern(struct mct_strtab *t, const char *s, size_t n)
 }
 
 /*
+ * mct_intern() of a value's JSON text in its one spelling (mct_jcanon():
+ * "a\u005fb" is "a_b"), for a table of names however a trace spells them.
+ */
+int32_t
+mct_intern_one(struct mct_strtab *t, const char *s, size_t n)
+{
+	struct mct_buf one = { 0 };
+	int32_t id;
+
+	if (memchr(s, '\\', n) == NULL)
+		return mct_intern(t, s, n);
+	mct_jcanon(s, n, &one);
+	id = mct_intern(t, one.p, one.len);
+	mct_buf_free(&one);
+	return id;
+}
+
+/*
  * The length of string i of the table: a string may hold a NUL (a JSON
  * text's \u0000), so strlen() of t->str[i] may fall short of it.  (The
  * table's entries are its strings in order: it removes none.)

@@ -37,8 +37,7 @@ setup() {
 # plain one (the file's name apart; the header line, which holds the
 # trace's top-level keys as written, left out).
 both() {
-	same "$("$@" "$mixed" 2>&1 | sed 's/mixed\.json/T/g; /^{"name":"mct_header"/d')" \
-	    "$("$@" "$plain" 2>&1 | sed 's/plain\.json/T/g; /^{"name":"mct_header"/d')"
+	same_output -H "$mixed" "$plain" "$@"
 }
 
 # keys: "KEY<TAB>COUNT" of mct-group -a count -o ndjson --by name on

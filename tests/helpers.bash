@@ -198,6 +198,23 @@ same() {
 	return 1
 }
 
+# same_output [-H] A B CMD...: what CMD writes of file A (stdout and
+# stderr) is what it writes of file B, each file's name read as T; -H: the
+# stream's header line left out (it holds a trace's top-level keys as
+# written).  For two spellings of one trace.
+same_output() {
+	local drop= a b
+
+	if [ "$1" = -H ]; then
+		drop='/^{"name":"mct_header"/d'
+		shift
+	fi
+	a=$1 b=$2
+	shift 2
+	same "$("$@" "$a" 2>&1 | sed "s/$(basename "$a" | sed 's/\./\\./g')/T/g; $drop")" \
+	    "$("$@" "$b" 2>&1 | sed "s/$(basename "$b" | sed 's/\./\\./g')/T/g; $drop")"
+}
+
 # step_want PY N: step_oracle.py's answer PY for step N of an mct stream:
 # {"count": C, "md5": M}.
 step_want() {

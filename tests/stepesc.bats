@@ -47,8 +47,7 @@ col() {
 # both CMD...: what CMD writes of the escaped trace is what it writes of
 # the plain one (the file's name apart).
 both() {
-	same "$("$@" "$esc" 2>&1 | sed 's/esc\.json/T/g')" \
-	    "$("$@" "$plain" 2>&1 | sed 's/plain\.json/T/g')"
+	same_output "$esc" "$plain" "$@"
 }
 
 @test "the oracle: the escaped and the plain trace hold the same steps, the decoys none" {

@@ -38,8 +38,7 @@ setup() {
 # both CMD...: what CMD writes of the trace with the GPU's copies is what
 # it writes of the plain one (the file's name apart).
 both() {
-	same "$("$@" "$gpu" 2>&1 | sed 's/gpu\.json/T/g')" \
-	    "$("$@" "$plain" 2>&1 | sed 's/plain\.json/T/g')"
+	same_output "$gpu" "$plain" "$@"
 }
 
 @test "the trace: four host steps, and their four GPU copies" {

@@ -54,8 +54,7 @@ like() {
 	local a=$1 b=$2
 
 	shift 2
-	same "$("$@" "$d/$a.nd" 2>&1 | sed "s/$a\.nd/T/g")" \
-	    "$("$@" "$d/$b.nd" 2>&1 | sed "s/$b\.nd/T/g")"
+	same_output "$d/$a.nd" "$d/$b.nd" "$@"
 }
 
 # TOOL_steps FILE: the step numbers of FILE as TOOL finds them, one a line.

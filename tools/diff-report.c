@@ -413,13 +413,10 @@ static int
 has_kind(const struct mct_runsum *rs, const struct mct_runsum *of,
     const struct mct_roundof *k)
 {
-	size_t i, n = k->sig < 0 ? 0 : mct_strtab_len(&of->st, k->sig);
+	size_t i;
 
 	for (i = 0; i < rs->nof; i++)
-		if (k->sig < 0 ? rs->of[i].sig < 0 : rs->of[i].sig >= 0 &&
-		    mct_strtab_len(&rs->st, rs->of[i].sig) == n &&
-		    memcmp(rs->st.str[rs->of[i].sig], of->st.str[k->sig],
-		    n) == 0)
+		if (mct_roundof_cmp(rs, &rs->of[i], of, k) == 0)
 			return 1;
 	return 0;
 }
