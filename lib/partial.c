@@ -1172,9 +1172,9 @@ read_group(struct mct_pline *pr, void *arg)
 	} else
 		into = mct_gtab_group(t, one.p ? one.p : "", one.len);
 	if ((at = (size_t)(into - t->g)) >= gr->nseen) {
-		gr->seen = mct_xrealloc(gr->seen, t->n + 64);
-		memset(gr->seen + gr->nseen, 0, t->n + 64 - gr->nseen);
-		gr->nseen = t->n + 64;
+		gr->seen = mct_xrealloc(gr->seen, 2 * t->n + 64);
+		memset(gr->seen + gr->nseen, 0, 2 * t->n + 64 - gr->nseen);
+		gr->nseen = 2 * t->n + 64;
 	}
 	if (!respelt)
 		gr->seen[at] = 1;

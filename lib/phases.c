@@ -59,7 +59,7 @@ new_phase(struct mct_phaser *f, enum mct_pkind k, int64_t start, int64_t end)
 {
 	struct mct_phase *p;
 
-	f->ph = mct_xrealloc(f->ph, (size_t)(f->nph + 1) * sizeof(*f->ph));
+	f->ph = mct_xgrow(f->ph, (size_t)f->nph, sizeof(*f->ph));
 	p = &f->ph[f->nph++];
 	memset(p, 0, sizeof(*p));
 	p->kind = k;
@@ -155,8 +155,7 @@ cut_runs(struct mct_phaser *f, size_t s, int64_t limit, int64_t alltotal)
 		}
 		if (c.calls >= f->m->min_rounds && (double)c.total >=
 		    f->m->min_share / 100 * (double)alltotal) {
-			f->cand = mct_xrealloc(f->cand, (f->ncand + 1) *
-			    sizeof(*f->cand));
+			f->cand = mct_xgrow(f->cand, f->ncand, sizeof(*f->cand));
 			f->cand[f->ncand++] = c;
 		}
 	}
@@ -639,7 +638,7 @@ mct_phases_rounds(const struct mct_phaser *f, struct mct_step **v)
 			else
 				hi = mid;
 		}
-		*v = mct_xrealloc(*v, (n + 1) * sizeof(**v));
+		*v = mct_xgrow(*v, n, sizeof(**v));
 		(*v)[n].ts = ph->start;
 		for (i = lo, first = 1; i < f->ndev && f->dev[i].ts < ph->end;
 		    i++) {
@@ -650,7 +649,7 @@ mct_phases_rounds(const struct mct_phaser *f, struct mct_step **v)
 				continue;
 			}
 			(*v)[n++].end = f->dev[i].ts;
-			*v = mct_xrealloc(*v, (n + 1) * sizeof(**v));
+			*v = mct_xgrow(*v, n, sizeof(**v));
 			(*v)[n].ts = f->dev[i].ts;
 		}
 		(*v)[n++].end = ph->end;

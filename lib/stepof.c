@@ -224,11 +224,10 @@ mct_stepof_see(struct mct_stepof *f, struct mct_event *ev)
 	if (!mct_host_call(ev) || (c = corr_of(f, ev)) < 0 ||
 	    times_of(ev, &ts, &end) != 0)
 		return;
-	if ((size_t)c >= f->nlaunch) {
-		f->launch = mct_xrealloc(f->launch, ((size_t)c + 1) *
+	while (f->nlaunch <= (size_t)c) {	/* (room doubling) */
+		f->launch = mct_xgrow(f->launch, f->nlaunch,
 		    sizeof(*f->launch));
-		while (f->nlaunch <= (size_t)c)
-			f->launch[f->nlaunch++].lane = -1;
+		f->launch[f->nlaunch++].lane = -1;
 	}
 	if (f->launch[c].lane >= 0)	/* the first launch of an id */
 		return;

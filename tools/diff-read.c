@@ -98,7 +98,7 @@ hold(struct run *r, struct mct_event *ev)
 {
 	struct rheld *h;
 
-	r->held = mct_xrealloc(r->held, (r->nheld + 1) * sizeof(*r->held));
+	r->held = mct_xgrow(r->held, r->nheld, sizeof(*r->held));
 	h = &r->held[r->nheld++];
 	h->off = r->heldlines.len;
 	h->len = ev->len;

@@ -155,7 +155,7 @@ add_row(struct opts *o, struct mct_group *a, struct mct_group *b)
 {
 	struct row *w;
 
-	o->row = mct_xrealloc(o->row, (o->nrow + 1) * sizeof(*o->row));
+	o->row = mct_xgrow(o->row, o->nrow, sizeof(*o->row));
 	w = &o->row[o->nrow++];
 	memset(w, 0, sizeof(*w));
 	w->g[0] = a;

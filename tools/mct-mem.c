@@ -568,7 +568,7 @@ by(struct opts *o, struct mem **v, const struct dev *d, size_t ndev)
 
 		e = mct_map_add(&map, key, sizeof(key), &isnew);
 		if (isnew) {
-			r = mct_xrealloc(r, (n + 1) * sizeof(*r));
+			r = mct_xgrow(r, n, sizeof(*r));
 			memset(&r[n], 0, sizeof(*r));
 			r[n].dev = key[0];
 			r[n].step = key[1];

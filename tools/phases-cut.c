@@ -361,8 +361,7 @@ cut_gaps(struct opts *o)
 		struct gap *g;
 
 		if (i > 0 && d->ts - cur1 > min) {
-			o->gap = mct_xrealloc(o->gap, (o->ngap + 1) *
-			    sizeof(*o->gap));
+			o->gap = mct_xgrow(o->gap, o->ngap, sizeof(*o->gap));
 			g = &o->gap[o->ngap++];
 			memset(g, 0, sizeof(*g));
 			g->start = cur1;
