@@ -135,9 +135,12 @@ oracle_sources() {
 # question of the same bytes: the tests of a second build (CI's sanitizer
 # pass) ask python only of output that differs.  Paths under this run's
 # temporary directory count from it, in the question and in the answer.
-# A call that wrote or removed a file is not kept (its answer is its files).
+# A call that wrote files, each below a directory among its ARGs (say,
+# stack_oracle.py save DIR ...), is kept with them, and writes them again
+# when asked again; a call that wrote any other file, or removed one, is
+# not kept.
 oracle() {
-	local script=$1 key c before in= rc keep run=${BATS_RUN_TMPDIR:-/nonexistent}
+	local script=$1 key c before after in= rc keep run=${BATS_RUN_TMPDIR:-/nonexistent}
 
 	# stdin is read by the oracle when it is a pipe or a file (the tests'
 	# own stdin is /dev/null, above), and then is part of the question
@@ -151,6 +154,7 @@ oracle() {
 	    sed "s|$run|@RUN@|g"; [ -z "$in" ] || cat "$in"; } | sha1sum | cut -c1-40)
 	c="$MCT_TEST_CACHE/oracle/$key"
 	if [ -d "$c" ]; then
+		oracle_put_files "$c" "$run"
 		sed "s|@RUN@|$run|g" "$c/out"
 		sed "s|@RUN@|$run|g" "$c/err" >&2
 		[ -z "$in" ] || rm -f "$in"
@@ -163,7 +167,12 @@ oracle() {
 	echo "$rc" > "$c.$$/rc"
 	# (the files are looked at again before the answer is written: it may
 	# go to one of them)
-	[ "$(oracle_inputs "${@:2}")" = "$before" ] && keep=1 || keep=0
+	after=$(oracle_inputs "${@:2}")
+	keep=0
+	if [ "$after" = "$before" ] ||
+	    oracle_got_files "$c.$$" "$run" "$before" "$after" "${@:2}"; then
+		keep=1
+	fi
 	cat "$c.$$/out"
 	cat "$c.$$/err" >&2
 	if [ "$keep" = 1 ]; then
@@ -173,6 +182,53 @@ oracle() {
 		rm -rf "$c.$$"
 	fi
 	return "$rc"
+}
+
+# oracle_got_files DIR RUN BEFORE AFTER ARG...: the files an oracle call
+# wrote (AFTER's lines that BEFORE lacks, lines of oracle_inputs), copied
+# into DIR/files and listed in DIR/files.list, when every one of them is
+# below a directory among the ARGs and no file is gone; else false.
+oracle_got_files() {
+	local c=$1 run=$2 before=$3 after=$4 l n d i=0 ok
+	local -A now=()
+
+	shift 4
+	while IFS= read -r l; do
+		[[ $l =~ ^[0-9a-f]{40}\ \ (-\ \ )?(.*)$ ]] || continue
+		now[${BASH_REMATCH[2]}]=1
+	done <<<"$after"
+	while IFS= read -r l; do	# a file gone, or a name no longer a file
+		[ -n "$l" ] || continue
+		[[ $l =~ ^[0-9a-f]{40}\ \ (-\ \ )?(.*)$ ]] || continue
+		[ -n "${now[${BASH_REMATCH[2]}]:-}" ] || return 1
+	done <<<"$before"
+	mkdir -p "$c/files"
+	: > "$c/files.list"
+	while IFS= read -r l; do
+		[[ $l =~ ^[0-9a-f]{40}\ \ (-\ \ )?(.*)$ ]] || return 1
+		n=${BASH_REMATCH[2]} ok=
+		for d in "$@"; do
+			[ -d "$d" ] && [[ $n == "${d%/}"/* ]] && ok=1
+		done
+		[ -n "$ok" ] || return 1
+		sed "s|$run|@RUN@|g" "$n" > "$c/files/$i" || return 1
+		printf '%s\t%s\n' "$i" "$n" | sed "s|$run|@RUN@|g" >> "$c/files.list"
+		i=$((i + 1))
+	done < <(comm -13 <(printf '%s\n' "$before" | sort) \
+	    <(printf '%s\n' "$after" | sort))
+}
+
+# oracle_put_files DIR RUN: the files a kept oracle call wrote, written
+# again (oracle_got_files).
+oracle_put_files() {
+	local c=$1 run=$2 i n
+
+	[ -f "$c/files.list" ] || return 0
+	while IFS=$'\t' read -r i n; do
+		n=${n//@RUN@/$run}
+		mkdir -p "$(dirname "$n")"
+		sed "s|@RUN@|$run|g" "$c/files/$i" > "$n"
+	done < "$c/files.list"
 }
 
 # The independent python3 json oracle.
