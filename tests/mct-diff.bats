@@ -526,6 +526,7 @@ print(r[len(r) // 2][0])' b.py)"
 }
 
 @test "fixtures: --step median on kineto-diff-control against -test: python's median step, and the rows of that step windowed by hand (the pairs launched inside each run's ProfilerStep#N)" {
+	slow
 	need_fixtures
 	local a=$fixtures/kineto-diff-control.json.gz b=$fixtures/kineto-diff-test.json.gz
 	local x s e n

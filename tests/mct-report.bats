@@ -134,6 +134,7 @@ fxr() {
 }
 
 @test "every fixture: no table of the report, of mct-group -o table (by name, short, op) or of mct-diff has two rows that look alike" {
+	slow
 	need_fixtures
 	local f b n=0
 	cd "$BATS_TEST_TMPDIR"

@@ -77,6 +77,7 @@ aten::mm	## backward ##	[\"autograd::engine::evaluate_function: AddmmBackward0\"
 }
 
 @test "(no op): the launches outside every op are a row of --by op in mct-group and mct-diff, so the shares add up to 100%" {
+	slow
 	need_fixtures
 	local a=$fixtures/kineto-diff-test.json.gz b=$fixtures/kineto-diff-control.json.gz
 	[ -f "$a" ] && [ -f "$b" ] || skip "kineto-diff-*.json.gz absent"
