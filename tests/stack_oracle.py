@@ -196,8 +196,11 @@ def analyse(path):
             dev.append((k, e, ts, dur))
     anns = defaultdict(list)    # pid text -> its user_annotation Xs
     stepivs = defaultdict(list)     # pid text -> its Xs that can be steps
-    for ivs in lanes.values():
+    guas = defaultdict(list)        # lane -> its gpu_user_annotations
+    for lane, ivs in lanes.items():
         for iv in ivs:
+            if iv[3] == "gpu_user_annotation":
+                guas[lane].append(iv)
             if iv[3] == "user_annotation" and iv[6] == "X":
                 anns[json.dumps(iv[5])].append(iv)
             if iv[7]:
@@ -210,13 +213,39 @@ def analyse(path):
         m = iv[7] and isinstance(iv[2], str) and stepre.match(iv[2])
         return int(m.group(1)) if m else None
 
-    def inner(ivs, ok):
-        best = None
+    def index(ivs):
+        # by start, with the latest end of every prefix (as the lanes below)
+        ivs = sorted(ivs, key=lambda iv: iv[0])
+        m, r = float("-inf"), []
         for iv in ivs:
-            if ok(iv) and (best is None or (iv[0], -iv[1], iv[4]) >
-                           (best[0], -best[1], best[4])):
+            m = max(m, iv[1])
+            r.append(m)
+        return ivs, [iv[0] for iv in ivs], r
+
+    def inner(ix, lo, hi, ok=lambda iv: True):
+        # the innermost of ix's intervals that hold [lo, hi] and pass ok:
+        # the latest start, then the earliest end, then the latest in the
+        # trace; the scan back stops where no earlier interval reaches hi,
+        # or starts before the one found
+        if ix is None:
+            return None
+        ivs, st, r = ix
+        best = None
+        j = bisect.bisect_right(st, lo) - 1
+        while j >= 0 and r[j] >= hi:
+            iv = ivs[j]
+            if best is not None and iv[0] < best[0]:
+                break
+            if iv[1] >= hi and ok(iv) and (best is None or (
+                    iv[0], -iv[1], iv[4]) > (best[0], -best[1], best[4])):
                 best = iv
+            j -= 1
         return best
+    annix = {k: index(v) for k, v in anns.items()}
+    stepix = {k: index(v) for k, v in stepivs.items()}
+    guaix = {k: index(v) for k, v in guas.items()}
+    def is_step(iv):
+        return step_of(iv) is not None
     # each lane by start, with the latest end of every prefix: the scan
     # back from a launch stops where no earlier interval reaches its end
     starts, reach = {}, {}
@@ -255,9 +284,7 @@ def analyse(path):
         return op, ann, mod, step
 
     def proc(pid, lts, lend):
-        best = inner(stepivs.get(pid, []),
-                     lambda iv: iv[0] <= lts and iv[1] >= lend and
-                     step_of(iv) is not None)
+        best = inner(stepix.get(pid), lts, lend, is_step)
         return step_of(best) if best else None
 
     def forward(bseq, bts):
@@ -295,18 +322,13 @@ def analyse(path):
         if isinstance(a, dict) and isinstance(a.get("External id"), int):
             op = ext.get((lane[0], a["External id"]), op)
         if ann is None:
-            best = inner(anns.get(lane[0], []),
-                         lambda iv: iv[0] <= lts and iv[1] >= lend)
+            best = inner(annix.get(lane[0]), lts, lend)
             ann = best[2] if best else None
         if step is None:
-            best = inner(stepivs.get(lane[0], []),
-                         lambda iv: iv[0] <= lts and iv[1] >= lend and
-                         step_of(iv) is not None)
+            best = inner(stepix.get(lane[0]), lts, lend, is_step)
             step = step_of(best) if best else None
         dlane = (json.dumps(e.get("pid")), json.dumps(e.get("tid")))
-        best = inner(lanes.get(dlane, []),
-                     lambda iv: iv[3] == "gpu_user_annotation" and
-                     iv[0] <= ts and iv[1] >= ts + dur)
+        best = inner(guaix.get(dlane), ts, ts + dur)
         gann = best[2] if best else None
         if under is not None and not any(
                 isinstance(x, str) and fnmatch.fnmatchcase(x, under)
