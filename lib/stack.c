@@ -229,8 +229,6 @@ intern_val(struct mct_stack *s, struct mct_event *ev, const char *key)
 
 	if (mct_get_key(ev, key, &v) != 0)
 		return mct_intern(&s->st, "null", 4);
-	if (ev->indexed == 2)	/* no backslash in the event */
-		return mct_intern(&s->st, v.p, v.len);
 	return mct_intern_one(&s->st, v.p, v.len);	/* however spelt */
 }
 

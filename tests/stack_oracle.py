@@ -214,7 +214,7 @@ def analyse(path):
         return int(m.group(1)) if m else None
 
     def index(ivs):
-        # by start, with the latest end of every prefix (as the lanes below)
+        # by start, with the latest end of every prefix
         ivs = sorted(ivs, key=lambda iv: iv[0])
         m, r = float("-inf"), []
         for iv in ivs:
@@ -249,14 +249,8 @@ def analyse(path):
     # each lane by start, with the latest end of every prefix: the scan
     # back from a launch stops where no earlier interval reaches its end
     starts, reach = {}, {}
-    for lane, ivs in lanes.items():
-        ivs.sort(key=lambda iv: iv[0])
-        starts[lane] = [iv[0] for iv in ivs]
-        m, r = float("-inf"), []
-        for iv in ivs:
-            m = max(m, iv[1])
-            r.append(m)
-        reach[lane] = r
+    for lane in list(lanes):
+        lanes[lane], starts[lane], reach[lane] = index(lanes[lane])
     def enclosing(lane, lts, lend):
         ivs = lanes.get(lane, [])
         j = bisect.bisect_right(starts.get(lane, []), lts) - 1
