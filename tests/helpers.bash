@@ -53,7 +53,9 @@ gen() {
 # of the python oracles, asked once per input.  make check sets it in the
 # build tree; a run by hand uses one under $TMPDIR.
 : "${MCT_TEST_CACHE:=${TMPDIR:-/tmp}/mct-test-cache}"
-mkdir -p "$MCT_TEST_CACHE/gen" "$MCT_TEST_CACHE/oracle"
+# (bats reads this file again for every test: a process only the first time)
+[ -d "$MCT_TEST_CACHE/oracle" ] && [ -d "$MCT_TEST_CACHE/gen" ] ||
+    mkdir -p "$MCT_TEST_CACHE/gen" "$MCT_TEST_CACHE/oracle"
 export MCT_TEST_CACHE
 
 # genf FILE [ARG...]: FILE is what gentrace writes for ARGs, generated once
@@ -80,7 +82,7 @@ genf() {
 # only the files they are given); one line each, the content's digest and the name.  Paths under
 # this run's temporary directory (as in mct's headers) count from it.
 oracle_inputs() {
-	local a f files=() named=() run=${BATS_RUN_TMPDIR:-/nonexistent}
+	local a f files=() named=() others=() run=${BATS_RUN_TMPDIR:-/nonexistent}
 	local -A is_named=()
 
 	if [ "${oracle_reads_cwd:-1}" = 1 ]; then
@@ -106,26 +108,27 @@ oracle_inputs() {
 		is_named[$f]=1
 	done
 	for f in "${files[@]}"; do
-		[ -n "${is_named[$f]:-}" ] || printf '%s\0' "$f"
-	done | xargs -0r sha1sum -- 2>/dev/null
+		[ -n "${is_named[$f]:-}" ] || others+=("$f")
+	done
+	[ "${#others[@]}" -eq 0 ] || sha1sum -- "${others[@]}" 2>/dev/null
 	return 0
 }
 
-# The digest of the oracles' sources, once per run of a test file.
+# The digest of the oracles' sources, in $oracle_src: worked out once per
+# run of a test file, then read by the shell itself (the cache is asked
+# some two thousand times a run, and each process costs).
 oracle_sources() {
 	local f=${BATS_RUN_TMPDIR:-}/oracle-sources
 
 	if [ -n "${BATS_RUN_TMPDIR:-}" ] && [ -s "$f" ]; then
-		cat "$f"
+		IFS= read -r oracle_src < "$f"
 		return
 	fi
-	cat "$MCT_SRCDIR"/tests/*.py "$MCT_SRCDIR"/tests/corpus/*.py \
-	    "$MCT_SRCDIR/data/default.rules" | sha1sum |
-	    if [ -n "${BATS_RUN_TMPDIR:-}" ]; then
-		tee "$f.$$" && mv -f "$f.$$" "$f"
-	    else
-		cat
-	    fi
+	oracle_src=$(cat "$MCT_SRCDIR"/tests/*.py "$MCT_SRCDIR"/tests/corpus/*.py \
+	    "$MCT_SRCDIR/data/default.rules" | sha1sum)
+	if [ -n "${BATS_RUN_TMPDIR:-}" ]; then
+		printf '%s\n' "$oracle_src" > "$f.$$" && mv -f "$f.$$" "$f"
+	fi
 }
 
 # oracle SCRIPT [ARG...]: python3 tests/SCRIPT ARGs, once per question and
@@ -140,7 +143,7 @@ oracle_sources() {
 # when asked again; a call that wrote any other file, or removed one, is
 # not kept.
 oracle() {
-	local script=$1 key c before after in= rc keep run=${BATS_RUN_TMPDIR:-/nonexistent}
+	local script=$1 key c q before after in= rc keep run=${BATS_RUN_TMPDIR:-/nonexistent}
 
 	# stdin is read by the oracle when it is a pipe or a file (the tests'
 	# own stdin is /dev/null, above), and then is part of the question
@@ -149,16 +152,25 @@ oracle() {
 		cat > "$in"
 	fi
 	before=$(oracle_inputs "${@:2}")
-	key=$({ { oracle_sources
-	    printf '%s\0' "$PWD" "$@"; printf '%s\n' "$before"; } |
-	    sed "s|$run|@RUN@|g"; [ -z "$in" ] || cat "$in"; } | sha1sum | cut -c1-40)
-	c="$MCT_TEST_CACHE/oracle/$key"
+	oracle_sources
+	# (the question, this run's directory in it written @RUN@, made by the
+	# shell itself: \1 between the arguments, which hold none)
+	printf -v q '%s\1' "$PWD" "$@"
+	q="$oracle_src"$'\n'"$q"$'\n'"$before"
+	q=${q//"$run"/@RUN@}
+	if [ -z "$in" ]; then
+		key=$(sha1sum <<< "$q")
+	else
+		key=$({ printf '%s\n' "$q"; cat "$in"; } | sha1sum)
+	fi
+	c="$MCT_TEST_CACHE/oracle/${key%% *}"
 	if [ -d "$c" ]; then
 		oracle_put_files "$c" "$run"
 		sed "s|@RUN@|$run|g" "$c/out"
-		sed "s|@RUN@|$run|g" "$c/err" >&2
+		[ ! -s "$c/err" ] || sed "s|@RUN@|$run|g" "$c/err" >&2
 		[ -z "$in" ] || rm -f "$in"
-		return "$(cat "$c/rc")"
+		IFS= read -r rc < "$c/rc"
+		return "$rc"
 	fi
 	mkdir -p "$c.$$"
 	"$PYTHON3" "$MCT_SRCDIR/tests/$script" "${@:2}" < "${in:-/dev/null}" \
