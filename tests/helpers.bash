@@ -116,7 +116,7 @@ oracle_inputs() {
 
 # The digest of the oracles' sources, in $oracle_src: worked out once per
 # run of a test file, then read by the shell itself (the cache is asked
-# some two thousand times a run, and each process costs).
+# about a thousand times a pass of the suite, and each process costs).
 oracle_sources() {
 	local f=${BATS_RUN_TMPDIR:-}/oracle-sources
 
