@@ -126,6 +126,11 @@ def jtype(v):
 
 def text_of(v):
     """The text a value is compared by: a string's content, else its JSON."""
+    t = type(v)
+    if t is str:
+        return v
+    if t is int:
+        return str(v)
     return v if isinstance(v, str) else ser(v)
 
 
@@ -374,10 +379,17 @@ MISSING = object()
 class Ctx:
     """What evaluation needs besides the event: origin and rules."""
 
-    def __init__(self, origin, rules=None):
+    def __init__(self, origin, rules=None, rules_path=None):
         self.origin = origin
         self.rules = rules
-        self.cache = {}
+        # each event's category, kept for the process's other questions
+        # with the same rules file (a --batch asks several): the event
+        # kept beside it, so that its id is not another's
+        self.cache = {} if rules_path is None else \
+            _CATEGORIES.setdefault((rules_path, origin), {})
+
+
+_CATEGORIES = {}
 
 
 def get(ev, f, ctx):
@@ -568,9 +580,13 @@ def cmp(a, b):
     return (a > b) - (a < b)
 
 
+_TESTS = {"==": lambda r: r == 0, "!=": lambda r: r != 0,
+          "<": lambda r: r < 0, "<=": lambda r: r <= 0,
+          ">": lambda r: r > 0, ">=": lambda r: r >= 0}
+
+
 def test(op, r):
-    return {"==": r == 0, "!=": r != 0, "<": r < 0, "<=": r <= 0,
-            ">": r > 0, ">=": r >= 0}[op]
+    return _TESTS[op](r)
 
 
 def eval_cond(c, ev, ctx):
@@ -612,7 +628,13 @@ def eval_cond(c, ev, ctx):
 
 
 def eval_expr(e, ev, ctx):
-    return any(all(eval_cond(c, ev, ctx) for c in ands) for ands in e)
+    for ands in e:
+        for c in ands:
+            if not eval_cond(c, ev, ctx):
+                break
+        else:
+            return True
+    return False
 
 
 # The trace format's own keys: one of them that no event has (dur in a
@@ -660,10 +682,16 @@ def load_rules(path):
 def category(ev, ctx):
     if ctx.rules is None:
         raise Usage("category without --rules")
-    for label, e in ctx.rules:
+    got = ctx.cache.get(id(ev))
+    if got is not None and got[0] is ev:
+        return got[1]
+    label = None
+    for lab, e in ctx.rules:
         if eval_expr(e, ev, ctx):
-            return label
-    return None
+            label = lab
+            break
+    ctx.cache[id(ev)] = (ev, label)
+    return label
 
 
 # ---------------------------------------------------------------- selection
@@ -701,7 +729,8 @@ def parser():
 class Selection:
     def __init__(self, a, origin):
         self.a = a
-        self.ctx = Ctx(origin, load_rules(a.rules) if a.rules else None)
+        self.ctx = Ctx(origin, load_rules(a.rules) if a.rules else None,
+                       a.rules)
         if a.category and self.ctx.rules is None:
             raise Usage("--category needs --rules FILE here")
         self.where = [parse_expr(w) for w in a.where]
@@ -765,8 +794,12 @@ class Selection:
                 return False
             if self.maxd is not None and dur > self.maxd:
                 return False
-        if self.where and not any(eval_expr(e, ev, self.ctx) for e in self.where):
-            return False
+        if self.where:
+            for e in self.where:
+                if eval_expr(e, ev, self.ctx):
+                    break
+            else:
+                return False
         if a.category and category(ev, self.ctx) not in a.category:
             return False
         return True
@@ -874,9 +907,13 @@ def _num(o):
     raise TypeError(repr(o))
 
 
+_canon = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False,
+                          default=_num).encode
+
+
 def canon(ev):
     """A canonical text of an event (key order and number text kept)."""
-    return json.dumps(ev, separators=(",", ":"), ensure_ascii=False, default=_num)
+    return _canon(ev)
 
 
 def load_output(path):
