@@ -125,7 +125,7 @@ ENCODER = json.JSONEncoder(ensure_ascii=False)
 def ser(v):
     """Compact JSON text of a value, number texts kept."""
     if isinstance(v, dict):
-        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + ser(x)
+        return "{" + ",".join(ENCODER.encode(k) + ":" + ser(x)
                               for k, x in v.items()) + "}"
     if isinstance(v, list):
         return "[" + ",".join(ser(x) for x in v) + "]"
@@ -739,8 +739,11 @@ def check(st, a):
     return 0
 
 
+_CANON = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
 def canon(v):
-    return json.dumps(v, sort_keys=True, separators=(",", ":"))
+    return _CANON(v)
 
 
 def key_cells_rec(rec, st):

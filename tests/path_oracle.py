@@ -114,8 +114,11 @@ EVSYNC = re.compile(r"^(cuda|hip|mc)EventSynchronize$")
 WAITEV = re.compile(r"^(cuda|hip|mc)StreamWaitEvent$")
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def text(v):
-    return v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
+    return v if isinstance(v, str) else _COMPACT(v)
 
 
 def corr_of(e):

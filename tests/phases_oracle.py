@@ -146,10 +146,13 @@ def on_device_lane(e):
     return isinstance(a, dict) and ("correlation" in a or "co_id" in a)
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
 def text_of(v):
     if isinstance(v, str):
         return v
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT(v)
 
 
 def get_path(e, path):

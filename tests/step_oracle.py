@@ -54,8 +54,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import phases_oracle  # noqa: E402
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def text(v):
-    return v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
+    return v if isinstance(v, str) else _COMPACT(v)
 
 
 def is_host_call(e):
