@@ -152,16 +152,14 @@ mct_prefault(void *p, size_t n)
 static void
 heap_huge(void)
 {
-#if defined(HAVE_MALLOPT) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE)
+#if defined(HAVE_MALLOPT) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 	const char *env = getenv("MCT_HUGEPAGES");
 	uintptr_t a, e;
 	char *p;
 
 	if (env != NULL && strcmp(env, "0") == 0)
 		return;
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-	return;
-#endif
 	(void)mallopt(M_ARENA_MAX, 1);
 	if ((p = malloc(HEAP_PAD)) == NULL)
 		return;

@@ -130,8 +130,8 @@ def text_of(v):
     if t is str:
         return v
     if t is int:
-        return str(v)
-    return v if isinstance(v, str) else ser(v)
+        return str(v)       # (ser's text of an int, sooner)
+    return ser(v)
 
 
 def num_text(v):
