@@ -287,6 +287,27 @@ md_rows() {
 	    sed 's/^| //; s/ |$//; s/ | /\t/g'
 }
 
+@test "the GPU line: devices of two kinds, one without a name, a ; and a | in names: \"; \" between two devices once, as python's" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\n' '{"deviceProperties":[{"id":0,"name":"NVIDIA H100|x","numSms":132,"totalGlobalMem":85000000000},' \
+	    '{"id":1,"name":"NVIDIA H100|x","numSms":132,"totalGlobalMem":85000000000},' \
+	    '{"id":2,"name":"AMD Instinct; MI300","numSms":304},{"id":3},{"id":4,"name":""}],' \
+	    '"otherData":{"device":{"name":"MXC500;a","count":8}},' \
+	    '"traceEvents":[{"ph":"X","name":"k","pid":1,"tid":1,"ts":1,"dur":2,"cat":"kernel"}]}' > g.json
+	printf '%s\n' '{"otherData":{"device":{"name":"C500","count":1}},' \
+	    '"traceEvents":[{"ph":"X","name":"k","pid":1,"tid":1,"ts":1,"dur":2,"cat":"kernel"}]}' > b.json
+	want=$(ro gpu g.json | awk 'NR > 1 { printf "; " } { printf "%s", $0 }')
+	same "$want" '2 x NVIDIA H100|x, 132 SMs, 85.00 GB; AMD Instinct; MI300, 304 CUs (deviceProperties); 8 x MXC500;a (otherData.device)'
+	mct-report g.json > r.md
+	same "$(md_rows r.md 1 GPU | cut -f2)" "$(printf '%s' "$want" | sed 's/|/\\|/g')"
+	mct-report -o html g.json > r.html
+	grep -q -F "<td>GPU</td><td>$want</td>" r.html
+	mct-report --against b.json g.json > d.md
+	grep -q -x -F -e "- GPU of A: $want" d.md
+	grep -q -x -F -e '- GPU of B: C500 (otherData.device)' d.md
+	! grep -q ';  ' r.md d.md
+}
+
 @test "--against on the kineto-diff pair: the runs and the comparison count the same steps; the median step is python's" {
 	need_fixtures
 	a=$fixtures/kineto-diff-control.json.gz b=$fixtures/kineto-diff-test.json.gz
@@ -464,7 +485,7 @@ md_rows() {
 		"$BATS_FILE_TMPDIR/seed.json") cp "$BATS_FILE_TMPDIR/seed.md" r.md; fs=facts ;;
 		*) mct-report "$f" > r.md 2>/dev/null; fs=facts ;;
 		esac
-		want=$(fact gpu "$f" $fs | paste -sd';' - | sed 's/;/; /g')
+		want=$(fact gpu "$f" $fs | awk 'NR > 1 { printf "; " } { printf "%s", $0 }')
 		got=$(md_rows r.md 1 GPU | cut -f2)
 		same "$got" "$want"
 		# the bandwidth of each copy: its bytes over its time; no copy

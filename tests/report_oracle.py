@@ -10,8 +10,9 @@ python3's json (tests/mct-report.bats).
                     writes a time (2.59 us, 253.99 ms, 27.94 s)
   gpu TRACE         the GPUs the trace's top-level keys name, as the
                     report's overview writes them: deviceProperties
-                    (identical devices counted, most first), then
-                    otherData.device; nothing if none
+                    (identical devices counted, most first; one
+                    without a name is none), then otherData.device;
+                    nothing if none
   copies TRACE      each copy's name and its bandwidth (the sum of
                     args.bytes over the sum of dur), then the (total)
                     row, TAB apart, as the report writes a rate
@@ -125,7 +126,8 @@ def cmd_gpu(args):
     if isinstance(props, list):
         n, order = {}, []
         for p in props:
-            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str) \
+                    or p["name"] == "":
                 continue
             k = (p["name"], p.get("numSms"), p.get("totalGlobalMem"))
             if k not in n:
