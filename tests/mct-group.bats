@@ -920,10 +920,38 @@ for i, l in enumerate(open(sys.argv[1])):
 	[[ "$stderr" == "mct-group: --table top=: invalid number '0'"* ]]
 	run --separate-stderr mct-group --table 'name;sort=count' "$f"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "mct-group: --table: unknown part 'sort=count' in 'name;sort=count' (want top=N or where=EXPR)"* ]]
+	[[ "$stderr" == "mct-group: --table: unknown part 'sort=count' in 'name;sort=count' (want top=N, o=FORMAT or where=EXPR)"* ]]
 	run --separate-stderr mct-group --table 'name;where=dur >' "$f"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "mct-group: --table where=: "*" in 'dur >'"* ]]
+}
+
+@test "--table 'SPEC;o=FORMAT': a table in a format of its own among the others, each that of its own run, its heading its format's; not among ndjson; the messages" {
+	cd "$BATS_TEST_TMPDIR"
+	f=$BATS_FILE_TMPDIR/shost.nd
+	mct-group --meta -o tsv --no-header --table 'ph::count,first,last' \
+	    --table 'name::count,total,median;top=3;o=md;where=ph == X' \
+	    --table 'tid::count;o=csv' --table 'name::count,max;top=2;o=table' \
+	    "$f" > all.out
+	same "$(grep -E '^#+ ' all.out)" "$(printf '%s\n' '# ph::count,first,last' \
+	    '### name::count,total,median;top=3;o=md;where=ph == X' '# tid::count;o=csv' \
+	    '# name::count,max;top=2;o=table')"
+	awk '/^#+ / { n++; if ($0 ~ /^### /) getline; next } $0 != "" { print > ("t" n) }' all.out
+	mct-group --meta -o tsv --no-header -a count,first,last --by ph "$f" | cmp - t1
+	mct-filter --where 'ph == X' "$f" | mct-group -n 3 -o md -a count,total,median | cmp - t2
+	mct-group --meta -o csv --no-header --by tid -a count "$f" | cmp - t3
+	mct-group --meta -n 2 -o table -a count,max "$f" | cmp - t4
+	# the tsv table is python's, whatever the md one beside it
+	gor --check t1 --format tsv --no-header --meta --by ph -a count,first,last "$f"
+	# not among ndjson (the default off a terminal); an unknown format
+	run --separate-stderr mct-group --table 'name;o=md' "$f"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mct-group: --table 'name;o=md': a format of its own, but the output is ndjson (want -o table, tsv, csv or md)"* ]]
+	for fmt in json ndjson trace partial ''; do
+		run --separate-stderr mct-group -o md --table "name;o=$fmt" "$f"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "mct-group: --table o=: unknown format '$fmt' in 'name;o=$fmt' (want table, tsv, csv or md)"* ]]
+	done
 }
 
 @test "tsv and csv: a whole number past 10^15 (a mean or total of absolute ts) is plain digits, never an exponent" {

@@ -125,9 +125,9 @@ usage(int status)
 	    "      --total           a total row in tsv, csv and ndjson too\n"
 	    "      --table TABLE     one table of several from one read: TABLE is\n"
 	    "                        BY[:VALUE[:AGGS]], as --by, --value, -a,\n"
-	    "                        then ;top=N and ;where=EXPR (--where of\n"
-	    "                        mct-filter) of its own (repeat it; each\n"
-	    "                        table marked in the output)\n"
+	    "                        then ;top=N, ;o=FORMAT and ;where=EXPR\n"
+	    "                        (--where of mct-filter) of its own (repeat\n"
+	    "                        it; each table marked in the output)\n"
 	    "      --missing         keep events that lack a --by field\n"
 	    "      --step-name NAME  the field step: of annotations NAME#N "
 	    "(default\n"
@@ -607,7 +607,9 @@ from_events(struct opts *o, int argc, char *argv[], struct mct_opts *mo)
 
 /*
  * A table's own options, the parts of its spec after the first ';':
- * top=N, and where=EXPR, which takes the rest of the spec.
+ * top=N, o=FORMAT (table, tsv, csv or md: a table in a format of its
+ * own among the others, none of them ndjson), and where=EXPR, which
+ * takes the rest of the spec.
  */
 static void
 table_opts(struct opts *o, const char *spec, char *p)
@@ -625,9 +627,17 @@ table_opts(struct opts *o, const char *spec, char *p)
 			*next++ = '\0';
 		if (strncmp(p, "top=", 4) == 0)
 			o->top = mct_opt_count("--table top=", p + 4, 1);
-		else {
-			warnx("--table: unknown part '%s' in '%s' (want top=N "
-			    "or where=EXPR)", p, spec);
+		else if (strncmp(p, "o=", 2) == 0) {
+			if (mct_out_parse(p + 2, &o->out.fmt) != 0 ||
+			    o->out.fmt == MCT_O_NDJSON ||
+			    o->out.fmt == MCT_O_TRACE) {
+				warnx("--table o=: unknown format '%s' in '%s' "
+				    "(want table, tsv, csv or md)", p + 2, spec);
+				mct_usage_hint();
+			}
+		} else {
+			warnx("--table: unknown part '%s' in '%s' (want top=N, "
+			    "o=FORMAT or where=EXPR)", p, spec);
 			mct_usage_hint();
 		}
 		if (next == NULL)
@@ -662,7 +672,8 @@ table_spec(struct opts *o, const char *spec)
  * --value and -a; the other options are every table's.  In ndjson each
  * row names its table first ("table": SPEC); in the other formats each
  * table follows a heading of its SPEC ("### SPEC" in md, "# SPEC" in the
- * others), a blank line between two tables.
+ * others: a table's own, where o= gives it one), a blank line between
+ * two tables.
  */
 static int
 from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
@@ -690,6 +701,13 @@ from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
 		memset(&o->kbuf, 0, sizeof(o->kbuf));
 		memset(&o->seen, 0, sizeof(o->seen));
 		table_spec(o, base->tables[k]);
+		if (o->out.fmt != base->out.fmt &&
+		    base->out.fmt == MCT_O_NDJSON) {
+			warnx("--table '%s': a format of its own, but the "
+			    "output is ndjson (want -o table, tsv, csv or md)",
+			    o->name);
+			mct_usage_hint();
+		}
 		ready(o);
 		if (o->where != NULL) {	/* (what outlives the seen) */
 			size_t m = strlen(o->name) + sizeof("--table ''");
@@ -744,10 +762,10 @@ from_tables(struct opts *base, int argc, char *argv[], struct mct_opts *mo)
 			if (hdr->nread > 0) {
 				h.len = 0;
 				mct_buf_adds(&h, k ? "\n" : "");
-				mct_buf_adds(&h, base->out.fmt == MCT_O_MD ?
+				mct_buf_adds(&h, tab[k].out.fmt == MCT_O_MD ?
 				    "### " : "# ");
 				mct_buf_adds(&h, tab[k].name);
-				mct_buf_adds(&h, base->out.fmt == MCT_O_MD ?
+				mct_buf_adds(&h, tab[k].out.fmt == MCT_O_MD ?
 				    "\n\n" : "\n");
 				mct_write(h.p, h.len);
 			}
