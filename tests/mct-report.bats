@@ -175,6 +175,29 @@ fxr() {
 	grep -q '^| (others) |' "$BATS_TEST_TMPDIR/r.md"
 }
 
+@test "a rules file that does not load (-r, MCT_RULES): one message naming its line, exit 2, no report" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'mine\tname == kernel_kernel\nbad\tph ==\n' > bad.rules
+	run --separate-stderr mct-report -r bad.rules "$BATS_FILE_TMPDIR/seed.json"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	same "$stderr" "mct-report: bad.rules:2: a value is missing after the operator"
+	MCT_RULES=bad.rules run --separate-stderr mct-report "$BATS_FILE_TMPDIR/seed.json"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	same "$stderr" "mct-report: bad.rules:2: a value is missing after the operator"
+	MCT_RULES=/nonexistent.rules run --separate-stderr mct-report "$BATS_FILE_TMPDIR/seed.json"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "mct-report: "*"/nonexistent.rules"* ]]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	# the same rules less the bad line load, and name the categories
+	head -n 1 bad.rules > good.rules
+	run --separate-stderr mct-report -r good.rules "$BATS_FILE_TMPDIR/seed.json"
+	[ "$status" -eq 0 ]
+	grep -q '^| mine | ' <<< "$output"
+}
+
 @test "-r RULES names the categories; -u forces the unit" {
 	run --separate-stderr mct-report -r "$MCT_SRCDIR/examples/moe.rules" "$BATS_FILE_TMPDIR/seed.json"
 	[ "$status" -eq 0 ]
