@@ -6,6 +6,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	# A big generated trace (the seed's full scale) and its stream.
 	# (and their metric logs, for mct-metrics)
 	gen --metrics "$BATS_FILE_TMPDIR/big.csv" > "$BATS_FILE_TMPDIR/big.json"
@@ -22,6 +23,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	run tools
 	[ "${#lines[@]}" -gt 0 ] || fail_no_tools

@@ -23,6 +23,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=99"
 
 setup_file() {
+	light_trace
 	# the corpus: the committed text cases and the ones made here
 	sh "$MCT_SRCDIR/tests/corpus/make.sh" "$BATS_FILE_TMPDIR/corpus"
 	# a clean, seed-shaped trace big enough that output fills a pipe
@@ -30,6 +31,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	C=$BATS_FILE_TMPDIR/corpus
 	T=$BATS_TEST_TMPDIR
 	README=$MCT_SRCDIR/tests/corpus/README

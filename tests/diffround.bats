@@ -31,6 +31,7 @@ kern() {
 }
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	kern "$d/gemm4.json" gemm '[4,1,1]' 8 1000
@@ -45,6 +46,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	d=$BATS_FILE_TMPDIR
 }

@@ -16,6 +16,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	"$PYTHON3" "$MCT_SRCDIR/tests/esckeys_oracle.py" spell \
@@ -28,6 +29,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	mixed=$BATS_FILE_TMPDIR/mixed.json
 	plain=$BATS_FILE_TMPDIR/plain.json

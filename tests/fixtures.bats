@@ -14,6 +14,7 @@ F=ph,name,pid,tid,ts,dur,rel,end,cat
 # outputs in fx/N, its four answers numbered 4N-3 (count) to 4N
 # (wrapcheck).
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR/fx f i=0
 
 	[ -d "$fixtures" ] || return 0
@@ -35,6 +36,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	need_fixtures
 	cd "$BATS_TEST_TMPDIR"
 	fx=$BATS_FILE_TMPDIR/fx

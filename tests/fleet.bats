@@ -10,6 +10,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR/ssh sshd port i
 
 	export SSHD_SKIP=
@@ -88,6 +89,7 @@ teardown_file() {
 }
 
 setup() {
+	light_trace
 	[ -z "$SSHD_SKIP" ] || skip "$SSHD_SKIP"
 	command -v parallel > /dev/null ||
 	    fail_with "GNU parallel is not installed (Debian: parallel)"

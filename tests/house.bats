@@ -11,12 +11,14 @@
 # file's kind) is not defined again, every export is declared under the
 # heading of its file in lib/mct.h, or in lib/mct_private.h (what lib's
 # files give one another: no tool calls it), and the word an export
-# begins with names one file.
+# begins with names one file; and every test file's setup and setup_file
+# start with light_trace, which finds a failing line only when one fails.
 
 load helpers
 
 # The house is checked once, in the plain pass.
 setup() {
+	light_trace
 	docs
 }
 
@@ -214,7 +216,7 @@ mct-x.o: mct_pairbe_next"
 	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" options \
 	    "$MCT_SRCDIR"/tools/mct-*.c
 	[ "$status" -eq 0 ]
-	echo "$output"
+	cat t.bats; echo "$output"
 	# every tool has its options() (a renamed one would count nothing)
 	[[ "$output" != *" none"* ]]
 	[ "${#lines[@]}" -ge 11 ]
@@ -398,4 +400,54 @@ b.o: mct_b_one: not in mct.h nor mct_private.h"
 	# the check reads the header at all
 	house private "$MCT_SRCDIR/lib" "$MCT_BUILDDIR/lib/output.o"
 	[[ "$output" == *"output.o: mct_wrap_event"* ]]
+}
+
+@test "every setup and setup_file of a file that loads helpers begins with light_trace" {
+	local f bad=
+	for f in "$MCT_SRCDIR"/tests/*.bats; do
+		grep -q '^load helpers$' "$f" || continue
+		bad="$bad$(awk -v f="${f##*/}" '
+		    /^setup(_file)?\(\) \{$/ { want = $1; next }
+		    want != "" { if ($1 != "light_trace") print f ": " want; want = "" }' "$f")"
+	done
+	same "$bad" ""
+}
+
+@test "under light_trace a failing command still fails its test, named at its own line; commands whose failure is handled do not" {
+	cd "$BATS_TEST_TMPDIR"
+	# (T for @test: bats would read an @test here as one of this file)
+	sed 's/^T /@test /' > t.bats <<-EOF2
+	load "$MCT_SRCDIR/tests/helpers"
+	setup() {
+		light_trace
+	}
+	two() { [ "\$1" = 2 ]; }
+	T "a function fails" {
+		two 1
+		echo not reached
+	}
+	T "a test fails" {
+		run false
+		[ "\$status" -eq 0 ]
+	}
+	T "failures handled" {
+		two 1 || true
+		if two 1; then false; fi
+		x=\$(two 1; echo ok)
+		[ "\$x" = ok ]
+	}
+	T "an exit status kept" {
+		sh -c 'exit 3'
+	}
+	EOF2
+	run bats --tap t.bats
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 a function fails"*"(from function \`two' in file t.bats, line 5,"*"in test file t.bats, line 7)"*"\`two 1' failed"* ]]
+	[[ "$output" != *"not reached"* ]]
+	[[ "$output" == *"not ok 2 a test fails"*"(in test file t.bats, line 12)"* ]]
+	[[ "$output" == *$'\nok 3 failures handled'* ]]
+	[[ "$output" == *"not ok 4 an exit status kept"*"(in test file t.bats, line 21)"*"failed with status 3"* ]]
+	# and bats' own tracing names the same lines
+	run env MCT_TEST_TRACE=1 bats --tap t.bats
+	[[ "$output" == *"in test file t.bats, line 7)"*"(in test file t.bats, line 12)"*"ok 3 failures handled"*"(in test file t.bats, line 21)"* ]]
 }

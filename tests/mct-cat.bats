@@ -7,11 +7,13 @@
 load helpers
 
 setup_file() {
+	light_trace
 	# The seed-shaped trace at full scale (225,852 events), made once.
 	genf "$BATS_FILE_TMPDIR/full.json"
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	full="$BATS_FILE_TMPDIR/full.json"
 }

@@ -9,6 +9,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	# run A; B: kernel_kernel 10% slower; C: a kernel added, one removed
@@ -22,6 +23,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	d=$BATS_FILE_TMPDIR
 }

@@ -17,6 +17,7 @@ fo() {
 }
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR c
 
 	# the seed-shaped trace at full scale (225,852 events), once
@@ -76,6 +77,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	full=$BATS_FILE_TMPDIR/full.json
 	fullnd=$BATS_FILE_TMPDIR/full.nd

@@ -15,6 +15,7 @@ fpy() {
 }
 
 setup_file() {
+	light_trace
 	# The seed-shaped trace at full scale, and python's answer for it.
 	genf "$BATS_FILE_TMPDIR/full.json"
 	fpy save "$BATS_FILE_TMPDIR/py" "$BATS_FILE_TMPDIR/full.json"
@@ -47,6 +48,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	full="$BATS_FILE_TMPDIR/full.json"
 	small="$BATS_FILE_TMPDIR/small.json"

@@ -13,6 +13,7 @@ load helpers
 export MCT_RULES
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	# The seed-shaped trace at full scale (225,852 events), made once, and
@@ -48,6 +49,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	full="$BATS_FILE_TMPDIR/full.json"
 	fullnd="$BATS_FILE_TMPDIR/full.nd"

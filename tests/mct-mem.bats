@@ -12,10 +12,12 @@
 load helpers
 
 setup_file() {
+	light_trace
 	"$PYTHON3" "$MCT_SRCDIR/tests/genmem.py" > "$BATS_FILE_TMPDIR/mem.json"
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	mem=$BATS_FILE_TMPDIR/mem.json
 }

@@ -12,6 +12,7 @@ load helpers
 SYNC='2026/12/02 07:00:00.000=@1712195480123456789'
 
 setup_file() {
+	light_trace
 	local d="$BATS_FILE_TMPDIR"
 
 	# A small trace with its nvidia-smi log (wall times, 1 ms) and its
@@ -25,6 +26,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	D="$BATS_FILE_TMPDIR"
 }

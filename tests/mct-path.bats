@@ -8,6 +8,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	genf "$BATS_FILE_TMPDIR/g.json" --scale 0.01
 	mkdir "$BATS_FILE_TMPDIR/rk"
 	gen --scale 0.005 --ranks 2 --out "$BATS_FILE_TMPDIR/rk" --slow-rank 1 \
@@ -15,6 +16,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	d=$BATS_FILE_TMPDIR
 }

@@ -11,6 +11,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d="$BATS_FILE_TMPDIR"
 
 	# The seed-shaped trace at full scale, its stream, and the custom
@@ -51,6 +52,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	D="$BATS_FILE_TMPDIR"
 }

@@ -12,6 +12,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d="$BATS_FILE_TMPDIR" i
 
 	# A job of 4 small ranks, rank 2 slower by 8%, clocks in step; the
@@ -31,6 +32,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	D="$BATS_FILE_TMPDIR"
 }

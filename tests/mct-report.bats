@@ -6,6 +6,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	bats_require_minimum_version 1.5.0
 	genf "$BATS_FILE_TMPDIR/seed.json"
 	mct-report "$BATS_FILE_TMPDIR/seed.json" > "$BATS_FILE_TMPDIR/seed.md"
@@ -27,6 +28,7 @@ setup_file() {
 
 # every test in its own directory: none writes into the build tree
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 }
 

@@ -14,6 +14,7 @@ load helpers
 AGGS=count,total,min,max
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	gen --scale 0.05 | mct-cat > "$d/s.nd"
@@ -33,6 +34,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	d=$BATS_FILE_TMPDIR
 }

@@ -11,6 +11,7 @@ load helpers
 AGGS=count,total,mean,median,min,max,p90,stddev,first,last
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR i
 
 	# A small seed-shaped stream, split four ways round robin, each
@@ -41,6 +42,7 @@ for line in sys.stdin:
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	d=$BATS_FILE_TMPDIR
 	whole=$(cat "$d/whole.tsv")

@@ -8,6 +8,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	cd "$BATS_FILE_TMPDIR"
 	# fractional us, string ts, an unterminated array: every event
 	# converted; one event with three ts/dur numbers, so that spool lines
@@ -19,6 +20,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_FILE_TMPDIR"
 }
 

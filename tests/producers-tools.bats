@@ -13,6 +13,7 @@ po() {
 }
 
 setup_file() {
+	light_trace
 	bats_require_minimum_version 1.5.0
 	genf "$BATS_FILE_TMPDIR/seed.json" --scale 0.02
 	oracle producers_tools_oracle.py mtia 300 \
@@ -25,6 +26,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 }
 

@@ -9,6 +9,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	cd "$d" || return 1
@@ -29,6 +30,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_FILE_TMPDIR" || return 1
 	T=$BATS_TEST_TMPDIR
 }

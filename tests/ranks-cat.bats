@@ -11,6 +11,7 @@ ro() {
 }
 
 setup_file() {
+	light_trace
 	cd "$BATS_FILE_TMPDIR" || return 1
 	# rank 0 by its file name (ns, sorted); rank 1 by distributedInfo (us,
 	# unsorted); rank 2 by its file name (ns, Array form, unsorted)
@@ -22,6 +23,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_FILE_TMPDIR" || return 1
 	J="rank-0.json b.json job_rank_2.json"
 }

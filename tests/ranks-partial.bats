@@ -10,6 +10,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR i
 
 	# A job of 4 small ranks, rank 2 slower by 8%, clocks up to 3 s apart
@@ -29,6 +30,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	d=$BATS_FILE_TMPDIR
 	P=("$d/P0" "$d/P1" "$d/P2" "$d/P3")

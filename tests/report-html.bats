@@ -7,6 +7,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	bats_require_minimum_version 1.5.0
 	d=$BATS_FILE_TMPDIR
 	genf "$d/seed.json" --scale 0.05
@@ -17,6 +18,10 @@ setup_file() {
 	    --slow-factor-kernel 1.10
 	mct-report --against "$d/slow.json" "$d/seed.json" > "$d/diff.md"
 	mct-report -o html --against "$d/slow.json" "$d/seed.json" > "$d/diff.html"
+}
+
+setup() {
+	light_trace
 }
 
 # The page in chromium, with no network: its DOM, its console, a

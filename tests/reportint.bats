@@ -12,10 +12,12 @@
 load helpers
 
 setup_file() {
+	light_trace
 	genf "$BATS_FILE_TMPDIR/small.json" --scale 0.05
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	command -v sleep >/dev/null || skip "no sleep(1)"
 }

@@ -14,10 +14,12 @@ spy() {
 }
 
 setup_file() {
+	light_trace
 	genf "$BATS_FILE_TMPDIR/gen.json" --scale 0.02
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	gen="$BATS_FILE_TMPDIR/gen.json"
 }

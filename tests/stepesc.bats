@@ -15,6 +15,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	"$PYTHON3" "$MCT_SRCDIR/tests/stepesc_oracle.py" spell \
@@ -23,6 +24,7 @@ setup_file() {
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	esc=$BATS_FILE_TMPDIR/esc.json
 	plain=$BATS_FILE_TMPDIR/plain.json

@@ -8,6 +8,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	# the PyTorch example, then the same with a GPU copy of each step
@@ -30,6 +31,7 @@ json.dump(t, open(sys.argv[2], "w"))
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	plain=$BATS_FILE_TMPDIR/plain.json
 	gpu=$BATS_FILE_TMPDIR/gpu.json

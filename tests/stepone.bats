@@ -14,6 +14,7 @@
 load helpers
 
 setup_file() {
+	light_trace
 	local d=$BATS_FILE_TMPDIR
 
 	mct-cat "$MCT_SRCDIR/examples/pytorch-small.pt.trace.json" > "$d/ua.nd"
@@ -44,6 +45,7 @@ for i, line in enumerate(open(sys.argv[1])):
 }
 
 setup() {
+	light_trace
 	cd "$BATS_TEST_TMPDIR"
 	d=$BATS_FILE_TMPDIR
 }
