@@ -216,7 +216,7 @@ mct-x.o: mct_pairbe_next"
 	run "$PYTHON3" "$MCT_SRCDIR/tests/house.py" options \
 	    "$MCT_SRCDIR"/tools/mct-*.c
 	[ "$status" -eq 0 ]
-	cat t.bats; echo "$output"
+	echo "$output"
 	# every tool has its options() (a renamed one would count nothing)
 	[[ "$output" != *" none"* ]]
 	[ "${#lines[@]}" -ge 11 ]
