@@ -41,11 +41,12 @@ docs() {
 
 # bats runs its DEBUG trap before every command of a test, setup and
 # setup_file, to name the failing line should one fail: a function call per
-# command, a fifth of the suite's CPU time in a file of shell loops.
+# command, about a tenth of a test file's CPU time (measured side by side).
 # light_trace, the first command of every setup and setup_file, hands that
 # work to the ERR trap: bats' own functions (bats_debug_trap,
-# bats_error_trap; bats 1.5 to 1.11) name the line when a command fails,
-# not before each command.  A test that ends with a bare "return N" (no
+# bats_error_trap, as Debian's bats 1.8 has them; house.bats checks the
+# lines they name) name the line when a command fails, not before each
+# command.  A test that ends with a bare "return N" (no
 # command failed) is still reported as failed, at the line of its setup.
 # Without those functions, or with MCT_TEST_TRACE=1, bats traces as it does.
 light_trace() {
