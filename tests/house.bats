@@ -11,8 +11,10 @@
 # file's kind) is not defined again, every export is declared under the
 # heading of its file in lib/mct.h, or in lib/mct_private.h (what lib's
 # files give one another: no tool calls it), and the word an export
-# begins with names one file; and every test file's setup and setup_file
-# start with light_trace, which finds a failing line only when one fails.
+# begins with names one file; every test file's setup and setup_file
+# start with light_trace, which finds a failing line only when one fails;
+# and tests/compare-builds.sh, a refactor's check, finds every kind of
+# difference.
 
 load helpers
 
@@ -450,4 +452,67 @@ b.o: mct_b_one: not in mct.h nor mct_private.h"
 	# and bats' own tracing names the same lines
 	run env MCT_TEST_TRACE=1 bats --tap t.bats
 	[[ "$output" == *"in test file t.bats, line 7)"*"(in test file t.bats, line 12)"*"ok 3 failures handled"*"(in test file t.bats, line 21)"* ]]
+}
+
+# A build directory of links to the real build's tools, one of them a
+# wrapper: compare-builds' NEW.
+fake_build() {
+	local d=$1 t
+	mkdir -p "$d/tools" "$d/tests"
+	for t in "$MCT_BUILDDIR"/tools/mct-*; do
+		[ -f "$t" ] && [ -x "$t" ] && ln -s "$t" "$d/tools/${t##*/}"
+	done
+	ln -s "$MCT_BUILDDIR/tests/gentrace" "$d/tests/gentrace"
+}
+
+@test "tests/compare-builds.sh: a build against itself differs in nothing, with -j 2 as with one; a usage error is exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	genf t.json --scale 0.002
+	run sh "$MCT_SRCDIR/tests/compare-builds.sh"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "usage: tests/compare-builds.sh [-j N] OLD_BUILDDIR NEW_BUILDDIR [WORKDIR]" ]]
+	for j in 0 x ''; do
+		run sh "$MCT_SRCDIR/tests/compare-builds.sh" -j "$j" "$MCT_BUILDDIR" "$MCT_BUILDDIR"
+		[ "$status" -eq 2 ]
+	done
+	COMPARE_INPUTS=$PWD/t.json run sh "$MCT_SRCDIR/tests/compare-builds.sh" \
+	    "$MCT_BUILDDIR" "$MCT_BUILDDIR" w1
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^compare-builds:\ ([0-9]+)\ commands,\ 0\ differ$ ]]
+	n=${BASH_REMATCH[1]}
+	[ "$n" -ge 30 ]
+	fake_build new
+	COMPARE_INPUTS=$PWD/t.json run sh "$MCT_SRCDIR/tests/compare-builds.sh" \
+	    -j 2 "$MCT_BUILDDIR" new w2
+	[ "$status" -eq 0 ]
+	same "$output" "compare-builds: $n commands, 0 differ"
+}
+
+@test "tests/compare-builds.sh: another byte, another message or another exit status is a difference, named, in either part of -j 2" {
+	cd "$BATS_TEST_TMPDIR"
+	genf t.json --scale 0.002
+	fake_build new
+	# mct-filter --device writes a line more; mct-ranks says something
+	# more; mct-mem --counters exits 3 (its output the same)
+	rm new/tools/mct-filter new/tools/mct-ranks new/tools/mct-mem
+	printf '#!/bin/sh\n"%s" "$@"; s=$?\n[ "$1" != --device ] || echo extra\nexit $s\n' \
+	    "$MCT_BUILDDIR/tools/mct-filter" > new/tools/mct-filter
+	printf '#!/bin/sh\n"%s" "$@"; s=$?\necho "mct-ranks: more" >&2\nexit $s\n' \
+	    "$MCT_BUILDDIR/tools/mct-ranks" > new/tools/mct-ranks
+	printf '#!/bin/sh\n"%s" "$@" || exit\ncase " $* " in *" --counters "*) exit 3 ;; esac\n' \
+	    "$MCT_BUILDDIR/tools/mct-mem" > new/tools/mct-mem
+	chmod +x new/tools/mct-filter new/tools/mct-ranks new/tools/mct-mem
+	for j in 1 2; do
+		COMPARE_INPUTS=$PWD/t.json run sh "$MCT_SRCDIR/tests/compare-builds.sh" \
+		    -j "$j" "$MCT_BUILDDIR" new "w$j"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"DIFFERS: mct-filter --device '$PWD/t.json'"$'\n'*"> extra"* ]]
+		[[ "$output" == *"DIFFERS: mct-ranks -o tsv '$PWD/t.json'"$'\n'*"> mct-ranks: more"* ]]
+		[[ "$output" == *"DIFFERS: mct-mem --counters -o csv '$PWD/t.json'"*"exit status 0, now 3"* ]]
+		# the ranks' two commands, the mem's one, the filter's and the
+		# report's (its sections use mct-filter --device)
+		[[ "$output" =~ compare-builds:\ [0-9]+\ commands,\ ([0-9]+)\ differ$ ]]
+		[ "${BASH_REMATCH[1]}" -ge 5 ]
+		[ "$(grep -c '^DIFFERS: ' <<< "$output")" -eq "${BASH_REMATCH[1]}" ]
+	done
 }
