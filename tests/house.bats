@@ -13,8 +13,9 @@
 # files give one another: no tool calls it), and the word an export
 # begins with names one file; every test file's setup and setup_file
 # start with light_trace, which finds a failing line only when one fails;
-# and tests/compare-builds.sh, a refactor's check, finds every kind of
-# difference.
+# tests/compare-builds.sh, a refactor's check, finds every kind of
+# difference; and the oracles' cache gives an answer again only when the
+# bytes asked about are the same.
 
 load helpers
 
@@ -515,4 +516,79 @@ fake_build() {
 		[ "${BASH_REMATCH[1]}" -ge 5 ]
 		[ "$(grep -c '^DIFFERS: ' <<< "$output")" -eq "${BASH_REMATCH[1]}" ]
 	done
+}
+
+# oracle (helpers.bash) with a python script of a test's own: FAKE_LOG
+# gets a line each time python runs it.
+fake_oracle() {
+	(
+		MCT_SRCDIR=$BATS_TEST_TMPDIR/src MCT_TEST_CACHE=$BATS_TEST_TMPDIR/cache \
+		    BATS_RUN_TMPDIR=$BATS_TEST_TMPDIR/run
+		oracle fake.py "$@" < /dev/null
+	)
+}
+
+@test "the oracle cache (helpers.bash): an answer again without python; a call that wrote a file in a directory it was given writes it again; a call that touched its input runs again unless the bytes are the same" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir -p src/tests/corpus src/data cache/oracle cache/gen run w/out
+	: > src/tests/corpus/none.py
+	: > src/data/default.rules
+	cat > src/tests/fake.py <<-'EOF2'
+	import os, sys
+	with open(os.environ["FAKE_LOG"], "a") as f:
+	    f.write(" ".join(sys.argv[1:]) + "\n")
+	op, arg = sys.argv[1], sys.argv[2]
+	if op == "say":
+	    print("said", arg)
+	    sys.stderr.write("warned\n")
+	    sys.exit(3)
+	elif op == "cwd":
+	    open("made", "w").write("x\n")
+	elif op == "dir":
+	    open(os.path.join(arg, "made"), "w").write("in dir\n")
+	elif op == "same":
+	    data = open(arg).read()
+	    open(arg, "w").write(data)
+	elif op == "change":
+	    open(arg, "a").write("more\n")
+	print("done", op)
+	EOF2
+	export FAKE_LOG=$PWD/log
+	cd w
+	echo input > in.txt
+	: > "$FAKE_LOG"
+	# an answer, its messages and status, kept and given again
+	for i in 1 2; do
+		run fake_oracle say hi
+		[ "$status" -eq 3 ]
+		same "$output" "$(printf 'said hi\nwarned')"
+	done
+	same "$(cat "$FAKE_LOG")" "say hi"
+	# a file written in the current directory: not kept, asked again
+	# (the second time the directory holds made: another question)
+	fake_oracle cwd x > /dev/null
+	rm made
+	fake_oracle cwd x > /dev/null
+	same "$(grep -c '^cwd' "$FAKE_LOG")" 2
+	# a file written below a directory among the arguments: kept with it
+	rmdir out; mkdir out
+	same "$(fake_oracle dir out)" "done dir"
+	rm out/made
+	same "$(fake_oracle dir out)" "done dir"
+	same "$(cat out/made)" "in dir"
+	same "$(grep -c '^dir' "$FAKE_LOG")" 1
+	# an input rewritten with the same bytes (touched): kept
+	fake_oracle same in.txt > /dev/null
+	fake_oracle same in.txt > /dev/null
+	same "$(grep -c '^same' "$FAKE_LOG")" 1
+	# an input changed: not kept (asked again of the same bytes, python
+	# runs again, and changes it again)
+	fake_oracle change in.txt > /dev/null
+	echo input > in.txt
+	fake_oracle change in.txt > /dev/null
+	same "$(grep -c '^change' "$FAKE_LOG")" 2
+	same "$(cat in.txt)" "$(printf 'input\nmore')"
+	# an input changed between two calls: another question
+	fake_oracle say hi > /dev/null 2>&1 || :
+	same "$(grep -c '^say' "$FAKE_LOG")" 2
 }
