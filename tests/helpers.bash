@@ -167,6 +167,8 @@ oracle_ls() {
 # new as STAMP (file times go by the kernel's clock tick: a file written
 # in STAMP's tick counts as touched).  Then oracle_inputs would print what
 # it printed before STAMP, and the digests need not be worked out again.
+# (A call that set a file's time back, os.utime or shutil.copy2 over an
+# input, would not be seen: no oracle does.)
 oracle_untouched() {
 	local stamp=$1 was=$2 now e
 
