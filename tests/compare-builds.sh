@@ -16,8 +16,9 @@
 # command runs with the tools of OLD first on PATH, then of NEW; a
 # difference is printed as a diff and counted.  -j N: N commands at a time
 # (default 1), each of its own part of the list (every Nth command); each
-# part's differences are printed together, the first part's first.  Exit 0 when every command gave the same
-# bytes and status, 1 otherwise, 2 for a usage error.
+# part's differences are printed together, the first part's first.  Exit 0
+# when every command gave the same bytes and status, 1 otherwise, 2 for a
+# usage error.
 set -u
 jobs=1
 if [ "${1:-}" = -j ]; then
@@ -63,29 +64,36 @@ if [ -n "${COMPARE_INPUTS:-}" ]; then
 	traces=$COMPARE_INPUTS corpus='' ranks=''
 fi
 
-# run CMD...: CMD (sh -c, in WORKDIR) under both builds, compared; the
-# commands of this part only (the Nth of every -j N).  A build's own path,
-# as a tool names itself, is read as BUILD (a build in the source tree
-# must not hide the names of the inputs).  (Few processes a command: a
-# pass of the list is some 5,000 runs.)
+# with BUILD TAG CMD: CMD (sh -c, in WORKDIR) with BUILD's tools first on
+# PATH, its stdout and stderr in $o/TAG.out and .err; its exit status.
+with() {
+	PATH="$1/tools:$src/tools:$PATH" sh -c "cd \"\$0\" && $3" "$work" \
+	    > "$o/$2.out" 2> "$o/$2.err"
+}
+
+# run CMD...: CMD under both builds, compared; the commands of this part
+# only (the Nth of every -j N).  A build's own path, as a tool names
+# itself, is read as BUILD (a build in the source tree must not hide the
+# names of the inputs).  (Few processes a command: a pass of the list is
+# some 5,000 runs.)
 run() {
 	n=$((n + 1))
 	[ $((n % jobs)) -eq "$part" ] || return 0
-	PATH="$old/tools:$src/tools:$PATH" sh -c "cd \"\$0\" && $*" "$work" \
-	    > "$o/old.out" 2> "$o/old.err"
+	with "$old" old "$*"
 	rold=$?
-	PATH="$new/tools:$src/tools:$PATH" sh -c "cd \"\$0\" && $*" "$work" \
-	    > "$o/new.out" 2> "$o/new.err"
+	with "$new" new "$*"
 	rnew=$?
+	errs=0
 	if [ -s "$o/old.err" ] || [ -s "$o/new.err" ]; then
 		sed "s|$old/tools/|BUILD/tools/|g" "$o/old.err" > "$o/old.err2"
 		sed "s|$new/tools/|BUILD/tools/|g" "$o/new.err" > "$o/new.err2"
+		cmp -s "$o/old.err2" "$o/new.err2" || errs=1
 	else
 		: > "$o/old.err2"
 		: > "$o/new.err2"
 	fi
-	if [ "$rold" != "$rnew" ] || ! cmp -s "$o/old.out" "$o/new.out" ||
-	    ! cmp -s "$o/old.err2" "$o/new.err2"; then
+	if [ "$rold" != "$rnew" ] || [ "$errs" = 1 ] ||
+	    ! cmp -s "$o/old.out" "$o/new.out"; then
 		bad=$((bad + 1))
 		echo "DIFFERS: $*"
 		diff "$o/old.out" "$o/new.out" | head -5

@@ -104,24 +104,17 @@ genf() {
 # only the files they are given); one line each, the content's digest and the name.  Paths under
 # this run's temporary directory (as in mct's headers) count from it.
 oracle_inputs() {
-	local a f files=() named=() others=() run=${BATS_RUN_TMPDIR:-/nonexistent}
+	local e f files=() named=() others=() run=${BATS_RUN_TMPDIR:-/nonexistent}
 	local -A is_named=()
 
-	if [ "${oracle_reads_cwd:-1}" = 1 ]; then
-		for a in ./*; do
-			[ -f "$a" ] && files+=("$a")
-		done
-	fi
-	for a in "$@"; do
-		if [ -d "$a" ]; then
-			mapfile -d '' -O "${#files[@]}" files < <(find "$a" -type f -print0 | sort -z)
-		elif [ -f "$a" ]; then
-			files+=("$a")
-		elif [ -e "$a" ]; then
-			printf 'special %s\n' "$a"
-		else
-			printf 'none %s\n' "$a"
-		fi
+	oracle_ls "$@"
+	for e in "${oracle_ls[@]}"; do
+		case $e in
+		d:*) mapfile -d '' -O "${#files[@]}" files < <(find "${e#d:}" -type f -print0 | sort -z) ;;
+		f:*) files+=("${e#f:}") ;;
+		s:*) printf 'special %s\n' "${e#s:}" ;;
+		n:*) printf 'none %s\n' "${e#n:}" ;;
+		esac
 	done 2>/dev/null
 	[ "${#files[@]}" -gt 0 ] || return 0
 	mapfile -t named < <(grep -lF -- "$run" "${files[@]}" 2>/dev/null)
@@ -136,12 +129,13 @@ oracle_inputs() {
 	return 0
 }
 
-# oracle_ls ARG...: the names oracle_inputs looks at, in the array
-# $oracle_ls, each as f:NAME (a file), s:NAME (not a file) or n:NAME (no
-# such name), by the shell alone; false when an ARG is a directory (its
-# files would need find).
+# oracle_ls ARG...: the names oracle_inputs looks at, by the shell alone,
+# in the array $oracle_ls: the current directory's files (unless
+# oracle_reads_cwd=0), then each ARG, as f:NAME (a file), d:NAME (a
+# directory: its files need find), s:NAME (neither) or n:NAME (no such
+# name); false when an ARG is a directory.
 oracle_ls() {
-	local a
+	local a dirs=0
 
 	oracle_ls=()
 	if [ "${oracle_reads_cwd:-1}" = 1 ]; then
@@ -151,7 +145,8 @@ oracle_ls() {
 	fi
 	for a in "$@"; do
 		if [ -d "$a" ]; then
-			return 1
+			oracle_ls+=("d:$a")
+			dirs=1
 		elif [ -f "$a" ]; then
 			oracle_ls+=("f:$a")
 		elif [ -e "$a" ]; then
@@ -160,6 +155,7 @@ oracle_ls() {
 			oracle_ls+=("n:$a")
 		fi
 	done
+	[ "$dirs" = 0 ]
 }
 
 # oracle_untouched STAMP WAS ARG...: oracle_ls finds the names of WAS (its
