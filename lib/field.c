@@ -544,6 +544,7 @@ mct_event_index(struct mct_event *ev)
 	ev->indexed = mct_index_plain(ev->json, ev->len, &ev->kv, &ev->nkv,
 	    &ev->kvcap, &plain) < 0 ? 3 : plain ? 2 : 1;
 	ev->wkdone = 0;
+	ev->rulegen = 0;
 }
 
 /*

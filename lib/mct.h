@@ -372,6 +372,10 @@ struct mct_event {
 	int		 indexed, nkv;
 	int		 wkdone;
 	int8_t		 wk[9];		/* where the well-known keys are */
+	/* private to rules.c: the event's rule, known while it is indexed
+	   and rulegen is the rules' (0 wherever the index is made) */
+	int		 rule;
+	unsigned	 rulegen;
 	struct mct_kv	*kv;		/* kept across events: reset nothing below */
 	int		 kvcap;
 };

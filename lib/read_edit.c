@@ -298,4 +298,5 @@ edit_rank(struct mct_reader *r, struct input *in)
 	kv->koff = kv->voff - 6;	/* rank": */
 	kv->klen = 4;
 	ev->indexed = 1;
+	ev->rulegen = 0;	/* (a rule may read the rank) */
 }

@@ -342,6 +342,7 @@ stream_line(struct mct_reader *r, struct input *in, struct mct_event *ev)
 	/* 2: no backslash in it, so no key spelt with escapes to look for */
 	ev->indexed = plain ? 2 : 1;
 	ev->wkdone = 0;
+	ev->rulegen = 0;
 	return 1;
 }
 
@@ -358,6 +359,7 @@ take_index(struct mct_event *ev, const struct mct_scan *sc)
 	ev->nkv = sc->nkv;
 	ev->indexed = 1;
 	ev->wkdone = 0;
+	ev->rulegen = 0;
 }
 
 /* Pass 2 of a direct operand: frame it again; 0 at its end. */

@@ -59,6 +59,7 @@ static struct {
 	int		 nkeys;
 	struct mct_map	 cache;		/* key text -> rule index, -1: none */
 	struct mct_buf	 kbuf;
+	unsigned	 gen;		/* mct_rules_reset()s so far */
 } rules;
 
 static int rule_of(struct mct_event *, const struct mct_header *);
@@ -112,6 +113,7 @@ mct_rules_reset(void)
 	mct_buf_free(&rules.kbuf);
 	rules.loaded = 0;
 	rules.failed = 0;
+	rules.gen++;	/* (the rules each event knows are the old ones) */
 }
 
 /* The getter of category in field.c's table. */
@@ -345,9 +347,19 @@ rule_of(struct mct_event *ev, const struct mct_header *h)
 	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	int r;
 
+	/*
+	 * Once an event: its --where tests, tables and filters ask again
+	 * (the event's own, as its index: nothing shared to lock).
+	 */
+	if (ev->indexed && ev->hdr == h && ev->rulegen == rules.gen + 1)
+		return ev->rule;
 	pthread_mutex_lock(&mu);
 	r = rule_of_locked(ev, h);
 	pthread_mutex_unlock(&mu);
+	if (ev->indexed) {
+		ev->rule = r;
+		ev->rulegen = rules.gen + 1;
+	}
 	return r;
 }
 

@@ -189,6 +189,32 @@ test_rules_vfields(void)
 	    "(none)") == 0, "rules: category parsed before the rules loaded "
 	    "reads their label");
 
+	/*
+	 * An event keeps its label once asked (rule_of()): asked again it
+	 * is the same, of the rules now loaded and of the event's text now.
+	 */
+	{
+		struct mct_event k;
+		struct mct_val v1, v2, v3;
+		const char *p2 = TFILE("vf2.rules",
+		    "Y\tname==q\nZ\tname==a\n");
+
+		mct_event_init(&k, "{\"name\":\"a\"}", 12, &h);
+		rc = mct_get(&k, &cat, &v1) != 0 || mct_get(&k, &cat, &v2) != 0 ||
+		    v1.len != 3 || memcmp(v1.p, "\"A\"", 3) != 0 ||
+		    v2.p != v1.p;
+		rc |= rules_load(p2, msg, sizeof(msg)) != 0 ||
+		    mct_get(&k, &cat, &v3) != 0 || v3.len != 3 ||
+		    memcmp(v3.p, "\"Z\"", 3) != 0;
+		mct_event_set(&k, "{\"name\":\"b\"}", 12);
+		rc |= mct_get(&k, &cat, &v3) == 0;
+		ok(rc == 0, "rules: an event's label asked twice is the same; "
+		    "after another rules file, that file's; after its text "
+		    "changed, of the new text");
+		mct_event_free(&k);
+		rc = rules_load(p1, msg, sizeof(msg));
+	}
+
 	/* a rule on a virtual field: a label per value, not one cached */
 	rc = rules_load(rel, msg, sizeof(msg));
 	ok(rc == 0 &&
