@@ -42,7 +42,7 @@ struct mct_cond {
 	int64_t		 ns;
 	int		 abs;		/* @: an absolute time */
 	char		*tuple;		/* an array value, as "a,b,c" */
-	regex_t		 re;
+	struct mct_re	 re;
 	int		 hasre;
 	struct mct_expr	*sub;		/* ( expr ): a group */
 };
@@ -102,6 +102,7 @@ word_end(const char *q, int *depth)
 
 static struct mct_expr *parse_or(const char **, const char *, int, int,
     char *, size_t, size_t *);
+static void re_free(struct mct_re *);
 
 static void
 free_cond(struct mct_cond *c)
@@ -111,7 +112,7 @@ free_cond(struct mct_cond *c)
 	free(c->text);
 	free(c->tuple);
 	if (c->hasre)
-		regfree(&c->re);
+		re_free(&c->re);
 }
 
 /*
@@ -262,7 +263,7 @@ parse_cond(const char **pp, const char *s, struct mct_cond *c, char *err,
 		    REG_EXTENDED | REG_NOSUB | cflags)) != 0) {
 			char msg[256];
 
-			regerror(rc, &c->re, msg, sizeof(msg));
+			regerror(rc, &c->re.re, msg, sizeof(msg));
 			snprintf(err, errlen, "invalid regular expression '%s': %s",
 			    b.p ? b.p : "", msg);
 			goto bad;
@@ -381,14 +382,84 @@ mct_expr_free(struct mct_expr *e)
 }
 
 /*
+ * The text every match of the ERE pat begins with, when pat is anchored
+ * at the start and begins with plain characters ("^ProfilerStep#[0-9]":
+ * "ProfilerStep#"; its last one left out where a duplication symbol or
+ * a bound follows it, "^ab*": "a"), in *n; NULL when there is none to
+ * be sure of: no ^ first, an alternation anywhere (outside brackets and
+ * escapes, or anywhere a bracket ends that this does not read as one:
+ * then none), case ignored, or a line mode.  Plain is printable ASCII
+ * outside .[]()*+?{}|\^$: a byte of a string is then that character.
+ */
+static char *
+re_prefix(const char *pat, int cflags, size_t *n)
+{
+	const char *p;
+	char *lit;
+	size_t k;
+
+	*n = 0;
+	if ((cflags & (REG_ICASE | REG_NEWLINE)) || pat[0] != '^')
+		return NULL;
+	for (p = pat; *p; p++) {
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		else if (*p == '[') {
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				p++;
+			while (*p != '\0' && *p != ']')
+				p++;
+			if (*p == '\0')
+				break;
+		} else if (*p == '|')
+			return NULL;
+	}
+	for (k = 1; pat[k] >= 0x20 && pat[k] < 0x7f &&
+	    strchr(".[]()*+?{}|\\^$", pat[k]) == NULL; k++)
+		;
+	if (pat[k] != '\0' && strchr("*+?{", pat[k]) != NULL)
+		k--;
+	if (k <= 1)
+		return NULL;
+	*n = k - 1;
+	lit = mct_xmalloc(k);
+	memcpy(lit, pat + 1, k - 1);
+	lit[k - 1] = '\0';
+	return lit;
+}
+
+/* Does s match re?  (A string not beginning with its text cannot.) */
+int
+mct_regmatch(const struct mct_re *re, const char *s)
+{
+	if (re->nlit > 0 && strncmp(s, re->lit, re->nlit) != 0)
+		return 0;
+	return regexec(&re->re, s, 0, NULL, 0) == 0;
+}
+
+static void
+re_free(struct mct_re *re)
+{
+	regfree(&re->re);
+	free(re->lit);
+	re->lit = NULL;
+	re->nlit = 0;
+}
+
+/*
  * regcomp(3) for POSIX extended regular expressions, with one defence:
  * runs of duplication symbols (a+++, a**, a+?*), which POSIX leaves
  * undefined and glibc expands into trees that grow exponentially, are
- * cut to their first symbol.  Returns regcomp's code.
+ * cut to their first symbol.  Returns regcomp's code; on success the
+ * text a match begins with, if any, is known (mct_regmatch()).
  */
 int
-mct_regcomp(regex_t *re, const char *pat, int cflags)
+mct_regcomp(struct mct_re *rx, const char *pat, int cflags)
 {
+	regex_t *re = &rx->re;
 	struct mct_buf b = { 0 };
 	const char *p;
 	int rc, inbr = 0;
@@ -418,6 +489,8 @@ mct_regcomp(regex_t *re, const char *pat, int cflags)
 	}
 	rc = regcomp(re, b.p ? b.p : "", cflags);
 	mct_buf_free(&b);
+	rx->nlit = 0;
+	rx->lit = rc == 0 ? re_prefix(pat, cflags, &rx->nlit) : NULL;
 	return rc;
 }
 
@@ -527,7 +600,7 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 		if (mct_field_ns(ev, &c->f, h, &ns) != 0)
 			return c->op == OP_NRE;
 		snprintf(buf, sizeof(buf), "%lld", (long long)ns);
-		r = regexec(&c->re, buf, 0, NULL, 0) == 0;
+		r = mct_regmatch(&c->re, buf);
 		return c->op == OP_RE ? r : !r;
 	}
 	if (c->istime) {
@@ -552,7 +625,7 @@ eval_cond(const struct mct_cond *c, struct mct_event *ev,
 	if (tmp->p == NULL)
 		mct_buf_addc(tmp, '\0'), tmp->len = 0;
 	if (c->hasre) {
-		r = regexec(&c->re, tmp->p, 0, NULL, 0) == 0;
+		r = mct_regmatch(&c->re, tmp->p);
 		return c->op == OP_RE ? r : !r;
 	}
 	if (c->isnum && (v.type == MCT_J_NUMBER || v.type == MCT_J_STRING) &&

@@ -607,7 +607,15 @@ int	 mct_event_rank(struct mct_event *, const struct mct_header *,
 
 struct mct_expr;
 
-int	 mct_regcomp(regex_t *, const char *, int);
+/* A compiled ERE, and the text a string must begin with to match it. */
+struct mct_re {
+	regex_t		 re;
+	char		*lit;		/* "^ab[0-9]": "ab"; NULL if none */
+	size_t		 nlit;
+};
+
+int	 mct_regcomp(struct mct_re *, const char *, int);
+int	 mct_regmatch(const struct mct_re *, const char *);
 
 struct mct_expr *mct_expr_parse(const char *, int, char *, size_t);
 struct mct_expr *mct_expr_parse_at(const char *, int, char *, size_t, size_t *);

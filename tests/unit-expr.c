@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <regex.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mct.h"
@@ -44,6 +46,73 @@ wrong(const char *expr, size_t want, const char *msg)
 		return 0;
 	}
 	return 1;
+}
+
+/*
+ * mct_regmatch() against regexec() alone, every pattern on every
+ * string: the text a match must begin with decides nothing regexec()
+ * would not.  Returns the disagreements; the pattern's text in *lit.
+ */
+static int
+regmatch_differs(const char *pat, int cflags, const char *const *str,
+    size_t *nlit)
+{
+	struct mct_re rx;
+	regex_t plain;
+	int i, bad = 0;
+
+	*nlit = (size_t)-1;
+	if (mct_regcomp(&rx, pat, REG_EXTENDED | REG_NOSUB | cflags) != 0 ||
+	    regcomp(&plain, pat, REG_EXTENDED | REG_NOSUB | cflags) != 0)
+		return -1;
+	for (i = 0; str[i] != NULL; i++)
+		if (mct_regmatch(&rx, str[i]) !=
+		    (regexec(&plain, str[i], 0, NULL, 0) == 0)) {
+			diag("'%s' on '%s': %d", pat, str[i],
+			    mct_regmatch(&rx, str[i]));
+			bad++;
+		}
+	*nlit = rx.nlit;
+	regfree(&rx.re);
+	free(rx.lit);
+	regfree(&plain);
+	return bad;
+}
+
+static void
+test_regmatch(void)
+{
+	static const char *const str[] = { "", "a", "ab", "abc", "abbc",
+	    "ac", "b", "xab", "ProfilerStep#1", "ProfilerStep#", "Profiler",
+	    "profilerstep#1", "a.b", "aXb", "a|b", "|x", "x", "ab\nab",
+	    "\u00e9t\u00e9", NULL };
+	static const struct { const char *pat; int icase; size_t nlit; } t[] = {
+		{ "^ProfilerStep#[0-9]", 0, 13 }, { "^ab*c", 0, 1 },
+		{ "^abc$", 0, 3 }, { "^ab?", 0, 1 }, { "^ab+", 0, 1 },
+		{ "^ab{2}", 0, 1 }, { "^a|b", 0, 0 }, { "^a(b|c)", 0, 0 },
+		{ "^[|]x", 0, 0 }, { "^a[]|]b", 0, 1 }, { "^a\\.b", 0, 1 },
+		{ "^(ab)", 0, 0 }, { "ab", 0, 0 }, { "x^ab", 0, 0 },
+		{ "^profilerstep#", 1, 0 }, { "^a.b", 0, 1 }, { "^", 0, 0 },
+		{ "^\xc3\xa9t", 0, 0 }, { "^ab\\|x", 0, 2 },
+	};
+	size_t i, nlit = 0;
+	int bad = 0, lits = 0;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		bad += regmatch_differs(t[i].pat, t[i].icase ? REG_ICASE : 0,
+		    str, &nlit) != 0;
+		if (nlit != t[i].nlit) {
+			diag("'%s': %zu plain characters (want %zu)", t[i].pat,
+			    nlit, t[i].nlit);
+			lits++;
+		}
+	}
+	ok(bad == 0, "expr: a regex's leading text rules out only what "
+	    "regexec() rules out (%d of %zu patterns differ)", bad,
+	    sizeof(t) / sizeof(t[0]));
+	ok(lits == 0, "expr: the leading text of an anchored regex: its plain "
+	    "characters, not one a duplication symbol follows; none after an "
+	    "alternation, a group, case ignored or no ^ (%d wrong)", lits);
 }
 
 void
@@ -98,4 +167,5 @@ test_expr(void)
 	    holds("name == x)", "{\"name\":\"x)\"}") == -1 &&
 	    holds("name == \"x)\"", "{\"name\":\"x)\"}") == 1,
 	    "expr: a value holds parentheses that pair up; quoted, any");
+	test_regmatch();
 }

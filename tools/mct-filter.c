@@ -31,7 +31,7 @@ struct list {
 
 struct opts {
 	struct list	 ph, pid, tid, cat, name, category;
-	regex_t		*re;
+	struct mct_re	*re;
 	int		 nre;
 	struct mct_expr	**where;
 	int		 nwhere;
@@ -290,7 +290,7 @@ name_ok(struct opts *o, struct mct_event *ev)
 	if (!ok)
 		return 0;
 	for (ok = o->nre == 0, i = 0; i < o->nre && !ok; i++)
-		ok = regexec(&o->re[i], t->p, 0, NULL, 0) == 0;
+		ok = mct_regmatch(&o->re[i], t->p);
 	return ok;
 }
 
@@ -496,7 +496,7 @@ compile(struct opts *o)
 		    REG_NOSUB | (o->icase ? REG_ICASE : 0))) != 0) {
 			char msg[256];
 
-			regerror(rc, &o->re[i], msg, sizeof(msg));
+			regerror(rc, &o->re[i].re, msg, sizeof(msg));
 			warnx("--match: invalid regular expression '%s': %s",
 			    o->match[i], msg);
 			mct_usage_hint();
