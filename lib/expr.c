@@ -386,37 +386,20 @@ mct_expr_free(struct mct_expr *e)
  * at the start and begins with plain characters ("^ProfilerStep#[0-9]":
  * "ProfilerStep#"; its last one left out where a duplication symbol or
  * a bound follows it, "^ab*": "a"), in *n; NULL when there is none to
- * be sure of: no ^ first, an alternation anywhere (outside brackets and
- * escapes, or anywhere a bracket ends that this does not read as one:
- * then none), case ignored, or a line mode.  Plain is printable ASCII
- * outside .[]()*+?{}|\^$: a byte of a string is then that character.
+ * be sure of: no ^ first, an alternation (alt: a | outside brackets and
+ * escapes, as mct_regcomp() reads them), case ignored, or a line mode.
+ * Plain is printable ASCII outside .[]()*+?{}|\^$: a byte of a string
+ * is then that character.
  */
 static char *
-re_prefix(const char *pat, int cflags, size_t *n)
+re_prefix(const char *pat, int cflags, int alt, size_t *n)
 {
-	const char *p;
 	char *lit;
 	size_t k;
 
 	*n = 0;
-	if ((cflags & (REG_ICASE | REG_NEWLINE)) || pat[0] != '^')
+	if (alt || (cflags & (REG_ICASE | REG_NEWLINE)) || pat[0] != '^')
 		return NULL;
-	for (p = pat; *p; p++) {
-		if (*p == '\\' && p[1] != '\0')
-			p++;
-		else if (*p == '[') {
-			p++;
-			if (*p == '^')
-				p++;
-			if (*p == ']')
-				p++;
-			while (*p != '\0' && *p != ']')
-				p++;
-			if (*p == '\0')
-				break;
-		} else if (*p == '|')
-			return NULL;
-	}
 	for (k = 1; pat[k] >= 0x20 && pat[k] < 0x7f &&
 	    strchr(".[]()*+?{}|\\^$", pat[k]) == NULL; k++)
 		;
@@ -462,7 +445,7 @@ mct_regcomp(struct mct_re *rx, const char *pat, int cflags)
 	regex_t *re = &rx->re;
 	struct mct_buf b = { 0 };
 	const char *p;
-	int rc, inbr = 0;
+	int rc, inbr = 0, alt = 0;
 
 	for (p = pat; *p; p++) {
 		if (*p == '\\' && p[1] && !inbr) {
@@ -481,6 +464,8 @@ mct_regcomp(struct mct_re *rx, const char *pat, int cflags)
 		}
 		if (*p == ']' && inbr)
 			inbr = 0;
+		else if (*p == '|' && !inbr)
+			alt = 1;
 		if (!inbr && strchr("*+?", *p) && b.len > 0 &&
 		    strchr("*+?", b.p[b.len - 1]) &&
 		    !(b.len > 1 && b.p[b.len - 2] == '\\'))
@@ -490,7 +475,7 @@ mct_regcomp(struct mct_re *rx, const char *pat, int cflags)
 	rc = regcomp(re, b.p ? b.p : "", cflags);
 	mct_buf_free(&b);
 	rx->nlit = 0;
-	rx->lit = rc == 0 ? re_prefix(pat, cflags, &rx->nlit) : NULL;
+	rx->lit = rc == 0 ? re_prefix(pat, cflags, alt, &rx->nlit) : NULL;
 	return rc;
 }
 
